@@ -1,0 +1,25 @@
+// Two projects: `unit` (pure, no infrastructure) and `integration` (real RabbitMQ and MongoDB-wire server,
+// started once per run by scripts/test.sh or by the global setup below).
+const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] };
+const roots = ['<rootDir>/packages', '<rootDir>/services'];
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      roots,
+      transform,
+      testEnvironment: 'node',
+      testMatch: ['**/src/**/*.test.ts'],
+    },
+    {
+      displayName: 'integration',
+      roots,
+      transform,
+      testEnvironment: 'node',
+      testMatch: ['**/test/**/*.test.ts'],
+      globalSetup: '<rootDir>/packages/testkit/src/global-setup.ts',
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine lacks, idempotently: pnpm (project-local), the workspace's packages,
+# RabbitMQ (Debian package) unless AMQP_URL points elsewhere, and our FerretDB build unless MONGO_URL does.
+# Every step prints one line; a step with nothing to do says so.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/.tools"
+PNPM_VERSION="9.15.9"
+mkdir -p "$TOOLS/bin"
+
+say() { printf '[bootstrap] %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    say "need root for: $*"; exit 1
+  fi
+}
+
+# --- pnpm ------------------------------------------------------------------------------------------------
+# Corepack's signature check fails against the registry here, so pnpm is installed with npm into .tools.
+PNPM="$TOOLS/node_modules/.bin/pnpm"
+if [ -x "$PNPM" ] && [ "$("$PNPM" --version 2>/dev/null)" = "$PNPM_VERSION" ]; then
+  say "pnpm $PNPM_VERSION present"
+else
+  say "installing pnpm $PNPM_VERSION into .tools"
+  npm install --prefix "$TOOLS" --no-audit --no-fund --no-package-lock --loglevel=error "pnpm@$PNPM_VERSION" >/dev/null
+fi
+ln -sf "$PNPM" "$TOOLS/bin/pnpm"
+
+# --- workspace packages ----------------------------------------------------------------------------------
+STAMP="$ROOT/node_modules/.bootstrap-stamp"
+manifest_hash() { { cat "$ROOT/pnpm-lock.yaml" "$ROOT"/package.json "$ROOT"/*/*/package.json "$ROOT"/contracts/package.json 2>/dev/null || true; } | sha256sum | cut -c1-16; }
+if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$(manifest_hash)" ]; then
+  say "node packages up to date"
+else
+  say "installing node packages (pnpm install)"
+  if [ -f "$ROOT/pnpm-lock.yaml" ] && [ "${CI:-}" = "true" ]; then
+    (cd "$ROOT" && "$PNPM" install --frozen-lockfile --reporter=append-only | tail -3)
+  else
+    (cd "$ROOT" && "$PNPM" install --reporter=append-only | tail -3)
+  fi
+  manifest_hash >"$STAMP"
+fi
+
+# --- RabbitMQ --------------------------------------------------------------------------------------------
+if [ -n "${AMQP_URL:-}" ]; then
+  say "AMQP_URL set: using that broker, not installing RabbitMQ"
+elif [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ]; then
+  say "rabbitmq-server present"
+else
+  say "installing rabbitmq-server from Debian (apt-get)"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rabbitmq-server >/dev/null
+  # The package tries to start a system service; ours is started per project by scripts/infra.
+  as_root sh -c 'command -v service >/dev/null && service rabbitmq-server stop >/dev/null 2>&1 || true'
+fi
+
+# --- FerretDB (MongoDB wire protocol on SQLite) ------------------------------------------------------------
+FERRET="$TOOLS/bin/ferretdb-local"
+FERRET_SRC_HASH="$(cat "$ROOT"/tools/ferretdb/go.mod "$ROOT"/tools/ferretdb/go.sum "$ROOT"/tools/ferretdb/main.go | sha256sum | cut -c1-16)"
+if [ -n "${MONGO_URL:-}" ]; then
+  say "MONGO_URL set: using that server, not building FerretDB"
+elif [ -x "$FERRET" ] && [ "$(cat "$FERRET.hash" 2>/dev/null)" = "$FERRET_SRC_HASH" ]; then
+  say "FerretDB build present"
+else
+  command -v go >/dev/null || { say "Go is required to build FerretDB (or set MONGO_URL)"; exit 1; }
+  say "building FerretDB v1.24 from the Go module proxy (about a minute the first time)"
+  (cd "$ROOT/tools/ferretdb" && go build -o "$FERRET" .)
+  echo "$FERRET_SRC_HASH" >"$FERRET.hash"
+fi
+
+say "ready"
