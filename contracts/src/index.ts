@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+export type { paths, components, operations } from '../generated/openapi';
+
+let cached: Record<string, unknown> | undefined;
+
+/** contracts/openapi.yaml, parsed once. Treat as read-only: validators and the reference page share it. */
+export function openApiDocument(): Record<string, unknown> {
+  cached ??= parse(readFileSync(openApiPath(), 'utf8')) as Record<string, unknown>;
+  return structuredClone(cached);
+}
+
+export function openApiPath(): string {
+  return join(__dirname, '..', 'openapi.yaml');
+}
+
+export const WEBHOOK_EVENT_TYPES = [
+  'entry.approved',
+  'entry.paidout',
+  'entry.created',
+  'entry.updated',
+  'employee.created',
+  'employee.updated',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -1,0 +1,104 @@
+// The error body of API-SURFACE.md: RFC 9457 problem+json extended with `code`, `errors` and `traceId`.
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'EXCHANGE_RATE_UNAVAILABLE'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'INVALID_STATE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED'
+  | 'INTERNAL'
+  | 'NOT_IMPLEMENTED'
+  | 'SERVICE_UNAVAILABLE';
+
+const STATUS: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  EXCHANGE_RATE_UNAVAILABLE: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_STATE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  NOT_IMPLEMENTED: 501,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+const TITLE: Record<ErrorCode, string> = {
+  VALIDATION_FAILED: 'The request is not valid.',
+  EXCHANGE_RATE_UNAVAILABLE: 'No usable exchange rate.',
+  UNAUTHORIZED: 'A valid API key is required.',
+  FORBIDDEN: 'The caller lacks a permission this operation needs.',
+  NOT_FOUND: 'The resource does not exist.',
+  CONFLICT: 'The request conflicts with the current state.',
+  INVALID_STATE: 'The operation is not allowed in the current state.',
+  PAYLOAD_TOO_LARGE: 'The request body is too large.',
+  RATE_LIMITED: 'Too many requests.',
+  INTERNAL: 'Internal error.',
+  NOT_IMPLEMENTED: 'This operation is not implemented yet.',
+  SERVICE_UNAVAILABLE: 'A dependency is unavailable; try again.',
+};
+
+export type FieldErrors = Record<string, string[]>;
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  code: ErrorCode;
+  detail?: string;
+  errors?: FieldErrors;
+  traceId: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly errors?: FieldErrors,
+  ) {
+    super(message ?? TITLE[code]);
+    this.status = STATUS[code];
+  }
+}
+
+export const statusOf = (code: ErrorCode): number => STATUS[code];
+
+export function problem(code: ErrorCode, traceId: string, detail?: string, errors?: FieldErrors): ProblemBody {
+  const body: ProblemBody = {
+    type: `https://docs.travel-expense.example/errors/${code.toLowerCase().replace(/_/g, '-')}`,
+    title: TITLE[code],
+    status: STATUS[code],
+    code,
+    traceId,
+  };
+  if (detail && detail !== TITLE[code]) body.detail = detail;
+  if (errors && Object.keys(errors).length > 0) body.errors = errors;
+  return body;
+}
+
+export const notFound = (what = 'resource'): AppError => new AppError('NOT_FOUND', `The ${what} does not exist.`);
+export const forbidden = (permission: string): AppError =>
+  new AppError('FORBIDDEN', `This operation requires the ${permission} permission.`);
+export const conflict = (detail: string): AppError => new AppError('CONFLICT', detail);
+export const invalidState = (detail: string): AppError => new AppError('INVALID_STATE', detail);
+
+/** 400 VALIDATION_FAILED with one message under one field key. */
+export const invalidField = (field: string, message: string): AppError =>
+  new AppError('VALIDATION_FAILED', undefined, { [field]: [message] });
+
+/** Collects field errors and throws them together. */
+export class FieldErrorCollector {
+  private readonly errors: FieldErrors = {};
+  add(field: string, message: string): void {
+    (this.errors[field] ??= []).push(message);
+  }
+  throwIfAny(code: ErrorCode = 'VALIDATION_FAILED'): void {
+    if (Object.keys(this.errors).length > 0) throw new AppError(code, undefined, this.errors);
+  }
+}

@@ -1,0 +1,123 @@
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { openApiDocument } from '@travel/contracts';
+import { AppError } from '../errors';
+import type { Logger } from '../logger';
+import type { Metrics } from '../observability/metrics';
+import { errorHandler, notFoundHandler } from './error-handler';
+import { requestId, requireInternalContext } from './request-context';
+
+export type ReadinessCheck = () => Promise<void>;
+
+export interface HttpAppOptions extends BaseAppOptions {
+  /** Routes under /api/v1, validated against contracts/openapi.yaml. */
+  api?: Router;
+  /** Service-to-service routes under /internal (not in the public contract). */
+  internal?: Router;
+  validateResponses?: boolean;
+  jsonLimit?: string;
+  /** Resource prefixes this service owns but has not built yet: answered 501, honestly. */
+  notImplemented?: string[];
+  /** HMAC key of the internal caller context; requests without a valid one are refused before anything else. */
+  contextSecret: string;
+}
+
+function observe(metrics: Metrics, logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      // The matched route template keeps label cardinality bounded (never the raw path with ids).
+      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : res.statusCode === 404 ? 'unmatched' : req.baseUrl || 'other';
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics.httpRequests.inc(labels);
+      metrics.httpDuration.observe(labels, seconds);
+      if (!/^\/(healthz|readyz|metrics)$/.test(req.path)) {
+        logger.info({ requestId: req.requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
+      }
+    });
+    next();
+  };
+}
+
+export interface BaseAppOptions {
+  logger: Logger;
+  metrics: Metrics;
+  /** Each must resolve when its dependency answers; /readyz is 503 otherwise. */
+  readiness: Record<string, ReadinessCheck>;
+}
+
+/** Request ids, RED metrics, request logs, /healthz, /readyz and /metrics: what every process serves. */
+export function createBaseApp({ logger, metrics, readiness }: BaseAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(requestId);
+  app.use(observe(metrics, logger));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const results = await Promise.all(
+      Object.entries(readiness).map(async ([name, check]) => {
+        try {
+          await check();
+          return [name, 'ok'] as const;
+        } catch (err) {
+          return [name, (err as Error).message || 'unavailable'] as const;
+        }
+      }),
+    );
+    const ready = results.every(([, state]) => state === 'ok');
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  return app;
+}
+
+/** The documented 404 for unknown routes and the one error handler; mount last. */
+export function finishApp(app: Express, logger: Logger): Express {
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}
+
+/** A service's app: the base, internal routes, and the public API validated against the contract. */
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = createBaseApp(options);
+  if (options.internal) {
+    app.use('/internal', requireInternalContext(options.contextSecret, ['service']), express.json({ limit: '256kb' }), options.internal);
+  }
+  if (options.api || options.notImplemented) {
+    app.use('/api/v1', requireInternalContext(options.contextSecret, ['caller']));
+    for (const prefix of options.notImplemented ?? []) {
+      app.use(prefix, (req: Request, _res: Response, next: NextFunction) =>
+        next(new AppError('NOT_IMPLEMENTED', `${req.method} ${req.originalUrl.split('?')[0]} is not implemented yet.`)),
+      );
+    }
+    app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+    app.use(
+      OpenApiValidator.middleware({
+        apiSpec: openApiDocument() as never,
+        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+        validateResponses: options.validateResponses ?? false,
+        validateSecurity: false,
+        ignoreUndocumented: false,
+        ignorePaths: (path: string) => !path.startsWith('/api/v1/'),
+        validateFormats: true,
+      }),
+    );
+    if (options.api) app.use(options.api);
+  }
+  return finishApp(app, options.logger);
+}
+
+/** Wraps an async route handler so a rejection reaches the error handler. */
+export const route =
+  (fn: (req: Request, res: Response) => Promise<unknown>) =>
+  (req: Request, res: Response, next: NextFunction): void => {
+    fn(req, res).catch(next);
+  };

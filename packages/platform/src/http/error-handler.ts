@@ -1,0 +1,69 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, problem, type ErrorCode, type FieldErrors } from '../errors';
+import type { Logger } from '../logger';
+import { traceIdOf } from './request-context';
+
+interface ValidatorIssue {
+  path?: string;
+  message?: string;
+}
+
+/** Turns express-openapi-validator paths (`/body/eventTypes/0`, `.query.page`) into field keys (`eventTypes[0]`, `page`). */
+export function fieldKey(path: string | undefined): string {
+  if (!path) return 'body';
+  const parts = path.replace(/^[./]/, '').split(/[./]/).filter(Boolean);
+  if (['body', 'query', 'params', 'path', 'headers'].includes(parts[0] ?? '') && parts.length > 1) parts.shift();
+  return parts.reduce((key, part) => (/^\d+$/.test(part) ? `${key}[${part}]` : key ? `${key}.${part}` : part), '');
+}
+
+function validatorErrors(issues: ValidatorIssue[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) (errors[fieldKey(issue.path)] ??= []).push(issue.message ?? 'is invalid');
+  return errors;
+}
+
+const codeForStatus = (status: number): ErrorCode =>
+  status === 401 ? 'UNAUTHORIZED'
+  : status === 403 ? 'FORBIDDEN'
+  : status === 404 ? 'NOT_FOUND'
+  : status === 413 ? 'PAYLOAD_TOO_LARGE'
+  : status === 429 ? 'RATE_LIMITED'
+  : 'VALIDATION_FAILED';
+
+/** One error handler for every service: the documented body for every failure, 500 only for our own bugs. */
+export function errorHandler(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const traceId = traceIdOf(req);
+    const send = (status: number, body: object) => {
+      if (!res.headersSent) res.status(status).type('application/problem+json').send(JSON.stringify(body));
+    };
+
+    if (err instanceof AppError) {
+      send(err.status, problem(err.code, traceId, err.message, err.errors));
+      return;
+    }
+    const e = err as { status?: number; type?: string; errors?: ValidatorIssue[]; message?: string };
+    // body-parser: malformed JSON or an oversized body.
+    if (e.type === 'entity.parse.failed') {
+      send(400, problem('VALIDATION_FAILED', traceId, 'The body is not valid JSON.', { body: ['is not valid JSON'] }));
+      return;
+    }
+    if (e.type === 'entity.too.large' || e.status === 413) {
+      send(413, problem('PAYLOAD_TOO_LARGE', traceId));
+      return;
+    }
+    // express-openapi-validator: request does not match the contract.
+    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && Array.isArray(e.errors)) {
+      const code = codeForStatus(e.status);
+      const status = code === 'VALIDATION_FAILED' ? 400 : e.status;
+      send(status, problem(code, traceId, e.message, code === 'VALIDATION_FAILED' ? validatorErrors(e.errors) : undefined));
+      return;
+    }
+    logger.error({ err, requestId: req.requestId, path: req.path }, 'unhandled error');
+    send(500, problem('INTERNAL', traceId));
+  };
+}
+
+export function notFoundHandler(req: Request, _res: Response, next: NextFunction): void {
+  next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}.`));
+}

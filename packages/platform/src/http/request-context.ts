@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { trace } from '@opentelemetry/api';
+import { CONTEXT_HEADER, REQUEST_ID_HEADER, verifyContext, type CallerContext, type InternalContext } from '../context';
+import { AppError } from '../errors';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      requestId: string;
+      internal?: InternalContext;
+    }
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export function requestId(req: Request, res: Response, next: NextFunction): void {
+  const given = req.header(REQUEST_ID_HEADER);
+  req.requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader(REQUEST_ID_HEADER, req.requestId);
+  next();
+}
+
+/** The id an error body carries: the active trace id when tracing runs, else the request id. */
+export function traceIdOf(req: Request): string {
+  const span = trace.getActiveSpan();
+  const id = span?.spanContext().traceId;
+  return id && !/^0+$/.test(id) ? id : req.requestId;
+}
+
+/** Refuses a request that lacks a context minted by the gateway (or a peer service, for internal routes). */
+export function requireInternalContext(secret: string, accept: InternalContext['kind'][] = ['caller']) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const ctx = verifyContext(req.header(CONTEXT_HEADER), secret);
+    if (!ctx || !accept.includes(ctx.kind)) return next(new AppError('UNAUTHORIZED', 'Missing or invalid internal caller context.'));
+    req.internal = ctx;
+    next();
+  };
+}
+
+/** The verified partner caller of this request (the route is behind requireInternalContext). */
+export function callerOf(req: Request): CallerContext {
+  if (req.internal?.kind !== 'caller') throw new AppError('UNAUTHORIZED');
+  return req.internal;
+}
+
+export function requirePermission(req: Request, permission: string): CallerContext {
+  const caller = callerOf(req);
+  if (!caller.permissions.includes(permission)) {
+    throw new AppError('FORBIDDEN', `This operation requires the ${permission} permission.`);
+  }
+  return caller;
+}

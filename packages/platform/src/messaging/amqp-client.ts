@@ -1,0 +1,130 @@
+import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type Options } from 'amqplib';
+import type { Logger } from '../logger';
+
+export type SetupHook = (channel: Channel) => Promise<void>;
+
+export class PublishError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'unroutable' | 'nacked' | 'disconnected',
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One AMQP connection per service with reconnection. Topology and consumers register setup hooks that
+ * run again on every new connection, so a broker restart heals without a pod restart. Publishing goes
+ * through a confirm channel with `mandatory`: a publish resolves only once the broker has routed and
+ * confirmed it, so an unroutable message is never counted as sent.
+ */
+export class AmqpClient {
+  private conn?: ChannelModel;
+  private publisher?: ConfirmChannel;
+  private readonly hooks: SetupHook[] = [];
+  private readonly returned = new Set<string>();
+  private stopping = false;
+  private connecting?: Promise<void>;
+  private readonly channels = new Set<Channel>();
+
+  constructor(
+    private readonly url: string,
+    private readonly logger: Logger,
+    private readonly name: string,
+  ) {}
+
+  get connected(): boolean {
+    return !!this.conn && !!this.publisher;
+  }
+
+  /** Registers a hook (topology, a consumer) and runs it now if connected. */
+  async onConnect(hook: SetupHook): Promise<void> {
+    this.hooks.push(hook);
+    if (this.conn) await this.runHook(hook);
+  }
+
+  async start(): Promise<void> {
+    this.stopping = false;
+    await this.connectWithRetry();
+  }
+
+  private connectWithRetry(): Promise<void> {
+    this.connecting ??= (async () => {
+      for (let attempt = 0; !this.stopping; attempt++) {
+        try {
+          await this.connect();
+          return;
+        } catch (err) {
+          const delay = Math.min(5000, 250 * 2 ** attempt);
+          this.logger.warn({ err: (err as Error).message, delay }, 'amqp connect failed; retrying');
+          await new Promise((r) => setTimeout(r, delay));
+        }
+      }
+    })().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async connect(): Promise<void> {
+    const conn = await amqp.connect(this.url, { clientProperties: { connection_name: this.name } });
+    conn.on('error', (err) => this.logger.warn({ err: err.message }, 'amqp connection error'));
+    conn.on('close', () => {
+      this.conn = undefined;
+      this.publisher = undefined;
+      this.channels.clear();
+      if (!this.stopping) {
+        this.logger.warn('amqp connection closed; reconnecting');
+        void this.connectWithRetry();
+      }
+    });
+    const publisher = await conn.createConfirmChannel();
+    publisher.on('error', (err) => this.logger.warn({ err: err.message }, 'amqp publish channel error'));
+    publisher.on('return', (msg) => {
+      if (msg.properties.messageId) this.returned.add(String(msg.properties.messageId));
+    });
+    this.conn = conn;
+    this.publisher = publisher;
+    for (const hook of this.hooks) await this.runHook(hook);
+    this.logger.info('amqp connected');
+  }
+
+  private async runHook(hook: SetupHook): Promise<void> {
+    const channel = await this.channel();
+    await hook(channel);
+  }
+
+  /** A new channel on the current connection (consumers get one each, so prefetch is per consumer). */
+  async channel(): Promise<Channel> {
+    if (!this.conn) throw new PublishError('not connected to the broker', 'disconnected');
+    const ch = await this.conn.createChannel();
+    ch.on('error', (err) => this.logger.warn({ err: err.message }, 'amqp channel error'));
+    this.channels.add(ch);
+    ch.on('close', () => this.channels.delete(ch));
+    return ch;
+  }
+
+  /** Publishes and waits for the broker's confirm; rejects when unroutable, nacked or disconnected. */
+  publish(exchange: string, routingKey: string, body: Buffer, options: Options.Publish & { messageId: string }): Promise<void> {
+    const ch = this.publisher;
+    if (!ch) return Promise.reject(new PublishError('not connected to the broker', 'disconnected'));
+    return new Promise((resolve, reject) => {
+      const onClose = () => reject(new PublishError('channel closed before confirm', 'disconnected'));
+      ch.once('close', onClose);
+      ch.publish(exchange, routingKey, body, { persistent: true, mandatory: true, ...options }, (err) => {
+        ch.removeListener('close', onClose);
+        // basic.return always precedes the ack of the same message, so the set is complete here.
+        const wasReturned = this.returned.delete(options.messageId);
+        if (err) reject(new PublishError('broker nacked the message', 'nacked'));
+        else if (wasReturned) reject(new PublishError(`no queue bound for ${exchange}/${routingKey}`, 'unroutable'));
+        else resolve();
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const conn = this.conn;
+    this.conn = undefined;
+    this.publisher = undefined;
+    if (conn) await conn.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,51 @@
+import type { mongo } from 'mongoose';
+
+type Collection<T extends mongo.Document> = mongo.Collection<T>;
+type Document = mongo.Document;
+import type { OutboxEvent } from './events';
+
+// The single-document outbox. Events live in the aggregate's own document, in a map keyed by event id,
+// written by the same atomic update as the state change (no multi-document transaction needed).
+// Removal is an unconditional `$unset` of one key, guarded by `$exists`: it behaves identically on
+// MongoDB and FerretDB, unlike `$pull` with a condition, which FerretDB silently ignores.
+export interface OutboxFields {
+  outbox?: Record<string, OutboxEvent>;
+  outboxCount?: number;
+}
+
+/** Fields to add to a new document so its creation carries its events. */
+export function withOutbox(...events: OutboxEvent[]): Required<OutboxFields> {
+  return { outbox: Object.fromEntries(events.map((e) => [e.id, e])), outboxCount: events.length };
+}
+
+type Update = { $set?: Record<string, unknown>; $inc?: Record<string, number>; [op: string]: unknown };
+
+/** Adds events to an update document, keeping the state change and the events one atomic write. */
+export function outboxUpdate(update: Update, ...events: OutboxEvent[]): Update {
+  const $set = { ...(update.$set ?? {}) };
+  for (const e of events) $set[`outbox.${e.id}`] = e;
+  return { ...update, $set, $inc: { ...(update.$inc ?? {}), outboxCount: events.length } };
+}
+
+/** Schema definition fragment for mongoose models that carry an outbox. */
+export const outboxSchemaFields = {
+  outbox: { type: Object, default: undefined },
+  outboxCount: { type: Number, default: 0, index: true },
+};
+
+export async function pendingDocuments(collection: Collection<Document>, limit: number) {
+  return collection
+    .find({ outboxCount: { $gt: 0 } }, { projection: { outbox: 1 } })
+    .limit(limit)
+    .toArray();
+}
+
+/** Removes a published event; a no-op (and no counter change) when another relay removed it first. */
+export async function removeFromOutbox(collection: Collection<Document>, docId: unknown, eventId: string): Promise<boolean> {
+  const key = `outbox.${eventId}`;
+  const result = await collection.updateOne({ _id: docId, [key]: { $exists: true } } as Document, {
+    $unset: { [key]: '' },
+    $inc: { outboxCount: -1 },
+  });
+  return result.modifiedCount === 1;
+}

@@ -1,0 +1,149 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Router } from 'express';
+import type { Connection } from 'mongoose';
+import { EnvReader, readBaseConfig, type BaseConfig } from './config';
+import { createHttpApp, type ReadinessCheck } from './http/app';
+import { createLogger, type Logger } from './logger';
+import { AmqpClient } from './messaging/amqp-client';
+import { OutboxRelay } from './messaging/outbox-relay';
+import { connectMongo, ensureIndexes, pingMongo } from './mongo/connection';
+import { Metrics } from './observability/metrics';
+
+export interface ServiceDeps {
+  config: BaseConfig;
+  logger: Logger;
+  metrics: Metrics;
+  mongo: Connection;
+  amqp: AmqpClient;
+  /** Asks the outbox relay to publish now (call after a write that raised events). */
+  nudgeOutbox: () => void;
+}
+
+export interface ServiceParts {
+  api?: Router;
+  internal?: Router;
+  /** Resource prefixes owned but not built yet (501 NOT_IMPLEMENTED). */
+  notImplemented?: string[];
+  /** Collections whose documents carry an outbox. */
+  outboxCollections?: string[];
+  readiness?: Record<string, ReadinessCheck>;
+  /** Background work (consumers, jobs) started after the HTTP server listens. */
+  start?: () => Promise<void>;
+  stop?: () => Promise<void>;
+}
+
+export interface RunningService {
+  name: string;
+  url: string;
+  deps: ServiceDeps;
+  relay?: OutboxRelay;
+  server: Server;
+  stop: () => Promise<void>;
+}
+
+export interface StartOptions {
+  /** Test seam passed to the relay. */
+  relayOptions?: Partial<ConstructorParameters<typeof OutboxRelay>[0]>;
+  logger?: Logger;
+}
+
+export async function startService(
+  config: BaseConfig,
+  build: (deps: ServiceDeps) => Promise<ServiceParts> | ServiceParts,
+  options: StartOptions = {},
+): Promise<RunningService> {
+  const logger = options.logger ?? createLogger(config.serviceName, config.logLevel);
+  const metrics = new Metrics(config.serviceName);
+  const mongo = await connectMongo(config.mongoUrl, config.mongoDbName);
+  const amqp = new AmqpClient(config.amqpUrl, logger, config.serviceName);
+  await amqp.start();
+
+  let relay: OutboxRelay | undefined;
+  const deps: ServiceDeps = { config, logger, metrics, mongo, amqp, nudgeOutbox: () => relay?.nudge() };
+  const parts = await build(deps);
+  await ensureIndexes(mongo);
+
+  if (parts.outboxCollections?.length) {
+    relay = new OutboxRelay({
+      client: amqp,
+      collections: parts.outboxCollections.map((name) => mongo.db!.collection(name)),
+      logger,
+      metrics,
+      ...options.relayOptions,
+    });
+  }
+
+  const app = createHttpApp({
+    logger,
+    metrics,
+    api: parts.api,
+    internal: parts.internal,
+    notImplemented: parts.notImplemented,
+    validateResponses: config.validateResponses,
+    contextSecret: config.internalContextSecret,
+    readiness: {
+      mongo: () => pingMongo(mongo),
+      amqp: async () => {
+        if (!amqp.connected) throw new Error('not connected');
+      },
+      ...parts.readiness,
+    },
+  });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const { port } = server.address() as AddressInfo;
+  relay?.start();
+  await parts.start?.();
+  logger.info({ port }, `${config.serviceName} listening`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await parts.stop?.();
+      await relay?.stop();
+      await amqp.stop();
+      await mongo.close();
+    })());
+
+  return { name: config.serviceName, url: `http://${config.host}:${port}`, deps, relay, server, stop };
+}
+
+/** A bounded context whose API is not built yet: it runs, reports health, and answers 501 for its resources. */
+export function startPlaceholderService(name: string, defaultPort: number, prefixes: string[], env: NodeJS.ProcessEnv = process.env, options?: StartOptions) {
+  const reader = new EnvReader(env);
+  const config = readBaseConfig(name, defaultPort, reader);
+  reader.done();
+  return startService(config, () => ({ notImplemented: prefixes }), options);
+}
+
+/** Entry point of a service process: start, and stop cleanly on SIGTERM/SIGINT. */
+export function runMain(start: () => Promise<{ stop: () => Promise<void> }>, logger: Logger): void {
+  start().then(
+    (service) => {
+      const shutdown = (signal: string) => {
+        logger.info({ signal }, 'shutting down');
+        service.stop().then(
+          () => process.exit(0),
+          (err) => {
+            logger.error({ err }, 'unclean shutdown');
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => shutdown('SIGTERM'));
+      process.once('SIGINT', () => shutdown('SIGINT'));
+    },
+    (err) => {
+      logger.fatal({ err: err?.message ?? err, problems: err?.problems }, 'failed to start');
+      process.exit(1);
+    },
+  );
+}

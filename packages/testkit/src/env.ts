@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import mongoose from 'mongoose';
+import { mintContext, type CallerContext, CONTEXT_HEADER } from '@travel/platform';
+import { createVhost, deleteVhost, recordedInfra, type Infra } from './infra/infra';
+
+export interface TestEnv {
+  /** Environment for services started in this test file: own vhost, own databases, fast retries. */
+  vars: Record<string, string>;
+  infra: Pick<Infra, 'mongoUrl' | 'amqpUrl' | 'managementUrl'>;
+  vhost: string;
+  amqpUrl: string;
+  dbPrefix: string;
+  contextSecret: string;
+  /** Headers a gateway would send for this caller (for calling a service directly). */
+  callerHeaders(caller: Partial<CallerContext> & { tenantId: string }): Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+export function testInfra(): Pick<Infra, 'mongoUrl' | 'amqpUrl' | 'managementUrl'> {
+  const mongoUrl = process.env.TEST_MONGO_URL;
+  const amqpUrl = process.env.TEST_AMQP_URL;
+  if (mongoUrl && amqpUrl) return { mongoUrl, amqpUrl, managementUrl: process.env.TEST_AMQP_MANAGEMENT_URL };
+  const recorded = recordedInfra('test');
+  if (recorded) return recorded;
+  throw new Error('no test infrastructure: run the tests with `npm test`');
+}
+
+/** One isolated environment per test file, so files can run in parallel on one broker and server. */
+export async function createTestEnv(name: string, overrides: Record<string, string> = {}): Promise<TestEnv> {
+  const infra = testInfra();
+  const id = `${name.replace(/[^a-z0-9]/gi, '').slice(0, 20).toLowerCase()}${randomBytes(3).toString('hex')}`;
+  const vhost = `t-${id}`;
+  const amqpUrl = await createVhost(infra, vhost);
+  const dbPrefix = `t_${id}_`;
+  const contextSecret = randomBytes(32).toString('hex');
+  const vars: Record<string, string> = {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    MONGO_URL: infra.mongoUrl,
+    MONGO_DB_PREFIX: dbPrefix,
+    AMQP_URL: amqpUrl,
+    INTERNAL_CONTEXT_SECRET: contextSecret,
+    WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.1/32',
+    WEBHOOK_RETRY_SCHEDULE: '100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    VALIDATE_RESPONSES: 'true',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    OTEL_SDK_DISABLED: 'true',
+    ...overrides,
+  };
+  return {
+    vars,
+    infra,
+    vhost,
+    amqpUrl,
+    dbPrefix,
+    contextSecret,
+    callerHeaders(caller) {
+      const ctx: CallerContext = {
+        kind: 'caller',
+        market: 'CZ',
+        baseCurrency: 'CZK',
+        employeeId: 'test-employee',
+        apiKeyId: 'test-key',
+        permissions: [],
+        requestId: 'test',
+        ...caller,
+      };
+      return { [CONTEXT_HEADER]: mintContext(ctx, contextSecret), 'content-type': 'application/json' };
+    },
+    async cleanup() {
+      await deleteVhost(infra, vhost);
+      const conn = await mongoose.createConnection(infra.mongoUrl).asPromise();
+      try {
+        const { databases } = await conn.db!.admin().listDatabases();
+        for (const db of databases) if (db.name.startsWith(dbPrefix)) await conn.useDb(db.name).dropDatabase();
+      } finally {
+        await conn.close();
+      }
+    },
+  };
+}

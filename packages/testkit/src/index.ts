@@ -1,0 +1,5 @@
+export * from './api-client';
+export * from './env';
+export * from './receiver';
+export * from './tls';
+export * from './infra/infra';

@@ -1,0 +1,15 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startProcess, type ManagedProcess } from './processes';
+import { portOpen, waitFor } from './wait';
+
+/** FerretDB v1.24 on SQLite (our embedding build in tools/ferretdb), bound to loopback. */
+export async function startFerretDb(root: string, stateDir: string, port: number): Promise<ManagedProcess> {
+  const binary = join(root, '.tools', 'bin', 'ferretdb-local');
+  if (!existsSync(binary)) throw new Error(`${binary} is missing: run scripts/bootstrap.sh`);
+  const proc = startProcess('ferretdb', binary, ['-listen', `127.0.0.1:${port}`, '-data', join(stateDir, 'ferretdb')], {
+    logDir: join(stateDir, 'logs'),
+  });
+  await waitFor('FerretDB', () => portOpen(port), 30_000, proc.exitReason);
+  return proc;
+}

@@ -1,0 +1,87 @@
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { TlsMaterial } from './tls';
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  at: number;
+}
+
+/** What the receiver answers; `hang` never answers (to exercise the dispatcher's time-out). */
+export type Reply = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | { hang: true };
+
+/**
+ * A real HTTPS webhook receiver on 127.0.0.1 with a certificate from the test CA. It records every
+ * request with its raw body bytes, and answers with a scripted reply (per request, or a default).
+ */
+export class HttpsReceiver {
+  readonly requests: ReceivedRequest[] = [];
+  private server?: Server;
+  private replies: Reply[] = [];
+  private fallback: Reply = { status: 200, body: '{"ok":true}' };
+  private waiters: Array<() => void> = [];
+  port = 0;
+
+  constructor(private readonly tls: TlsMaterial) {}
+
+  /** URL with the host name the certificate names. */
+  get url(): string {
+    return `https://localhost:${this.port}/hooks`;
+  }
+
+  replyAlways(reply: Reply): this {
+    this.fallback = reply;
+    return this;
+  }
+
+  replyNext(...replies: Reply[]): this {
+    this.replies.push(...replies);
+    return this;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer({ cert: this.tls.cert, key: this.tls.key }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), at: Date.now() });
+        this.waiters.splice(0).forEach((w) => w());
+        const reply = this.replies.shift() ?? this.fallback;
+        if ('hang' in reply) return;
+        setTimeout(() => {
+          res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+          res.end(reply.body ?? '');
+        }, reply.delayMs ?? 0);
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server!.address() as AddressInfo).port;
+    return this;
+  }
+
+  /** Resolves once at least `count` requests arrived. */
+  async waitForRequests(count: number, timeoutMs = 15_000): Promise<ReceivedRequest[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.requests.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`receiver got ${this.requests.length} of ${count} requests in ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.requests;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}

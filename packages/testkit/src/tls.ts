@@ -1,0 +1,28 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface TlsMaterial {
+  caFile: string;
+  cert: string;
+  key: string;
+}
+
+/**
+ * A private CA and a `localhost` / 127.0.0.1 server certificate for test receivers, made once with
+ * openssl. The dispatcher trusts the CA through NODE_EXTRA_CA_CERTS, set by scripts/test.sh before
+ * any Node process of the run starts (Node reads it only at start-up).
+ */
+export function ensureTestTls(dir: string): TlsMaterial {
+  mkdirSync(dir, { recursive: true });
+  const f = (name: string) => join(dir, name);
+  if (!existsSync(f('server.crt'))) {
+    const run = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
+    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.crt'), '-days', '3650',
+      '-subj', '/CN=travel-expense test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+    run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('server.key'), '-out', f('server.csr'), '-subj', '/CN=localhost');
+    writeFileSync(f('server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n');
+    run('x509', '-req', '-in', f('server.csr'), '-CA', f('ca.crt'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('server.crt'), '-days', '825', '-extfile', f('server.ext'));
+  }
+  return { caFile: f('ca.crt'), cert: readFileSync(f('server.crt'), 'utf8'), key: readFileSync(f('server.key'), 'utf8') };
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# `npm run admin -- tenant create --market CZ --name "Acme"`: operator commands (see docs/operations.md).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export PATH="$ROOT/.tools/bin:$ROOT/node_modules/.bin:$PATH"
+bash scripts/bootstrap.sh >&2
+exec tsx services/employees/src/admin-cli.ts "$@"

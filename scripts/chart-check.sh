@@ -1,0 +1,498 @@
+#!/usr/bin/env bash
+# Lints, renders and validates the Helm chart charts/travel-expense, offline.
+#
+#  1. installs what it needs, project-local and idempotently:
+#       helm v3.21.4 -> .tools/bin/helm            (go install; Go toolchain required)
+#       a Python venv .tools/chart-venv (pip, PyPI) with
+#         kubernetes-validate                   the Kubernetes JSON schemas, bundled (no download)
+#         cloudcoil-models-prometheus-operator  models generated from the Prometheus Operator CRDs
+#         promql-parser                         the PromQL parser (Rust, prebuilt wheel)
+#  2. helm lint --strict with each ci/*-values.yaml
+#  3. helm template: the full CI values, the same with monitoring off, an existing-Secret setup
+#  4. validates every rendered object against the Kubernetes schemas (strict: unknown fields fail) of
+#     the oldest Kubernetes the chart supports and of the newest the validator bundles; the
+#     ServiceMonitors and PrometheusRule against the Prometheus Operator CRD models (strict too);
+#     parses every PromQL expression (alerts and dashboard panels); then checks the chart's own
+#     promises (probes, hardening, wiring between objects, JSON payloads, NetworkPolicy shape)
+#  5. checks that bad input fails: no secrets at all, a value the schema rejects, a malformed key
+#
+# Prints one line per step; exits non-zero on the first failure. Needs no cluster and no internet
+# beyond the package registries (only on the first run, to install the tools).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/.tools"
+CHART="$ROOT/charts/travel-expense"
+HELM_VERSION="v3.21.4"
+# kubernetes-validate 1.37.0 bundles schemas for Kubernetes 1.25 .. 1.37.
+PY_REQUIREMENTS=(kubernetes-validate==1.37.0 cloudcoil-models-prometheus-operator==0.80.1.0 cloudcoil==0.6.0 promql-parser==0.11.0)
+KUBE_NEWEST="1.37.0"      # newest Kubernetes the validator knows
+RELEASE="te"
+NAMESPACE="travel"
+
+say() { printf '[chart-check] %s\n' "$*"; }
+fail() { printf '[chart-check] FAIL: %s\n' "$*" >&2; exit 1; }
+START=$(date +%s)
+
+# Oldest supported Kubernetes, from Chart.yaml's kubeVersion (">=1.27.0-0" -> 1.27.0).
+KUBE_OLDEST="$(sed -n 's/^kubeVersion: *"*>=\([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p' "$CHART/Chart.yaml")"
+[ -n "$KUBE_OLDEST" ] || fail "could not read kubeVersion (>=X.Y.Z) from Chart.yaml"
+
+# --- tools ---------------------------------------------------------------------------------------------
+mkdir -p "$TOOLS/bin"
+HELM="$TOOLS/bin/helm"
+helm_module_version() { go version -m "$1" 2>/dev/null | awk '$1 == "mod" && $2 == "helm.sh/helm/v3" { print $3 }'; }
+if [ -x "$HELM" ] && [ "$(helm_module_version "$HELM")" = "$HELM_VERSION" ]; then
+  say "helm $HELM_VERSION present"
+else
+  command -v go >/dev/null || fail "Go is required to install helm (go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION)"
+  say "installing helm $HELM_VERSION into .tools/bin (go install, about a minute the first time)"
+  GOBIN="$TOOLS/bin" go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+  [ "$(helm_module_version "$HELM")" = "$HELM_VERSION" ] || fail "helm install did not produce $HELM_VERSION"
+fi
+
+VENV="$TOOLS/chart-venv"
+PY="$VENV/bin/python"
+if [ -x "$PY" ] && [ "$(cat "$VENV/.stamp" 2>/dev/null)" = "${PY_REQUIREMENTS[*]}" ] \
+  && "$PY" -c 'import kubernetes_validate, promql_parser, cloudcoil.models.prometheus_operator' 2>/dev/null; then
+  say "validators present in .tools/chart-venv (${PY_REQUIREMENTS[*]})"
+else
+  command -v python3 >/dev/null || fail "python3 is required for the schema validation"
+  say "installing validators into .tools/chart-venv (pip: ${PY_REQUIREMENTS[*]})"
+  rm -rf "$VENV"
+  python3 -m venv "$VENV" || fail "python3 -m venv failed (Debian: apt-get install python3-venv)"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "${PY_REQUIREMENTS[@]}"
+  echo "${PY_REQUIREMENTS[*]}" >"$VENV/.stamp"
+fi
+
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+CI_VALUES="$CHART/ci/test-values.yaml"
+EXISTING_VALUES="$CHART/ci/existing-secret-values.yaml"
+[ -f "$CI_VALUES" ] || fail "missing $CI_VALUES"
+[ -f "$EXISTING_VALUES" ] || fail "missing $EXISTING_VALUES"
+
+# Helm built by `go install` defaults to Kubernetes v1.20 for capabilities, so always say which.
+KV_FLAG=(--kube-version "$KUBE_OLDEST")
+
+# --- lint ----------------------------------------------------------------------------------------------
+for values in "$CI_VALUES" "$EXISTING_VALUES"; do
+  say "helm lint --strict -f ci/$(basename "$values")"
+  if ! "$HELM" lint "$CHART" --strict "${KV_FLAG[@]}" --namespace "$NAMESPACE" -f "$values" >"$WORK/lint.log" 2>&1; then
+    cat "$WORK/lint.log" >&2
+    fail "helm lint failed with ci/$(basename "$values")"
+  fi
+  grep -E '^\[(WARNING|ERROR)\]' "$WORK/lint.log" >&2 && fail "helm lint reported warnings" || true
+done
+
+# --- render --------------------------------------------------------------------------------------------
+render() { # name, then helm template arguments; RELEASE_NAME overrides the release name
+  local name="$1"; shift
+  say "helm template ($name)"
+  if ! "$HELM" template "${RELEASE_NAME:-$RELEASE}" "$CHART" --namespace "$NAMESPACE" "${KV_FLAG[@]}" "$@" >"$WORK/$name.yaml" 2>"$WORK/$name.err"; then
+    cat "$WORK/$name.err" >&2
+    fail "helm template ($name) failed"
+  fi
+}
+render full -f "$CI_VALUES"
+render no-monitoring -f "$CI_VALUES" \
+  --set monitoring.serviceMonitor.enabled=false \
+  --set monitoring.prometheusRule.enabled=false \
+  --set monitoring.dashboards.enabled=false
+render existing-secret -f "$EXISTING_VALUES"
+# The longest release name Helm accepts (53): every object name must still fit in 63 characters.
+RELEASE_NAME="a-long-release-name-for-the-travel-expense-production" render long-release-name -f "$CI_VALUES"
+
+# --- bad input must fail -------------------------------------------------------------------------------
+expect_failure() { # name, expected message (grep -E), then helm template arguments
+  local name="$1" pattern="$2"; shift 2
+  say "helm template must fail: $name"
+  if "$HELM" template "$RELEASE" "$CHART" --namespace "$NAMESPACE" "${KV_FLAG[@]}" "$@" >/dev/null 2>"$WORK/neg.err"; then
+    fail "helm template succeeded but should fail: $name"
+  fi
+  grep -Eq "$pattern" "$WORK/neg.err" || { cat "$WORK/neg.err" >&2; fail "unexpected error for: $name"; }
+}
+expect_failure "no secrets and no existingSecret" "secrets.mongoUrl is required"
+expect_failure "schema: misspelt service key" "additional properties 'replicas' not allowed" \
+  -f "$CI_VALUES" --set services.entries.replicas=3
+expect_failure "schema: webhook key not 32 bytes base64" "webhookSecretEncryptionKey" \
+  -f "$CI_VALUES" --set secrets.webhookSecretEncryptionKey=c2hvcnQ=
+expect_failure "schema: bad retry schedule" "retrySchedule" \
+  -f "$CI_VALUES" --set-string webhookDispatcher.retrySchedule=soon
+
+# --- validate ------------------------------------------------------------------------------------------
+cat >"$WORK/validate.py" <<'PY'
+"""Validates rendered manifests: Kubernetes schemas (strict), CRD shape, and the chart's promises."""
+import functools
+import inspect
+import json
+import re
+import sys
+
+import kubernetes_validate
+import kubernetes_validate.utils
+import promql_parser
+import pydantic
+import yaml
+from cloudcoil.models.prometheus_operator import v1 as monitoring_v1
+from kubernetes_validate.utils import SchemaNotFoundError, ValidationError
+
+# The CRD models ignore unknown fields by default; forbid them, like the strict Kubernetes schemas.
+_models = [c for c in vars(monitoring_v1).values()
+           if inspect.isclass(c) and issubclass(c, pydantic.BaseModel) and c.__module__ == monitoring_v1.__name__]
+for _c in _models:
+    _c.model_config["extra"] = "forbid"
+for _ in range(2):  # twice, so parents pick up their children's rebuilt validators
+    for _c in _models:
+        _c.model_rebuild(force=True)
+# kubernetes-validate re-reads its (large) definitions file for every object: read each file once.
+kubernetes_validate.utils.schema_contents = functools.lru_cache(maxsize=None)(kubernetes_validate.utils.schema_contents)
+CRD_MODELS = {"ServiceMonitor": monitoring_v1.ServiceMonitor, "PrometheusRule": monitoring_v1.PrometheusRule}
+# Grafana variables, replaced by sample values before a panel query is parsed.
+GRAFANA_VARS = {"$__rate_interval": "5m", "$__interval": "1m", "$__range": "1h", "$namespace": "travel", "$service": ".*"}
+
+
+def promql_error(expr):
+    try:
+        promql_parser.parse(expr)
+        return None
+    except Exception as e:  # the parser raises ValueError with the position
+        return str(e)
+
+SERVICES = {"gateway": 8080, "employees": 8081, "entries": 8082, "fleet": 8083, "payouts": 8084,
+            "reference-fx": 8085, "webhook-dispatcher": 8086}
+CRDS = {("monitoring.coreos.com/v1", "ServiceMonitor"), ("monitoring.coreos.com/v1", "PrometheusRule")}
+DNS1123 = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+DURATION = re.compile(r"^([0-9]+(ms|s|m|h|d|w|y))+$")
+PRIVATE = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16", "100.64.0.0/10", "127.0.0.0/8"]
+
+
+def main():
+    """argv: comma-separated Kubernetes versions, then one NAME:FILE:MONITORING(yes/no):EXISTING_SECRET(or -) per render"""
+    versions = sys.argv[1].split(",")
+    failed = 0
+    for spec in sys.argv[2:]:
+        name, path, monitoring, existing_secret = spec.split(":")
+        print(f"[chart-check] validating {name} manifests (Kubernetes {' and '.join(versions)} schemas, "
+              "Prometheus Operator CRDs, PromQL, chart rules)", flush=True)
+        errors = check(path, versions, monitoring == "yes", existing_secret)
+        for e in errors:
+            print(f"[chart-check]   ERROR {e}", file=sys.stderr)
+        if errors:
+            print(f"[chart-check]   {len(errors)} problem(s) in the {name} manifests", file=sys.stderr)
+            failed += 1
+    sys.exit(1 if failed else 0)
+
+
+def check(path, versions, expect_monitoring, existing_secret):
+    errors = []
+    err = errors.append
+    with open(path) as f:
+        docs = [d for d in yaml.safe_load_all(f) if d is not None]
+    if not docs:
+        return [f"{path}: rendered nothing"]
+
+    # every document: a mapping with apiVersion, kind, metadata.name; unique; a DNS-1123 name
+    seen = set()
+    for i, d in enumerate(docs):
+        where = f"document {i + 1}"
+        if not isinstance(d, dict) or not d.get("apiVersion") or not d.get("kind") or not (d.get("metadata") or {}).get("name"):
+            err(f"{where}: needs apiVersion, kind and metadata.name")
+            continue
+        name = d["metadata"]["name"]
+        key = (d["kind"], d["metadata"].get("namespace"), name)
+        if key in seen:
+            err(f"{d['kind']}/{name}: rendered twice")
+        seen.add(key)
+        if not DNS1123.match(name) or len(name) > 63:
+            err(f"{d['kind']}/{name}: not a DNS-1123 label of at most 63 characters")
+    if errors:
+        return errors
+    by_kind = {}
+    for d in docs:
+        by_kind.setdefault(d["kind"], []).append(d)
+
+    # Kubernetes schemas, strict, for each version
+    schema_checked = 0
+    for d in docs:
+        ref = f"{d['kind']}/{d['metadata']['name']}"
+        if (d["apiVersion"], d["kind"]) in CRDS:
+            continue
+        for v in versions:
+            try:
+                kubernetes_validate.validate(d, v, strict=True)
+            except ValidationError as e:
+                err(f"{ref} (Kubernetes {v}): {'.'.join(str(p) for p in e.path)}: {e.message}")
+            except SchemaNotFoundError as e:
+                err(f"{ref}: {e.message}")
+        schema_checked += 1
+
+    # Prometheus Operator objects: the CRD models (strict), then what the chart promises
+    crd_checked = 0
+    promql_checked = 0
+    for d in docs:
+        if (d["apiVersion"], d["kind"]) not in CRDS:
+            continue
+        try:
+            CRD_MODELS[d["kind"]].model_validate(d)
+        except pydantic.ValidationError as e:
+            for x in e.errors():
+                err(f"{d['kind']}/{d['metadata']['name']} (CRD): {'.'.join(str(p) for p in x['loc'])}: {x['msg']}")
+        crd_checked += 1
+    for d in by_kind.get("ServiceMonitor", []):
+        ref = f"ServiceMonitor/{d['metadata']['name']}"
+        spec = d.get("spec") or {}
+        if not (spec.get("selector") or {}).get("matchLabels"):
+            err(f"{ref}: spec.selector.matchLabels is empty")
+        eps = spec.get("endpoints") or []
+        if not eps:
+            err(f"{ref}: no endpoints")
+        for ep in eps:
+            if ep.get("port") != "http" or ep.get("path") != "/metrics":
+                err(f"{ref}: endpoint must scrape port http, path /metrics")
+            for k in ("interval", "scrapeTimeout"):
+                if k in ep and not DURATION.match(str(ep[k])):
+                    err(f"{ref}: {k} {ep[k]!r} is not a duration")
+    alerts = set()
+    for d in by_kind.get("PrometheusRule", []):
+        ref = f"PrometheusRule/{d['metadata']['name']}"
+        groups = (d.get("spec") or {}).get("groups") or []
+        if not groups:
+            err(f"{ref}: no groups")
+        names = [g.get("name") for g in groups]
+        if len(set(names)) != len(names) or not all(names):
+            err(f"{ref}: group names must be present and unique")
+        for g in groups:
+            for r in g.get("rules") or []:
+                rid = f"{ref} {g.get('name')}/{r.get('alert') or r.get('record')}"
+                if bool(r.get("alert")) == bool(r.get("record")):
+                    err(f"{rid}: a rule has exactly one of alert, record")
+                if not isinstance(r.get("expr"), str) or not r["expr"].strip():
+                    err(f"{rid}: expr must be a non-empty string")
+                else:
+                    promql_checked += 1
+                    problem = promql_error(r["expr"])
+                    if problem:
+                        err(f"{rid}: PromQL: {problem}")
+                if "for" in r and not DURATION.match(str(r["for"])):
+                    err(f"{rid}: for {r['for']!r} is not a duration")
+                for k in ("labels", "annotations"):
+                    if not all(isinstance(v, str) for v in (r.get(k) or {}).values()):
+                        err(f"{rid}: {k} values must be strings")
+                if r.get("alert"):
+                    alerts.add(r["alert"])
+                    if (r.get("labels") or {}).get("severity") not in ("critical", "warning", "info"):
+                        err(f"{rid}: needs a severity label")
+                    if not (r.get("annotations") or {}).get("summary"):
+                        err(f"{rid}: needs a summary annotation")
+
+    monitoring_kinds = [d for d in docs if (d["apiVersion"], d["kind"]) in CRDS]
+    dashboards = [d for d in by_kind.get("ConfigMap", []) if (d["metadata"].get("labels") or {}).get("grafana_dashboard") == "1"]
+    if expect_monitoring:
+        want = {"TravelExpenseServiceDown", "TravelExpenseHighErrorRate", "TravelExpenseOutboxLagHigh",
+                "TravelExpenseWebhookDeliveriesExhausted", "TravelExpenseWebhookSubscriptionsDisabled"}
+        if not want <= alerts:
+            err(f"PrometheusRule: missing alerts {sorted(want - alerts)}")
+        if len(by_kind.get("ServiceMonitor", [])) != len(SERVICES):
+            err("expected one ServiceMonitor per service")
+        if not dashboards:
+            err("expected a Grafana dashboards ConfigMap (label grafana_dashboard: \"1\")")
+    elif monitoring_kinds or dashboards:
+        err("monitoring is disabled but ServiceMonitor/PrometheusRule/dashboards were rendered")
+
+    # JSON payloads in ConfigMaps
+    for d in by_kind.get("ConfigMap", []):
+        for k, v in (d.get("data") or {}).items():
+            if not k.endswith(".json"):
+                continue
+            ref = f"ConfigMap/{d['metadata']['name']} {k}"
+            try:
+                doc = json.loads(v)
+            except ValueError as e:
+                err(f"{ref}: invalid JSON: {e}")
+                continue
+            if d in dashboards:
+                exprs = [(p.get("title"), t.get("expr")) for p in doc.get("panels", []) for t in p.get("targets", [])]
+                if not doc.get("uid") or not doc.get("title") or len(exprs) < 10 or not all(e for _, e in exprs):
+                    err(f"{ref}: dashboard needs uid, title and panels with queries")
+                for title, expr in exprs:
+                    for var, sample in GRAFANA_VARS.items():
+                        expr = (expr or "").replace(var, sample)
+                    promql_checked += 1
+                    problem = promql_error(expr)
+                    if problem:
+                        err(f"{ref} panel {title!r}: PromQL: {problem}")
+                ids = [p.get("id") for p in doc.get("panels", [])]
+                if len(set(ids)) != len(ids):
+                    err(f"{ref}: panel ids must be unique")
+                text = json.dumps(doc)
+                for metric in ("http_requests_total", "http_request_duration_seconds_bucket", "outbox_oldest_pending_seconds",
+                               "webhook_delivery_attempts_total", "webhook_delivery_latency_seconds_bucket"):
+                    if metric not in text:
+                        err(f"{ref}: dashboard does not chart {metric}")
+            if k == "definitions.json":
+                ex = [e for e in doc.get("exchanges", []) if e.get("name") == "domain.events"]
+                if not ex or ex[0].get("type") != "topic" or ex[0].get("durable") is not True:
+                    err(f"{ref}: needs the durable topic exchange domain.events")
+
+    # the chart's promises
+    deployments = {d["metadata"]["labels"].get("app.kubernetes.io/component"): d for d in by_kind.get("Deployment", [])}
+    if set(deployments) != set(SERVICES):
+        err(f"Deployments for {sorted(deployments)}, expected {sorted(SERVICES)}")
+    secrets = {d["metadata"]["name"] for d in by_kind.get("Secret", [])}
+    if existing_secret and existing_secret != "-":
+        if by_kind.get("Secret"):
+            err("existingSecret is set but the chart rendered a Secret")
+        secrets.add(existing_secret)
+    accounts = {d["metadata"]["name"] for d in by_kind.get("ServiceAccount", [])}
+    services = {d["metadata"]["name"]: d for d in by_kind.get("Service", [])}
+
+    def matches(selector, labels):
+        return bool(selector) and all(labels.get(k) == v for k, v in selector.items())
+
+    for comp, d in deployments.items():
+        ref = f"Deployment/{d['metadata']['name']}"
+        pod = d["spec"]["template"]["spec"]
+        labels = d["spec"]["template"]["metadata"]["labels"]
+        if not matches(d["spec"]["selector"]["matchLabels"], labels):
+            err(f"{ref}: selector does not match its pod labels")
+        psc = pod.get("securityContext") or {}
+        if psc.get("runAsNonRoot") is not True:
+            err(f"{ref}: pod securityContext.runAsNonRoot must be true")
+        if pod.get("serviceAccountName") not in accounts:
+            err(f"{ref}: ServiceAccount {pod.get('serviceAccountName')} is not rendered")
+        if not pod.get("topologySpreadConstraints"):
+            err(f"{ref}: no topologySpreadConstraints")
+        c = pod["containers"][0]
+        if c.get("command") != ["node", "dist/main.js"]:
+            err(f"{ref}: command must be node dist/main.js")
+        if not c["image"].split("@")[0].rsplit(":", 1)[0].endswith(f"/travel-expense-{comp}"):
+            err(f"{ref}: image {c['image']} does not follow <registry>/travel-expense-{comp}:<tag>")
+        csc = c.get("securityContext") or {}
+        if csc.get("readOnlyRootFilesystem") is not True or csc.get("allowPrivilegeEscalation") is not False \
+                or (csc.get("capabilities") or {}).get("drop") != ["ALL"] or csc.get("runAsNonRoot") is not True:
+            err(f"{ref}: container must be non-root, read-only root, no privilege escalation, drop ALL")
+        port = [p for p in c.get("ports", []) if p.get("name") == "http"]
+        if not port or port[0]["containerPort"] != SERVICES[comp]:
+            err(f"{ref}: http port must be {SERVICES[comp]}")
+        for probe, probe_path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")):
+            if (c.get(probe) or {}).get("httpGet", {}).get("path") != probe_path:
+                err(f"{ref}: {probe} must GET {probe_path}")
+        if not (c.get("resources") or {}).get("requests"):
+            err(f"{ref}: no resource requests")
+        env = {e["name"]: e for e in c.get("env", [])}
+        need = ["PORT", "SERVICE_NAME", "MONGO_URL", "AMQP_URL", "INTERNAL_CONTEXT_SECRET", "LOG_LEVEL", "OTEL_SERVICE_NAME"]
+        if comp == "gateway":
+            need += [s.upper().replace("-", "_") + "_URL" for s in SERVICES if s != "gateway"]
+        if comp == "webhook-dispatcher":
+            need += ["WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_ALLOWED_PRIVATE_CIDRS", "WEBHOOK_TIMEOUT_MS", "WEBHOOK_SECRET_ENCRYPTION_KEY"]
+        for n in need:
+            if n not in env:
+                err(f"{ref}: env {n} missing")
+        if env.get("PORT", {}).get("value") != str(SERVICES[comp]) or env.get("SERVICE_NAME", {}).get("value") != comp:
+            err(f"{ref}: PORT/SERVICE_NAME wrong")
+        for n in ("MONGO_URL", "AMQP_URL", "INTERNAL_CONTEXT_SECRET", "WEBHOOK_SECRET_ENCRYPTION_KEY"):
+            if n in env:
+                ref_ = (env[n].get("valueFrom") or {}).get("secretKeyRef") or {}
+                if ref_.get("name") not in secrets or "value" in env[n]:
+                    err(f"{ref}: {n} must come from a rendered or existing Secret")
+        for n, e in env.items():
+            if n.endswith("_URL") and n not in ("MONGO_URL", "AMQP_URL"):
+                target = n[:-4].lower().replace("_", "-")
+                if target not in SERVICES or f":{SERVICES[target]}" not in e.get("value", ""):
+                    err(f"{ref}: {n}={e.get('value')} does not point at {target}")
+        if not any(matches(s["spec"]["selector"], labels) for s in services.values()):
+            err(f"{ref}: no Service selects its pods")
+
+    for kind in ("HorizontalPodAutoscaler",):
+        for d in by_kind.get(kind, []):
+            t = d["spec"]["scaleTargetRef"]["name"]
+            if t not in {x["metadata"]["name"] for x in deployments.values()}:
+                err(f"{kind}/{d['metadata']['name']}: target {t} is not rendered")
+            dep = next(x for x in deployments.values() if x["metadata"]["name"] == t) if t else None
+            if dep is not None and "replicas" in dep["spec"]:
+                err(f"Deployment/{t}: sets replicas although an HPA scales it")
+    pod_labels = [d["spec"]["template"]["metadata"]["labels"] for d in deployments.values()]
+    for d in by_kind.get("PodDisruptionBudget", []):
+        if not any(matches(d["spec"]["selector"]["matchLabels"], l) for l in pod_labels):
+            err(f"PodDisruptionBudget/{d['metadata']['name']}: selects no Deployment")
+    for d in by_kind.get("ServiceMonitor", []):
+        if not any(matches(d["spec"]["selector"]["matchLabels"], s["metadata"]["labels"])
+                   and any(p.get("name") == "http" for p in s["spec"]["ports"]) for s in services.values()):
+            err(f"ServiceMonitor/{d['metadata']['name']}: selects no Service with a port named http")
+    for d in by_kind.get("Ingress", []):
+        for rule in d["spec"]["rules"]:
+            for p in rule["http"]["paths"]:
+                svc = p["backend"]["service"]["name"]
+                if svc not in services or not svc.endswith("-gateway"):
+                    err(f"Ingress/{d['metadata']['name']}: backend {svc} must be the rendered gateway Service")
+    for d in by_kind.get("Job", []):
+        pod = d["spec"]["template"]["spec"]
+        c = pod["containers"][0]
+        ann = d["metadata"].get("annotations") or {}
+        if c.get("command") != ["node", "dist/migrate.js"] or "pre-install" not in ann.get("helm.sh/hook", "") \
+                or "pre-upgrade" not in ann.get("helm.sh/hook", ""):
+            err(f"Job/{d['metadata']['name']}: must be a pre-install,pre-upgrade hook running node dist/migrate.js")
+        if pod.get("serviceAccountName") not in accounts:
+            err(f"Job/{d['metadata']['name']}: ServiceAccount not rendered")
+        rendered = {s["metadata"]["name"]: s for s in by_kind.get("Secret", [])}
+        for e in c.get("env", []):
+            r = (e.get("valueFrom") or {}).get("secretKeyRef")
+            if not r:
+                continue
+            if r["name"] not in secrets:
+                err(f"Job/{d['metadata']['name']}: Secret {r['name']} not rendered")
+            elif r["name"] in rendered and "pre-install" not in (rendered[r["name"]]["metadata"].get("annotations") or {}).get("helm.sh/hook", ""):
+                err(f"Job/{d['metadata']['name']}: a pre-install hook must read a hook Secret (the release's is not there yet)")
+
+    # NetworkPolicy: default deny, per-service rules, dispatcher's internet egress without private ranges
+    nps = by_kind.get("NetworkPolicy", [])
+    if nps:
+        deny = [n for n in nps if not n["spec"].get("ingress") and not n["spec"].get("egress")
+                and set(n["spec"].get("policyTypes", [])) == {"Ingress", "Egress"}]
+        if not deny or not all(any(matches(x["spec"]["podSelector"]["matchLabels"], l) for x in deny) for l in pod_labels):
+            err("NetworkPolicy: no default-deny policy covering every pod")
+        for comp, dep in deployments.items():
+            labels = dep["spec"]["template"]["metadata"]["labels"]
+            mine = [n for n in nps if n["spec"].get("ingress") and matches(n["spec"]["podSelector"].get("matchLabels"), labels)]
+            if not mine:
+                err(f"NetworkPolicy: nothing admits traffic to {comp}")
+                continue
+            sources = [f for n in mine for r in n["spec"]["ingress"] for f in (r.get("from") or [{"anywhere": True}])]
+            if comp != "gateway":
+                if any("anywhere" in s or "ipBlock" in s for s in sources):
+                    err(f"NetworkPolicy: {comp} must not accept traffic from anywhere")
+                if not any((s.get("podSelector") or {}).get("matchLabels", {}).get("app.kubernetes.io/component") == "gateway" for s in sources):
+                    err(f"NetworkPolicy: {comp} does not accept the gateway")
+            egress = [r for n in mine for r in n["spec"].get("egress", [])]
+            if not any(any(p.get("port") == 53 and p.get("protocol") == "UDP" for p in r.get("ports", [])) for r in egress):
+                err(f"NetworkPolicy: {comp} has no DNS egress")
+            if comp == "webhook-dispatcher":
+                blocks = [t["ipBlock"] for r in egress for t in r.get("to", []) if "ipBlock" in t and t["ipBlock"]["cidr"] == "0.0.0.0/0"]
+                if not blocks or not set(PRIVATE) <= set(blocks[0].get("except", [])):
+                    err("NetworkPolicy: webhook-dispatcher internet egress must exclude the private ranges")
+            elif any("ipBlock" in t and t["ipBlock"]["cidr"] == "0.0.0.0/0" for r in egress for t in r.get("to", [])):
+                err(f"NetworkPolicy: {comp} must not reach the internet")
+
+    if errors:
+        return errors
+    kinds = ", ".join(f"{len(v)} {k}" for k, v in sorted(by_kind.items()))
+    print(f"[chart-check]   {len(docs)} objects ({kinds}); {schema_checked} checked against Kubernetes "
+          f"{' and '.join(versions)} schemas (strict), {crd_checked} against the Prometheus Operator CRDs (strict), "
+          f"{promql_checked} PromQL expressions parsed")
+    return []
+
+
+if __name__ == "__main__":
+    main()
+PY
+
+# One process for all renders (the validators take a few seconds to load).
+"$PY" "$WORK/validate.py" "$KUBE_OLDEST,$KUBE_NEWEST" \
+  "full:$WORK/full.yaml:yes:-" \
+  "no-monitoring:$WORK/no-monitoring.yaml:no:-" \
+  "existing-secret:$WORK/existing-secret.yaml:no:travel-expense-credentials" \
+  "long-release-name:$WORK/long-release-name.yaml:yes:-" \
+  || fail "manifest validation failed"
+
+say "OK in $(($(date +%s) - START))s"

@@ -1,0 +1,145 @@
+// The whole stack for development: infrastructure, every service, the gateway and one demo tenant per
+// market. Runs in the foreground; Ctrl-C stops the services, then the servers it started.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureInfra, repoRoot } from '../packages/testkit/src/infra/infra';
+import { startProcess, type ManagedProcess } from '../packages/testkit/src/infra/processes';
+import { waitFor } from '../packages/testkit/src/infra/wait';
+import { ensureTestTls } from '../packages/testkit/src/tls';
+import { connectMongo, ensureIndexes, type Market } from '../packages/platform/src';
+import { registerModels } from '../services/employees/src/infra/models';
+import { createTenant, type CreatedTenant } from '../services/employees/src/app/tenants';
+
+const root = repoRoot();
+const state = join(root, '.local', 'dev');
+const say = (line: string) => process.stdout.write(`[stack] ${line}\n`);
+
+const SERVICES: Array<{ name: string; port: number }> = [
+  { name: 'employees', port: 8081 },
+  { name: 'entries', port: 8082 },
+  { name: 'fleet', port: 8083 },
+  { name: 'payouts', port: 8084 },
+  { name: 'reference-fx', port: 8085 },
+  { name: 'webhook-dispatcher', port: 8086 },
+];
+const DEMO: Array<{ market: Market; name: string }> = [
+  { market: 'HR', name: 'Demo d.o.o. (HR)' },
+  { market: 'SI', name: 'Demo d.o.o. (SI)' },
+  { market: 'SK', name: 'Demo s.r.o. (SK)' },
+  { market: 'CZ', name: 'Demo s.r.o. (CZ)' },
+  { market: 'PL', name: 'Demo sp. z o.o. (PL)' },
+];
+
+/** Local secrets, made once per checkout under .local (never committed). */
+function localSecrets(): { context: string; webhookKey: string } {
+  const file = join(state, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const secrets = { context: randomBytes(32).toString('hex'), webhookKey: randomBytes(32).toString('base64') };
+  mkdirSync(state, { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+  return secrets;
+}
+
+async function ready(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+async function keyWorks(gateway: string, key: string): Promise<boolean> {
+  const res = await fetch(`${gateway}/api/v1/company`, { headers: { authorization: `Bearer ${key}` } });
+  return res.ok;
+}
+
+/** One demo tenant per market, created once and kept in .local/dev/demo-tenants.json. */
+async function seedDemoTenants(mongoUrl: string, gateway: string): Promise<Array<CreatedTenant & { market: Market }>> {
+  const file = join(state, 'demo-tenants.json');
+  if (existsSync(file)) {
+    const known = JSON.parse(readFileSync(file, 'utf8')) as Array<CreatedTenant & { market: Market }>;
+    if ((await Promise.all(known.map((t) => keyWorks(gateway, t.apiKey)))).every(Boolean)) return known;
+  }
+  const conn = await connectMongo(mongoUrl, 'travel_employees');
+  try {
+    const models = registerModels(conn);
+    await ensureIndexes(conn);
+    const tenants = [];
+    for (const demo of DEMO) tenants.push({ market: demo.market, ...(await createTenant(models, demo)) });
+    writeFileSync(file, JSON.stringify(tenants, null, 2), { mode: 0o600 });
+    return tenants;
+  } finally {
+    await conn.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const infra = await ensureInfra('dev', { useContainers: false });
+  say(`infrastructure: ${infra.source}`);
+  const secrets = localSecrets();
+  const tls = ensureTestTls(join(state, 'tls'));
+  const gatewayPort = Number(process.env.PORT ?? 8080);
+  const common = {
+    HOST: '127.0.0.1',
+    MONGO_URL: infra.mongoUrl,
+    AMQP_URL: infra.amqpUrl,
+    INTERNAL_CONTEXT_SECRET: secrets.context,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  };
+  const procs: ManagedProcess[] = [];
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('stopping services');
+    await Promise.all(procs.map((p) => p.stop()));
+    say('stopping infrastructure it started');
+    await infra.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  const tsx = join(root, 'node_modules', '.bin', 'tsx');
+  const logDir = join(state, 'logs');
+  try {
+    const start = (name: string, port: number, extra: Record<string, string> = {}) => {
+      const env = { ...common, PORT: String(port), SERVICE_NAME: name, ...extra };
+      const proc = startProcess(name, tsx, [join(root, 'services', name, 'src', 'main.ts')], { env, logDir });
+      procs.push(proc);
+      return waitFor(`${name} on :${port}`, () => ready(`http://127.0.0.1:${port}`), 90_000, proc.exitReason);
+    };
+    say(`starting ${SERVICES.length} services (logs in .local/dev/logs/)`);
+    await Promise.all(
+      SERVICES.map(({ name, port }) =>
+        start(name, port, name === 'webhook-dispatcher'
+          ? {
+              WEBHOOK_SECRET_ENCRYPTION_KEY: secrets.webhookKey,
+              WEBHOOK_ALLOWED_PRIVATE_CIDRS: process.env.WEBHOOK_ALLOWED_PRIVATE_CIDRS ?? '',
+              ...(process.env.WEBHOOK_RETRY_SCHEDULE ? { WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE } : {}),
+              // Lets the local demo receiver (npm run receiver) be trusted; real partners use public CAs.
+              NODE_EXTRA_CA_CERTS: tls.caFile,
+            }
+          : {}),
+      ),
+    );
+    const upstreams = Object.fromEntries(SERVICES.map(({ name, port }) => [`${name.toUpperCase().replace(/-/g, '_')}_URL`, `http://127.0.0.1:${port}`]));
+    await start('gateway', gatewayPort, upstreams);
+    const gateway = `http://127.0.0.1:${gatewayPort}`;
+    const tenants = await seedDemoTenants(infra.mongoUrl, gateway);
+
+    say(`gateway:       ${gateway}`);
+    say(`API reference: ${gateway}/api-reference/`);
+    say('demo tenants (API keys are for this local stack only):');
+    for (const t of tenants) say(`  ${t.market}  tenant ${t.tenantId}  key ${t.apiKey}`);
+    say(`try: curl -s -H "Authorization: Bearer ${tenants[0]!.apiKey}" ${gateway}/api/v1/company`);
+    say('ready — Ctrl-C stops everything');
+    await new Promise(() => undefined);
+  } catch (err) {
+    console.error(`[stack] ${(err as Error).message}`);
+    await stopAll(1);
+  }
+}
+
+void main();

@@ -1,0 +1,36 @@
+// Starts the test infrastructure once, runs jest with it, and stops what it started.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ensureInfra, repoRoot } from '../packages/testkit/src/infra/infra';
+import { ensureTestTls } from '../packages/testkit/src/tls';
+
+async function main(): Promise<number> {
+  const root = repoRoot();
+  const infra = await ensureInfra('test');
+  console.log(`[test] infrastructure: ${infra.source}`);
+  const tls = ensureTestTls(join(root, '.local', 'test', 'tls'));
+  try {
+    const jest = spawn(join(root, 'node_modules', '.bin', 'jest'), ['--ci', ...process.argv.slice(2)], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        TEST_MONGO_URL: infra.mongoUrl,
+        TEST_AMQP_URL: infra.amqpUrl,
+        ...(infra.managementUrl ? { TEST_AMQP_MANAGEMENT_URL: infra.managementUrl } : {}),
+        // Node reads this only at start-up: every jest worker (and every dispatcher in it) trusts the test CA.
+        NODE_EXTRA_CA_CERTS: tls.caFile,
+      },
+    });
+    return await new Promise<number>((resolve) => jest.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+  } finally {
+    await infra.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

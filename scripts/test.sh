@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# `npm test`: installs what is missing, runs the static checks, starts RabbitMQ and FerretDB once for the
+# whole run, runs every jest project against them, then checks the Helm chart. Extra arguments go to jest.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export PATH="$ROOT/.tools/bin:$ROOT/node_modules/.bin:$PATH"
+
+bash scripts/bootstrap.sh
+echo "[test] typecheck (tsc --noEmit)"
+tsc -p tsconfig.json
+echo "[test] generated contract types are current"
+npm run --silent contracts:check
+echo "[test] lint"
+eslint --max-warnings=0 .
+echo "[test] jest (unit + integration)"
+tsx scripts/test-run.ts "$@"
+if [ $# -eq 0 ]; then
+  echo "[test] Helm chart"
+  bash scripts/chart-check.sh
+fi
+echo "[test] all green"

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { raiseEvent, withOutbox, type Market } from '@travel/platform';
+import { issueApiKey } from '../domain/api-key';
+import { BASE_CURRENCY, DEFAULT_COUNTRIES, DEFAULT_CURRENCIES } from '../domain/company';
+import { ownerPermissions } from '../domain/permissions';
+import { toEmployeeWebhookDto, type Employee } from '../domain/employee';
+import type { EmployeesModels } from '../infra/models';
+
+export interface CreatedTenant {
+  tenantId: string;
+  apiKey: string;
+  employeeId: string;
+}
+
+/**
+ * Operator use case (not on the public API): a company, its account owner with every permission, and
+ * an API key for that owner, shown once. Each write is a single document; the owner's creation carries
+ * its `employee.created` event in its outbox.
+ */
+export async function createTenant(models: EmployeesModels, input: { name: string; market: Market; ownerFirstName?: string; ownerLastName?: string }): Promise<CreatedTenant> {
+  const tenantId = randomUUID();
+  const now = new Date();
+  await models.Company.create({
+    _id: tenantId,
+    tenantId,
+    name: input.name,
+    market: input.market,
+    baseCurrency: BASE_CURRENCY[input.market],
+    address: null,
+    registrationNumber: null,
+    vatNumber: null,
+    enabledCountries: DEFAULT_COUNTRIES,
+    enabledCurrencies: DEFAULT_CURRENCIES,
+    createdAt: now,
+  });
+
+  const owner: Employee = {
+    _id: randomUUID(),
+    tenantId,
+    firstName: input.ownerFirstName ?? 'Account',
+    lastName: input.ownerLastName ?? 'Owner',
+    email: null,
+    phone: null,
+    address: null,
+    taxId: null,
+    bankAccount: null,
+    bic: null,
+    position: null,
+    departmentId: null,
+    status: 'Active',
+    isAccountOwner: true,
+    isArchived: false,
+    residency: 'Resident',
+    costCenterIds: [],
+    customFields: {},
+    permissions: ownerPermissions(),
+    createdAt: now,
+    editedAt: now,
+  };
+  await models.Employee.create({ ...owner, ...withOutbox(raiseEvent('employees', 'employee.created', tenantId, toEmployeeWebhookDto(owner), now)) });
+
+  const issued = issueApiKey();
+  await models.ApiKey.create({
+    _id: randomUUID(),
+    tenantId,
+    employeeId: owner._id,
+    name: 'Owner key (created by operator)',
+    hint: issued.hint,
+    hash: issued.hash,
+    createdAt: now,
+    revokedAt: null,
+  });
+  return { tenantId, apiKey: issued.key, employeeId: owner._id };
+}

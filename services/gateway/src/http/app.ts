@@ -1,0 +1,67 @@
+import type { Express, NextFunction, Request, Response } from 'express';
+import { AppError, createBaseApp, finishApp, mintContext, type Logger, type Metrics } from '@travel/platform';
+import { RateLimiter } from '../domain/rate-limit';
+import { ownerOf, type Upstream } from '../domain/routes';
+import type { KeyResolver } from '../infra/key-resolver';
+import { apiReferenceRoutes } from './api-reference';
+import { forward } from './proxy';
+
+export interface GatewayOptions {
+  logger: Logger;
+  metrics: Metrics;
+  resolver: KeyResolver;
+  upstreams: Record<Upstream, string>;
+  contextSecret: string;
+  limiter: RateLimiter;
+}
+
+/** `Authorization: Bearer <key>` or `X-Api-Key: <key>`. */
+export function presentedKey(req: Request): string | undefined {
+  const auth = req.header('authorization');
+  if (auth) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    return match?.[1];
+  }
+  return req.header('x-api-key')?.trim() || undefined;
+}
+
+export function createGatewayApp(options: GatewayOptions): Express {
+  const { resolver, upstreams, contextSecret, limiter } = options;
+  const app = createBaseApp({
+    logger: options.logger,
+    metrics: options.metrics,
+    readiness: {
+      employees: async () => {
+        const res = await fetch(`${upstreams.employees}/healthz`, { signal: AbortSignal.timeout(2000) });
+        if (!res.ok) throw new Error(`answered ${res.status}`);
+      },
+    },
+  });
+  app.use(apiReferenceRoutes());
+
+  app.use('/api/v1', async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const key = presentedKey(req);
+      if (!key) throw new AppError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <key>" or "X-Api-Key: <key>".');
+      let caller;
+      try {
+        caller = await resolver.resolve(key);
+      } catch {
+        throw new AppError('SERVICE_UNAVAILABLE', 'The API key could not be checked; try again.');
+      }
+      if (!caller) throw new AppError('UNAUTHORIZED', 'The API key is unknown or revoked.');
+      const wait = limiter.take(caller.apiKeyId);
+      if (wait > 0) {
+        res.setHeader('retry-after', String(wait));
+        throw new AppError('RATE_LIMITED', `Rate limit reached for this API key; retry in ${wait} s.`);
+      }
+      const owner = ownerOf(req.originalUrl);
+      if (!owner) throw new AppError('NOT_FOUND', `No resource at ${req.path}.`);
+      const context = mintContext({ kind: 'caller', ...caller, requestId: req.requestId }, contextSecret);
+      forward(req, res, next, upstreams[owner], context);
+    } catch (err) {
+      next(err);
+    }
+  });
+  return finishApp(app, options.logger);
+}

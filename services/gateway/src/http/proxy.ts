@@ -1,0 +1,36 @@
+import { request, Agent, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import type { Request, Response, NextFunction } from 'express';
+import { AppError, CONTEXT_HEADER, REQUEST_ID_HEADER } from '@travel/platform';
+
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+// Hop-by-hop headers, the partner's credentials, and anything that could pose as internal context
+// never cross the gateway.
+const DROP_REQUEST = /^(connection|keep-alive|proxy-.*|te|trailer|transfer-encoding|upgrade|host|authorization|x-api-key|x-internal-.*|x-forwarded-.*|x-request-id)$/i;
+const DROP_RESPONSE = /^(connection|keep-alive|proxy-.*|te|trailer|transfer-encoding|upgrade)$/i;
+
+function filter(headers: IncomingHttpHeaders, drop: RegExp): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !drop.test(name)) out[name] = value;
+  return out;
+}
+
+/** Streams the request to the owning service with the minted context, and the answer back. */
+export function forward(req: Request, res: Response, next: NextFunction, baseUrl: string, context: string): void {
+  const target = new URL(req.originalUrl, baseUrl);
+  const headers = filter(req.headers, DROP_REQUEST);
+  headers[CONTEXT_HEADER] = context;
+  headers[REQUEST_ID_HEADER] = req.requestId;
+  headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
+
+  const upstream = request(target, { method: req.method, headers, agent, timeout: 30_000 }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, filter(answer.headers, DROP_RESPONSE));
+    answer.pipe(res);
+  });
+  upstream.on('timeout', () => upstream.destroy(new Error('upstream time-out')));
+  upstream.on('error', (err) => {
+    if (res.headersSent) return res.destroy(err);
+    next(new AppError('SERVICE_UNAVAILABLE', 'The service that owns this resource did not answer; try again.'));
+  });
+  req.pipe(upstream);
+}

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { CONTEXT_HEADER, mintContext, type CallerContext } from '@travel/platform';
+
+export type ResolvedCaller = Omit<CallerContext, 'kind' | 'requestId'>;
+
+/**
+ * Asks the employees service who an API key belongs to, and remembers the answer briefly: a revoked
+ * key stops working within `ttlMs`, while a busy partner costs one lookup per key per window.
+ */
+export class KeyResolver {
+  private readonly cache = new Map<string, { value: ResolvedCaller | null; until: number }>();
+
+  constructor(
+    private readonly employeesUrl: string,
+    private readonly contextSecret: string,
+    private readonly ttlMs = 5000,
+    private readonly negativeTtlMs = 1000,
+  ) {}
+
+  async resolve(key: string): Promise<ResolvedCaller | null> {
+    const cacheKey = createHash('sha256').update(key).digest('base64');
+    const hit = this.cache.get(cacheKey);
+    if (hit && hit.until > Date.now()) return hit.value;
+
+    const res = await fetch(`${this.employeesUrl}/internal/api-keys/resolve`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        [CONTEXT_HEADER]: mintContext({ kind: 'service', service: 'gateway', requestId: randomUUID() }, this.contextSecret),
+      },
+      body: JSON.stringify({ key }),
+      signal: AbortSignal.timeout(5000),
+    });
+    let value: ResolvedCaller | null;
+    if (res.status === 401) value = null;
+    else if (res.ok) value = (await res.json()) as ResolvedCaller;
+    else throw new Error(`key resolution answered ${res.status}`);
+
+    if (this.cache.size > 50_000) this.cache.clear();
+    this.cache.set(cacheKey, { value, until: Date.now() + (value ? this.ttlMs : this.negativeTtlMs) });
+    return value;
+  }
+}

@@ -1,0 +1,148 @@
+import { sign } from '@travel/webhook-verify';
+import type { AmqpClient, Logger, Metrics } from '@travel/platform';
+import type { Cidr } from '../domain/address-policy';
+import { DISABLE_AFTER_EXHAUSTED, classify, statusAfter, type AttemptOutcome } from '../domain/outcome';
+import type { Tier } from '../domain/schedule';
+import { DestinationRefused, checkDestination } from '../infra/destination';
+import type { HttpsSender, SendResult } from '../infra/https-sender';
+import type { DeliveryDoc, DispatcherModels, SubscriptionDoc } from '../infra/models';
+import { DEFER_LABEL, enqueueAfter, type AttemptMessage } from '../infra/queues';
+import type { SecretBox } from '../infra/secret-box';
+
+export interface AttemptDeps {
+  models: DispatcherModels;
+  amqp: AmqpClient;
+  sender: HttpsSender;
+  box: SecretBox;
+  tiers: Tier[];
+  allowedCidrs: Cidr[];
+  maxInFlightPerSubscription: number;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * Runs one attempt message. Idempotent under redelivery: an attempt already recorded is not sent
+ * again (its follow-up is re-queued if that was lost); an attempt whose send was not recorded (a crash
+ * between the POST and the write) is sent again with the same event id and bytes.
+ */
+export class AttemptRunner {
+  private readonly inFlight = new Map<string, number>();
+  private readonly attemptsTotal;
+  private readonly latency;
+  private readonly disabledTotal;
+
+  constructor(private readonly deps: AttemptDeps) {
+    const m = deps.metrics;
+    this.attemptsTotal = m.counter('webhook_delivery_attempts_total', 'Webhook delivery attempts by outcome', ['outcome', 'event_type']);
+    this.latency = m.histogram('webhook_delivery_latency_seconds', 'From the event being raised to a 2xx answer', ['event_type'], [
+      0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 30, 120, 600, 3600, 86400, 172800,
+    ]);
+    this.disabledTotal = m.counter('webhook_subscriptions_disabled_total', 'Subscriptions disabled after consecutive Exhausted deliveries');
+  }
+
+  async run(m: AttemptMessage): Promise<void> {
+    const { models } = this.deps;
+    const delivery = await models.Delivery.findOne({ _id: m.deliveryId, tenantId: m.tenantId }).lean<DeliveryDoc>();
+    if (!delivery || delivery.series !== m.series || delivery.status !== 'Pending') return;
+    if (delivery.attemptsMade >= m.attempt) {
+      if (delivery.attemptsMade === m.attempt) await this.scheduleNext(m);
+      return;
+    }
+    const sub = await models.Subscription.findOne({ _id: delivery.subscriptionId, tenantId: m.tenantId }).lean<SubscriptionDoc>();
+    if (!sub) return; // deleted with its deliveries
+    if (!sub.isActive) {
+      await this.record(delivery, m, 'failed', { body: null, error: 'subscription is disabled', durationMs: 0 });
+      return;
+    }
+    // One slow partner must not take every worker slot: over its bound, the attempt waits a second.
+    const busy = this.inFlight.get(sub._id) ?? 0;
+    if (busy >= this.deps.maxInFlightPerSubscription) {
+      await enqueueAfter(this.deps.amqp, DEFER_LABEL, m);
+      return;
+    }
+    this.inFlight.set(sub._id, busy + 1);
+    let result: SendResult;
+    try {
+      result = await this.send(sub, delivery);
+    } finally {
+      const left = (this.inFlight.get(sub._id) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(sub._id, left);
+      else this.inFlight.delete(sub._id);
+    }
+    const refused = result.error?.startsWith('refused:');
+    const outcome: AttemptOutcome = refused ? 'failed' : classify(result.statusCode, m.attempt);
+    if (!(await this.record(delivery, m, outcome, result))) return;
+    this.attemptsTotal.inc({ outcome, event_type: delivery.eventType });
+    if (outcome === 'retry') await this.scheduleNext(m);
+    else if (outcome === 'succeeded') {
+      this.latency.observe({ event_type: delivery.eventType }, (Date.now() - delivery.occurredAt.getTime()) / 1000);
+      await models.Subscription.updateOne({ _id: sub._id, tenantId: sub.tenantId, consecutiveExhausted: { $ne: 0 } }, { $set: { consecutiveExhausted: 0 } });
+    } else if (outcome === 'exhausted') await this.countExhausted(sub);
+  }
+
+  private async send(sub: SubscriptionDoc, delivery: DeliveryDoc): Promise<SendResult> {
+    let dest;
+    try {
+      dest = await checkDestination(sub.url, this.deps.allowedCidrs);
+    } catch (err) {
+      // A destination that now resolves to a private address is refused for good; DNS trouble is retried.
+      const prefix = err instanceof DestinationRefused ? 'refused: ' : 'dns: ';
+      return { body: null, error: prefix + (err as Error).message, durationMs: 0 };
+    }
+    const body = Buffer.from(delivery.payload, 'utf8');
+    const secret = this.deps.box.open(sub.secret);
+    return this.deps.sender.send(dest, body, {
+      'content-type': 'application/json; charset=utf-8',
+      'user-agent': 'Svc-Webhook/1.0',
+      'svc-event': delivery.eventType,
+      'svc-event-id': delivery.eventId,
+      'svc-signature': sign(body, secret, Math.floor(Date.now() / 1000)),
+      'svc-delivery-id': delivery._id,
+    });
+  }
+
+  /** Writes the attempt if nobody recorded it first; false when this attempt lost the race. */
+  private async record(delivery: DeliveryDoc, m: AttemptMessage, outcome: AttemptOutcome, result: SendResult): Promise<boolean> {
+    const now = new Date();
+    const tier = this.deps.tiers[m.attempt - 1];
+    const update = await this.deps.models.Delivery.updateOne(
+      { _id: delivery._id, tenantId: delivery.tenantId, series: m.series, attemptsMade: m.attempt - 1, status: 'Pending' },
+      {
+        $set: {
+          status: statusAfter(outcome),
+          attemptsMade: m.attempt,
+          lastStatusCode: result.statusCode ?? null,
+          responseBody: result.body ?? delivery.responseBody ?? null,
+          nextAttemptAt: outcome === 'retry' && tier ? new Date(now.getTime() + tier.ms) : null,
+          updatedAt: now,
+        },
+        $inc: { totalAttempts: 1 },
+        $push: {
+          attemptLog: { series: m.series, attempt: m.attempt, at: now, outcome, statusCode: result.statusCode ?? null, error: result.error ?? null, durationMs: result.durationMs },
+        },
+      },
+    );
+    return update.modifiedCount === 1;
+  }
+
+  private async scheduleNext(m: AttemptMessage): Promise<void> {
+    const tier = this.deps.tiers[m.attempt - 1];
+    if (!tier) return;
+    await enqueueAfter(this.deps.amqp, tier.label, { ...m, attempt: m.attempt + 1 });
+  }
+
+  private async countExhausted(sub: SubscriptionDoc): Promise<void> {
+    const { Subscription } = this.deps.models;
+    const after = await Subscription.findOneAndUpdate({ _id: sub._id, tenantId: sub.tenantId }, { $inc: { consecutiveExhausted: 1 } }, { new: true }).lean();
+    if (!after || after.consecutiveExhausted < DISABLE_AFTER_EXHAUSTED || !after.isActive) return;
+    const disabled = await Subscription.updateOne(
+      { _id: sub._id, tenantId: sub.tenantId, isActive: true },
+      { $set: { isActive: false, disabledAt: new Date(), disabledReason: `${DISABLE_AFTER_EXHAUSTED} consecutive deliveries exhausted all 9 attempts` } },
+    );
+    if (disabled.modifiedCount === 1) {
+      this.disabledTotal.inc();
+      this.deps.logger.warn({ subscriptionId: sub._id, tenantId: sub.tenantId }, 'webhook subscription disabled');
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import { AppError, TenantScope, invalidState, notFound, paginate, type AmqpClient, type CallerContext, type PageRequest } from '@travel/platform';
+import type { DeliveryDoc, DispatcherModels } from '../infra/models';
+import { enqueueAttempt } from '../infra/queues';
+
+function summary(d: DeliveryDoc) {
+  return {
+    deliveryId: d._id,
+    subscriptionId: d.subscriptionId,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    status: d.status,
+    attempts: d.totalAttempts,
+    lastStatusCode: d.lastStatusCode ?? null,
+    nextAttemptAt: d.nextAttemptAt ? d.nextAttemptAt.toISOString() : null,
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
+  };
+}
+
+function detail(d: DeliveryDoc) {
+  return {
+    ...summary(d),
+    payload: d.payload,
+    responseBody: d.responseBody ?? null,
+    attemptLog: d.attemptLog.map((a) => ({
+      series: a.series,
+      attempt: a.attempt,
+      at: a.at.toISOString(),
+      outcome: a.outcome,
+      statusCode: a.statusCode ?? null,
+      error: a.error ?? null,
+      durationMs: a.durationMs,
+    })),
+  };
+}
+
+export class DeliveriesApp {
+  constructor(
+    private readonly models: DispatcherModels,
+    private readonly amqp: AmqpClient,
+  ) {}
+
+  private scope(caller: CallerContext) {
+    return new TenantScope<DeliveryDoc>(this.models.Delivery, caller.tenantId);
+  }
+
+  list(caller: CallerContext, subscriptionId: string, filter: { status?: string; eventType?: string }, page: PageRequest) {
+    const query: Record<string, unknown> = { subscriptionId };
+    if (filter.status) query.status = filter.status;
+    if (filter.eventType) query.eventType = filter.eventType;
+    return paginate<DeliveryDoc, ReturnType<typeof summary>>(this.scope(caller), query, page, { createdAt: -1, _id: 1 }, summary);
+  }
+
+  /** A delivery of another subscription (even of the same tenant) is 404, as the spec requires. */
+  async get(caller: CallerContext, subscriptionId: string, deliveryId: string) {
+    const d = await this.scope(caller).find({ _id: deliveryId, subscriptionId }).lean<DeliveryDoc[]>();
+    if (!d[0]) throw notFound('delivery');
+    return detail(d[0]);
+  }
+
+  /** A new attempt series for a Failed or Exhausted delivery: same event id, same bytes, fresh signature. */
+  async retry(caller: CallerContext, subscriptionId: string, deliveryId: string) {
+    const current = await this.get(caller, subscriptionId, deliveryId);
+    const sub = await this.models.Subscription.findOne({ _id: subscriptionId, tenantId: caller.tenantId }).lean();
+    if (!sub) throw notFound('webhook subscription');
+    if (!sub.isActive) throw invalidState('The subscription is disabled; delete it and register a new one.');
+    if (current.status !== 'Failed' && current.status !== 'Exhausted') {
+      throw invalidState(`Only Failed or Exhausted deliveries can be retried; this one is ${current.status}.`);
+    }
+    const prev = await this.models.Delivery.findOneAndUpdate(
+      { _id: deliveryId, tenantId: caller.tenantId, subscriptionId, status: { $in: ['Failed', 'Exhausted'] } },
+      { $set: { status: 'Pending', attemptsMade: 0, nextAttemptAt: new Date(), updatedAt: new Date() }, $inc: { series: 1 } },
+      { new: true },
+    ).lean<DeliveryDoc>();
+    if (!prev) throw invalidState('The delivery changed state meanwhile; read it again.');
+    try {
+      await enqueueAttempt(this.amqp, { deliveryId, tenantId: caller.tenantId, series: prev.series, attempt: 1 });
+    } catch {
+      await this.models.Delivery.updateOne({ _id: deliveryId, tenantId: caller.tenantId, series: prev.series, attemptsMade: 0 }, { $set: { status: current.status } });
+      throw new AppError('SERVICE_UNAVAILABLE', 'The retry could not be queued; try again.');
+    }
+    return detail(prev);
+  }
+}

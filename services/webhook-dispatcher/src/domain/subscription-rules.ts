@@ -1,0 +1,29 @@
+import { WEBHOOK_EVENT_TYPES } from '@travel/contracts';
+import type { FieldErrors } from '@travel/platform';
+
+/** Checks of a registration that need no network: scheme, credentials, host, event types. */
+export function checkRegistration(url: string, eventTypes: string[]): { errors: FieldErrors; parsed?: URL } {
+  const errors: FieldErrors = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    add('url', 'must be an absolute URL');
+  }
+  if (parsed) {
+    if (parsed.protocol !== 'https:') add('url', 'must use HTTPS');
+    if (parsed.username || parsed.password) add('url', 'must not contain credentials');
+    if (!parsed.hostname) add('url', 'must name a host');
+    if (parsed.hash) add('url', 'must not contain a fragment');
+  }
+  if (eventTypes.length === 0) add('eventTypes', 'must name at least one event type');
+  const known = new Set<string>(WEBHOOK_EVENT_TYPES);
+  const seen = new Set<string>();
+  for (const type of eventTypes) {
+    if (!known.has(type)) add('eventTypes', `"${type}" is not an event type`);
+    else if (seen.has(type)) add('eventTypes', `"${type}" is listed twice`);
+    seen.add(type);
+  }
+  return { errors, parsed: Object.keys(errors).length ? undefined : parsed };
+}

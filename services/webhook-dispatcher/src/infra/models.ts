@@ -1,0 +1,112 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { AttemptOutcome, DeliveryStatus } from '../domain/outcome';
+
+export interface SubscriptionDoc {
+  _id: string;
+  tenantId: string;
+  url: string;
+  eventTypes: string[];
+  /** Signing secret, encrypted (infra/secret-box). */
+  secret: string;
+  isActive: boolean;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+  consecutiveExhausted: number;
+  createdAt: Date;
+}
+
+export interface AttemptRow {
+  series: number;
+  attempt: number;
+  at: Date;
+  outcome: AttemptOutcome;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface DeliveryDoc {
+  _id: string;
+  tenantId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  /** When the event was raised (for end-to-end latency). */
+  occurredAt: Date;
+  /** The exact envelope bytes, as UTF-8 text. */
+  payload: string;
+  status: DeliveryStatus;
+  /** 1 for the automatic series; each manual retry starts the next. */
+  series: number;
+  /** Attempts made in the current series. */
+  attemptsMade: number;
+  totalAttempts: number;
+  attemptLog: AttemptRow[];
+  lastStatusCode: number | null;
+  responseBody: string | null;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface DispatcherModels {
+  Subscription: Model<SubscriptionDoc>;
+  Delivery: Model<DeliveryDoc>;
+}
+
+export function registerModels(conn: Connection): DispatcherModels {
+  const subscription = new Schema<SubscriptionDoc>(
+    {
+      _id: String,
+      tenantId: { type: String, required: true },
+      url: { type: String, required: true },
+      eventTypes: { type: [String], required: true },
+      secret: { type: String, required: true },
+      isActive: { type: Boolean, required: true },
+      disabledAt: { type: Date, default: null },
+      disabledReason: { type: String, default: null },
+      consecutiveExhausted: { type: Number, default: 0 },
+      createdAt: { type: Date, required: true },
+    },
+    { collection: 'subscriptions', versionKey: false },
+  );
+  subscription.index({ tenantId: 1, isActive: 1, eventTypes: 1 });
+  subscription.index({ tenantId: 1, createdAt: -1 });
+
+  const attempt = new Schema<AttemptRow>(
+    { series: Number, attempt: Number, at: Date, outcome: String, statusCode: { type: Number, default: null }, error: { type: String, default: null }, durationMs: Number },
+    { _id: false },
+  );
+  const delivery = new Schema<DeliveryDoc>(
+    {
+      _id: String,
+      tenantId: { type: String, required: true },
+      subscriptionId: { type: String, required: true },
+      eventId: { type: String, required: true },
+      eventType: { type: String, required: true },
+      occurredAt: { type: Date, required: true },
+      payload: { type: String, required: true },
+      status: { type: String, required: true },
+      series: { type: Number, required: true },
+      attemptsMade: { type: Number, required: true },
+      totalAttempts: { type: Number, required: true },
+      attemptLog: { type: [attempt], default: [] },
+      lastStatusCode: { type: Number, default: null },
+      responseBody: { type: String, default: null },
+      nextAttemptAt: { type: Date, default: null },
+      createdAt: { type: Date, required: true },
+      updatedAt: { type: Date, required: true },
+    },
+    { collection: 'deliveries', versionKey: false },
+  );
+  // Exactly one delivery per (event, subscription): a redelivered event cannot fan out twice.
+  delivery.index({ tenantId: 1, subscriptionId: 1, eventId: 1 }, { unique: true });
+  delivery.index({ tenantId: 1, subscriptionId: 1, createdAt: -1 });
+  // Retention sweeps by age across tenants.
+  delivery.index({ createdAt: 1 });
+
+  return {
+    Subscription: conn.model<SubscriptionDoc>('Subscription', subscription),
+    Delivery: conn.model<DeliveryDoc>('Delivery', delivery),
+  };
+}

@@ -1,0 +1,56 @@
+import type { Channel } from 'amqplib';
+import { declareConsumerQueue, type AmqpClient } from '@travel/platform';
+import type { Tier } from '../domain/schedule';
+
+// The dispatcher's own part of the topology. Attempts flow through a direct exchange that only the
+// dispatcher uses; each retry tier is a wait queue whose per-queue TTL dead-letters back to that
+// exchange (never to domain.events, which would fan the retry out to every consumer again).
+export const ATTEMPT_EXCHANGE = 'webhook.attempts';
+export const ATTEMPT_QUEUE = 'webhook-dispatcher.attempts';
+export const ATTEMPT_KEY = 'attempt';
+export const ATTEMPT_QUEUE_SPEC = { name: ATTEMPT_QUEUE, bindings: [ATTEMPT_KEY], deliveryLimit: 10 };
+export const EVENTS_QUEUE = 'webhook-dispatcher.events';
+export const EVENT_BINDINGS = ['employees.employee.*', 'entries.entry.*'];
+/** Short wait for an attempt deferred because its subscription is at its concurrency bound. */
+export const DEFER_LABEL = 'defer-1s';
+const DEFER_MS = 1000;
+
+export const waitQueueOf = (label: string): string => `webhook-dispatcher.wait.${label}`;
+
+export interface AttemptMessage {
+  deliveryId: string;
+  tenantId: string;
+  series: number;
+  attempt: number;
+}
+
+export async function declareAttemptTopology(ch: Channel, tiers: Tier[]): Promise<void> {
+  await ch.assertExchange(ATTEMPT_EXCHANGE, 'direct', { durable: true });
+  await declareConsumerQueue(ch, ATTEMPT_QUEUE_SPEC, ATTEMPT_EXCHANGE);
+  const waits = [...tiers, { label: DEFER_LABEL, ms: DEFER_MS }];
+  for (const { label, ms } of waits) {
+    await ch.assertQueue(waitQueueOf(label), {
+      durable: true,
+      arguments: {
+        'x-queue-type': 'quorum',
+        'x-message-ttl': ms,
+        'x-dead-letter-exchange': ATTEMPT_EXCHANGE,
+        'x-dead-letter-routing-key': ATTEMPT_KEY,
+        // Quorum queues dead-letter at-most-once unless told otherwise; a retry must not vanish.
+        'x-dead-letter-strategy': 'at-least-once',
+        'x-overflow': 'reject-publish',
+      },
+    });
+  }
+}
+
+const attemptMessageId = (m: AttemptMessage) => `${m.deliveryId}:${m.series}:${m.attempt}`;
+
+export function enqueueAttempt(client: AmqpClient, m: AttemptMessage): Promise<void> {
+  return client.publish(ATTEMPT_EXCHANGE, ATTEMPT_KEY, Buffer.from(JSON.stringify(m)), { messageId: attemptMessageId(m), contentType: 'application/json' });
+}
+
+/** Parks an attempt in a wait queue; the broker hands it back to the attempt queue when its TTL ends. */
+export function enqueueAfter(client: AmqpClient, label: string, m: AttemptMessage): Promise<void> {
+  return client.publish('', waitQueueOf(label), Buffer.from(JSON.stringify(m)), { messageId: attemptMessageId(m), contentType: 'application/json' });
+}

@@ -1,0 +1,116 @@
+import {
+  EnvReader,
+  Inbox,
+  readBaseConfig,
+  startConsumer,
+  startService,
+  type DomainEvent,
+  type StartOptions,
+} from '@travel/platform';
+import { parseCidrs } from './domain/address-policy';
+import { SPEC_SCHEDULE, parseSchedule } from './domain/schedule';
+import { AttemptRunner } from './app/attempts';
+import { DeliveriesApp } from './app/deliveries';
+import { fanOut } from './app/fan-out';
+import { startRetentionJob } from './app/retention';
+import { SubscriptionsApp } from './app/subscriptions';
+import { publicRoutes } from './http/routes';
+import { HttpsSender } from './infra/https-sender';
+import { registerModels } from './infra/models';
+import { ATTEMPT_QUEUE_SPEC, EVENTS_QUEUE, EVENT_BINDINGS, declareAttemptTopology, waitQueueOf, type AttemptMessage } from './infra/queues';
+import { SecretBox } from './infra/secret-box';
+
+export const SERVICE = 'webhook-dispatcher';
+
+export function readDispatcherConfig(env: NodeJS.ProcessEnv = process.env) {
+  const r = new EnvReader(env);
+  const base = readBaseConfig(SERVICE, 8086, r);
+  const scheduleText = r.string('WEBHOOK_RETRY_SCHEDULE', SPEC_SCHEDULE);
+  let tiers: ReturnType<typeof parseSchedule> = [];
+  try {
+    tiers = parseSchedule(scheduleText);
+  } catch (err) {
+    r.problem(`WEBHOOK_RETRY_SCHEDULE: ${(err as Error).message}`);
+  }
+  let allowedCidrs: ReturnType<typeof parseCidrs> = [];
+  try {
+    allowedCidrs = parseCidrs(r.list('WEBHOOK_ALLOWED_PRIVATE_CIDRS'));
+  } catch (err) {
+    r.problem(`WEBHOOK_ALLOWED_PRIVATE_CIDRS: ${(err as Error).message}`);
+  }
+  const config = {
+    ...base,
+    tiers,
+    allowedCidrs,
+    timeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
+    encryptionKey: r.string('WEBHOOK_SECRET_ENCRYPTION_KEY'),
+    attemptPrefetch: r.int('WEBHOOK_ATTEMPT_PREFETCH', 64, { min: 1, max: 1000 }),
+    maxInFlightPerSubscription: r.int('WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION', 8, { min: 1, max: 1000 }),
+    retentionEveryMs: r.int('WEBHOOK_RETENTION_INTERVAL_MS', 86_400_000, { min: 1000 }),
+  };
+  r.done();
+  return config;
+}
+
+export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: StartOptions) {
+  const config = readDispatcherConfig(env);
+  const box = new SecretBox(config.encryptionKey);
+  const sender = new HttpsSender(config.timeoutMs);
+  let stopRetention = () => {};
+
+  return startService(
+    config,
+    ({ mongo, amqp, logger, metrics }) => {
+      const models = registerModels(mongo);
+      const subscriptions = new SubscriptionsApp(models, box, config.allowedCidrs);
+      const deliveries = new DeliveriesApp(models, amqp);
+      const runner = new AttemptRunner({
+        models, amqp, sender, box, logger, metrics,
+        tiers: config.tiers,
+        allowedCidrs: config.allowedCidrs,
+        maxInFlightPerSubscription: config.maxInFlightPerSubscription,
+      });
+      const inbox = new Inbox(mongo);
+
+      metrics.gauge('webhook_wait_queue_messages', 'Attempts waiting in each retry tier', ['tier'], async function () {
+        if (!amqp.connected) return;
+        const ch = await amqp.channel();
+        try {
+          for (const tier of config.tiers) this.set({ tier: tier.label }, (await ch.checkQueue(waitQueueOf(tier.label))).messageCount);
+        } finally {
+          await ch.close().catch(() => undefined);
+        }
+      });
+      metrics.gauge('webhook_subscriptions_inactive', 'Subscriptions currently disabled', [], async function () {
+        this.set(await models.Subscription.countDocuments({ isActive: false }));
+      });
+
+      return {
+        api: publicRoutes(subscriptions, deliveries),
+        async start() {
+          await startConsumer<DomainEvent>({
+            client: amqp, logger, metrics, inbox,
+            queue: { name: EVENTS_QUEUE, bindings: EVENT_BINDINGS },
+            prefetch: 32,
+            handle: async (event) => {
+              await fanOut(models, amqp, event);
+            },
+          });
+          await startConsumer<AttemptMessage>({
+            client: amqp, logger, metrics,
+            queue: ATTEMPT_QUEUE_SPEC,
+            declare: (ch) => declareAttemptTopology(ch, config.tiers),
+            prefetch: config.attemptPrefetch,
+            handle: (m) => runner.run(m),
+          });
+          stopRetention = startRetentionJob(models, logger, config.retentionEveryMs);
+        },
+        async stop() {
+          stopRetention();
+          sender.close();
+        },
+      };
+    },
+    options,
+  );
+}
