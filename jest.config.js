@@ -1,7 +1,7 @@
 // Two projects: `unit` (pure, no infrastructure) and `integration` (real RabbitMQ and MongoDB-wire server,
 // started once per run by scripts/test.sh or by the global setup below).
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] };
-const roots = ['<rootDir>/packages', '<rootDir>/services'];
+const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/tests'];
 
 module.exports = {
   projects: [

@@ -100,6 +100,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
+  process.on('SIGHUP', () => void stopAll(0));
 
   const tsx = join(root, 'node_modules', '.bin', 'tsx');
   const logDir = join(state, 'logs');

@@ -40,6 +40,8 @@ export interface EmployeesModels {
 export const EMPLOYEES_COLLECTION = 'employees';
 
 export function registerModels(conn: Connection): EmployeesModels {
+  // Idempotent: the admin command, the seeding script and tests may ask again on one connection.
+  if (conn.models.Company) return { Company: conn.models.Company, Employee: conn.models.Employee, ApiKey: conn.models.ApiKey } as EmployeesModels;
   const company = new Schema<CompanyDoc>(
     {
       _id: String,

@@ -55,6 +55,8 @@ export interface DispatcherModels {
 }
 
 export function registerModels(conn: Connection): DispatcherModels {
+  // Idempotent: the admin command, the seeding script and tests may ask again on one connection.
+  if (conn.models.Subscription) return { Subscription: conn.models.Subscription, Delivery: conn.models.Delivery } as DispatcherModels;
   const subscription = new Schema<SubscriptionDoc>(
     {
       _id: String,
