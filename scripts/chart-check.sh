@@ -8,7 +8,8 @@
 #         cloudcoil-models-prometheus-operator  models generated from the Prometheus Operator CRDs
 #         promql-parser                         the PromQL parser (Rust, prebuilt wheel)
 #  2. helm lint --strict with each ci/*-values.yaml
-#  3. helm template: the full CI values, the same with monitoring off, an existing-Secret setup
+#  3. helm template: the full CI values, the same with monitoring off, an existing-Secret setup,
+#     and the full values under the longest release name Helm accepts
 #  4. validates every rendered object against the Kubernetes schemas (strict: unknown fields fail) of
 #     the oldest Kubernetes the chart supports and of the newest the validator bundles; the
 #     ServiceMonitors and PrometheusRule against the Prometheus Operator CRD models (strict too);
@@ -47,7 +48,10 @@ if [ -x "$HELM" ] && [ "$(helm_module_version "$HELM")" = "$HELM_VERSION" ]; the
 else
   command -v go >/dev/null || fail "Go is required to install helm (go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION)"
   say "installing helm $HELM_VERSION into .tools/bin (go install, about a minute the first time)"
-  GOBIN="$TOOLS/bin" go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+  if ! GOBIN="$TOOLS/bin" go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >"$TOOLS/helm-install.log" 2>&1; then
+    tail -30 "$TOOLS/helm-install.log" >&2
+    fail "go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION failed (full log: .tools/helm-install.log)"
+  fi
   [ "$(helm_module_version "$HELM")" = "$HELM_VERSION" ] || fail "helm install did not produce $HELM_VERSION"
 fi
 
@@ -61,7 +65,8 @@ else
   say "installing validators into .tools/chart-venv (pip: ${PY_REQUIREMENTS[*]})"
   rm -rf "$VENV"
   python3 -m venv "$VENV" || fail "python3 -m venv failed (Debian: apt-get install python3-venv)"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "${PY_REQUIREMENTS[@]}"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "${PY_REQUIREMENTS[@]}" \
+    || fail "pip install into .tools/chart-venv failed"
   echo "${PY_REQUIREMENTS[*]}" >"$VENV/.stamp"
 fi
 

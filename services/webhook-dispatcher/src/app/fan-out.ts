@@ -15,7 +15,13 @@ const PUBLIC_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
  */
 export async function fanOut(models: DispatcherModels, amqp: AmqpClient, event: DomainEvent): Promise<number> {
   if (!PUBLIC_TYPES.has(event.type)) return 0;
-  const subscriptions = await models.Subscription.find({ tenantId: event.tenantId, isActive: true, eventTypes: event.type }).lean();
+  // A subscription receives the events raised after it was registered, not older ones still in flight.
+  const subscriptions = await models.Subscription.find({
+    tenantId: event.tenantId,
+    isActive: true,
+    eventTypes: event.type,
+    createdAt: { $lte: new Date(event.occurredAt) },
+  }).lean();
   if (subscriptions.length === 0) return 0;
   const payload = envelopeBytes(event);
   const now = new Date();

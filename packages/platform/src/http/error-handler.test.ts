@@ -1,0 +1,298 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, type ProblemBody } from '../errors';
+import type { Logger } from '../logger';
+import { errorHandler, fieldKey, notFoundHandler } from './error-handler';
+
+describe('fieldKey', () => {
+  it.each<[string | undefined, string]>([
+    ['/body/url', 'url'],
+    ['/body/eventTypes/0', 'eventTypes[0]'],
+    ['/body/eventTypes/12', 'eventTypes[12]'],
+    ['.query.page', 'page'],
+    ['.query.pageSize', 'pageSize'],
+    ['/params/id', 'id'],
+    ['/path/id', 'id'],
+    ['/headers/x-api-key', 'x-api-key'],
+    ['/body/a/b/2/c', 'a.b[2].c'],
+    ['.body.a.b.2.c', 'a.b[2].c'],
+    ['/body/expenses/0/amount', 'expenses[0].amount'],
+    ['/body/matrix/1/2', 'matrix[1][2]'],
+    ['/body', 'body'],
+    ['/query', 'query'],
+    ['/url', 'url'],
+    ['/Type', 'Type'],
+    [undefined, 'body'],
+    ['', 'body'],
+  ])('%p → %p', (path, key) => {
+    expect(fieldKey(path)).toBe(key);
+  });
+});
+
+// --- fakes of what errorHandler touches -------------------------------------------------------------
+
+interface Sent {
+  status?: number;
+  type?: string;
+  raw?: string;
+}
+
+function fakeRes(headersSent = false) {
+  const sent: Sent = {};
+  const res = {
+    headersSent,
+    status: jest.fn((code: number) => {
+      sent.status = code;
+      return res;
+    }),
+    type: jest.fn((type: string) => {
+      sent.type = type;
+      return res;
+    }),
+    send: jest.fn((raw: string) => {
+      sent.raw = raw;
+      return res;
+    }),
+  };
+  return { res: res as unknown as Response, mock: res, sent };
+}
+
+const TRACE = 'req-abc-123';
+const fakeReq = () => ({ requestId: TRACE, path: '/api/v1/webhooks', method: 'POST' }) as unknown as Request;
+const fakeLogger = () => ({ error: jest.fn() });
+
+function handle(err: unknown) {
+  const logger = fakeLogger();
+  const { res, sent } = fakeRes();
+  const next = jest.fn();
+  errorHandler(logger as unknown as Logger)(err, fakeReq(), res, next as unknown as NextFunction);
+  const body = sent.raw === undefined ? undefined : (JSON.parse(sent.raw) as ProblemBody);
+  return { sent, body, logger, next };
+}
+
+const typeUrl = (slug: string) => `https://docs.travel-expense.example/errors/${slug}`;
+
+describe('errorHandler', () => {
+  describe('AppError', () => {
+    it.each([
+      ['VALIDATION_FAILED', 400, 'validation-failed'],
+      ['EXCHANGE_RATE_UNAVAILABLE', 400, 'exchange-rate-unavailable'],
+      ['UNAUTHORIZED', 401, 'unauthorized'],
+      ['FORBIDDEN', 403, 'forbidden'],
+      ['NOT_FOUND', 404, 'not-found'],
+      ['CONFLICT', 409, 'conflict'],
+      ['INVALID_STATE', 409, 'invalid-state'],
+      ['PAYLOAD_TOO_LARGE', 413, 'payload-too-large'],
+      ['RATE_LIMITED', 429, 'rate-limited'],
+      ['NOT_IMPLEMENTED', 501, 'not-implemented'],
+      ['SERVICE_UNAVAILABLE', 503, 'service-unavailable'],
+    ] as const)('%s → HTTP %i with its problem body', (code, status, slug) => {
+      const { sent, body, logger } = handle(new AppError(code, 'Something specific happened.'));
+      expect(sent.status).toBe(status);
+      expect(sent.type).toBe('application/problem+json');
+      expect(body).toEqual({
+        type: typeUrl(slug),
+        title: expect.any(String),
+        status,
+        code,
+        detail: 'Something specific happened.',
+        traceId: TRACE,
+      });
+      expect(logger.error).not.toHaveBeenCalled();
+    });
+
+    it('carries the field errors of the AppError', () => {
+      const errors = { Type: ['must be Company or Personal'], category: ['is required'] };
+      const { sent, body } = handle(new AppError('VALIDATION_FAILED', undefined, errors));
+      expect(sent.status).toBe(400);
+      expect(body).toEqual({
+        type: typeUrl('validation-failed'),
+        title: 'The request is not valid.',
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        errors,
+        traceId: TRACE,
+      });
+    });
+  });
+
+  describe('body-parser errors', () => {
+    it('malformed JSON → 400 VALIDATION_FAILED under errors.body', () => {
+      const err = Object.assign(new SyntaxError('Unexpected token } in JSON at position 7'), { type: 'entity.parse.failed', status: 400 });
+      const { sent, body } = handle(err);
+      expect(sent.status).toBe(400);
+      expect(sent.type).toBe('application/problem+json');
+      expect(body).toEqual({
+        type: typeUrl('validation-failed'),
+        title: 'The request is not valid.',
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        detail: 'The body is not valid JSON.',
+        errors: { body: ['is not valid JSON'] },
+        traceId: TRACE,
+      });
+      expect(JSON.stringify(body)).not.toContain('Unexpected token');
+    });
+
+    it.each([
+      ['body-parser type', { type: 'entity.too.large', status: 413, message: 'request entity too large' }],
+      ['bare 413 status', { status: 413, message: 'too big' }],
+    ])('oversized body (%s) → 413 PAYLOAD_TOO_LARGE', (_name, err) => {
+      const { sent, body } = handle(err);
+      expect(sent.status).toBe(413);
+      expect(body).toEqual({
+        type: typeUrl('payload-too-large'),
+        title: 'The request body is too large.',
+        status: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        traceId: TRACE,
+      });
+    });
+  });
+
+  describe('express-openapi-validator errors', () => {
+    it('400 with issues → VALIDATION_FAILED keyed by field', () => {
+      const { sent, body } = handle({
+        status: 400,
+        message: 'request/body/url must match format "uri"',
+        errors: [
+          { path: '/body/url', message: 'x' },
+          { path: '/body/eventTypes/0', message: 'must be equal to one of the allowed values' },
+          { path: '/body/url', message: 'y' },
+          { path: '.query.page', message: 'must be >= 1' },
+          { message: 'must have required property eventTypes' },
+          { path: '/body/a/b/2/c' },
+        ],
+      });
+      expect(sent.status).toBe(400);
+      expect(body).toEqual({
+        type: typeUrl('validation-failed'),
+        title: 'The request is not valid.',
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        detail: 'request/body/url must match format "uri"',
+        errors: {
+          url: ['x', 'y'],
+          'eventTypes[0]': ['must be equal to one of the allowed values'],
+          page: ['must be >= 1'],
+          body: ['must have required property eventTypes'],
+          'a.b[2].c': ['is invalid'],
+        },
+        traceId: TRACE,
+      });
+    });
+
+    it.each([
+      [401, 'UNAUTHORIZED'],
+      [403, 'FORBIDDEN'],
+      [404, 'NOT_FOUND'],
+      [429, 'RATE_LIMITED'],
+    ])('%i → keeps the status with code %s and no field errors', (status, code) => {
+      const { sent, body } = handle({ status, message: 'from the validator', errors: [{ path: '/body/url', message: 'x' }] });
+      expect(sent.status).toBe(status);
+      expect(body).toMatchObject({ status, code, detail: 'from the validator', traceId: TRACE });
+      expect(body).not.toHaveProperty('errors');
+    });
+
+    // Other 4xx statuses of the validator (405 method not allowed, 415 unsupported media type, …) have no
+    // code of their own in API-SURFACE.md: they are folded into 400 VALIDATION_FAILED. The status line and
+    // the body's status agree, so clients see a consistent (if less specific) answer.
+    it.each([405, 406, 415])('%i → folded into 400 VALIDATION_FAILED (status line and body agree)', (status) => {
+      const { sent, body } = handle({ status, message: `validator said ${status}`, errors: [] });
+      expect(sent.status).toBe(400);
+      expect(body).toEqual({
+        type: typeUrl('validation-failed'),
+        title: 'The request is not valid.',
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        detail: `validator said ${status}`,
+        traceId: TRACE,
+      });
+    });
+
+    it('a 4xx without an errors array is not treated as a validator error', () => {
+      const { sent, body, logger } = handle({ status: 400, message: 'no issues list' });
+      expect(sent.status).toBe(500);
+      expect(body?.code).toBe('INTERNAL');
+      expect(logger.error).toHaveBeenCalledTimes(1);
+    });
+
+    it('a 5xx with an errors array is not treated as a validator error', () => {
+      const { sent, body } = handle({ status: 502, message: 'upstream', errors: [] });
+      expect(sent.status).toBe(500);
+      expect(body?.code).toBe('INTERNAL');
+    });
+  });
+
+  describe('unexpected errors', () => {
+    it.each<[string, unknown]>([
+      ['an Error', new Error('db password is hunter2')],
+      ['a TypeError', new TypeError("Cannot read properties of undefined (reading 'hunter2')")],
+      ['a thrown string', 'hunter2'],
+      ['undefined', undefined],
+      ['null', null],
+    ])('%s → 500 INTERNAL without leaking anything, logged once', (_name, err) => {
+      const { sent, body, logger } = handle(err);
+      expect(sent.status).toBe(500);
+      expect(sent.type).toBe('application/problem+json');
+      expect(body).toEqual({
+        type: typeUrl('internal'),
+        title: 'Internal error.',
+        status: 500,
+        code: 'INTERNAL',
+        traceId: TRACE,
+      });
+      expect(sent.raw).not.toContain('hunter2');
+      expect(logger.error).toHaveBeenCalledTimes(1);
+      expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ err, requestId: TRACE, path: '/api/v1/webhooks' }), 'unhandled error');
+    });
+  });
+
+  describe('every body', () => {
+    it.each<[string, unknown]>([
+      ['AppError', new AppError('CONFLICT')],
+      ['parse failure', { type: 'entity.parse.failed' }],
+      ['too large', { type: 'entity.too.large' }],
+      ['validator 400', { status: 400, errors: [{ path: '/body/url', message: 'x' }] }],
+      ['validator 405', { status: 405, errors: [] }],
+      ['validator 401', { status: 401, errors: [] }],
+      ['unexpected', new Error('boom')],
+    ])('%s: has type, title, status, code and traceId, matching the HTTP status', (_name, err) => {
+      const { sent, body } = handle(err);
+      expect(body).toEqual(
+        expect.objectContaining({
+          type: expect.stringMatching(/^https:\/\/docs\.travel-expense\.example\/errors\/[a-z-]+$/),
+          title: expect.any(String),
+          status: sent.status,
+          code: expect.stringMatching(/^[A-Z_]+$/),
+          traceId: TRACE,
+        }),
+      );
+      expect(sent.type).toBe('application/problem+json');
+      expect(body?.type.endsWith(body.code.toLowerCase().replace(/_/g, '-'))).toBe(true);
+    });
+  });
+
+  it('does not write when the headers were already sent', () => {
+    const { res, mock } = fakeRes(true);
+    errorHandler(fakeLogger() as unknown as Logger)(new Error('late'), fakeReq(), res, jest.fn() as unknown as NextFunction);
+    expect(mock.status).not.toHaveBeenCalled();
+    expect(mock.send).not.toHaveBeenCalled();
+  });
+
+  it('never calls next (it is the last handler)', () => {
+    expect(handle(new Error('x')).next).not.toHaveBeenCalled();
+  });
+});
+
+describe('notFoundHandler', () => {
+  it('passes a NOT_FOUND AppError naming the method and path to next', () => {
+    const next = jest.fn();
+    notFoundHandler({ method: 'GET', path: '/api/v1/nope' } as unknown as Request, {} as Response, next as unknown as NextFunction);
+    expect(next).toHaveBeenCalledTimes(1);
+    const err = next.mock.calls[0][0] as AppError;
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.code).toBe('NOT_FOUND');
+    expect(err.status).toBe(404);
+    expect(err.message).toBe('No route for GET /api/v1/nope.');
+  });
+});
