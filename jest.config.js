@@ -4,6 +4,8 @@ const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', 
 const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/tests'];
 
 module.exports = {
+  // Integration tests wait on real brokers and retries; a unit test never comes near this.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -19,7 +21,6 @@ module.exports = {
       testEnvironment: 'node',
       testMatch: ['**/test/**/*.test.ts'],
       globalSetup: '<rootDir>/packages/testkit/src/global-setup.ts',
-      testTimeout: 60000,
     },
   ],
 };

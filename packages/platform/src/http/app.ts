@@ -102,7 +102,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
     app.use(
       OpenApiValidator.middleware({
         apiSpec: openApiDocument() as never,
-        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+        // Bodies are strict (a JSON number is never coerced into a string); query and path values are coerced anyway.
+        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
         validateResponses: options.validateResponses ?? false,
         validateSecurity: false,
         ignoreUndocumented: false,

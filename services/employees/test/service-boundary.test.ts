@@ -1,0 +1,102 @@
+// A service behind the gateway trusts only the context the gateway signs, and answers bad input
+// with the documented error body, never a 500.
+import { CONTEXT_HEADER, mintContext } from '@travel/platform';
+import { createTestEnv, type TestEnv } from '@travel/testkit';
+import { startEmployeesService } from '../src/service';
+
+type Running = Awaited<ReturnType<typeof startEmployeesService>>;
+
+const PROBLEM_KEYS = ['code', 'status', 'title', 'traceId', 'type'];
+
+describe('employees service boundary', () => {
+  let env: TestEnv;
+  let service: Running;
+  const tenantId = '11111111-1111-4111-8111-111111111111';
+
+  beforeAll(async () => {
+    env = await createTestEnv('boundary');
+    service = await startEmployeesService({ ...process.env, ...env.vars });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await env?.cleanup();
+  });
+
+  const call = (path: string, init: RequestInit = {}) => fetch(`${service.url}${path}`, init);
+  const asCaller = (permissions: string[] = ['ManageEmployees']) => env.callerHeaders({ tenantId, permissions });
+
+  async function expectProblem(res: Response, status: number, code: string) {
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const body = await res.json();
+    for (const key of PROBLEM_KEYS) expect(body).toHaveProperty(key);
+    expect(body).toMatchObject({ status, code });
+    return body;
+  }
+
+  it('refuses a request without an internal context', async () => {
+    await expectProblem(await call('/api/v1/employees'), 401, 'UNAUTHORIZED');
+  });
+
+  it('refuses a context signed with another secret, an expired one, and a service context on the public API', async () => {
+    const caller = { kind: 'caller', tenantId, market: 'CZ', baseCurrency: 'CZK', employeeId: 'e', apiKeyId: 'k', permissions: [], requestId: 'r' } as const;
+    const forged = mintContext(caller, 'not-the-secret');
+    await expectProblem(await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: forged } }), 401, 'UNAUTHORIZED');
+    const expired = mintContext(caller, env.contextSecret, 60, Date.now() - 120_000);
+    await expectProblem(await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: expired } }), 401, 'UNAUTHORIZED');
+    const service = mintContext({ kind: 'service', service: 'x', requestId: 'r' }, env.contextSecret);
+    await expectProblem(await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: service } }), 401, 'UNAUTHORIZED');
+  });
+
+  it('refuses a caller context on internal routes', async () => {
+    await expectProblem(await call('/internal/api-keys/resolve', { method: 'POST', headers: asCaller(), body: '{"key":"x"}' }), 401, 'UNAUTHORIZED');
+  });
+
+  it('answers malformed JSON with 400 VALIDATION_FAILED', async () => {
+    const body = await expectProblem(await call('/api/v1/employees', { method: 'POST', headers: asCaller(), body: '{"firstName": "Ana",' }), 400, 'VALIDATION_FAILED');
+    expect(body.errors).toEqual({ body: ['is not valid JSON'] });
+  });
+
+  it('keys contract violations by field', async () => {
+    const res = await call('/api/v1/employees', {
+      method: 'POST',
+      headers: asCaller(),
+      body: JSON.stringify({ firstName: '', lastName: 'X', email: 'not-an-email', residency: 'Martian', costCenterIds: ['nope'], surprise: 1 }),
+    });
+    const body = await expectProblem(res, 400, 'VALIDATION_FAILED');
+    expect(Object.keys(body.errors)).toEqual(expect.arrayContaining(['firstName', 'email', 'residency', 'costCenterIds[0]']));
+  });
+
+  it.each([
+    ['a JSON array', '[]'],
+    ['a JSON string', '"hello"'],
+    ['null', 'null'],
+    ['a huge number where a string belongs', '{"firstName": 1e400, "lastName": "x"}'],
+  ])('answers %s as a body with 400, never 500', async (_what, raw) => {
+    const res = await call('/api/v1/employees', { method: 'POST', headers: asCaller(), body: raw });
+    await expectProblem(res, 400, 'VALIDATION_FAILED');
+  });
+
+  it('answers an oversized body with 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await call('/api/v1/employees', { method: 'POST', headers: asCaller(), body: JSON.stringify({ firstName: 'x'.repeat(2_000_000), lastName: 'y' }) });
+    await expectProblem(res, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers out-of-range paging with 400, and an unknown route with 404', async () => {
+    await expectProblem(await call('/api/v1/employees?page=0', { headers: asCaller() }), 400, 'VALIDATION_FAILED');
+    await expectProblem(await call('/api/v1/employees?pageSize=101', { headers: asCaller() }), 400, 'VALIDATION_FAILED');
+    await expectProblem(await call('/api/v1/employees/not-a-uuid', { headers: asCaller() }), 400, 'VALIDATION_FAILED');
+    await expectProblem(await call('/api/v1/nothing-here', { headers: asCaller() }), 404, 'NOT_FOUND');
+  });
+
+  it('requires ManageEmployees to create, and hides other tenants (404)', async () => {
+    const payload = JSON.stringify({ firstName: 'Ana', lastName: 'Horvat' });
+    await expectProblem(await call('/api/v1/employees', { method: 'POST', headers: asCaller([]), body: payload }), 403, 'FORBIDDEN');
+    const created = await call('/api/v1/employees', { method: 'POST', headers: asCaller(), body: payload });
+    expect(created.status).toBe(201);
+    const { id } = await created.json();
+    expect((await call(`/api/v1/employees/${id}`, { headers: asCaller([]) })).status).toBe(200);
+    const other = env.callerHeaders({ tenantId: '22222222-2222-4222-8222-222222222222' });
+    await expectProblem(await call(`/api/v1/employees/${id}`, { headers: other }), 404, 'NOT_FOUND');
+  });
+});

@@ -1,0 +1,112 @@
+// The gateway as partners meet it: API keys, routing to the owning service, internal headers never
+// passed through, rate limits, and the published contract.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { openApiPath } from '@travel/contracts';
+import { CONTEXT_HEADER, mintContext } from '@travel/platform';
+import { start as startEntries } from '@travel/entries/src/service';
+import { startGateway } from '@travel/gateway/src/service';
+import { ApiClient } from '@travel/testkit';
+import { startE2eStack, type E2eStack } from './support/stack';
+
+describe('gateway', () => {
+  let stack: E2eStack;
+  let key: string;
+  let entries: Awaited<ReturnType<typeof startEntries>>;
+  let gw: { url: string; stop(): Promise<void> };
+  let tight: { url: string; stop(): Promise<void> };
+
+  beforeAll(async () => {
+    stack = await startE2eStack('gateway');
+    key = (await stack.tenant('SI')).apiKey;
+    const vars = { ...process.env, ...stack.env.vars };
+    entries = await startEntries(vars);
+    const upstreams = { EMPLOYEES_URL: stack.employees.url, WEBHOOK_DISPATCHER_URL: stack.dispatcher.url, ENTRIES_URL: entries.url, FLEET_URL: 'http://127.0.0.1:9' };
+    gw = await startGateway({ ...vars, ...upstreams });
+    tight = await startGateway({ ...vars, ...upstreams, RATE_LIMIT_BURST: '3', RATE_LIMIT_PER_MINUTE: '1' });
+  });
+  afterAll(async () => {
+    await tight?.stop();
+    await gw?.stop();
+    await entries?.stop();
+    await stack?.stop();
+  });
+
+  const raw = (path: string, headers: Record<string, string> = {}) => fetch(`${gw.url}${path}`, { headers });
+
+  it('accepts the key as a bearer token or in X-Api-Key, and refuses missing or unknown keys with 401', async () => {
+    expect((await raw('/api/v1/company', { authorization: `Bearer ${key}` })).status).toBe(200);
+    expect((await raw('/api/v1/company', { 'x-api-key': key })).status).toBe(200);
+    for (const headers of [{}, { authorization: 'Bearer tek_unknownunknownunknownunknownunknownunknown' }, { authorization: `Basic ${key}` }, { 'x-api-key': '' }]) {
+      const res = await raw('/api/v1/company', headers);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+    }
+  });
+
+  it('never lets a client-supplied internal context through', async () => {
+    const forged = mintContext(
+      { kind: 'caller', tenantId: 'someone-else', market: 'HR', baseCurrency: 'EUR', employeeId: 'x', apiKeyId: 'x', permissions: ['ManageEmployees'], requestId: 'x' },
+      stack.env.contextSecret,
+    );
+    // Even a correctly signed context is ignored without a key...
+    expect((await raw('/api/v1/company', { [CONTEXT_HEADER]: forged })).status).toBe(401);
+    // ...and replaced by the gateway's own with one: the caller sees its own company, not "someone-else".
+    const res = await raw('/api/v1/company', { authorization: `Bearer ${key}`, [CONTEXT_HEADER]: forged });
+    expect(res.status).toBe(200);
+    expect((await res.json()).market).toBe('SI');
+  });
+
+  it('routes each resource to its owner: 501 from a context not built yet, 503 when the owner is down, 404 for unknown ones', async () => {
+    const api = new ApiClient(gw.url, key);
+    const entriesRes = await api.get('/api/v1/travel-entries');
+    expect(entriesRes.status).toBe(501);
+    expect(entriesRes.body).toMatchObject({ code: 'NOT_IMPLEMENTED' });
+    const fleet = await api.get('/api/v1/vehicles');
+    expect(fleet.status).toBe(503);
+    expect(fleet.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    const unknown = await api.get('/api/v1/spaceships');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('carries a request id through, or makes one', async () => {
+    const given = await raw('/api/v1/company', { authorization: `Bearer ${key}`, 'x-request-id': 'partner-req-42' });
+    expect(given.headers.get('x-request-id')).toBe('partner-req-42');
+    const made = await raw('/api/v1/company', { authorization: `Bearer ${key}` });
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('limits each key: 429 RATE_LIMITED with Retry-After once the burst is spent', async () => {
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 5; i++) {
+      last = await fetch(`${tight.url}/api/v1/company`, { headers: { authorization: `Bearer ${key}` } });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await last!.json()).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+  });
+
+  it('publishes the contract at /api-reference/ as JSON, YAML and a readable page', async () => {
+    const contract = parse(readFileSync(openApiPath(), 'utf8'));
+    const json = await raw('/api-reference/openapi.json');
+    expect(json.status).toBe(200);
+    expect(await json.json()).toEqual(contract);
+    const yaml = await raw('/api-reference/openapi.yaml');
+    expect(parse(await yaml.text())).toEqual(contract);
+    const page = await raw('/api-reference/');
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await page.text();
+    expect(html).toContain('/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry');
+    expect(html).toContain('entry.paidout');
+  });
+
+  it('serves health and metrics without a key', async () => {
+    expect((await raw('/healthz')).status).toBe(200);
+    expect((await raw('/readyz')).status).toBe(200);
+    const metrics = await (await raw('/metrics')).text();
+    expect(metrics).toMatch(/http_requests_total\{[^}]*service="gateway"/);
+  });
+});
