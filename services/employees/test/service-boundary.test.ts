@@ -1,6 +1,6 @@
 // A service behind the gateway trusts only the context the gateway signs, and answers bad input
 // with the documented error body, never a 500.
-import { CONTEXT_HEADER, mintContext } from '@travel/platform';
+import { CONTEXT_HEADER, mintContext, type CallerContext } from '@travel/platform';
 import { createTestEnv, type TestEnv } from '@travel/testkit';
 import { startEmployeesService } from '../src/service';
 
@@ -28,7 +28,7 @@ describe('employees service boundary', () => {
   async function expectProblem(res: Response, status: number, code: string) {
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    const body = await res.json();
+    const body: any = await res.json();
     for (const key of PROBLEM_KEYS) expect(body).toHaveProperty(key);
     expect(body).toMatchObject({ status, code });
     return body;
@@ -39,7 +39,7 @@ describe('employees service boundary', () => {
   });
 
   it('refuses a context signed with another secret, an expired one, and a service context on the public API', async () => {
-    const caller = { kind: 'caller', tenantId, market: 'CZ', baseCurrency: 'CZK', employeeId: 'e', apiKeyId: 'k', permissions: [], requestId: 'r' } as const;
+    const caller: CallerContext = { kind: 'caller', tenantId, market: 'CZ', baseCurrency: 'CZK', employeeId: 'e', apiKeyId: 'k', permissions: [], requestId: 'r' };
     const forged = mintContext(caller, 'not-the-secret');
     await expectProblem(await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: forged } }), 401, 'UNAUTHORIZED');
     const expired = mintContext(caller, env.contextSecret, 60, Date.now() - 120_000);
@@ -94,7 +94,7 @@ describe('employees service boundary', () => {
     await expectProblem(await call('/api/v1/employees', { method: 'POST', headers: asCaller([]), body: payload }), 403, 'FORBIDDEN');
     const created = await call('/api/v1/employees', { method: 'POST', headers: asCaller(), body: payload });
     expect(created.status).toBe(201);
-    const { id } = await created.json();
+    const { id } = (await created.json()) as { id: string };
     expect((await call(`/api/v1/employees/${id}`, { headers: asCaller([]) })).status).toBe(200);
     const other = env.callerHeaders({ tenantId: '22222222-2222-4222-8222-222222222222' });
     await expectProblem(await call(`/api/v1/employees/${id}`, { headers: other }), 404, 'NOT_FOUND');

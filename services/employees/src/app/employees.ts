@@ -98,7 +98,7 @@ export class EmployeesApp {
     const next: Employee = { ...current, ...change(current), editedAt: new Date() };
     await this.assertEmailFree(caller, next.email, id);
     const event = raiseEvent('employees', 'employee.updated', caller.tenantId, toEmployeeWebhookDto(next), next.editedAt);
-    const { _id, tenantId, createdAt, ...fields } = next;
+    const { _id, tenantId, createdAt: _createdAt, ...fields } = next;
     delete (fields as Partial<EmployeeDoc>).outbox;
     delete (fields as Partial<EmployeeDoc>).outboxCount;
     await this.models.Employee.updateOne({ _id, tenantId }, outboxUpdate({ $set: fields }, event));

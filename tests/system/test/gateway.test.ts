@@ -37,7 +37,8 @@ describe('gateway', () => {
   it('accepts the key as a bearer token or in X-Api-Key, and refuses missing or unknown keys with 401', async () => {
     expect((await raw('/api/v1/company', { authorization: `Bearer ${key}` })).status).toBe(200);
     expect((await raw('/api/v1/company', { 'x-api-key': key })).status).toBe(200);
-    for (const headers of [{}, { authorization: 'Bearer tek_unknownunknownunknownunknownunknownunknown' }, { authorization: `Basic ${key}` }, { 'x-api-key': '' }]) {
+    const refused: Record<string, string>[] = [{}, { authorization: 'Bearer tek_unknownunknownunknownunknownunknownunknown' }, { authorization: `Basic ${key}` }, { 'x-api-key': '' }];
+    for (const headers of refused) {
       const res = await raw('/api/v1/company', headers);
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
@@ -54,7 +55,7 @@ describe('gateway', () => {
     // ...and replaced by the gateway's own with one: the caller sees its own company, not "someone-else".
     const res = await raw('/api/v1/company', { authorization: `Bearer ${key}`, [CONTEXT_HEADER]: forged });
     expect(res.status).toBe(200);
-    expect((await res.json()).market).toBe('SI');
+    expect(((await res.json()) as { market: string }).market).toBe('SI');
   });
 
   it('routes each resource to its owner: 501 from a context not built yet, 503 when the owner is down, 404 for unknown ones', async () => {

@@ -19,6 +19,7 @@ import {
   withOutbox,
   type DomainEvent,
   type OutboxFields,
+  type OutboxRelayOptions,
 } from '@travel/platform';
 import { createTestEnv, eventually, type TestEnv } from '@travel/testkit';
 
@@ -50,7 +51,7 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
     await env?.cleanup();
   });
 
-  const relayFor = (metrics: Metrics, afterPublish?: OutboxRelay['options' & keyof OutboxRelay]) =>
+  const relayFor = (metrics: Metrics, afterPublish?: OutboxRelayOptions['afterPublish']) =>
     new OutboxRelay({ client, collections: [conn.db!.collection('things')], logger, metrics, ...(afterPublish ? { afterPublish } : {}) });
 
   it('publishes again after a crash between publish and removal; the inbox makes the redelivery a no-op', async () => {

@@ -1,0 +1,111 @@
+import { toEmployeeResponse, toEmployeeWebhookDto, type Employee } from './employee';
+
+// Distinctive values: if any of them shows up in the webhook DTO, personal data leaked.
+const PII = {
+  email: 'ana.pii-leak@example.test',
+  phone: '+385-PII-PHONE-555',
+  address: 'Ilica 1 PII-ADDRESS, Zagreb',
+  taxId: 'PII-TAXID-12345678901',
+  bankAccount: 'HR12PII-IBAN-1001005-1863000160',
+  bic: 'PIIBICXX',
+};
+
+const employee: Employee = {
+  _id: 'emp-0001',
+  tenantId: 'tenant-PII-TENANT',
+  firstName: 'Ana',
+  lastName: 'Horvat',
+  ...PII,
+  position: 'Field Engineer',
+  departmentId: 'dep-42',
+  status: 'Active',
+  isAccountOwner: true,
+  isArchived: false,
+  residency: 'NonResident',
+  costCenterIds: ['cc-PII-COSTCENTER'],
+  customFields: { badge: 'PII-CUSTOM-FIELD', emergencyContact: 'PII-EMERGENCY' },
+  permissions: ['ManageVehicles', 'ReadAllEntries', 'FutureFlag'],
+  createdAt: new Date('2026-10-01T08:00:00.000Z'),
+  editedAt: new Date('2026-10-07T12:30:15.250Z'),
+};
+
+const WEBHOOK_KEYS = [
+  'id',
+  'firstName',
+  'lastName',
+  'position',
+  'departmentId',
+  'status',
+  'isAccountOwner',
+  'isArchived',
+  'permissions',
+  'createdAt',
+  'editedAt',
+];
+
+describe('toEmployeeWebhookDto', () => {
+  const dto = toEmployeeWebhookDto(employee);
+  const json = JSON.stringify(dto);
+
+  it('has EXACTLY the summary keys', () => {
+    expect(Object.keys(dto).sort()).toEqual([...WEBHOOK_KEYS].sort());
+  });
+
+  it('carries the summary values, timestamps as ISO 8601 UTC', () => {
+    expect(dto).toEqual({
+      id: 'emp-0001',
+      firstName: 'Ana',
+      lastName: 'Horvat',
+      position: 'Field Engineer',
+      departmentId: 'dep-42',
+      status: 'Active',
+      isAccountOwner: true,
+      isArchived: false,
+      permissions: ['ManageVehicles', 'ReadAllEntries', 'FutureFlag'],
+      createdAt: '2026-10-01T08:00:00.000Z',
+      editedAt: '2026-10-07T12:30:15.250Z',
+    });
+  });
+
+  it.each(['email', 'phone', 'address', 'taxId', 'bankAccount', 'bic', 'tenantId', 'residency', 'costCenterIds', 'customFields', '_id'])(
+    'has no %s key',
+    (key) => {
+      expect(dto).not.toHaveProperty(key);
+      expect(json).not.toContain(`"${key}"`);
+    },
+  );
+
+  it.each(Object.entries(PII))('does not carry the %s value anywhere', (_field, value) => {
+    expect(json).not.toContain(value);
+  });
+
+  it('does not carry the tenant, cost centers or custom-field values anywhere', () => {
+    expect(json).not.toMatch(/PII/);
+  });
+
+  it('uses null for an absent position and department', () => {
+    const bare = toEmployeeWebhookDto({ ...employee, position: null, departmentId: null });
+    expect(bare.position).toBeNull();
+    expect(bare.departmentId).toBeNull();
+    expect(Object.keys(bare).sort()).toEqual([...WEBHOOK_KEYS].sort());
+  });
+
+  it('uses an empty list when a legacy record has no permissions', () => {
+    const legacy = { ...employee, permissions: undefined } as unknown as Employee;
+    expect(toEmployeeWebhookDto(legacy).permissions).toEqual([]);
+  });
+
+  it('carries Inactive and archived employees as such', () => {
+    const gone = toEmployeeWebhookDto({ ...employee, status: 'Inactive', isArchived: true, isAccountOwner: false });
+    expect(gone).toMatchObject({ status: 'Inactive', isArchived: true, isAccountOwner: false });
+  });
+});
+
+describe('toEmployeeResponse (the full record, for contrast)', () => {
+  it('does carry the personal data the webhook summary leaves out', () => {
+    const full = toEmployeeResponse(employee);
+    expect(full).toMatchObject({ id: 'emp-0001', ...PII, residency: 'NonResident', costCenterIds: ['cc-PII-COSTCENTER'] });
+    expect(full).not.toHaveProperty('tenantId');
+    expect(full.createdAt).toBe('2026-10-01T08:00:00.000Z');
+  });
+});
