@@ -36,9 +36,16 @@ interface Sent {
   raw?: string;
 }
 
+interface FakeRes {
+  headersSent: boolean;
+  status: jest.Mock<FakeRes, [number]>;
+  type: jest.Mock<FakeRes, [string]>;
+  send: jest.Mock<FakeRes, [string]>;
+}
+
 function fakeRes(headersSent = false) {
   const sent: Sent = {};
-  const res = {
+  const res: FakeRes = {
     headersSent,
     status: jest.fn((code: number) => {
       sent.status = code;
