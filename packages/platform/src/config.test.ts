@@ -70,17 +70,22 @@ describe('EnvReader', () => {
       expect(() => env.done()).not.toThrow();
     });
 
-    it.each(['65536', '-1', '1.5', 'abc', '80abc', 'NaN', 'Infinity'])('PORT=%p → the default and a problem', (value) => {
-      const env = reader({ PORT: value });
-      expect(env.int('PORT', 8080, { max: 65535 })).toBe(8080);
-      expect(configErrorOf(env).problems).toEqual([`PORT must be an integer between 0 and 65535, got "${value}"`]);
-    });
+    it.each(['65536', '-1', '1.5', 'abc', '80abc', 'NaN', 'Infinity', '0x10', '1e3', '0b11', '   '])(
+      'PORT=%p → the default and a problem',
+      (value) => {
+        const env = reader({ PORT: value });
+        expect(env.int('PORT', 8080, { max: 65535 })).toBe(8080);
+        expect(configErrorOf(env).problems).toEqual([`PORT must be an integer between 0 and 65535, got "${value}"`]);
+      },
+    );
 
     it('honours a custom minimum', () => {
       const env = reader({ A: '999', B: '1000' });
       expect(env.int('A', 10_000, { min: 1000 })).toBe(10_000);
       expect(env.int('B', 10_000, { min: 1000 })).toBe(1000);
-      expect(configErrorOf(env).problems).toEqual([`A must be an integer between 1000 and ${Number.MAX_SAFE_INTEGER}, got "999"`]);
+      expect(configErrorOf(env).problems).toEqual([
+        `A must be an integer between 1000 and ${Number.MAX_SAFE_INTEGER}, got "999"`,
+      ]);
     });
   });
 
@@ -196,7 +201,9 @@ describe('readBaseConfig', () => {
 
   it('derives the database name from MONGO_DB_PREFIX unless MONGO_DB_NAME is set', () => {
     expect(readBaseConfig('reference-fx', 1, reader({ MONGO_DB_PREFIX: 'ci_' })).mongoDbName).toBe('ci_reference_fx');
-    expect(readBaseConfig('reference-fx', 1, reader({ MONGO_DB_PREFIX: 'ci_', MONGO_DB_NAME: 'explicit' })).mongoDbName).toBe('explicit');
+    expect(
+      readBaseConfig('reference-fx', 1, reader({ MONGO_DB_PREFIX: 'ci_', MONGO_DB_NAME: 'explicit' })).mongoDbName,
+    ).toBe('explicit');
   });
 
   it('collects every invalid base setting together', () => {

@@ -28,8 +28,9 @@ export class EnvReader {
   int(name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
+    // Plain decimal digits only: `0x10`, `1e3` or blanks are typos, not numbers.
+    const value = /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
       this.problems.push(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
       return fallback;
     }

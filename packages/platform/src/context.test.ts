@@ -19,10 +19,12 @@ const caller: CallerContext = {
 const service: ServiceContext = { kind: 'service', service: 'payouts', requestId: 'req-2' };
 
 const b64json = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
-const sign = (payload: string, secret = SECRET): string => createHmac('sha256', secret).update(payload).digest('base64url');
+const sign = (payload: string, secret = SECRET): string =>
+  createHmac('sha256', secret).update(payload).digest('base64url');
 /** A correctly signed token around an arbitrary payload, to reach the checks after the signature. */
 const signedToken = (payload: string): string => `${payload}.${sign(payload)}`;
-const decodePayload = (token: string): unknown => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8'));
+const decodePayload = (token: string): unknown =>
+  JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8'));
 
 describe('mintContext / verifyContext', () => {
   describe('round trip', () => {
@@ -79,7 +81,10 @@ describe('mintContext / verifyContext', () => {
     const [payload, signature] = token.split('.') as [string, string];
 
     it('refuses a payload changed after signing (privilege escalation attempt)', () => {
-      const forged = b64json({ ctx: { ...caller, tenantId: 'tenant-2', permissions: ['ManageCompanyData'] }, exp: NOW / 1000 + 60 });
+      const forged = b64json({
+        ctx: { ...caller, tenantId: 'tenant-2', permissions: ['ManageCompanyData'] },
+        exp: NOW / 1000 + 60,
+      });
       expect(verifyContext(`${forged}.${signature}`, SECRET, NOW)).toBeUndefined();
     });
 

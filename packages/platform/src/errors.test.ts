@@ -139,7 +139,10 @@ describe('FieldErrorCollector', () => {
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe('VALIDATION_FAILED');
     expect(err.status).toBe(400);
-    expect(err.errors).toEqual({ url: ['must use HTTPS', 'must not contain credentials'], eventTypes: ['must name at least one event type'] });
+    expect(err.errors).toEqual({
+      url: ['must use HTTPS', 'must not contain credentials'],
+      eventTypes: ['must name at least one event type'],
+    });
     expect(Object.keys(err.errors!)).toEqual(['url', 'eventTypes']);
   });
 

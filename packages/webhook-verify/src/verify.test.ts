@@ -223,12 +223,21 @@ describe('verify: rejections', () => {
     ['a JSON array', '[]'],
     ['id without evt_', JSON.stringify({ ...entryEnvelope(), id: 'abc' })],
     ['id with uppercase hex', JSON.stringify({ ...entryEnvelope(), id: `evt_${'A'.repeat(32)}` })],
-    ['unknown type', JSON.stringify({ ...entryEnvelope(), type: 'entry.deleted' })],
+    ['a type that is not an event type', JSON.stringify({ ...entryEnvelope(), type: 'Entry Deleted!' })],
+    ['a type that is not a string', JSON.stringify({ ...entryEnvelope(), type: 42 })],
     ['missing createdAt', JSON.stringify({ ...entryEnvelope(), createdAt: undefined })],
     ['data not an object', JSON.stringify({ ...entryEnvelope(), data: 'x' })],
   ])('MALFORMED_BODY (correctly signed) when the body is %s', (_name, body) => {
     const { headers } = delivery({ body });
     expect(reject(body, headers)).toBe('MALFORMED_BODY');
+  });
+
+  it('accepts an event type newer than this SDK (the catalog grows by release)', () => {
+    const eventId = '0b7e7d3e-5f4a-4c1e-9d2b-3a6f1e8c9d00';
+    const body = JSON.stringify({ ...entryEnvelope(eventId), type: 'entry.archived' });
+    const { headers } = delivery({ eventId, body });
+    headers['Svc-Event'] = 'entry.archived';
+    expect(verify(body, headers, SECRET, { now }).envelope.type).toBe('entry.archived');
   });
 
   it('EVENT_ID_MISMATCH when Svc-Event-Id (not signed) names another event than the body', () => {

@@ -124,7 +124,10 @@ describe('errorHandler', () => {
 
   describe('body-parser errors', () => {
     it('malformed JSON → 400 VALIDATION_FAILED under errors.body', () => {
-      const err = Object.assign(new SyntaxError('Unexpected token } in JSON at position 7'), { type: 'entity.parse.failed', status: 400 });
+      const err = Object.assign(new SyntaxError('Unexpected token } in JSON at position 7'), {
+        type: 'entity.parse.failed',
+        status: 400,
+      });
       const { sent, body } = handle(err);
       expect(sent.status).toBe(400);
       expect(sent.type).toBe('application/problem+json');
@@ -194,16 +197,25 @@ describe('errorHandler', () => {
       [404, 'NOT_FOUND'],
       [429, 'RATE_LIMITED'],
     ])('%i → keeps the status with code %s and no field errors', (status, code) => {
-      const { sent, body } = handle({ status, message: 'from the validator', errors: [{ path: '/body/url', message: 'x' }] });
+      const { sent, body } = handle({
+        status,
+        message: 'from the validator',
+        errors: [{ path: '/body/url', message: 'x' }],
+      });
       expect(sent.status).toBe(status);
       expect(body).toMatchObject({ status, code, detail: 'from the validator', traceId: TRACE });
       expect(body).not.toHaveProperty('errors');
     });
 
-    // Other 4xx statuses of the validator (405 method not allowed, 415 unsupported media type, …) have no
-    // code of their own in API-SURFACE.md: they are folded into 400 VALIDATION_FAILED. The status line and
-    // the body's status agree, so clients see a consistent (if less specific) answer.
-    it.each([405, 406, 415])('%i → folded into 400 VALIDATION_FAILED (status line and body agree)', (status) => {
+    it('405 (a method the path does not have) → 404 NOT_FOUND, like a route that does not exist', () => {
+      const { sent, body } = handle({ status: 405, message: 'PATCH not allowed', errors: [] });
+      expect(sent.status).toBe(404);
+      expect(body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    });
+
+    // Other 4xx statuses of the validator (406, 415, …) have no code of their own in API-SURFACE.md:
+    // they are folded into 400 VALIDATION_FAILED, with the status line and the body agreeing.
+    it.each([406, 415])('%i → folded into 400 VALIDATION_FAILED (status line and body agree)', (status) => {
       const { sent, body } = handle({ status, message: `validator said ${status}`, errors: [] });
       expect(sent.status).toBe(400);
       expect(body).toEqual({
@@ -224,17 +236,22 @@ describe('errorHandler', () => {
     });
 
     // Other body-parser / raw-body failures are bad input too (API-SURFACE.md: INTERNAL is "never for bad
-    // input"), but only entity.parse.failed and entity.too.large are recognised: these currently answer
-    // 500 INTERNAL (reported as a bug; the 4xx expectation was taken out to keep the suite green). What
-    // holds either way: nothing of the parser's message reaches the client.
+    // input"): any exposed 4xx of the HTTP stack is answered 400 VALIDATION_FAILED, logged as nothing.
     it.each([
       ['charset.unsupported', 415, 'unsupported charset "LATIN1"'],
       ['encoding.unsupported', 415, 'unsupported content encoding "compress"'],
       ['request.size.invalid', 400, 'request size did not match content length'],
-    ])('body-parser %s (%i) never leaks the parser message', (type, status, message) => {
-      const { sent, body } = handle(Object.assign(new Error(message), { type, status, expose: true }));
-      expect(body).toMatchObject({ status: sent.status, traceId: TRACE });
-      expect(sent.raw).not.toContain(message);
+    ])('body-parser %s (%i) → 400 VALIDATION_FAILED, not 500', (type, status, message) => {
+      const { sent, body, logger } = handle(Object.assign(new Error(message), { type, status, expose: true }));
+      expect(sent.status).toBe(400);
+      expect(body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', traceId: TRACE });
+      expect(logger.error).not.toHaveBeenCalled();
+    });
+
+    it.each([null, undefined])('a %p error → 500 INTERNAL without crashing the handler', (err) => {
+      const { sent, body } = handle(err);
+      expect(sent.status).toBe(500);
+      expect(body?.code).toBe('INTERNAL');
     });
 
     it('a 5xx with an errors array is not treated as a validator error', () => {
@@ -263,7 +280,10 @@ describe('errorHandler', () => {
       });
       expect(sent.raw).not.toContain('hunter2');
       expect(logger.error).toHaveBeenCalledTimes(1);
-      expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ err, requestId: TRACE, path: '/api/v1/webhooks' }), 'unhandled error');
+      expect(logger.error).toHaveBeenCalledWith(
+        expect.objectContaining({ err, requestId: TRACE, path: '/api/v1/webhooks' }),
+        'unhandled error',
+      );
     });
   });
 
@@ -294,7 +314,12 @@ describe('errorHandler', () => {
 
   it('does not write when the headers were already sent', () => {
     const { res, mock } = fakeRes(true);
-    errorHandler(fakeLogger() as unknown as Logger)(new Error('late'), fakeReq(), res, jest.fn() as unknown as NextFunction);
+    errorHandler(fakeLogger() as unknown as Logger)(
+      new Error('late'),
+      fakeReq(),
+      res,
+      jest.fn() as unknown as NextFunction,
+    );
     expect(mock.status).not.toHaveBeenCalled();
     expect(mock.send).not.toHaveBeenCalled();
   });
@@ -307,7 +332,11 @@ describe('errorHandler', () => {
 describe('notFoundHandler', () => {
   it('passes a NOT_FOUND AppError naming the method and path to next', () => {
     const next = jest.fn();
-    notFoundHandler({ method: 'GET', path: '/api/v1/nope' } as unknown as Request, {} as Response, next as unknown as NextFunction);
+    notFoundHandler(
+      { method: 'GET', path: '/api/v1/nope' } as unknown as Request,
+      {} as Response,
+      next as unknown as NextFunction,
+    );
     expect(next).toHaveBeenCalledTimes(1);
     const err = next.mock.calls[0][0] as AppError;
     expect(err).toBeInstanceOf(AppError);

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, problem, type ErrorCode, type FieldErrors } from '../errors';
+import { AppError, problem, statusOf, type ErrorCode, type FieldErrors } from '../errors';
 import type { Logger } from '../logger';
 import { traceIdOf } from './request-context';
 
@@ -22,10 +22,12 @@ function validatorErrors(issues: ValidatorIssue[]): FieldErrors {
   return errors;
 }
 
+// A method a path does not have (405) is answered like a route that does not exist; every other
+// client error without a code of its own is a validation failure.
 const codeForStatus = (status: number): ErrorCode =>
   status === 401 ? 'UNAUTHORIZED'
   : status === 403 ? 'FORBIDDEN'
-  : status === 404 ? 'NOT_FOUND'
+  : status === 404 || status === 405 ? 'NOT_FOUND'
   : status === 413 ? 'PAYLOAD_TOO_LARGE'
   : status === 429 ? 'RATE_LIMITED'
   : 'VALIDATION_FAILED';
@@ -42,7 +44,7 @@ export function errorHandler(logger: Logger) {
       send(err.status, problem(err.code, traceId, err.message, err.errors));
       return;
     }
-    const e = err as { status?: number; type?: string; errors?: ValidatorIssue[]; message?: string };
+    const e = (err ?? {}) as { status?: number; type?: string; errors?: ValidatorIssue[]; message?: string; expose?: boolean };
     // body-parser: malformed JSON or an oversized body.
     if (e.type === 'entity.parse.failed') {
       send(400, problem('VALIDATION_FAILED', traceId, 'The body is not valid JSON.', { body: ['is not valid JSON'] }));
@@ -55,8 +57,15 @@ export function errorHandler(logger: Logger) {
     // express-openapi-validator: request does not match the contract.
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && Array.isArray(e.errors)) {
       const code = codeForStatus(e.status);
-      const status = code === 'VALIDATION_FAILED' ? 400 : e.status;
+      const status = statusOf(code);
       send(status, problem(code, traceId, e.message, code === 'VALIDATION_FAILED' ? validatorErrors(e.errors) : undefined));
+      return;
+    }
+    // Any other client error from the HTTP stack (unsupported charset or encoding, a bad length…):
+    // the client's fault, so a 4xx in the documented body, never a 500.
+    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+      const code = codeForStatus(e.status);
+      send(statusOf(code), problem(code, traceId, e.message));
       return;
     }
     logger.error({ err, requestId: req.requestId, path: req.path }, 'unhandled error');

@@ -40,6 +40,10 @@ describe('withOutbox', () => {
 });
 
 describe('outboxUpdate', () => {
+  it("adds to a caller's own $inc.outboxCount and counts a repeated event once", () => {
+    expect(outboxUpdate({ $inc: { outboxCount: 2 } }, e1, e1).$inc).toEqual({ outboxCount: 3 });
+  });
+
   it('adds each event under outbox.<id> in $set and increments outboxCount by the number of events', () => {
     expect(outboxUpdate({}, e1, e2)).toEqual({
       $set: { [`outbox.${e1.id}`]: e1, [`outbox.${e2.id}`]: e2 },

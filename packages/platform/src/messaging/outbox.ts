@@ -15,7 +15,8 @@ export interface OutboxFields {
 
 /** Fields to add to a new document so its creation carries its events. */
 export function withOutbox(...events: OutboxEvent[]): Required<OutboxFields> {
-  return { outbox: Object.fromEntries(events.map((e) => [e.id, e])), outboxCount: events.length };
+  const outbox = Object.fromEntries(events.map((e) => [e.id, e]));
+  return { outbox, outboxCount: Object.keys(outbox).length };
 }
 
 type Update = { $set?: Record<string, unknown>; $inc?: Record<string, number>; [op: string]: unknown };
@@ -23,8 +24,11 @@ type Update = { $set?: Record<string, unknown>; $inc?: Record<string, number>; [
 /** Adds events to an update document, keeping the state change and the events one atomic write. */
 export function outboxUpdate(update: Update, ...events: OutboxEvent[]): Update {
   const $set = { ...(update.$set ?? {}) };
+  const ids = new Set(events.map((e) => e.id));
   for (const e of events) $set[`outbox.${e.id}`] = e;
-  return { ...update, $set, $inc: { ...(update.$inc ?? {}), outboxCount: events.length } };
+  const $inc = { ...(update.$inc ?? {}) };
+  $inc.outboxCount = ($inc.outboxCount ?? 0) + ids.size;
+  return { ...update, $set, $inc };
 }
 
 /** Schema definition fragment for mongoose models that carry an outbox. */

@@ -67,13 +67,22 @@ describe('toEmployeeWebhookDto', () => {
     });
   });
 
-  it.each(['email', 'phone', 'address', 'taxId', 'bankAccount', 'bic', 'tenantId', 'residency', 'costCenterIds', 'customFields', '_id'])(
-    'has no %s key',
-    (key) => {
-      expect(dto).not.toHaveProperty(key);
-      expect(json).not.toContain(`"${key}"`);
-    },
-  );
+  it.each([
+    'email',
+    'phone',
+    'address',
+    'taxId',
+    'bankAccount',
+    'bic',
+    'tenantId',
+    'residency',
+    'costCenterIds',
+    'customFields',
+    '_id',
+  ])('has no %s key', (key) => {
+    expect(dto).not.toHaveProperty(key);
+    expect(json).not.toContain(`"${key}"`);
+  });
 
   it.each(Object.entries(PII))('does not carry the %s value anywhere', (_field, value) => {
     expect(json).not.toContain(value);
@@ -104,7 +113,12 @@ describe('toEmployeeWebhookDto', () => {
 describe('toEmployeeResponse (the full record, for contrast)', () => {
   it('does carry the personal data the webhook summary leaves out', () => {
     const full = toEmployeeResponse(employee);
-    expect(full).toMatchObject({ id: 'emp-0001', ...PII, residency: 'NonResident', costCenterIds: ['cc-PII-COSTCENTER'] });
+    expect(full).toMatchObject({
+      id: 'emp-0001',
+      ...PII,
+      residency: 'NonResident',
+      costCenterIds: ['cc-PII-COSTCENTER'],
+    });
     expect(full).not.toHaveProperty('tenantId');
     expect(full.createdAt).toBe('2026-10-01T08:00:00.000Z');
   });

@@ -2,7 +2,9 @@ import { PERMISSIONS, PRESETS, expandPermissions, ownerPermissions } from './per
 
 describe('PERMISSIONS', () => {
   it('names every atomic flag of the spec', () => {
-    expect(PERMISSIONS).toEqual(expect.arrayContaining(['ManageVehicles', 'ManageCompanyData', 'EditAllEntries', 'ReadAllEntries']));
+    expect(PERMISSIONS).toEqual(
+      expect.arrayContaining(['ManageVehicles', 'ManageCompanyData', 'EditAllEntries', 'ReadAllEntries']),
+    );
     expect(new Set(PERMISSIONS).size).toBe(PERMISSIONS.length);
   });
 
@@ -16,13 +18,29 @@ describe('expandPermissions', () => {
     ['nothing', [], []],
     ['atomic flags as given', ['ManageCompanyData', 'EditAllEntries'], ['ManageCompanyData', 'EditAllEntries']],
     ['FleetManager → ReadAllEntries + ManageVehicles', ['FleetManager'], ['ReadAllEntries', 'ManageVehicles']],
-    ['a preset next to flags, in first-seen order', ['EditAllEntries', 'FleetManager'], ['EditAllEntries', 'ReadAllEntries', 'ManageVehicles']],
+    [
+      'a preset next to flags, in first-seen order',
+      ['EditAllEntries', 'FleetManager'],
+      ['EditAllEntries', 'ReadAllEntries', 'ManageVehicles'],
+    ],
     ['a flag the preset also grants, once', ['ManageVehicles', 'FleetManager'], ['ManageVehicles', 'ReadAllEntries']],
-    ['duplicate flags, once', ['ReadAllEntries', 'ReadAllEntries', 'ManageVehicles', 'ReadAllEntries'], ['ReadAllEntries', 'ManageVehicles']],
+    [
+      'duplicate flags, once',
+      ['ReadAllEntries', 'ReadAllEntries', 'ManageVehicles', 'ReadAllEntries'],
+      ['ReadAllEntries', 'ManageVehicles'],
+    ],
     ['a preset twice, once', ['FleetManager', 'FleetManager'], ['ReadAllEntries', 'ManageVehicles']],
-    ['unknown flags, kept verbatim and in order', ['FutureFlagB', 'ManageVehicles', 'FutureFlagA'], ['FutureFlagB', 'ManageVehicles', 'FutureFlagA']],
+    [
+      'unknown flags, kept verbatim and in order',
+      ['FutureFlagB', 'ManageVehicles', 'FutureFlagA'],
+      ['FutureFlagB', 'ManageVehicles', 'FutureFlagA'],
+    ],
     ['duplicate unknown flags, once', ['FutureFlag', 'FutureFlag'], ['FutureFlag']],
-    ['unknown flags next to a preset', ['FutureFlag', 'FleetManager', 'OtherFlag'], ['FutureFlag', 'ReadAllEntries', 'ManageVehicles', 'OtherFlag']],
+    [
+      'unknown flags next to a preset',
+      ['FutureFlag', 'FleetManager', 'OtherFlag'],
+      ['FutureFlag', 'ReadAllEntries', 'ManageVehicles', 'OtherFlag'],
+    ],
     ['a case variant of a preset as an unknown flag (not expanded)', ['fleetmanager'], ['fleetmanager']],
   ])('%s', (_name, input, expected) => {
     expect(expandPermissions(input)).toEqual(expected);
@@ -43,9 +61,12 @@ describe('expandPermissions', () => {
     expect(stored).toContain('SomeNewerFlag');
   });
 
-  // Not covered here on purpose (reported as a bug): flags named like Object.prototype members ('toString',
-  // 'constructor', 'valueOf', 'hasOwnProperty') match the contract's Permission pattern, but PRESETS[name]
-  // finds the inherited function and expandPermissions throws "function is not iterable".
+  it.each(['toString', 'constructor', 'valueOf', 'hasOwnProperty', '__proto__'])(
+    'keeps a flag named like an Object.prototype member (%s) as an unknown flag',
+    (name) => {
+      expect(expandPermissions(['ReadAllEntries', name])).toEqual(['ReadAllEntries', name]);
+    },
+  );
 
   it('does not modify its input', () => {
     const input = Object.freeze(['FleetManager', 'X']);
@@ -60,6 +81,9 @@ describe('ownerPermissions', () => {
   });
 
   it('adds extra flags after the known ones, expanding presets and removing duplicates', () => {
-    expect(ownerPermissions(['FutureFlag', 'FleetManager', 'ManageVehicles', 'FutureFlag'])).toEqual([...PERMISSIONS, 'FutureFlag']);
+    expect(ownerPermissions(['FutureFlag', 'FleetManager', 'ManageVehicles', 'FutureFlag'])).toEqual([
+      ...PERMISSIONS,
+      'FutureFlag',
+    ]);
   });
 });

@@ -20,7 +20,8 @@ export const PRESETS: Record<string, readonly Permission[]> = {
 /** Expands presets and removes duplicates, keeping first-seen order and unknown flags. */
 export function expandPermissions(input: readonly string[]): string[] {
   const out = new Set<string>();
-  for (const name of input) for (const flag of PRESETS[name] ?? [name]) out.add(flag);
+  // Object.hasOwn: a flag named like an Object.prototype member (`toString`) is just an unknown flag.
+  for (const name of input) for (const flag of Object.hasOwn(PRESETS, name) ? PRESETS[name]! : [name]) out.add(flag);
   return [...out];
 }
 

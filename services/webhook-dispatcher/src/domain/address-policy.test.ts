@@ -32,6 +32,9 @@ describe('isAllowedAddress (no allowed ranges)', () => {
     ['0x7f000001', 'loopback, hex'],
     // IPv6
     ['::1', 'IPv6 loopback'],
+    ['::7f00:1', 'IPv4-compatible IPv6 of 127.0.0.1'],
+    ['::a00:1', 'IPv4-compatible IPv6 of 10.0.0.1'],
+    ['2001:db8::1', 'IPv6 documentation'],
     ['::', 'IPv6 unspecified'],
     ['fc00::1', 'unique-local fc00::/7'],
     ['fd12::1', 'unique-local fd00::/8'],
@@ -142,7 +145,10 @@ describe('parseCidrs', () => {
     expect(parseCidrs([])).toEqual([]);
   });
 
-  it.each(['garbage', '127.0.0.1', '127.0.0.1/33', '10.0.0.0/-1', '::1/129', '/8', '300.0.0.0/8', ''])('rejects %p', (bad) => {
-    expect(() => parseCidrs(['127.0.0.1/32', bad])).toThrow(`"${bad}" is not a CIDR range`);
-  });
+  it.each(['garbage', '127.0.0.1', '127.0.0.1/33', '10.0.0.0/-1', '::1/129', '/8', '300.0.0.0/8', ''])(
+    'rejects %p',
+    (bad) => {
+      expect(() => parseCidrs(['127.0.0.1/32', bad])).toThrow(`"${bad}" is not a CIDR range`);
+    },
+  );
 });

@@ -10,6 +10,10 @@ const BLOCKED_V4 = [
   '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4', '255.255.255.255/32',
 ].map((c) => ipaddr.parseCIDR(c));
 
+// IPv6 ranges ipaddr.js calls "unicast" that still reach IPv4 or nothing public: IPv4-compatible
+// (::a.b.c.d, deprecated but routable on some stacks) and documentation.
+const BLOCKED_V6 = ['::/96', '2001:db8::/32'].map((c) => ipaddr.parseCIDR(c));
+
 export type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 export function parseCidrs(list: string[]): Cidr[] {
@@ -31,5 +35,5 @@ export function isAllowedAddress(address: string, allowed: Cidr[] = []): boolean
   const addr = ipaddr.process(address);
   if (inAny(addr, allowed)) return true;
   if (addr.kind() === 'ipv4') return !inAny(addr, BLOCKED_V4 as Cidr[]);
-  return addr.range() === 'unicast';
+  return addr.range() === 'unicast' && !inAny(addr, BLOCKED_V6 as Cidr[]);
 }

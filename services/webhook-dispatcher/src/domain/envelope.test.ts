@@ -58,7 +58,12 @@ describe('envelopeBytes', () => {
   it('never leaks the tenant id or any other field of the domain event', () => {
     expect(bytes).not.toContain('tenant-secret-42');
     expect(bytes).not.toContain('tenantId');
-    const withExtras = envelopeBytes({ ...event(), routingKey: 'employees.employee.updated', seq: 7, trace: { traceparent: '00-abc' } } as DomainEvent);
+    const withExtras = envelopeBytes({
+      ...event(),
+      routingKey: 'employees.employee.updated',
+      seq: 7,
+      trace: { traceparent: '00-abc' },
+    } as DomainEvent);
     expect(Object.keys(JSON.parse(withExtras) as object)).toEqual(['id', 'type', 'createdAt', 'data']);
     expect(withExtras).not.toMatch(/routingKey|seq|traceparent|tenant/);
   });

@@ -22,11 +22,14 @@ describe('classify', () => {
     });
   });
 
-  describe.each([400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 451, 499])('HTTP %i (4xx other than 408, 429)', (status) => {
-    it.each(ALL_ATTEMPTS)('fails for good on attempt %i', (attempt) => {
-      expect(classify(status, attempt)).toBe('failed');
-    });
-  });
+  describe.each([400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 451, 499])(
+    'HTTP %i (4xx other than 408, 429)',
+    (status) => {
+      it.each(ALL_ATTEMPTS)('fails for good on attempt %i', (attempt) => {
+        expect(classify(status, attempt)).toBe('failed');
+      });
+    },
+  );
 
   describe.each([300, 301, 302, 303, 307, 308])('HTTP %i (redirect, not followed)', (status) => {
     it.each(ALL_ATTEMPTS)('fails for good on attempt %i', (attempt) => {

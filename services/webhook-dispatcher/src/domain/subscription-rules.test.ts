@@ -49,7 +49,9 @@ describe('checkRegistration', () => {
 
     it('lists every problem of the URL at once', () => {
       const { errors, parsed } = checkRegistration('http://u:p@hooks.partner.example/#frag', ['entry.approved']);
-      expect(errors).toEqual({ url: ['must use HTTPS', 'must not contain credentials', 'must not contain a fragment'] });
+      expect(errors).toEqual({
+        url: ['must use HTTPS', 'must not contain credentials', 'must not contain a fragment'],
+      });
       expect(parsed).toBeUndefined();
     });
 
@@ -67,14 +69,22 @@ describe('checkRegistration', () => {
       expect(parsed).toBeUndefined();
     });
 
-    it.each(['entry.deleted', 'Entry.Approved', 'entry.approved ', 'trip.requested', ''])('refuses the unknown type %p', (type) => {
-      const { errors, parsed } = checkRegistration(GOOD_URL, ['entry.approved', type]);
-      expect(errors).toEqual({ eventTypes: [`"${type}" is not an event type`] });
-      expect(parsed).toBeUndefined();
-    });
+    it.each(['entry.deleted', 'Entry.Approved', 'entry.approved ', 'trip.requested', ''])(
+      'refuses the unknown type %p',
+      (type) => {
+        const { errors, parsed } = checkRegistration(GOOD_URL, ['entry.approved', type]);
+        expect(errors).toEqual({ eventTypes: [`"${type}" is not an event type`] });
+        expect(parsed).toBeUndefined();
+      },
+    );
 
     it('refuses a type listed twice, once per extra occurrence', () => {
-      const { errors } = checkRegistration(GOOD_URL, ['entry.created', 'entry.updated', 'entry.created', 'entry.created']);
+      const { errors } = checkRegistration(GOOD_URL, [
+        'entry.created',
+        'entry.updated',
+        'entry.created',
+        'entry.created',
+      ]);
       expect(errors).toEqual({ eventTypes: ['"entry.created" is listed twice', '"entry.created" is listed twice'] });
     });
 

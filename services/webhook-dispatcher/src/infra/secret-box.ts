@@ -21,9 +21,12 @@ export class SecretBox {
 
   open(sealed: string): string {
     const [version, iv, tag, ct] = sealed.split('.');
-    if (version !== 'v1' || !iv || !tag || !ct) throw new Error('unknown sealed-secret format');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    if (version !== 'v1' || !iv || !tag || ct === undefined) throw new Error('unknown sealed-secret format');
+    const authTag = Buffer.from(tag, 'base64url');
+    // GCM would accept a tag cut down to 4 bytes; only the full 16 bytes authenticate.
+    if (authTag.length !== 16) throw new Error('sealed secret has a truncated authentication tag');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
+    decipher.setAuthTag(authTag);
     return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
   }
 }
