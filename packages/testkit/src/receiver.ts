@@ -23,6 +23,7 @@ export class HttpsReceiver {
   private server?: Server;
   private replies: Reply[] = [];
   private fallback: Reply = { status: 200, body: '{"ok":true}' };
+  private decide?: (req: ReceivedRequest) => Reply | undefined;
   private waiters: Array<() => void> = [];
   port = 0;
 
@@ -38,6 +39,12 @@ export class HttpsReceiver {
     return this;
   }
 
+  /** Decides per request (e.g. by payload); undefined falls back to the queued or default reply. */
+  replyWith(decide: (req: ReceivedRequest) => Reply | undefined): this {
+    this.decide = decide;
+    return this;
+  }
+
   replyNext(...replies: Reply[]): this {
     this.replies.push(...replies);
     return this;
@@ -48,9 +55,10 @@ export class HttpsReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), at: Date.now() });
+        const received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), at: Date.now() };
+        this.requests.push(received);
         this.waiters.splice(0).forEach((w) => w());
-        const reply = this.replies.shift() ?? this.fallback;
+        const reply = this.decide?.(received) ?? this.replies.shift() ?? this.fallback;
         if ('hang' in reply) return;
         setTimeout(() => {
           res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });

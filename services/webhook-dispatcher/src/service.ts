@@ -19,6 +19,7 @@ import { HttpsSender } from './infra/https-sender';
 import { registerModels } from './infra/models';
 import { ATTEMPT_QUEUE_SPEC, EVENTS_QUEUE, EVENT_BINDINGS, declareAttemptTopology, waitQueueOf, type AttemptMessage } from './infra/queues';
 import { SecretBox } from './infra/secret-box';
+import type { Resolve } from './infra/destination';
 
 export const SERVICE = 'webhook-dispatcher';
 
@@ -52,7 +53,12 @@ export function readDispatcherConfig(env: NodeJS.ProcessEnv = process.env) {
   return config;
 }
 
-export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: StartOptions) {
+export interface DispatcherOptions extends StartOptions {
+  /** DNS seam for tests (rebinding, names only the test knows); production uses the system resolver. */
+  resolve?: Resolve;
+}
+
+export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: DispatcherOptions) {
   const config = readDispatcherConfig(env);
   const box = new SecretBox(config.encryptionKey);
   const sender = new HttpsSender(config.timeoutMs);
@@ -62,13 +68,14 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
     config,
     ({ mongo, amqp, logger, metrics }) => {
       const models = registerModels(mongo);
-      const subscriptions = new SubscriptionsApp(models, box, config.allowedCidrs);
+      const subscriptions = new SubscriptionsApp(models, box, config.allowedCidrs, options?.resolve);
       const deliveries = new DeliveriesApp(models, amqp);
       const runner = new AttemptRunner({
         models, amqp, sender, box, logger, metrics,
         tiers: config.tiers,
         allowedCidrs: config.allowedCidrs,
         maxInFlightPerSubscription: config.maxInFlightPerSubscription,
+        resolve: options?.resolve,
       });
       const inbox = new Inbox(mongo);
 

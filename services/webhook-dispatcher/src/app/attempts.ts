@@ -3,7 +3,7 @@ import type { AmqpClient, Logger, Metrics } from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
 import { DISABLE_AFTER_EXHAUSTED, classify, statusAfter, type AttemptOutcome } from '../domain/outcome';
 import type { Tier } from '../domain/schedule';
-import { DestinationRefused, checkDestination } from '../infra/destination';
+import { DestinationRefused, checkDestination, type Resolve } from '../infra/destination';
 import type { HttpsSender, SendResult } from '../infra/https-sender';
 import type { DeliveryDoc, DispatcherModels, SubscriptionDoc } from '../infra/models';
 import { DEFER_LABEL, enqueueAfter, type AttemptMessage } from '../infra/queues';
@@ -17,6 +17,7 @@ export interface AttemptDeps {
   tiers: Tier[];
   allowedCidrs: Cidr[];
   maxInFlightPerSubscription: number;
+  resolve?: Resolve;
   logger: Logger;
   metrics: Metrics;
 }
@@ -84,7 +85,7 @@ export class AttemptRunner {
   private async send(sub: SubscriptionDoc, delivery: DeliveryDoc): Promise<SendResult> {
     let dest;
     try {
-      dest = await checkDestination(sub.url, this.deps.allowedCidrs);
+      dest = await checkDestination(sub.url, this.deps.allowedCidrs, this.deps.resolve);
     } catch (err) {
       // A destination that now resolves to a private address is refused for good; DNS trouble is retried.
       const prefix = err instanceof DestinationRefused ? 'refused: ' : 'dns: ';

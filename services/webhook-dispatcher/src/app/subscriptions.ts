@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, TenantScope, notFound, paginate, type CallerContext, type PageRequest } from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
 import { checkRegistration } from '../domain/subscription-rules';
-import { DestinationRefused, checkDestination } from '../infra/destination';
+import { DestinationRefused, checkDestination, type Resolve } from '../infra/destination';
 import type { DispatcherModels, SubscriptionDoc } from '../infra/models';
 import type { SecretBox } from '../infra/secret-box';
 
@@ -24,6 +24,7 @@ export class SubscriptionsApp {
     private readonly models: DispatcherModels,
     private readonly box: SecretBox,
     private readonly allowedCidrs: Cidr[],
+    private readonly resolve?: Resolve,
   ) {}
 
   scope(tenantId: string) {
@@ -34,7 +35,7 @@ export class SubscriptionsApp {
     const { errors, parsed } = checkRegistration(input.url, input.eventTypes);
     if (!parsed) throw new AppError('VALIDATION_FAILED', undefined, errors);
     try {
-      await checkDestination(parsed.toString(), this.allowedCidrs);
+      await checkDestination(parsed.toString(), this.allowedCidrs, this.resolve);
     } catch (err) {
       const message = err instanceof DestinationRefused ? err.message : `the host ${parsed.hostname} could not be resolved`;
       throw new AppError('VALIDATION_FAILED', undefined, { url: [message] });
