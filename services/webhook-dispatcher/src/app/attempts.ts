@@ -78,7 +78,10 @@ export class AttemptRunner {
     if (outcome === 'retry') await this.scheduleNext(m);
     else if (outcome === 'succeeded') {
       this.latency.observe({ event_type: delivery.eventType }, (Date.now() - delivery.occurredAt.getTime()) / 1000);
-      await models.Subscription.updateOne({ _id: sub._id, tenantId: sub.tenantId, consecutiveExhausted: { $ne: 0 } }, { $set: { consecutiveExhausted: 0 } });
+      // Only a write when there is a streak to break: a success is the common case and writes are costly.
+      if (sub.consecutiveExhausted) {
+        await models.Subscription.updateOne({ _id: sub._id, tenantId: sub.tenantId, consecutiveExhausted: { $ne: 0 } }, { $set: { consecutiveExhausted: 0 } });
+      }
     } else if (outcome === 'exhausted') await this.countExhausted(sub);
   }
 

@@ -7,58 +7,60 @@ import { enqueueAttempt } from '../infra/queues';
 
 const PUBLIC_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
 
+const isBulkDuplicate = (err: unknown): boolean => {
+  const e = err as { code?: number; writeErrors?: Array<{ code?: number }> };
+  return isDuplicateKey(e) || (Array.isArray(e?.writeErrors) && e.writeErrors.every((w) => w.code === 11000));
+};
+
 /**
  * One public event: a delivery row per matching active subscription (unique per event and
- * subscription), then attempt 1 of each. The event is acknowledged only after all of that, so a crash
- * re-runs it: existing rows are found by the unique index and their first attempt is queued again
- * if it never ran.
+ * subscription), written in one command, then attempt 1 of each. The event is acknowledged only after
+ * all of that, so a crash re-runs it: rows that already exist are found by the unique index and their
+ * first attempt is queued again if it never ran.
  */
 export async function fanOut(models: DispatcherModels, amqp: AmqpClient, event: DomainEvent): Promise<number> {
   if (!PUBLIC_TYPES.has(event.type)) return 0;
   // A subscription receives the events raised after it was registered, not older ones still in flight.
-  const subscriptions = await models.Subscription.find({
-    tenantId: event.tenantId,
-    isActive: true,
-    eventTypes: event.type,
-    createdAt: { $lte: new Date(event.occurredAt) },
-  }).lean();
+  const subscriptions = await models.Subscription.find(
+    { tenantId: event.tenantId, isActive: true, eventTypes: event.type, createdAt: { $lte: new Date(event.occurredAt) } },
+    { _id: 1 },
+  ).lean();
   if (subscriptions.length === 0) return 0;
+
   const payload = envelopeBytes(event);
   const now = new Date();
-  let queued = 0;
-  for (const sub of subscriptions) {
-    const row: DeliveryDoc = {
-      _id: randomUUID(),
-      tenantId: event.tenantId,
-      subscriptionId: sub._id,
-      eventId: event.id,
-      eventType: event.type,
-      occurredAt: new Date(event.occurredAt),
-      payload,
-      status: 'Pending',
-      series: 1,
-      attemptsMade: 0,
-      totalAttempts: 0,
-      attemptLog: [],
-      lastStatusCode: null,
-      responseBody: null,
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    };
-    let delivery: Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'status'> = row;
-    try {
-      await models.Delivery.create(row);
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      const existing = await models.Delivery.findOne({ tenantId: event.tenantId, subscriptionId: sub._id, eventId: event.id }).lean();
-      if (!existing) throw err;
-      delivery = existing;
-    }
-    if (delivery.status === 'Pending' && delivery.series === 1 && delivery.attemptsMade === 0) {
-      await enqueueAttempt(amqp, { deliveryId: delivery._id, tenantId: event.tenantId, series: 1, attempt: 1 });
-      queued++;
-    }
+  const rows: DeliveryDoc[] = subscriptions.map((sub) => ({
+    _id: randomUUID(),
+    tenantId: event.tenantId,
+    subscriptionId: sub._id,
+    eventId: event.id,
+    eventType: event.type,
+    occurredAt: new Date(event.occurredAt),
+    payload,
+    status: 'Pending',
+    series: 1,
+    attemptsMade: 0,
+    totalAttempts: 0,
+    attemptLog: [],
+    lastStatusCode: null,
+    responseBody: null,
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+  }));
+
+  let pending: Array<Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'status'>> = rows;
+  try {
+    await models.Delivery.collection.insertMany(rows as never[], { ordered: false });
+  } catch (err) {
+    if (!isBulkDuplicate(err)) throw err;
+    // A redelivered event: take the rows as they are now, whichever run created them.
+    pending = await models.Delivery.find(
+      { tenantId: event.tenantId, eventId: event.id, subscriptionId: { $in: subscriptions.map((s) => s._id) } },
+      { _id: 1, series: 1, attemptsMade: 1, status: 1 },
+    ).lean();
   }
-  return queued;
+  const first = pending.filter((d) => d.status === 'Pending' && d.series === 1 && d.attemptsMade === 0);
+  await Promise.all(first.map((d) => enqueueAttempt(amqp, { deliveryId: d._id, tenantId: event.tenantId, series: 1, attempt: 1 })));
+  return first.length;
 }
