@@ -7,6 +7,8 @@ import { createHttpApp, type ReadinessCheck } from './http/app';
 import { createLogger, type Logger } from './logger';
 import { AmqpClient } from './messaging/amqp-client';
 import { OutboxRelay } from './messaging/outbox-relay';
+import { Inbox } from './messaging/inbox';
+import { declareDomainExchange } from './messaging/topology';
 import { connectMongo, ensureIndexes, pingMongo } from './mongo/connection';
 import { Metrics } from './observability/metrics';
 
@@ -60,6 +62,8 @@ export async function startService(
   await amqp.start();
 
   let relay: OutboxRelay | undefined;
+  // Every publisher declares the exchange it publishes to, so no start order between services matters.
+  await amqp.onConnect(declareDomainExchange);
   const deps: ServiceDeps = { config, logger, metrics, mongo, amqp, nudgeOutbox: () => relay?.nudge() };
   const parts = await build(deps);
   await ensureIndexes(mongo);
@@ -97,6 +101,7 @@ export async function startService(
   server.keepAliveTimeout = 65_000;
   const { port } = server.address() as AddressInfo;
   relay?.start();
+  const stopInboxRetention = startInboxRetention(new Inbox(mongo), logger);
   await parts.start?.();
   logger.info({ port }, `${config.serviceName} listening`);
 
@@ -107,6 +112,7 @@ export async function startService(
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      stopInboxRetention();
       await parts.stop?.();
       await relay?.stop();
       await amqp.stop();
@@ -116,8 +122,28 @@ export async function startService(
   return { name: config.serviceName, url: `http://${config.host}:${port}`, deps, relay, server, stop };
 }
 
+/** Processed-event ids are kept 7 days (far beyond any redelivery), purged hourly: FerretDB has no TTL index. */
+export const INBOX_RETENTION_DAYS = 7;
+
+function startInboxRetention(inbox: Inbox, logger: Logger): () => void {
+  const run = () =>
+    inbox
+      .purgeOlderThan(new Date(Date.now() - INBOX_RETENTION_DAYS * 86_400_000))
+      .catch((err) => logger.warn({ err: (err as Error).message }, 'inbox retention purge failed'));
+  void run();
+  const timer = setInterval(run, 3_600_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** A bounded context whose API is not built yet: it runs, reports health, and answers 501 for its resources. */
-export function startPlaceholderService(name: string, defaultPort: number, prefixes: string[], env: NodeJS.ProcessEnv = process.env, options?: StartOptions) {
+export function startPlaceholderService(
+  name: string,
+  defaultPort: number,
+  prefixes: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  options?: StartOptions,
+) {
   const reader = new EnvReader(env);
   const config = readBaseConfig(name, defaultPort, reader);
   reader.done();
@@ -126,24 +152,27 @@ export function startPlaceholderService(name: string, defaultPort: number, prefi
 
 /** Entry point of a service process: start, and stop cleanly on SIGTERM/SIGINT. */
 export function runMain(start: () => Promise<{ stop: () => Promise<void> }>, logger: Logger): void {
-  start().then(
-    (service) => {
-      const shutdown = (signal: string) => {
-        logger.info({ signal }, 'shutting down');
-        service.stop().then(
-          () => process.exit(0),
-          (err) => {
-            logger.error({ err }, 'unclean shutdown');
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGTERM', () => shutdown('SIGTERM'));
-      process.once('SIGINT', () => shutdown('SIGINT'));
-    },
-    (err) => {
-      logger.fatal({ err: err?.message ?? err, problems: err?.problems }, 'failed to start');
-      process.exit(1);
-    },
-  );
+  // Through a promise, so a configuration error thrown synchronously is reported like any other.
+  Promise.resolve()
+    .then(start)
+    .then(
+      (service) => {
+        const shutdown = (signal: string) => {
+          logger.info({ signal }, 'shutting down');
+          service.stop().then(
+            () => process.exit(0),
+            (err) => {
+              logger.error({ err }, 'unclean shutdown');
+              process.exit(1);
+            },
+          );
+        };
+        process.once('SIGTERM', () => shutdown('SIGTERM'));
+        process.once('SIGINT', () => shutdown('SIGINT'));
+      },
+      (err) => {
+        logger.fatal({ err: err?.message ?? err, problems: err?.problems }, 'failed to start');
+        process.exit(1);
+      },
+    );
 }

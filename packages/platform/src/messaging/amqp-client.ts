@@ -76,15 +76,30 @@ export class AmqpClient {
         void this.connectWithRetry();
       }
     });
+    this.conn = conn;
+    await this.openPublisher(conn);
+    for (const hook of this.hooks) await this.runHook(hook);
+    this.logger.info('amqp connected');
+  }
+
+  /**
+   * The confirm channel used for every publish. A channel error (a publish to a missing exchange, say)
+   * closes only the channel, not the connection: open a new one so one bad publish cannot stop all
+   * later ones until a restart.
+   */
+  private async openPublisher(conn: ChannelModel): Promise<void> {
     const publisher = await conn.createConfirmChannel();
     publisher.on('error', (err) => this.logger.warn({ err: err.message }, 'amqp publish channel error'));
     publisher.on('return', (msg) => {
       if (msg.properties.messageId) this.returned.add(String(msg.properties.messageId));
     });
-    this.conn = conn;
+    publisher.on('close', () => {
+      if (this.publisher === publisher) this.publisher = undefined;
+      if (!this.stopping && this.conn === conn) {
+        this.openPublisher(conn).catch((err) => this.logger.warn({ err: (err as Error).message }, 'amqp publish channel reopen failed'));
+      }
+    });
     this.publisher = publisher;
-    for (const hook of this.hooks) await this.runHook(hook);
-    this.logger.info('amqp connected');
   }
 
   private async runHook(hook: SetupHook): Promise<void> {

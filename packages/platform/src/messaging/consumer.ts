@@ -22,6 +22,27 @@ export interface ConsumerOptions<T> {
   declare?: (ch: Channel) => Promise<void>;
 }
 
+const watched = new WeakMap<Metrics, Set<string>>();
+
+/** `amqp_consumer_lag_messages{queue}`: messages waiting in a consumer's queue, read at scrape time. */
+export function watchQueueDepth(metrics: Metrics, client: AmqpClient, queueName: string): void {
+  const queues = watched.get(metrics) ?? new Set<string>();
+  watched.set(metrics, queues);
+  queues.add(queueName);
+  metrics.gauge('amqp_consumer_lag_messages', 'Messages ready in a consumer queue', ['queue'], async function () {
+    if (!client.connected) return;
+    const ch = await client.channel().catch(() => undefined);
+    if (!ch) return;
+    try {
+      for (const q of queues) this.set({ queue: q }, (await ch.checkQueue(q)).messageCount);
+    } catch {
+      // A queue not declared yet: nothing to report this scrape.
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+  });
+}
+
 /**
  * Manual acks with bounded prefetch on a quorum queue. A handler failure requeues the message; the
  * queue's delivery limit then parks a message that keeps failing. An event already in the inbox is
@@ -31,6 +52,7 @@ export async function startConsumer<T = DomainEvent>(options: ConsumerOptions<T>
   const { client, queue, logger } = options;
   const consumer = options.consumer ?? queue.name;
   const handled = options.metrics.counter('amqp_messages_handled_total', 'Messages handled by consumers', ['queue', 'outcome']);
+  watchQueueDepth(options.metrics, client, queue.name);
 
   await client.onConnect(async (ch: Channel) => {
     if (options.declare) await options.declare(ch);

@@ -16,7 +16,9 @@ let sdk: NodeSDK | undefined;
  */
 export function startTelemetry(serviceName: string): void {
   if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
-  const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  // Without an endpoint the SDK would still export to localhost:4318; say "none" unless told otherwise.
+  if (!endpoint) process.env.OTEL_TRACES_EXPORTER ??= 'none';
   sdk = new NodeSDK({
     resource: new Resource({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME ?? serviceName }),
     ...(endpoint ? { traceExporter: new OTLPTraceExporter() } : {}),
