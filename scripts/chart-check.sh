@@ -396,6 +396,8 @@ def check(path, versions, expect_monitoring, existing_secret):
                 err(f"{ref}: env {n} missing")
         if env.get("PORT", {}).get("value") != str(SERVICES[comp]) or env.get("SERVICE_NAME", {}).get("value") != comp:
             err(f"{ref}: PORT/SERVICE_NAME wrong")
+        if env.get("HOST", {}).get("value") != "0.0.0.0":
+            err(f"{ref}: HOST must be 0.0.0.0 (services bind loopback by default; probes would fail)")
         for n in ("MONGO_URL", "AMQP_URL", "INTERNAL_CONTEXT_SECRET", "WEBHOOK_SECRET_ENCRYPTION_KEY"):
             if n in env:
                 ref_ = (env[n].get("valueFrom") or {}).get("secretKeyRef") or {}

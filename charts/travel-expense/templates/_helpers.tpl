@@ -184,6 +184,9 @@ the Secret to read from, default te.secretName)
   value: {{ $root.Values.config.nodeEnv | quote }}
 - name: PORT
   value: {{ int .cfg.port | quote }}
+# Services bind loopback by default (safe on a laptop); in a pod they must listen on every interface.
+- name: HOST
+  value: "0.0.0.0"
 - name: SERVICE_NAME
   value: {{ .name | quote }}
 - name: LOG_LEVEL
