@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
@@ -12,8 +12,10 @@ export function openApiDocument(): Record<string, unknown> {
   return structuredClone(cached);
 }
 
+/** Beside the code in a built service (dist/openapi.yaml), else the contracts package's own copy. */
 export function openApiPath(): string {
-  return join(__dirname, '..', 'openapi.yaml');
+  const bundled = join(__dirname, 'openapi.yaml');
+  return existsSync(bundled) ? bundled : join(__dirname, '..', 'openapi.yaml');
 }
 
 export const WEBHOOK_EVENT_TYPES = [

@@ -30,6 +30,8 @@ export interface ServiceParts {
   /** Collections whose documents carry an outbox. */
   outboxCollections?: string[];
   readiness?: Record<string, ReadinessCheck>;
+  /** Data migrations, run before indexes are created: at every boot and by the migrate job. Idempotent. */
+  migrate?: () => Promise<void>;
   /** Background work (consumers, jobs) started after the HTTP server listens. */
   start?: () => Promise<void>;
   stop?: () => Promise<void>;
@@ -40,11 +42,14 @@ export interface RunningService {
   url: string;
   deps: ServiceDeps;
   relay?: OutboxRelay;
-  server: Server;
+  /** Absent after a migrate-only run. */
+  server?: Server;
   stop: () => Promise<void>;
 }
 
 export interface StartOptions {
+  /** Run migrations and create indexes, then close: what `dist/migrate.js` (the Helm hook job) does. */
+  migrateOnly?: boolean;
   /** Test seam passed to the relay. */
   relayOptions?: Partial<ConstructorParameters<typeof OutboxRelay>[0]>;
   logger?: Logger;
@@ -59,14 +64,20 @@ export async function startService(
   const metrics = new Metrics(config.serviceName);
   const mongo = await connectMongo(config.mongoUrl, config.mongoDbName);
   const amqp = new AmqpClient(config.amqpUrl, logger, config.serviceName);
-  await amqp.start();
+  if (!options.migrateOnly) await amqp.start();
 
   let relay: OutboxRelay | undefined;
   // Every publisher declares the exchange it publishes to, so no start order between services matters.
   await amqp.onConnect(declareDomainExchange);
   const deps: ServiceDeps = { config, logger, metrics, mongo, amqp, nudgeOutbox: () => relay?.nudge() };
   const parts = await build(deps);
+  await parts.migrate?.();
   await ensureIndexes(mongo);
+  if (options.migrateOnly) {
+    await mongo.close();
+    logger.info('migrations and indexes done');
+    return { name: config.serviceName, url: '', deps, stop: async () => undefined };
+  }
 
   if (parts.outboxCollections?.length) {
     relay = new OutboxRelay({
@@ -148,6 +159,19 @@ export function startPlaceholderService(
   const config = readBaseConfig(name, defaultPort, reader);
   reader.done();
   return startService(config, () => ({ notImplemented: prefixes }), options);
+}
+
+/** Entry point of a migrate job: run once, exit 0 when done, 1 with the reason otherwise. */
+export function runMigrate(migrate: () => Promise<unknown>, logger: Logger): void {
+  Promise.resolve()
+    .then(migrate)
+    .then(
+      () => process.exit(0),
+      (err) => {
+        logger.fatal({ err: err?.message ?? err, problems: err?.problems }, 'migration failed');
+        process.exit(1);
+      },
+    );
 }
 
 /** Entry point of a service process: start, and stop cleanly on SIGTERM/SIGINT. */

@@ -1,0 +1,59 @@
+// What the Helm chart runs: `node dist/migrate.js` (indexes, then exit 0) and `node dist/main.js`
+// (the server, contract bundled beside it), built by scripts/build.ts.
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import mongoose from 'mongoose';
+import { createTestEnv, eventually, repoRoot, type TestEnv } from '@travel/testkit';
+
+const root = repoRoot();
+const dist = join(root, 'services', 'webhook-dispatcher', 'dist');
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+describe('built service', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    const built = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'scripts', 'build.ts'), 'webhook-dispatcher'], { encoding: 'utf8' });
+    expect(built.status).toBe(0);
+    env = await createTestEnv('build');
+  });
+  afterAll(async () => {
+    await env?.cleanup();
+  });
+
+  it('migrate.js creates the indexes and exits 0', async () => {
+    const run = spawnSync('node', [join(dist, 'migrate.js')], { env: { ...process.env, ...env.vars }, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    const conn = await mongoose.createConnection(env.infra.mongoUrl, { dbName: `${env.dbPrefix}webhook_dispatcher` }).asPromise();
+    try {
+      const indexes = await conn.db!.collection('deliveries').indexes();
+      expect(indexes).toEqual(expect.arrayContaining([expect.objectContaining({ key: { tenantId: 1, subscriptionId: 1, eventId: 1 }, unique: true })]));
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('main.js serves the API with the bundled contract, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const child = spawn('node', [join(dist, 'main.js')], { env: { ...process.env, ...env.vars, PORT: String(port) }, stdio: 'ignore' });
+    try {
+      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, 20_000, 200);
+      const headers = env.callerHeaders({ tenantId: '33333333-3333-4333-8333-333333333333' });
+      const list = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, { headers });
+      expect(list.status).toBe(200);
+      const invalid = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks?pageSize=0`, { headers });
+      expect(invalid.status).toBe(400);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const code = await new Promise((resolve) => child.once('exit', (c) => resolve(c)));
+    expect(code).toBe(0);
+  });
+});
