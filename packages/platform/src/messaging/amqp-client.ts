@@ -6,7 +6,7 @@ export type SetupHook = (channel: Channel) => Promise<void>;
 export class PublishError extends Error {
   constructor(
     message: string,
-    readonly reason: 'unroutable' | 'nacked' | 'disconnected',
+    readonly reason: 'unroutable' | 'nacked' | 'disconnected' | 'timeout',
   ) {
     super(message);
   }
@@ -31,6 +31,7 @@ export class AmqpClient {
     private readonly url: string,
     private readonly logger: Logger,
     private readonly name: string,
+    private readonly confirmTimeoutMs = 30_000,
   ) {}
 
   get connected(): boolean {
@@ -123,8 +124,11 @@ export class AmqpClient {
     if (!ch) return Promise.reject(new PublishError('not connected to the broker', 'disconnected'));
     return new Promise((resolve, reject) => {
       const onClose = () => reject(new PublishError('channel closed before confirm', 'disconnected'));
+      // A broker under a memory or disk alarm holds confirms indefinitely: give up, the caller retries.
+      const timer = setTimeout(() => reject(new PublishError(`no confirm within ${this.confirmTimeoutMs} ms`, 'timeout')), this.confirmTimeoutMs);
       ch.once('close', onClose);
       ch.publish(exchange, routingKey, body, { persistent: true, mandatory: true, ...options }, (err) => {
+        clearTimeout(timer);
         ch.removeListener('close', onClose);
         // basic.return always precedes the ack of the same message, so the set is complete here.
         const wasReturned = this.returned.delete(options.messageId);
