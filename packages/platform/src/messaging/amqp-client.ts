@@ -123,9 +123,12 @@ export class AmqpClient {
     const ch = this.publisher;
     if (!ch) return Promise.reject(new PublishError('not connected to the broker', 'disconnected'));
     return new Promise((resolve, reject) => {
-      const onClose = () => reject(new PublishError('channel closed before confirm', 'disconnected'));
+      const onClose = () => {
+        clearTimeout(timer);
+        reject(new PublishError('channel closed before confirm', 'disconnected'));
+      };
       // A broker under a memory or disk alarm holds confirms indefinitely: give up, the caller retries.
-      const timer = setTimeout(() => reject(new PublishError(`no confirm within ${this.confirmTimeoutMs} ms`, 'timeout')), this.confirmTimeoutMs);
+      const timer: NodeJS.Timeout = setTimeout(() => reject(new PublishError(`no confirm within ${this.confirmTimeoutMs} ms`, 'timeout')), this.confirmTimeoutMs);
       ch.once('close', onClose);
       ch.publish(exchange, routingKey, body, { persistent: true, mandatory: true, ...options }, (err) => {
         clearTimeout(timer);
