@@ -3,3 +3,4 @@ export * from './env';
 export * from './receiver';
 export * from './tls';
 export * from './infra/infra';
+export * from './processes';

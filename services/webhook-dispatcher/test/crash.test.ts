@@ -2,20 +2,11 @@
 // and started again. Every event still arrives; a repeat carries the same event id and the same bytes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import amqp from 'amqplib';
 import { DOMAIN_EXCHANGE } from '@travel/platform';
-import { createTestEnv, ensureTestTls, eventually, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
+import { createTestEnv, ensureTestTls, eventually, freePort, HttpsReceiver, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
 import { employeeEvent, verified } from './support/harness';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 describe('dispatcher crash', () => {
   let env: TestEnv;
@@ -29,7 +20,7 @@ describe('dispatcher crash', () => {
       env: { ...process.env, ...env.vars, PORT: String(port) },
       stdio: 'ignore',
     });
-    await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, 30_000, 200);
+    await waitReady(`http://127.0.0.1:${port}`);
   }
 
   beforeAll(async () => {

@@ -1,21 +1,12 @@
 // What the Helm chart runs: `node dist/migrate.js` (indexes, then exit 0) and `node dist/main.js`
 // (the server, contract bundled beside it), built by scripts/build.ts.
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
-import { createTestEnv, eventually, repoRoot, type TestEnv } from '@travel/testkit';
+import { createTestEnv, freePort, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
 
 const root = repoRoot();
 const dist = join(root, 'services', 'webhook-dispatcher', 'dist');
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 describe('built service', () => {
   let env: TestEnv;
@@ -44,7 +35,7 @@ describe('built service', () => {
     const port = await freePort();
     const child = spawn('node', [join(dist, 'main.js')], { env: { ...process.env, ...env.vars, PORT: String(port) }, stdio: 'ignore' });
     try {
-      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, 20_000, 200);
+      await waitReady(`http://127.0.0.1:${port}`);
       const headers = env.callerHeaders({ tenantId: '33333333-3333-4333-8333-333333333333' });
       const list = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, { headers });
       expect(list.status).toBe(200);
