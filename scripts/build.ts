@@ -1,8 +1,7 @@
 // Builds each service into services/<name>/dist: main.js (the server) and migrate.js (the Helm hook
-// job), with contracts/openapi.yaml beside them. Only our TypeScript (the service and the @travel/*
-// packages) is bundled; third-party packages stay ordinary runtime requires, resolved from the
-// service's node_modules, because OpenTelemetry instruments express, mongodb and amqplib by hooking
-// `require` and cannot see into a bundle.
+// job), with contracts/openapi.yaml beside them. Everything is bundled except the libraries
+// OpenTelemetry instruments by hooking `require` (express, mongoose/mongodb, amqplib: they must load
+// as real modules, so every service lists them as its own dependencies) and optional native add-ons.
 //   npm run build [-- <service> …]
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,10 +10,20 @@ import { build, type Plugin } from 'esbuild';
 const root = join(__dirname, '..');
 const ALL = ['gateway', 'employees', 'entries', 'fleet', 'payouts', 'reference-fx', 'webhook-dispatcher'];
 
-const thirdPartyExternal: Plugin = {
-  name: 'third-party-external',
+/** Loaded at run time from the service's own node_modules (see the header). */
+export const RUNTIME_EXTERNALS = ['express', 'mongoose', 'mongodb', 'amqplib'];
+/** Optional add-ons that libraries require only when configured; never installed here. */
+const OPTIONAL_NATIVE = ['kerberos', '@mongodb-js/zstd', 'snappy', 'aws4', 'mongodb-client-encryption', 'gcp-metadata', 'socks', '@aws-sdk/credential-providers', 'pino-pretty', 'bufferutil', 'utf-8-validate'];
+
+const packageOf = (path: string) => (path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]!);
+
+const externals: Plugin = {
+  name: 'externals',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@travel/') ? undefined : { path: args.path, external: true }));
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      const pkg = packageOf(args.path);
+      return RUNTIME_EXTERNALS.includes(pkg) || OPTIONAL_NATIVE.includes(pkg) ? { path: args.path, external: true } : undefined;
+    });
   },
 };
 
@@ -33,7 +42,7 @@ async function buildService(name: string): Promise<void> {
     target: 'node20',
     format: 'cjs',
     sourcemap: true,
-    plugins: [thirdPartyExternal],
+    plugins: [externals],
     logLevel: 'warning',
   });
   copyFileSync(join(root, 'contracts', 'openapi.yaml'), join(out, 'openapi.yaml'));

@@ -16,3 +16,4 @@ export * from './messaging/outbox';
 export * from './messaging/outbox-relay';
 export * from './messaging/topology';
 export * from './observability/metrics';
+export * from './observability/webhook-agent';

@@ -16,3 +16,13 @@ export function freePort(): Promise<number> {
 export async function waitReady(baseUrl: string, timeoutMs = 30_000): Promise<void> {
   await eventually(async () => (await fetch(`${baseUrl}/readyz`).catch(() => undefined))?.ok, timeoutMs, 200);
 }
+
+/**
+ * The environment for running a built service as a container would: pnpm's bin shims put its whole
+ * hoisted store on NODE_PATH, which would let a bundle resolve packages the image does not have.
+ */
+export function productionLikeEnv(vars: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...vars };
+  delete env.NODE_PATH;
+  return env;
+}

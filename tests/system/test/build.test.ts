@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
-import { createTestEnv, freePort, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
+import { createTestEnv, freePort, productionLikeEnv, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
 
 const root = repoRoot();
 const dist = join(root, 'services', 'webhook-dispatcher', 'dist');
@@ -20,7 +20,7 @@ describe('built service', () => {
   });
 
   it('migrate.js creates the indexes and exits 0', async () => {
-    const run = spawnSync('node', [join(dist, 'migrate.js')], { env: { ...process.env, ...env.vars }, encoding: 'utf8' });
+    const run = spawnSync('node', [join(dist, 'migrate.js')], { env: productionLikeEnv(env.vars), encoding: 'utf8' });
     expect(run.status).toBe(0);
     const conn = await mongoose.createConnection(env.infra.mongoUrl, { dbName: `${env.dbPrefix}webhook_dispatcher` }).asPromise();
     try {
@@ -33,7 +33,7 @@ describe('built service', () => {
 
   it('main.js serves the API with the bundled contract, and stops on SIGTERM', async () => {
     const port = await freePort();
-    const child = spawn('node', [join(dist, 'main.js')], { env: { ...process.env, ...env.vars, PORT: String(port) }, stdio: 'ignore' });
+    const child = spawn('node', [join(dist, 'main.js')], { env: productionLikeEnv({ ...env.vars, PORT: String(port) }), stdio: 'ignore' });
     try {
       await waitReady(`http://127.0.0.1:${port}`);
       const headers = env.callerHeaders({ tenantId: '33333333-3333-4333-8333-333333333333' });

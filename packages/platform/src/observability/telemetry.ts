@@ -6,6 +6,7 @@ import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
 import { Resource } from '@opentelemetry/resources';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { WEBHOOK_USER_AGENT } from './webhook-agent';
 
 let sdk: NodeSDK | undefined;
 
@@ -23,7 +24,12 @@ export function startTelemetry(serviceName: string): void {
     resource: new Resource({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME ?? serviceName }),
     ...(endpoint ? { traceExporter: new OTLPTraceExporter() } : {}),
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)/.test(req.url ?? '') }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)/.test(req.url ?? ''),
+        // Webhook POSTs carry exactly the spec's headers (no traceparent to partners); the dispatcher
+        // records their span itself.
+        ignoreOutgoingRequestHook: (req) => String((req.headers as Record<string, unknown> | undefined)?.['user-agent'] ?? '') === WEBHOOK_USER_AGENT,
+      }),
       new ExpressInstrumentation(),
       new MongoDBInstrumentation(),
       new AmqplibInstrumentation(),

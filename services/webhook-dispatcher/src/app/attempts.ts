@@ -1,13 +1,16 @@
 import { sign } from '@travel/webhook-verify';
-import type { AmqpClient, Logger, Metrics } from '@travel/platform';
+import { WEBHOOK_USER_AGENT, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
 import { DISABLE_AFTER_EXHAUSTED, classify, statusAfter, type AttemptOutcome } from '../domain/outcome';
 import type { Tier } from '../domain/schedule';
-import { DestinationRefused, checkDestination, type Resolve } from '../infra/destination';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { DestinationRefused, checkDestination, type CheckedDestination, type Resolve } from '../infra/destination';
 import type { HttpsSender, SendResult } from '../infra/https-sender';
 import type { DeliveryDoc, DispatcherModels, SubscriptionDoc } from '../infra/models';
 import { DEFER_LABEL, enqueueAfter, type AttemptMessage } from '../infra/queues';
 import type { SecretBox } from '../infra/secret-box';
+
+const tracer = trace.getTracer('webhook-dispatcher');
 
 export interface AttemptDeps {
   models: DispatcherModels;
@@ -96,9 +99,22 @@ export class AttemptRunner {
     }
     const body = Buffer.from(delivery.payload, 'utf8');
     const secret = this.deps.box.open(sub.secret);
+    return tracer.startActiveSpan('webhook POST', { kind: SpanKind.CLIENT, attributes: { 'webhook.event_type': delivery.eventType, 'webhook.delivery_id': delivery._id, 'server.address': dest.url.hostname } }, async (span) => {
+      try {
+        const result = await this.post(dest, body, secret, delivery);
+        span.setAttribute('http.response.status_code', result.statusCode ?? 0);
+        if (result.error) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error });
+        return result;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  private post(dest: CheckedDestination, body: Buffer, secret: string, delivery: DeliveryDoc): Promise<SendResult> {
     return this.deps.sender.send(dest, body, {
       'content-type': 'application/json; charset=utf-8',
-      'user-agent': 'Svc-Webhook/1.0',
+      'user-agent': WEBHOOK_USER_AGENT,
       'svc-event': delivery.eventType,
       'svc-event-id': delivery.eventId,
       'svc-signature': sign(body, secret, Math.floor(Date.now() / 1000)),
