@@ -18,4 +18,32 @@ export function issueApiKey(): IssuedKey {
 
 export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 
-export const looksLikeApiKey = (key: string): boolean => key.startsWith(PREFIX) && key.length >= PREFIX.length + 40 && key.length <= 128;
+export const looksLikeApiKey = (key: string): boolean =>
+  key.startsWith(PREFIX) && key.length >= PREFIX.length + 40 && key.length <= 128;
+
+export interface ApiKey {
+  _id: string;
+  tenantId: string;
+  /** The employee whose permissions the key carries. */
+  employeeId: string;
+  name: string;
+  hint: string;
+  hash: string;
+  /** Who issued it: an employee id, or null when the operator command did. */
+  createdByEmployeeId: string | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** A key as lists show it: never the key or its hash, only the hint. */
+export function toApiKeyResponse(k: ApiKey) {
+  return {
+    id: k._id,
+    name: k.name,
+    employeeId: k.employeeId,
+    hint: k.hint,
+    createdByEmployeeId: k.createdByEmployeeId ?? null,
+    createdAt: k.createdAt.toISOString(),
+    revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
+  };
+}

@@ -1,3 +1,9 @@
+import type { FieldErrors, Market } from '@travel/platform';
+import { checkBic, checkIban } from './bank';
+import { expandPermissions, missingOwnerFlags } from './permissions';
+import { checkTaxId } from './tax-id';
+import { hasControlCharacters } from './text';
+
 export type EmployeeStatus = 'Active' | 'Inactive';
 export type Residency = 'Resident' | 'NonResident';
 
@@ -24,6 +30,12 @@ export interface Employee {
   createdAt: Date;
   editedAt: Date;
 }
+
+/**
+ * What the per-company unique e-mail index compares: the e-mail address, or for an employee without one
+ * a value no address can take (its id), so employees without e-mail never clash with each other.
+ */
+export const emailKeyOf = (e: Pick<Employee, '_id' | 'email'>): string => e.email ?? `no-email:${e._id}`;
 
 /** The full record, as GET /employees/{id} returns it. */
 export function toEmployeeResponse(e: Employee) {
@@ -71,3 +83,166 @@ export function toEmployeeWebhookDto(e: Employee) {
   };
 }
 export type EmployeeWebhookDto = ReturnType<typeof toEmployeeWebhookDto>;
+
+/** At most this many distinct cost centers per employee write (duplicates count once). */
+export const MAX_COST_CENTERS = 100;
+
+/** The body of an employee create or full-replace update, as the contract admits it. */
+export interface EmployeeWrite {
+  firstName: string;
+  lastName: string;
+  email?: string | null;
+  phone?: string | null;
+  address?: string | null;
+  taxId?: string | null;
+  bankAccount?: string | null;
+  bic?: string | null;
+  position?: string | null;
+  departmentId?: string | null;
+  status?: EmployeeStatus;
+  isArchived?: boolean;
+  residency?: Residency;
+  costCenterIds?: string[];
+  customFields?: Record<string, string | number | boolean | null>;
+  permissions?: string[];
+}
+
+/** The fields a write replaces (every field but identity, ownership, cost centers, permissions and timestamps). */
+export type ReplacedFields = Pick<
+  Employee,
+  | 'firstName'
+  | 'lastName'
+  | 'email'
+  | 'phone'
+  | 'address'
+  | 'taxId'
+  | 'bankAccount'
+  | 'bic'
+  | 'position'
+  | 'departmentId'
+  | 'status'
+  | 'isArchived'
+  | 'residency'
+  | 'customFields'
+>;
+
+class Errors {
+  readonly all: FieldErrors = {};
+  add(field: string, message: string): void {
+    (this.all[field] ??= []).push(message);
+  }
+}
+
+function requiredName(field: string, value: string, errors: Errors): string {
+  const trimmed = value.trim();
+  if (!trimmed) errors.add(field, 'must not be blank');
+  else if (hasControlCharacters(trimmed)) errors.add(field, 'must not contain control characters');
+  return trimmed;
+}
+
+/** Trimmed text, or null when absent or blank (a full replace clears what it omits). */
+function optionalText(
+  field: string,
+  value: string | null | undefined,
+  errors: Errors,
+  multiline = false,
+): string | null {
+  const trimmed = value?.trim();
+  if (!trimmed) return null;
+  const checked = multiline ? trimmed.replace(/[\r\n\t]/g, ' ') : trimmed;
+  if (hasControlCharacters(checked)) errors.add(field, 'must not contain control characters');
+  return trimmed;
+}
+
+const PHONE = /^\+?[0-9 ()./-]+$/;
+
+/** Digits, spaces and ( ) . / -, an optional leading +, and 3 to 20 digits in all. */
+export function checkPhone(value: string): string | undefined {
+  if (!PHONE.test(value)) return 'must be a phone number: digits, spaces and ( ) . / -, optionally starting with +';
+  const digits = value.replace(/\D/g, '').length;
+  if (digits < 3 || digits > 20) return 'must have between 3 and 20 digits';
+  return undefined;
+}
+
+/**
+ * Normalizes and checks the fields a create or full-replace update writes. An omitted optional field is
+ * cleared (null, or its default for status, isArchived and residency). References to other records
+ * (department, cost centers) and uniqueness are checked by the use case, which can read the database.
+ */
+export function replacedFields(input: EmployeeWrite, market: Market): { fields: ReplacedFields; errors: FieldErrors } {
+  const errors = new Errors();
+  const fields: ReplacedFields = {
+    firstName: requiredName('firstName', input.firstName, errors),
+    lastName: requiredName('lastName', input.lastName, errors),
+    email: input.email?.trim().toLowerCase() || null,
+    phone: optionalText('phone', input.phone, errors),
+    address: optionalText('address', input.address, errors, true),
+    taxId: optionalText('taxId', input.taxId, errors),
+    bankAccount: optionalText('bankAccount', input.bankAccount, errors),
+    bic: optionalText('bic', input.bic, errors),
+    position: optionalText('position', input.position, errors),
+    departmentId: input.departmentId?.toLowerCase() ?? null,
+    status: input.status ?? 'Active',
+    isArchived: input.isArchived ?? false,
+    residency: input.residency ?? 'Resident',
+    customFields: { ...(input.customFields ?? {}) },
+  };
+  if (fields.phone) {
+    const problem = checkPhone(fields.phone);
+    if (problem) errors.add('phone', problem);
+  }
+  if (fields.taxId) {
+    const checked = checkTaxId(fields.taxId, market, fields.residency === 'Resident');
+    if (checked.ok) fields.taxId = checked.value;
+    else errors.add('taxId', checked.message);
+  }
+  if (fields.bankAccount) {
+    const checked = checkIban(fields.bankAccount);
+    if (checked.ok) fields.bankAccount = checked.value;
+    else errors.add('bankAccount', checked.message);
+  }
+  if (fields.bic) {
+    const checked = checkBic(fields.bic);
+    if (checked.ok) fields.bic = checked.value;
+    else errors.add('bic', checked.message);
+  }
+  return { fields, errors: errors.all };
+}
+
+/**
+ * The cost-center list after a write: omitted keeps the current list (an empty one on create), `[]`
+ * clears it, a non-empty list replaces it. Ids are compared case-insensitively and kept once, in the
+ * order first given; more than MAX_COST_CENTERS distinct ids is an error.
+ */
+export function nextCostCenterIds(
+  current: readonly string[],
+  input: readonly string[] | undefined,
+): { ids: string[]; error?: string } {
+  if (input === undefined) return { ids: [...current] };
+  const ids = [...new Set(input.map((id) => id.toLowerCase()))];
+  if (ids.length > MAX_COST_CENTERS) {
+    return { ids, error: `must name at most ${MAX_COST_CENTERS} distinct cost centers (names ${ids.length})` };
+  }
+  return { ids };
+}
+
+/** The permission list after a write: omitted keeps the current list; presets expand; unknown flags stay. */
+export const nextPermissions = (current: readonly string[], input: readonly string[] | undefined): string[] =>
+  input === undefined ? [...current] : expandPermissions(input);
+
+/**
+ * The account owner is the company's way in: it stays Active, unarchived, and holds every known flag.
+ * Returns the field errors a write would cause on an owner (none for anyone else).
+ */
+export function accountOwnerErrors(
+  next: Pick<Employee, 'isAccountOwner' | 'status' | 'isArchived' | 'permissions'>,
+): FieldErrors {
+  if (!next.isAccountOwner) return {};
+  const errors = new Errors();
+  if (next.status !== 'Active') errors.add('status', 'the account owner must stay Active');
+  if (next.isArchived) errors.add('isArchived', 'the account owner cannot be archived');
+  const missing = missingOwnerFlags(next.permissions);
+  if (missing.length)
+    errors.add('permissions', `the account owner holds every permission; missing: ${missing.join(', ')}`);
+  return errors.all;
+}
