@@ -105,8 +105,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List the company's employees, sorted by last and first name
+         * @description Any API key of the company may read employees. Filters combine with AND.
+         */
         get: operations["listEmployees"];
         put?: never;
+        /**
+         * Create an employee (needs ManageEmployees); raises employee.created
+         * @description Needs `ManageEmployees`. Granting permissions also needs the caller to hold every flag granted
+         *     (403 otherwise). An omitted `costCenterIds` is an empty list (the employee may charge every active
+         *     cost center); omitted `status`, `isArchived` and `residency` are `Active`, `false` and `Resident`.
+         *     An e-mail address already used by another employee of the company is 409.
+         */
         post: operations["createEmployee"];
         delete?: never;
         options?: never;
@@ -124,9 +135,98 @@ export interface paths {
             cookie?: never;
         };
         get: operations["getEmployee"];
-        put?: never;
+        /**
+         * Replace an employee (needs ManageEmployees); raises employee.updated
+         * @description Full replace: every optional field the body omits is cleared (null; `status`, `isArchived` and
+         *     `residency` fall back to `Active`, `false` and `Resident`), except two fields where an omission
+         *     keeps the stored value:
+         *     - `costCenterIds`: omitted keeps the list, `[]` clears it, a non-empty list replaces it;
+         *     - `permissions`: omitted keeps the list; a list replaces it (presets expand; flags this server does
+         *       not know are kept as sent, so write back the list you read).
+         *
+         *     Changing permissions needs the caller to hold every flag added or taken away (403 otherwise). The
+         *     account owner stays `Active`, unarchived and holds every permission. Read-only fields of the record
+         *     (`id`, `isAccountOwner`, `createdAt`, `editedAt`) are not accepted in the body.
+         */
+        put: operations["updateEmployee"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/departments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the company's departments, sorted by name */
+        get: operations["listDepartments"];
+        put?: never;
+        /** Create a department (needs ManageCompanyData) */
+        post: operations["createDepartment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/departments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get: operations["getDepartment"];
+        /** Replace a department (needs ManageCompanyData); an omitted parentId makes it a root department */
+        put: operations["updateDepartment"];
+        post?: never;
+        /** Delete a department (needs ManageCompanyData); 409 while employees or sub-departments use it */
+        delete: operations["deleteDepartment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cost-centers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the company's cost centers, sorted by code */
+        get: operations["listCostCenters"];
+        put?: never;
+        /** Create a cost center (needs ManageCompanyData) */
+        post: operations["createCostCenter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cost-centers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get: operations["getCostCenter"];
+        /** Replace a cost center (needs ManageCompanyData); omitted description is cleared, omitted isActive is true */
+        put: operations["updateCostCenter"];
+        post?: never;
+        /** Delete a cost center (needs ManageCompanyData); 409 while an employee's costCenterIds names it */
+        delete: operations["deleteCostCenter"];
         options?: never;
         head?: never;
         patch?: never;
@@ -143,6 +243,54 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the company's API keys, newest first (needs ManageCompanyData); never shows a key, only its hint */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Issue an API key for an employee (needs ManageCompanyData); the key is shown once
+         * @description The key acts with the permissions of its employee (`employeeId`, default the caller), who must be
+         *     Active and not archived. Issuing a key for another employee needs the caller to hold every
+         *     permission that employee holds (403 otherwise). The key is in this response only; it is stored
+         *     hashed and lists show its `hint`.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key (needs ManageCompanyData); the gateway refuses it within seconds
+         * @description Sets `revokedAt`; the key stays in the list. The gateway caches key resolutions for a few seconds
+         *     (`API_KEY_CACHE_MS`, 5 s by default), so a revoked key is refused within that time. Revoking a
+         *     revoked key changes nothing.
+         */
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -326,31 +474,52 @@ export interface components {
             responseBody: string | null;
             attemptLog: components["schemas"]["DeliveryAttempt"][];
         };
-        /** @description An atomic CompanyPermissions flag. Writes also accept the presets `FleetManager` (stored as ReadAllEntries + ManageVehicles) and `CompanyAdmin`; unknown flags are preserved. */
+        /** @description An atomic CompanyPermissions flag: ManageVehicles, ManageCompanyData, ManageEmployees, EditAllEntries, ReadAllEntries, ApproveEntries, ManagePayouts. Writes also accept the presets `FleetManager` (stored as ReadAllEntries + ManageVehicles) and `CompanyAdmin` (every flag); flags this server does not know are stored and returned verbatim. */
         Permission: string;
+        /** @enum {string} */
+        EmployeeStatus: "Active" | "Inactive";
+        /**
+         * @description Used for Slovenian per-diem and payroll-tax reporting; `Resident` when not given
+         * @enum {string}
+         */
+        Residency: "Resident" | "NonResident";
+        /** @description Surrounding spaces are removed; must not be blank or contain control characters */
+        PersonName: string;
+        /** @description Values of the company's custom fields, by field key. Keys start with a letter or underscore and hold letters, digits, `_` and `-`; values are strings, numbers, booleans or null. */
+        CustomFieldValues: {
+            [key: string]: string | number | boolean | null;
+        };
+        /** @description Body of an employee create and full-replace update (see the operations for what an omitted field means). Text fields are trimmed; blank optional text is stored as null. */
         EmployeeWrite: {
-            firstName: string;
-            lastName: string;
-            /** Format: email */
+            firstName: components["schemas"]["PersonName"];
+            lastName: components["schemas"]["PersonName"];
+            /**
+             * Format: email
+             * @description Unique within the company (compared case-insensitively; stored in lower case)
+             */
             email?: string | null;
+            /** @description Digits, spaces and `( ) . / -`, optionally starting with `+`; 3 to 20 digits */
             phone?: string | null;
             address?: string | null;
+            /** @description Personal tax number. Letters and digits (spaces, dots, slashes and dashes may separate them). For a `Resident` of a company in HR it must be an OIB (11 digits, ISO 7064 MOD 11,10 check digit), in SI a tax number (8 digits with its check digit), in PL a PESEL or NIP (with their check digits); these are stored as digits only. CZ and SK have no further rule. */
             taxId?: string | null;
+            /** @description IBAN, electronic or print format (stored in electronic format: no spaces, upper case). Checked: the country's length and account structure from the SWIFT IBAN Registry (15 to 34 characters for countries it does not list) and the MOD 97-10 check digits. */
             bankAccount?: string | null;
+            /** @description BIC (ISO 9362): 8 or 11 characters, a 4-character party prefix, a 2-letter country code, a 2-character location code and an optional 3-character branch code (stored upper case, no spaces) */
             bic?: string | null;
             position?: string | null;
+            /** @description A department of the caller's company, or null */
             departmentId?: components["schemas"]["Id"] | null;
-            /** @enum {string} */
-            status?: "Active" | "Inactive";
+            status?: components["schemas"]["EmployeeStatus"];
             isArchived?: boolean;
-            /** @enum {string} */
-            residency?: "Resident" | "NonResident";
+            residency?: components["schemas"]["Residency"];
+            /** @description Cost centers of the caller's company the employee may charge; empty means unrestricted (every active cost center). At most 100 DISTINCT ids: duplicates are accepted and count once, so this request array carries no `maxItems` (the stored list, returned by reads, does: 100, unique). More than 100 distinct ids, or an id that is not a cost center of the company, is 400 VALIDATION_FAILED under `errors.costCenterIds`. On update, omitted keeps the list, `[]` clears it. */
             costCenterIds?: components["schemas"]["Id"][];
-            customFields?: {
-                [key: string]: string | number | boolean | null;
-            };
+            customFields?: components["schemas"]["CustomFieldValues"];
+            /** @description Flags or presets; stored as atomic flags. Granting or taking away a flag needs the caller to hold it. On update, omitted keeps the stored list. */
             permissions?: components["schemas"]["Permission"][];
         };
+        /** @description The full employee record (personal data included; the webhook summary carries none of it) */
         Employee: {
             id: components["schemas"]["Id"];
             firstName: string;
@@ -359,37 +528,103 @@ export interface components {
             phone: string | null;
             address: string | null;
             taxId: string | null;
+            /** @description IBAN in electronic format */
             bankAccount: string | null;
             bic: string | null;
             position: string | null;
-            departmentId: string | null;
-            /** @enum {string} */
-            status: "Active" | "Inactive";
+            departmentId: components["schemas"]["Id"] | null;
+            status: components["schemas"]["EmployeeStatus"];
+            /** @description The company's owner (made by the operator); always Active, unarchived, with every permission */
             isAccountOwner: boolean;
             isArchived: boolean;
-            /** @enum {string} */
-            residency: "Resident" | "NonResident";
-            costCenterIds: string[];
+            residency: components["schemas"]["Residency"];
+            /** @description Distinct cost-center ids; empty means unrestricted */
+            costCenterIds: components["schemas"]["Id"][];
             customFields: {
                 [key: string]: unknown;
             };
+            /** @description Atomic flags only (presets are expanded on write); flags unknown to this server are kept */
             permissions: string[];
             createdAt: components["schemas"]["Timestamp"];
             editedAt: components["schemas"]["Timestamp"];
         };
+        /** @description Unique within the company, compared case-insensitively (`cc-1` and `CC-1` clash) */
+        RecordCode: string;
+        /** @description Surrounding spaces are removed; must not be blank or contain control characters */
+        RecordName: string;
+        DepartmentWrite: {
+            name: components["schemas"]["RecordName"];
+            code: components["schemas"]["RecordCode"];
+            /** @description The parent department (of the same company), or null/omitted for a root department; a department cannot be placed below itself, and the tree is at most 20 levels deep */
+            parentId?: components["schemas"]["Id"] | null;
+        };
+        Department: {
+            id: components["schemas"]["Id"];
+            name: string;
+            code: string;
+            parentId: components["schemas"]["Id"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            editedAt: components["schemas"]["Timestamp"];
+        };
+        CostCenterWrite: {
+            name: components["schemas"]["RecordName"];
+            code: components["schemas"]["RecordCode"];
+            description?: string | null;
+            /** @description Inactive cost centers stay valid in employees' lists but are not offered for new charges; true when omitted */
+            isActive?: boolean;
+        };
+        CostCenter: {
+            id: components["schemas"]["Id"];
+            name: string;
+            code: string;
+            description: string | null;
+            isActive: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+            editedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description The caller's company (the tenant). Set up by the operator; read-only through the API. */
         Company: {
-            id: string;
+            id: components["schemas"]["Id"];
             name: string;
             /** @enum {string} */
             market: "HR" | "SI" | "SK" | "CZ" | "PL";
-            /** @enum {string} */
+            /**
+             * @description EUR for HR, SI and SK; CZK for CZ; PLN for PL
+             * @enum {string}
+             */
             baseCurrency: "EUR" | "CZK" | "PLN";
-            address?: string | null;
-            registrationNumber?: string | null;
-            vatNumber?: string | null;
+            address: string | null;
+            /** @description The company's registration number in its market */
+            registrationNumber: string | null;
+            /** @description The company's VAT identification number */
+            vatNumber: string | null;
+            /** @description ISO 3166-1 alpha-2 codes of the countries the company's trips may go to */
             enabledCountries: string[];
+            /** @description ISO 4217 codes of the currencies the company's expenses may be in */
             enabledCurrencies: string[];
             createdAt: components["schemas"]["Timestamp"];
+        };
+        CreateApiKeyRequest: {
+            name: components["schemas"]["RecordName"];
+            /** @description The employee whose permissions the key carries; the caller when omitted */
+            employeeId?: components["schemas"]["Id"];
+        };
+        /** @description An API key as lists show it; the key itself is never shown again, only its `hint` */
+        ApiKey: {
+            id: components["schemas"]["Id"];
+            name: string;
+            employeeId: components["schemas"]["Id"];
+            /** @description The first characters of the key (`tek_` and six more) */
+            hint: string;
+            /** @description Who issued the key; null when the operator did */
+            createdByEmployeeId: components["schemas"]["Id"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When the key was revoked; null while it is in force */
+            revokedAt: components["schemas"]["Timestamp"] | null;
+        };
+        ApiKeyCreated: components["schemas"]["ApiKey"] & {
+            /** @description The key: shown once, here; send it as `Authorization: Bearer <key>` */
+            key: string;
         };
         /** @description PII-free employee summary. Append-only within v1; never carries e-mail, phone, address, tax id, bank account or BIC. */
         EmployeeWebhookDto: {
@@ -499,6 +734,8 @@ export interface components {
         /** @description Page number, from 1 */
         Page: number;
         PageSize: number;
+        /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
+        SearchQuery: string;
         SvcEvent: components["schemas"]["WebhookEventType"];
         /** @description Event GUID (8-4-4-4-12); receivers de-duplicate on it */
         SvcEventId: string;
@@ -702,6 +939,14 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
+                /** @description Only employees of this department */
+                departmentId?: components["schemas"]["Id"];
+                status?: components["schemas"]["EmployeeStatus"];
+                isArchived?: boolean;
+                /** @description Only the employee with this e-mail address (compared case-insensitively) */
+                email?: string;
+                /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
+                q?: components["parameters"]["SearchQuery"];
             };
             header?: never;
             path?: never;
@@ -772,8 +1017,321 @@ export interface operations {
                     "application/json": components["schemas"]["Employee"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    updateEmployee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmployeeWrite"];
+            };
+        };
+        responses: {
+            /** @description The employee as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listDepartments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Only the direct sub-departments of this department */
+                parentId?: components["schemas"]["Id"];
+                /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
+                q?: components["parameters"]["SearchQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged departments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["Department"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createDepartment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepartmentWrite"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Department"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getDepartment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The department */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Department"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateDepartment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepartmentWrite"];
+            };
+        };
+        responses: {
+            /** @description The department as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Department"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    deleteDepartment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listCostCenters: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+                isActive?: boolean;
+                /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
+                q?: components["parameters"]["SearchQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged cost centers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["CostCenter"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createCostCenter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CostCenterWrite"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostCenter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getCostCenter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cost center */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostCenter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateCostCenter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CostCenterWrite"];
+            };
+        };
+        responses: {
+            /** @description The cost center as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostCenter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    deleteCostCenter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     getCompany: {
@@ -795,6 +1353,90 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Only the keys of this employee */
+                employeeId?: components["schemas"]["Id"];
+                /** @description true for revoked keys only, false for keys still in force only */
+                revoked?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged API keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["ApiKey"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Issued; `key` is shown only here */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

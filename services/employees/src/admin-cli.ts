@@ -4,9 +4,13 @@
 import { connectMongo, ensureIndexes } from '@travel/platform';
 import { isMarket, MARKETS } from './domain/company';
 import { createTenant } from './app/tenants';
+import { backfillEmployeeStorage } from './infra/migrations';
 import { registerModels } from './infra/models';
 
-const USAGE = `usage: npm run admin -- tenant create --market <${MARKETS.join('|')}> --name "<company name>"`;
+const USAGE = [
+  `usage: npm run admin -- tenant create --market <${MARKETS.join('|')}> --name "<company name>"`,
+  '         [--address "<address>"] [--registration-number <number>] [--vat-number <number>]',
+].join('\n');
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -22,12 +26,21 @@ async function main(args: string[]): Promise<void> {
   const mongoUrl = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
   const dbName = process.env.MONGO_DB_NAME ?? `${process.env.MONGO_DB_PREFIX ?? 'travel_'}employees`;
   const conn = await connectMongo(mongoUrl, dbName).catch((err: Error) => {
-    throw new Error(`cannot reach the database at ${mongoUrl} (${err.message}); start the stack with npm start or set MONGO_URL`);
+    throw new Error(
+      `cannot reach the database at ${mongoUrl} (${err.message}); start the stack with npm start or set MONGO_URL`,
+    );
   });
   try {
     const models = registerModels(conn);
+    await backfillEmployeeStorage(models);
     await ensureIndexes(conn);
-    const created = await createTenant(models, { name, market });
+    const created = await createTenant(models, {
+      name,
+      market,
+      address: flag(args, 'address'),
+      registrationNumber: flag(args, 'registration-number'),
+      vatNumber: flag(args, 'vat-number'),
+    });
     process.stdout.write(JSON.stringify(created) + '\n');
   } finally {
     await conn.close();

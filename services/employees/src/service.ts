@@ -1,7 +1,10 @@
 import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
+import { ApiKeysApp } from './app/api-keys';
 import { EmployeesApp } from './app/employees';
+import { CostCentersApp, DepartmentsApp } from './app/org';
 import { internalRoutes } from './http/internal';
 import { publicRoutes } from './http/routes';
+import { backfillEmployeeStorage } from './infra/migrations';
 import { EMPLOYEES_COLLECTION, registerModels } from './infra/models';
 
 export const SERVICE = 'employees';
@@ -20,8 +23,22 @@ export function startEmployeesService(env: NodeJS.ProcessEnv = process.env, opti
     config,
     ({ mongo, nudgeOutbox }) => {
       const models = registerModels(mongo);
-      const app = new EmployeesApp(models, nudgeOutbox);
-      return { api: publicRoutes(app, models), internal: internalRoutes(models), outboxCollections: [EMPLOYEES_COLLECTION] };
+      const api = publicRoutes({
+        models,
+        employees: new EmployeesApp(models, nudgeOutbox),
+        departments: new DepartmentsApp(models),
+        costCenters: new CostCentersApp(models),
+        apiKeys: new ApiKeysApp(models),
+      });
+      return {
+        api,
+        internal: internalRoutes(models),
+        outboxCollections: [EMPLOYEES_COLLECTION],
+        // Runs before the indexes are created: the unique e-mail index needs every document's emailKey.
+        migrate: async () => {
+          await backfillEmployeeStorage(models);
+        },
+      };
     },
     options,
   );

@@ -1,6 +1,17 @@
-import type { Market } from '@travel/platform';
-import { hashApiKey, looksLikeApiKey } from '../domain/api-key';
-import type { EmployeesModels } from '../infra/models';
+import { randomUUID } from 'node:crypto';
+import {
+  AppError,
+  TenantScope,
+  notFound,
+  paginate,
+  type CallerContext,
+  type Market,
+  type PageRequest,
+} from '@travel/platform';
+import { hashApiKey, issueApiKey, looksLikeApiKey, toApiKeyResponse, type ApiKey } from '../domain/api-key';
+import { hasControlCharacters } from '../domain/text';
+import type { ApiKeyDoc, EmployeesModels } from '../infra/models';
+import { throwIfInvalid } from './writes';
 
 export interface ResolvedKey {
   tenantId: string;
@@ -32,4 +43,86 @@ export async function resolveApiKey(models: EmployeesModels, key: string): Promi
     apiKeyId: row._id,
     permissions: employee.permissions,
   };
+}
+
+export interface CreateApiKeyInput {
+  name: string;
+  employeeId?: string;
+}
+
+/** API keys of the company: issued for an employee, shown once, listed by hint, revocable. */
+export class ApiKeysApp {
+  constructor(private readonly models: EmployeesModels) {}
+
+  private scope(caller: CallerContext) {
+    return new TenantScope<ApiKeyDoc>(this.models.ApiKey, caller.tenantId);
+  }
+
+  async list(caller: CallerContext, filter: { employeeId?: string; revoked?: boolean }, page: PageRequest) {
+    const query: Record<string, unknown> = {};
+    if (filter.employeeId) query.employeeId = filter.employeeId.toLowerCase();
+    if (filter.revoked !== undefined) query.revokedAt = filter.revoked ? { $ne: null } : null;
+    return paginate<ApiKeyDoc, ReturnType<typeof toApiKeyResponse>>(
+      this.scope(caller),
+      query,
+      page,
+      { createdAt: -1, _id: 1 },
+      toApiKeyResponse,
+    );
+  }
+
+  /**
+   * Issues a key for `employeeId` (default: the caller). The key acts with that employee's permissions, so
+   * the caller must hold every one of them: issuing a key is never a way to gain a permission
+   * (docs/decisions/0013-api-keys.md). The key itself is in this response only; it is stored hashed.
+   */
+  async create(caller: CallerContext, input: CreateApiKeyInput) {
+    const name = input.name.trim();
+    const employeeId = (input.employeeId ?? caller.employeeId).toLowerCase();
+    const employee = await this.models.Employee.findOne({ _id: employeeId, tenantId: caller.tenantId }).lean();
+    const errors: Record<string, string[]> = {};
+    if (!name) errors.name = ['must not be blank'];
+    else if (hasControlCharacters(name)) errors.name = ['must not contain control characters'];
+    if (!employee) errors.employeeId = ['must be an employee of this company'];
+    else if (employee.status !== 'Active' || employee.isArchived) {
+      errors.employeeId = ['must be an active, unarchived employee (a key of anyone else would not work)'];
+    }
+    throwIfInvalid(errors);
+    const lacking = (employee!.permissions ?? []).filter((flag) => !caller.permissions.includes(flag));
+    if (lacking.length) {
+      throw new AppError(
+        'FORBIDDEN',
+        `A key acts with its employee's permissions; issuing one for this employee requires holding ${lacking.join(', ')}.`,
+      );
+    }
+    const issued = issueApiKey();
+    const row: ApiKey = {
+      _id: randomUUID(),
+      tenantId: caller.tenantId,
+      employeeId,
+      name,
+      hint: issued.hint,
+      hash: issued.hash,
+      createdByEmployeeId: caller.employeeId,
+      createdAt: new Date(),
+      revokedAt: null,
+    };
+    await this.models.ApiKey.create(row);
+    return { ...toApiKeyResponse(row), key: issued.key };
+  }
+
+  /**
+   * Revokes a key: it stops resolving at once, and the gateway, which caches resolutions for
+   * API_KEY_CACHE_MS (5 s by default), refuses it within that time. Revoking a revoked key changes nothing.
+   */
+  async revoke(caller: CallerContext, rawId: string): Promise<void> {
+    const id = rawId.toLowerCase();
+    const row = await this.scope(caller).findById(id).select({ _id: 1, revokedAt: 1 }).lean();
+    if (!row) throw notFound('API key');
+    if (!row.revokedAt)
+      await this.models.ApiKey.updateOne(
+        { _id: id, tenantId: caller.tenantId, revokedAt: null },
+        { $set: { revokedAt: new Date() } },
+      );
+  }
 }

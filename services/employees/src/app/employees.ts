@@ -1,37 +1,42 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AppError,
   TenantScope,
-  conflict,
   notFound,
   outboxUpdate,
   paginate,
   raiseEvent,
   withOutbox,
   type CallerContext,
+  type FieldErrors,
   type PageRequest,
 } from '@travel/platform';
-import { expandPermissions } from '../domain/permissions';
-import { toEmployeeResponse, toEmployeeWebhookDto, type Employee } from '../domain/employee';
+import {
+  accountOwnerErrors,
+  emailKeyOf,
+  nextCostCenterIds,
+  nextPermissions,
+  replacedFields,
+  toEmployeeResponse,
+  toEmployeeWebhookDto,
+  type Employee,
+  type EmployeeStatus,
+  type EmployeeWrite,
+} from '../domain/employee';
+import { flagsCallerLacks, permissionChange } from '../domain/permissions';
+import { textSearchFilter } from '../domain/text';
 import type { EmployeeDoc, EmployeesModels } from '../infra/models';
+import { atRevision, throwIfInvalid, uniqueWrite, withRevisionRetry } from './writes';
 
-export interface EmployeeInput {
-  firstName: string;
-  lastName: string;
-  email?: string | null;
-  phone?: string | null;
-  address?: string | null;
-  taxId?: string | null;
-  bankAccount?: string | null;
-  bic?: string | null;
-  position?: string | null;
-  departmentId?: string | null;
-  status?: 'Active' | 'Inactive';
+export interface EmployeeFilter {
+  departmentId?: string;
+  status?: EmployeeStatus;
   isArchived?: boolean;
-  residency?: 'Resident' | 'NonResident';
-  costCenterIds?: string[];
-  customFields?: Record<string, unknown>;
-  permissions?: string[];
+  email?: string;
+  q?: string;
 }
+
+const EMAIL_TAKEN = 'Another employee of this company has this e-mail address.';
 
 export class EmployeesApp {
   constructor(
@@ -43,66 +48,165 @@ export class EmployeesApp {
     return new TenantScope<EmployeeDoc>(this.models.Employee, caller.tenantId);
   }
 
-  private async assertEmailFree(caller: CallerContext, email: string | null | undefined, exceptId?: string) {
-    if (!email) return;
-    const clash = await this.scope(caller).find({ email: email.toLowerCase(), ...(exceptId ? { _id: { $ne: exceptId } } : {}) }).limit(1).lean();
-    if (clash.length) throw conflict('Another employee of this company has this e-mail address.');
+  private async emailTaken(caller: CallerContext, email: string | null, exceptId?: string): Promise<boolean> {
+    if (!email) return false;
+    const clash = await this.scope(caller)
+      .find({ emailKey: email, ...(exceptId ? { _id: { $ne: exceptId } } : {}) })
+      .select({ _id: 1 })
+      .limit(1)
+      .lean();
+    return clash.length > 0;
   }
 
-  async create(caller: CallerContext, input: EmployeeInput) {
-    await this.assertEmailFree(caller, input.email);
+  /** The department and the cost centers a write names must be the caller's company's own. */
+  private async referenceErrors(
+    caller: CallerContext,
+    departmentId: string | null,
+    costCenterIds: string[] | undefined,
+  ): Promise<FieldErrors> {
+    const errors: FieldErrors = {};
+    const [department, found] = await Promise.all([
+      departmentId ? this.models.Department.exists({ tenantId: caller.tenantId, _id: departmentId }) : true,
+      costCenterIds?.length
+        ? this.models.CostCenter.find({ tenantId: caller.tenantId, _id: { $in: costCenterIds } }, { _id: 1 }).lean()
+        : [],
+    ]);
+    if (!department) errors.departmentId = ['must be a department of this company'];
+    if (costCenterIds?.length) {
+      const known = new Set(found.map((c) => c._id));
+      const unknown = costCenterIds.filter((id) => !known.has(id));
+      if (unknown.length) {
+        const shown = unknown.slice(0, 10).join(', ') + (unknown.length > 10 ? ` and ${unknown.length - 10} more` : '');
+        errors.costCenterIds = [`must all be cost centers of this company; unknown: ${shown}`];
+      }
+    }
+    return errors;
+  }
+
+  /** No privilege escalation: the caller may grant or take away only flags they hold (docs/decisions/0011). */
+  private assertMayChangePermissions(caller: CallerContext, before: readonly string[], after: readonly string[]): void {
+    const lacking = flagsCallerLacks(caller.permissions, permissionChange(before, after));
+    if (lacking.length) {
+      throw new AppError(
+        'FORBIDDEN',
+        `Granting or taking away a permission requires holding it; this caller does not hold ${lacking.join(', ')}.`,
+      );
+    }
+  }
+
+  async create(caller: CallerContext, input: EmployeeWrite) {
+    const { fields, errors } = replacedFields(input, caller.market);
+    const costCenters = nextCostCenterIds([], input.costCenterIds);
+    if (costCenters.error) errors.costCenterIds = [costCenters.error];
+    throwIfInvalid(
+      errors,
+      await this.referenceErrors(caller, fields.departmentId, costCenters.error ? undefined : costCenters.ids),
+    );
+    const permissions = nextPermissions([], input.permissions);
+    this.assertMayChangePermissions(caller, [], permissions);
+
     const now = new Date();
     const employee: Employee = {
       _id: randomUUID(),
       tenantId: caller.tenantId,
-      firstName: input.firstName.trim(),
-      lastName: input.lastName.trim(),
-      email: input.email?.toLowerCase() ?? null,
-      phone: input.phone ?? null,
-      address: input.address ?? null,
-      taxId: input.taxId ?? null,
-      bankAccount: input.bankAccount ?? null,
-      bic: input.bic ?? null,
-      position: input.position ?? null,
-      departmentId: input.departmentId ?? null,
-      status: input.status ?? 'Active',
+      ...fields,
       isAccountOwner: false,
-      isArchived: input.isArchived ?? false,
-      residency: input.residency ?? 'Resident',
-      costCenterIds: [...new Set(input.costCenterIds ?? [])],
-      customFields: input.customFields ?? {},
-      permissions: expandPermissions(input.permissions ?? []),
+      costCenterIds: costCenters.ids,
+      permissions,
       createdAt: now,
       editedAt: now,
     };
     const event = raiseEvent('employees', 'employee.created', caller.tenantId, toEmployeeWebhookDto(employee), now);
-    await this.models.Employee.create({ ...employee, ...withOutbox(event) });
+    await uniqueWrite(
+      () => this.models.Employee.create({ ...employee, emailKey: emailKeyOf(employee), rev: 0, ...withOutbox(event) }),
+      () => this.emailTaken(caller, employee.email, employee._id),
+      EMAIL_TAKEN,
+    );
     this.nudgeOutbox();
     return toEmployeeResponse(employee);
   }
 
   async get(caller: CallerContext, id: string) {
-    const doc = await this.scope(caller).findById(id).lean<EmployeeDoc>();
+    const doc = await this.scope(caller).findById(id.toLowerCase()).lean<EmployeeDoc>();
     if (!doc) throw notFound('employee');
     return toEmployeeResponse(doc);
   }
 
-  async list(caller: CallerContext, page: PageRequest) {
-    return paginate<EmployeeDoc, ReturnType<typeof toEmployeeResponse>>(this.scope(caller), {}, page, { lastName: 1, firstName: 1, _id: 1 }, toEmployeeResponse);
+  async list(caller: CallerContext, filter: EmployeeFilter, page: PageRequest) {
+    const query: Record<string, unknown> = { ...textSearchFilter(filter.q, ['firstName', 'lastName']) };
+    if (filter.departmentId) query.departmentId = filter.departmentId.toLowerCase();
+    if (filter.status) query.status = filter.status;
+    if (filter.isArchived !== undefined) query.isArchived = filter.isArchived;
+    if (filter.email) query.email = filter.email.trim().toLowerCase();
+    return paginate<EmployeeDoc, ReturnType<typeof toEmployeeResponse>>(
+      this.scope(caller),
+      query,
+      page,
+      { lastName: 1, firstName: 1, _id: 1 },
+      toEmployeeResponse,
+    );
   }
 
-  /** Applies a change and raises `employee.updated` in the same single-document write. */
-  async update(caller: CallerContext, id: string, change: (current: Employee) => Partial<Employee>) {
-    const current = await this.scope(caller).findById(id).lean<EmployeeDoc>();
-    if (!current) throw notFound('employee');
-    const next: Employee = { ...current, ...change(current), editedAt: new Date() };
-    await this.assertEmailFree(caller, next.email, id);
-    const event = raiseEvent('employees', 'employee.updated', caller.tenantId, toEmployeeWebhookDto(next), next.editedAt);
-    const { _id, tenantId, createdAt: _createdAt, ...fields } = next;
-    delete (fields as Partial<EmployeeDoc>).outbox;
-    delete (fields as Partial<EmployeeDoc>).outboxCount;
-    await this.models.Employee.updateOne({ _id, tenantId }, outboxUpdate({ $set: fields }, event));
-    this.nudgeOutbox();
-    return toEmployeeResponse(next);
+  /**
+   * Full replace: every field the body omits is cleared (status, isArchived and residency fall back to
+   * their defaults), except `costCenterIds` and `permissions`, which an omission keeps. Raises
+   * `employee.updated` in the same single-document write, on every successful update.
+   */
+  async update(caller: CallerContext, rawId: string, input: EmployeeWrite) {
+    const id = rawId.toLowerCase();
+    return withRevisionRetry('employee', async () => {
+      const current = await this.scope(caller).findById(id).lean<EmployeeDoc>();
+      if (!current) throw notFound('employee');
+
+      const { fields, errors } = replacedFields(input, caller.market);
+      const costCenters = nextCostCenterIds(current.costCenterIds ?? [], input.costCenterIds);
+      if (costCenters.error) errors.costCenterIds = [costCenters.error];
+      const permissions = nextPermissions(current.permissions ?? [], input.permissions);
+      const next: Employee = {
+        _id: current._id,
+        tenantId: current.tenantId,
+        ...fields,
+        isAccountOwner: current.isAccountOwner ?? false,
+        costCenterIds: costCenters.ids,
+        permissions,
+        createdAt: current.createdAt,
+        editedAt: new Date(),
+      };
+      const changedCostCenters = input.costCenterIds !== undefined && !costCenters.error ? costCenters.ids : undefined;
+      throwIfInvalid(
+        errors,
+        accountOwnerErrors(next),
+        await this.referenceErrors(caller, fields.departmentId, changedCostCenters),
+      );
+      this.assertMayChangePermissions(caller, current.permissions ?? [], permissions);
+
+      const event = raiseEvent(
+        'employees',
+        'employee.updated',
+        caller.tenantId,
+        toEmployeeWebhookDto(next),
+        next.editedAt,
+      );
+      const $set = {
+        ...fields,
+        costCenterIds: next.costCenterIds,
+        permissions: next.permissions,
+        editedAt: next.editedAt,
+        emailKey: emailKeyOf(next),
+        rev: (current.rev ?? 0) + 1,
+      };
+      const result = await uniqueWrite(
+        () =>
+          this.models.Employee.updateOne(
+            { _id: id, tenantId: caller.tenantId, ...atRevision(current.rev) },
+            outboxUpdate({ $set }, event),
+          ),
+        () => this.emailTaken(caller, next.email, id),
+        EMAIL_TAKEN,
+      );
+      if (result.matchedCount === 0) return undefined;
+      this.nudgeOutbox();
+      return toEmployeeResponse(next);
+    });
   }
 }

@@ -3,7 +3,7 @@ import { raiseEvent, withOutbox, type Market } from '@travel/platform';
 import { issueApiKey } from '../domain/api-key';
 import { BASE_CURRENCY, DEFAULT_COUNTRIES, DEFAULT_CURRENCIES } from '../domain/company';
 import { ownerPermissions } from '../domain/permissions';
-import { toEmployeeWebhookDto, type Employee } from '../domain/employee';
+import { emailKeyOf, toEmployeeWebhookDto, type Employee } from '../domain/employee';
 import type { EmployeesModels } from '../infra/models';
 
 export interface CreatedTenant {
@@ -17,7 +17,17 @@ export interface CreatedTenant {
  * an API key for that owner, shown once. Each write is a single document; the owner's creation carries
  * its `employee.created` event in its outbox.
  */
-export async function createTenant(models: EmployeesModels, input: { name: string; market: Market; ownerFirstName?: string; ownerLastName?: string }): Promise<CreatedTenant> {
+export interface NewTenant {
+  name: string;
+  market: Market;
+  address?: string;
+  registrationNumber?: string;
+  vatNumber?: string;
+  ownerFirstName?: string;
+  ownerLastName?: string;
+}
+
+export async function createTenant(models: EmployeesModels, input: NewTenant): Promise<CreatedTenant> {
   const tenantId = randomUUID();
   const now = new Date();
   await models.Company.create({
@@ -26,9 +36,9 @@ export async function createTenant(models: EmployeesModels, input: { name: strin
     name: input.name,
     market: input.market,
     baseCurrency: BASE_CURRENCY[input.market],
-    address: null,
-    registrationNumber: null,
-    vatNumber: null,
+    address: input.address?.trim() || null,
+    registrationNumber: input.registrationNumber?.trim() || null,
+    vatNumber: input.vatNumber?.trim() || null,
     enabledCountries: DEFAULT_COUNTRIES,
     enabledCurrencies: DEFAULT_CURRENCIES,
     createdAt: now,
@@ -57,7 +67,12 @@ export async function createTenant(models: EmployeesModels, input: { name: strin
     createdAt: now,
     editedAt: now,
   };
-  await models.Employee.create({ ...owner, ...withOutbox(raiseEvent('employees', 'employee.created', tenantId, toEmployeeWebhookDto(owner), now)) });
+  await models.Employee.create({
+    ...owner,
+    emailKey: emailKeyOf(owner),
+    rev: 0,
+    ...withOutbox(raiseEvent('employees', 'employee.created', tenantId, toEmployeeWebhookDto(owner), now)),
+  });
 
   const issued = issueApiKey();
   await models.ApiKey.create({
@@ -67,6 +82,7 @@ export async function createTenant(models: EmployeesModels, input: { name: strin
     name: 'Owner key (created by operator)',
     hint: issued.hint,
     hash: issued.hash,
+    createdByEmployeeId: null,
     createdAt: now,
     revokedAt: null,
   });

@@ -1,33 +1,23 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { outboxSchemaFields, type OutboxFields } from '@travel/platform';
+import type { ApiKey } from '../domain/api-key';
+import type { Company } from '../domain/company';
 import type { Employee } from '../domain/employee';
+import type { CostCenter, Department } from '../domain/org';
 
-export interface CompanyDoc {
-  _id: string;
-  tenantId: string;
-  name: string;
-  market: string;
-  baseCurrency: string;
-  address: string | null;
-  registrationNumber: string | null;
-  vatNumber: string | null;
-  enabledCountries: string[];
-  enabledCurrencies: string[];
-  createdAt: Date;
+export type CompanyDoc = Company;
+export type ApiKeyDoc = ApiKey;
+export type DepartmentDoc = Department;
+export type CostCenterDoc = CostCenter;
+
+export interface EmployeeStorage {
+  /** `emailKeyOf(employee)`: what the per-company unique e-mail index compares. */
+  emailKey: string;
+  /** Incremented by every update; an update applies only to the revision it read. */
+  rev: number;
 }
 
-export interface ApiKeyDoc {
-  _id: string;
-  tenantId: string;
-  employeeId: string;
-  name: string;
-  hint: string;
-  hash: string;
-  createdAt: Date;
-  revokedAt: Date | null;
-}
-
-export type EmployeeDoc = Employee & OutboxFields;
+export type EmployeeDoc = Employee & Partial<EmployeeStorage> & OutboxFields;
 
 const nullableString = { type: String, default: null };
 
@@ -35,13 +25,24 @@ export interface EmployeesModels {
   Company: Model<CompanyDoc>;
   Employee: Model<EmployeeDoc>;
   ApiKey: Model<ApiKeyDoc>;
+  Department: Model<DepartmentDoc>;
+  CostCenter: Model<CostCenterDoc>;
 }
 
 export const EMPLOYEES_COLLECTION = 'employees';
 
+const NAMES = ['Company', 'Employee', 'ApiKey', 'Department', 'CostCenter'] as const;
+
+/**
+ * Every index starts with tenantId, except the API-key hash (the key is what identifies the tenant) and the
+ * outbox counter (the relay works across tenants). Uniqueness is enforced by indexes at insert; updates
+ * check first and re-check after a write error, because FerretDB reports a unique violation on update as
+ * an internal error instead of E11000 (docs/decisions/0002).
+ */
 export function registerModels(conn: Connection): EmployeesModels {
   // Idempotent: the admin command, the seeding script and tests may ask again on one connection.
-  if (conn.models.Company) return { Company: conn.models.Company, Employee: conn.models.Employee, ApiKey: conn.models.ApiKey } as EmployeesModels;
+  if (conn.models.Company)
+    return Object.fromEntries(NAMES.map((n) => [n, conn.models[n]])) as unknown as EmployeesModels;
   const company = new Schema<CompanyDoc>(
     {
       _id: String,
@@ -66,6 +67,7 @@ export function registerModels(conn: Connection): EmployeesModels {
       firstName: { type: String, required: true },
       lastName: { type: String, required: true },
       email: nullableString,
+      emailKey: { type: String },
       phone: nullableString,
       address: nullableString,
       taxId: nullableString,
@@ -82,12 +84,15 @@ export function registerModels(conn: Connection): EmployeesModels {
       permissions: { type: [String], default: [] },
       createdAt: { type: Date, required: true },
       editedAt: { type: Date, required: true },
+      rev: { type: Number },
       ...outboxSchemaFields,
     },
     { collection: EMPLOYEES_COLLECTION, versionKey: false, minimize: false },
   );
   employee.index({ tenantId: 1, lastName: 1, firstName: 1 });
-  employee.index({ tenantId: 1, email: 1 });
+  employee.index({ tenantId: 1, emailKey: 1 }, { unique: true });
+  employee.index({ tenantId: 1, departmentId: 1 });
+  employee.index({ tenantId: 1, costCenterIds: 1 });
 
   const apiKey = new Schema<ApiKeyDoc>(
     {
@@ -98,16 +103,57 @@ export function registerModels(conn: Connection): EmployeesModels {
       hint: { type: String, required: true },
       // Global on purpose: the key is what identifies the tenant (docs/decisions/0004).
       hash: { type: String, required: true, unique: true },
+      createdByEmployeeId: nullableString,
       createdAt: { type: Date, required: true },
       revokedAt: { type: Date, default: null },
     },
     { collection: 'api_keys', versionKey: false },
   );
   apiKey.index({ tenantId: 1, createdAt: -1 });
+  apiKey.index({ tenantId: 1, employeeId: 1 });
+
+  const department = new Schema<DepartmentDoc>(
+    {
+      _id: String,
+      tenantId: { type: String, required: true },
+      name: { type: String, required: true },
+      code: { type: String, required: true },
+      codeKey: { type: String, required: true },
+      parentId: nullableString,
+      createdAt: { type: Date, required: true },
+      editedAt: { type: Date, required: true },
+      rev: { type: Number, required: true },
+    },
+    { collection: 'departments', versionKey: false },
+  );
+  department.index({ tenantId: 1, codeKey: 1 }, { unique: true });
+  department.index({ tenantId: 1, name: 1 });
+  department.index({ tenantId: 1, parentId: 1 });
+
+  const costCenter = new Schema<CostCenterDoc>(
+    {
+      _id: String,
+      tenantId: { type: String, required: true },
+      name: { type: String, required: true },
+      code: { type: String, required: true },
+      codeKey: { type: String, required: true },
+      description: nullableString,
+      isActive: { type: Boolean, required: true },
+      createdAt: { type: Date, required: true },
+      editedAt: { type: Date, required: true },
+      rev: { type: Number, required: true },
+    },
+    { collection: 'cost_centers', versionKey: false },
+  );
+  costCenter.index({ tenantId: 1, codeKey: 1 }, { unique: true });
+  costCenter.index({ tenantId: 1, code: 1 });
+  costCenter.index({ tenantId: 1, isActive: 1 });
 
   return {
     Company: conn.model<CompanyDoc>('Company', company),
     Employee: conn.model<EmployeeDoc>('Employee', employee),
     ApiKey: conn.model<ApiKeyDoc>('ApiKey', apiKey),
+    Department: conn.model<DepartmentDoc>('Department', department),
+    CostCenter: conn.model<CostCenterDoc>('CostCenter', costCenter),
   };
 }
