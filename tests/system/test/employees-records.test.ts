@@ -277,6 +277,7 @@ describe('employees: records', () => {
         'status=Gone',
         'isArchived=maybe',
         'departmentId=nope',
+        'email=not-an-address',
         'unknown=1',
         'q=',
         `q=${'x'.repeat(101)}`,

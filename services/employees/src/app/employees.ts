@@ -137,7 +137,8 @@ export class EmployeesApp {
     if (filter.departmentId) query.departmentId = filter.departmentId.toLowerCase();
     if (filter.status) query.status = filter.status;
     if (filter.isArchived !== undefined) query.isArchived = filter.isArchived;
-    if (filter.email) query.email = filter.email.trim().toLowerCase();
+    // emailKey equals the stored (lower-case) address and is indexed per company.
+    if (filter.email) query.emailKey = filter.email.trim().toLowerCase();
     return paginate<EmployeeDoc, ReturnType<typeof toEmployeeResponse>>(
       this.scope(caller),
       query,
