@@ -5,11 +5,12 @@ import {
   notFound,
   paginate,
   type CallerContext,
+  type FieldErrors,
   type Market,
   type PageRequest,
 } from '@travel/platform';
 import { hashApiKey, issueApiKey, looksLikeApiKey, toApiKeyResponse, type ApiKey } from '../domain/api-key';
-import { hasControlCharacters } from '../domain/text';
+import { addFieldError, requiredText } from '../domain/text';
 import type { ApiKeyDoc, EmployeesModels } from '../infra/models';
 import { throwIfInvalid } from './writes';
 
@@ -77,12 +78,11 @@ export class ApiKeysApp {
    * (docs/decisions/0013-api-keys.md). The key itself is in this response only; it is stored hashed.
    */
   async create(caller: CallerContext, input: CreateApiKeyInput) {
-    const name = input.name.trim();
+    const name = requiredText(input.name);
     const employeeId = (input.employeeId ?? caller.employeeId).toLowerCase();
     const employee = await this.models.Employee.findOne({ _id: employeeId, tenantId: caller.tenantId }).lean();
-    const errors: Record<string, string[]> = {};
-    if (!name) errors.name = ['must not be blank'];
-    else if (hasControlCharacters(name)) errors.name = ['must not contain control characters'];
+    const errors: FieldErrors = {};
+    addFieldError(errors, 'name', name.problem);
     if (!employee) errors.employeeId = ['must be an employee of this company'];
     else if (employee.status !== 'Active' || employee.isArchived) {
       errors.employeeId = ['must be an active, unarchived employee (a key of anyone else would not work)'];
@@ -100,7 +100,7 @@ export class ApiKeysApp {
       _id: randomUUID(),
       tenantId: caller.tenantId,
       employeeId,
-      name,
+      name: name.value,
       hint: issued.hint,
       hash: issued.hash,
       createdByEmployeeId: caller.employeeId,

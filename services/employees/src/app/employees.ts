@@ -24,8 +24,8 @@ import {
   type EmployeeWrite,
 } from '../domain/employee';
 import { flagsCallerLacks, permissionChange } from '../domain/permissions';
-import { textSearchFilter } from '../domain/text';
 import type { EmployeeDoc, EmployeesModels } from '../infra/models';
+import { textSearchFilter } from '../infra/queries';
 import { atRevision, throwIfInvalid, uniqueWrite, withRevisionRetry } from './writes';
 
 export interface EmployeeFilter {

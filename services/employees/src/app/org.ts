@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { TenantScope, conflict, notFound, paginate, type CallerContext, type PageRequest } from '@travel/platform';
+import type { Model } from 'mongoose';
+import {
+  TenantScope,
+  conflict,
+  notFound,
+  paginate,
+  type CallerContext,
+  type FieldErrors,
+  type PageRequest,
+} from '@travel/platform';
 import {
   costCenterFields,
   departmentFields,
@@ -11,215 +20,218 @@ import {
   type Department,
   type DepartmentWrite,
 } from '../domain/org';
-import { codeKey, textSearchFilter } from '../domain/text';
-import type { CostCenterDoc, DepartmentDoc, EmployeesModels } from '../infra/models';
+import { codeKey } from '../domain/text';
+import type { EmployeesModels } from '../infra/models';
+import { textSearchFilter } from '../infra/queries';
 import { atRevision, throwIfInvalid, uniqueWrite, withRevisionRetry } from './writes';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** Departments: create, read, full-replace update, delete (refused while employees or sub-departments use one). */
-export class DepartmentsApp {
-  constructor(private readonly models: EmployeesModels) {}
+/** What departments and cost centers share: identity, a code unique per company, timestamps, a revision. */
+interface CodedRecord {
+  _id: string;
+  tenantId: string;
+  code: string;
+  codeKey: string;
+  createdAt: Date;
+  editedAt: Date;
+  rev: number;
+}
 
-  private scope(caller: CallerContext) {
-    return new TenantScope<DepartmentDoc>(this.models.Department, caller.tenantId);
+type Fields<R extends CodedRecord> = Omit<R, '_id' | 'tenantId' | 'createdAt' | 'editedAt' | 'rev'>;
+
+/**
+ * The lifecycle both share: create, read, list, full-replace update at the revision read (retried on a
+ * lost race), code uniqueness (looked up first, enforced by the unique index), delete by id.
+ */
+abstract class CodedRecords<R extends CodedRecord, W, Out> {
+  constructor(
+    protected readonly models: EmployeesModels,
+    private readonly model: Model<R>,
+    private readonly noun: string,
+  ) {}
+
+  /** The record's own fields from a write body, and what is wrong with them. */
+  protected abstract fields(input: W): { fields: Fields<R>; errors: FieldErrors };
+  /** Checks that need the database (none by default); `id` is undefined on create. */
+  protected async referenceErrors(
+    _caller: CallerContext,
+    _id: string | undefined,
+    _fields: Fields<R>,
+  ): Promise<FieldErrors> {
+    return {};
+  }
+  protected abstract toResponse(record: R): Out;
+
+  protected scope(caller: CallerContext) {
+    return new TenantScope<R>(this.model, caller.tenantId);
   }
 
   private async codeTaken(caller: CallerContext, code: string, exceptId?: string): Promise<boolean> {
-    return (
-      (await this.scope(caller).count({ codeKey: codeKey(code), ...(exceptId ? { _id: { $ne: exceptId } } : {}) })) > 0
-    );
+    const filter = { codeKey: codeKey(code), ...(exceptId ? { _id: { $ne: exceptId } } : {}) };
+    return (await this.scope(caller).count(filter as never)) > 0;
   }
 
-  private codeConflict = (code: string) => `Another department of this company has the code "${code}".`;
-
-  /** Every department of the company and its parent, for the tree checks (one query, ids only). */
-  private async parents(caller: CallerContext): Promise<Map<string, string | null>> {
-    const rows = await this.scope(caller).find().select({ _id: 1, parentId: 1 }).lean();
-    return new Map(rows.map((r) => [r._id, r.parentId ?? null]));
+  private codeConflict(code: string) {
+    return `Another ${this.noun} of this company has the code "${code}".`;
   }
 
-  async create(caller: CallerContext, input: DepartmentWrite) {
-    const { fields, errors } = departmentFields(input);
-    if (fields.parentId) {
-      const problem = parentProblem(undefined, fields.parentId, await this.parents(caller));
-      if (problem) errors.parentId = [problem];
-    }
-    throwIfInvalid(errors);
-    if (await this.codeTaken(caller, fields.code)) throw conflict(this.codeConflict(fields.code));
+  private async decide(caller: CallerContext, id: string | undefined, input: W): Promise<Fields<R>> {
+    const { fields, errors } = this.fields(input);
+    throwIfInvalid(errors, await this.referenceErrors(caller, id, fields));
+    if (await this.codeTaken(caller, fields.code, id)) throw conflict(this.codeConflict(fields.code));
+    return fields;
+  }
+
+  async create(caller: CallerContext, input: W): Promise<Out> {
+    const fields = await this.decide(caller, undefined, input);
     const now = new Date();
-    const department: Department = {
+    const record = {
       _id: randomUUID(),
       tenantId: caller.tenantId,
       ...fields,
       createdAt: now,
       editedAt: now,
       rev: 0,
-    };
+    } as R;
     await uniqueWrite(
-      () => this.models.Department.create(department),
-      () => this.codeTaken(caller, fields.code, department._id),
+      () => this.model.create(record),
+      () => this.codeTaken(caller, fields.code, record._id),
       this.codeConflict(fields.code),
     );
-    return toDepartmentResponse(department);
+    return this.toResponse(record);
   }
 
-  async get(caller: CallerContext, id: string) {
-    const doc = await this.scope(caller).findById(id.toLowerCase()).lean<DepartmentDoc>();
-    if (!doc) throw notFound('department');
-    return toDepartmentResponse(doc);
+  async get(caller: CallerContext, id: string): Promise<Out> {
+    const record = await this.scope(caller).findById(id.toLowerCase()).lean<R>();
+    if (!record) throw notFound(this.noun);
+    return this.toResponse(record);
   }
 
-  async list(caller: CallerContext, filter: { q?: string; parentId?: string }, page: PageRequest) {
-    const query: Record<string, unknown> = { ...textSearchFilter(filter.q, ['name', 'code']) };
-    if (filter.parentId) query.parentId = filter.parentId.toLowerCase();
-    return paginate<DepartmentDoc, ReturnType<typeof toDepartmentResponse>>(
-      this.scope(caller),
-      query,
-      page,
-      { name: 1, _id: 1 },
-      toDepartmentResponse,
-    );
+  protected page(
+    caller: CallerContext,
+    query: Record<string, unknown>,
+    page: PageRequest,
+    sort: Record<string, 1 | -1>,
+  ) {
+    return paginate<R, Out>(this.scope(caller), query, page, sort, (r) => this.toResponse(r));
   }
 
-  /** Full replace: an omitted `parentId` makes the department a root one. */
-  async update(caller: CallerContext, rawId: string, input: DepartmentWrite) {
+  /** Full replace of the record's fields (see the subclasses for what an omission means). */
+  async update(caller: CallerContext, rawId: string, input: W): Promise<Out> {
     const id = rawId.toLowerCase();
-    return withRevisionRetry('department', async () => {
-      const current = await this.scope(caller).findById(id).lean<DepartmentDoc>();
-      if (!current) throw notFound('department');
-      const { fields, errors } = departmentFields(input);
-      if (fields.parentId) {
-        const problem = parentProblem(id, fields.parentId, await this.parents(caller));
-        if (problem) errors.parentId = [problem];
-      }
-      throwIfInvalid(errors);
-      if (await this.codeTaken(caller, fields.code, id)) throw conflict(this.codeConflict(fields.code));
-      const next: Department = { ...current, ...fields, editedAt: new Date(), rev: current.rev + 1 };
+    return withRevisionRetry(this.noun, async () => {
+      const current = await this.scope(caller).findById(id).lean<R>();
+      if (!current) throw notFound(this.noun);
+      const fields = await this.decide(caller, id, input);
+      const next = { ...current, ...fields, editedAt: new Date(), rev: current.rev + 1 };
       const result = await uniqueWrite(
         () =>
-          this.models.Department.updateOne(
-            { _id: id, tenantId: caller.tenantId, ...atRevision(current.rev) },
-            { $set: { ...fields, editedAt: next.editedAt, rev: next.rev } },
-          ),
+          this.model.updateOne({ _id: id, tenantId: caller.tenantId, ...atRevision(current.rev) } as never, {
+            $set: { ...fields, editedAt: next.editedAt, rev: next.rev },
+          }),
         () => this.codeTaken(caller, fields.code, id),
         this.codeConflict(fields.code),
       );
-      return result.matchedCount === 1 ? toDepartmentResponse(next) : undefined;
+      return result.matchedCount === 1 ? this.toResponse(next) : undefined;
     });
   }
 
-  /**
-   * Refused with 409 while an employee (active, inactive or archived) or a sub-department points at it.
-   * Travel entries do not exist yet; when they do, their references are checked here too.
-   */
-  async delete(caller: CallerContext, rawId: string): Promise<void> {
+  /** Deletes the record unless `uses` names something that still points at it (409). */
+  protected async deleteUnlessUsed(
+    caller: CallerContext,
+    rawId: string,
+    uses: (id: string) => Promise<string | undefined>,
+  ) {
     const id = rawId.toLowerCase();
-    if (!(await this.scope(caller).findById(id).select({ _id: 1 }).lean())) throw notFound('department');
-    const [employees, children] = await Promise.all([
-      this.models.Employee.countDocuments({ tenantId: caller.tenantId, departmentId: id }),
-      this.scope(caller).count({ parentId: id }),
-    ]);
-    const uses = [
-      ...(employees ? [plural(employees, 'employee', 'employees')] : []),
-      ...(children ? [plural(children, 'sub-department', 'sub-departments')] : []),
-    ];
-    if (uses.length) throw conflict(`The department is still used by ${uses.join(' and ')}; move them first.`);
-    await this.models.Department.deleteOne({ _id: id, tenantId: caller.tenantId });
+    if (!(await this.scope(caller).findById(id).select({ _id: 1 }).lean())) throw notFound(this.noun);
+    const inUse = await uses(id);
+    if (inUse) throw conflict(inUse);
+    await this.model.deleteOne({ _id: id, tenantId: caller.tenantId } as never);
   }
 }
 
-/** Cost centers: create, read, full-replace update, delete (refused while employees may charge one). */
-export class CostCentersApp {
-  constructor(private readonly models: EmployeesModels) {}
-
-  private scope(caller: CallerContext) {
-    return new TenantScope<CostCenterDoc>(this.models.CostCenter, caller.tenantId);
+/**
+ * Departments. Full replace: an omitted `parentId` makes a root department. Delete is refused while an
+ * employee (active, inactive or archived) or a sub-department points at it; travel entries do not exist yet,
+ * and when they do, their references are checked here too.
+ */
+export class DepartmentsApp extends CodedRecords<Department, DepartmentWrite, ReturnType<typeof toDepartmentResponse>> {
+  constructor(models: EmployeesModels) {
+    super(models, models.Department, 'department');
   }
 
-  private async codeTaken(caller: CallerContext, code: string, exceptId?: string): Promise<boolean> {
-    return (
-      (await this.scope(caller).count({ codeKey: codeKey(code), ...(exceptId ? { _id: { $ne: exceptId } } : {}) })) > 0
-    );
+  protected fields(input: DepartmentWrite) {
+    return departmentFields(input);
   }
 
-  private codeConflict = (code: string) => `Another cost center of this company has the code "${code}".`;
-
-  async create(caller: CallerContext, input: CostCenterWrite) {
-    const { fields, errors } = costCenterFields(input);
-    throwIfInvalid(errors);
-    if (await this.codeTaken(caller, fields.code)) throw conflict(this.codeConflict(fields.code));
-    const now = new Date();
-    const costCenter: CostCenter = {
-      _id: randomUUID(),
-      tenantId: caller.tenantId,
-      ...fields,
-      createdAt: now,
-      editedAt: now,
-      rev: 0,
-    };
-    await uniqueWrite(
-      () => this.models.CostCenter.create(costCenter),
-      () => this.codeTaken(caller, fields.code, costCenter._id),
-      this.codeConflict(fields.code),
-    );
-    return toCostCenterResponse(costCenter);
+  protected toResponse(d: Department) {
+    return toDepartmentResponse(d);
   }
 
-  async get(caller: CallerContext, id: string) {
-    const doc = await this.scope(caller).findById(id.toLowerCase()).lean<CostCenterDoc>();
-    if (!doc) throw notFound('cost center');
-    return toCostCenterResponse(doc);
+  /** The parent must fit the company's tree, read in one query of (id, parent) pairs. */
+  protected override async referenceErrors(
+    caller: CallerContext,
+    id: string | undefined,
+    fields: Fields<Department>,
+  ): Promise<FieldErrors> {
+    if (!fields.parentId) return {};
+    const rows = await this.scope(caller).find().select({ _id: 1, parentId: 1 }).lean();
+    const problem = parentProblem(id, fields.parentId, new Map(rows.map((r) => [r._id, r.parentId ?? null])));
+    return problem ? { parentId: [problem] } : {};
   }
 
-  async list(caller: CallerContext, filter: { q?: string; isActive?: boolean }, page: PageRequest) {
+  list(caller: CallerContext, filter: { q?: string; parentId?: string }, page: PageRequest) {
     const query: Record<string, unknown> = { ...textSearchFilter(filter.q, ['name', 'code']) };
-    if (filter.isActive !== undefined) query.isActive = filter.isActive;
-    return paginate<CostCenterDoc, ReturnType<typeof toCostCenterResponse>>(
-      this.scope(caller),
-      query,
-      page,
-      { code: 1, _id: 1 },
-      toCostCenterResponse,
-    );
+    if (filter.parentId) query.parentId = filter.parentId.toLowerCase();
+    return this.page(caller, query, page, { name: 1, _id: 1 });
   }
 
-  /** Full replace: an omitted `description` is cleared and an omitted `isActive` is true. */
-  async update(caller: CallerContext, rawId: string, input: CostCenterWrite) {
-    const id = rawId.toLowerCase();
-    return withRevisionRetry('cost center', async () => {
-      const current = await this.scope(caller).findById(id).lean<CostCenterDoc>();
-      if (!current) throw notFound('cost center');
-      const { fields, errors } = costCenterFields(input);
-      throwIfInvalid(errors);
-      if (await this.codeTaken(caller, fields.code, id)) throw conflict(this.codeConflict(fields.code));
-      const next: CostCenter = { ...current, ...fields, editedAt: new Date(), rev: current.rev + 1 };
-      const result = await uniqueWrite(
-        () =>
-          this.models.CostCenter.updateOne(
-            { _id: id, tenantId: caller.tenantId, ...atRevision(current.rev) },
-            { $set: { ...fields, editedAt: next.editedAt, rev: next.rev } },
-          ),
-        () => this.codeTaken(caller, fields.code, id),
-        this.codeConflict(fields.code),
-      );
-      return result.matchedCount === 1 ? toCostCenterResponse(next) : undefined;
+  delete(caller: CallerContext, rawId: string): Promise<void> {
+    return this.deleteUnlessUsed(caller, rawId, async (id) => {
+      const [employees, children] = await Promise.all([
+        this.models.Employee.countDocuments({ tenantId: caller.tenantId, departmentId: id }),
+        this.scope(caller).count({ parentId: id }),
+      ]);
+      const uses = [
+        ...(employees ? [plural(employees, 'employee', 'employees')] : []),
+        ...(children ? [plural(children, 'sub-department', 'sub-departments')] : []),
+      ];
+      return uses.length ? `The department is still used by ${uses.join(' and ')}; move them first.` : undefined;
     });
   }
+}
 
-  /**
-   * Refused with 409 while an employee's `costCenterIds` names it. Travel-entry allocations do not exist
-   * yet; when they do, their references are checked here too.
-   */
-  async delete(caller: CallerContext, rawId: string): Promise<void> {
-    const id = rawId.toLowerCase();
-    if (!(await this.scope(caller).findById(id).select({ _id: 1 }).lean())) throw notFound('cost center');
-    const employees = await this.models.Employee.countDocuments({ tenantId: caller.tenantId, costCenterIds: id });
-    if (employees) {
-      throw conflict(
-        `The cost center is still in the allowed list of ${plural(employees, 'employee', 'employees')}; remove it there first.`,
-      );
-    }
-    await this.models.CostCenter.deleteOne({ _id: id, tenantId: caller.tenantId });
+/**
+ * Cost centers. Full replace: an omitted `description` is cleared and an omitted `isActive` is true.
+ * Delete is refused while an employee's `costCenterIds` names it; travel-entry allocations do not exist
+ * yet, and when they do, their references are checked here too.
+ */
+export class CostCentersApp extends CodedRecords<CostCenter, CostCenterWrite, ReturnType<typeof toCostCenterResponse>> {
+  constructor(models: EmployeesModels) {
+    super(models, models.CostCenter, 'cost center');
+  }
+
+  protected fields(input: CostCenterWrite) {
+    return costCenterFields(input);
+  }
+
+  protected toResponse(c: CostCenter) {
+    return toCostCenterResponse(c);
+  }
+
+  list(caller: CallerContext, filter: { q?: string; isActive?: boolean }, page: PageRequest) {
+    const query: Record<string, unknown> = { ...textSearchFilter(filter.q, ['name', 'code']) };
+    if (filter.isActive !== undefined) query.isActive = filter.isActive;
+    return this.page(caller, query, page, { code: 1, _id: 1 });
+  }
+
+  delete(caller: CallerContext, rawId: string): Promise<void> {
+    return this.deleteUnlessUsed(caller, rawId, async (id) => {
+      const employees = await this.models.Employee.countDocuments({ tenantId: caller.tenantId, costCenterIds: id });
+      return employees
+        ? `The cost center is still in the allowed list of ${plural(employees, 'employee', 'employees')}; remove it there first.`
+        : undefined;
+    });
   }
 }

@@ -1,8 +1,8 @@
 import type { FieldErrors, Market } from '@travel/platform';
-import { checkBic, checkIban } from './bank';
+import { checkBic, checkIban, type Checked } from './bank';
 import { expandPermissions, missingOwnerFlags } from './permissions';
 import { checkTaxId } from './tax-id';
-import { hasControlCharacters } from './text';
+import { addFieldError, optionalText, requiredText } from './text';
 
 export type EmployeeStatus = 'Active' | 'Inactive';
 export type Residency = 'Resident' | 'NonResident';
@@ -126,34 +126,6 @@ export type ReplacedFields = Pick<
   | 'customFields'
 >;
 
-class Errors {
-  readonly all: FieldErrors = {};
-  add(field: string, message: string): void {
-    (this.all[field] ??= []).push(message);
-  }
-}
-
-function requiredName(field: string, value: string, errors: Errors): string {
-  const trimmed = value.trim();
-  if (!trimmed) errors.add(field, 'must not be blank');
-  else if (hasControlCharacters(trimmed)) errors.add(field, 'must not contain control characters');
-  return trimmed;
-}
-
-/** Trimmed text, or null when absent or blank (a full replace clears what it omits). */
-function optionalText(
-  field: string,
-  value: string | null | undefined,
-  errors: Errors,
-  multiline = false,
-): string | null {
-  const trimmed = value?.trim();
-  if (!trimmed) return null;
-  const checked = multiline ? trimmed.replace(/[\r\n\t]/g, ' ') : trimmed;
-  if (hasControlCharacters(checked)) errors.add(field, 'must not contain control characters');
-  return trimmed;
-}
-
 const PHONE = /^\+?[0-9 ()./-]+$/;
 
 /** Digits, spaces and ( ) . / -, an optional leading +, and 3 to 20 digits in all. */
@@ -170,43 +142,36 @@ export function checkPhone(value: string): string | undefined {
  * (department, cost centers) and uniqueness are checked by the use case, which can read the database.
  */
 export function replacedFields(input: EmployeeWrite, market: Market): { fields: ReplacedFields; errors: FieldErrors } {
-  const errors = new Errors();
+  const errors: FieldErrors = {};
+  const text = <T>(field: string, checked: { value: T; problem?: string }): T => {
+    addFieldError(errors, field, checked.problem);
+    return checked.value;
+  };
   const fields: ReplacedFields = {
-    firstName: requiredName('firstName', input.firstName, errors),
-    lastName: requiredName('lastName', input.lastName, errors),
+    firstName: text('firstName', requiredText(input.firstName)),
+    lastName: text('lastName', requiredText(input.lastName)),
     email: input.email?.trim().toLowerCase() || null,
-    phone: optionalText('phone', input.phone, errors),
-    address: optionalText('address', input.address, errors, true),
-    taxId: optionalText('taxId', input.taxId, errors),
-    bankAccount: optionalText('bankAccount', input.bankAccount, errors),
-    bic: optionalText('bic', input.bic, errors),
-    position: optionalText('position', input.position, errors),
+    phone: text('phone', optionalText(input.phone)),
+    address: text('address', optionalText(input.address, true)),
+    taxId: text('taxId', optionalText(input.taxId)),
+    bankAccount: text('bankAccount', optionalText(input.bankAccount)),
+    bic: text('bic', optionalText(input.bic)),
+    position: text('position', optionalText(input.position)),
     departmentId: input.departmentId?.toLowerCase() ?? null,
     status: input.status ?? 'Active',
     isArchived: input.isArchived ?? false,
     residency: input.residency ?? 'Resident',
     customFields: { ...(input.customFields ?? {}) },
   };
-  if (fields.phone) {
-    const problem = checkPhone(fields.phone);
-    if (problem) errors.add('phone', problem);
-  }
-  if (fields.taxId) {
-    const checked = checkTaxId(fields.taxId, market, fields.residency === 'Resident');
-    if (checked.ok) fields.taxId = checked.value;
-    else errors.add('taxId', checked.message);
-  }
-  if (fields.bankAccount) {
-    const checked = checkIban(fields.bankAccount);
-    if (checked.ok) fields.bankAccount = checked.value;
-    else errors.add('bankAccount', checked.message);
-  }
-  if (fields.bic) {
-    const checked = checkBic(fields.bic);
-    if (checked.ok) fields.bic = checked.value;
-    else errors.add('bic', checked.message);
-  }
-  return { fields, errors: errors.all };
+  if (fields.phone) addFieldError(errors, 'phone', checkPhone(fields.phone));
+  const normalize = (field: 'taxId' | 'bankAccount' | 'bic', checked: Checked) => {
+    if (checked.ok) fields[field] = checked.value;
+    else addFieldError(errors, field, checked.message);
+  };
+  if (fields.taxId) normalize('taxId', checkTaxId(fields.taxId, market, fields.residency === 'Resident'));
+  if (fields.bankAccount) normalize('bankAccount', checkIban(fields.bankAccount));
+  if (fields.bic) normalize('bic', checkBic(fields.bic));
+  return { fields, errors };
 }
 
 /**
@@ -238,11 +203,12 @@ export function accountOwnerErrors(
   next: Pick<Employee, 'isAccountOwner' | 'status' | 'isArchived' | 'permissions'>,
 ): FieldErrors {
   if (!next.isAccountOwner) return {};
-  const errors = new Errors();
-  if (next.status !== 'Active') errors.add('status', 'the account owner must stay Active');
-  if (next.isArchived) errors.add('isArchived', 'the account owner cannot be archived');
+  const errors: FieldErrors = {};
+  if (next.status !== 'Active') addFieldError(errors, 'status', 'the account owner must stay Active');
+  if (next.isArchived) addFieldError(errors, 'isArchived', 'the account owner cannot be archived');
   const missing = missingOwnerFlags(next.permissions);
-  if (missing.length)
-    errors.add('permissions', `the account owner holds every permission; missing: ${missing.join(', ')}`);
-  return errors.all;
+  if (missing.length) {
+    addFieldError(errors, 'permissions', `the account owner holds every permission; missing: ${missing.join(', ')}`);
+  }
+  return errors;
 }

@@ -1,5 +1,5 @@
 import type { FieldErrors } from '@travel/platform';
-import { codeKey, hasControlCharacters } from './text';
+import { addFieldError, codeKey, optionalText, requiredText } from './text';
 
 // Departments and cost centers: the company's structure employees are placed in and charge to.
 // Both have a name and a code unique per company (compared case-insensitively, so "cc-1" and "CC-1" clash).
@@ -47,19 +47,14 @@ export interface CostCenterWrite {
 /** Deepest allowed department tree (a root department is level 1). */
 export const MAX_DEPARTMENT_DEPTH = 20;
 
-function name(value: string, errors: FieldErrors): string {
-  const trimmed = value.trim();
-  if (!trimmed) (errors.name ??= []).push('must not be blank');
-  else if (hasControlCharacters(trimmed)) (errors.name ??= []).push('must not contain control characters');
-  return trimmed;
-}
-
 /** A full replace of a department's fields; an omitted parent makes it a root department. */
 export function departmentFields(input: DepartmentWrite) {
   const errors: FieldErrors = {};
+  const name = requiredText(input.name);
+  addFieldError(errors, 'name', name.problem);
   const code = input.code.trim();
   const fields = {
-    name: name(input.name, errors),
+    name: name.value,
     code,
     codeKey: codeKey(code),
     parentId: input.parentId?.toLowerCase() ?? null,
@@ -70,16 +65,16 @@ export function departmentFields(input: DepartmentWrite) {
 /** A full replace of a cost center's fields; omitted `isActive` is true, omitted `description` clears it. */
 export function costCenterFields(input: CostCenterWrite) {
   const errors: FieldErrors = {};
+  const name = requiredText(input.name);
+  const description = optionalText(input.description, true);
+  addFieldError(errors, 'name', name.problem);
+  addFieldError(errors, 'description', description.problem);
   const code = input.code.trim();
-  const description = input.description?.trim() || null;
-  if (description && hasControlCharacters(description.replace(/[\r\n\t]/g, ' '))) {
-    (errors.description ??= []).push('must not contain control characters');
-  }
   const fields = {
-    name: name(input.name, errors),
+    name: name.value,
     code,
     codeKey: codeKey(code),
-    description,
+    description: description.value,
     isActive: input.isActive ?? true,
   };
   return { fields, errors };

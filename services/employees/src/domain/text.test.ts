@@ -1,4 +1,13 @@
-import { codeKey, escapeRegex, hasControlCharacters, MAX_SEARCH_TERMS, searchTerms, textSearchFilter } from './text';
+import {
+  addFieldError,
+  codeKey,
+  escapeRegex,
+  hasControlCharacters,
+  MAX_SEARCH_TERMS,
+  optionalText,
+  requiredText,
+  searchTerms,
+} from './text';
 
 describe('escapeRegex', () => {
   it.each(['a.b', '(x)', '[y]', 'a*b+c?', '^start$', '{2}', 'a|b', 'back\\slash', 'Kovač', "O'Brien"])(
@@ -30,24 +39,6 @@ describe('searchTerms', () => {
   });
 });
 
-describe('textSearchFilter', () => {
-  it('requires every word in one of the fields, literally and case-insensitively', () => {
-    expect(textSearchFilter('an.a (h', ['firstName', 'lastName'])).toEqual({
-      $and: [
-        {
-          $or: [{ firstName: { $regex: 'an\\.a', $options: 'i' } }, { lastName: { $regex: 'an\\.a', $options: 'i' } }],
-        },
-        { $or: [{ firstName: { $regex: '\\(h', $options: 'i' } }, { lastName: { $regex: '\\(h', $options: 'i' } }] },
-      ],
-    });
-  });
-
-  it('is no filter at all without words', () => {
-    expect(textSearchFilter(undefined, ['name'])).toEqual({});
-    expect(textSearchFilter(' ', ['name'])).toEqual({});
-  });
-});
-
 describe('hasControlCharacters', () => {
   it.each(['a\u0000b', 'tab\there', 'new\nline', 'del\u007f', 'c1\u0085', 'ls\u2028'])('finds one in %j', (value) => {
     expect(hasControlCharacters(value)).toBe(true);
@@ -62,5 +53,33 @@ describe('codeKey', () => {
   it('compares codes case-insensitively and without surrounding spaces', () => {
     expect(codeKey(' cc-1 ')).toBe(codeKey('CC-1'));
     expect(codeKey('cc-1')).not.toBe(codeKey('cc-2'));
+  });
+});
+
+describe('requiredText and optionalText', () => {
+  it('trim; a blank required text is a problem, a blank optional one is null', () => {
+    expect(requiredText('  Ana ')).toEqual({ value: 'Ana' });
+    expect(requiredText('   ')).toEqual({ value: '', problem: 'must not be blank' });
+    expect(optionalText('  x ')).toEqual({ value: 'x' });
+    expect(optionalText('   ')).toEqual({ value: null });
+    expect(optionalText(null)).toEqual({ value: null });
+    expect(optionalText(undefined)).toEqual({ value: null });
+  });
+
+  it('refuse control characters, allowing line breaks and tabs only in multi-line text', () => {
+    expect(requiredText('A\u0000')).toMatchObject({ problem: 'must not contain control characters' });
+    expect(optionalText('line 1\nline 2')).toMatchObject({ problem: 'must not contain control characters' });
+    expect(optionalText('line 1\n\tline 2', true)).toEqual({ value: 'line 1\n\tline 2' });
+    expect(optionalText('bell\u0007', true)).toMatchObject({ problem: 'must not contain control characters' });
+  });
+});
+
+describe('addFieldError', () => {
+  it('collects messages per field and ignores an absent message', () => {
+    const errors = {};
+    addFieldError(errors, 'a', 'one');
+    addFieldError(errors, 'a', undefined);
+    addFieldError(errors, 'a', 'two');
+    expect(errors).toEqual({ a: ['one', 'two'] });
   });
 });

@@ -1,3 +1,5 @@
+import type { FieldErrors } from '@travel/platform';
+
 // Small text rules shared by the records of this context.
 
 // C0 and C1 control characters, DEL, and the Unicode line/paragraph separators: never part of a name.
@@ -19,19 +21,34 @@ export function searchTerms(q: string | undefined): string[] {
   return [...new Set(words.map((w) => w.toLowerCase()))].slice(0, MAX_SEARCH_TERMS);
 }
 
-/**
- * A filter where every word of `q` occurs (case-insensitively, literally) in at least one of `fields`.
- * Plain data: the caller adds the tenant scope.
- */
-export function textSearchFilter(q: string | undefined, fields: readonly string[]): Record<string, unknown> {
-  const terms = searchTerms(q);
-  if (terms.length === 0) return {};
-  return {
-    $and: terms.map((term) => ({
-      $or: fields.map((field) => ({ [field]: { $regex: escapeRegex(term), $options: 'i' } })),
-    })),
-  };
-}
-
 /** The key a case-insensitive uniqueness rule compares (trimmed, upper-cased with the root locale). */
 export const codeKey = (code: string): string => code.trim().toUpperCase();
+
+/** Adds `message` under `field`, if there is a message. */
+export function addFieldError(errors: FieldErrors, field: string, message: string | undefined): void {
+  if (message) (errors[field] ??= []).push(message);
+}
+
+/** A required single-line text (a name): trimmed; blank, or with control characters, is a problem. */
+export function requiredText(value: string): { value: string; problem?: string } {
+  const trimmed = value.trim();
+  if (!trimmed) return { value: trimmed, problem: 'must not be blank' };
+  if (hasControlCharacters(trimmed)) return { value: trimmed, problem: 'must not contain control characters' };
+  return { value: trimmed };
+}
+
+/**
+ * Optional text: trimmed, and null when absent or blank (a full replace clears what it omits). Control
+ * characters are a problem; line breaks and tabs are allowed in `multiline` text (an address, a description).
+ */
+export function optionalText(
+  value: string | null | undefined,
+  multiline = false,
+): { value: string | null; problem?: string } {
+  const trimmed = value?.trim();
+  if (!trimmed) return { value: null };
+  const checked = multiline ? trimmed.replace(/[\r\n\t]/g, ' ') : trimmed;
+  return hasControlCharacters(checked)
+    ? { value: trimmed, problem: 'must not contain control characters' }
+    : { value: trimmed };
+}
