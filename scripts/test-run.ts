@@ -1,5 +1,5 @@
 // Starts the test infrastructure once, runs jest with it, and stops what it started.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureInfra, repoRoot } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';
@@ -9,6 +9,9 @@ async function main(): Promise<number> {
   const infra = await ensureInfra('test');
   console.log(`[test] infrastructure: ${infra.source}`);
   const tls = ensureTestTls(join(root, '.local', 'test', 'tls'));
+  // Tests run the built artifacts too (what the chart runs): build every service once, before any test.
+  const built = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'scripts', 'build.ts')], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('build failed');
   try {
     const jest = spawn(join(root, 'node_modules', '.bin', 'jest'), ['--ci', ...process.argv.slice(2)], {
       stdio: 'inherit',

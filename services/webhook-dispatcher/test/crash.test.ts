@@ -16,7 +16,9 @@ describe('dispatcher crash', () => {
 
   async function startChild() {
     const root = repoRoot();
-    child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'services', 'webhook-dispatcher', 'src', 'main.ts')], {
+    // `node --import tsx`: the process killed below is the dispatcher itself, not a wrapper around it.
+    child = spawn('node', ['--import', 'tsx', join(root, 'services', 'webhook-dispatcher', 'src', 'main.ts')], {
+      cwd: root,
       env: { ...process.env, ...env.vars, PORT: String(port) },
       stdio: 'ignore',
     });

@@ -1,6 +1,6 @@
 // With OpenTelemetry running (as in production), a partner still receives exactly the spec's headers:
 // no trace context leaks into webhook POSTs.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import amqp from 'amqplib';
@@ -29,10 +29,8 @@ describe('webhook headers with tracing on', () => {
     // Tracing fully on, as in production: an OTLP endpoint (one that refuses connections: spans are dropped).
     const vars = productionLikeEnv({ ...env.vars, PORT: String(port), OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
     delete vars.OTEL_SDK_DISABLED;
-    // The built service, as production runs it: plain node, third-party modules loaded through
-    // require, which is what OpenTelemetry's instrumentations hook.
-    const built = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'scripts', 'build.ts'), 'webhook-dispatcher'], { encoding: 'utf8' });
-    expect(built.status).toBe(0);
+    // The built service (scripts/test-run.ts builds once per run), as production runs it: plain node,
+    // third-party modules loaded through require, which is what OpenTelemetry's instrumentations hook.
     child = spawn('node', [join(root, 'services', 'webhook-dispatcher', 'dist', 'main.js')], { env: vars, stdio: 'ignore' });
     await waitReady(`http://127.0.0.1:${port}`);
 

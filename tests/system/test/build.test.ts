@@ -1,5 +1,5 @@
 // What the Helm chart runs: `node dist/migrate.js` (indexes, then exit 0) and `node dist/main.js`
-// (the server, contract bundled beside it), built by scripts/build.ts.
+// (the server, contract bundled beside it), built by scripts/build.ts (once per run, in test-run.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
@@ -11,8 +11,7 @@ const dist = join(root, 'services', 'webhook-dispatcher', 'dist');
 describe('built service', () => {
   let env: TestEnv;
   beforeAll(async () => {
-    const built = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'scripts', 'build.ts'), 'webhook-dispatcher'], { encoding: 'utf8' });
-    expect(built.status).toBe(0);
+    // scripts/test-run.ts builds every service once per run, before jest starts.
     env = await createTestEnv('build');
   });
   afterAll(async () => {
