@@ -93,7 +93,67 @@ func writeTarget(msg []byte) (string, bool) {
 	if strLen < 1 || start+strLen > len(doc) {
 		return "", noReply
 	}
-	return string(doc[start : start+strLen-1]), noReply
+	// Keyed by database too, so writes to same-named collections of different databases never wait
+	// on each other.
+	return topLevelString(doc, "$db") + "." + string(doc[start:start+strLen-1]), noReply
+}
+
+// topLevelString returns a string field of a BSON document's top level ("" if absent or unreadable).
+func topLevelString(doc []byte, field string) string {
+	if len(doc) < 5 {
+		return ""
+	}
+	end := int(binary.LittleEndian.Uint32(doc[0:4]))
+	if end > len(doc) {
+		return ""
+	}
+	i := 4
+	for i < end-1 {
+		t := doc[i]
+		j := i + 1
+		for j < end && doc[j] != 0 {
+			j++
+		}
+		name := string(doc[i+1 : j])
+		v := j + 1
+		var size int
+		switch t {
+		case 0x01, 0x09, 0x11, 0x12: // double, date, timestamp, int64
+			size = 8
+		case 0x02, 0x0D, 0x0E: // string, code, symbol
+			if v+4 > end {
+				return ""
+			}
+			size = 4 + int(binary.LittleEndian.Uint32(doc[v:v+4]))
+			if t == 0x02 && name == field {
+				return string(doc[v+4 : v+size-1])
+			}
+		case 0x03, 0x04: // document, array
+			if v+4 > end {
+				return ""
+			}
+			size = int(binary.LittleEndian.Uint32(doc[v : v+4]))
+		case 0x05: // binary
+			if v+4 > end {
+				return ""
+			}
+			size = 5 + int(binary.LittleEndian.Uint32(doc[v:v+4]))
+		case 0x07: // ObjectId
+			size = 12
+		case 0x08: // bool
+			size = 1
+		case 0x0A, 0x06, 0x7F, 0xFF: // null, undefined, max/min key
+			size = 0
+		case 0x10: // int32
+			size = 4
+		case 0x13: // decimal128
+			size = 16
+		default: // anything rarer: stop, the collection name alone still keys the lock
+			return ""
+		}
+		i = v + size
+	}
+	return ""
 }
 
 func replyHasMore(msg []byte) bool {

@@ -89,6 +89,7 @@ export async function startService(
     });
   }
 
+  let backgroundStarted = false;
   const app = createHttpApp({
     logger,
     metrics,
@@ -102,6 +103,10 @@ export async function startService(
       amqp: async () => {
         if (!amqp.connected) throw new Error('not connected');
       },
+      // Ready only once consumers and jobs run, so traffic (and a rollout's next step) waits for them.
+      startup: async () => {
+        if (!backgroundStarted) throw new Error('starting');
+      },
       ...parts.readiness,
     },
   });
@@ -114,6 +119,7 @@ export async function startService(
   relay?.start();
   const stopInboxRetention = startInboxRetention(new Inbox(mongo), logger);
   await parts.start?.();
+  backgroundStarted = true;
   logger.info({ port }, `${config.serviceName} listening`);
 
   let stopping: Promise<void> | undefined;
@@ -177,26 +183,25 @@ export function runMigrate(migrate: () => Promise<unknown>, logger: Logger): voi
 /** Entry point of a service process: start, and stop cleanly on SIGTERM/SIGINT. */
 export function runMain(start: () => Promise<{ stop: () => Promise<void> }>, logger: Logger): void {
   // Through a promise, so a configuration error thrown synchronously is reported like any other.
-  Promise.resolve()
-    .then(start)
-    .then(
-      (service) => {
-        const shutdown = (signal: string) => {
-          logger.info({ signal }, 'shutting down');
-          service.stop().then(
-            () => process.exit(0),
-            (err) => {
-              logger.error({ err }, 'unclean shutdown');
-              process.exit(1);
-            },
-          );
-        };
-        process.once('SIGTERM', () => shutdown('SIGTERM'));
-        process.once('SIGINT', () => shutdown('SIGINT'));
-      },
-      (err) => {
-        logger.fatal({ err: err?.message ?? err, problems: err?.problems }, 'failed to start');
-        process.exit(1);
-      },
-    );
+  const started = Promise.resolve().then(start);
+  // Handlers first: a SIGTERM while the service is still starting (a rollout, a scale-down) waits for
+  // the start to finish, then stops cleanly, instead of killing it half-way.
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    started
+      .then((service) => service.stop())
+      .then(
+        () => process.exit(0),
+        (err) => {
+          logger.error({ err: (err as Error)?.message ?? err }, 'unclean shutdown');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  started.catch((err) => {
+    logger.fatal({ err: err?.message ?? err, problems: err?.problems }, 'failed to start');
+    process.exit(1);
+  });
 }
