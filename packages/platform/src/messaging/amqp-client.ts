@@ -26,6 +26,7 @@ export class AmqpClient {
   private stopping = false;
   private connecting?: Promise<void>;
   private readonly channels = new Set<Channel>();
+  private readonly unconfirmed = new Map<ConfirmChannel, Set<(error: PublishError) => void>>();
 
   constructor(
     private readonly url: string,
@@ -94,7 +95,11 @@ export class AmqpClient {
     publisher.on('return', (msg) => {
       if (msg.properties.messageId) this.returned.add(String(msg.properties.messageId));
     });
+    // One close listener fails every publish still waiting for its confirm on this channel.
+    this.unconfirmed.set(publisher, new Set());
     publisher.on('close', () => {
+      for (const fail of [...(this.unconfirmed.get(publisher) ?? [])]) fail(new PublishError('channel closed before confirm', 'disconnected'));
+      this.unconfirmed.delete(publisher);
       if (this.publisher === publisher) this.publisher = undefined;
       if (!this.stopping && this.conn === conn) {
         this.openPublisher(conn).catch((err) => this.logger.warn({ err: (err as Error).message }, 'amqp publish channel reopen failed'));
@@ -123,16 +128,18 @@ export class AmqpClient {
     const ch = this.publisher;
     if (!ch) return Promise.reject(new PublishError('not connected to the broker', 'disconnected'));
     return new Promise((resolve, reject) => {
-      const onClose = () => {
+      const pending = this.unconfirmed.get(ch)!;
+      const fail = (error: PublishError) => {
         clearTimeout(timer);
-        reject(new PublishError('channel closed before confirm', 'disconnected'));
+        pending.delete(fail);
+        reject(error);
       };
       // A broker under a memory or disk alarm holds confirms indefinitely: give up, the caller retries.
-      const timer: NodeJS.Timeout = setTimeout(() => reject(new PublishError(`no confirm within ${this.confirmTimeoutMs} ms`, 'timeout')), this.confirmTimeoutMs);
-      ch.once('close', onClose);
+      const timer: NodeJS.Timeout = setTimeout(() => fail(new PublishError(`no confirm within ${this.confirmTimeoutMs} ms`, 'timeout')), this.confirmTimeoutMs);
+      pending.add(fail);
       ch.publish(exchange, routingKey, body, { persistent: true, mandatory: true, ...options }, (err) => {
         clearTimeout(timer);
-        ch.removeListener('close', onClose);
+        pending.delete(fail);
         // basic.return always precedes the ack of the same message, so the set is complete here.
         const wasReturned = this.returned.delete(options.messageId);
         if (err) reject(new PublishError('broker nacked the message', 'nacked'));
