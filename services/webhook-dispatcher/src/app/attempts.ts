@@ -1,5 +1,5 @@
 import { sign } from '@travel/webhook-verify';
-import { WEBHOOK_USER_AGENT, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
+import { WEBHOOK_USER_AGENT, findOwned, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
 import { DISABLE_AFTER_EXHAUSTED, classify, statusAfter, type AttemptOutcome } from '../domain/outcome';
 import type { Tier } from '../domain/schedule';
@@ -47,13 +47,13 @@ export class AttemptRunner {
 
   async run(m: AttemptMessage): Promise<void> {
     const { models } = this.deps;
-    const delivery = await models.Delivery.findOne({ _id: m.deliveryId, tenantId: m.tenantId }).lean<DeliveryDoc>();
+    const delivery = await findOwned(models.Delivery, m.deliveryId, m.tenantId);
     if (!delivery || delivery.series !== m.series || delivery.status !== 'Pending') return;
     if (delivery.attemptsMade >= m.attempt) {
       if (delivery.attemptsMade === m.attempt) await this.scheduleNext(m);
       return;
     }
-    const sub = await models.Subscription.findOne({ _id: delivery.subscriptionId, tenantId: m.tenantId }).lean<SubscriptionDoc>();
+    const sub = await findOwned(models.Subscription, delivery.subscriptionId, m.tenantId);
     if (!sub) return; // deleted with its deliveries
     if (!sub.isActive) {
       await this.record(delivery, m, 'failed', { body: null, error: 'subscription is disabled', durationMs: 0 });
