@@ -5,7 +5,13 @@ export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.local/**', 'contracts/generated/**', 'charts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
-  { files: ['**/*.js', '**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly', process: 'readonly' } } },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', require: 'readonly', __dirname: 'readonly', process: 'readonly' },
+    },
+  },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -13,16 +13,31 @@ const ALL = ['gateway', 'employees', 'entries', 'fleet', 'payouts', 'reference-f
 /** Loaded at run time from the service's own node_modules (see the header). */
 export const RUNTIME_EXTERNALS = ['express', 'mongoose', 'mongodb', 'amqplib'];
 /** Optional add-ons that libraries require only when configured; never installed here. */
-const OPTIONAL_NATIVE = ['kerberos', '@mongodb-js/zstd', 'snappy', 'aws4', 'mongodb-client-encryption', 'gcp-metadata', 'socks', '@aws-sdk/credential-providers', 'pino-pretty', 'bufferutil', 'utf-8-validate'];
+const OPTIONAL_NATIVE = [
+  'kerberos',
+  '@mongodb-js/zstd',
+  'snappy',
+  'aws4',
+  'mongodb-client-encryption',
+  'gcp-metadata',
+  'socks',
+  '@aws-sdk/credential-providers',
+  'pino-pretty',
+  'bufferutil',
+  'utf-8-validate',
+];
 
-const packageOf = (path: string) => (path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]!);
+const packageOf = (path: string) =>
+  path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]!;
 
 const externals: Plugin = {
   name: 'externals',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       const pkg = packageOf(args.path);
-      return RUNTIME_EXTERNALS.includes(pkg) || OPTIONAL_NATIVE.includes(pkg) ? { path: args.path, external: true } : undefined;
+      return RUNTIME_EXTERNALS.includes(pkg) || OPTIONAL_NATIVE.includes(pkg)
+        ? { path: args.path, external: true }
+        : undefined;
     });
   },
 };
@@ -46,7 +61,11 @@ async function buildService(name: string): Promise<void> {
     logLevel: 'warning',
   });
   copyFileSync(join(root, 'contracts', 'openapi.yaml'), join(out, 'openapi.yaml'));
-  console.log(`[build] services/${name}/dist: ${Object.keys(entryPoints).map((e) => `${e}.js`).join(', ')}`);
+  console.log(
+    `[build] services/${name}/dist: ${Object.keys(entryPoints)
+      .map((e) => `${e}.js`)
+      .join(', ')}`,
+  );
 }
 
 async function main(): Promise<void> {

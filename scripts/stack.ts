@@ -114,18 +114,26 @@ async function main(): Promise<void> {
     say(`starting ${SERVICES.length} services (logs in .local/dev/logs/)`);
     await Promise.all(
       SERVICES.map(({ name, port }) =>
-        start(name, port, name === 'webhook-dispatcher'
-          ? {
-              WEBHOOK_SECRET_ENCRYPTION_KEY: secrets.webhookKey,
-              WEBHOOK_ALLOWED_PRIVATE_CIDRS: process.env.WEBHOOK_ALLOWED_PRIVATE_CIDRS ?? '',
-              ...(process.env.WEBHOOK_RETRY_SCHEDULE ? { WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE } : {}),
-              // Lets the local demo receiver (npm run receiver) be trusted; real partners use public CAs.
-              NODE_EXTRA_CA_CERTS: tls.caFile,
-            }
-          : {}),
+        start(
+          name,
+          port,
+          name === 'webhook-dispatcher'
+            ? {
+                WEBHOOK_SECRET_ENCRYPTION_KEY: secrets.webhookKey,
+                WEBHOOK_ALLOWED_PRIVATE_CIDRS: process.env.WEBHOOK_ALLOWED_PRIVATE_CIDRS ?? '',
+                ...(process.env.WEBHOOK_RETRY_SCHEDULE
+                  ? { WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE }
+                  : {}),
+                // Lets the local demo receiver (npm run receiver) be trusted; real partners use public CAs.
+                NODE_EXTRA_CA_CERTS: tls.caFile,
+              }
+            : {},
+        ),
       ),
     );
-    const upstreams = Object.fromEntries(SERVICES.map(({ name, port }) => [`${name.toUpperCase().replace(/-/g, '_')}_URL`, `http://127.0.0.1:${port}`]));
+    const upstreams = Object.fromEntries(
+      SERVICES.map(({ name, port }) => [`${name.toUpperCase().replace(/-/g, '_')}_URL`, `http://127.0.0.1:${port}`]),
+    );
     await start('gateway', gatewayPort, upstreams);
     const gateway = `http://127.0.0.1:${gatewayPort}`;
     const tenants = await seedDemoTenants(infra.mongoUrl, gateway);

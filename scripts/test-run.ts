@@ -10,7 +10,9 @@ async function main(): Promise<number> {
   console.log(`[test] infrastructure: ${infra.source}`);
   const tls = ensureTestTls(join(root, '.local', 'test', 'tls'));
   // Tests run the built artifacts too (what the chart runs): build every service once, before any test.
-  const built = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'scripts', 'build.ts')], { stdio: 'inherit' });
+  const built = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'scripts', 'build.ts')], {
+    stdio: 'inherit',
+  });
   if (built.status !== 0) throw new Error('build failed');
   try {
     const jest = spawn(join(root, 'node_modules', '.bin', 'jest'), ['--ci', ...process.argv.slice(2)], {

@@ -37,12 +37,18 @@ const b64 = (buf: Buffer): string => buf.toString('base64url');
 const mac = (payload: string, secret: string): Buffer => createHmac('sha256', secret).update(payload).digest();
 
 export function mintContext(ctx: InternalContext, secret: string, ttlSeconds = 60, now = Date.now()): string {
-  const payload = b64(Buffer.from(JSON.stringify({ ctx, exp: Math.floor(now / 1000) + ttlSeconds } satisfies Envelope)));
+  const payload = b64(
+    Buffer.from(JSON.stringify({ ctx, exp: Math.floor(now / 1000) + ttlSeconds } satisfies Envelope)),
+  );
   return `${payload}.${b64(mac(payload, secret))}`;
 }
 
 /** Returns the context, or undefined when the token is missing, forged, malformed or expired. */
-export function verifyContext(token: string | undefined, secret: string, now = Date.now()): InternalContext | undefined {
+export function verifyContext(
+  token: string | undefined,
+  secret: string,
+  now = Date.now(),
+): InternalContext | undefined {
   if (!token) return undefined;
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return undefined;

@@ -28,7 +28,10 @@ export function testInfra(): Pick<Infra, 'mongoUrl' | 'amqpUrl' | 'managementUrl
 /** One isolated environment per test file, so files can run in parallel on one broker and server. */
 export async function createTestEnv(name: string, overrides: Record<string, string> = {}): Promise<TestEnv> {
   const infra = testInfra();
-  const id = `${name.replace(/[^a-z0-9]/gi, '').slice(0, 20).toLowerCase()}${randomBytes(3).toString('hex')}`;
+  const id = `${name
+    .replace(/[^a-z0-9]/gi, '')
+    .slice(0, 20)
+    .toLowerCase()}${randomBytes(3).toString('hex')}`;
   const vhost = `t-${id}`;
   const amqpUrl = await createVhost(infra, vhost);
   const dbPrefix = `t_${id}_`;

@@ -12,7 +12,8 @@ export interface ReceivedRequest {
 }
 
 /** What the receiver answers; `hang` never answers (to exercise the dispatcher's time-out). */
-export type Reply = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | { hang: true };
+export type Reply =
+  { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | { hang: true };
 
 /**
  * A real HTTPS webhook receiver on 127.0.0.1 with a certificate from the test CA. It records every
@@ -55,7 +56,13 @@ export class HttpsReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), at: Date.now() };
+        const received = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks),
+          at: Date.now(),
+        };
         this.requests.push(received);
         this.waiters.splice(0).forEach((w) => w());
         const reply = this.decide?.(received) ?? this.replies.shift() ?? this.fallback;

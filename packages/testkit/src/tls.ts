@@ -20,12 +20,63 @@ export function ensureTestTls(dir: string): TlsMaterial {
   const names = 'localhost hooks.partner.test 127.0.0.1';
   if (!existsSync(f('server.crt')) || !existsSync(f(names.replace(/ /g, '_')))) {
     const run = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.crt'), '-days', '3650',
-      '-subj', '/CN=travel-expense test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-    run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('server.key'), '-out', f('server.csr'), '-subj', '/CN=localhost');
-    writeFileSync(f('server.ext'), 'subjectAltName=DNS:localhost,DNS:hooks.partner.test,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n');
+    run(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      f('ca.key'),
+      '-out',
+      f('ca.crt'),
+      '-days',
+      '3650',
+      '-subj',
+      '/CN=travel-expense test CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
+    run(
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      f('server.key'),
+      '-out',
+      f('server.csr'),
+      '-subj',
+      '/CN=localhost',
+    );
+    writeFileSync(
+      f('server.ext'),
+      'subjectAltName=DNS:localhost,DNS:hooks.partner.test,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n',
+    );
     writeFileSync(f(names.replace(/ /g, '_')), '');
-    run('x509', '-req', '-in', f('server.csr'), '-CA', f('ca.crt'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('server.crt'), '-days', '825', '-extfile', f('server.ext'));
+    run(
+      'x509',
+      '-req',
+      '-in',
+      f('server.csr'),
+      '-CA',
+      f('ca.crt'),
+      '-CAkey',
+      f('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      f('server.crt'),
+      '-days',
+      '825',
+      '-extfile',
+      f('server.ext'),
+    );
   }
-  return { caFile: f('ca.crt'), cert: readFileSync(f('server.crt'), 'utf8'), key: readFileSync(f('server.key'), 'utf8') };
+  return {
+    caFile: f('ca.crt'),
+    cert: readFileSync(f('server.crt'), 'utf8'),
+    key: readFileSync(f('server.key'), 'utf8'),
+  };
 }

@@ -23,7 +23,8 @@ export function parseEnvelope(body: Buffer): WebhookEnvelope {
   if (typeof id !== 'string' || !isEnvelopeId(id)) throw malformed('id must be evt_ + 32 lowercase hex');
   // A type this SDK version does not know is still a valid event: the catalog grows by release, and a
   // receiver that answered 400 would mark a correctly signed delivery Failed for good.
-  if (typeof type !== 'string' || !/^[a-z]+(\.[a-z]+)+$/.test(type)) throw malformed('type must be an event type such as entry.approved');
+  if (typeof type !== 'string' || !/^[a-z]+(\.[a-z]+)+$/.test(type))
+    throw malformed('type must be an event type such as entry.approved');
   if (typeof createdAt !== 'string' || createdAt === '') throw malformed('createdAt must be a timestamp string');
   if (!isObject(data)) throw malformed('data must be an object');
   return parsed as unknown as WebhookEnvelope;

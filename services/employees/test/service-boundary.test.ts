@@ -39,21 +39,50 @@ describe('employees service boundary', () => {
   });
 
   it('refuses a context signed with another secret, an expired one, and a service context on the public API', async () => {
-    const caller: CallerContext = { kind: 'caller', tenantId, market: 'CZ', baseCurrency: 'CZK', employeeId: 'e', apiKeyId: 'k', permissions: [], requestId: 'r' };
+    const caller: CallerContext = {
+      kind: 'caller',
+      tenantId,
+      market: 'CZ',
+      baseCurrency: 'CZK',
+      employeeId: 'e',
+      apiKeyId: 'k',
+      permissions: [],
+      requestId: 'r',
+    };
     const forged = mintContext(caller, 'not-the-secret');
-    await expectProblem(await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: forged } }), 401, 'UNAUTHORIZED');
+    await expectProblem(
+      await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: forged } }),
+      401,
+      'UNAUTHORIZED',
+    );
     const expired = mintContext(caller, env.contextSecret, 60, Date.now() - 120_000);
-    await expectProblem(await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: expired } }), 401, 'UNAUTHORIZED');
+    await expectProblem(
+      await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: expired } }),
+      401,
+      'UNAUTHORIZED',
+    );
     const service = mintContext({ kind: 'service', service: 'x', requestId: 'r' }, env.contextSecret);
-    await expectProblem(await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: service } }), 401, 'UNAUTHORIZED');
+    await expectProblem(
+      await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: service } }),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('refuses a caller context on internal routes', async () => {
-    await expectProblem(await call('/internal/api-keys/resolve', { method: 'POST', headers: asCaller(), body: '{"key":"x"}' }), 401, 'UNAUTHORIZED');
+    await expectProblem(
+      await call('/internal/api-keys/resolve', { method: 'POST', headers: asCaller(), body: '{"key":"x"}' }),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('answers malformed JSON with 400 VALIDATION_FAILED', async () => {
-    const body = await expectProblem(await call('/api/v1/employees', { method: 'POST', headers: asCaller(), body: '{"firstName": "Ana",' }), 400, 'VALIDATION_FAILED');
+    const body = await expectProblem(
+      await call('/api/v1/employees', { method: 'POST', headers: asCaller(), body: '{"firstName": "Ana",' }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(body.errors).toEqual({ body: ['is not valid JSON'] });
   });
 
@@ -61,10 +90,19 @@ describe('employees service boundary', () => {
     const res = await call('/api/v1/employees', {
       method: 'POST',
       headers: asCaller(),
-      body: JSON.stringify({ firstName: '', lastName: 'X', email: 'not-an-email', residency: 'Martian', costCenterIds: ['nope'], surprise: 1 }),
+      body: JSON.stringify({
+        firstName: '',
+        lastName: 'X',
+        email: 'not-an-email',
+        residency: 'Martian',
+        costCenterIds: ['nope'],
+        surprise: 1,
+      }),
     });
     const body = await expectProblem(res, 400, 'VALIDATION_FAILED');
-    expect(Object.keys(body.errors)).toEqual(expect.arrayContaining(['firstName', 'email', 'residency', 'costCenterIds[0]']));
+    expect(Object.keys(body.errors)).toEqual(
+      expect.arrayContaining(['firstName', 'email', 'residency', 'costCenterIds[0]']),
+    );
   });
 
   it.each([
@@ -78,20 +116,32 @@ describe('employees service boundary', () => {
   });
 
   it('answers an oversized body with 413 PAYLOAD_TOO_LARGE', async () => {
-    const res = await call('/api/v1/employees', { method: 'POST', headers: asCaller(), body: JSON.stringify({ firstName: 'x'.repeat(2_000_000), lastName: 'y' }) });
+    const res = await call('/api/v1/employees', {
+      method: 'POST',
+      headers: asCaller(),
+      body: JSON.stringify({ firstName: 'x'.repeat(2_000_000), lastName: 'y' }),
+    });
     await expectProblem(res, 413, 'PAYLOAD_TOO_LARGE');
   });
 
   it('answers out-of-range paging with 400, and an unknown route with 404', async () => {
     await expectProblem(await call('/api/v1/employees?page=0', { headers: asCaller() }), 400, 'VALIDATION_FAILED');
-    await expectProblem(await call('/api/v1/employees?pageSize=101', { headers: asCaller() }), 400, 'VALIDATION_FAILED');
+    await expectProblem(
+      await call('/api/v1/employees?pageSize=101', { headers: asCaller() }),
+      400,
+      'VALIDATION_FAILED',
+    );
     await expectProblem(await call('/api/v1/employees/not-a-uuid', { headers: asCaller() }), 400, 'VALIDATION_FAILED');
     await expectProblem(await call('/api/v1/nothing-here', { headers: asCaller() }), 404, 'NOT_FOUND');
   });
 
   it('requires ManageEmployees to create, and hides other tenants (404)', async () => {
     const payload = JSON.stringify({ firstName: 'Ana', lastName: 'Horvat' });
-    await expectProblem(await call('/api/v1/employees', { method: 'POST', headers: asCaller([]), body: payload }), 403, 'FORBIDDEN');
+    await expectProblem(
+      await call('/api/v1/employees', { method: 'POST', headers: asCaller([]), body: payload }),
+      403,
+      'FORBIDDEN',
+    );
     const created = await call('/api/v1/employees', { method: 'POST', headers: asCaller(), body: payload });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };

@@ -19,7 +19,9 @@ const envName = (upstream: Upstream) => `${upstream.toUpperCase().replace(/-/g, 
 
 export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
   const r = new EnvReader(env);
-  const upstreams = Object.fromEntries(UPSTREAMS.map((u) => [u, r.string(envName(u), `http://127.0.0.1:${DEFAULT_PORTS[u]}`)])) as Record<Upstream, string>;
+  const upstreams = Object.fromEntries(
+    UPSTREAMS.map((u) => [u, r.string(envName(u), `http://127.0.0.1:${DEFAULT_PORTS[u]}`)]),
+  ) as Record<Upstream, string>;
   const config = {
     port: r.int('PORT', 8080, { max: 65535 }),
     host: r.string('HOST', '127.0.0.1'),

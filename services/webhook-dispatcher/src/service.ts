@@ -17,7 +17,14 @@ import { SubscriptionsApp } from './app/subscriptions';
 import { publicRoutes } from './http/routes';
 import { HttpsSender } from './infra/https-sender';
 import { registerModels } from './infra/models';
-import { ATTEMPT_QUEUE_SPEC, EVENTS_QUEUE, EVENT_BINDINGS, declareAttemptTopology, waitQueueOf, type AttemptMessage } from './infra/queues';
+import {
+  ATTEMPT_QUEUE_SPEC,
+  EVENTS_QUEUE,
+  EVENT_BINDINGS,
+  declareAttemptTopology,
+  waitQueueOf,
+  type AttemptMessage,
+} from './infra/queues';
 import { SecretBox } from './infra/secret-box';
 import type { Resolve } from './infra/destination';
 
@@ -71,7 +78,12 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
       const subscriptions = new SubscriptionsApp(models, box, config.allowedCidrs, options?.resolve);
       const deliveries = new DeliveriesApp(models, amqp);
       const runner = new AttemptRunner({
-        models, amqp, sender, box, logger, metrics,
+        models,
+        amqp,
+        sender,
+        box,
+        logger,
+        metrics,
         tiers: config.tiers,
         allowedCidrs: config.allowedCidrs,
         maxInFlightPerSubscription: config.maxInFlightPerSubscription,
@@ -83,7 +95,8 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
         if (!amqp.connected) return;
         const ch = await amqp.channel();
         try {
-          for (const tier of config.tiers) this.set({ tier: tier.label }, (await ch.checkQueue(waitQueueOf(tier.label))).messageCount);
+          for (const tier of config.tiers)
+            this.set({ tier: tier.label }, (await ch.checkQueue(waitQueueOf(tier.label))).messageCount);
         } finally {
           await ch.close().catch(() => undefined);
         }
@@ -96,7 +109,10 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
         api: publicRoutes(subscriptions, deliveries),
         async start() {
           await startConsumer<DomainEvent>({
-            client: amqp, logger, metrics, inbox,
+            client: amqp,
+            logger,
+            metrics,
+            inbox,
             queue: { name: EVENTS_QUEUE, bindings: EVENT_BINDINGS },
             prefetch: 32,
             handle: async (event) => {
@@ -104,7 +120,9 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             },
           });
           await startConsumer<AttemptMessage>({
-            client: amqp, logger, metrics,
+            client: amqp,
+            logger,
+            metrics,
             queue: ATTEMPT_QUEUE_SPEC,
             declare: (ch) => declareAttemptTopology(ch, config.tiers),
             prefetch: config.attemptPrefetch,

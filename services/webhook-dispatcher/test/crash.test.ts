@@ -5,7 +5,16 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import amqp from 'amqplib';
 import { DOMAIN_EXCHANGE } from '@travel/platform';
-import { createTestEnv, ensureTestTls, eventually, freePort, HttpsReceiver, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
+import {
+  createTestEnv,
+  ensureTestTls,
+  eventually,
+  freePort,
+  HttpsReceiver,
+  repoRoot,
+  waitReady,
+  type TestEnv,
+} from '@travel/testkit';
 import { employeeEvent, verified } from './support/harness';
 
 describe('dispatcher crash', () => {
@@ -40,7 +49,11 @@ describe('dispatcher crash', () => {
     await startChild();
     const tenantId = randomUUID();
     const headers = env.callerHeaders({ tenantId, permissions: ['ManageCompanyData'] });
-    const reg = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: receiver.url, eventTypes: ['employee.created'] }) });
+    const reg = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: receiver.url, eventTypes: ['employee.created'] }),
+    });
     expect(reg.status).toBe(201);
     const { id: subscriptionId, signingSecret } = (await reg.json()) as { id: string; signingSecret: string };
 
@@ -51,7 +64,11 @@ describe('dispatcher crash', () => {
     const conn = await amqp.connect(env.amqpUrl);
     const ch = await conn.createConfirmChannel();
     const events = Array.from({ length: 5 }, () => employeeEvent(tenantId));
-    for (const e of events) ch.publish(DOMAIN_EXCHANGE, `employees.${e.type}`, Buffer.from(JSON.stringify(e)), { persistent: true, messageId: e.id });
+    for (const e of events)
+      ch.publish(DOMAIN_EXCHANGE, `employees.${e.type}`, Buffer.from(JSON.stringify(e)), {
+        persistent: true,
+        messageId: e.id,
+      });
     await ch.waitForConfirms();
     await conn.close();
 
@@ -63,7 +80,9 @@ describe('dispatcher crash', () => {
 
     await startChild();
     const deliveries = await eventually(async () => {
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/${subscriptionId}/deliveries?pageSize=100`, { headers });
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/${subscriptionId}/deliveries?pageSize=100`, {
+        headers,
+      });
       const body = (await res.json()) as { items: Array<{ status: string; eventId: string }> };
       return body.items.length === 5 && body.items.every((d) => d.status === 'Succeeded') ? body.items : undefined;
     }, 30_000);

@@ -28,7 +28,11 @@ describe('webhook delivery states', () => {
   });
 
   it.each([400, 401, 404, 410, 422, 302])('%i → Failed, never retried', async (status) => {
-    const r = (await h.receiver()).replyAlways({ status, body: `{"refused":${status}}`, headers: status === 302 ? { location: 'https://localhost:1/elsewhere' } : {} });
+    const r = (await h.receiver()).replyAlways({
+      status,
+      body: `{"refused":${status}}`,
+      headers: status === 302 ? { location: 'https://localhost:1/elsewhere' } : {},
+    });
     const sub = await h.register(r.url);
     await h.publish();
     const [d] = await h.settled(sub.id, 1);
@@ -59,7 +63,9 @@ describe('webhook delivery states', () => {
   });
 
   it('ignores Retry-After', async () => {
-    const r = (await h.receiver()).replyNext({ status: 429, headers: { 'retry-after': '3600' } }).replyAlways({ status: 200 });
+    const r = (await h.receiver())
+      .replyNext({ status: 429, headers: { 'retry-after': '3600' } })
+      .replyAlways({ status: 200 });
     const sub = await h.register(r.url);
     await h.publish();
     const [d] = await h.settled(sub.id, 1, 5000);

@@ -5,7 +5,16 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import amqp from 'amqplib';
 import { DOMAIN_EXCHANGE } from '@travel/platform';
-import { createTestEnv, ensureTestTls, freePort, HttpsReceiver, productionLikeEnv, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
+import {
+  createTestEnv,
+  ensureTestTls,
+  freePort,
+  HttpsReceiver,
+  productionLikeEnv,
+  repoRoot,
+  waitReady,
+  type TestEnv,
+} from '@travel/testkit';
 import { employeeEvent } from './support/harness';
 
 describe('webhook headers with tracing on', () => {
@@ -27,16 +36,27 @@ describe('webhook headers with tracing on', () => {
     const port = await freePort();
     const root = repoRoot();
     // Tracing fully on, as in production: an OTLP endpoint (one that refuses connections: spans are dropped).
-    const vars = productionLikeEnv({ ...env.vars, PORT: String(port), OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+    const vars = productionLikeEnv({
+      ...env.vars,
+      PORT: String(port),
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+    });
     delete vars.OTEL_SDK_DISABLED;
     // The built service (scripts/test-run.ts builds once per run), as production runs it: plain node,
     // third-party modules loaded through require, which is what OpenTelemetry's instrumentations hook.
-    child = spawn('node', [join(root, 'services', 'webhook-dispatcher', 'dist', 'main.js')], { env: vars, stdio: 'ignore' });
+    child = spawn('node', [join(root, 'services', 'webhook-dispatcher', 'dist', 'main.js')], {
+      env: vars,
+      stdio: 'ignore',
+    });
     await waitReady(`http://127.0.0.1:${port}`);
 
     const tenantId = randomUUID();
     const headers = env.callerHeaders({ tenantId, permissions: ['ManageCompanyData'] });
-    const reg = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: receiver.url, eventTypes: ['employee.created'] }) });
+    const reg = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: receiver.url, eventTypes: ['employee.created'] }),
+    });
     expect(reg.status).toBe(201);
 
     const conn = await amqp.connect(env.amqpUrl);
@@ -53,7 +73,17 @@ describe('webhook headers with tracing on', () => {
 
     const [req] = await receiver.waitForRequests(1);
     expect(Object.keys(req!.headers).sort()).toEqual(
-      ['connection', 'content-length', 'content-type', 'host', 'svc-delivery-id', 'svc-event', 'svc-event-id', 'svc-signature', 'user-agent'].sort(),
+      [
+        'connection',
+        'content-length',
+        'content-type',
+        'host',
+        'svc-delivery-id',
+        'svc-event',
+        'svc-event-id',
+        'svc-signature',
+        'user-agent',
+      ].sort(),
     );
   });
 });

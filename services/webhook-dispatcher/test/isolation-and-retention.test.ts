@@ -37,10 +37,23 @@ describe('slow partners and retention', () => {
   it('hard-deletes delivery rows older than 30 days, payload included, and keeps newer ones', async () => {
     const models = registerModels(h.dispatcher.deps.mongo);
     const row = (ageDays: number) => ({
-      _id: randomUUID(), tenantId: h.tenantId, subscriptionId: randomUUID(), eventId: randomUUID(), eventType: 'employee.created',
-      occurredAt: new Date(), payload: '{"secret":"bytes"}', status: 'Succeeded', series: 1, attemptsMade: 1, totalAttempts: 1,
-      attemptLog: [], lastStatusCode: 200, responseBody: null, nextAttemptAt: null,
-      createdAt: new Date(Date.now() - ageDays * 86_400_000), updatedAt: new Date(),
+      _id: randomUUID(),
+      tenantId: h.tenantId,
+      subscriptionId: randomUUID(),
+      eventId: randomUUID(),
+      eventType: 'employee.created',
+      occurredAt: new Date(),
+      payload: '{"secret":"bytes"}',
+      status: 'Succeeded',
+      series: 1,
+      attemptsMade: 1,
+      totalAttempts: 1,
+      attemptLog: [],
+      lastStatusCode: 200,
+      responseBody: null,
+      nextAttemptAt: null,
+      createdAt: new Date(Date.now() - ageDays * 86_400_000),
+      updatedAt: new Date(),
     });
     const old = row(31);
     const recent = row(29);

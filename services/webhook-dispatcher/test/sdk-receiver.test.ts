@@ -56,7 +56,12 @@ describe('receiver SDK against the dispatcher', () => {
     expect(d).toMatchObject({ status: 'Succeeded', attempts: 2 });
     await eventually(async () => answers.length === 2);
     expect(handled).toEqual([`evt_${event.id.replace(/-/g, '')}`]);
-    expect(answers.map((a) => JSON.parse(a))).toEqual(expect.arrayContaining([{ received: true, duplicate: true }, { received: true, duplicate: false }]));
+    expect(answers.map((a) => JSON.parse(a))).toEqual(
+      expect.arrayContaining([
+        { received: true, duplicate: true },
+        { received: true, duplicate: false },
+      ]),
+    );
   });
 
   it('refuses a delivery signed with another secret (400), which the dispatcher records as Failed', async () => {

@@ -7,20 +7,29 @@ describe('webhook destinations', () => {
   let answer = '127.0.0.1';
   beforeAll(async () => {
     // `hooks.partner.test` exists only in this resolver: the test plays its DNS answers.
-    h = await startHarness('ssrf', {}, {
-      resolve: async (host) => {
-        if (host === 'hooks.partner.test') return [{ address: answer, family: answer.includes(':') ? 6 : 4 }];
-        if (host === 'split.partner.test') return [{ address: '127.0.0.1', family: 4 }, { address: '10.0.0.7', family: 4 }];
-        if (host === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
-        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    h = await startHarness(
+      'ssrf',
+      {},
+      {
+        resolve: async (host) => {
+          if (host === 'hooks.partner.test') return [{ address: answer, family: answer.includes(':') ? 6 : 4 }];
+          if (host === 'split.partner.test')
+            return [
+              { address: '127.0.0.1', family: 4 },
+              { address: '10.0.0.7', family: 4 },
+            ];
+          if (host === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
+          throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+        },
       },
-    });
+    );
   });
   afterAll(async () => {
     await h?.stop();
   });
 
-  const register = (url: string, eventTypes: unknown = ['employee.created']) => h.api('POST', '/api/v1/webhooks', { url, eventTypes });
+  const register = (url: string, eventTypes: unknown = ['employee.created']) =>
+    h.api('POST', '/api/v1/webhooks', { url, eventTypes });
 
   it.each([
     ['plain HTTP', 'http://hooks.partner.test/x'],

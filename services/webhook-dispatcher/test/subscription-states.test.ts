@@ -7,7 +7,9 @@ describe('webhook subscription states', () => {
   let h: Harness;
   beforeAll(async () => {
     // A short schedule keeps ten exhausted series to a few seconds.
-    h = await startHarness('subscription-states', { WEBHOOK_RETRY_SCHEDULE: '20ms,20ms,20ms,20ms,20ms,20ms,20ms,20ms' });
+    h = await startHarness('subscription-states', {
+      WEBHOOK_RETRY_SCHEDULE: '20ms,20ms,20ms,20ms,20ms,20ms,20ms,20ms',
+    });
   });
   afterAll(async () => {
     await h?.stop();
@@ -15,7 +17,8 @@ describe('webhook subscription states', () => {
 
   const sub = async (id: string) => (await h.api('GET', `/api/v1/webhooks/${id}`)).body;
   // The count is updated just after a delivery's final status is written: wait for it.
-  const countBecomes = (id: string, n: number) => eventually(async () => ((await sub(id)).consecutiveExhausted === n ? true : undefined), 5000);
+  const countBecomes = (id: string, n: number) =>
+    eventually(async () => ((await sub(id)).consecutiveExhausted === n ? true : undefined), 5000);
 
   it('is disabled after 10 consecutive Exhausted deliveries, then gets no new deliveries', async () => {
     const r = (await h.receiver()).replyAlways({ status: 500 });
@@ -55,7 +58,9 @@ describe('webhook subscription states', () => {
 
   it('a success between Exhausted deliveries resets the count', async () => {
     // The receiver fails everything except events whose employee is called "Healthy".
-    const r = (await h.receiver()).replyWith((req) => (JSON.parse(req.body.toString()).data.lastName === 'Healthy' ? { status: 200 } : { status: 503 }));
+    const r = (await h.receiver()).replyWith((req) =>
+      JSON.parse(req.body.toString()).data.lastName === 'Healthy' ? { status: 200 } : { status: 503 },
+    );
     const s = await h.register(r.url);
     for (let i = 0; i < 9; i++) await h.publish();
     await h.settled(s.id, 9, 40_000);

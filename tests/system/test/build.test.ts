@@ -21,10 +21,16 @@ describe('built service', () => {
   it('migrate.js creates the indexes and exits 0', async () => {
     const run = spawnSync('node', [join(dist, 'migrate.js')], { env: productionLikeEnv(env.vars), encoding: 'utf8' });
     expect(run.status).toBe(0);
-    const conn = await mongoose.createConnection(env.infra.mongoUrl, { dbName: `${env.dbPrefix}webhook_dispatcher` }).asPromise();
+    const conn = await mongoose
+      .createConnection(env.infra.mongoUrl, { dbName: `${env.dbPrefix}webhook_dispatcher` })
+      .asPromise();
     try {
       const indexes = await conn.db!.collection('deliveries').indexes();
-      expect(indexes).toEqual(expect.arrayContaining([expect.objectContaining({ key: { tenantId: 1, subscriptionId: 1, eventId: 1 }, unique: true })]));
+      expect(indexes).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ key: { tenantId: 1, subscriptionId: 1, eventId: 1 }, unique: true }),
+        ]),
+      );
     } finally {
       await conn.close();
     }
@@ -32,7 +38,10 @@ describe('built service', () => {
 
   it('main.js serves the API with the bundled contract, and stops on SIGTERM', async () => {
     const port = await freePort();
-    const child = spawn('node', [join(dist, 'main.js')], { env: productionLikeEnv({ ...env.vars, PORT: String(port) }), stdio: 'ignore' });
+    const child = spawn('node', [join(dist, 'main.js')], {
+      env: productionLikeEnv({ ...env.vars, PORT: String(port) }),
+      stdio: 'ignore',
+    });
     try {
       await waitReady(`http://127.0.0.1:${port}`);
       const headers = env.callerHeaders({ tenantId: '33333333-3333-4333-8333-333333333333' });

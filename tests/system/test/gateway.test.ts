@@ -21,7 +21,12 @@ describe('gateway', () => {
     key = (await stack.tenant('SI')).apiKey;
     const vars = { ...process.env, ...stack.env.vars };
     entries = await startEntries(vars);
-    const upstreams = { EMPLOYEES_URL: stack.employees.url, WEBHOOK_DISPATCHER_URL: stack.dispatcher.url, ENTRIES_URL: entries.url, FLEET_URL: 'http://127.0.0.1:9' };
+    const upstreams = {
+      EMPLOYEES_URL: stack.employees.url,
+      WEBHOOK_DISPATCHER_URL: stack.dispatcher.url,
+      ENTRIES_URL: entries.url,
+      FLEET_URL: 'http://127.0.0.1:9',
+    };
     gw = await startGateway({ ...vars, ...upstreams });
     tight = await startGateway({ ...vars, ...upstreams, RATE_LIMIT_BURST: '3', RATE_LIMIT_PER_MINUTE: '1' });
   });
@@ -37,7 +42,12 @@ describe('gateway', () => {
   it('accepts the key as a bearer token or in X-Api-Key, and refuses missing or unknown keys with 401', async () => {
     expect((await raw('/api/v1/company', { authorization: `Bearer ${key}` })).status).toBe(200);
     expect((await raw('/api/v1/company', { 'x-api-key': key })).status).toBe(200);
-    const refused: Record<string, string>[] = [{}, { authorization: 'Bearer tek_unknownunknownunknownunknownunknownunknown' }, { authorization: `Basic ${key}` }, { 'x-api-key': '' }];
+    const refused: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer tek_unknownunknownunknownunknownunknownunknown' },
+      { authorization: `Basic ${key}` },
+      { 'x-api-key': '' },
+    ];
     for (const headers of refused) {
       const res = await raw('/api/v1/company', headers);
       expect(res.status).toBe(401);
@@ -47,7 +57,16 @@ describe('gateway', () => {
 
   it('never lets a client-supplied internal context through', async () => {
     const forged = mintContext(
-      { kind: 'caller', tenantId: 'someone-else', market: 'HR', baseCurrency: 'EUR', employeeId: 'x', apiKeyId: 'x', permissions: ['ManageEmployees'], requestId: 'x' },
+      {
+        kind: 'caller',
+        tenantId: 'someone-else',
+        market: 'HR',
+        baseCurrency: 'EUR',
+        employeeId: 'x',
+        apiKeyId: 'x',
+        permissions: ['ManageEmployees'],
+        requestId: 'x',
+      },
       stack.env.contextSecret,
     );
     // Even a correctly signed context is ignored without a key...

@@ -5,7 +5,19 @@ import { verify } from '@travel/webhook-verify';
 import { startE2eStack, type E2eStack } from './support/stack';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const DTO_KEYS = ['createdAt', 'departmentId', 'editedAt', 'firstName', 'id', 'isAccountOwner', 'isArchived', 'lastName', 'permissions', 'position', 'status'];
+const DTO_KEYS = [
+  'createdAt',
+  'departmentId',
+  'editedAt',
+  'firstName',
+  'id',
+  'isAccountOwner',
+  'isArchived',
+  'lastName',
+  'permissions',
+  'position',
+  'status',
+];
 
 describe('signed webhook, end to end through the gateway', () => {
   let stack: E2eStack;
@@ -20,11 +32,19 @@ describe('signed webhook, end to end through the gateway', () => {
     const { api } = await stack.tenant('HR');
     const receiver = await stack.receiver();
 
-    const registered = await api.post('/api/v1/webhooks', { url: receiver.url, eventTypes: ['employee.created', 'employee.updated'] });
+    const registered = await api.post('/api/v1/webhooks', {
+      url: receiver.url,
+      eventTypes: ['employee.created', 'employee.updated'],
+    });
     expect(registered.status).toBe(201);
     const secret: string = registered.body.signingSecret;
     expect(secret).toMatch(/^whsec_[0-9a-f]{64}$/);
-    expect(registered.body).toMatchObject({ url: receiver.url, IsActive: true, DisabledAt: null, DisabledReason: null });
+    expect(registered.body).toMatchObject({
+      url: receiver.url,
+      IsActive: true,
+      DisabledAt: null,
+      DisabledReason: null,
+    });
 
     const read = await api.get(`/api/v1/webhooks/${registered.body.id}`);
     expect(read.status).toBe(200);
@@ -32,8 +52,20 @@ describe('signed webhook, end to end through the gateway', () => {
     expect(read.text).not.toContain(secret);
 
     const startedAt = Date.now();
-    const pii = { email: 'ana.horvat@example.hr', phone: '+385 91 555 0101', address: 'Ilica 1, Zagreb', taxId: '94577403194', bankAccount: 'HR1210010051863000160', bic: 'ZABAHR2X' };
-    const created = await api.post('/api/v1/employees', { firstName: 'Ana', lastName: 'Horvat', position: 'Engineer', ...pii });
+    const pii = {
+      email: 'ana.horvat@example.hr',
+      phone: '+385 91 555 0101',
+      address: 'Ilica 1, Zagreb',
+      taxId: '94577403194',
+      bankAccount: 'HR1210010051863000160',
+      bic: 'ZABAHR2X',
+    };
+    const created = await api.post('/api/v1/employees', {
+      firstName: 'Ana',
+      lastName: 'Horvat',
+      position: 'Engineer',
+      ...pii,
+    });
     expect(created.status).toBe(201);
 
     const [request] = await receiver.waitForRequests(1);
@@ -72,7 +104,15 @@ describe('signed webhook, end to end through the gateway', () => {
 
     // PII-free: exactly the DTO's keys, and no personal value anywhere in the bytes.
     expect(Object.keys(envelope.data).sort()).toEqual(DTO_KEYS);
-    expect(envelope.data).toMatchObject({ id: created.body.id, firstName: 'Ana', lastName: 'Horvat', position: 'Engineer', status: 'Active', isAccountOwner: false, isArchived: false });
+    expect(envelope.data).toMatchObject({
+      id: created.body.id,
+      firstName: 'Ana',
+      lastName: 'Horvat',
+      position: 'Engineer',
+      status: 'Active',
+      isAccountOwner: false,
+      isArchived: false,
+    });
     for (const value of Object.values(pii)) expect(raw.toString('utf8')).not.toContain(value);
 
     // The delivery log holds the exact signed bytes.
@@ -80,7 +120,11 @@ describe('signed webhook, end to end through the gateway', () => {
     expect(deliveries.status).toBe(200);
     expect(deliveries.body).toMatchObject({ page: 1, pageSize: 20, total: 1, totalPages: 1 });
     const [row] = deliveries.body.items;
-    expect(row).toMatchObject({ deliveryId: h['svc-delivery-id'], eventId: h['svc-event-id'], eventType: 'employee.created' });
+    expect(row).toMatchObject({
+      deliveryId: h['svc-delivery-id'],
+      eventId: h['svc-event-id'],
+      eventType: 'employee.created',
+    });
     const detail = await api.get(`/api/v1/webhooks/${registered.body.id}/deliveries/${row.deliveryId}`);
     expect(detail.body.payload).toBe(raw.toString('utf8'));
     expect(detail.body.status).toBe('Succeeded');

@@ -27,13 +27,26 @@ function observe(metrics: Metrics, logger: Logger) {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       // The matched route template keeps label cardinality bounded (never the raw path with ids).
-      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : res.statusCode === 404 ? 'unmatched' : req.baseUrl || 'other';
+      const route = req.route?.path
+        ? `${req.baseUrl}${req.route.path}`
+        : res.statusCode === 404
+          ? 'unmatched'
+          : req.baseUrl || 'other';
       const labels = { method: req.method, route, status: String(res.statusCode) };
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
       if (!/^\/(healthz|readyz|metrics)$/.test(req.path)) {
-        logger.info({ requestId: req.requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
+        logger.info(
+          {
+            requestId: req.requestId,
+            method: req.method,
+            route,
+            status: res.statusCode,
+            ms: Math.round(seconds * 1000),
+          },
+          'request',
+        );
       }
     });
     next();
@@ -89,7 +102,12 @@ export function finishApp(app: Express, logger: Logger): Express {
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = createBaseApp(options);
   if (options.internal) {
-    app.use('/internal', requireInternalContext(options.contextSecret, ['service']), express.json({ limit: '256kb' }), options.internal);
+    app.use(
+      '/internal',
+      requireInternalContext(options.contextSecret, ['service']),
+      express.json({ limit: '256kb' }),
+      options.internal,
+    );
   }
   if (options.api || options.notImplemented) {
     app.use('/api/v1', requireInternalContext(options.contextSecret, ['caller']));

@@ -25,12 +25,17 @@ function validatorErrors(issues: ValidatorIssue[]): FieldErrors {
 // A method a path does not have (405) is answered like a route that does not exist; every other
 // client error without a code of its own is a validation failure.
 const codeForStatus = (status: number): ErrorCode =>
-  status === 401 ? 'UNAUTHORIZED'
-  : status === 403 ? 'FORBIDDEN'
-  : status === 404 || status === 405 ? 'NOT_FOUND'
-  : status === 413 ? 'PAYLOAD_TOO_LARGE'
-  : status === 429 ? 'RATE_LIMITED'
-  : 'VALIDATION_FAILED';
+  status === 401
+    ? 'UNAUTHORIZED'
+    : status === 403
+      ? 'FORBIDDEN'
+      : status === 404 || status === 405
+        ? 'NOT_FOUND'
+        : status === 413
+          ? 'PAYLOAD_TOO_LARGE'
+          : status === 429
+            ? 'RATE_LIMITED'
+            : 'VALIDATION_FAILED';
 
 /** One error handler for every service: the documented body for every failure, 500 only for our own bugs. */
 export function errorHandler(logger: Logger) {
@@ -44,7 +49,13 @@ export function errorHandler(logger: Logger) {
       send(err.status, problem(err.code, traceId, err.message, err.errors));
       return;
     }
-    const e = (err ?? {}) as { status?: number; type?: string; errors?: ValidatorIssue[]; message?: string; expose?: boolean };
+    const e = (err ?? {}) as {
+      status?: number;
+      type?: string;
+      errors?: ValidatorIssue[];
+      message?: string;
+      expose?: boolean;
+    };
     // body-parser: malformed JSON or an oversized body.
     if (e.type === 'entity.parse.failed') {
       send(400, problem('VALIDATION_FAILED', traceId, 'The body is not valid JSON.', { body: ['is not valid JSON'] }));
@@ -58,7 +69,10 @@ export function errorHandler(logger: Logger) {
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && Array.isArray(e.errors)) {
       const code = codeForStatus(e.status);
       const status = statusOf(code);
-      send(status, problem(code, traceId, e.message, code === 'VALIDATION_FAILED' ? validatorErrors(e.errors) : undefined));
+      send(
+        status,
+        problem(code, traceId, e.message, code === 'VALIDATION_FAILED' ? validatorErrors(e.errors) : undefined),
+      );
       return;
     }
     // Any other client error from the HTTP stack (unsupported charset or encoding, a bad length…):

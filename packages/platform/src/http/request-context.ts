@@ -34,7 +34,8 @@ export function traceIdOf(req: Request): string {
 export function requireInternalContext(secret: string, accept: InternalContext['kind'][] = ['caller']) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const ctx = verifyContext(req.header(CONTEXT_HEADER), secret);
-    if (!ctx || !accept.includes(ctx.kind)) return next(new AppError('UNAUTHORIZED', 'Missing or invalid internal caller context.'));
+    if (!ctx || !accept.includes(ctx.kind))
+      return next(new AppError('UNAUTHORIZED', 'Missing or invalid internal caller context.'));
     req.internal = ctx;
     next();
   };

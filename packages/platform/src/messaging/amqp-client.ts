@@ -98,11 +98,14 @@ export class AmqpClient {
     // One close listener fails every publish still waiting for its confirm on this channel.
     this.unconfirmed.set(publisher, new Set());
     publisher.on('close', () => {
-      for (const fail of [...(this.unconfirmed.get(publisher) ?? [])]) fail(new PublishError('channel closed before confirm', 'disconnected'));
+      for (const fail of [...(this.unconfirmed.get(publisher) ?? [])])
+        fail(new PublishError('channel closed before confirm', 'disconnected'));
       this.unconfirmed.delete(publisher);
       if (this.publisher === publisher) this.publisher = undefined;
       if (!this.stopping && this.conn === conn) {
-        this.openPublisher(conn).catch((err) => this.logger.warn({ err: (err as Error).message }, 'amqp publish channel reopen failed'));
+        this.openPublisher(conn).catch((err) =>
+          this.logger.warn({ err: (err as Error).message }, 'amqp publish channel reopen failed'),
+        );
       }
     });
     this.publisher = publisher;
@@ -124,7 +127,12 @@ export class AmqpClient {
   }
 
   /** Publishes and waits for the broker's confirm; rejects when unroutable, nacked or disconnected. */
-  publish(exchange: string, routingKey: string, body: Buffer, options: Options.Publish & { messageId: string }): Promise<void> {
+  publish(
+    exchange: string,
+    routingKey: string,
+    body: Buffer,
+    options: Options.Publish & { messageId: string },
+  ): Promise<void> {
     const ch = this.publisher;
     if (!ch) return Promise.reject(new PublishError('not connected to the broker', 'disconnected'));
     return new Promise((resolve, reject) => {
@@ -135,7 +143,10 @@ export class AmqpClient {
         reject(error);
       };
       // A broker under a memory or disk alarm holds confirms indefinitely: give up, the caller retries.
-      const timer: NodeJS.Timeout = setTimeout(() => fail(new PublishError(`no confirm within ${this.confirmTimeoutMs} ms`, 'timeout')), this.confirmTimeoutMs);
+      const timer: NodeJS.Timeout = setTimeout(
+        () => fail(new PublishError(`no confirm within ${this.confirmTimeoutMs} ms`, 'timeout')),
+        this.confirmTimeoutMs,
+      );
       pending.add(fail);
       ch.publish(exchange, routingKey, body, { persistent: true, mandatory: true, ...options }, (err) => {
         clearTimeout(timer);

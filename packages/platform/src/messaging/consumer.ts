@@ -51,7 +51,10 @@ export function watchQueueDepth(metrics: Metrics, client: AmqpClient, queueName:
 export async function startConsumer<T = DomainEvent>(options: ConsumerOptions<T>): Promise<void> {
   const { client, queue, logger } = options;
   const consumer = options.consumer ?? queue.name;
-  const handled = options.metrics.counter('amqp_messages_handled_total', 'Messages handled by consumers', ['queue', 'outcome']);
+  const handled = options.metrics.counter('amqp_messages_handled_total', 'Messages handled by consumers', [
+    'queue',
+    'outcome',
+  ]);
   watchQueueDepth(options.metrics, client, queue.name);
 
   await client.onConnect(async (ch: Channel) => {

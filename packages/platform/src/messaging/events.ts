@@ -20,7 +20,13 @@ export interface OutboxEvent<T = unknown> extends DomainEvent<T> {
 
 let seq = 0;
 
-export function raiseEvent<T>(service: string, type: string, tenantId: string, data: T, now = new Date()): OutboxEvent<T> {
+export function raiseEvent<T>(
+  service: string,
+  type: string,
+  tenantId: string,
+  data: T,
+  now = new Date(),
+): OutboxEvent<T> {
   const trace: Record<string, string> = {};
   propagation.inject(context.active(), trace);
   return {

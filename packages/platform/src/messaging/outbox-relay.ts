@@ -40,9 +40,14 @@ export class OutboxRelay {
     this.published = metrics.counter('outbox_published_total', 'Outbox events published and confirmed', ['type']);
     this.failures = metrics.counter('outbox_publish_failures_total', 'Outbox publishes that failed', ['reason']);
     const oldest = () => this.oldestPendingSeconds;
-    metrics.gauge('outbox_oldest_pending_seconds', 'Age of the oldest unpublished outbox event seen on the last pass', [], function () {
-      this.set(oldest());
-    });
+    metrics.gauge(
+      'outbox_oldest_pending_seconds',
+      'Age of the oldest unpublished outbox event seen on the last pass',
+      [],
+      function () {
+        this.set(oldest());
+      },
+    );
   }
 
   start(): void {

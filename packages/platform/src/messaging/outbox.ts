@@ -45,7 +45,11 @@ export async function pendingDocuments(collection: Collection<Document>, limit: 
 }
 
 /** Removes a published event; a no-op (and no counter change) when another relay removed it first. */
-export async function removeFromOutbox(collection: Collection<Document>, docId: unknown, eventId: string): Promise<boolean> {
+export async function removeFromOutbox(
+  collection: Collection<Document>,
+  docId: unknown,
+  eventId: string,
+): Promise<boolean> {
   const key = `outbox.${eventId}`;
   const result = await collection.updateOne({ _id: docId, [key]: { $exists: true } } as Document, {
     $unset: { [key]: '' },

@@ -20,7 +20,11 @@ export async function declareDomainExchange(ch: Channel): Promise<void> {
 }
 
 /** A quorum queue bound to domain events, whose poison messages dead-letter into `<name>.parking`. */
-export async function declareConsumerQueue(ch: Channel, spec: ConsumerQueue, exchange = DOMAIN_EXCHANGE): Promise<void> {
+export async function declareConsumerQueue(
+  ch: Channel,
+  spec: ConsumerQueue,
+  exchange = DOMAIN_EXCHANGE,
+): Promise<void> {
   const parking = parkingQueueOf(spec.name);
   await ch.assertQueue(parking, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
   await ch.assertQueue(spec.name, {

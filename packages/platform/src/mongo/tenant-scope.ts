@@ -33,7 +33,11 @@ export class TenantScope<T extends { tenantId: string }> {
  * one filter FerretDB serves from an index (any other field makes it scan and decode every document;
  * docs/decisions/0002). For hot paths; TenantScope.findById stays the general form.
  */
-export async function findOwned<T extends { tenantId: string }>(model: Model<T>, id: string, tenantId: string): Promise<T | null> {
+export async function findOwned<T extends { tenantId: string }>(
+  model: Model<T>,
+  id: string,
+  tenantId: string,
+): Promise<T | null> {
   const doc = (await model.findOne({ _id: id } as FilterQuery<T>).lean()) as T | null;
   return doc && doc.tenantId === tenantId ? doc : null;
 }

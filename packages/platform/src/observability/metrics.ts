@@ -11,17 +11,28 @@ export class Metrics {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
     this.httpRequests = this.counter('http_requests_total', 'HTTP requests served', ['method', 'route', 'status']);
-    this.httpDuration = this.histogram('http_request_duration_seconds', 'HTTP request duration', ['method', 'route', 'status'], [
-      0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
-    ]);
+    this.httpDuration = this.histogram(
+      'http_request_duration_seconds',
+      'HTTP request duration',
+      ['method', 'route', 'status'],
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    );
   }
 
   // Get-or-create by name: two consumers of one service share `amqp_messages_handled_total`.
   counter<L extends string>(name: string, help: string, labelNames: L[] = []): Counter<L> {
-    return (this.registry.getSingleMetric(name) as Counter<L>) ?? new Counter({ name, help, labelNames, registers: [this.registry] });
+    return (
+      (this.registry.getSingleMetric(name) as Counter<L>) ??
+      new Counter({ name, help, labelNames, registers: [this.registry] })
+    );
   }
 
-  gauge<L extends string>(name: string, help: string, labelNames: L[] = [], collect?: (this: Gauge<L>) => void | Promise<void>): Gauge<L> {
+  gauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: L[] = [],
+    collect?: (this: Gauge<L>) => void | Promise<void>,
+  ): Gauge<L> {
     return (
       (this.registry.getSingleMetric(name) as Gauge<L>) ??
       new Gauge({ name, help, labelNames, registers: [this.registry], ...(collect ? { collect } : {}) })

@@ -28,7 +28,8 @@ export function startTelemetry(serviceName: string): void {
         ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)/.test(req.url ?? ''),
         // Webhook POSTs carry exactly the spec's headers (no traceparent to partners); the dispatcher
         // records their span itself.
-        ignoreOutgoingRequestHook: (req) => String((req.headers as Record<string, unknown> | undefined)?.['user-agent'] ?? '') === WEBHOOK_USER_AGENT,
+        ignoreOutgoingRequestHook: (req) =>
+          String((req.headers as Record<string, unknown> | undefined)?.['user-agent'] ?? '') === WEBHOOK_USER_AGENT,
       }),
       new ExpressInstrumentation(),
       new MongoDBInstrumentation(),

@@ -28,7 +28,9 @@ export const repoRoot = (): string => resolve(__dirname, '..', '..', '..', '..')
 const say = (line: string) => process.stdout.write(`[infra] ${line}\n`);
 
 function dockerAnswers(): Promise<boolean> {
-  const socketPath = process.env.DOCKER_HOST?.startsWith('unix://') ? process.env.DOCKER_HOST.slice(7) : '/var/run/docker.sock';
+  const socketPath = process.env.DOCKER_HOST?.startsWith('unix://')
+    ? process.env.DOCKER_HOST.slice(7)
+    : '/var/run/docker.sock';
   if (!existsSync(socketPath)) return Promise.resolve(false);
   return new Promise((done) => {
     const req = request({ socketPath, path: '/_ping', timeout: 1000 }, (res) => {
@@ -118,14 +120,17 @@ export async function ensureInfra(profile: Profile, options: { useContainers?: b
 }
 
 /** The infra a running orchestrator (npm test / npm start) recorded, for processes it spawned. */
-export function recordedInfra(profile: Profile): { mongoUrl: string; amqpUrl: string; managementUrl?: string } | undefined {
+export function recordedInfra(
+  profile: Profile,
+): { mongoUrl: string; amqpUrl: string; managementUrl?: string } | undefined {
   const file = join(repoRoot(), '.local', profile, 'infra.json');
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
 
 /** Creates an isolated vhost (one per test file) and returns an AMQP URL for it. */
 export async function createVhost(infra: Pick<Infra, 'amqpUrl' | 'managementUrl'>, vhost: string): Promise<string> {
-  if (!infra.managementUrl) throw new Error('vhost isolation needs the RabbitMQ management API (set AMQP_MANAGEMENT_URL)');
+  if (!infra.managementUrl)
+    throw new Error('vhost isolation needs the RabbitMQ management API (set AMQP_MANAGEMENT_URL)');
   const headers = { authorization: managementAuth(), 'content-type': 'application/json' };
   const name = encodeURIComponent(vhost);
   let res = await fetch(`${infra.managementUrl}/api/vhosts/${name}`, { method: 'PUT', headers, body: '{}' });
@@ -143,14 +148,20 @@ export async function createVhost(infra: Pick<Infra, 'amqpUrl' | 'managementUrl'
 
 export async function deleteVhost(infra: Pick<Infra, 'managementUrl'>, vhost: string): Promise<void> {
   if (!infra.managementUrl) return;
-  await fetch(`${infra.managementUrl}/api/vhosts/${encodeURIComponent(vhost)}`, { method: 'DELETE', headers: { authorization: managementAuth() } });
+  await fetch(`${infra.managementUrl}/api/vhosts/${encodeURIComponent(vhost)}`, {
+    method: 'DELETE',
+    headers: { authorization: managementAuth() },
+  });
 }
 
 /** Messages ready in a queue of a vhost, via the management API (for tests and benchmarks). */
 export async function queueDepth(infra: Pick<Infra, 'managementUrl'>, vhost: string, queue: string): Promise<number> {
-  const res = await fetch(`${infra.managementUrl}/api/queues/${encodeURIComponent(vhost)}/${encodeURIComponent(queue)}`, {
-    headers: { authorization: managementAuth() },
-  });
+  const res = await fetch(
+    `${infra.managementUrl}/api/queues/${encodeURIComponent(vhost)}/${encodeURIComponent(queue)}`,
+    {
+      headers: { authorization: managementAuth() },
+    },
+  );
   if (!res.ok) return 0;
   return ((await res.json()) as { messages?: number }).messages ?? 0;
 }

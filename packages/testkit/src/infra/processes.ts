@@ -14,10 +14,20 @@ export interface ManagedProcess {
  * Starts a long-running server in its own process group, logging to `<logDir>/<name>.log`, so a
  * terminal Ctrl-C reaches only the orchestrator, which then stops its servers in order.
  */
-export function startProcess(name: string, command: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; logDir: string }): ManagedProcess {
+export function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; logDir: string },
+): ManagedProcess {
   mkdirSync(opts.logDir, { recursive: true });
   const log = openSync(join(opts.logDir, `${name}.log`), 'a');
-  const child = spawn(command, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', log, log], detached: true });
+  const child = spawn(command, args, {
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', log, log],
+    detached: true,
+  });
   let reason: string | undefined;
   const exited = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {

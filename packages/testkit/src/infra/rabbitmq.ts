@@ -57,7 +57,10 @@ export async function startRabbitMq(stateDir: string, nodeName: string, ports: R
     ERL_EPMD_ADDRESS: '127.0.0.1',
     RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: '-kernel inet_dist_use_interface {127,0,0,1}',
   };
-  const proc = startProcess('rabbitmq', '/usr/lib/rabbitmq/bin/rabbitmq-server', [], { env, logDir: join(stateDir, 'logs') });
+  const proc = startProcess('rabbitmq', '/usr/lib/rabbitmq/bin/rabbitmq-server', [], {
+    env,
+    logDir: join(stateDir, 'logs'),
+  });
   await waitFor('RabbitMQ', () => managementAnswers(ports.management), 90_000, proc.exitReason);
   return proc;
 }

@@ -13,7 +13,12 @@ export function portOpen(port: number, host = '127.0.0.1', timeoutMs = 500): Pro
   });
 }
 
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, exited?: () => string | undefined): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  exited?: () => string | undefined,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;

@@ -1,7 +1,14 @@
 // Which bounded context owns which /api/v1 resource. The gateway forwards the path unchanged.
 export type Upstream = 'employees' | 'entries' | 'fleet' | 'payouts' | 'reference-fx' | 'webhook-dispatcher';
 
-export const UPSTREAMS: readonly Upstream[] = ['employees', 'entries', 'fleet', 'payouts', 'reference-fx', 'webhook-dispatcher'];
+export const UPSTREAMS: readonly Upstream[] = [
+  'employees',
+  'entries',
+  'fleet',
+  'payouts',
+  'reference-fx',
+  'webhook-dispatcher',
+];
 
 const OWNERS: Record<string, Upstream> = {
   employees: 'employees',

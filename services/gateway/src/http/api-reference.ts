@@ -22,9 +22,14 @@ function renderPage(doc: any): string {
   }
   const schemas = Object.entries<any>(doc.components?.schemas ?? {})
     .map(([name, s]) => {
-      const enumText = s.enum ? `<p>Allowed: ${s.enum.map((v: unknown) => `<code>${escape(String(v))}</code>`).join(' ')}</p>` : '';
+      const enumText = s.enum
+        ? `<p>Allowed: ${s.enum.map((v: unknown) => `<code>${escape(String(v))}</code>`).join(' ')}</p>`
+        : '';
       const props = Object.entries<any>(s.properties ?? {})
-        .map(([p, ps]) => `<li><code>${escape(p)}</code>${(s.required ?? []).includes(p) ? ' (required)' : ''}${ps.description ? ` — ${escape(ps.description)}` : ''}</li>`)
+        .map(
+          ([p, ps]) =>
+            `<li><code>${escape(p)}</code>${(s.required ?? []).includes(p) ? ' (required)' : ''}${ps.description ? ` — ${escape(ps.description)}` : ''}</li>`,
+        )
         .join('');
       return `<section id="${escape(name)}"><h3>${escape(name)}</h3>${s.description ? `<p>${escape(s.description)}</p>` : ''}${enumText}${props ? `<ul>${props}</ul>` : ''}</section>`;
     })
@@ -37,7 +42,11 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;pad
 <pre>${escape(doc.info.description ?? '')}</pre>
 <p>Machine-readable: <a href="openapi.json">openapi.json</a> · <a href="openapi.yaml">openapi.yaml</a></p>
 <h2>Operations</h2><table><thead><tr><th>Method</th><th>Path</th><th>Summary</th><th>Tag</th><th>Responses</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>
-<h2>Webhooks</h2><p>Signed POSTs: ${Object.keys(doc.webhooks ?? {}).map((w) => `<code>${escape(w)}</code>`).join(', ')}. Headers <code>Svc-Event</code>, <code>Svc-Event-Id</code>, <code>Svc-Signature</code>, <code>Svc-Delivery-Id</code>.</p>
+<h2>Webhooks</h2><p>Signed POSTs: ${Object.keys(doc.webhooks ?? {})
+    .map((w) => `<code>${escape(w)}</code>`)
+    .join(
+      ', ',
+    )}. Headers <code>Svc-Event</code>, <code>Svc-Event-Id</code>, <code>Svc-Signature</code>, <code>Svc-Delivery-Id</code>.</p>
 <h2>Schemas</h2>${schemas}</body></html>`;
 }
 

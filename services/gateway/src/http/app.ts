@@ -42,7 +42,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use('/api/v1', async (req: Request, res: Response, next: NextFunction) => {
     try {
       const key = presentedKey(req);
-      if (!key) throw new AppError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <key>" or "X-Api-Key: <key>".');
+      if (!key)
+        throw new AppError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <key>" or "X-Api-Key: <key>".');
       let caller;
       try {
         caller = await resolver.resolve(key);

@@ -6,7 +6,8 @@ const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
 // Hop-by-hop headers, the partner's credentials, and anything that could pose as internal context
 // never cross the gateway.
-const DROP_REQUEST = /^(connection|keep-alive|proxy-.*|te|trailer|transfer-encoding|upgrade|host|authorization|x-api-key|x-internal-.*|x-forwarded-.*|x-request-id)$/i;
+const DROP_REQUEST =
+  /^(connection|keep-alive|proxy-.*|te|trailer|transfer-encoding|upgrade|host|authorization|x-api-key|x-internal-.*|x-forwarded-.*|x-request-id)$/i;
 const DROP_RESPONSE = /^(connection|keep-alive|proxy-.*|te|trailer|transfer-encoding|upgrade)$/i;
 
 function filter(headers: IncomingHttpHeaders, drop: RegExp): OutgoingHttpHeaders {

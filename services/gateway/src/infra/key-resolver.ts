@@ -27,7 +27,10 @@ export class KeyResolver {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        [CONTEXT_HEADER]: mintContext({ kind: 'service', service: 'gateway', requestId: randomUUID() }, this.contextSecret),
+        [CONTEXT_HEADER]: mintContext(
+          { kind: 'service', service: 'gateway', requestId: randomUUID() },
+          this.contextSecret,
+        ),
       },
       body: JSON.stringify({ key }),
       signal: AbortSignal.timeout(5000),

@@ -38,11 +38,20 @@ export class AttemptRunner {
 
   constructor(private readonly deps: AttemptDeps) {
     const m = deps.metrics;
-    this.attemptsTotal = m.counter('webhook_delivery_attempts_total', 'Webhook delivery attempts by outcome', ['outcome', 'event_type']);
-    this.latency = m.histogram('webhook_delivery_latency_seconds', 'From the event being raised to a 2xx answer', ['event_type'], [
-      0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 30, 120, 600, 3600, 86400, 172800,
+    this.attemptsTotal = m.counter('webhook_delivery_attempts_total', 'Webhook delivery attempts by outcome', [
+      'outcome',
+      'event_type',
     ]);
-    this.disabledTotal = m.counter('webhook_subscriptions_disabled_total', 'Subscriptions disabled after consecutive Exhausted deliveries');
+    this.latency = m.histogram(
+      'webhook_delivery_latency_seconds',
+      'From the event being raised to a 2xx answer',
+      ['event_type'],
+      [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 30, 120, 600, 3600, 86400, 172800],
+    );
+    this.disabledTotal = m.counter(
+      'webhook_subscriptions_disabled_total',
+      'Subscriptions disabled after consecutive Exhausted deliveries',
+    );
   }
 
   async run(m: AttemptMessage): Promise<void> {
@@ -83,7 +92,10 @@ export class AttemptRunner {
       this.latency.observe({ event_type: delivery.eventType }, (Date.now() - delivery.occurredAt.getTime()) / 1000);
       // Only a write when there is a streak to break: a success is the common case and writes are costly.
       if (sub.consecutiveExhausted) {
-        await models.Subscription.updateOne({ _id: sub._id, tenantId: sub.tenantId, consecutiveExhausted: { $ne: 0 } }, { $set: { consecutiveExhausted: 0 } });
+        await models.Subscription.updateOne(
+          { _id: sub._id, tenantId: sub.tenantId, consecutiveExhausted: { $ne: 0 } },
+          { $set: { consecutiveExhausted: 0 } },
+        );
       }
     } else if (outcome === 'exhausted') await this.countExhausted(sub);
   }
@@ -99,16 +111,27 @@ export class AttemptRunner {
     }
     const body = Buffer.from(delivery.payload, 'utf8');
     const secret = this.deps.box.open(sub.secret);
-    return tracer.startActiveSpan('webhook POST', { kind: SpanKind.CLIENT, attributes: { 'webhook.event_type': delivery.eventType, 'webhook.delivery_id': delivery._id, 'server.address': dest.url.hostname } }, async (span) => {
-      try {
-        const result = await this.post(dest, body, secret, delivery);
-        span.setAttribute('http.response.status_code', result.statusCode ?? 0);
-        if (result.error) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error });
-        return result;
-      } finally {
-        span.end();
-      }
-    });
+    return tracer.startActiveSpan(
+      'webhook POST',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'webhook.event_type': delivery.eventType,
+          'webhook.delivery_id': delivery._id,
+          'server.address': dest.url.hostname,
+        },
+      },
+      async (span) => {
+        try {
+          const result = await this.post(dest, body, secret, delivery);
+          span.setAttribute('http.response.status_code', result.statusCode ?? 0);
+          if (result.error) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error });
+          return result;
+        } finally {
+          span.end();
+        }
+      },
+    );
   }
 
   private post(dest: CheckedDestination, body: Buffer, secret: string, delivery: DeliveryDoc): Promise<SendResult> {
@@ -123,11 +146,22 @@ export class AttemptRunner {
   }
 
   /** Writes the attempt if nobody recorded it first; false when this attempt lost the race. */
-  private async record(delivery: DeliveryDoc, m: AttemptMessage, outcome: AttemptOutcome, result: SendResult): Promise<boolean> {
+  private async record(
+    delivery: DeliveryDoc,
+    m: AttemptMessage,
+    outcome: AttemptOutcome,
+    result: SendResult,
+  ): Promise<boolean> {
     const now = new Date();
     const tier = this.deps.tiers[m.attempt - 1];
     const update = await this.deps.models.Delivery.updateOne(
-      { _id: delivery._id, tenantId: delivery.tenantId, series: m.series, attemptsMade: m.attempt - 1, status: 'Pending' },
+      {
+        _id: delivery._id,
+        tenantId: delivery.tenantId,
+        series: m.series,
+        attemptsMade: m.attempt - 1,
+        status: 'Pending',
+      },
       {
         $set: {
           status: statusAfter(outcome),
@@ -139,7 +173,15 @@ export class AttemptRunner {
         },
         $inc: { totalAttempts: 1 },
         $push: {
-          attemptLog: { series: m.series, attempt: m.attempt, at: now, outcome, statusCode: result.statusCode ?? null, error: result.error ?? null, durationMs: result.durationMs },
+          attemptLog: {
+            series: m.series,
+            attempt: m.attempt,
+            at: now,
+            outcome,
+            statusCode: result.statusCode ?? null,
+            error: result.error ?? null,
+            durationMs: result.durationMs,
+          },
         },
       },
     );
@@ -154,11 +196,21 @@ export class AttemptRunner {
 
   private async countExhausted(sub: SubscriptionDoc): Promise<void> {
     const { Subscription } = this.deps.models;
-    const after = await Subscription.findOneAndUpdate({ _id: sub._id, tenantId: sub.tenantId }, { $inc: { consecutiveExhausted: 1 } }, { new: true }).lean();
+    const after = await Subscription.findOneAndUpdate(
+      { _id: sub._id, tenantId: sub.tenantId },
+      { $inc: { consecutiveExhausted: 1 } },
+      { new: true },
+    ).lean();
     if (!after || after.consecutiveExhausted < DISABLE_AFTER_EXHAUSTED || !after.isActive) return;
     const disabled = await Subscription.updateOne(
       { _id: sub._id, tenantId: sub.tenantId, isActive: true },
-      { $set: { isActive: false, disabledAt: new Date(), disabledReason: `${DISABLE_AFTER_EXHAUSTED} consecutive deliveries exhausted all 9 attempts` } },
+      {
+        $set: {
+          isActive: false,
+          disabledAt: new Date(),
+          disabledReason: `${DISABLE_AFTER_EXHAUSTED} consecutive deliveries exhausted all 9 attempts`,
+        },
+      },
     );
     if (disabled.modifiedCount === 1) {
       this.disabledTotal.inc();

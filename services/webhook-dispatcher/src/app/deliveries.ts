@@ -1,4 +1,13 @@
-import { AppError, TenantScope, invalidState, notFound, paginate, type AmqpClient, type CallerContext, type PageRequest } from '@travel/platform';
+import {
+  AppError,
+  TenantScope,
+  invalidState,
+  notFound,
+  paginate,
+  type AmqpClient,
+  type CallerContext,
+  type PageRequest,
+} from '@travel/platform';
 import type { DeliveryDoc, DispatcherModels } from '../infra/models';
 import { enqueueAttempt } from '../infra/queues';
 
@@ -44,11 +53,22 @@ export class DeliveriesApp {
     return new TenantScope<DeliveryDoc>(this.models.Delivery, caller.tenantId);
   }
 
-  list(caller: CallerContext, subscriptionId: string, filter: { status?: string; eventType?: string }, page: PageRequest) {
+  list(
+    caller: CallerContext,
+    subscriptionId: string,
+    filter: { status?: string; eventType?: string },
+    page: PageRequest,
+  ) {
     const query: Record<string, unknown> = { subscriptionId };
     if (filter.status) query.status = filter.status;
     if (filter.eventType) query.eventType = filter.eventType;
-    return paginate<DeliveryDoc, ReturnType<typeof summary>>(this.scope(caller), query, page, { createdAt: -1, _id: 1 }, summary);
+    return paginate<DeliveryDoc, ReturnType<typeof summary>>(
+      this.scope(caller),
+      query,
+      page,
+      { createdAt: -1, _id: 1 },
+      summary,
+    );
   }
 
   /** A delivery of another subscription (even of the same tenant) is 404, as the spec requires. */
@@ -69,14 +89,20 @@ export class DeliveriesApp {
     }
     const prev = await this.models.Delivery.findOneAndUpdate(
       { _id: deliveryId, tenantId: caller.tenantId, subscriptionId, status: { $in: ['Failed', 'Exhausted'] } },
-      { $set: { status: 'Pending', attemptsMade: 0, nextAttemptAt: new Date(), updatedAt: new Date() }, $inc: { series: 1 } },
+      {
+        $set: { status: 'Pending', attemptsMade: 0, nextAttemptAt: new Date(), updatedAt: new Date() },
+        $inc: { series: 1 },
+      },
       { new: true },
     ).lean<DeliveryDoc>();
     if (!prev) throw invalidState('The delivery changed state meanwhile; read it again.');
     try {
       await enqueueAttempt(this.amqp, { deliveryId, tenantId: caller.tenantId, series: prev.series, attempt: 1 });
     } catch {
-      await this.models.Delivery.updateOne({ _id: deliveryId, tenantId: caller.tenantId, series: prev.series, attemptsMade: 0 }, { $set: { status: current.status } });
+      await this.models.Delivery.updateOne(
+        { _id: deliveryId, tenantId: caller.tenantId, series: prev.series, attemptsMade: 0 },
+        { $set: { status: current.status } },
+      );
       throw new AppError('SERVICE_UNAVAILABLE', 'The retry could not be queued; try again.');
     }
     return detail(prev);

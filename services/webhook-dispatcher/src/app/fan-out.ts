@@ -22,7 +22,12 @@ export async function fanOut(models: DispatcherModels, amqp: AmqpClient, event: 
   if (!PUBLIC_TYPES.has(event.type)) return 0;
   // A subscription receives the events raised after it was registered, not older ones still in flight.
   const subscriptions = await models.Subscription.find(
-    { tenantId: event.tenantId, isActive: true, eventTypes: event.type, createdAt: { $lte: new Date(event.occurredAt) } },
+    {
+      tenantId: event.tenantId,
+      isActive: true,
+      eventTypes: event.type,
+      createdAt: { $lte: new Date(event.occurredAt) },
+    },
     { _id: 1 },
   ).lean();
   if (subscriptions.length === 0) return 0;
@@ -61,6 +66,8 @@ export async function fanOut(models: DispatcherModels, amqp: AmqpClient, event: 
     ).lean();
   }
   const first = pending.filter((d) => d.status === 'Pending' && d.series === 1 && d.attemptsMade === 0);
-  await Promise.all(first.map((d) => enqueueAttempt(amqp, { deliveryId: d._id, tenantId: event.tenantId, series: 1, attempt: 1 })));
+  await Promise.all(
+    first.map((d) => enqueueAttempt(amqp, { deliveryId: d._id, tenantId: event.tenantId, series: 1, attempt: 1 })),
+  );
   return first.length;
 }

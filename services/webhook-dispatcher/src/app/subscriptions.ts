@@ -37,7 +37,8 @@ export class SubscriptionsApp {
     try {
       await checkDestination(parsed.toString(), this.allowedCidrs, this.resolve);
     } catch (err) {
-      const message = err instanceof DestinationRefused ? err.message : `the host ${parsed.hostname} could not be resolved`;
+      const message =
+        err instanceof DestinationRefused ? err.message : `the host ${parsed.hostname} could not be resolved`;
       throw new AppError('VALIDATION_FAILED', undefined, { url: [message] });
     }
     // 32 random bytes: 256 bits, as hex so the secret is plain ASCII in every partner's config.
@@ -65,7 +66,13 @@ export class SubscriptionsApp {
   }
 
   list(caller: CallerContext, page: PageRequest) {
-    return paginate<SubscriptionDoc, ReturnType<typeof toSubscriptionResponse>>(this.scope(caller.tenantId), {}, page, { createdAt: -1, _id: 1 }, toSubscriptionResponse);
+    return paginate<SubscriptionDoc, ReturnType<typeof toSubscriptionResponse>>(
+      this.scope(caller.tenantId),
+      {},
+      page,
+      { createdAt: -1, _id: 1 },
+      toSubscriptionResponse,
+    );
   }
 
   /** Deletes the subscription and its delivery log; pending attempts find nothing and stop. */

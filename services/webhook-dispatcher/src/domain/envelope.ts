@@ -6,5 +6,10 @@ import { envelopeIdFromEventId } from '@travel/webhook-verify';
  * exact bytes (the signature covers them, so they must never be re-serialized).
  */
 export function envelopeBytes(event: DomainEvent): string {
-  return JSON.stringify({ id: envelopeIdFromEventId(event.id), type: event.type, createdAt: event.occurredAt, data: event.data });
+  return JSON.stringify({
+    id: envelopeIdFromEventId(event.id),
+    type: event.type,
+    createdAt: event.occurredAt,
+    data: event.data,
+  });
 }

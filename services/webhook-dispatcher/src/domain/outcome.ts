@@ -18,7 +18,13 @@ export function classify(statusCode: number | undefined, attempt: number): Attem
 export type DeliveryStatus = 'Pending' | 'Succeeded' | 'Failed' | 'Exhausted';
 
 export const statusAfter = (outcome: AttemptOutcome): DeliveryStatus =>
-  outcome === 'succeeded' ? 'Succeeded' : outcome === 'failed' ? 'Failed' : outcome === 'exhausted' ? 'Exhausted' : 'Pending';
+  outcome === 'succeeded'
+    ? 'Succeeded'
+    : outcome === 'failed'
+      ? 'Failed'
+      : outcome === 'exhausted'
+        ? 'Exhausted'
+        : 'Pending';
 
 /** Consecutive Exhausted deliveries that disable a subscription. */
 export const DISABLE_AFTER_EXHAUSTED = 10;

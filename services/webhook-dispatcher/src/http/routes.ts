@@ -10,32 +10,53 @@ export function publicRoutes(subscriptions: SubscriptionsApp, deliveries: Delive
   const r = Router();
   const id = (v: unknown) => String(v);
 
-  r.post('/api/v1/webhooks', route(async (req, res) => {
-    const caller = requirePermission(req, WRITE);
-    res.status(201).json(await subscriptions.create(caller, req.body));
-  }));
-  r.get('/api/v1/webhooks', route(async (req, res) => {
-    res.json(await subscriptions.list(callerOf(req), pageRequest(req.query)));
-  }));
-  r.get('/api/v1/webhooks/:id', route(async (req, res) => {
-    res.json(toSubscriptionResponse(await subscriptions.get(callerOf(req), id(req.params.id))));
-  }));
-  r.delete('/api/v1/webhooks/:id', route(async (req, res) => {
-    await subscriptions.delete(requirePermission(req, WRITE), id(req.params.id));
-    res.status(204).end();
-  }));
-  r.get('/api/v1/webhooks/:id/deliveries', route(async (req, res) => {
-    const caller = callerOf(req);
-    await subscriptions.get(caller, id(req.params.id));
-    const { status, eventType } = req.query as { status?: string; eventType?: string };
-    res.json(await deliveries.list(caller, id(req.params.id), { status, eventType }, pageRequest(req.query)));
-  }));
-  r.get('/api/v1/webhooks/:id/deliveries/:deliveryId', route(async (req, res) => {
-    res.json(await deliveries.get(callerOf(req), id(req.params.id), id(req.params.deliveryId)));
-  }));
-  r.post('/api/v1/webhooks/:id/deliveries/:deliveryId/retry', route(async (req, res) => {
-    const caller = requirePermission(req, WRITE);
-    res.status(202).json(await deliveries.retry(caller, id(req.params.id), id(req.params.deliveryId)));
-  }));
+  r.post(
+    '/api/v1/webhooks',
+    route(async (req, res) => {
+      const caller = requirePermission(req, WRITE);
+      res.status(201).json(await subscriptions.create(caller, req.body));
+    }),
+  );
+  r.get(
+    '/api/v1/webhooks',
+    route(async (req, res) => {
+      res.json(await subscriptions.list(callerOf(req), pageRequest(req.query)));
+    }),
+  );
+  r.get(
+    '/api/v1/webhooks/:id',
+    route(async (req, res) => {
+      res.json(toSubscriptionResponse(await subscriptions.get(callerOf(req), id(req.params.id))));
+    }),
+  );
+  r.delete(
+    '/api/v1/webhooks/:id',
+    route(async (req, res) => {
+      await subscriptions.delete(requirePermission(req, WRITE), id(req.params.id));
+      res.status(204).end();
+    }),
+  );
+  r.get(
+    '/api/v1/webhooks/:id/deliveries',
+    route(async (req, res) => {
+      const caller = callerOf(req);
+      await subscriptions.get(caller, id(req.params.id));
+      const { status, eventType } = req.query as { status?: string; eventType?: string };
+      res.json(await deliveries.list(caller, id(req.params.id), { status, eventType }, pageRequest(req.query)));
+    }),
+  );
+  r.get(
+    '/api/v1/webhooks/:id/deliveries/:deliveryId',
+    route(async (req, res) => {
+      res.json(await deliveries.get(callerOf(req), id(req.params.id), id(req.params.deliveryId)));
+    }),
+  );
+  r.post(
+    '/api/v1/webhooks/:id/deliveries/:deliveryId/retry',
+    route(async (req, res) => {
+      const caller = requirePermission(req, WRITE);
+      res.status(202).json(await deliveries.retry(caller, id(req.params.id), id(req.params.deliveryId)));
+    }),
+  );
   return r;
 }

@@ -20,7 +20,11 @@ export const systemResolve: Resolve = (host) => lookup(host, { all: true, verbat
  * Resolves the host and refuses it unless every address it resolves to is allowed: a name with one
  * public and one private answer is refused outright, since either could be chosen at connect time.
  */
-export async function checkDestination(rawUrl: string, allowed: Cidr[], resolve: Resolve = systemResolve): Promise<CheckedDestination> {
+export async function checkDestination(
+  rawUrl: string,
+  allowed: Cidr[],
+  resolve: Resolve = systemResolve,
+): Promise<CheckedDestination> {
   const url = new URL(rawUrl);
   if (url.protocol !== 'https:') throw new DestinationRefused('the URL must use HTTPS');
   const host = url.hostname.replace(/^\[|\]$/g, '');

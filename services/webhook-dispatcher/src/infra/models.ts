@@ -56,7 +56,8 @@ export interface DispatcherModels {
 
 export function registerModels(conn: Connection): DispatcherModels {
   // Idempotent: the admin command, the seeding script and tests may ask again on one connection.
-  if (conn.models.Subscription) return { Subscription: conn.models.Subscription, Delivery: conn.models.Delivery } as DispatcherModels;
+  if (conn.models.Subscription)
+    return { Subscription: conn.models.Subscription, Delivery: conn.models.Delivery } as DispatcherModels;
   const subscription = new Schema<SubscriptionDoc>(
     {
       _id: String,
@@ -76,7 +77,15 @@ export function registerModels(conn: Connection): DispatcherModels {
   subscription.index({ tenantId: 1, createdAt: -1 });
 
   const attempt = new Schema<AttemptRow>(
-    { series: Number, attempt: Number, at: Date, outcome: String, statusCode: { type: Number, default: null }, error: { type: String, default: null }, durationMs: Number },
+    {
+      series: Number,
+      attempt: Number,
+      at: Date,
+      outcome: String,
+      statusCode: { type: Number, default: null },
+      error: { type: String, default: null },
+      durationMs: Number,
+    },
     { _id: false },
   );
   const delivery = new Schema<DeliveryDoc>(

@@ -47,10 +47,16 @@ export async function declareAttemptTopology(ch: Channel, tiers: Tier[]): Promis
 const attemptMessageId = (m: AttemptMessage) => `${m.deliveryId}:${m.series}:${m.attempt}`;
 
 export function enqueueAttempt(client: AmqpClient, m: AttemptMessage): Promise<void> {
-  return client.publish(ATTEMPT_EXCHANGE, ATTEMPT_KEY, Buffer.from(JSON.stringify(m)), { messageId: attemptMessageId(m), contentType: 'application/json' });
+  return client.publish(ATTEMPT_EXCHANGE, ATTEMPT_KEY, Buffer.from(JSON.stringify(m)), {
+    messageId: attemptMessageId(m),
+    contentType: 'application/json',
+  });
 }
 
 /** Parks an attempt in a wait queue; the broker hands it back to the attempt queue when its TTL ends. */
 export function enqueueAfter(client: AmqpClient, label: string, m: AttemptMessage): Promise<void> {
-  return client.publish('', waitQueueOf(label), Buffer.from(JSON.stringify(m)), { messageId: attemptMessageId(m), contentType: 'application/json' });
+  return client.publish('', waitQueueOf(label), Buffer.from(JSON.stringify(m)), {
+    messageId: attemptMessageId(m),
+    contentType: 'application/json',
+  });
 }

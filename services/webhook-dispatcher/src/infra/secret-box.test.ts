@@ -67,8 +67,14 @@ describe('SecretBox', () => {
       ['the tag', () => `${version}.${iv}.${flipBit(tag)}.${ct}`],
       ['the IV', () => `${version}.${flipBit(iv)}.${tag}.${ct}`],
       ['a shortened ciphertext', () => `${version}.${iv}.${tag}.${b64url(ct).subarray(1).toString('base64url')}`],
-      ['a tag truncated to 4 bytes', () => `${version}.${iv}.${b64url(tag).subarray(0, 4).toString('base64url')}.${ct}`],
-      ['a tag truncated to 12 bytes', () => `${version}.${iv}.${b64url(tag).subarray(0, 12).toString('base64url')}.${ct}`],
+      [
+        'a tag truncated to 4 bytes',
+        () => `${version}.${iv}.${b64url(tag).subarray(0, 4).toString('base64url')}.${ct}`,
+      ],
+      [
+        'a tag truncated to 12 bytes',
+        () => `${version}.${iv}.${b64url(tag).subarray(0, 12).toString('base64url')}.${ct}`,
+      ],
       ['a tag from another sealing', () => `${version}.${iv}.${parts(box.seal(SECRET))[2]}.${ct}`],
     ])('refuses a change to %s', (_name, forge) => {
       expect(() => box.open(forge())).toThrow();

@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
 import { DOMAIN_EXCHANGE, type DomainEvent, type RunningService } from '@travel/platform';
 import { verify } from '@travel/webhook-verify';
-import { createTestEnv, ensureTestTls, eventually, HttpsReceiver, repoRoot, type ReceivedRequest, type TestEnv } from '@travel/testkit';
+import {
+  createTestEnv,
+  ensureTestTls,
+  eventually,
+  HttpsReceiver,
+  repoRoot,
+  type ReceivedRequest,
+  type TestEnv,
+} from '@travel/testkit';
 import { startDispatcher, type DispatcherOptions } from '../../src/service';
 
 export interface Harness {
@@ -29,7 +37,19 @@ export function employeeEvent(tenantId: string, lastName = 'Novak'): DomainEvent
     type: 'employee.created',
     tenantId,
     occurredAt: now,
-    data: { id: randomUUID(), firstName: 'Eva', lastName, position: null, departmentId: null, status: 'Active', isAccountOwner: false, isArchived: false, permissions: [], createdAt: now, editedAt: now },
+    data: {
+      id: randomUUID(),
+      firstName: 'Eva',
+      lastName,
+      position: null,
+      departmentId: null,
+      status: 'Active',
+      isAccountOwner: false,
+      isArchived: false,
+      permissions: [],
+      createdAt: now,
+      editedAt: now,
+    },
   };
 }
 
@@ -38,7 +58,11 @@ export function verified(req: ReceivedRequest, secret: string) {
   return verify(req.body, req.headers as Record<string, string>, secret);
 }
 
-export async function startHarness(name: string, overrides: Record<string, string> = {}, options: DispatcherOptions = {}): Promise<Harness> {
+export async function startHarness(
+  name: string,
+  overrides: Record<string, string> = {},
+  options: DispatcherOptions = {},
+): Promise<Harness> {
   const env = await createTestEnv(name, overrides);
   const dispatcher = await startDispatcher({ ...process.env, ...env.vars }, options);
   const conn: ChannelModel = await amqp.connect(env.amqpUrl);
@@ -68,7 +92,10 @@ export async function startHarness(name: string, overrides: Record<string, strin
     },
     async publish(overrides = {}) {
       const event = { ...employeeEvent(tenantId), ...overrides };
-      ch.publish(DOMAIN_EXCHANGE, `employees.${event.type}`, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id });
+      ch.publish(DOMAIN_EXCHANGE, `employees.${event.type}`, Buffer.from(JSON.stringify(event)), {
+        persistent: true,
+        messageId: event.id,
+      });
       await (ch as unknown as { waitForConfirms(): Promise<void> }).waitForConfirms();
       return event;
     },

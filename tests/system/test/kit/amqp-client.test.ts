@@ -1,6 +1,14 @@
 // The AMQP client on a real broker: a publish that closes the channel does not stop later publishes,
 // and consumer queues report their depth for the lag alert.
-import { AmqpClient, DOMAIN_EXCHANGE, Metrics, PublishError, createLogger, declareDomainExchange, startConsumer } from '@travel/platform';
+import {
+  AmqpClient,
+  DOMAIN_EXCHANGE,
+  Metrics,
+  PublishError,
+  createLogger,
+  declareDomainExchange,
+  startConsumer,
+} from '@travel/platform';
 import { createTestEnv, eventually, type TestEnv } from '@travel/testkit';
 
 const logger = createLogger('amqp-test', 'silent');
@@ -20,7 +28,9 @@ describe('AmqpClient', () => {
   });
 
   it('recovers its publish channel after a publish to a missing exchange closed it', async () => {
-    const failed = await client.publish('no.such.exchange', 'x', Buffer.from('{}'), { messageId: 'm1' }).catch((e) => e);
+    const failed = await client
+      .publish('no.such.exchange', 'x', Buffer.from('{}'), { messageId: 'm1' })
+      .catch((e) => e);
     expect(failed).toBeInstanceOf(PublishError);
 
     const ch = await client.channel();
@@ -41,8 +51,18 @@ describe('AmqpClient', () => {
     const metrics = new Metrics('amqp-test');
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    await startConsumer({ client, logger, metrics, prefetch: 1, queue: { name: 'amqp-test.lag', bindings: ['lag.#'] }, handle: () => gate });
-    for (let i = 0; i < 4; i++) await client.publish(DOMAIN_EXCHANGE, 'lag.event', Buffer.from(JSON.stringify({ id: `e${i}` })), { messageId: `e${i}` });
+    await startConsumer({
+      client,
+      logger,
+      metrics,
+      prefetch: 1,
+      queue: { name: 'amqp-test.lag', bindings: ['lag.#'] },
+      handle: () => gate,
+    });
+    for (let i = 0; i < 4; i++)
+      await client.publish(DOMAIN_EXCHANGE, 'lag.event', Buffer.from(JSON.stringify({ id: `e${i}` })), {
+        messageId: `e${i}`,
+      });
     // One message is held by the consumer (prefetch 1), three wait.
     const text = await eventually(async () => {
       const t = await metrics.registry.metrics();

@@ -40,7 +40,13 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
   beforeAll(async () => {
     env = await createTestEnv('outbox');
     conn = await connectMongo(env.infra.mongoUrl, `${env.dbPrefix}kit`);
-    Things = conn.model<Thing>('Thing', new Schema<Thing>({ _id: String, tenantId: String, name: String, ...outboxSchemaFields }, { collection: 'things', versionKey: false }));
+    Things = conn.model<Thing>(
+      'Thing',
+      new Schema<Thing>(
+        { _id: String, tenantId: String, name: String, ...outboxSchemaFields },
+        { collection: 'things', versionKey: false },
+      ),
+    );
     client = new AmqpClient(env.amqpUrl, logger, 'kit-test');
     await client.start();
     await client.onConnect(declareDomainExchange);
@@ -52,7 +58,13 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
   });
 
   const relayFor = (metrics: Metrics, afterPublish?: OutboxRelayOptions['afterPublish']) =>
-    new OutboxRelay({ client, collections: [conn.db!.collection('things')], logger, metrics, ...(afterPublish ? { afterPublish } : {}) });
+    new OutboxRelay({
+      client,
+      collections: [conn.db!.collection('things')],
+      logger,
+      metrics,
+      ...(afterPublish ? { afterPublish } : {}),
+    });
 
   it('publishes again after a crash between publish and removal; the inbox makes the redelivery a no-op', async () => {
     const handled: string[] = [];
@@ -91,7 +103,11 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
 
     await eventually(async () => delivered.length >= 2);
     expect(delivered).toEqual([event.id, event.id]);
-    await eventually(async () => handled.length === 1 && (await metrics.registry.getSingleMetricAsString('amqp_messages_handled_total')).includes('outcome="duplicate"'));
+    await eventually(
+      async () =>
+        handled.length === 1 &&
+        (await metrics.registry.getSingleMetricAsString('amqp_messages_handled_total')).includes('outcome="duplicate"'),
+    );
     expect(handled).toEqual([event.id]);
   });
 
@@ -103,7 +119,12 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
     await tap.consume('kit.order.tap', (m) => m && seen.push(JSON.parse(m.content.toString()).type), { noAck: true });
 
     const id = randomUUID();
-    await Things.create({ _id: id, tenantId: 't', name: 'ordered', ...withOutbox(raiseEvent('kit', 'ordered.created', 't', {})) });
+    await Things.create({
+      _id: id,
+      tenantId: 't',
+      name: 'ordered',
+      ...withOutbox(raiseEvent('kit', 'ordered.created', 't', {})),
+    });
     for (const step of ['ordered.updated', 'ordered.approved']) {
       await Things.updateOne({ _id: id }, outboxUpdate({ $set: { name: step } }, raiseEvent('kit', step, 't', {})));
     }

@@ -21,7 +21,9 @@ describe('MongoDB-wire store', () => {
     const col = conn.db!.collection('counters');
     await col.insertOne({ _id: 'c' as never, n: 0 });
     await Promise.all(Array.from({ length: 40 }, () => col.updateOne({ _id: 'c' as never }, { $inc: { n: 1 } })));
-    await Promise.all(Array.from({ length: 40 }, () => col.findOneAndUpdate({ _id: 'c' as never }, { $inc: { n: 1 } })));
+    await Promise.all(
+      Array.from({ length: 40 }, () => col.findOneAndUpdate({ _id: 'c' as never }, { $inc: { n: 1 } })),
+    );
     expect((await col.findOne({ _id: 'c' as never }))!.n).toBe(80);
   });
 
@@ -29,7 +31,9 @@ describe('MongoDB-wire store', () => {
     const col = conn.db!.collection('cas');
     await col.insertOne({ _id: 'x' as never, state: 'Pending' });
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => col.updateOne({ _id: 'x' as never, state: 'Pending' }, { $set: { state: 'Done', by: i } })),
+      Array.from({ length: 20 }, (_, i) =>
+        col.updateOne({ _id: 'x' as never, state: 'Pending' }, { $set: { state: 'Done', by: i } }),
+      ),
     );
     expect(results.filter((r) => r.modifiedCount === 1)).toHaveLength(1);
   });

@@ -20,7 +20,11 @@ export interface E2eStack {
 }
 
 /** Employees, the dispatcher and the gateway in this process, on an isolated vhost and databases. */
-export async function startE2eStack(name: string, overrides: Record<string, string> = {}, options: { dispatcher?: StartOptions } = {}): Promise<E2eStack> {
+export async function startE2eStack(
+  name: string,
+  overrides: Record<string, string> = {},
+  options: { dispatcher?: StartOptions } = {},
+): Promise<E2eStack> {
   const env = await createTestEnv(name, overrides);
   const vars = { ...process.env, ...env.vars };
   const employees = await startEmployeesService(vars);
