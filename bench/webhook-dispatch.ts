@@ -1,0 +1,966 @@
+// Webhook-dispatch benchmark (issue 3). Run it with `npm run bench` (scripts/bench.sh starts the test
+// infrastructure and sets NODE_EXTRA_CA_CERTS); see docs/benchmarks.md for the method and the figures.
+//
+// Per step: a fresh isolated environment (own vhost and database, like a test file), a dispatcher in
+// its own process with the production settings that matter here (spec retry schedule, 10 s time-out),
+// N subscriptions on a local HTTPS receiver process (+1 that never answers in the "hang" scenarios), a
+// warm-up, then events published open-loop at a fixed rate for a fixed window, exactly as a service's
+// outbox relay publishes them. Latency is receiver arrival minus the envelope's createdAt. A step is
+// sustainable when the backlog of healthy deliveries at the end of the window is at most one second of
+// offered deliveries and everything arrives within the drain bound. The search doubles the rate until a
+// step is not sustainable, then bisects.
+//
+// Options: --quick (short windows, for a smoke test), --profile (one step per scenario with store/broker
+// command counts and a CPU profile of the dispatcher), --runs N, --scenarios single,fanout,...,
+// --rates single=200,fanout=2 (fixed rates instead of the search), --window S, --max-minutes M.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createLogger } from '../packages/platform/src/logger';
+import { AmqpClient } from '../packages/platform/src/messaging/amqp-client';
+import type { DomainEvent } from '../packages/platform/src/messaging/events';
+import { DOMAIN_EXCHANGE } from '../packages/platform/src/messaging/topology';
+import { createTestEnv, testInfra, type TestEnv } from '../packages/testkit/src/env';
+import { managementAuth } from '../packages/testkit/src/infra/rabbitmq';
+import { queueDepth, repoRoot } from '../packages/testkit/src/infra/infra';
+import { ensureTestTls } from '../packages/testkit/src/tls';
+import { SPEC_SCHEDULE } from '../services/webhook-dispatcher/src/domain/schedule';
+import { ATTEMPT_QUEUE, DEFER_LABEL, EVENTS_QUEUE, waitQueueOf } from '../services/webhook-dispatcher/src/infra/queues';
+import { summarizeCpuProfile } from './lib/cpuprofile';
+import { mongoClient, storeProbe, type ProbeResult, type ProbeRow } from './lib/store-probe';
+import type { Arrival, DispatcherStats, OpStat, ReceiverMessage } from './lib/protocol';
+import {
+  CpuMeter,
+  commandOf,
+  load,
+  machine,
+  percentile,
+  pidListeningOn,
+  processCpuSeconds,
+  round2,
+} from './lib/system';
+
+const ROOT = repoRoot();
+const STATE = join(ROOT, '.local', 'bench');
+
+// ---- options ----------------------------------------------------------------------------------------
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const opt = (name: string): string | undefined => {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i < 0) return undefined;
+  return argv[i]!.includes('=') ? argv[i]!.split('=').slice(1).join('=') : argv[i + 1];
+};
+const QUICK = flag('quick');
+const PROFILE = flag('profile');
+const STORE_PROBE = flag('store-probe');
+/** Publishing window: at least this long, and long enough for MIN_EVENTS events (fan-out rates are low), at most 60 s. */
+const WINDOW_S = Number(opt('window') ?? (QUICK ? 6 : PROFILE ? 15 : 20));
+const MIN_EVENTS = QUICK ? 2 : 5;
+const windowFor = (rate: number) => Math.min(60, Math.max(WINDOW_S, Math.ceil(MIN_EVENTS / rate)));
+const WARMUP_S = QUICK ? 2 : 5;
+const RUNS = Math.min(5, Math.max(1, Number(opt('runs') ?? 1)));
+const DEADLINE = Date.now() + Math.min(180, Number(opt('max-minutes') ?? (QUICK ? 10 : 90))) * 60_000;
+const FIXED_RATES = Object.fromEntries(
+  (opt('rates') ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => kv.split('=') as [string, string])
+    .map(([k, v]) => [k, v.split('/').map(Number)]),
+) as Record<string, number[]>;
+
+interface Scenario {
+  key: string;
+  label: string;
+  healthy: number;
+  hang: boolean;
+  /** Search: first rate (events/s), highest rate tried. */
+  start: number;
+  max: number;
+  /** Rate for --profile when --rates does not give one. */
+  profileRate: number;
+}
+
+const ALL_SCENARIOS: Scenario[] = [
+  { key: 'single', label: '1 subscription / event', healthy: 1, hang: false, start: 5, max: 3200, profileRate: 10 },
+  {
+    key: 'fanout',
+    label: '100 subscriptions / event',
+    healthy: 100,
+    hang: false,
+    start: 0.05,
+    max: 32,
+    profileRate: 0.1,
+  },
+  { key: 'single-hang', label: '1 healthy + 1 hanging', healthy: 1, hang: true, start: 5, max: 3200, profileRate: 5 },
+  {
+    key: 'fanout-hang',
+    label: '100 healthy + 1 hanging',
+    healthy: 100,
+    hang: true,
+    start: 0.05,
+    max: 32,
+    profileRate: 0.1,
+  },
+];
+const SCENARIOS = opt('scenarios')
+  ? ALL_SCENARIOS.filter((s) => opt('scenarios')!.split(',').includes(s.key))
+  : ALL_SCENARIOS;
+
+const DISPATCHER_ENV = {
+  WEBHOOK_RETRY_SCHEDULE: SPEC_SCHEDULE,
+  WEBHOOK_TIMEOUT_MS: '10000',
+  VALIDATE_RESPONSES: 'false',
+  LOG_LEVEL: 'warn',
+  OTEL_SDK_DISABLED: 'true',
+};
+
+// ---- helpers ----------------------------------------------------------------------------------------
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
+const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
+const sig2 = (x: number) => Number(x.toPrecision(2));
+
+/** Sends a message to a child and resolves with the first reply of the given type. */
+function ask<T>(child: ChildProcess, message: object, replyType: string, timeoutMs = 30_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      reject(new Error(`no ${replyType} from child ${child.pid} in ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onMessage = (m: { type: string }) => {
+      if (m.type !== replyType) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(m as T);
+    };
+    child.on('message', onMessage);
+    child.send(message);
+  });
+}
+
+function forkTs(file: string, env: NodeJS.ProcessEnv, logName: string): ChildProcess {
+  mkdirSync(join(STATE, 'logs'), { recursive: true });
+  const out = openSync(join(STATE, 'logs', `${logName}.log`), 'w');
+  return fork(file, [], { cwd: ROOT, execArgv: ['--import', 'tsx'], env, stdio: ['ignore', out, out, 'ipc'] });
+}
+
+function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+// ---- receiver ---------------------------------------------------------------------------------------
+class Receiver {
+  healthyPort = 0;
+  hangingPort = 0;
+  pid = 0;
+  private readonly sinks = new Map<number, (row: Arrival) => void>();
+  private token = 0;
+
+  constructor(private readonly child: ChildProcess) {
+    child.on('message', (m: ReceiverMessage) => {
+      if (m.type === 'arrivals') for (const row of m.rows) this.sinks.get(row[0])?.(row);
+    });
+  }
+
+  static async start(tlsDir: string): Promise<Receiver> {
+    const child = forkTs(
+      join(ROOT, 'bench', 'lib', 'receiver-process.ts'),
+      { ...process.env, BENCH_TLS_DIR: tlsDir },
+      'receiver',
+    );
+    const r = new Receiver(child);
+    const ready = await ask<Extract<ReceiverMessage, { type: 'ready' }>>(child, { type: 'noop' }, 'ready', 60_000);
+    Object.assign(r, { healthyPort: ready.healthyPort, hangingPort: ready.hangingPort, pid: ready.pid });
+    return r;
+  }
+
+  route(step: number, sink: ((row: Arrival) => void) | undefined): void {
+    if (sink) this.sinks.set(step, sink);
+    else this.sinks.delete(step);
+  }
+
+  /** Resolves once every request the receiver has seen so far has been handed to the sinks. */
+  async flush(): Promise<{ healthy: number; hanging: number }> {
+    const token = ++this.token;
+    return new Promise((resolve) => {
+      const on = (m: ReceiverMessage) => {
+        if (m.type === 'flushed' && m.token === token) {
+          this.child.off('message', on);
+          resolve(m.connections);
+        }
+      };
+      this.child.on('message', on);
+      this.child.send({ type: 'flush', token });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.child.send({ type: 'stop' });
+    if (!(await waitForExit(this.child, 5000))) this.child.kill('SIGKILL');
+  }
+}
+
+// ---- dispatcher -------------------------------------------------------------------------------------
+class Dispatcher {
+  private constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+    readonly pid: number,
+  ) {}
+
+  static async start(vars: Record<string, string>, monitor: boolean, logName: string): Promise<Dispatcher> {
+    const env = {
+      ...process.env,
+      ...vars,
+      ...(monitor ? { BENCH_MONITOR: '1', MONGO_URL: `${vars.MONGO_URL}/?monitorCommands=true` } : {}),
+    };
+    const child = forkTs(join(ROOT, 'bench', 'lib', 'dispatcher-process.ts'), env, logName);
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) =>
+        reject(new Error(`dispatcher exited (${code}); see .local/bench/logs/${logName}.log`)),
+      ),
+    );
+    exited.catch(() => undefined);
+    const ready = await Promise.race([
+      ask<{ url: string; pid: number }>(child, { type: 'noop' }, 'ready', 60_000),
+      exited,
+    ]);
+    return new Dispatcher(child, ready.url, ready.pid);
+  }
+
+  stats(): Promise<DispatcherStats> {
+    return ask<DispatcherStats>(this.child, { type: 'stats' }, 'stats');
+  }
+
+  async resetStats(): Promise<void> {
+    await ask(this.child, { type: 'stats-reset' }, 'stats-reset');
+  }
+
+  async profileStart(): Promise<void> {
+    await ask(this.child, { type: 'profile-start' }, 'profile-started');
+  }
+
+  async profileStop(file: string): Promise<void> {
+    await ask(this.child, { type: 'profile-stop', file }, 'profile-stopped', 60_000);
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    this.child.send({ type: 'stop' });
+    if (!(await waitForExit(this.child, 15_000))) {
+      this.child.kill('SIGKILL');
+      await waitForExit(this.child, 5000);
+    }
+  }
+}
+
+// ---- publishing -------------------------------------------------------------------------------------
+function employeeCreated(tenantId: string, seq: number): DomainEvent {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    type: 'employee.created',
+    tenantId,
+    occurredAt: now,
+    data: {
+      id: randomUUID(),
+      firstName: 'Eva',
+      lastName: `Novak-${seq}`,
+      position: null,
+      departmentId: null,
+      status: 'Active',
+      isAccountOwner: false,
+      isArchived: false,
+      permissions: [],
+      createdAt: now,
+      editedAt: now,
+    },
+  };
+}
+
+interface PublishResult {
+  published: number;
+  failed: number;
+  /** How late (ms) the publisher was against its schedule at worst: open loop only if this stays small. */
+  maxLagMs: number;
+  seconds: number;
+}
+
+/**
+ * Open loop: event k (k < rate × seconds) is due at start + k/rate; whatever is due is published at
+ * once without waiting for earlier confirms (as several relays would), each with the relay's options
+ * (confirm, mandatory, persistent, messageId = event id). Returns when the window of `seconds` is over
+ * (not at the last publish), so the backlog read then has had the same time to drain at any rate.
+ * Bounded by count and by time.
+ */
+async function publishAtRate(
+  client: AmqpClient,
+  tenantId: string,
+  rate: number,
+  seconds: number,
+  onEvent: (e: DomainEvent) => void,
+  onTick?: (published: number) => void,
+): Promise<PublishResult> {
+  const total = Math.max(1, Math.round(rate * seconds));
+  const start = performance.now();
+  const hardStop = start + seconds * 1000 + 5000;
+  const confirms: Array<Promise<void>> = [];
+  let failed = 0;
+  let maxLagMs = 0;
+  let sent = 0;
+  let nextTick = start + 1000;
+  while (sent < total && performance.now() < hardStop) {
+    const now = performance.now();
+    const due = Math.min(total, Math.floor(((now - start) / 1000) * rate) + 1);
+    if (due > sent) maxLagMs = Math.max(maxLagMs, now - (start + (sent / rate) * 1000));
+    while (sent < due) {
+      const event = employeeCreated(tenantId, sent);
+      onEvent(event);
+      const { id, type, occurredAt } = event;
+      confirms.push(
+        client
+          .publish(DOMAIN_EXCHANGE, `employees.${type}`, Buffer.from(JSON.stringify(event)), {
+            messageId: id,
+            type,
+            contentType: 'application/json',
+            timestamp: Math.floor(Date.parse(occurredAt) / 1000),
+            headers: { 'x-tenant-id': tenantId },
+          })
+          .catch(() => void failed++),
+      );
+      sent++;
+    }
+    if (onTick && performance.now() >= nextTick) {
+      onTick(sent);
+      nextTick += 1000;
+    }
+    const nextDue = start + (sent / rate) * 1000;
+    await sleep(Math.min(nextDue, nextTick) - performance.now());
+  }
+  while (performance.now() < start + seconds * 1000 && performance.now() < hardStop) {
+    if (onTick && performance.now() >= nextTick) {
+      onTick(sent);
+      nextTick += 1000;
+    }
+    await sleep(Math.min(nextTick, start + seconds * 1000) - performance.now());
+  }
+  const seconds_ = (performance.now() - start) / 1000;
+  await Promise.race([Promise.all(confirms), sleep(30_000)]);
+  return { published: sent, failed, maxLagMs: Math.round(maxLagMs), seconds: round2(seconds_) };
+}
+
+// ---- one step ---------------------------------------------------------------------------------------
+interface StepResult {
+  scenario: string;
+  eventsPerSec: number;
+  offeredDeliveriesPerSec: number;
+  windowSeconds: number;
+  published: number;
+  publishFailures: number;
+  publisherMaxLagMs: number;
+  expected: number;
+  delivered: number;
+  /** Healthy deliveries that arrived during the window, per second of window. */
+  deliveredPerSecInWindow: number;
+  latencyMs: { p50: number; p95: number; p99: number; max: number };
+  backlogMid: number;
+  backlogEnd: number;
+  /** Delivery rows in the step's database at the end (warm-up + window, hanging subscription included). */
+  deliveryRows: number;
+  drainSeconds: number | null;
+  duplicates: number;
+  hangingRequests: number;
+  /** TLS connections the receiver accepted from the dispatcher during the window and drain (healthy listener). */
+  receiverConnections: number;
+  sustainable: boolean;
+  attemptOutcomes: Record<string, number>;
+  handlerOutcomes: Record<string, number>;
+  queuesAtWindowEnd: Record<string, number>;
+  cpuCores: Record<string, number>;
+  machineBusyCores: number;
+  dispatcherEventLoopBusy: number;
+  load1: number;
+  /** The code the step's dispatcher loaded (it is started per step; others may commit meanwhile). */
+  code: string;
+  profile?: unknown;
+}
+
+interface Context {
+  receiver: Receiver;
+  infra: ReturnType<typeof testInfra>;
+  pids: { ferretdb?: number; rabbitmq?: number };
+  stepCounter: number;
+}
+
+function sumBy(rows: DispatcherStats['attempts'], label: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of rows) out[r.labels[label] ?? '?'] = (out[r.labels[label] ?? '?'] ?? 0) + r.value;
+  return out;
+}
+
+function diff(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of Object.keys(after)) if (after[k]! - (before[k] ?? 0) !== 0) out[k] = after[k]! - (before[k] ?? 0);
+  return out;
+}
+
+async function register(env: TestEnv, dispatcherUrl: string, tenantId: string, url: string): Promise<void> {
+  const res = await fetch(`${dispatcherUrl}/api/v1/webhooks`, {
+    method: 'POST',
+    headers: env.callerHeaders({ tenantId, permissions: ['ManageCompanyData'] }),
+    body: JSON.stringify({ url, eventTypes: ['employee.created'] }),
+  });
+  if (res.status !== 201) throw new Error(`registering ${url}: ${res.status} ${await res.text()}`);
+}
+
+async function runStep(ctx: Context, s: Scenario, rate: number, profile: boolean): Promise<StepResult> {
+  const step = ++ctx.stepCounter;
+  const env = await createTestEnv(`bench-${s.key}`, DISPATCHER_ENV);
+  let dispatcher: Dispatcher | undefined;
+  let publisher: AmqpClient | undefined;
+  try {
+    const code = codeLabel();
+    dispatcher = await Dispatcher.start(env.vars, profile, `dispatcher-${step}-${s.key}`);
+    const tenantId = randomUUID();
+    for (let i = 0; i < s.healthy; i++)
+      await register(env, dispatcher.url, tenantId, `https://localhost:${ctx.receiver.healthyPort}/b/${step}/${i}`);
+    if (s.hang)
+      await register(env, dispatcher.url, tenantId, `https://localhost:${ctx.receiver.hangingPort}/hang/${step}`);
+    publisher = new AmqpClient(env.amqpUrl, createLogger('bench-publisher', 'warn'), 'bench-publisher');
+    await publisher.start();
+
+    // Arrivals of this step's events, by phase.
+    const phase = new Map<string, 'warm' | 'measure'>();
+    const seen = new Set<string>();
+    const latencies: number[] = [];
+    const arrivalTimes: number[] = [];
+    let warmArrived = 0;
+    let duplicates = 0;
+    let hangingRequests = 0;
+    ctx.receiver.route(step, ([, sub, eventId, at, createdAt]) => {
+      if (sub < 0) return void hangingRequests++;
+      const key = `${sub}:${eventId}`;
+      if (seen.has(key)) return void duplicates++;
+      seen.add(key);
+      const p = phase.get(eventId);
+      if (p === 'warm') warmArrived++;
+      else if (p === 'measure') {
+        latencies.push(at - createdAt);
+        arrivalTimes.push(at);
+      }
+    });
+
+    // Warm-up: half the rate, then let it drain.
+    const warm = await publishAtRate(publisher, tenantId, Math.max(rate / 2, 1 / WARMUP_S), WARMUP_S, (e) =>
+      phase.set(e.id, 'warm'),
+    );
+    const warmDeadline = Date.now() + 20_000;
+    while (warmArrived < warm.published * s.healthy && Date.now() < warmDeadline) {
+      await sleep(200);
+      await ctx.receiver.flush();
+    }
+    await sleep(500);
+
+    // The measured window.
+    const expectedPerEvent = s.healthy;
+    const cpu = new CpuMeter({
+      dispatcher: dispatcher.pid,
+      'dispatcher:main': dispatcher.pid,
+      receiver: ctx.receiver.pid,
+      bench: process.pid,
+      ferretdb: ctx.pids.ferretdb,
+      rabbitmq: ctx.pids.rabbitmq,
+    });
+    const before = await dispatcher.stats();
+    const connectionsBefore = (await ctx.receiver.flush()).healthy;
+    if (profile) {
+      await dispatcher.resetStats();
+      await dispatcher.profileStart();
+    }
+    const load1 = load()[0]!;
+    const backlog: number[] = [];
+    let measuredPublished = 0;
+    cpu.reset();
+    const windowStart = Date.now();
+    const windowS = windowFor(rate);
+    const pub = await publishAtRate(
+      publisher,
+      tenantId,
+      rate,
+      windowS,
+      (e) => phase.set(e.id, 'measure'),
+      (published) => {
+        measuredPublished = published;
+        backlog.push(published * expectedPerEvent - latencies.length);
+      },
+    );
+    measuredPublished = pub.published;
+    const windowEnd = Date.now();
+    const cpuRead = cpu.read();
+    await ctx.receiver.flush();
+    const backlogEnd = measuredPublished * expectedPerEvent - latencies.length;
+    const after = await dispatcher.stats();
+    const queues: Record<string, number> = {};
+    for (const [name, q] of [
+      ['events', EVENTS_QUEUE],
+      ['attempts', ATTEMPT_QUEUE],
+      ['defer', waitQueueOf(DEFER_LABEL)],
+    ] as const) {
+      queues[name] = await queueDepth(ctx.infra, env.vhost, q);
+    }
+
+    // Drain: every healthy delivery of the window must arrive (bounded).
+    const expected = measuredPublished * expectedPerEvent;
+    const drainBound = Math.min(60_000, Math.max(15_000, windowS * 1000));
+    while (latencies.length < expected && Date.now() - windowEnd < drainBound) {
+      await sleep(100);
+      await ctx.receiver.flush();
+    }
+    const drained = latencies.length >= expected;
+    const lastArrival = arrivalTimes.reduce((a, b) => (b > a ? b : a), windowEnd);
+    const drainSeconds = drained ? round2((lastArrival - windowEnd) / 1000) : null;
+    const final = await dispatcher.stats();
+    const connectionsAfter = (await ctx.receiver.flush()).healthy;
+    // The profile covers the window and the drain: every command the measured events caused.
+    const profileFile = join(STATE, `dispatcher-${step}-${s.key}.cpuprofile`);
+    if (profile) await dispatcher.profileStop(profileFile);
+    ctx.receiver.route(step, undefined);
+
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const inWindow = arrivalTimes.filter((t) => t >= windowStart && t <= windowEnd).length;
+    const offered = rate * expectedPerEvent;
+    const eluActive = after.eluActiveMs - before.eluActiveMs;
+    const eluIdle = after.eluIdleMs - before.eluIdleMs;
+    const result: StepResult = {
+      scenario: s.key,
+      eventsPerSec: rate,
+      offeredDeliveriesPerSec: round2(offered),
+      windowSeconds: pub.seconds,
+      published: measuredPublished,
+      publishFailures: pub.failed,
+      publisherMaxLagMs: pub.maxLagMs,
+      expected,
+      delivered: latencies.length,
+      deliveredPerSecInWindow: round2(inWindow / ((windowEnd - windowStart) / 1000)),
+      latencyMs: {
+        p50: percentile(sorted, 0.5),
+        p95: percentile(sorted, 0.95),
+        p99: percentile(sorted, 0.99),
+        max: sorted[sorted.length - 1] ?? NaN,
+      },
+      backlogMid: backlog[Math.floor(backlog.length / 2)] ?? 0,
+      backlogEnd,
+      deliveryRows: (warm.published + measuredPublished) * (s.healthy + (s.hang ? 1 : 0)),
+      drainSeconds,
+      duplicates,
+      hangingRequests,
+      receiverConnections: connectionsAfter - connectionsBefore,
+      // Keeping up: at the end of the window at most one second of offered deliveries is outstanding
+      // (for fan-out, the last event had 1/rate seconds to go out), and all of it arrives in the bound.
+      sustainable: drained && pub.failed === 0 && backlogEnd <= Math.max(offered, 10),
+      attemptOutcomes: diff(sumBy(final.attempts, 'outcome'), sumBy(before.attempts, 'outcome')),
+      handlerOutcomes: diff(sumBy(final.handled, 'outcome'), sumBy(before.handled, 'outcome')),
+      queuesAtWindowEnd: queues,
+      cpuCores: { ...cpuRead.cores, other: cpuRead.otherCores },
+      machineBusyCores: cpuRead.machineBusyCores,
+      dispatcherEventLoopBusy: round2(eluActive / (eluActive + eluIdle)),
+      load1,
+      code,
+    };
+    if (profile) {
+      const deliveries = latencies.length;
+      const perDelivery = (ops: Record<string, OpStat> | undefined) =>
+        Object.fromEntries(
+          Object.entries(ops ?? {})
+            .sort((a, b) => b[1].count - a[1].count)
+            .map(([k, v]) => [
+              k,
+              {
+                perDelivery: round2(v.count / Math.max(1, deliveries)),
+                count: v.count,
+                p50Ms: round2(v.p50Ms),
+                p95Ms: round2(v.p95Ms),
+                totalMs: v.totalMs,
+              },
+            ]),
+        );
+      result.profile = {
+        measuredDeliveries: deliveries,
+        store: perDelivery(final.store),
+        broker: perDelivery(final.broker),
+        cpu: summarizeCpuProfile(profileFile, 20),
+        cpuProfileFile: profileFile.slice(ROOT.length + 1),
+      };
+    }
+    return result;
+  } finally {
+    await publisher?.stop().catch(() => undefined);
+    await dispatcher?.stop().catch(() => undefined);
+    // Writes queued in the FerretDB front still run after the dispatcher has gone (and would recreate a
+    // dropped database); the next step must not start while the store is still busy with this one.
+    const waited = await quiesce(ctx.pids.ferretdb);
+    if (waited > 2) log(`store busy for ${waited} s after the step`);
+    await env.cleanup().catch((err) => log(`cleanup of ${env.vhost}: ${(err as Error).message}`));
+  }
+}
+
+/** Waits (at most 60 s) until the store process uses under 5% of a core over a second; returns the seconds waited. */
+async function quiesce(pid: number | undefined): Promise<number> {
+  if (!pid) return 0;
+  const started = Date.now();
+  for (let prev = processCpuSeconds(pid); Date.now() - started < 60_000;) {
+    await sleep(1000);
+    const now = processCpuSeconds(pid);
+    if (now === undefined || prev === undefined || now - prev < 0.05) break;
+    prev = now;
+  }
+  return round2((Date.now() - started) / 1000);
+}
+
+// ---- search -----------------------------------------------------------------------------------------
+function describe(r: StepResult): string {
+  const l = r.latencyMs;
+  return (
+    `${r.scenario} ${r.eventsPerSec} ev/s (${r.offeredDeliveriesPerSec} deliveries/s): delivered ${r.deliveredPerSecInWindow}/s, ` +
+    `p50 ${l.p50} p95 ${l.p95} p99 ${l.p99} max ${l.max} ms, backlog end ${r.backlogEnd}, ` +
+    `drain ${r.drainSeconds ?? 'NOT DRAINED'} s, dup ${r.duplicates}, hang ${r.hangingRequests}, lag ${r.publisherMaxLagMs} ms, ` +
+    `cpu ${JSON.stringify(r.cpuCores)}, ELU ${r.dispatcherEventLoopBusy}, load ${r.load1}, code ${r.code} → ${r.sustainable ? 'sustainable' : 'NOT sustainable'}`
+  );
+}
+
+async function searchScenario(ctx: Context, s: Scenario): Promise<StepResult[]> {
+  const results: StepResult[] = [];
+  const run = async (rate: number) => {
+    if (Date.now() > DEADLINE) throw new Error('time budget (--max-minutes) used up');
+    if (stopping) throw new Error('stopped by a signal');
+    const r = await runStep(ctx, s, rate, PROFILE);
+    log(describe(r));
+    results.push(r);
+    return r.sustainable;
+  };
+  const fixed = FIXED_RATES[s.key] ?? (PROFILE ? [s.profileRate] : undefined);
+  if (fixed) {
+    for (const rate of fixed) await run(rate);
+    return results;
+  }
+  let good: number | undefined;
+  let bad: number | undefined;
+  let rate = s.start;
+  for (let i = 0; i < 10 && bad === undefined && rate <= s.max; i++) {
+    if (await run(rate)) good = rate;
+    else bad = rate;
+    rate *= 2;
+  }
+  for (let i = 0; i < 2 && good === undefined && bad !== undefined; i++) {
+    rate = sig2(bad / 3);
+    if (await run(rate)) good = rate;
+    else bad = rate;
+  }
+  for (let i = 0; i < (QUICK ? 1 : 2) && good !== undefined && bad !== undefined; i++) {
+    const mid = sig2(Math.sqrt(good * bad));
+    if (mid <= good * 1.1 || mid >= bad) break;
+    if (await run(mid)) good = mid;
+    else bad = mid;
+  }
+  return results;
+}
+
+/** Set by SIGINT/SIGTERM: the current step finishes and cleans up, then the run ends and writes its results. */
+let stopping = false;
+process.once('SIGINT', () => (stopping = true));
+process.once('SIGTERM', () => (stopping = true));
+
+/** Databases of benchmark steps still there (a step's clean-up failed, or a run was killed): dropped. */
+async function dropLeftovers(mongoUrl: string): Promise<void> {
+  const client = mongoClient(ROOT, mongoUrl);
+  try {
+    await client.connect();
+    const { databases } = await client.db('admin').admin().listDatabases();
+    for (const { name } of databases.filter((d) => /^(t_bench|bench_probe_)/.test(d.name))) {
+      log(`dropping left-over database ${name}`);
+      await client.db(name).dropDatabase();
+    }
+  } catch (err) {
+    log(`left-over check failed: ${(err as Error).message}`);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+// ---- report -----------------------------------------------------------------------------------------
+const pad = (v: unknown, n: number) => String(v).padStart(n);
+
+function table(results: StepResult[], title: string): string {
+  const head = [
+    'scenario',
+    'ev/s',
+    'deliv/s offered',
+    'deliv/s achieved',
+    'p50 ms',
+    'p95 ms',
+    'p99 ms',
+    'max ms',
+    'backlog end',
+    'dup',
+    'ok',
+    'disp CPU',
+    'ferret CPU',
+    'rabbit CPU',
+    'recv CPU',
+    'other CPU',
+    'load1',
+  ];
+  const rows = results.map((r) => [
+    r.scenario,
+    r.eventsPerSec,
+    r.offeredDeliveriesPerSec,
+    r.deliveredPerSecInWindow,
+    r.latencyMs.p50,
+    r.latencyMs.p95,
+    r.latencyMs.p99,
+    r.latencyMs.max,
+    r.backlogEnd,
+    r.duplicates,
+    r.sustainable ? 'yes' : 'NO',
+    r.cpuCores.dispatcher ?? '-',
+    r.cpuCores.ferretdb ?? '-',
+    r.cpuCores.rabbitmq ?? '-',
+    r.cpuCores.receiver ?? '-',
+    r.cpuCores.other ?? '-',
+    r.load1,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells: unknown[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : pad(c, widths[i]!))).join(' | ')} |`;
+  return [title, line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+function probeTable(rows: ProbeRow[]): string {
+  const ops = [...new Set(rows.map((r) => r.op))];
+  const sizes = [...new Set(rows.map((r) => r.rows))];
+  const cell = (op: string, n: number) => {
+    const r = rows.find((x) => x.op === op && x.rows === n);
+    return r ? `${r.p50Ms} ms (cpu ${r.serverCpuMsPerOp ?? '?'})` : '-';
+  };
+  return [
+    'store probe: p50 per command (server CPU ms per command), by rows in the collection',
+    `| command | ${sizes.map((n) => `${n} rows`).join(' | ')} |`,
+    `|---|${sizes.map(() => '---').join('|')}|`,
+    ...ops.map((op) => `| ${op} | ${sizes.map((n) => cell(op, n)).join(' | ')} |`),
+  ].join('\n');
+}
+
+/** The issue's latency target: p99 under 250 ms. */
+const P99_TARGET_MS = 250;
+
+function bestOf(results: StepResult[], p99Target = false): StepResult | undefined {
+  return results
+    .filter((r) => r.sustainable && (!p99Target || r.latencyMs.p99 < P99_TARGET_MS))
+    .sort((a, b) => b.eventsPerSec - a.eventsPerSec)[0];
+}
+
+async function versions(managementUrl: string | undefined) {
+  let rabbitmq = '?';
+  let erlang = '?';
+  try {
+    const res = await fetch(`${managementUrl}/api/overview`, { headers: { authorization: managementAuth() } });
+    const o = (await res.json()) as { rabbitmq_version?: string; erlang_version?: string };
+    rabbitmq = o.rabbitmq_version ?? '?';
+    erlang = o.erlang_version ?? '?';
+  } catch {
+    /* unknown */
+  }
+  const gomod = readFileSync(join(ROOT, 'tools', 'ferretdb', 'go.mod'), 'utf8');
+  const ferret = /FerretDB\/FerretDB (v[\d.]+)/.exec(gomod)?.[1] ?? '?';
+  const sqlite = /modernc\.org\/sqlite (v[\d.]+)/.exec(gomod)?.[1] ?? '?';
+  return {
+    node: process.version,
+    rabbitmq,
+    erlang,
+    ferretdb: `${ferret} (SQLite handler, modernc.org/sqlite ${sqlite}) behind tools/ferretdb's write-serializing front`,
+  };
+}
+
+/** `<commit>` or `<commit>+<hash of the uncommitted diff>` of the dispatcher's code path. */
+function codeLabel(): string {
+  const { commit, uncommittedChanges } = codeUnderTest();
+  if (uncommittedChanges.length === 0) return commit;
+  const diff = execFileSync('git', ['diff', 'HEAD', '--', ...CODE_PATHS], { cwd: ROOT, encoding: 'utf8' });
+  return `${commit}+${createHash('sha256').update(diff).update(uncommittedChanges.join()).digest('hex').slice(0, 8)}`;
+}
+
+const CODE_PATHS = [
+  'services/webhook-dispatcher/src',
+  'packages/platform/src',
+  'packages/webhook-verify/src',
+  'tools/ferretdb',
+];
+
+/** What code was measured: the commit, and files of the dispatcher's code path changed on top of it. */
+function codeUnderTest() {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  try {
+    const dirty = git('status', '--porcelain', '--', ...CODE_PATHS);
+    return {
+      commit: git('rev-parse', '--short', 'HEAD'),
+      uncommittedChanges: dirty ? dirty.split('\n').map((l) => l.trim()) : [],
+    };
+  } catch {
+    return { commit: '?', uncommittedChanges: [] };
+  }
+}
+
+// ---- main -------------------------------------------------------------------------------------------
+async function main(): Promise<void> {
+  const infra = testInfra();
+  const tlsDir = join(ROOT, '.local', 'test', 'tls');
+  ensureTestTls(tlsDir);
+  if (!process.env.NODE_EXTRA_CA_CERTS?.endsWith('ca.crt'))
+    log('warning: NODE_EXTRA_CA_CERTS does not name the test CA; run through `npm run bench`');
+  const mongoPort = Number(new URL(infra.mongoUrl).port);
+  const amqpPort = Number(new URL(infra.amqpUrl).port);
+  const pids = { ferretdb: pidListeningOn(mongoPort), rabbitmq: pidListeningOn(amqpPort) };
+  log(
+    `FerretDB pid ${pids.ferretdb ?? '?'} (${pids.ferretdb ? commandOf(pids.ferretdb) : 'not found'}), RabbitMQ pid ${pids.rabbitmq ?? '?'}`,
+  );
+  const receiver = await Receiver.start(tlsDir);
+  const ctx: Context = { receiver, infra, pids, stepCounter: 0 };
+  const info = {
+    machine: machine(),
+    versions: await versions(infra.managementUrl),
+    infraSource: process.env.BENCH_INFRA_SOURCE ?? 'recorded',
+    code: codeUnderTest(),
+  };
+  log(`machine ${JSON.stringify(info.machine)}; ${JSON.stringify(info.versions)}; load ${load().join(' ')}`);
+
+  const runs: Array<{
+    startedAt: string;
+    code: ReturnType<typeof codeUnderTest>;
+    infraSource: string;
+    mode: string;
+    loadAtStart: number[];
+    loadAtEnd: number[];
+    best: StepResult[];
+    bestUnderP99Target: StepResult[];
+    steps: StepResult[];
+    storeProbe?: ProbeResult;
+    codeVersions?: string[];
+    error?: string;
+  }> = [];
+  try {
+    for (let run = 1; run <= RUNS && !stopping; run++) {
+      const record = {
+        startedAt: new Date().toISOString(),
+        code: info.code,
+        infraSource: info.infraSource,
+        mode: PROFILE ? 'profile' : QUICK ? 'quick' : 'full',
+        loadAtStart: load(),
+        loadAtEnd: [] as number[],
+        best: [] as StepResult[],
+        bestUnderP99Target: [] as StepResult[],
+        steps: [] as StepResult[],
+      } as (typeof runs)[number];
+      runs.push(record);
+      log(
+        `run ${run}/${RUNS} (${record.mode}, window ${WINDOW_S} s, warm-up ${WARMUP_S} s), load ${record.loadAtStart.join(' ')}`,
+      );
+      try {
+        if (STORE_PROBE) {
+          const sizes = QUICK ? [100, 1000] : [100, 1000, 3000, 10_000];
+          log(`store probe: sequential commands against collections of ${sizes.join(', ')} rows`);
+          record.storeProbe = await storeProbe(ROOT, infra.mongoUrl, pids.ferretdb, sizes, QUICK ? 10 : 25);
+          console.log(`${probeTable(record.storeProbe.rows)}\nplans: ${JSON.stringify(record.storeProbe.plans)}`);
+        }
+        for (const s of SCENARIOS) {
+          if (stopping) break;
+          const steps = await searchScenario(ctx, s).catch((err) => {
+            record.error = (err as Error).message;
+            return [] as StepResult[];
+          });
+          record.steps.push(...steps);
+          const best = bestOf(steps);
+          if (best) record.best.push(best);
+          const underTarget = bestOf(steps, true);
+          if (underTarget) record.bestUnderP99Target.push(underTarget);
+          if (record.error) break;
+        }
+      } finally {
+        record.loadAtEnd = load();
+        record.codeVersions = [...new Set(record.steps.map((st) => st.code))];
+        if (record.codeVersions.length > 1)
+          log(
+            `WARNING: the code changed during this run (${record.codeVersions.join(', ')}); compare steps by their code`,
+          );
+      }
+      if (record.steps.length) {
+        console.log(`\nrun ${run}: ${table(record.best, 'highest sustainable step per scenario:')}\n`);
+        console.log(
+          `${table(record.bestUnderP99Target, `highest sustainable step with p99 < ${P99_TARGET_MS} ms:`)}\n`,
+        );
+        console.log(`${table(record.steps, 'every step:')}\n`);
+      }
+      if (record.error) log(`run ${run} stopped early: ${record.error}`);
+      if (PROFILE)
+        for (const st of record.steps)
+          console.log(`profile ${st.scenario} @ ${st.eventsPerSec} ev/s:\n${JSON.stringify(st.profile, null, 1)}\n`);
+    }
+  } finally {
+    await receiver.stop();
+    await dropLeftovers(infra.mongoUrl);
+  }
+
+  // Small JSON: one file per date, each invocation appended as an entry of `runs`.
+  const date = new Date().toISOString().slice(0, 10);
+  const file = join(ROOT, 'bench', 'results', `${date}${PROFILE ? '-profile' : QUICK ? '-quick' : ''}.json`);
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { runs: unknown[] }) : { runs: [] };
+  const slim = (r: StepResult) => (PROFILE ? r : { ...r, profile: undefined });
+  const doc = {
+    benchmark: 'webhook-dispatch',
+    date,
+    ...info,
+    settings: {
+      windowSeconds: WINDOW_S,
+      warmupSeconds: WARMUP_S,
+      dispatcher: DISPATCHER_ENV,
+      attemptPrefetch: 64,
+      maxInFlightPerSubscription: 8,
+    },
+    runs: [
+      ...previous.runs,
+      ...runs.map((r) => ({
+        ...r,
+        best: r.best.map(slim),
+        bestUnderP99Target: r.bestUnderP99Target.map(slim),
+        steps: r.steps.map(slim),
+      })),
+    ],
+  };
+  writeFileSync(file, JSON.stringify(doc, null, 2) + '\n');
+  // Formatted like the rest of the tree (`npm run format:check`), when Prettier is installed.
+  try {
+    execFileSync(join(ROOT, 'node_modules', '.bin', 'prettier'), ['--write', '--log-level', 'warn', file], {
+      cwd: ROOT,
+    });
+  } catch {
+    /* left as JSON.stringify wrote it */
+  }
+  log(`results written to ${file.slice(ROOT.length + 1)}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
