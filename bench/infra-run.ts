@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFerretDb } from '../packages/testkit/src/infra/ferretdb';
-import { ensureInfra, repoRoot, type Infra } from '../packages/testkit/src/infra/infra';
+import { ensureInfra, exitCodeOf, repoRoot, testInfraEnv, type Infra } from '../packages/testkit/src/infra/infra';
 import type { ManagedProcess } from '../packages/testkit/src/infra/processes';
 import { startRabbitMq } from '../packages/testkit/src/infra/rabbitmq';
 import { portOpen } from '../packages/testkit/src/infra/wait';
@@ -84,23 +84,14 @@ async function main(): Promise<number> {
       {
         cwd: root,
         stdio: 'inherit',
-        env: {
-          ...process.env,
-          TEST_MONGO_URL: infra.mongoUrl,
-          TEST_AMQP_URL: infra.amqpUrl,
-          ...(infra.managementUrl ? { TEST_AMQP_MANAGEMENT_URL: infra.managementUrl } : {}),
-          // Node reads this only at start-up: the benchmark and the dispatcher it forks trust the test CA.
-          NODE_EXTRA_CA_CERTS: tls.caFile,
-          BENCH_INFRA_SOURCE: infra.source,
-        },
+        // The benchmark and the dispatcher it forks trust the test CA.
+        env: { ...process.env, ...testInfraEnv(infra, tls.caFile), BENCH_INFRA_SOURCE: infra.source },
       },
     );
     // Ctrl-C reaches the child too (same process group); wait for it to finish its own clean-up.
     process.on('SIGINT', () => undefined);
     process.on('SIGTERM', () => bench.kill('SIGTERM'));
-    return await new Promise<number>((resolve) =>
-      bench.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))),
-    );
+    return await exitCodeOf(bench);
   } finally {
     await infra.stop();
   }

@@ -1,7 +1,7 @@
 // Starts the test infrastructure once, runs jest with it, and stops what it started.
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureInfra, repoRoot } from '../packages/testkit/src/infra/infra';
+import { ensureInfra, exitCodeOf, repoRoot, testInfraEnv } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';
 
 async function main(): Promise<number> {
@@ -17,16 +17,10 @@ async function main(): Promise<number> {
   try {
     const jest = spawn(join(root, 'node_modules', '.bin', 'jest'), ['--ci', ...process.argv.slice(2)], {
       stdio: 'inherit',
-      env: {
-        ...process.env,
-        TEST_MONGO_URL: infra.mongoUrl,
-        TEST_AMQP_URL: infra.amqpUrl,
-        ...(infra.managementUrl ? { TEST_AMQP_MANAGEMENT_URL: infra.managementUrl } : {}),
-        // Node reads this only at start-up: every jest worker (and every dispatcher in it) trusts the test CA.
-        NODE_EXTRA_CA_CERTS: tls.caFile,
-      },
+      // Every jest worker (and every dispatcher in it) trusts the test CA.
+      env: { ...process.env, ...testInfraEnv(infra, tls.caFile) },
     });
-    return await new Promise<number>((resolve) => jest.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+    return await exitCodeOf(jest);
   } finally {
     await infra.stop();
   }

@@ -6,7 +6,13 @@ import { startHarness, type Harness } from './support/harness';
 describe('slow partners and retention', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness('isolation', { WEBHOOK_TIMEOUT_MS: '5000' });
+    // Few worker slots (prefetch 4) and at most 2 per subscription: without the per-subscription bound,
+    // the hanging partner's attempts would hold every slot and the healthy partner would wait 5 s.
+    h = await startHarness('isolation', {
+      WEBHOOK_TIMEOUT_MS: '5000',
+      WEBHOOK_ATTEMPT_PREFETCH: '4',
+      WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION: '2',
+    });
   });
   afterAll(async () => {
     await h?.stop();
@@ -17,21 +23,22 @@ describe('slow partners and retention', () => {
     const healthy = await h.receiver();
     await h.register(hanging.url);
     await h.register(healthy.url);
-    const sent: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      sent.push(Date.now());
-      await h.publish();
+    // Published at a pace the development store absorbs (docs/benchmarks.md), so what is measured is
+    // the hanging partner's effect on the other one, not the store's backlog.
+    const publishedAt = new Map<string, number>();
+    for (let i = 0; i < 12; i++) {
+      const event = await h.publish();
+      publishedAt.set(event.id, Date.now());
+      await new Promise((r) => setTimeout(r, 150));
     }
-    await healthy.waitForRequests(30, 10_000);
-    const byEvent = new Map(healthy.requests.map((q) => [q.headers['svc-event-id'], q.at]));
-    expect(byEvent.size).toBe(30);
-    const lastSent = sent[sent.length - 1]!;
-    const lastArrived = Math.max(...byEvent.values());
-    // Every one of the healthy partner's deliveries arrived within a second of the last publish,
-    // while the hanging partner held its (bounded) share of in-flight attempts for 5 s each.
-    expect(lastArrived - lastSent).toBeLessThan(1000);
+    await healthy.waitForRequests(12, 10_000);
+    const delays = healthy.requests.map((q) => q.at - publishedAt.get(String(q.headers['svc-event-id']))!);
+    expect(delays).toHaveLength(12);
+    // Each healthy delivery arrived within a second of its own event, while the hanging partner held
+    // its bounded share of in-flight attempts (5 s each) and the rest of its attempts waited their turn.
+    expect(Math.max(...delays)).toBeLessThan(1000);
     expect(hanging.requests.length).toBeGreaterThan(0);
-    expect(hanging.requests.length).toBeLessThanOrEqual(8);
+    expect(hanging.requests.length).toBeLessThanOrEqual(2);
   });
 
   it('hard-deletes delivery rows older than 30 days, payload included, and keeps newer ones', async () => {

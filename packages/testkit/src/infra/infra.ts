@@ -165,3 +165,24 @@ export async function queueDepth(infra: Pick<Infra, 'managementUrl'>, vhost: str
   if (!res.ok) return 0;
   return ((await res.json()) as { messages?: number }).messages ?? 0;
 }
+
+/**
+ * What a child process (jest, the benchmark) needs to use this infrastructure: the TEST_* URLs, and the
+ * test CA in NODE_EXTRA_CA_CERTS, which Node reads only at start-up.
+ */
+export function testInfraEnv(
+  infra: Pick<Infra, 'mongoUrl' | 'amqpUrl' | 'managementUrl'>,
+  caFile: string,
+): Record<string, string> {
+  return {
+    TEST_MONGO_URL: infra.mongoUrl,
+    TEST_AMQP_URL: infra.amqpUrl,
+    ...(infra.managementUrl ? { TEST_AMQP_MANAGEMENT_URL: infra.managementUrl } : {}),
+    NODE_EXTRA_CA_CERTS: caFile,
+  };
+}
+
+/** Resolves with a child's exit code (1 when a signal ended it). */
+export function exitCodeOf(child: import('node:child_process').ChildProcess): Promise<number> {
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
