@@ -1,11 +1,17 @@
 import { Router, type Request } from 'express';
-import { callerOf, pageRequest, requirePermission, route } from '@travel/platform';
+import {
+  callerOf,
+  pageRequest,
+  requirePermission,
+  route,
+  type CallerContext,
+  type PageRequest,
+} from '@travel/platform';
 import type { ApiKeysApp, CreateApiKeyInput } from '../app/api-keys';
 import { getCompany } from '../app/company';
 import type { EmployeeFilter, EmployeesApp } from '../app/employees';
 import type { CostCentersApp, DepartmentsApp } from '../app/org';
 import type { EmployeeWrite } from '../domain/employee';
-import type { CostCenterWrite, DepartmentWrite } from '../domain/org';
 import type { EmployeesModels } from '../infra/models';
 
 // Who may write what (docs/decisions/0009, 0011, 0013): employees need ManageEmployees; departments,
@@ -68,79 +74,8 @@ export function publicRoutes(ctx: EmployeesContext): Router {
     }),
   );
 
-  r.get(
-    '/api/v1/departments',
-    route(async (req, res) => {
-      const filter = { q: text(req.query.q), parentId: text(req.query.parentId) };
-      res.json(await departments.list(callerOf(req), filter, pageRequest(req.query)));
-    }),
-  );
-  r.post(
-    '/api/v1/departments',
-    route(async (req, res) => {
-      res
-        .status(201)
-        .json(await departments.create(requirePermission(req, MANAGE_COMPANY_DATA), req.body as DepartmentWrite));
-    }),
-  );
-  r.get(
-    '/api/v1/departments/:id',
-    route(async (req, res) => {
-      res.json(await departments.get(callerOf(req), id(req)));
-    }),
-  );
-  r.put(
-    '/api/v1/departments/:id',
-    route(async (req, res) => {
-      res.json(
-        await departments.update(requirePermission(req, MANAGE_COMPANY_DATA), id(req), req.body as DepartmentWrite),
-      );
-    }),
-  );
-  r.delete(
-    '/api/v1/departments/:id',
-    route(async (req, res) => {
-      await departments.delete(requirePermission(req, MANAGE_COMPANY_DATA), id(req));
-      res.status(204).end();
-    }),
-  );
-
-  r.get(
-    '/api/v1/cost-centers',
-    route(async (req, res) => {
-      const filter = { q: text(req.query.q), isActive: flag(req.query.isActive) };
-      res.json(await costCenters.list(callerOf(req), filter, pageRequest(req.query)));
-    }),
-  );
-  r.post(
-    '/api/v1/cost-centers',
-    route(async (req, res) => {
-      res
-        .status(201)
-        .json(await costCenters.create(requirePermission(req, MANAGE_COMPANY_DATA), req.body as CostCenterWrite));
-    }),
-  );
-  r.get(
-    '/api/v1/cost-centers/:id',
-    route(async (req, res) => {
-      res.json(await costCenters.get(callerOf(req), id(req)));
-    }),
-  );
-  r.put(
-    '/api/v1/cost-centers/:id',
-    route(async (req, res) => {
-      res.json(
-        await costCenters.update(requirePermission(req, MANAGE_COMPANY_DATA), id(req), req.body as CostCenterWrite),
-      );
-    }),
-  );
-  r.delete(
-    '/api/v1/cost-centers/:id',
-    route(async (req, res) => {
-      await costCenters.delete(requirePermission(req, MANAGE_COMPANY_DATA), id(req));
-      res.status(204).end();
-    }),
-  );
+  companyDataRoutes(r, '/api/v1/departments', departments, (q) => ({ q: text(q.q), parentId: text(q.parentId) }));
+  companyDataRoutes(r, '/api/v1/cost-centers', costCenters, (q) => ({ q: text(q.q), isActive: flag(q.isActive) }));
 
   r.get(
     '/api/v1/company',
@@ -173,4 +108,47 @@ export function publicRoutes(ctx: EmployeesContext): Router {
   );
 
   return r;
+}
+
+/** The use cases of a company-data resource (departments, cost centers): reads for every caller, writes with ManageCompanyData. */
+interface CompanyDataApp<F, W> {
+  list(caller: CallerContext, filter: F, page: PageRequest): Promise<unknown>;
+  create(caller: CallerContext, body: W): Promise<unknown>;
+  get(caller: CallerContext, id: string): Promise<unknown>;
+  update(caller: CallerContext, id: string, body: W): Promise<unknown>;
+  delete(caller: CallerContext, id: string): Promise<unknown>;
+}
+
+function companyDataRoutes<F, W>(
+  r: Router,
+  path: string,
+  app: CompanyDataApp<F, W>,
+  filterOf: (query: Request['query']) => F,
+): void {
+  const writer = (req: Request) => requirePermission(req, MANAGE_COMPANY_DATA);
+  r.get(
+    path,
+    route(
+      async (req, res) => void res.json(await app.list(callerOf(req), filterOf(req.query), pageRequest(req.query))),
+    ),
+  );
+  r.post(
+    path,
+    route(async (req, res) => void res.status(201).json(await app.create(writer(req), req.body as W))),
+  );
+  r.get(
+    `${path}/:id`,
+    route(async (req, res) => void res.json(await app.get(callerOf(req), id(req)))),
+  );
+  r.put(
+    `${path}/:id`,
+    route(async (req, res) => void res.json(await app.update(writer(req), id(req), req.body as W))),
+  );
+  r.delete(
+    `${path}/:id`,
+    route(async (req, res) => {
+      await app.delete(writer(req), id(req));
+      res.status(204).end();
+    }),
+  );
 }
