@@ -811,11 +811,13 @@ function codeUnderTest() {
   try {
     const dirty = git('status', '--porcelain', '--', ...CODE_PATHS);
     return {
-      commit: git('rev-parse', '--short', 'HEAD'),
+      // The last commit that touched the measured code: later commits elsewhere do not change what runs.
+      commit: git('log', '-1', '--format=%h', '--', ...CODE_PATHS),
+      head: git('rev-parse', '--short', 'HEAD'),
       uncommittedChanges: dirty ? dirty.split('\n').map((l) => l.trim()) : [],
     };
   } catch {
-    return { commit: '?', uncommittedChanges: [] };
+    return { commit: '?', head: '?', uncommittedChanges: [] };
   }
 }
 
@@ -924,6 +926,8 @@ async function main(): Promise<void> {
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { runs: unknown[] }) : { runs: [] };
   const slim = (r: StepResult) => (PROFILE ? r : { ...r, profile: undefined });
+  // The best steps are in `steps` already: referenced by scenario and rate.
+  const ref = (r: StepResult) => ({ scenario: r.scenario, eventsPerSec: r.eventsPerSec });
   const doc = {
     benchmark: 'webhook-dispatch',
     date,
@@ -939,20 +943,21 @@ async function main(): Promise<void> {
       ...previous.runs,
       ...runs.map((r) => ({
         ...r,
-        best: r.best.map(slim),
-        bestUnderP99Target: r.bestUnderP99Target.map(slim),
+        best: r.best.map(ref),
+        bestUnderP99Target: r.bestUnderP99Target.map(ref),
         steps: r.steps.map(slim),
       })),
     ],
   };
-  writeFileSync(file, JSON.stringify(doc, null, 2) + '\n');
-  // Formatted like the rest of the tree (`npm run format:check`), when Prettier is installed.
+  // Written compact, then laid out by Prettier like the rest of the tree (small objects stay on one line);
+  // indented by JSON.stringify when Prettier is not there.
+  writeFileSync(file, JSON.stringify(doc) + '\n');
   try {
     execFileSync(join(ROOT, 'node_modules', '.bin', 'prettier'), ['--write', '--log-level', 'warn', file], {
       cwd: ROOT,
     });
   } catch {
-    /* left as JSON.stringify wrote it */
+    writeFileSync(file, JSON.stringify(doc, null, 1) + '\n');
   }
   log(`results written to ${file.slice(ROOT.length + 1)}`);
 }

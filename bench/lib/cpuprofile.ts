@@ -35,6 +35,19 @@ export function categoryOf(url: string, fn: string): string {
   return `other ${url.split('/').slice(-2).join('/')}`;
 }
 
+/**
+ * Which client a sample is working for: the nearest caller frame from the store client (mongoose,
+ * mongodb, bson), the broker client (amqplib), the HTTPS send or the destination check (DNS). Native
+ * frames such as socket writes are counted for the client that called them.
+ */
+function layerOf(url: string): string | undefined {
+  if (/\/(mongoose|mongodb|bson)\//.test(url)) return 'store client (mongoose, mongodb, bson)';
+  if (url.includes('/amqplib/')) return 'broker client (amqplib)';
+  if (/https-sender|node:(https|_http_|_tls_wrap)/.test(url)) return 'HTTPS send';
+  if (/destination\.ts|node:dns/.test(url)) return 'DNS and destination check';
+  return undefined;
+}
+
 export function summarizeCpuProfile(file: string, top = 25) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -53,6 +66,17 @@ export function summarizeCpuProfile(file: string, top = 25) {
     byFunction.set(key, (byFunction.get(key) ?? 0) + us);
   }
   const busy = total - (byCategory.get('idle') ?? 0);
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const byLayer = new Map<string, number>();
+  for (const [id, us] of selfUs) {
+    const fn = byId.get(id)!.callFrame.functionName;
+    if (fn === '(idle)') continue;
+    let layer = fn === '(garbage collector)' ? 'GC' : undefined;
+    for (let x: number | undefined = id; !layer && x !== undefined; x = parent.get(x))
+      layer = layerOf(byId.get(x)!.callFrame.url);
+    byLayer.set(layer ?? 'other', (byLayer.get(layer ?? 'other') ?? 0) + us);
+  }
   const rank = (m: Map<string, number>) =>
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
@@ -62,7 +86,8 @@ export function summarizeCpuProfile(file: string, top = 25) {
     wallMs: Math.round((profile.endTime - profile.startTime) / 1000),
     busyMs: Math.round(busy / 1000),
     idleMs: Math.round((byCategory.get('idle') ?? 0) / 1000),
+    layers: rank(byLayer),
     categories: rank(byCategory),
-    functions: rank(byFunction),
+    functions: rank(byFunction).slice(0, 15),
   };
 }
