@@ -30,7 +30,7 @@ export class TenantScope<T extends { tenantId: string }> {
 /**
  * One record by its (globally unique, UUID) id, or null when it is missing or another tenant's.
  * The lookup is by `_id` alone and the tenant is checked on the result: identical semantics, and the
- * one filter FerretDB serves from an index (any other field makes it scan and decode every document;
+ * one filter FerretDB pushes down to SQL (any other field makes it decode every document in Go;
  * docs/decisions/0002). For hot paths; TenantScope.findById stays the general form.
  */
 export async function findOwned<T extends { tenantId: string }>(
