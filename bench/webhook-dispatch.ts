@@ -26,6 +26,7 @@ import { createTestEnv, testInfra, type TestEnv } from '../packages/testkit/src/
 import { managementAuth } from '../packages/testkit/src/infra/rabbitmq';
 import { queueDepth, repoRoot } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';
+import { employeeEvent } from '../packages/testkit/src/events';
 import { SPEC_SCHEDULE } from '../services/webhook-dispatcher/src/domain/schedule';
 import { ATTEMPT_QUEUE, DEFER_LABEL, EVENTS_QUEUE, waitQueueOf } from '../services/webhook-dispatcher/src/infra/queues';
 import { summarizeCpuProfile } from './lib/cpuprofile';
@@ -264,28 +265,6 @@ class Dispatcher {
 }
 
 // ---- publishing -------------------------------------------------------------------------------------
-function employeeCreated(tenantId: string, seq: number): DomainEvent {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    type: 'employee.created',
-    tenantId,
-    occurredAt: now,
-    data: {
-      id: randomUUID(),
-      firstName: 'Eva',
-      lastName: `Novak-${seq}`,
-      position: null,
-      departmentId: null,
-      status: 'Active',
-      isAccountOwner: false,
-      isArchived: false,
-      permissions: [],
-      createdAt: now,
-      editedAt: now,
-    },
-  };
-}
 
 interface PublishResult {
   published: number;
@@ -323,7 +302,7 @@ async function publishAtRate(
     const due = Math.min(total, Math.floor(((now - start) / 1000) * rate) + 1);
     if (due > sent) maxLagMs = Math.max(maxLagMs, now - (start + (sent / rate) * 1000));
     while (sent < due) {
-      const event = employeeCreated(tenantId, sent);
+      const event = employeeEvent(tenantId, `Novak-${sent}`);
       onEvent(event);
       const { id, type, occurredAt } = event;
       confirms.push(

@@ -4,3 +4,4 @@ export * from './receiver';
 export * from './tls';
 export * from './infra/infra';
 export * from './processes';
+export * from './events';

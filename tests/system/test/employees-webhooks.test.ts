@@ -2,23 +2,9 @@
 // outbox by every create and every successful update, signed, with EXACTLY the EmployeeWebhookDto keys
 // and never a personal value; refused writes raise nothing.
 import { verify } from '@travel/webhook-verify';
-import type { HttpsReceiver } from '@travel/testkit';
+import { EMPLOYEE_WEBHOOK_DTO_KEYS, type HttpsReceiver } from '@travel/testkit';
 import { VALID, costCenter, department, writable } from '@travel/employees/test/support/org-fixtures';
 import { startE2eStack, type E2eStack } from './support/stack';
-
-const DTO_KEYS = [
-  'createdAt',
-  'departmentId',
-  'editedAt',
-  'firstName',
-  'id',
-  'isAccountOwner',
-  'isArchived',
-  'lastName',
-  'permissions',
-  'position',
-  'status',
-];
 
 describe('employees: webhooks', () => {
   let stack: E2eStack;
@@ -101,7 +87,7 @@ describe('employees: webhooks', () => {
     for (const e of got) {
       expect(e.header).toBe(e.envelope.type);
       expect(Object.keys(e.envelope)).toEqual(['id', 'type', 'createdAt', 'data']);
-      expect(Object.keys(e.envelope.data).sort()).toEqual(DTO_KEYS);
+      expect(Object.keys(e.envelope.data).sort()).toEqual(EMPLOYEE_WEBHOOK_DTO_KEYS);
       for (const value of [
         pii.email,
         pii.phone,

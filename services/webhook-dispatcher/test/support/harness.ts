@@ -30,28 +30,9 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export function employeeEvent(tenantId: string, lastName = 'Novak'): DomainEvent {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    type: 'employee.created',
-    tenantId,
-    occurredAt: now,
-    data: {
-      id: randomUUID(),
-      firstName: 'Eva',
-      lastName,
-      position: null,
-      departmentId: null,
-      status: 'Active',
-      isAccountOwner: false,
-      isArchived: false,
-      permissions: [],
-      createdAt: now,
-      editedAt: now,
-    },
-  };
-}
+import { employeeEvent } from '@travel/testkit';
+
+export { employeeEvent };
 
 /** Asserts a received POST is correctly signed for `secret`, and returns its verified envelope. */
 export function verified(req: ReceivedRequest, secret: string) {
