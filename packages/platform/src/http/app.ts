@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { errorHandler, notFoundHandler } from './error-handler';
+import { stripReadOnlyProperties } from './read-only';
 import { requestId, requireInternalContext } from './request-context';
 
 export type ReadinessCheck = () => Promise<void>;
@@ -117,9 +118,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
       );
     }
     app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+    const apiSpec = openApiDocument();
+    // A GET body PUT back is valid: read-only properties are accepted and ignored (unknown ones stay 400).
+    app.use(stripReadOnlyProperties(apiSpec));
     app.use(
       OpenApiValidator.middleware({
-        apiSpec: openApiDocument() as never,
+        apiSpec: apiSpec as never,
         // Bodies are strict (a JSON number is never coerced into a string); query and path values are coerced anyway.
         validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
         validateResponses: options.validateResponses ?? false,

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { AppError, route } from '@travel/platform';
+import { AppError, findOwned, notFound, route } from '@travel/platform';
 import { resolveApiKey } from '../app/api-keys';
 import type { EmployeesModels } from '../infra/models';
 
@@ -14,6 +14,20 @@ export function internalRoutes(models: EmployeesModels): Router {
       const resolved = await resolveApiKey(models, key);
       if (!resolved) throw new AppError('UNAUTHORIZED');
       res.json(resolved);
+    }),
+  );
+  // Other contexts check that an employee they are given belongs to the company (fleet: a vehicle's
+  // owner). Only the identity and state, never personal data.
+  r.get(
+    '/tenants/:tenantId/employees/:id',
+    route(async (req, res) => {
+      const employee = await findOwned(
+        models.Employee,
+        String(req.params.id).toLowerCase(),
+        String(req.params.tenantId),
+      );
+      if (!employee) throw notFound('employee');
+      res.json({ id: employee._id, status: employee.status, isArchived: employee.isArchived ?? false });
     }),
   );
   return r;
