@@ -925,10 +925,10 @@ export interface components {
         /** @enum {string} */
         VehicleCostKind: "Fuel" | "Service" | "Tyres" | "Insurance" | "Toll" | "Parking" | "Other";
         /**
-         * @description A decimal amount as a string (never a binary floating-point number): digits, an optional `.` and at most as many fraction digits as the currency has minor units (2 for EUR, CZK and PLN).
+         * @description An amount in `currency`, as a JSON number with at most the currency's minor digits (2 for EUR, CZK and PLN; 0 for JPY): more places are 400, never rounded. Read without binary floating-point error and stored as a decimal (docs/decisions/0020).
          * @example 84.37
          */
-        DecimalAmount: string;
+        VehicleCostAmount: number;
         /** @description Body of a cost create and full-replace update; read-only fields are accepted and ignored. */
         VehicleCostWrite: {
             id?: components["schemas"]["ReadOnlyId"];
@@ -940,7 +940,7 @@ export interface components {
             date: string;
             kind: components["schemas"]["VehicleCostKind"];
             /** @description Greater than 0, in `currency` */
-            amount: components["schemas"]["DecimalAmount"];
+            amount: components["schemas"]["VehicleCostAmount"];
             /**
              * @description ISO 4217 code
              * @example EUR
@@ -958,7 +958,7 @@ export interface components {
             /** Format: date */
             date: string;
             kind: components["schemas"]["VehicleCostKind"];
-            amount: components["schemas"]["DecimalAmount"];
+            amount: components["schemas"]["VehicleCostAmount"];
             currency: string;
             odometerKm: number | null;
             note: string | null;

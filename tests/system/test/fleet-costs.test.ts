@@ -26,7 +26,7 @@ describe('vehicle costs', () => {
   const fuel = (extra: Record<string, unknown> = {}) => ({
     date: '2026-10-12',
     kind: 'Fuel',
-    amount: '84.37',
+    amount: 84.37,
     currency: 'EUR',
     odometerKm: 48210,
     note: 'INA Zagreb-Jankomir',
@@ -67,11 +67,11 @@ describe('vehicle costs', () => {
     const replaced = await api.put(`/api/v1/vehicles/${vehicleId}/costs/${created.body.id}`, {
       date: '2026-10-13',
       kind: 'Service',
-      amount: '250',
+      amount: 250,
       currency: 'EUR',
     });
     expect(replaced.status).toBe(200);
-    expect(replaced.body).toMatchObject({ kind: 'Service', amount: '250.00', odometerKm: null, note: null });
+    expect(replaced.body).toMatchObject({ kind: 'Service', amount: 250, odometerKm: null, note: null });
 
     expect((await api.delete(`/api/v1/vehicles/${vehicleId}/costs/${created.body.id}`)).status).toBe(204);
     expect((await api.delete(`/api/v1/vehicles/${vehicleId}/costs/${created.body.id}`)).status).toBe(404);
@@ -95,29 +95,39 @@ describe('vehicle costs', () => {
     expect((await api.get(`/api/v1/vehicles/${v}/costs?kind=Food`)).status).toBe(400);
   });
 
-  it('amounts are decimal strings in the currency minor units, kept exactly (no binary floating point)', async () => {
-    const cases: [string, string, string][] = [
-      ['0.1', 'EUR', '0.10'],
-      ['0.30', 'EUR', '0.30'],
-      ['1234567890123.45', 'EUR', '1234567890123.45'],
-      ['1500', 'CZK', '1500.00'],
-      ['99.9', 'PLN', '99.90'],
+  it('amounts are JSON numbers within the currency minor digits, kept exactly (no binary floating point)', async () => {
+    const cases: [number, string][] = [
+      [0.1, 'EUR'],
+      [0.3, 'EUR'],
+      [9999999999999.99, 'EUR'],
+      [1500, 'CZK'],
+      [99.9, 'PLN'],
+      [1500, 'JPY'],
     ];
-    for (const [amount, currency, stored] of cases) {
+    for (const [amount, currency] of cases) {
       const res = await api.post(`/api/v1/vehicles/${vehicleId}/costs`, fuel({ amount, currency }));
-      expect({ amount, status: res.status, stored: res.body.amount }).toEqual({ amount, status: 201, stored });
+      expect({ amount, status: res.status, stored: res.body.amount }).toEqual({ amount, status: 201, stored: amount });
       expect((await api.get(`/api/v1/vehicles/${vehicleId}/costs?pageSize=100`)).body.items).toContainEqual(res.body);
     }
+    // The raw JSON keeps the digits the client wrote (no 0.30000000000000004).
+    const raw = await api.post(
+      `/api/v1/vehicles/${vehicleId}/costs`,
+      '{"date":"2026-10-01","kind":"Toll","amount":0.3,"currency":"EUR"}',
+      {
+        'content-type': 'application/json',
+      },
+    );
+    expect(raw.text).toContain('"amount":0.3,');
     const refused: [unknown, string, string][] = [
-      [84.37, 'EUR', 'amount'], // a JSON number: never accepted as money
-      ['84.375', 'EUR', 'amount'], // more digits than EUR has
-      ['0', 'EUR', 'amount'],
-      ['-5', 'EUR', 'amount'],
-      ['1e3', 'EUR', 'amount'],
-      ['abc', 'EUR', 'amount'],
-      ['10', 'EURO', 'currency'],
-      ['10', 'eur', 'currency'],
-      ['10', 'XYZ', 'currency'],
+      ['84.37', 'EUR', 'amount'], // money is a JSON number on the wire, never a string (docs/decisions/0020)
+      [84.375, 'EUR', 'amount'], // more places than EUR has: refused, never rounded
+      [1.5, 'JPY', 'amount'],
+      [0, 'EUR', 'amount'],
+      [-5, 'EUR', 'amount'],
+      [0.1 + 0.2, 'EUR', 'amount'], // a float artefact: 0.30000000000000004
+      [10, 'EURO', 'currency'],
+      [10, 'eur', 'currency'],
+      [10, 'XYZ', 'currency'],
     ];
     for (const [amount, currency, key] of refused) {
       const res = await api.post(`/api/v1/vehicles/${vehicleId}/costs`, fuel({ amount, currency }));

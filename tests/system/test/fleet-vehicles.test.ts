@@ -271,7 +271,7 @@ describe('vehicles', () => {
     const cost = await api.post(`/api/v1/vehicles/${v.id}/costs`, {
       date: '2026-10-12',
       kind: 'Fuel',
-      amount: '84.37',
+      amount: 84.37,
       currency: 'EUR',
     });
     expect(cost.status).toBe(201);
@@ -345,13 +345,13 @@ describe('vehicles', () => {
           'add a cost',
           'POST',
           `/api/v1/vehicles/${id}/costs`,
-          { date: '2026-10-01', kind: 'Toll', amount: '5', currency: 'EUR' },
+          { date: '2026-10-01', kind: 'Toll', amount: 5, currency: 'EUR' },
         ],
         [
           'update a cost',
           'PUT',
           `/api/v1/vehicles/${id}/costs/${costId}`,
-          { date: '2026-10-01', kind: 'Toll', amount: '6', currency: 'EUR' },
+          { date: '2026-10-01', kind: 'Toll', amount: 6, currency: 'EUR' },
         ],
         ['remove a cost', 'DELETE', `/api/v1/vehicles/${id}/costs/${costId}`, undefined],
         ['delete', 'DELETE', `/api/v1/vehicles/${id}`, undefined],
@@ -361,7 +361,7 @@ describe('vehicles', () => {
       const cost = await api.post(`/api/v1/vehicles/${vehicle.id}/costs`, {
         date: '2026-10-01',
         kind: 'Parking',
-        amount: '2.50',
+        amount: 2.5,
         currency: 'EUR',
       });
       for (const [label, method, path, body] of writes(vehicle.id, cost.body.id)) {
@@ -406,7 +406,7 @@ describe('vehicles', () => {
       const cost = await api.post(`/api/v1/vehicles/${v.id}/costs`, {
         date: '2026-10-01',
         kind: 'Fuel',
-        amount: '1',
+        amount: 1,
         currency: 'EUR',
       });
       const expected: Record<string, number> = {
@@ -460,11 +460,11 @@ describe('vehicles', () => {
     const theirCost = await other.api.post(`/api/v1/vehicles/${theirs.id}/costs`, {
       date: '2026-10-01',
       kind: 'Fuel',
-      amount: '10',
+      amount: 10,
       currency: 'PLN',
     });
     const id = theirs.id;
-    const cost = { date: '2026-10-01', kind: 'Fuel', amount: '1', currency: 'EUR' };
+    const cost = { date: '2026-10-01', kind: 'Fuel', amount: 1, currency: 'EUR' };
     const calls: [string, string, unknown][] = [
       ['GET', `/api/v1/vehicles/${id}`, undefined],
       ['PUT', `/api/v1/vehicles/${id}`, companyCar()],

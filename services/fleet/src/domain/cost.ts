@@ -1,3 +1,11 @@
+import {
+  WireFormatError,
+  decimalFromText,
+  isCurrency,
+  parseWireAmount,
+  toAmountText,
+  toWireAmount,
+} from '@travel/money';
 import type { FieldErrors } from '@travel/platform';
 import { addFieldError, optionalText } from './text';
 
@@ -9,7 +17,7 @@ export type CostKind = (typeof COST_KINDS)[number];
 export interface CostFields {
   date: string;
   kind: CostKind;
-  /** Decimal string, canonical (no trailing zeros beyond the currency's minor units, no leading zeros). */
+  /** Fixed-point text with exactly the currency's minor digits ("84.30"): stored money is never a float. */
   amount: string;
   currency: string;
   odometerKm: number | null;
@@ -27,48 +35,30 @@ export interface VehicleCost extends CostFields {
 export interface CostWrite {
   date: string;
   kind: CostKind;
-  amount: string;
+  /** A JSON number on the wire (docs/decisions/0020). */
+  amount: number;
   currency: string;
   odometerKm?: number | null;
   note?: string | null;
 }
 
 /**
- * Minor units of a currency (ISO 4217 exponent as the runtime's CLDR data has it), or undefined for a
- * code that is not a currency. Until the shared money package lands this is the only money rule here.
+ * Checks an amount from the wire (a JSON number, docs/decisions/0020) against its currency with the
+ * shared money package: never through binary floating point, greater than zero, at most the currency's
+ * minor digits (more is a 400, never rounded). Returns the fixed-point text that is stored ("84.30").
  */
-export function minorUnits(currency: string): number | undefined {
-  if (!/^[A-Z]{3}$/.test(currency)) return undefined;
-  const known = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('currency');
-  if (known && !known.includes(currency)) return undefined;
+export function checkAmount(amount: unknown, currency: string): { value?: string; problem?: string } {
+  if (!isCurrency(currency)) return { problem: 'currency: must be an ISO 4217 currency code' };
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
-  } catch {
-    return undefined;
+    return { value: toAmountText(parseWireAmount(amount, currency, { positive: true }), currency) };
+  } catch (err) {
+    if (err instanceof WireFormatError) return { problem: err.message };
+    throw err;
   }
 }
 
-const DECIMAL = /^(0|[1-9][0-9]{0,12})(?:\.([0-9]+))?$/;
-
-/**
- * Checks a decimal amount string against its currency without ever making it a binary float: digits
- * only, greater than zero, at most the currency's minor digits (trailing zeros beyond them are fine).
- * Returns the amount with exactly the currency's minor digits ("84.3" EUR → "84.30").
- */
-export function checkAmount(amount: string, currency: string): { value?: string; problem?: string } {
-  const digits = minorUnits(currency);
-  if (digits === undefined) return { problem: 'currency: must be an ISO 4217 currency code' };
-  const m = DECIMAL.exec(amount);
-  if (!m) return { problem: 'must be a decimal number as a string, such as "84.37"' };
-  const whole = m[1]!;
-  const fraction = (m[2] ?? '').replace(/0+$/, '');
-  if (fraction.length > digits)
-    return {
-      problem: `has more than ${digits} decimal place${digits === 1 ? '' : 's'}, the minor units of ${currency}`,
-    };
-  if (/^0$/.test(whole) && !/[1-9]/.test(fraction)) return { problem: 'must be greater than 0' };
-  return { value: digits === 0 ? whole : `${whole}.${fraction.padEnd(digits, '0')}` };
-}
+/** The stored fixed-point text as the wire's JSON number (exactly its digits). */
+export const amountToWire = (text: string, currency: string): number => toWireAmount(decimalFromText(text), currency);
 
 /** A calendar date `yyyy-MM-dd` that exists (the contract checks the format; this checks the day). */
 export function isCalendarDate(value: string): boolean {
@@ -91,7 +81,7 @@ export function costFields(input: CostWrite): { fields: CostFields; errors: Fiel
     fields: {
       date: input.date,
       kind: input.kind,
-      amount: amount.value ?? input.amount,
+      amount: amount.value ?? '0',
       currency: input.currency,
       odometerKm: input.odometerKm ?? null,
       note: note.value,
@@ -106,7 +96,7 @@ export function toCostResponse(c: VehicleCost) {
     vehicleId: c.vehicleId,
     date: c.date,
     kind: c.kind,
-    amount: c.amount,
+    amount: amountToWire(c.amount, c.currency),
     currency: c.currency,
     odometerKm: c.odometerKm ?? null,
     note: c.note ?? null,
