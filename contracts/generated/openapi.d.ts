@@ -459,6 +459,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/vehicles/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a vehicle's documents, newest first (metadata only)
+         * @description Readable by whoever may read the vehicle (404 otherwise).
+         */
+        get: operations["listVehicleDocuments"];
+        put?: never;
+        /**
+         * Upload documents of a vehicle (needs ManageVehicles); PDF, PNG or JPEG, checked by their bytes
+         * @description Multipart: one to five parts named `files`, each at most 10 MiB. Every file must be a PDF, PNG or
+         *     JPEG whose structure decodes (the bytes decide, not the declared content type or the name); any
+         *     other or undecodable file is 400 `VALIDATION_FAILED` under `errors.File` and nothing is stored.
+         *     A larger file is 413.
+         */
+        post: operations["uploadVehicleDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                documentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Download a document's bytes (with its content type and file name) */
+        get: operations["downloadVehicleDocument"];
+        put?: never;
+        post?: never;
+        /** Delete a document (needs ManageVehicles) */
+        delete: operations["deleteVehicleDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     entryEvent: {
@@ -964,6 +1014,26 @@ export interface components {
             note: string | null;
             createdAt: components["schemas"]["ReadOnlyTimestamp"];
             editedAt: components["schemas"]["ReadOnlyTimestamp"];
+        };
+        VehicleDocument: {
+            id: components["schemas"]["ReadOnlyId"];
+            vehicleId: components["schemas"]["ReadOnlyId"];
+            /**
+             * @description The uploaded name without any path
+             * @example registration.pdf
+             */
+            fileName: string;
+            /**
+             * @description Detected from the bytes
+             * @enum {string}
+             */
+            contentType: "application/pdf" | "image/png" | "image/jpeg";
+            /** @description Bytes */
+            size: number;
+            /** @description SHA-256 of the bytes */
+            sha256: string;
+            uploadedAt: components["schemas"]["ReadOnlyTimestamp"];
+            uploadedByEmployeeId: components["schemas"]["Id"];
         };
     };
     responses: {
@@ -2033,6 +2103,134 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listVehicleDocuments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged documents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["VehicleDocument"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    uploadVehicleDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description One to five files (parts named `files`) */
+                    files?: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The stored documents, in the order of the parts */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["VehicleDocument"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description A file is larger than 10 MiB (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadVehicleDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                documentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file as uploaded; `Content-Disposition` carries its name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteVehicleDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                documentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
             204: {
                 headers: {
                     [name: string]: unknown;

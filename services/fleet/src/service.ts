@@ -1,5 +1,6 @@
 import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
 import { CostsApp } from './app/costs';
+import { DocumentsApp } from './app/documents';
 import { UsageApp } from './app/usage';
 import { VehiclesApp } from './app/vehicles';
 import { internalRoutes } from './http/internal';
@@ -31,7 +32,11 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const vehicles = new VehiclesApp(models, new EmployeesClient(config.employeesUrl, config.internalContextSecret));
       const usage = new UsageApp(models, nudgeOutbox, logger);
       return {
-        api: publicRoutes({ vehicles, costs: new CostsApp(models, vehicles) }),
+        api: publicRoutes({
+          vehicles,
+          costs: new CostsApp(models, vehicles),
+          documents: new DocumentsApp(models, vehicles),
+        }),
         internal: internalRoutes(usage),
         outboxCollections: [REFUSALS_COLLECTION],
         start: () => startUsageConsumer({ client: amqp, mongo, logger, metrics, usage }),

@@ -21,6 +21,7 @@ import {
   type VehicleWrite,
 } from '../domain/vehicle';
 import type { FleetModels, VehicleDoc } from '../infra/models';
+import { deleteDocumentsOf } from './documents';
 import { throwIfInvalid, withRevisionRetry } from './writes';
 
 /** Who the employees of a company are (answered by the employees context). */
@@ -154,5 +155,6 @@ export class VehiclesApp {
       });
       return res.deletedCount === 1 ? true : undefined;
     });
+    await deleteDocumentsOf(this.models, caller.tenantId, id.toLowerCase());
   }
 }

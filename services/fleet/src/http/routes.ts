@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { callerOf, pageRequest, requirePermission, route } from '@travel/platform';
 import type { components } from '@travel/contracts';
 import type { CostsApp } from '../app/costs';
+import type { DocumentsApp, UploadedFile } from '../app/documents';
 import type { VehicleFilter, VehiclesApp } from '../app/vehicles';
 import type { CostKind, CostWrite } from '../domain/cost';
 import { MANAGE_VEHICLES, type VehicleWrite } from '../domain/vehicle';
@@ -18,6 +19,15 @@ type CostBody = Schemas['VehicleCostWrite'];
 export interface FleetContext {
   vehicles: VehiclesApp;
   costs: CostsApp;
+  documents: DocumentsApp;
+}
+
+/** The parts named `files` of a multipart request (multer, run by the contract validator, holds them in memory). */
+function uploadedFiles(req: Request): UploadedFile[] {
+  const parts = (req as Request & { files?: { fieldname: string; originalname?: string; buffer: Buffer }[] }).files;
+  return (parts ?? [])
+    .filter((p) => p.fieldname === 'files')
+    .map((p) => ({ originalName: p.originalname, bytes: p.buffer }));
 }
 
 const param = (req: Request, name: string): string => String(req.params[name]);
@@ -30,7 +40,7 @@ const writer = (req: Request) => requirePermission(req, MANAGE_VEHICLES);
 const vehicleWrite = (body: VehicleBody): VehicleWrite => body;
 const costWrite = (body: CostBody): CostWrite => body;
 
-export function publicRoutes({ vehicles, costs }: FleetContext): Router {
+export function publicRoutes({ vehicles, costs, documents }: FleetContext): Router {
   const r = Router();
 
   r.get(
@@ -124,6 +134,40 @@ export function publicRoutes({ vehicles, costs }: FleetContext): Router {
     '/api/v1/vehicles/:id/costs/:costId',
     route(async (req, res) => {
       await costs.delete(writer(req), param(req, 'id'), param(req, 'costId'));
+      res.status(204).end();
+    }),
+  );
+
+  r.get(
+    '/api/v1/vehicles/:id/documents',
+    route(async (req, res) => {
+      res.json(await documents.list(callerOf(req), param(req, 'id'), pageRequest(req.query)));
+    }),
+  );
+  r.post(
+    '/api/v1/vehicles/:id/documents',
+    route(async (req, res) => {
+      const body: { items: Schemas['VehicleDocument'][] } = await documents.upload(
+        writer(req),
+        param(req, 'id'),
+        uploadedFiles(req),
+      );
+      res.status(201).json(body);
+    }),
+  );
+  r.get(
+    '/api/v1/vehicles/:id/documents/:documentId',
+    route(async (req, res) => {
+      const { document, bytes } = await documents.download(callerOf(req), param(req, 'id'), param(req, 'documentId'));
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.attachment(document.fileName);
+      res.type(document.contentType).send(bytes);
+    }),
+  );
+  r.delete(
+    '/api/v1/vehicles/:id/documents/:documentId',
+    route(async (req, res) => {
+      await documents.delete(writer(req), param(req, 'id'), param(req, 'documentId'));
       res.status(204).end();
     }),
   );

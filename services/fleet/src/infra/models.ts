@@ -1,6 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { outboxSchemaFields, type OutboxFields } from '@travel/platform';
 import type { VehicleCost } from '../domain/cost';
+import type { VehicleDocument } from '../domain/document';
 import type { Usage } from '../domain/usage';
 import type { Vehicle } from '../domain/vehicle';
 
@@ -30,15 +31,24 @@ export interface UsageRefusalDoc extends OutboxFields {
   at: Date;
 }
 
+/** A document's bytes, apart from its metadata so lists never load them. Same id as the metadata. */
+export interface DocumentContentDoc {
+  _id: string;
+  tenantId: string;
+  data: Buffer;
+}
+
 export interface FleetModels {
   Vehicle: Model<VehicleDoc>;
   VehicleCost: Model<VehicleCostDoc>;
   UsageRefusal: Model<UsageRefusalDoc>;
+  VehicleDocument: Model<VehicleDocument>;
+  DocumentContent: Model<DocumentContentDoc>;
 }
 
 export const REFUSALS_COLLECTION = 'vehicle_usage_refusals';
 
-const NAMES = ['Vehicle', 'VehicleCost', 'UsageRefusal'] as const;
+const NAMES = ['Vehicle', 'VehicleCost', 'UsageRefusal', 'VehicleDocument', 'DocumentContent'] as const;
 const nullableString = { type: String, default: null };
 const nullableNumber = { type: Number, default: null };
 
@@ -110,7 +120,30 @@ export function registerModels(conn: Connection): FleetModels {
   );
   refusal.index({ tenantId: 1, vehicleId: 1 });
 
+  const document = new Schema<VehicleDocument>(
+    {
+      _id: String,
+      tenantId: { type: String, required: true },
+      vehicleId: { type: String, required: true },
+      fileName: { type: String, required: true },
+      contentType: { type: String, required: true },
+      size: { type: Number, required: true },
+      sha256: { type: String, required: true },
+      uploadedAt: { type: Date, required: true },
+      uploadedByEmployeeId: { type: String, required: true },
+    },
+    { collection: 'vehicle_documents', versionKey: false },
+  );
+  document.index({ tenantId: 1, vehicleId: 1, uploadedAt: -1 });
+
+  const content = new Schema<DocumentContentDoc>(
+    { _id: String, tenantId: { type: String, required: true }, data: { type: Buffer, required: true } },
+    { collection: 'vehicle_document_contents', versionKey: false },
+  );
+
   return {
+    VehicleDocument: conn.model<VehicleDocument>('VehicleDocument', document),
+    DocumentContent: conn.model<DocumentContentDoc>('DocumentContent', content),
     Vehicle: conn.model<VehicleDoc>('Vehicle', vehicle),
     VehicleCost: conn.model<VehicleCostDoc>('VehicleCost', cost),
     UsageRefusal: conn.model<UsageRefusalDoc>('UsageRefusal', refusal),
