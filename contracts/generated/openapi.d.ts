@@ -509,6 +509,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/vehicles/{id}/deadlines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a vehicle's deadlines, soonest first
+         * @description Readable by whoever may read the vehicle (404 otherwise).
+         */
+        get: operations["listVehicleDeadlines"];
+        put?: never;
+        /**
+         * Add a deadline with its e-mail reminder (needs ManageVehicles)
+         * @description The reminder e-mail goes to every employee in `remindEmployeeIds` (employees of the company with an
+         *     e-mail address) `remindDaysBefore` days before `dueDate` (default 14), once per due date; a daily
+         *     job sends it (at the first run on or after that day).
+         */
+        post: operations["createVehicleDeadline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}/deadlines/{deadlineId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                deadlineId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a deadline (needs ManageVehicles); a new due date or lead time schedules a new reminder
+         * @description Full replace; a GET body PUT back is valid (read-only fields are accepted and ignored).
+         */
+        put: operations["updateVehicleDeadline"];
+        post?: never;
+        /** Remove a deadline and its pending reminder (needs ManageVehicles) */
+        delete: operations["deleteVehicleDeadline"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     entryEvent: {
@@ -1034,6 +1086,58 @@ export interface components {
             sha256: string;
             uploadedAt: components["schemas"]["ReadOnlyTimestamp"];
             uploadedByEmployeeId: components["schemas"]["Id"];
+        };
+        /** @enum {string} */
+        VehicleDeadlineKind: "Registration" | "TechnicalInspection" | "Insurance" | "Service" | "Vignette" | "Custom";
+        /** @description Body of a deadline create and full-replace update; read-only fields are accepted and ignored. */
+        VehicleDeadlineWrite: {
+            id?: components["schemas"]["ReadOnlyId"];
+            vehicleId?: components["schemas"]["ReadOnlyId"];
+            kind: components["schemas"]["VehicleDeadlineKind"];
+            /** @description Required for a `Custom` deadline */
+            title?: string | null;
+            /**
+             * Format: date
+             * @example 2027-03-31
+             */
+            dueDate: string;
+            note?: string | null;
+            /** @description Employees of the company to e-mail (at most 20 distinct); omitted or empty sends no reminder */
+            remindEmployeeIds?: components["schemas"]["Id"][];
+            /** @description Days before `dueDate` the reminder goes out; 14 when omitted */
+            remindDaysBefore?: number;
+            /**
+             * Format: date
+             * @description Read-only (accepted and ignored)
+             */
+            readonly nextReminderOn?: string | null;
+            /**
+             * Format: date-time
+             * @description Read-only (accepted and ignored)
+             */
+            readonly lastReminderSentAt?: string | null;
+            createdAt?: components["schemas"]["ReadOnlyTimestamp"];
+            editedAt?: components["schemas"]["ReadOnlyTimestamp"];
+        };
+        VehicleDeadline: {
+            id: components["schemas"]["ReadOnlyId"];
+            vehicleId: components["schemas"]["ReadOnlyId"];
+            kind: components["schemas"]["VehicleDeadlineKind"];
+            title: string | null;
+            /** Format: date */
+            dueDate: string;
+            note: string | null;
+            remindEmployeeIds: components["schemas"]["Id"][];
+            remindDaysBefore: number;
+            /**
+             * Format: date
+             * @description The day the pending reminder goes out; null when none is pending
+             */
+            readonly nextReminderOn: string | null;
+            /** Format: date-time */
+            readonly lastReminderSentAt: string | null;
+            createdAt: components["schemas"]["ReadOnlyTimestamp"];
+            editedAt: components["schemas"]["ReadOnlyTimestamp"];
         };
     };
     responses: {
@@ -2231,6 +2335,123 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listVehicleDeadlines: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged deadlines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["VehicleDeadline"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createVehicleDeadline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleDeadlineWrite"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleDeadline"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateVehicleDeadline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                deadlineId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleDeadlineWrite"];
+            };
+        };
+        responses: {
+            /** @description The deadline as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleDeadline"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteVehicleDeadline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                deadlineId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
             204: {
                 headers: {
                     [name: string]: unknown;

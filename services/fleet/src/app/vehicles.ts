@@ -27,6 +27,17 @@ import { throwIfInvalid, withRevisionRetry } from './writes';
 /** Who the employees of a company are (answered by the employees context). */
 export interface EmployeeDirectory {
   exists(tenantId: string, employeeId: string): Promise<boolean>;
+  /** Name and e-mail address for a reminder; null when the employee is not the company's. */
+  contact(tenantId: string, employeeId: string): Promise<EmployeeContact | null>;
+}
+
+export interface EmployeeContact {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  status: string;
+  isArchived: boolean;
 }
 
 export interface VehicleFilter {
@@ -156,5 +167,6 @@ export class VehiclesApp {
       return res.deletedCount === 1 ? true : undefined;
     });
     await deleteDocumentsOf(this.models, caller.tenantId, id.toLowerCase());
+    await this.models.Deadline.deleteMany({ tenantId: caller.tenantId, vehicleId: id.toLowerCase() });
   }
 }

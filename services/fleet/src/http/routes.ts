@@ -2,9 +2,11 @@ import { Router, type Request } from 'express';
 import { callerOf, pageRequest, requirePermission, route } from '@travel/platform';
 import type { components } from '@travel/contracts';
 import type { CostsApp } from '../app/costs';
+import type { DeadlinesApp } from '../app/deadlines';
 import type { DocumentsApp, UploadedFile } from '../app/documents';
 import type { VehicleFilter, VehiclesApp } from '../app/vehicles';
 import type { CostKind, CostWrite } from '../domain/cost';
+import type { DeadlineWrite } from '../domain/deadline';
 import { MANAGE_VEHICLES, type VehicleWrite } from '../domain/vehicle';
 
 // Every write needs ManageVehicles, whatever else the caller holds (SPEC Authentication 3; issue 11).
@@ -20,6 +22,7 @@ export interface FleetContext {
   vehicles: VehiclesApp;
   costs: CostsApp;
   documents: DocumentsApp;
+  deadlines: DeadlinesApp;
 }
 
 /** The parts named `files` of a multipart request (multer, run by the contract validator, holds them in memory). */
@@ -39,8 +42,9 @@ const writer = (req: Request) => requirePermission(req, MANAGE_VEHICLES);
 // The contract's request types are the domain's write types (a compile error here means they drifted).
 const vehicleWrite = (body: VehicleBody): VehicleWrite => body;
 const costWrite = (body: CostBody): CostWrite => body;
+const deadlineWrite = (body: Schemas['VehicleDeadlineWrite']): DeadlineWrite => body;
 
-export function publicRoutes({ vehicles, costs, documents }: FleetContext): Router {
+export function publicRoutes({ vehicles, costs, documents, deadlines }: FleetContext): Router {
   const r = Router();
 
   r.get(
@@ -168,6 +172,43 @@ export function publicRoutes({ vehicles, costs, documents }: FleetContext): Rout
     '/api/v1/vehicles/:id/documents/:documentId',
     route(async (req, res) => {
       await documents.delete(writer(req), param(req, 'id'), param(req, 'documentId'));
+      res.status(204).end();
+    }),
+  );
+
+  r.get(
+    '/api/v1/vehicles/:id/deadlines',
+    route(async (req, res) => {
+      res.json(await deadlines.list(callerOf(req), param(req, 'id'), pageRequest(req.query)));
+    }),
+  );
+  r.post(
+    '/api/v1/vehicles/:id/deadlines',
+    route(async (req, res) => {
+      const body: Schemas['VehicleDeadline'] = await deadlines.create(
+        writer(req),
+        param(req, 'id'),
+        deadlineWrite(req.body as Schemas['VehicleDeadlineWrite']),
+      );
+      res.status(201).json(body);
+    }),
+  );
+  r.put(
+    '/api/v1/vehicles/:id/deadlines/:deadlineId',
+    route(async (req, res) => {
+      const body: Schemas['VehicleDeadline'] = await deadlines.update(
+        writer(req),
+        param(req, 'id'),
+        param(req, 'deadlineId'),
+        deadlineWrite(req.body as Schemas['VehicleDeadlineWrite']),
+      );
+      res.json(body);
+    }),
+  );
+  r.delete(
+    '/api/v1/vehicles/:id/deadlines/:deadlineId',
+    route(async (req, res) => {
+      await deadlines.delete(writer(req), param(req, 'id'), param(req, 'deadlineId'));
       res.status(204).end();
     }),
   );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, CONTEXT_HEADER, mintContext } from '@travel/platform';
-import type { EmployeeDirectory } from '../app/vehicles';
+import type { EmployeeContact, EmployeeDirectory } from '../app/vehicles';
 
 /**
  * Asks the employees service whether an employee belongs to a company (docs/decisions/0031): a small
@@ -15,10 +15,18 @@ export class EmployeesClient implements EmployeeDirectory {
   ) {}
 
   async exists(tenantId: string, employeeId: string): Promise<boolean> {
+    return (await this.get(tenantId, employeeId, '')) !== null;
+  }
+
+  async contact(tenantId: string, employeeId: string): Promise<EmployeeContact | null> {
+    return (await this.get(tenantId, employeeId, '/contact')) as EmployeeContact | null;
+  }
+
+  private async get(tenantId: string, employeeId: string, suffix: string): Promise<unknown> {
     let res: Response;
     try {
       res = await fetch(
-        `${this.baseUrl}/internal/tenants/${encodeURIComponent(tenantId)}/employees/${encodeURIComponent(employeeId)}`,
+        `${this.baseUrl}/internal/tenants/${encodeURIComponent(tenantId)}/employees/${encodeURIComponent(employeeId)}${suffix}`,
         {
           headers: {
             [CONTEXT_HEADER]: mintContext(
@@ -32,8 +40,8 @@ export class EmployeesClient implements EmployeeDirectory {
     } catch {
       throw new AppError('SERVICE_UNAVAILABLE', 'The employees service did not answer; try again.');
     }
-    if (res.status === 404) return false;
-    if (res.ok) return true;
+    if (res.status === 404) return null;
+    if (res.ok) return res.json();
     throw new AppError('SERVICE_UNAVAILABLE', `The employees service answered ${res.status}; try again.`);
   }
 }

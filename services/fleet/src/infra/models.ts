@@ -1,6 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { outboxSchemaFields, type OutboxFields } from '@travel/platform';
 import type { VehicleCost } from '../domain/cost';
+import type { Deadline } from '../domain/deadline';
 import type { VehicleDocument } from '../domain/document';
 import type { Usage } from '../domain/usage';
 import type { Vehicle } from '../domain/vehicle';
@@ -44,11 +45,12 @@ export interface FleetModels {
   UsageRefusal: Model<UsageRefusalDoc>;
   VehicleDocument: Model<VehicleDocument>;
   DocumentContent: Model<DocumentContentDoc>;
+  Deadline: Model<Deadline>;
 }
 
 export const REFUSALS_COLLECTION = 'vehicle_usage_refusals';
 
-const NAMES = ['Vehicle', 'VehicleCost', 'UsageRefusal', 'VehicleDocument', 'DocumentContent'] as const;
+const NAMES = ['Vehicle', 'VehicleCost', 'UsageRefusal', 'VehicleDocument', 'DocumentContent', 'Deadline'] as const;
 const nullableString = { type: String, default: null };
 const nullableNumber = { type: Number, default: null };
 
@@ -141,7 +143,31 @@ export function registerModels(conn: Connection): FleetModels {
     { collection: 'vehicle_document_contents', versionKey: false },
   );
 
+  const deadline = new Schema<Deadline>(
+    {
+      _id: String,
+      tenantId: { type: String, required: true },
+      vehicleId: { type: String, required: true },
+      kind: { type: String, required: true },
+      title: nullableString,
+      dueDate: { type: String, required: true },
+      note: nullableString,
+      remindEmployeeIds: { type: [String], default: [] },
+      remindDaysBefore: { type: Number, required: true },
+      nextReminderOn: nullableString,
+      remindedFor: nullableString,
+      lastReminderSentAt: { type: Date, default: null },
+      createdAt: { type: Date, required: true },
+      editedAt: { type: Date, required: true },
+    },
+    { collection: 'vehicle_deadlines', versionKey: false },
+  );
+  deadline.index({ tenantId: 1, vehicleId: 1, dueDate: 1 });
+  // The reminder job works across tenants, like the outbox relay: its index cannot start with tenantId.
+  deadline.index({ nextReminderOn: 1 });
+
   return {
+    Deadline: conn.model<Deadline>('Deadline', deadline),
     VehicleDocument: conn.model<VehicleDocument>('VehicleDocument', document),
     DocumentContent: conn.model<DocumentContentDoc>('DocumentContent', content),
     Vehicle: conn.model<VehicleDoc>('Vehicle', vehicle),
