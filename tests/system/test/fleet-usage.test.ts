@@ -134,6 +134,17 @@ describe('vehicle usage from the entries context', () => {
     expect((await api.delete(`/api/v1/vehicles/${v.id}`)).status).toBe(204);
   });
 
+  it('many uses of one vehicle arriving together are all counted, and all releases free it', async () => {
+    const v = await vehicle();
+    const uses = Array.from({ length: 12 }, () => use(v.id));
+    const used = await Promise.all(uses.map((u) => publish('vehicle.used', u)));
+    await Promise.all(used.map((e) => processed(e.id)));
+    expect((await api.delete(`/api/v1/vehicles/${v.id}`)).body.detail).toContain('12 live mileage expenses');
+    const released = await Promise.all(uses.map((u) => publish('vehicle.released', { ...u, revision: 2 })));
+    await Promise.all(released.map((e) => processed(e.id)));
+    expect((await api.delete(`/api/v1/vehicles/${v.id}`)).status).toBe(204);
+  });
+
   it('redelivered and reordered events are harmless: a late, older use does not block again', async () => {
     const v = await vehicle();
     const u = use(v.id, 1);

@@ -22,7 +22,7 @@ import {
 import type { FleetModels } from '../infra/models';
 import type { Mailer } from '../infra/mailer';
 import type { EmployeeDirectory, VehiclesApp } from './vehicles';
-import { throwIfInvalid } from './writes';
+import { throwIfInvalid, withRevisionRetry } from './writes';
 
 export type DeadlineResponse = ReturnType<typeof toDeadlineResponse>;
 
@@ -84,13 +84,23 @@ export class DeadlinesApp {
     return d;
   }
 
+  /** Conditional on the reminder state read, so a reminder sent meanwhile is not scheduled again. */
   async update(caller: CallerContext, vehicleId: string, deadlineId: string, input: DeadlineWrite) {
-    const current = await this.deadline(caller, vehicleId, deadlineId);
-    const fields = await this.decide(caller, input, current);
-    const next = { ...fields, nextReminderOn: nextReminderOn(fields, current.remindedFor), editedAt: new Date() };
-    const res = await this.models.Deadline.updateOne({ _id: current._id, tenantId: caller.tenantId }, { $set: next });
-    if (res.matchedCount === 0) throw notFound('deadline');
-    return toDeadlineResponse({ ...current, ...next });
+    return withRevisionRetry('deadline', async () => {
+      const current = await this.deadline(caller, vehicleId, deadlineId);
+      const fields = await this.decide(caller, input, current);
+      const next = { ...fields, nextReminderOn: nextReminderOn(fields, current.remindedFor), editedAt: new Date() };
+      const res = await this.models.Deadline.updateOne(
+        {
+          _id: current._id,
+          tenantId: caller.tenantId,
+          remindedFor: current.remindedFor,
+          nextReminderOn: current.nextReminderOn,
+        },
+        { $set: next },
+      );
+      return res.matchedCount === 1 ? toDeadlineResponse({ ...current, ...next }) : undefined;
+    });
   }
 
   async delete(caller: CallerContext, vehicleId: string, deadlineId: string): Promise<void> {

@@ -38,18 +38,23 @@ export class UsageApp {
    * vehicle does not exist in this company (never existed, or deleted).
    */
   async apply(tenantId: string, vehicleId: string, change: UsageChange): Promise<VehicleDoc | null> {
-    return withRevisionRetry('vehicle', async () => {
-      const current = await findOwned(this.models.Vehicle, vehicleId.toLowerCase(), tenantId);
-      if (!current) return null;
-      const usage = applyUsage(current.usage ?? {}, change, new Date());
-      if (!usage) return current;
-      const inUse = liveCount(usage);
-      const res = await this.models.Vehicle.updateOne(
-        { _id: current._id, tenantId, rev: current.rev },
-        { $set: { [`usage.${usageKey(change)}`]: usage[usageKey(change)], inUse, rev: current.rev + 1 } },
-      );
-      return res.matchedCount === 1 ? { ...current, usage, inUse, rev: current.rev + 1 } : undefined;
-    });
+    return withRevisionRetry(
+      'vehicle',
+      async () => {
+        const current = await findOwned(this.models.Vehicle, vehicleId.toLowerCase(), tenantId);
+        if (!current) return null;
+        const usage = applyUsage(current.usage ?? {}, change, new Date());
+        if (!usage) return current;
+        const inUse = liveCount(usage);
+        const res = await this.models.Vehicle.updateOne(
+          { _id: current._id, tenantId, rev: current.rev },
+          { $set: { [`usage.${usageKey(change)}`]: usage[usageKey(change)], inUse, rev: current.rev + 1 } },
+        );
+        return res.matchedCount === 1 ? { ...current, usage, inUse, rev: current.rev + 1 } : undefined;
+      },
+      // A pool car's uses can arrive together (bounded by the consumer's prefetch): one wins per round.
+      25,
+    );
   }
 
   /**

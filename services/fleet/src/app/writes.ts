@@ -15,8 +15,12 @@ const ATTEMPTS = 5;
  * decides and writes conditionally on the revision it read, answering undefined when another write came
  * first; it then runs again on fresh state. After a few lost races the caller gets 409.
  */
-export async function withRevisionRetry<T>(what: string, attempt: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < ATTEMPTS; i++) {
+export async function withRevisionRetry<T>(
+  what: string,
+  attempt: () => Promise<T | undefined>,
+  attempts = ATTEMPTS,
+): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
     const result = await attempt();
     if (result !== undefined) return result;
   }
