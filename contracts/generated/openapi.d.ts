@@ -994,6 +994,24 @@ export interface components {
             createdAt?: components["schemas"]["ReadOnlyTimestamp"];
             editedAt?: components["schemas"]["ReadOnlyTimestamp"];
         };
+        /**
+         * @example {
+         *       "id": "3f2b8a4e-1c7d-4e8a-9b1f-2a6c5d4e3f21",
+         *       "type": "Personal",
+         *       "name": "Ana's Golf",
+         *       "licensePlate": "LJ-AB-123",
+         *       "make": "Volkswagen",
+         *       "model": "Golf",
+         *       "fuelType": "Petrol",
+         *       "category": 1,
+         *       "engineCapacityCc": 1498,
+         *       "enginePowerKw": 85,
+         *       "ownerEmployeeId": "8d0c1f3a-52b7-4a8e-a0f4-6c1d2b3e4f50",
+         *       "isArchived": false,
+         *       "createdAt": "2026-10-01T08:00:00.000Z",
+         *       "editedAt": "2026-10-03T09:30:00.000Z"
+         *     }
+         */
         Vehicle: {
             id: components["schemas"]["ReadOnlyId"];
             type: components["schemas"]["VehicleType"];
@@ -1054,6 +1072,20 @@ export interface components {
             createdAt?: components["schemas"]["ReadOnlyTimestamp"];
             editedAt?: components["schemas"]["ReadOnlyTimestamp"];
         };
+        /**
+         * @example {
+         *       "id": "0d7e7f0c-3a8e-4b5e-9c1e-8f2b1a6c5d40",
+         *       "vehicleId": "3f2b8a4e-1c7d-4e8a-9b1f-2a6c5d4e3f21",
+         *       "date": "2026-10-12",
+         *       "kind": "Fuel",
+         *       "amount": 84.37,
+         *       "currency": "EUR",
+         *       "odometerKm": 48210,
+         *       "note": "INA Zagreb-Jankomir",
+         *       "createdAt": "2026-10-12T17:02:11.000Z",
+         *       "editedAt": "2026-10-12T17:02:11.000Z"
+         *     }
+         */
         VehicleCost: {
             id: components["schemas"]["ReadOnlyId"];
             vehicleId: components["schemas"]["ReadOnlyId"];
@@ -1067,6 +1099,18 @@ export interface components {
             createdAt: components["schemas"]["ReadOnlyTimestamp"];
             editedAt: components["schemas"]["ReadOnlyTimestamp"];
         };
+        /**
+         * @example {
+         *       "id": "5b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+         *       "vehicleId": "3f2b8a4e-1c7d-4e8a-9b1f-2a6c5d4e3f21",
+         *       "fileName": "registration.pdf",
+         *       "contentType": "application/pdf",
+         *       "size": 184223,
+         *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *       "uploadedAt": "2026-10-02T10:15:00.000Z",
+         *       "uploadedByEmployeeId": "8d0c1f3a-52b7-4a8e-a0f4-6c1d2b3e4f50"
+         *     }
+         */
         VehicleDocument: {
             id: components["schemas"]["ReadOnlyId"];
             vehicleId: components["schemas"]["ReadOnlyId"];
@@ -1119,6 +1163,24 @@ export interface components {
             createdAt?: components["schemas"]["ReadOnlyTimestamp"];
             editedAt?: components["schemas"]["ReadOnlyTimestamp"];
         };
+        /**
+         * @example {
+         *       "id": "7a9c1e2d-3b4f-4a5e-8c6d-1e2f3a4b5c6d",
+         *       "vehicleId": "3f2b8a4e-1c7d-4e8a-9b1f-2a6c5d4e3f21",
+         *       "kind": "TechnicalInspection",
+         *       "title": null,
+         *       "dueDate": "2027-03-31",
+         *       "note": "Station Jankomir",
+         *       "remindEmployeeIds": [
+         *         "8d0c1f3a-52b7-4a8e-a0f4-6c1d2b3e4f50"
+         *       ],
+         *       "remindDaysBefore": 14,
+         *       "nextReminderOn": "2027-03-17",
+         *       "lastReminderSentAt": null,
+         *       "createdAt": "2026-10-02T10:20:00.000Z",
+         *       "editedAt": "2026-10-02T10:20:00.000Z"
+         *     }
+         */
         VehicleDeadline: {
             id: components["schemas"]["ReadOnlyId"];
             vehicleId: components["schemas"]["ReadOnlyId"];
@@ -2045,7 +2107,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description In use or with a cost (`CONFLICT`); the vehicle is unchanged */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     archiveVehicle: {
