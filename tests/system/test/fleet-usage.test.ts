@@ -79,9 +79,9 @@ describe('vehicle usage from the entries context', () => {
     return event;
   }
 
-  /** The synchronous claim the entries context makes before storing a mileage expense. */
-  const claim = (vehicleId: string, body: Omit<Usage, 'vehicleId'>, tenant = tenantId) =>
-    fetch(`${stack.fleet.url}/internal/tenants/${tenant}/vehicles/${vehicleId}/claims`, {
+  /** The synchronous claim the entries context makes before storing a mileage expense (or gives back). */
+  const claim = (vehicleId: string, body: Omit<Usage, 'vehicleId'>, tenant = tenantId, action = '') =>
+    fetch(`${stack.fleet.url}/internal/tenants/${tenant}/vehicles/${vehicleId}/claims${action}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -223,6 +223,21 @@ describe('vehicle usage from the entries context', () => {
       await publishAndWait('vehicle.used', u);
       await publishAndWait('vehicle.released', { ...u, revision: 2 });
       expect((await api.delete(`/api/v1/vehicles/${v.id}`)).status).toBe(204);
+    });
+
+    it('a claim whose expense was not stored is given back at once; its late use still counts', async () => {
+      const v = await vehicle();
+      const u = use(v.id, 3);
+      expect((await claim(v.id, u)).status).toBe(200);
+      expect((await api.delete(`/api/v1/vehicles/${v.id}`)).status).toBe(409);
+      expect((await claim(v.id, u, tenantId, '/abandon')).status).toBe(204);
+      // Had the expense been stored after all, its vehicle.used of that revision blocks the delete again.
+      await publishAndWait('vehicle.used', u);
+      expect((await api.delete(`/api/v1/vehicles/${v.id}`)).status).toBe(409);
+      await publishAndWait('vehicle.released', { ...u, revision: 4 });
+      expect((await claim(v.id, use(v.id), tenantId, '/abandon')).status).toBe(204); // nothing to give back
+      expect((await api.delete(`/api/v1/vehicles/${v.id}`)).status).toBe(204);
+      expect((await claim(v.id, u, tenantId, '/abandon')).status).toBe(204); // the vehicle is gone: still 204
     });
 
     it("is 404 for an unknown vehicle or another company's; 400 for a bad body; refused without a service context", async () => {

@@ -1,5 +1,5 @@
 import { findOwned, raiseEvent, withOutbox, isDuplicateKey, type Logger } from '@travel/platform';
-import { applyUsage, liveCount, usageKey, type UsageChange } from '../domain/usage';
+import { abandonClaim, applyUsage, liveCount, usageKey, type Usage, type UsageChange } from '../domain/usage';
 import type { FleetModels, VehicleDoc } from '../infra/models';
 import { withRevisionRetry } from './writes';
 
@@ -38,17 +38,32 @@ export class UsageApp {
    * vehicle does not exist in this company (never existed, or deleted).
    */
   async apply(tenantId: string, vehicleId: string, change: UsageChange): Promise<VehicleDoc | null> {
+    return this.change(tenantId, vehicleId, usageKey(change), (usage, now) => applyUsage(usage, change, now));
+  }
+
+  /** Gives back a claim whose expense was not stored (see abandonClaim). */
+  async abandon(tenantId: string, data: UsageEventData): Promise<void> {
+    await this.change(tenantId, data.vehicleId, usageKey(data), (usage, now) => abandonClaim(usage, data, now));
+  }
+
+  /** Decides a usage change on the vehicle's document and writes it at the revision read. */
+  private change(
+    tenantId: string,
+    vehicleId: string,
+    key: string,
+    decide: (usage: Usage, now: Date) => Usage | undefined,
+  ): Promise<VehicleDoc | null> {
     return withRevisionRetry(
       'vehicle',
       async () => {
         const current = await findOwned(this.models.Vehicle, vehicleId.toLowerCase(), tenantId);
         if (!current) return null;
-        const usage = applyUsage(current.usage ?? {}, change, new Date());
+        const usage = decide(current.usage ?? {}, new Date());
         if (!usage) return current;
         const inUse = liveCount(usage);
         const res = await this.models.Vehicle.updateOne(
           { _id: current._id, tenantId, rev: current.rev },
-          { $set: { [`usage.${usageKey(change)}`]: usage[usageKey(change)], inUse, rev: current.rev + 1 } },
+          { $set: { [`usage.${key}`]: usage[key], inUse, rev: current.rev + 1 } },
         );
         return res.matchedCount === 1 ? { ...current, usage, inUse, rev: current.rev + 1 } : undefined;
       },

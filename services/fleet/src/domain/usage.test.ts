@@ -1,4 +1,4 @@
-import { applyUsage, liveCount, type Usage } from './usage';
+import { abandonClaim, applyUsage, liveCount, type Usage } from './usage';
 
 const now = new Date('2026-10-10T10:00:00Z');
 const ids = { entryId: 'e1', expenseId: 'x1' };
@@ -35,5 +35,17 @@ describe('applyUsage', () => {
     u = applyUsage(u, { entryId: 'e1', expenseId: 'b', revision: 1, live: true }, now)!;
     u = applyUsage(u, { entryId: 'e2', expenseId: 'a', revision: 1, live: true }, now)!;
     expect(liveCount(u)).toBe(3);
+  });
+});
+
+describe('abandonClaim', () => {
+  it('undoes only a live record of exactly that revision; a later use of it counts again', () => {
+    const claimed = applyUsage({}, { ...ids, revision: 4, live: true }, now)!;
+    expect(abandonClaim(claimed, { ...ids, revision: 3 }, now)).toBeUndefined();
+    const abandoned = abandonClaim(claimed, { ...ids, revision: 4 }, now)!;
+    expect(liveCount(abandoned)).toBe(0);
+    expect(abandonClaim(abandoned, { ...ids, revision: 4 }, now)).toBeUndefined();
+    expect(liveCount(applyUsage(abandoned, { ...ids, revision: 4, live: true }, now)!)).toBe(1);
+    expect(abandonClaim({}, { ...ids, revision: 4 }, now)).toBeUndefined();
   });
 });

@@ -52,3 +52,14 @@ export function applyUsage(usage: Usage, change: UsageChange, now: Date): Usage 
 
 /** How many live expenses use the vehicle. */
 export const liveCount = (usage: Usage): number => Object.values(usage).filter((u) => u.live).length;
+
+/**
+ * Undoes a synchronous claim whose expense was never stored: only a live record of exactly that revision.
+ * A later `used` of the same revision (the expense was stored after all) makes it live again.
+ */
+export function abandonClaim(usage: Usage, change: Omit<UsageChange, 'live'>, now: Date): Usage | undefined {
+  const key = usageKey(change);
+  const stored = usage[key];
+  if (!stored || stored.revision !== change.revision || !stored.live) return undefined;
+  return { ...usage, [key]: { ...stored, live: false, at: now } };
+}
