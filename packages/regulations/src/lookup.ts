@@ -25,10 +25,15 @@ export const TABLES: Readonly<Record<Market, MarketTables>> = { HR, SI, SK, CZ, 
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A real calendar day in `yyyy-MM-dd` (2026-02-30 is not). */
+export function isDate(date: string): boolean {
+  if (!DATE.test(date)) return false;
+  const parsed = new Date(`${date}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === date;
+}
+
 export function assertDate(date: string): void {
-  if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
-    throw new RangeError(`not a yyyy-MM-dd date: ${date}`);
-  }
+  if (!isDate(date)) throw new RangeError(`not a yyyy-MM-dd date: ${date}`);
 }
 
 /** Whether `v` applies on `date`: within its effective dates, and not after the last verified day. */

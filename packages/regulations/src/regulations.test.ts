@@ -280,6 +280,7 @@ describe('the tables', () => {
   it('a malformed date is refused', () => {
     expect(() => domesticPerDiem('CZ', '2026-13-45')).toThrow(RangeError);
     expect(() => domesticPerDiem('CZ', '26-01-01')).toThrow(RangeError);
+    expect(() => domesticPerDiem('CZ', '2026-02-30')).toThrow(RangeError);
   });
 });
 

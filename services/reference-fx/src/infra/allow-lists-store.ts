@@ -1,0 +1,56 @@
+// The companies' allow-lists: one document per (tenant, list), its id `<tenantId>:<kind>`, so every
+// read and write is by `_id` (the one filter FerretDB pushes down, docs/decisions/0002) and the tenant
+// is checked on the result. A company that never wrote a list has no document: its market's defaults apply.
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { AllowListKind } from '../domain/allow-lists';
+
+export interface AllowListDoc {
+  _id: string;
+  tenantId: string;
+  kind: AllowListKind;
+  codes: string[];
+  editedAt: Date;
+  editedByEmployeeId: string;
+}
+
+export const ALLOW_LISTS_COLLECTION = 'allow_lists';
+
+export function allowListModel(conn: Connection): Model<AllowListDoc> {
+  if (conn.models.AllowList) return conn.models.AllowList as Model<AllowListDoc>;
+  const schema = new Schema<AllowListDoc>(
+    {
+      _id: String,
+      tenantId: { type: String, required: true },
+      kind: { type: String, required: true, enum: ['countries', 'currencies'] },
+      codes: { type: [String], default: [] },
+      editedAt: { type: Date, required: true },
+      editedByEmployeeId: { type: String, required: true },
+    },
+    { collection: ALLOW_LISTS_COLLECTION, versionKey: false },
+  );
+  schema.index({ tenantId: 1, kind: 1 }, { unique: true });
+  return conn.model<AllowListDoc>('AllowList', schema);
+}
+
+const idOf = (tenantId: string, kind: AllowListKind) => `${tenantId}:${kind}`;
+
+export class AllowListsStore {
+  constructor(private readonly model: Model<AllowListDoc>) {}
+
+  async get(tenantId: string, kind: AllowListKind): Promise<AllowListDoc | null> {
+    const doc = await this.model.findOne({ _id: idOf(tenantId, kind) }).lean<AllowListDoc>();
+    return doc && doc.tenantId === tenantId ? doc : null;
+  }
+
+  /** Replaces the list (last write wins: the list is one value, so there is nothing to merge). */
+  async put(tenantId: string, kind: AllowListKind, codes: string[], employeeId: string): Promise<AllowListDoc> {
+    const doc = await this.model
+      .findOneAndUpdate(
+        { _id: idOf(tenantId, kind) },
+        { $set: { tenantId, kind, codes, editedAt: new Date(), editedByEmployeeId: employeeId } },
+        { upsert: true, new: true },
+      )
+      .lean<AllowListDoc>();
+    return doc!;
+  }
+}
