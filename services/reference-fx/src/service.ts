@@ -1,7 +1,7 @@
 import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
 import { ReferenceDataApp } from './app/reference-data';
 import { referenceDataRoutes } from './http/reference-data-routes';
-import { AllowListsStore, allowListModel } from './infra/allow-lists-store';
+import { ALLOW_LISTS_COLLECTION, AllowListsStore, allowListModel } from './infra/allow-lists-store';
 
 export const SERVICE = 'reference-fx';
 export const DEFAULT_PORT = 8085;
@@ -17,11 +17,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
 export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptions) =>
   startService(
     readConfig(env),
-    ({ mongo }) => {
+    ({ mongo, nudgeOutbox }) => {
       // Reference data: municipality lists, per-diem rate table, the company's allow-lists.
-      const referenceData = new ReferenceDataApp(new AllowListsStore(allowListModel(mongo)));
+      const referenceData = new ReferenceDataApp(new AllowListsStore(allowListModel(mongo), nudgeOutbox));
       return {
         api: referenceDataRoutes(referenceData),
+        outboxCollections: [ALLOW_LISTS_COLLECTION],
         notImplemented: ['/api/v1/reference/exchange-rates'],
       };
     },

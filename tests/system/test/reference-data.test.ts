@@ -2,7 +2,8 @@
 // from the official sources), the statutory rate table per market (figures from
 // ../shared/research/REGULATIONS.md), and the company's allow-lists.
 import { allBut, limitedCaller } from '@travel/employees/test/support/org-fixtures';
-import type { ApiClient } from '@travel/testkit';
+import { DOMAIN_EXCHANGE } from '@travel/platform';
+import { eventually, type ApiClient } from '@travel/testkit';
 import { startReferenceStack, type ReferenceStack } from './support/reference-stack';
 
 /** Every page of a paged list, as a partner reads it. */
@@ -240,6 +241,31 @@ describe('reference data', () => {
       expect(other.body.isDefault).toBe(true);
       expect(other.body.countryCodes).toEqual(expect.arrayContaining(['CZ', 'PL', 'HR']));
       expect((await b.api.get('/api/v1/reference/currencies')).body.isDefault).toBe(true);
+    });
+
+    it('a write publishes reference-fx.allow-list.updated with the list as stored (for the contexts that enforce it)', async () => {
+      const t = await stack.tenant('SK');
+      const ch = await stack.referenceFx.deps.amqp.channel();
+      const queue = `allow-list-tap-${t.tenantId}`;
+      await ch.assertQueue(queue, { durable: false, autoDelete: false });
+      await ch.bindQueue(queue, DOMAIN_EXCHANGE, 'reference-fx.allow-list.updated');
+      try {
+        await t.api.put('/api/v1/reference/currencies', { currencyCodes: ['USD', 'EUR', 'CZK'] });
+        // Earlier tests' events may still be on their way: take this tenant's.
+        const event = await eventually(async () => {
+          const message = await ch.get(queue, { noAck: true });
+          if (!message) return undefined;
+          const body = JSON.parse(message.content.toString('utf8'));
+          return body.tenantId === t.tenantId ? body : undefined;
+        }, 10_000);
+        expect(event).toMatchObject({
+          type: 'allow-list.updated',
+          tenantId: t.tenantId,
+          data: { kind: 'currencies', codes: ['CZK', 'EUR', 'USD'] },
+        });
+      } finally {
+        await ch.deleteQueue(queue);
+      }
     });
 
     it('without ManageCompanyData: reads work, a PUT is 403 and changes nothing', async () => {
