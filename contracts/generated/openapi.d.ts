@@ -1861,6 +1861,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "market": "PL",
+                     *       "date": "2026-03-02",
+                     *       "countryCode": "AT",
+                     *       "rows": [
+                     *         {
+                     *           "kind": "ForeignPerDiem",
+                     *           "countryCode": "AT",
+                     *           "item": "FullDay",
+                     *           "description": "Foreign per-diem for a full day in AT",
+                     *           "value": "57",
+                     *           "unit": "PerDay",
+                     *           "currencyCode": "EUR",
+                     *           "maximum": null,
+                     *           "effectiveFrom": null,
+                     *           "effectiveTo": null,
+                     *           "verifiedThrough": null,
+                     *           "source": {
+                     *             "act": "Rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2023 poz. 2190)",
+                     *             "provision": "załącznik"
+                     *           }
+                     *         },
+                     *         {
+                     *           "kind": "Mileage",
+                     *           "countryCode": null,
+                     *           "item": "CarOver900cc",
+                     *           "description": "Mileage rate per km (CarOver900cc)",
+                     *           "value": "1.15",
+                     *           "unit": "PerKm",
+                     *           "currencyCode": "PLN",
+                     *           "maximum": null,
+                     *           "effectiveFrom": "2023-01-17",
+                     *           "effectiveTo": null,
+                     *           "verifiedThrough": null,
+                     *           "source": {
+                     *             "act": "Stawki za 1 km przebiegu pojazdu (kilometrówka), in force since 2023-01-17",
+                     *             "provision": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "unknown": [
+                     *         {
+                     *           "kind": "FuelPrice",
+                     *           "countryCode": null,
+                     *           "reason": "PL regulation fuel prices on 2026-03-02: no verified figure in force. Polish mileage is a rate per km; there are no regulation fuel prices."
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PerDiemRates"];
                 };
             };
