@@ -296,6 +296,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reference/slovenian-municipalities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The 212 Slovenian municipalities with their official SURS codes (the same for every company)
+         * @description The official list, shipped as data (sources in `services/reference-fx/data/README.md`), ordered by
+         *     code. `q` filters by name (case and diacritics ignored) or exact code.
+         */
+        get: operations["listSlovenianMunicipalities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reference/croatian-municipalities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The 556 Croatian towns and municipalities with their official codes (the same for every company)
+         * @description The towns (gradovi) and municipalities (općine) of the Porezna uprava table, with its codes and
+         *     names as printed there (upper case), in its order (alphabetical). Namesakes (OTOK, PRIVLAKA,
+         *     SVETA NEDELJA) differ by code. `q` filters by name (case and diacritics ignored) or exact code.
+         */
+        get: operations["listCroatianMunicipalities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reference/per-diem-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The statutory per-diem, meal, night, mileage and fuel-price figures of the caller's market on a date
+         * @description Every row is one figure with its legal source and validity. A figure that is not verified is never
+         *     guessed: it is absent from `rows` and `unknown` says why. With `country`, the per-diem rows for a
+         *     trip to that country (the domestic rows when it is the market's own country); without it, the
+         *     domestic rows and every verified foreign rate. Mileage rates and fuel prices are market-wide and
+         *     always included. The market is the caller's company's.
+         */
+        get: operations["getPerDiemRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reference/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The countries the company's trips may go to (its market's defaults until the company sets the list) */
+        get: operations["getEnabledCountries"];
+        /**
+         * Replace the company's enabled countries (needs ManageCompanyData); a GET body is a valid PUT body
+         * @description The list is replaced as a whole; duplicates count once; it is stored sorted. Every code must be an
+         *     ISO 3166-1 alpha-2 code, else 400 `VALIDATION_FAILED` under `countryCodes[i]`. `isDefault` and
+         *     `editedAt` are read-only: accepted and ignored. An empty list enables no country.
+         */
+        put: operations["putEnabledCountries"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reference/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The currencies the company's expenses may be in (its market's defaults until the company sets the list) */
+        get: operations["getEnabledCurrencies"];
+        /**
+         * Replace the company's enabled currencies (needs ManageCompanyData); a GET body is a valid PUT body
+         * @description The list is replaced as a whole; duplicates count once; it is stored sorted. Every code must be an
+         *     ISO 4217 currency code, else 400 `VALIDATION_FAILED` under `currencyCodes[i]`. `isDefault` and
+         *     `editedAt` are read-only: accepted and ignored. An empty list enables no currency.
+         */
+        put: operations["putEnabledCurrencies"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     entryEvent: {
@@ -680,6 +793,198 @@ export interface components {
             type?: "employee.created" | "employee.updated";
             data?: components["schemas"]["EmployeeWebhookDto"];
         };
+        /**
+         * @example {
+         *       "code": "213",
+         *       "isoCode": "SI-213",
+         *       "name": "Ankaran/Ancarano"
+         *     }
+         */
+        SlovenianMunicipality: {
+            /** @description Three-digit SURS municipality code */
+            code: string;
+            /** @description ISO 3166-2 code */
+            isoCode: string;
+            /** @description The official name (bilingual where the municipality is) */
+            name: string;
+        };
+        /**
+         * @example {
+         *       "code": "604",
+         *       "name": "ČAKOVEC"
+         *     }
+         */
+        CroatianMunicipality: {
+            /** @description The code of the town or municipality as Porezna uprava prints it */
+            code: string;
+            /** @description The name as the source prints it (upper case) */
+            name: string;
+        };
+        /** @enum {string} */
+        RateKind: "DomesticPerDiem" | "ForeignPerDiem" | "MealReduction" | "NightAllowance" | "Mileage" | "FuelPrice";
+        LegalSource: {
+            /** @description The law, decree or announcement, for example `Vyhláška č. 573/2025 Sb.` */
+            act: string;
+            /** @description The section */
+            provision: string | null;
+        };
+        /**
+         * @description One statutory figure with its legal source and validity
+         * @example {
+         *       "kind": "DomesticPerDiem",
+         *       "countryCode": "CZ",
+         *       "item": "5-12h",
+         *       "description": "Domestic per-diem for a trip from 5 h up to and including 12 h",
+         *       "value": "155",
+         *       "unit": "PerDay",
+         *       "currencyCode": "CZK",
+         *       "maximum": "185",
+         *       "effectiveFrom": "2026-01-01",
+         *       "effectiveTo": "2026-12-31",
+         *       "verifiedThrough": null,
+         *       "source": {
+         *         "act": "Vyhláška č. 573/2025 Sb.; Zákon č. 262/2006 Sb., zákoník práce",
+         *         "provision": "§163"
+         *       }
+         *     }
+         */
+        PerDiemRateRow: {
+            kind: components["schemas"]["RateKind"];
+            /** @description The destination the row is for (the market's own country for domestic rows); null for market-wide rows */
+            countryCode: string | null;
+            /** @description What the figure is: a band (`5-12h`, `>18h`), `FullDay`, a meal (`Breakfast`, `>12-18h/Lunch`), a vehicle (`Car`, `Motorcycle`, `CarOver900cc`), a fuel (`Natural95`, `Diesel`, `Electricity`), `LumpSum`, `HotelLimit`, `LocalTransport`, `TrailerSurcharge`, `MinimumPaid` */
+            item: string;
+            description: string;
+            /** @description A decimal string; for unit `Share` an exact fraction `n/d` (a band's share of the country rate) */
+            value: string;
+            /** @enum {string} */
+            unit: "PerDay" | "PerNight" | "PerKm" | "PerLitre" | "PerKWh" | "Percent" | "Share";
+            /** @description null for `Percent` and `Share` */
+            currencyCode: string | null;
+            /** @description The top of a statutory range where `value` is the minimum (CZ public sector); else null */
+            maximum: string | null;
+            /**
+             * Format: date
+             * @description First day in force; null when the cited research did not record the start
+             */
+            effectiveFrom: string | null;
+            /**
+             * Format: date
+             * @description Last day in force (inclusive); null if open
+             */
+            effectiveTo: string | null;
+            /**
+             * Format: date
+             * @description Last day the research confirms; later dates answer the figure as unknown
+             */
+            verifiedThrough: string | null;
+            source: components["schemas"]["LegalSource"];
+        };
+        /**
+         * @example {
+         *       "kind": "ForeignPerDiem",
+         *       "countryCode": "DE",
+         *       "reason": "HR foreign per-diem rate for DE on 2026-03-02: no verified figure in force."
+         *     }
+         */
+        UnknownRate: {
+            kind: components["schemas"]["RateKind"];
+            countryCode: string | null;
+            reason: string;
+        };
+        PerDiemRates: {
+            /** @enum {string} */
+            market: "HR" | "SI" | "SK" | "CZ" | "PL";
+            /** Format: date */
+            date: string;
+            countryCode: string | null;
+            rows: components["schemas"]["PerDiemRateRow"][];
+            /** @description What is not verified for this question, with the reason (never a guessed figure) */
+            unknown: components["schemas"]["UnknownRate"][];
+        };
+        /**
+         * @example {
+         *       "countryCodes": [
+         *         "AT",
+         *         "CZ",
+         *         "DE",
+         *         "HR",
+         *         "HU",
+         *         "IT",
+         *         "PL",
+         *         "SI",
+         *         "SK"
+         *       ],
+         *       "isDefault": false,
+         *       "editedAt": "2026-03-02T09:00:00Z"
+         *     }
+         */
+        CountryAllowList: {
+            /** @description ISO 3166-1 alpha-2 codes, sorted */
+            countryCodes: string[];
+            /** @description true while the company has not set the list */
+            readonly isDefault: boolean;
+            /** Format: date-time */
+            readonly editedAt: string | null;
+        };
+        /**
+         * @description The body of a PUT; `isDefault` and `editedAt` (read-only) are accepted and ignored
+         * @example {
+         *       "countryCodes": [
+         *         "AT",
+         *         "CZ",
+         *         "DE",
+         *         "HR",
+         *         "SI"
+         *       ]
+         *     }
+         */
+        CountryAllowListWrite: {
+            countryCodes: string[];
+            /** @description Read-only; ignored */
+            isDefault?: boolean;
+            /** @description Read-only; ignored */
+            editedAt?: string | null;
+        };
+        /**
+         * @example {
+         *       "currencyCodes": [
+         *         "CHF",
+         *         "CZK",
+         *         "EUR",
+         *         "GBP",
+         *         "HUF",
+         *         "PLN",
+         *         "USD"
+         *       ],
+         *       "isDefault": true,
+         *       "editedAt": null
+         *     }
+         */
+        CurrencyAllowList: {
+            /** @description ISO 4217 codes, sorted */
+            currencyCodes: string[];
+            /** @description true while the company has not set the list */
+            readonly isDefault: boolean;
+            /** Format: date-time */
+            readonly editedAt: string | null;
+        };
+        /**
+         * @description The body of a PUT; `isDefault` and `editedAt` (read-only) are accepted and ignored
+         * @example {
+         *       "currencyCodes": [
+         *         "EUR",
+         *         "USD"
+         *       ]
+         *     }
+         */
+        CurrencyAllowListWrite: {
+            currencyCodes: string[];
+            /** @description Read-only; ignored */
+            isDefault?: boolean;
+            /** @description Read-only; ignored */
+            editedAt?: string | null;
+        };
     };
     responses: {
         /** @description Validation failed (`VALIDATION_FAILED`), with field-keyed `errors` */
@@ -742,6 +1047,8 @@ export interface components {
         /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t." + raw body, keyed with the signing secret>` */
         SvcSignature: string;
         SvcDeliveryId: string;
+        /** @description Words that must all occur in the name (case and diacritics ignored), or an exact code */
+        MunicipalityQuery: string;
     };
     requestBodies: never;
     headers: never;
@@ -1437,6 +1744,274 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listSlovenianMunicipalities: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Words that must all occur in the name (case and diacritics ignored), or an exact code */
+                q?: components["parameters"]["MunicipalityQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged municipalities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "code": "061",
+                     *           "isoCode": "SI-061",
+                     *           "name": "Ljubljana"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 20,
+                     *       "total": 1,
+                     *       "totalPages": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["SlovenianMunicipality"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listCroatianMunicipalities: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Words that must all occur in the name (case and diacritics ignored), or an exact code */
+                q?: components["parameters"]["MunicipalityQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged towns and municipalities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "code": "1333",
+                     *           "name": "ZAGREB"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 20,
+                     *       "total": 1,
+                     *       "totalPages": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["CroatianMunicipality"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getPerDiemRates: {
+        parameters: {
+            query?: {
+                /**
+                 * @description ISO 3166-1 alpha-2 code of the destination
+                 * @example DE
+                 */
+                country?: string;
+                /**
+                 * @description The day the figures must be in force (`yyyy-MM-dd`); today (UTC) when omitted
+                 * @example 2026-03-02
+                 */
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows in force and what is unknown */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "market": "PL",
+                     *       "date": "2026-03-02",
+                     *       "countryCode": "AT",
+                     *       "rows": [
+                     *         {
+                     *           "kind": "ForeignPerDiem",
+                     *           "countryCode": "AT",
+                     *           "item": "FullDay",
+                     *           "description": "Foreign per-diem for a full day in AT",
+                     *           "value": "57",
+                     *           "unit": "PerDay",
+                     *           "currencyCode": "EUR",
+                     *           "maximum": null,
+                     *           "effectiveFrom": null,
+                     *           "effectiveTo": null,
+                     *           "verifiedThrough": null,
+                     *           "source": {
+                     *             "act": "Rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2023 poz. 2190)",
+                     *             "provision": "załącznik"
+                     *           }
+                     *         },
+                     *         {
+                     *           "kind": "Mileage",
+                     *           "countryCode": null,
+                     *           "item": "CarOver900cc",
+                     *           "description": "Mileage rate per km (CarOver900cc)",
+                     *           "value": "1.15",
+                     *           "unit": "PerKm",
+                     *           "currencyCode": "PLN",
+                     *           "maximum": null,
+                     *           "effectiveFrom": "2023-01-17",
+                     *           "effectiveTo": null,
+                     *           "verifiedThrough": null,
+                     *           "source": {
+                     *             "act": "Stawki za 1 km przebiegu pojazdu (kilometrówka), in force since 2023-01-17",
+                     *             "provision": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "unknown": [
+                     *         {
+                     *           "kind": "FuelPrice",
+                     *           "countryCode": null,
+                     *           "reason": "PL regulation fuel prices on 2026-03-02: no verified figure in force. Polish mileage is a rate per km; there are no regulation fuel prices."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PerDiemRates"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getEnabledCountries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allow-list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryAllowList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    putEnabledCountries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CountryAllowListWrite"];
+            };
+        };
+        responses: {
+            /** @description The allow-list as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryAllowList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getEnabledCurrencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allow-list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyAllowList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    putEnabledCurrencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CurrencyAllowListWrite"];
+            };
+        };
+        responses: {
+            /** @description The allow-list as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyAllowList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
 }
