@@ -31,7 +31,7 @@ function compile(template: string): { pattern: RegExp; literals: number } {
 export interface PathMatch {
   /** The contract's template, e.g. `/api/v1/employees/{id}`. */
   template: string;
-  /** Upper-case methods the path has (HEAD wherever GET is), as an `Allow` header lists them. */
+  /** Upper-case methods the path has, exactly as the contract lists them (as an `Allow` header names them). */
   allowed: string[];
 }
 
@@ -71,7 +71,6 @@ export class ContractRoutes {
     const found = this.matching(path);
     if (!found.length) return undefined;
     const methods = new Set(found.flatMap((t) => [...t.methods]));
-    if (methods.has('get')) methods.add('head');
     return {
       template: found[0]!.template,
       allowed: HTTP_METHODS.filter((m) => methods.has(m)).map((m) => m.toUpperCase()),
