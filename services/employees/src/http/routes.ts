@@ -16,7 +16,8 @@ import type { EmployeesModels } from '../infra/models';
 
 // Who may write what (docs/decisions/0009, 0011, 0013): employees need ManageEmployees; departments,
 // cost centers and API keys (reading the key list too) need ManageCompanyData. Other reads need a key of
-// the company only. Bodies and queries are already checked against the contract.
+// the company only; employees' personal data is shown only to some callers (0036, in the use case).
+// Bodies and queries are already checked against the contract; read-only fields are already dropped (0035).
 const MANAGE_EMPLOYEES = 'ManageEmployees';
 const MANAGE_COMPANY_DATA = 'ManageCompanyData';
 
