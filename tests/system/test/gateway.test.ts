@@ -170,6 +170,8 @@ describe('gateway', () => {
     const html = await page.text();
     expect(html).toContain('/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry');
     expect(html).toContain('entry.paidout');
+    // Planned operations of contexts not built yet are listed as such.
+    expect(html).toContain('/api/v1/travel-entries/{id}/submit');
   });
 
   it('serves health and metrics without a key', async () => {

@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import type { components, operations } from '@travel/contracts';
 import {
   callerOf,
   pageRequest,
@@ -31,6 +32,10 @@ export interface EmployeesContext {
 
 const id = (req: Request): string => String(req.params.id);
 
+// What the contract promises for employee reads: the full record or the summary (0036).
+type EmployeeView = components['schemas']['EmployeeView'];
+type EmployeePage = operations['listEmployees']['responses']['200']['content']['application/json'];
+
 /** A query value the contract declared as a string (absent stays undefined). */
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -53,7 +58,7 @@ export function publicRoutes(ctx: EmployeesContext): Router {
         email: text(q.email),
         q: text(q.q),
       };
-      res.json(await employees.list(callerOf(req), filter, pageRequest(q)));
+      res.json((await employees.list(callerOf(req), filter, pageRequest(q))) satisfies EmployeePage);
     }),
   );
   r.post(
@@ -65,7 +70,7 @@ export function publicRoutes(ctx: EmployeesContext): Router {
   r.get(
     '/api/v1/employees/:id',
     route(async (req, res) => {
-      res.json(await employees.get(callerOf(req), id(req)));
+      res.json((await employees.get(callerOf(req), id(req))) satisfies EmployeeView);
     }),
   );
   r.put(
