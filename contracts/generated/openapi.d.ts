@@ -575,7 +575,28 @@ export interface components {
             readonly createdAt: components["schemas"]["Timestamp"];
             readonly editedAt: components["schemas"]["Timestamp"];
         };
-        /** @description An employee without personal data, for callers who may not read it (see `getEmployee`): exactly the `EmployeeWebhookDto` fields plus `residency` and `costCenterIds`. Never carries e-mail, phone, address, tax id, bank account, BIC or custom-field values. */
+        /**
+         * @description An employee without personal data, for callers who may not read it (see `getEmployee`): exactly the `EmployeeWebhookDto` fields plus `residency` and `costCenterIds`. Never carries e-mail, phone, address, tax id, bank account, BIC or custom-field values.
+         * @example {
+         *       "id": "3f0c2b1e-6a4d-4b7e-9c51-2d8e7f1a0b64",
+         *       "firstName": "Ana",
+         *       "lastName": "Horvat",
+         *       "position": "Accountant",
+         *       "departmentId": null,
+         *       "status": "Active",
+         *       "isAccountOwner": false,
+         *       "isArchived": false,
+         *       "residency": "Resident",
+         *       "costCenterIds": [
+         *         "9b2d7c4a-1e3f-4a5b-8c6d-7e8f9a0b1c2d"
+         *       ],
+         *       "permissions": [
+         *         "ReadAllEntries"
+         *       ],
+         *       "createdAt": "2026-10-01T08:00:00.000Z",
+         *       "editedAt": "2026-10-07T12:30:15.250Z"
+         *     }
+         */
         EmployeeSummary: {
             readonly id: components["schemas"]["Id"];
             firstName: string;
