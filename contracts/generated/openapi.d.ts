@@ -107,7 +107,11 @@ export interface paths {
         };
         /**
          * List the company's employees, sorted by last and first name
-         * @description Any API key of the company may read employees. Filters combine with AND.
+         * @description Any API key of the company may read employees. Filters combine with AND. Each item is the full
+         *     record (`Employee`) for callers holding `ManageEmployees` or `ManageCompanyData` and for the
+         *     caller's own employee; every other item is the `EmployeeSummary`, without personal data.
+         *     Filtering by `email` needs `ManageEmployees` or `ManageCompanyData` (403 otherwise), so the filter
+         *     cannot reveal addresses to a caller who may not read them.
          */
         get: operations["listEmployees"];
         put?: never;
@@ -134,6 +138,11 @@ export interface paths {
             };
             cookie?: never;
         };
+        /**
+         * Read an employee; the full record only to those allowed to see personal data
+         * @description The full record (`Employee`) for callers holding `ManageEmployees` or `ManageCompanyData`, and for
+         *     the caller's own employee; every other caller gets the `EmployeeSummary`, without personal data.
+         */
         get: operations["getEmployee"];
         /**
          * Replace an employee (needs ManageEmployees); raises employee.updated
@@ -145,8 +154,10 @@ export interface paths {
          *       not know are kept as sent, so write back the list you read).
          *
          *     Changing permissions needs the caller to hold every flag added or taken away (403 otherwise). The
-         *     account owner stays `Active`, unarchived and holds every permission. Read-only fields of the record
-         *     (`id`, `isAccountOwner`, `createdAt`, `editedAt`) are not accepted in the body.
+         *     account owner stays `Active`, unarchived and holds every permission. The record a GET returned is a
+         *     valid body: its read-only fields (`id`, `isAccountOwner`, `createdAt`, `editedAt`) are accepted and
+         *     ignored, whatever their value. A body that changes nothing is a no-op: the record comes back
+         *     unchanged (same `editedAt`) and no `employee.updated` is raised.
          */
         put: operations["updateEmployee"];
         post?: never;
@@ -184,7 +195,11 @@ export interface paths {
             cookie?: never;
         };
         get: operations["getDepartment"];
-        /** Replace a department (needs ManageCompanyData); an omitted parentId makes it a root department */
+        /**
+         * Replace a department (needs ManageCompanyData); an omitted parentId makes it a root department
+         * @description The record a GET returned is a valid body: its read-only fields (`id`, `createdAt`, `editedAt`) are
+         *     accepted and ignored. A body that changes nothing leaves the record (and its `editedAt`) as it was.
+         */
         put: operations["updateDepartment"];
         post?: never;
         /** Delete a department (needs ManageCompanyData); 409 while employees or sub-departments use it */
@@ -222,7 +237,11 @@ export interface paths {
             cookie?: never;
         };
         get: operations["getCostCenter"];
-        /** Replace a cost center (needs ManageCompanyData); omitted description is cleared, omitted isActive is true */
+        /**
+         * Replace a cost center (needs ManageCompanyData); omitted description is cleared, omitted isActive is true
+         * @description The record a GET returned is a valid body: its read-only fields (`id`, `createdAt`, `editedAt`) are
+         *     accepted and ignored. A body that changes nothing leaves the record (and its `editedAt`) as it was.
+         */
         put: operations["updateCostCenter"];
         post?: never;
         /** Delete a cost center (needs ManageCompanyData); 409 while an employee's costCenterIds names it */
@@ -514,7 +533,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
             detail?: string;
             /** @description Field name (request JSON property path, or a key the spec names) to messages */
             errors?: {
@@ -602,8 +621,16 @@ export interface components {
         CustomFieldValues: {
             [key: string]: string | number | boolean | null;
         };
-        /** @description Body of an employee create and full-replace update (see the operations for what an omitted field means). Text fields are trimmed; blank optional text is stored as null. */
+        /** @description Body of an employee create and full-replace update (see the operations for what an omitted field means). Text fields are trimmed; blank optional text is stored as null. The record's read-only fields are accepted and ignored, so a record a GET returned can be sent back. */
         EmployeeWrite: {
+            /** @description Read-only; ignored in a request body */
+            readonly id?: string;
+            /** @description Read-only (set by the operator); ignored in a request body */
+            readonly isAccountOwner?: boolean;
+            /** @description Read-only; ignored in a request body */
+            readonly createdAt?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly editedAt?: string;
             firstName: components["schemas"]["PersonName"];
             lastName: components["schemas"]["PersonName"];
             /**
@@ -634,7 +661,7 @@ export interface components {
         };
         /** @description The full employee record (personal data included; the webhook summary carries none of it) */
         Employee: {
-            id: components["schemas"]["Id"];
+            readonly id: components["schemas"]["Id"];
             firstName: string;
             lastName: string;
             email: string | null;
@@ -648,7 +675,7 @@ export interface components {
             departmentId: components["schemas"]["Id"] | null;
             status: components["schemas"]["EmployeeStatus"];
             /** @description The company's owner (made by the operator); always Active, unarchived, with every permission */
-            isAccountOwner: boolean;
+            readonly isAccountOwner: boolean;
             isArchived: boolean;
             residency: components["schemas"]["Residency"];
             /** @description Distinct cost-center ids; empty means unrestricted */
@@ -658,28 +685,81 @@ export interface components {
             };
             /** @description Atomic flags only (presets are expanded on write); flags unknown to this server are kept */
             permissions: string[];
-            createdAt: components["schemas"]["Timestamp"];
-            editedAt: components["schemas"]["Timestamp"];
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly editedAt: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description An employee without personal data, for callers who may not read it (see `getEmployee`): exactly the `EmployeeWebhookDto` fields plus `residency` and `costCenterIds`. Never carries e-mail, phone, address, tax id, bank account, BIC or custom-field values.
+         * @example {
+         *       "id": "3f0c2b1e-6a4d-4b7e-9c51-2d8e7f1a0b64",
+         *       "firstName": "Ana",
+         *       "lastName": "Horvat",
+         *       "position": "Accountant",
+         *       "departmentId": null,
+         *       "status": "Active",
+         *       "isAccountOwner": false,
+         *       "isArchived": false,
+         *       "residency": "Resident",
+         *       "costCenterIds": [
+         *         "9b2d7c4a-1e3f-4a5b-8c6d-7e8f9a0b1c2d"
+         *       ],
+         *       "permissions": [
+         *         "ReadAllEntries"
+         *       ],
+         *       "createdAt": "2026-10-01T08:00:00.000Z",
+         *       "editedAt": "2026-10-07T12:30:15.250Z"
+         *     }
+         */
+        EmployeeSummary: {
+            readonly id: components["schemas"]["Id"];
+            firstName: string;
+            lastName: string;
+            position: string | null;
+            departmentId: components["schemas"]["Id"] | null;
+            status: components["schemas"]["EmployeeStatus"];
+            readonly isAccountOwner: boolean;
+            isArchived: boolean;
+            residency: components["schemas"]["Residency"];
+            costCenterIds: components["schemas"]["Id"][];
+            permissions: string[];
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly editedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description The full record for callers holding `ManageEmployees` or `ManageCompanyData` and for the caller's own employee; the summary for every other caller */
+        EmployeeView: components["schemas"]["Employee"] | components["schemas"]["EmployeeSummary"];
         /** @description Unique within the company, compared case-insensitively (`cc-1` and `CC-1` clash) */
         RecordCode: string;
         /** @description Surrounding spaces are removed; must not be blank or contain control characters */
         RecordName: string;
+        /** @description Body of a department create and full-replace update; read-only fields are accepted and ignored */
         DepartmentWrite: {
+            /** @description Read-only; ignored in a request body */
+            readonly id?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly createdAt?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly editedAt?: string;
             name: components["schemas"]["RecordName"];
             code: components["schemas"]["RecordCode"];
             /** @description The parent department (of the same company), or null/omitted for a root department; a department cannot be placed below itself, and the tree is at most 20 levels deep */
             parentId?: components["schemas"]["Id"] | null;
         };
         Department: {
-            id: components["schemas"]["Id"];
+            readonly id: components["schemas"]["Id"];
             name: string;
             code: string;
             parentId: components["schemas"]["Id"] | null;
-            createdAt: components["schemas"]["Timestamp"];
-            editedAt: components["schemas"]["Timestamp"];
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly editedAt: components["schemas"]["Timestamp"];
         };
+        /** @description Body of a cost-center create and full-replace update; read-only fields are accepted and ignored */
         CostCenterWrite: {
+            /** @description Read-only; ignored in a request body */
+            readonly id?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly createdAt?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly editedAt?: string;
             name: components["schemas"]["RecordName"];
             code: components["schemas"]["RecordCode"];
             description?: string | null;
@@ -687,13 +767,13 @@ export interface components {
             isActive?: boolean;
         };
         CostCenter: {
-            id: components["schemas"]["Id"];
+            readonly id: components["schemas"]["Id"];
             name: string;
             code: string;
             description: string | null;
             isActive: boolean;
-            createdAt: components["schemas"]["Timestamp"];
-            editedAt: components["schemas"]["Timestamp"];
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly editedAt: components["schemas"]["Timestamp"];
         };
         /** @description The caller's company (the tenant). Set up by the operator; read-only through the API. */
         Company: {
@@ -1023,6 +1103,17 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The path exists but not with this method (`METHOD_NOT_ALLOWED`); the `Allow` header lists its methods. Answered by the gateway for every path of the API, so operations do not list it. */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods the path has, e.g. `GET, HEAD, PUT` */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description `CONFLICT` or `INVALID_STATE` */
         Conflict: {
             headers: {
@@ -1250,7 +1341,7 @@ export interface operations {
                 departmentId?: components["schemas"]["Id"];
                 status?: components["schemas"]["EmployeeStatus"];
                 isArchived?: boolean;
-                /** @description Only the employee with this e-mail address (compared case-insensitively) */
+                /** @description Only the employee with this e-mail address (compared case-insensitively). Needs `ManageEmployees` or `ManageCompanyData`: 403 for other callers. */
                 email?: string;
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
@@ -1268,12 +1359,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PageMeta"] & {
-                        items: components["schemas"]["Employee"][];
+                        items: components["schemas"]["EmployeeView"][];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     createEmployee: {
@@ -1315,13 +1407,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The full employee record */
+            /** @description The full employee record, or its summary (see above) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Employee"];
+                    "application/json": components["schemas"]["EmployeeView"];
                 };
             };
             400: components["responses"]["BadRequest"];

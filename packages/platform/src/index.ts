@@ -4,6 +4,7 @@ export * from './errors';
 export * from './logger';
 export * from './service';
 export * from './http/app';
+export * from './http/contract';
 export * from './http/error-handler';
 export * from './http/request-context';
 export * from './mongo/connection';
