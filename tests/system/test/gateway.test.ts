@@ -104,7 +104,7 @@ describe('gateway', () => {
       ['DELETE', '/api/v1/travel-entries', 'GET, POST'],
       ['GET', '/api/v1/travel-entries/0b3e0f0e-0000-4000-8000-000000000001/submit', 'POST'],
       ['POST', '/api/v1/payouts/ready', 'GET'],
-      ['DELETE', '/api/v1/reference/countries', 'GET'],
+      ['DELETE', '/api/v1/reference/countries', 'GET, PUT'],
     ])('%s %s → 405, Allow: %s', async (method, path, allow) => {
       const res = await api().request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
       expect(res.status).toBe(405);
