@@ -1022,9 +1022,9 @@ export interface components {
         CountryAllowListWrite: {
             countryCodes: string[];
             /** @description Read-only; ignored */
-            isDefault?: boolean;
+            readonly isDefault?: boolean;
             /** @description Read-only; ignored */
-            editedAt?: string | null;
+            readonly editedAt?: string | null;
         };
         /**
          * @example {
@@ -1061,9 +1061,9 @@ export interface components {
         CurrencyAllowListWrite: {
             currencyCodes: string[];
             /** @description Read-only; ignored */
-            isDefault?: boolean;
+            readonly isDefault?: boolean;
             /** @description Read-only; ignored */
-            editedAt?: string | null;
+            readonly editedAt?: string | null;
         };
     };
     responses: {
