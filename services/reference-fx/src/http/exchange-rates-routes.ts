@@ -1,8 +1,9 @@
 import { Router } from 'express';
 import type { components, operations } from '@travel/contracts';
 import { toWireNumber, decimalFromText } from '@travel/money';
-import { callerOf, pageRequest, route } from '@travel/platform';
+import { callerOf, invalidField, pageRequest, route } from '@travel/platform';
 import type { FxRatesApp, RateView } from '../app/fx-rates';
+import { isCalendarDate } from '../domain/fx-publication';
 
 type ExchangeRateDto = components['schemas']['ExchangeRate'];
 type ListQuery = NonNullable<operations['listExchangeRates']['parameters']['query']>;
@@ -34,6 +35,8 @@ export function exchangeRatesRoutes(fx: FxRatesApp): Router {
       const caller = callerOf(req);
       const q = req.query as ListQuery;
       const date = q.date ?? todayUtc();
+      // The contract's `format: date` checks the shape; the calendar (no 2026-02-30) is checked here.
+      if (!isCalendarDate(date)) throw invalidField('date', 'must be a calendar date (yyyy-MM-dd)');
       const rates = await fx.ratesOn(caller.market, date, q.currency);
       const { page, pageSize } = pageRequest(req.query);
       const body: ListResponse = {
