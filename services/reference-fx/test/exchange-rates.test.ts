@@ -84,7 +84,7 @@ describe('reference-fx exchange rates', () => {
       ['HR', 'USD', '2026-11-18', '2026-11-17', 'Croatian Remembrance Day (no HNB list)'],
       ['SI', 'USD', '2026-11-01', '2026-10-30', 'Sunday after a Friday'],
       ['SK', 'USD', '2026-12-24', '2026-11-20', 'a date after the newest publication'],
-    ] as const)('%s %s on %s falls back to %s (%s)', async (market, currency, date, from) => {
+    ] as const)('%s %s on %s falls back to %s (%s)', async (market, currency, date, from, _why) => {
       const { status, body } = await rates(market, `currency=${currency}&date=${date}`);
       expect(status).toBe(200);
       expect(body.items[0]).toMatchObject({ date: from, requestedDate: date });
