@@ -3,6 +3,12 @@ import { PROVIDER_PROFILES, type FxProvider } from '../domain/fx-providers';
 import type { Publication } from '../domain/fx-publication';
 import type { FxModels, FxPublicationDoc } from './fx-models';
 
+/** Days read by `_id` before the indexed query: a weekend plus the longest holiday run (Christmas). */
+const POINT_READ_DAYS = 7;
+
+const daysBefore = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+
 /** The only way to the FX publications (reference data, not tenant data). */
 export class FxStore {
   constructor(private readonly models: FxModels) {}
@@ -32,11 +38,27 @@ export class FxStore {
     return publications.length;
   }
 
-  /** The rate of `currency` that applies on `date`: from the newest publication on or before it. */
+  /**
+   * The rate of `currency` that applies on `date`: from the newest publication on or before it.
+   * Publications are read by `_id` for the date and up to a week back (weekends and holiday runs), the
+   * one filter FerretDB pushes down (decision 0002); a point read each on MongoDB. Only when that finds
+   * nothing (a currency the provider does not list, a date far past the newest publication) does the
+   * (provider, currencies, date) index answer.
+   */
   async rateOn(provider: FxProvider, currency: string, date: string): Promise<AppliedRate | null> {
-    const doc = await this.models.FxPublication.findOne(
+    const projection = { date: 1, baseCurrency: 1, direction: 1, rates: 1 };
+    let doc: Pick<FxPublicationDoc, 'date' | 'baseCurrency' | 'direction' | 'rates'> | null = null;
+    for (let back = 0; back < POINT_READ_DAYS && !doc; back += 1) {
+      const found = await this.models.FxPublication.findOne(
+        { _id: `${provider}:${daysBefore(date, back)}` },
+        projection,
+      ).lean();
+      if (found && !found.rates.some((r) => r.currency === currency)) break;
+      doc = found;
+    }
+    doc ??= await this.models.FxPublication.findOne(
       { provider, currencies: currency, date: { $lte: date } },
-      { date: 1, baseCurrency: 1, direction: 1, rates: 1 },
+      projection,
     )
       .sort({ date: -1 })
       .lean();
