@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { CONTEXT_HEADER, mintContext, type Market } from '@travel/platform';
 import { createTestEnv, eventually, type TestEnv } from '@travel/testkit';
+import { AppError } from '@travel/platform';
+import { decimal } from '@travel/money';
 import { FxImporter } from '../src/app/fx-import';
+import { FxClient } from '../src/fx-client';
 import { registerFxModels } from '../src/infra/fx-models';
 import { FxStore } from '../src/infra/fx-store';
 import { start } from '../src/service';
@@ -250,6 +253,35 @@ describe('reference-fx exchange rates', () => {
         { 'content-type': 'application/json' },
       );
       expect(none.status).toBe(401);
+    });
+  });
+
+  describe('FxClient (what entries will use)', () => {
+    it('converts, with decimals in and out', async () => {
+      const client = new FxClient(service.url, env.contextSecret, 'entries');
+      const c = await client.convert({ market: 'CZ', amount: decimal('1000'), currency: 'JPY', date: '2026-11-22' });
+      expect(c.baseAmount.toString()).toBe('137.44');
+      expect(c).toMatchObject({ baseCurrency: 'CZK', units: 100, source: 'CNB', rateDate: '2026-11-20' });
+      expect(c.rate!.toString()).toBe('13.744');
+    });
+
+    it('rethrows EXCHANGE_RATE_UNAVAILABLE with its field errors; an unreachable service is SERVICE_UNAVAILABLE', async () => {
+      const client = new FxClient(service.url, env.contextSecret, 'entries');
+      const err = await client
+        .convert({ market: 'CZ', amount: decimal('1'), currency: 'USD', date: '2026-11-20', manualRate: decimal('21') })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect(err).toMatchObject({
+        code: 'EXCHANGE_RATE_UNAVAILABLE',
+        status: 400,
+        errors: { manualRate: [expect.any(String)] },
+      });
+      const down = new FxClient('http://127.0.0.1:9', env.contextSecret, 'entries', 500);
+      await expect(
+        down.convert({ market: 'CZ', amount: decimal('1'), currency: 'USD', date: '2026-11-20' }),
+      ).rejects.toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+      });
     });
   });
 
