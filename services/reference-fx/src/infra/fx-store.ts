@@ -75,8 +75,12 @@ export class FxStore {
     };
   }
 
-  /** The newest publication on or before `date` (every currency of it). */
+  /** The newest publication on or before `date` (every currency of it): by `_id` first, as `rateOn`. */
   async publicationOn(provider: FxProvider, date: string): Promise<FxPublicationDoc | null> {
+    for (let back = 0; back < POINT_READ_DAYS; back += 1) {
+      const found = await this.models.FxPublication.findOne({ _id: `${provider}:${daysBefore(date, back)}` }).lean();
+      if (found) return found;
+    }
     return this.models.FxPublication.findOne({ provider, date: { $lte: date } })
       .sort({ date: -1 })
       .lean();
