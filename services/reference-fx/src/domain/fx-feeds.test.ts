@@ -46,6 +46,8 @@ describe('HNB exchange-rate list v3 (JSON, decimal commas, foreign per 1 EUR)', 
     expect(() => parseHnb(read('invalid', 'hnb-truncated.json'))).toThrow(FeedError);
     expect(() => parseHnb(read('invalid', 'hnb-dot-decimal.json'))).toThrow(/DKK.*not a decimal-comma number/);
     expect(() => parseHnb('[]')).toThrow(/non-empty/);
+    const long = read('daily', 'hnb-tecajn-eur-v3-2026-11-20.json').replace('"1,159568"', '"1,1595680000000001"');
+    expect(() => parseHnb(long)).toThrow(/USD.*too many digits/);
   });
 });
 

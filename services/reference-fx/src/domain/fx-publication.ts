@@ -1,4 +1,4 @@
-import { Decimal, decimalFromText } from '@travel/money';
+import { Decimal, decimalFromText, MAX_WIRE_SIGNIFICANT_DIGITS } from '@travel/money';
 import { PROVIDER_PROFILES, type FxProvider } from './fx-providers';
 
 /** One rate as published: `rate` base or foreign units (see the provider's direction) per `units` of `currency`. */
@@ -70,6 +70,9 @@ export function checkPublications(provider: FxProvider, publications: Publicatio
       }
       if (!rate.greaterThan(0))
         throw new FeedError(provider, `${q.currency} on ${p.date}: rate ${q.rate} is not positive`);
+      // Rates go to partners as JSON numbers, which carry 15 significant digits faithfully (decision 0020).
+      if (rate.precision(true) > MAX_WIRE_SIGNIFICANT_DIGITS)
+        throw new FeedError(provider, `${q.currency} on ${p.date}: rate ${q.rate} has too many digits`);
       if (q.currency === PROVIDER_PROFILES[provider].baseCurrency)
         throw new FeedError(provider, `${p.date} quotes the base currency ${q.currency}`);
     }
