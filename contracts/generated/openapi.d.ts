@@ -428,6 +428,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reference/exchange-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Exchange rates of the caller's market provider (HNB, ECB, CNB or NBP) that apply on a date
+         * @description The provider follows the company's market: `HNB` for HR, `ECB` for SI and SK, `CNB` for CZ, `NBP`
+         *     (table A) for PL. With `currency`, the one rate of that currency; without it, every rate of the
+         *     publication that applies. A date without a publication (weekend, holiday) takes the latest earlier
+         *     one: `date` says which, `requestedDate` echoes the question. `direction` says how to convert into
+         *     `baseCurrency`: `ForeignPerBase` (HNB, ECB: foreign units per 1 EUR) divide by `ratePerUnit`;
+         *     `BasePerForeign` (CNB, NBP: CZK or PLN per `units` of the currency) multiply by `ratePerUnit`.
+         *     No rate on or before the date: 400 `EXCHANGE_RATE_UNAVAILABLE`, keyed `currency` (or `date` without
+         *     a currency).
+         */
+        get: operations["listExchangeRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     entryEvent: {
@@ -1064,6 +1091,41 @@ export interface components {
             readonly isDefault?: boolean;
             /** @description Read-only; ignored */
             readonly editedAt?: string | null;
+        };
+        /**
+         * @description The provider of an official rate: `HNB` (HR), `ECB` (SI, SK), `CNB` (CZ), `NBP` table A (PL)
+         * @enum {string}
+         */
+        ExchangeRateSource: "HNB" | "ECB" | "CNB" | "NBP";
+        /**
+         * @description `ForeignPerBase`: foreign units per 1 base unit (divide to convert); `BasePerForeign`: base units per foreign unit (multiply)
+         * @enum {string}
+         */
+        ExchangeRateDirection: "ForeignPerBase" | "BasePerForeign";
+        /** @description One official rate as the provider published it, and the date it is from */
+        ExchangeRate: {
+            /** @description The foreign currency */
+            currency: string;
+            /** @description As published, per `units` of `currency` */
+            rate: number;
+            /** @description The amount the rate is quoted for (CNB quotes JPY, HUF and others per 100, IDR per 1000); 1 elsewhere */
+            units: number;
+            /** @description `rate` / `units`: the rate for one unit of `currency` */
+            ratePerUnit: number;
+            source: components["schemas"]["ExchangeRateSource"];
+            /** @description The provider's base: EUR for HNB and ECB, CZK for CNB, PLN for NBP */
+            baseCurrency: string;
+            direction: components["schemas"]["ExchangeRateDirection"];
+            /**
+             * Format: date
+             * @description The publication the rate is from: the latest on or before `requestedDate`
+             */
+            date: string;
+            /**
+             * Format: date
+             * @description The date asked for
+             */
+            requestedDate: string;
         };
     };
     responses: {
@@ -2104,6 +2166,55 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    listExchangeRates: {
+        parameters: {
+            query?: {
+                /**
+                 * @description ISO 4217 code of the foreign currency; omitted for every rate of the publication
+                 * @example USD
+                 */
+                currency?: string;
+                /**
+                 * @description The date the rate must apply on (yyyy-MM-dd); default today (UTC)
+                 * @example 2026-11-21
+                 */
+                date?: string;
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged rates, by currency code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["ExchangeRate"][];
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED` (a malformed currency or date, the base currency itself) or
+             *     `EXCHANGE_RATE_UNAVAILABLE` (no rate on or before the date), with field-keyed `errors`
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
 }
