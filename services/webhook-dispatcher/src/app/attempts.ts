@@ -63,9 +63,15 @@ export class AttemptRunner {
       return;
     }
     const sub = await findOwned(models.Subscription, delivery.subscriptionId, m.tenantId);
-    if (!sub) return; // deleted with its deliveries
-    if (!sub.isActive) {
-      await this.record(delivery, m, 'failed', { body: null, error: 'subscription is disabled', durationMs: 0 });
+    if (!sub) return; // purged by retention with its deliveries
+    if (sub.deletedAt || !sub.isActive) {
+      const error = sub.deletedAt ? 'subscription was deleted' : 'subscription is disabled';
+      await this.record(delivery, m, 'failed', { body: null, error, durationMs: 0 });
+      return;
+    }
+    const payload = delivery.payload ?? (await findOwned(models.Envelope, delivery.eventId, m.tenantId))?.payload;
+    if (payload === undefined) {
+      await this.record(delivery, m, 'failed', { body: null, error: 'event no longer stored', durationMs: 0 });
       return;
     }
     // One slow partner must not take every worker slot: over its bound, the attempt waits a second.
@@ -77,7 +83,7 @@ export class AttemptRunner {
     this.inFlight.set(sub._id, busy + 1);
     let result: SendResult;
     try {
-      result = await this.send(sub, delivery);
+      result = await this.send(sub, delivery, payload);
     } finally {
       const left = (this.inFlight.get(sub._id) ?? 1) - 1;
       if (left > 0) this.inFlight.set(sub._id, left);
@@ -100,7 +106,7 @@ export class AttemptRunner {
     } else if (outcome === 'exhausted') await this.countExhausted(sub);
   }
 
-  private async send(sub: SubscriptionDoc, delivery: DeliveryDoc): Promise<SendResult> {
+  private async send(sub: SubscriptionDoc, delivery: DeliveryDoc, payload: string): Promise<SendResult> {
     let dest;
     try {
       dest = await checkDestination(sub.url, this.deps.allowedCidrs, this.deps.resolve);
@@ -109,7 +115,7 @@ export class AttemptRunner {
       const prefix = err instanceof DestinationRefused ? 'refused: ' : 'dns: ';
       return { body: null, error: prefix + (err as Error).message, durationMs: 0 };
     }
-    const body = Buffer.from(delivery.payload, 'utf8');
+    const body = Buffer.from(payload, 'utf8');
     const secret = this.deps.box.open(sub.secret);
     return tracer.startActiveSpan(
       'webhook POST',
@@ -167,7 +173,8 @@ export class AttemptRunner {
           status: statusAfter(outcome),
           attemptsMade: m.attempt,
           lastStatusCode: result.statusCode ?? null,
-          responseBody: result.body ?? delivery.responseBody ?? null,
+          // The last attempt's answer, even when it had none (a network error): never an older one.
+          responseBody: result.body ?? null,
           nextAttemptAt: outcome === 'retry' && tier ? new Date(now.getTime() + tier.ms) : null,
           updatedAt: now,
         },
