@@ -3,10 +3,9 @@
 // ManageCompanyData are 403 and a retry that cannot be queued is 503, both as the contract declares
 // (the dispatcher runs with VALIDATE_RESPONSES, which checks error bodies too: an undeclared status
 // would be a 500 here).
-import amqp from 'amqplib';
 import { openApiDocument } from '@travel/contracts';
 import { allBut, limitedCaller } from '@travel/employees/test/support/org-fixtures';
-import { eventually, type ApiClient } from '@travel/testkit';
+import { eventually, type ApiClient, type ApiResponse } from '@travel/testkit';
 import { ATTEMPT_EXCHANGE, ATTEMPT_KEY, ATTEMPT_QUEUE } from '@travel/webhook-dispatcher/src/infra/queues';
 import { startE2eStack, type E2eStack } from './support/stack';
 
@@ -68,7 +67,7 @@ describe('webhooks: last answer, 403 and 503', () => {
       return items[0]?.status === 'Failed' ? items : undefined;
     });
 
-    const writes: Array<[string, () => ReturnType<ApiClient['post']>]> = [
+    const writes: Array<[string, () => Promise<ApiResponse>]> = [
       ['register', () => limited.post('/api/v1/webhooks', { url: receiver.url, eventTypes: ['employee.created'] })],
       ['delete', () => limited.delete(`/api/v1/webhooks/${sub.body.id}`)],
       ['retry', () => limited.post(`/api/v1/webhooks/${sub.body.id}/deliveries/${d.deliveryId}/retry`)],
@@ -99,8 +98,7 @@ describe('webhooks: last answer, 403 and 503', () => {
     });
 
     // The broker routes no attempt anywhere for a moment (nothing else is in flight in this vhost).
-    const conn = await amqp.connect(stack.env.amqpUrl);
-    const ch = await conn.createChannel();
+    const ch = await stack.dispatcher.deps.amqp.channel();
     try {
       await ch.unbindQueue(ATTEMPT_QUEUE, ATTEMPT_EXCHANGE, ATTEMPT_KEY);
       const res = await api.post(`/api/v1/webhooks/${sub.body.id}/deliveries/${d.deliveryId}/retry`);
@@ -111,7 +109,7 @@ describe('webhooks: last answer, 403 and 503', () => {
       expect(same.body).toMatchObject({ status: 'Failed', attempts: 1 });
     } finally {
       await ch.bindQueue(ATTEMPT_QUEUE, ATTEMPT_EXCHANGE, ATTEMPT_KEY);
-      await conn.close();
+      await ch.close();
     }
     // As the answer says: try again.
     accept = true;

@@ -89,9 +89,7 @@ export class DeliveriesApp {
     const sub = await this.models.Subscription.findOne({ _id: subscriptionId, tenantId: caller.tenantId }).lean();
     if (!sub) throw notFound('webhook subscription');
     if (sub.deletedAt) {
-      throw invalidState(
-        'The subscription was deleted; register the endpoint again and recover the events it missed.',
-      );
+      throw invalidState('The subscription was deleted; register the endpoint again and recover the events it missed.');
     }
     if (!sub.isActive) {
       throw invalidState(

@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  AppError,
-  invalidState,
-  notFound,
-  type AmqpClient,
-  type CallerContext,
-  type Logger,
-} from '@travel/platform';
+import { AppError, invalidState, notFound, type AmqpClient, type CallerContext, type Logger } from '@travel/platform';
 import { checkRecoverySince, eventsToRecover } from '../domain/recovery';
 import type { DeliveryDoc, DispatcherModels, EnvelopeDoc, SubscriptionDoc } from '../infra/models';
 import { enqueueAttempt } from '../infra/queues';
@@ -62,10 +55,7 @@ export class RecoveryApp {
   private nextBatch(tenantId: string, types: string[], since: Date, after?: EnvelopeHead): Promise<EnvelopeHead[]> {
     const range = after
       ? {
-          $or: [
-            { occurredAt: { $gt: after.occurredAt } },
-            { occurredAt: after.occurredAt, _id: { $gt: after._id } },
-          ],
+          $or: [{ occurredAt: { $gt: after.occurredAt } }, { occurredAt: after.occurredAt, _id: { $gt: after._id } }],
         }
       : {};
     return this.models.Envelope.find(
