@@ -17,6 +17,7 @@ import { startRetentionJob } from './app/retention';
 import { SubscriptionsApp } from './app/subscriptions';
 import { publicRoutes } from './http/routes';
 import { HttpsSender } from './infra/https-sender';
+import { EnvelopeCache } from './infra/envelope-cache';
 import { moveDeliveryPayloads } from './infra/migrations';
 import { registerModels } from './infra/models';
 import {
@@ -80,7 +81,9 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
       const subscriptions = new SubscriptionsApp(models, box, config.allowedCidrs, options?.resolve);
       const deliveries = new DeliveriesApp(models, amqp);
       const recovery = new RecoveryApp(models, amqp, logger);
+      const envelopes = new EnvelopeCache();
       const runner = new AttemptRunner({
+        envelopes,
         models,
         amqp,
         sender,
@@ -122,7 +125,7 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             queue: { name: EVENTS_QUEUE, bindings: EVENT_BINDINGS },
             prefetch: 32,
             handle: async (event) => {
-              await fanOut(models, amqp, event);
+              await fanOut(models, amqp, event, envelopes);
             },
           });
           await startConsumer<AttemptMessage>({

@@ -5,6 +5,7 @@ import { DISABLE_AFTER_EXHAUSTED, classify, statusAfter, type AttemptOutcome } f
 import type { Tier } from '../domain/schedule';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { DestinationRefused, checkDestination, type CheckedDestination, type Resolve } from '../infra/destination';
+import type { EnvelopeCache } from '../infra/envelope-cache';
 import type { HttpsSender, SendResult } from '../infra/https-sender';
 import type { DeliveryDoc, DispatcherModels, SubscriptionDoc } from '../infra/models';
 import { DEFER_LABEL, enqueueAfter, type AttemptMessage } from '../infra/queues';
@@ -14,6 +15,7 @@ const tracer = trace.getTracer('webhook-dispatcher');
 
 export interface AttemptDeps {
   models: DispatcherModels;
+  envelopes: EnvelopeCache;
   amqp: AmqpClient;
   sender: HttpsSender;
   box: SecretBox;
@@ -69,7 +71,7 @@ export class AttemptRunner {
       await this.record(delivery, m, 'failed', { body: null, error, durationMs: 0 });
       return;
     }
-    const payload = delivery.payload ?? (await findOwned(models.Envelope, delivery.eventId, m.tenantId))?.payload;
+    const payload = delivery.payload ?? (await this.envelope(delivery.eventId, m.tenantId));
     if (payload === undefined) {
       await this.record(delivery, m, 'failed', { body: null, error: 'event no longer stored', durationMs: 0 });
       return;
@@ -104,6 +106,15 @@ export class AttemptRunner {
         );
       }
     } else if (outcome === 'exhausted') await this.countExhausted(sub);
+  }
+
+  /** The event's stored bytes: from the cache when this process has them, else by `_id` from the store. */
+  private async envelope(eventId: string, tenantId: string): Promise<string | undefined> {
+    const cached = this.deps.envelopes.get(eventId, tenantId);
+    if (cached !== undefined) return cached;
+    const doc = await findOwned(this.deps.models.Envelope, eventId, tenantId);
+    if (doc) this.deps.envelopes.set(eventId, tenantId, doc.payload);
+    return doc?.payload;
   }
 
   private async send(sub: SubscriptionDoc, delivery: DeliveryDoc, payload: string): Promise<SendResult> {

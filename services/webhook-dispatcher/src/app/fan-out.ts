@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WEBHOOK_EVENT_TYPES } from '@travel/contracts';
 import { isDuplicateKey, type AmqpClient, type DomainEvent } from '@travel/platform';
 import { envelopeBytes } from '../domain/envelope';
+import type { EnvelopeCache } from '../infra/envelope-cache';
 import type { DeliveryDoc, DispatcherModels, EnvelopeDoc } from '../infra/models';
 import { enqueueAttempt } from '../infra/queues';
 
@@ -13,7 +14,7 @@ const isBulkDuplicate = (err: unknown): boolean => {
 };
 
 /** Stores the event's signed body once (a redelivered event finds it there already). */
-async function storeEnvelope(models: DispatcherModels, event: DomainEvent, now: Date): Promise<void> {
+async function storeEnvelope(models: DispatcherModels, event: DomainEvent, now: Date): Promise<string> {
   const doc: EnvelopeDoc = {
     _id: event.id,
     tenantId: event.tenantId,
@@ -30,6 +31,7 @@ async function storeEnvelope(models: DispatcherModels, event: DomainEvent, now: 
     // A redelivered event: its rows may be written only now, so retention counts from now too.
     await models.Envelope.updateOne({ _id: event.id, tenantId: event.tenantId }, { $set: { lastUsedAt: now } });
   }
+  return doc.payload;
 }
 
 /**
@@ -41,7 +43,12 @@ async function storeEnvelope(models: DispatcherModels, event: DomainEvent, now: 
  * The envelope is kept whenever the tenant has any subscription to the type, disabled or deleted ones
  * included, so a partner back from an outage can `recover` what was raised meanwhile (docs/decisions/0039).
  */
-export async function fanOut(models: DispatcherModels, amqp: AmqpClient, event: DomainEvent): Promise<number> {
+export async function fanOut(
+  models: DispatcherModels,
+  amqp: AmqpClient,
+  event: DomainEvent,
+  cache?: EnvelopeCache,
+): Promise<number> {
   if (!PUBLIC_TYPES.has(event.type)) return 0;
   const subscriptions = await models.Subscription.find(
     { tenantId: event.tenantId, eventTypes: event.type },
@@ -51,10 +58,11 @@ export async function fanOut(models: DispatcherModels, amqp: AmqpClient, event: 
 
   const now = new Date();
   const occurredAt = new Date(event.occurredAt);
-  await storeEnvelope(models, event, now);
+  const payload = await storeEnvelope(models, event, now);
   // A subscription receives the events raised after it was registered, not older ones still in flight.
   const targets = subscriptions.filter((s) => s.isActive && !s.deletedAt && s.createdAt <= occurredAt);
   if (targets.length === 0) return 0;
+  cache?.set(event.id, event.tenantId, payload);
 
   const rows: DeliveryDoc[] = targets.map((sub) => ({
     _id: randomUUID(),
