@@ -97,7 +97,10 @@ export class AttemptRunner {
     this.attemptsTotal.inc({ outcome, event_type: delivery.eventType });
     if (outcome === 'retry') await this.scheduleNext(m);
     else if (outcome === 'succeeded') {
-      this.latency.observe({ event_type: delivery.eventType }, (Date.now() - delivery.occurredAt.getTime()) / 1000);
+      // A recovered event was raised days ago: its age says nothing about how fast delivery is.
+      if (!delivery.recovered) {
+        this.latency.observe({ event_type: delivery.eventType }, (Date.now() - delivery.occurredAt.getTime()) / 1000);
+      }
       // Only a write when there is a streak to break: a success is the common case and writes are costly.
       if (sub.consecutiveExhausted) {
         await models.Subscription.updateOne(

@@ -110,6 +110,7 @@ export class RecoveryApp {
       nextAttemptAt: now,
       createdAt: now,
       updatedAt: now,
+      recovered: true,
     }));
     let written = rows;
     try {

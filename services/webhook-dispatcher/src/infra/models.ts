@@ -74,6 +74,8 @@ export interface DeliveryDoc {
   nextAttemptAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Written by `recover` for an event raised long before (kept out of the latency histogram). */
+  recovered?: boolean;
 }
 
 export interface DispatcherModels {
@@ -143,6 +145,7 @@ export function registerModels(conn: Connection): DispatcherModels {
       nextAttemptAt: { type: Date, default: null },
       createdAt: { type: Date, required: true },
       updatedAt: { type: Date, required: true },
+      recovered: { type: Boolean },
     },
     { collection: 'deliveries', versionKey: false },
   );
