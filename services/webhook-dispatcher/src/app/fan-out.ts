@@ -50,17 +50,27 @@ export async function fanOut(
   cache?: EnvelopeCache,
 ): Promise<number> {
   if (!PUBLIC_TYPES.has(event.type)) return 0;
-  const subscriptions = await models.Subscription.find(
-    { tenantId: event.tenantId, eventTypes: event.type },
-    { _id: 1, isActive: 1, createdAt: 1, deletedAt: 1 },
-  ).lean();
+  const find = () =>
+    models.Subscription.find(
+      { tenantId: event.tenantId, eventTypes: event.type },
+      { _id: 1, isActive: 1, createdAt: 1, deletedAt: 1, recoverSince: 1 },
+    ).lean();
+  let subscriptions = await find();
   if (subscriptions.length === 0) return 0;
 
   const now = new Date();
   const occurredAt = new Date(event.occurredAt);
   const payload = await storeEnvelope(models, event, now);
-  // A subscription receives the events raised after it was registered, not older ones still in flight.
-  const targets = subscriptions.filter((s) => s.isActive && !s.deletedAt && s.createdAt <= occurredAt);
+  // A subscription receives the events raised after it was registered, not older ones still in flight,
+  // unless it asked to recover events since a time before them (an older event arriving only now was
+  // not there for `recover` to see).
+  const wants = (s: { createdAt: Date; recoverSince?: Date | null }) =>
+    s.createdAt <= occurredAt || (!!s.recoverSince && s.recoverSince <= occurredAt);
+  // One registered after the event may be recovering right now: `recover` records its `since`, then
+  // reads the envelopes; the envelope is stored, then the subscriptions are read again. One of the two
+  // sees the other's write, so the event is not missed (and the unique row index stops a second send).
+  if (subscriptions.some((s) => s.isActive && !s.deletedAt && !wants(s))) subscriptions = await find();
+  const targets = subscriptions.filter((s) => s.isActive && !s.deletedAt && wants(s));
   if (targets.length === 0) return 0;
   cache?.set(event.id, event.tenantId, payload);
 

@@ -32,6 +32,10 @@ export class RecoveryApp {
     if (!sub.isActive) {
       throw invalidState('The subscription is disabled; delete it and register the endpoint again, then recover.');
     }
+    // First, so an event still in transit now is delivered by the fan-out when it arrives (or found here).
+    if (!sub.recoverSince || sub.recoverSince > since) {
+      await Subscription.updateOne({ _id: sub._id, tenantId: caller.tenantId }, { $set: { recoverSince: since } });
+    }
     const earlier = await Subscription.find(
       { tenantId: caller.tenantId, url: sub.url, _id: { $ne: sub._id } },
       { _id: 1 },

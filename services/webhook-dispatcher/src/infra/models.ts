@@ -19,6 +19,11 @@ export interface SubscriptionDoc {
    * (docs/decisions/0038). Its secret is erased at deletion.
    */
   deletedAt?: Date | null;
+  /**
+   * The earliest `since` of a `recover` call: events raised since then that reach the dispatcher only
+   * after the call (still in transit) are delivered too, as if the call had seen them.
+   */
+  recoverSince?: Date | null;
 }
 
 /**
@@ -105,6 +110,7 @@ export function registerModels(conn: Connection): DispatcherModels {
       consecutiveExhausted: { type: Number, default: 0 },
       createdAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },
+      recoverSince: { type: Date, default: null },
     },
     { collection: 'subscriptions', versionKey: false },
   );

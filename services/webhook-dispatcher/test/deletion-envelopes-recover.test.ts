@@ -1,6 +1,7 @@
 // A deleted subscription and the event store: attempts still queued for a deleted subscription end
 // Failed without a POST; each event's signed bytes are stored once, however many subscriptions get
-// it; rows written before that (each with its own copy) keep working and are moved by the migration.
+// it; rows written before that (each with its own copy) keep working and are moved by the migration;
+// an event still in transit when `recover` runs is delivered when it arrives.
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@travel/testkit';
 import { moveDeliveryPayloads } from '../src/infra/migrations';
@@ -132,5 +133,43 @@ describe('deleted subscriptions and envelopes stored once', () => {
     expect(rows.map((x) => x.payload)).toEqual([undefined, undefined]);
     expect((await detail(sub.id, older._id)).payload).toBe(payload);
     expect((await detail(other.id, newer._id)).payload).toBe(payload);
+  });
+
+  it('recover: an older event that reaches the dispatcher only after the call is delivered too', async () => {
+    // A tenant of its own: recover would rightly send this URL the other tests' events of the tenant.
+    const tenantId = randomUUID();
+    const r = await h.receiver();
+    const sub = await h.register(r.url, ['employee.created'], tenantId);
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    const since = ago(60);
+    const res = await h.api('POST', `/api/v1/webhooks/${sub.id}/recover`, { since }, tenantId);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ since: new Date(since).toISOString(), count: 0 });
+
+    // Raised before the registration, within the recovered range: delivered on arrival.
+    const late = await h.publish({ tenantId, occurredAt: ago(10) });
+    // Raised before `since`: not wanted.
+    const tooOld = await h.publish({ tenantId, occurredAt: ago(90) });
+    const marker = await h.publish({ tenantId });
+    await r.waitForRequests(2);
+    await eventually(async () => r.requests.some((q) => q.headers['svc-event-id'] === marker.id));
+    const ids = r.requests.map((q) => q.headers['svc-event-id']);
+    expect(ids.sort()).toEqual([late.id, marker.id].sort());
+    expect(ids).not.toContain(tooOld.id);
+    // Recovering again finds both delivered already.
+    expect((await h.api('POST', `/api/v1/webhooks/${sub.id}/recover`, { since }, tenantId)).body.count).toBe(0);
+  });
+
+  it('recover answers 404 for another tenant and a missing subscription, 409 for a disabled one', async () => {
+    const r = await h.receiver();
+    const sub = await h.register(r.url);
+    const since = new Date().toISOString();
+    const other = '99999999-9999-4999-8999-999999999999';
+    expect((await h.api('POST', `/api/v1/webhooks/${sub.id}/recover`, { since }, other)).status).toBe(404);
+    expect((await h.api('POST', `/api/v1/webhooks/${other}/recover`, { since })).status).toBe(404);
+    await models().Subscription.updateOne({ _id: sub.id }, { $set: { isActive: false } });
+    const disabled = await h.api('POST', `/api/v1/webhooks/${sub.id}/recover`, { since });
+    expect(disabled.status).toBe(409);
+    expect(disabled.body.code).toBe('INVALID_STATE');
   });
 });
