@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '@travel/testkit';
 import { moveDeliveryPayloads } from '../src/infra/migrations';
 import { registerModels } from '../src/infra/models';
+import { ATTEMPT_EXCHANGE, ATTEMPT_KEY, ATTEMPT_QUEUE } from '../src/infra/queues';
 import { startHarness, type Harness } from './support/harness';
 
 describe('deleted subscriptions and envelopes stored once', () => {
@@ -171,5 +172,40 @@ describe('deleted subscriptions and envelopes stored once', () => {
     const disabled = await h.api('POST', `/api/v1/webhooks/${sub.id}/recover`, { since });
     expect(disabled.status).toBe(409);
     expect(disabled.body.code).toBe('INVALID_STATE');
+  });
+
+  it('recover that cannot queue answers 503 and keeps nothing half-done: calling again sends it all', async () => {
+    const tenantId = randomUUID();
+    let ok = false;
+    const r = (await h.receiver()).replyWith(() => (ok ? { status: 200 } : { status: 410 }));
+    const first = await h.register(r.url, ['employee.created'], tenantId);
+    const since = new Date().toISOString();
+    const events = [await h.publish({ tenantId }), await h.publish({ tenantId }), await h.publish({ tenantId })];
+    await eventually(async () => {
+      const items = (await h.api('GET', `/api/v1/webhooks/${first.id}/deliveries`, undefined, tenantId)).body.items;
+      return items.length === 3 && items.every((d: any) => d.status === 'Failed');
+    });
+    expect((await h.api('DELETE', `/api/v1/webhooks/${first.id}`, undefined, tenantId)).status).toBe(204);
+    const again = await h.register(r.url, ['employee.created'], tenantId);
+    ok = true;
+
+    const ch = await h.dispatcher.deps.amqp.channel();
+    try {
+      await ch.unbindQueue(ATTEMPT_QUEUE, ATTEMPT_EXCHANGE, ATTEMPT_KEY);
+      const refused = await h.api('POST', `/api/v1/webhooks/${again.id}/recover`, { since }, tenantId);
+      expect(refused.status).toBe(503);
+      expect(refused.body.code).toBe('SERVICE_UNAVAILABLE');
+      const log = await h.api('GET', `/api/v1/webhooks/${again.id}/deliveries`, undefined, tenantId);
+      expect(log.body.total).toBe(0);
+    } finally {
+      await ch.bindQueue(ATTEMPT_QUEUE, ATTEMPT_EXCHANGE, ATTEMPT_KEY);
+      await ch.close();
+    }
+    const res = await h.api('POST', `/api/v1/webhooks/${again.id}/recover`, { since }, tenantId);
+    expect(res.status).toBe(202);
+    expect(res.body.count).toBe(3);
+    await r.waitForRequests(6);
+    const resent = r.requests.slice(3).map((q) => q.headers['svc-event-id']);
+    expect(resent.sort()).toEqual(events.map((e) => e.id).sort());
   });
 });

@@ -8,7 +8,8 @@ import { enqueueAttempt } from '../infra/queues';
 
 const PUBLIC_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
 
-const isBulkDuplicate = (err: unknown): boolean => {
+/** A bulk insert that failed only on the unique index (rows that exist already). */
+export const isBulkDuplicate = (err: unknown): boolean => {
   const e = err as { code?: number; writeErrors?: Array<{ code?: number }> };
   return isDuplicateKey(e) || (Array.isArray(e?.writeErrors) && e.writeErrors.every((w) => w.code === 11000));
 };

@@ -3,6 +3,7 @@ import { AppError, invalidState, notFound, type AmqpClient, type CallerContext, 
 import { checkRecoverySince, eventsToRecover } from '../domain/recovery';
 import type { DeliveryDoc, DispatcherModels, EnvelopeDoc, SubscriptionDoc } from '../infra/models';
 import { enqueueAttempt } from '../infra/queues';
+import { isBulkDuplicate } from './fan-out';
 
 const BATCH = 200;
 
@@ -120,9 +121,7 @@ export class RecoveryApp {
     try {
       await Delivery.collection.insertMany(rows as never[], { ordered: false });
     } catch (err) {
-      const e = err as { code?: number; writeErrors?: Array<{ code?: number }> };
-      const duplicates = e.code === 11000 || (e.writeErrors ?? []).every((w) => w.code === 11000);
-      if (!duplicates) throw err;
+      if (!isBulkDuplicate(err)) throw err;
       // A delivery of the event reached this subscription meanwhile (fan-out, a concurrent recover).
       const ours = await Delivery.find({ _id: { $in: rows.map((r) => r._id) } }, { _id: 1 }).lean();
       const kept = new Set(ours.map((r) => r._id));
