@@ -1,7 +1,6 @@
 // Operator command for parked messages: `npm run admin -- parked list|redrive --queue <consumer queue>`.
 // Talks to the broker in AMQP_URL (the vhost is its path); see docs/operations.md, runbook (b).
-import amqp from 'amqplib';
-import { inspectParked, redriveParked } from '../packages/platform/src/messaging/parked';
+import { inspectParked, redriveParked, withOperatorChannel } from '../packages/platform/src/messaging/parked';
 
 const USAGE = [
   'usage: npm run admin -- parked list    --queue <consumer queue> [--limit <n, default 10>]',
@@ -27,22 +26,17 @@ export async function runParkedCommand(args: string[], amqpUrl: string): Promise
   const queue = flag(args, 'queue');
   if (!queue || (command !== 'list' && command !== 'redrive')) throw new UsageError(USAGE);
   const limit = count(flag(args, 'limit'));
-  const conn = await amqp.connect(amqpUrl).catch((err: Error) => {
-    throw new Error(`cannot reach the broker at ${new URL(amqpUrl).host} (${err.message}); set AMQP_URL`);
-  });
-  // A missing queue closes the channel with 404: reported through the rejected call, not as an event.
-  conn.on('error', () => undefined);
   try {
-    const ch = await conn.createConfirmChannel();
-    ch.on('error', () => undefined);
-    return command === 'list' ? await inspectParked(ch, queue, limit ?? 10) : await redriveParked(ch, queue, { limit });
+    return await withOperatorChannel<unknown>(amqpUrl, (ch) =>
+      command === 'list' ? inspectParked(ch, queue, limit ?? 10) : redriveParked(ch, queue, { limit }),
+    );
   } catch (err) {
-    const e = err as Error & { code?: number };
+    const e = err as Error & { code?: number | string };
     if (e.code === 404)
       throw new Error(`no such queue (${e.message}); name a consumer queue, e.g. webhook-dispatcher.events`);
+    if (typeof e.code === 'string' || /ACCESS_REFUSED|getaddrinfo/.test(e.message))
+      throw new Error(`cannot reach the broker at ${new URL(amqpUrl).host} (${e.message}); set AMQP_URL`);
     throw err;
-  } finally {
-    await conn.close().catch(() => undefined);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ConfirmChannel, GetMessage } from 'amqplib';
+import amqp, { type ConfirmChannel, type GetMessage } from 'amqplib';
 import { PARKED_AT_HEADER, PARKED_REASON_HEADER, copyOptions } from './republish';
 import { LAST_ERROR_HEADER, RETRY_COUNT_HEADER } from './retry';
 import { parkingQueueOf } from './topology';
@@ -110,4 +110,20 @@ export async function redriveParked(
   }
   const left = (await ch.checkQueue(parking)).messageCount;
   return { queue: consumer, parking, moved, left };
+}
+
+/**
+ * Runs `work` on a confirm channel of its own connection to `amqpUrl` (the operator command's way in),
+ * then closes it. A missing queue closes the channel with 404: that arrives as the rejected call.
+ */
+export async function withOperatorChannel<R>(amqpUrl: string, work: (ch: ConfirmChannel) => Promise<R>): Promise<R> {
+  const conn = await amqp.connect(amqpUrl, { clientProperties: { connection_name: 'operator' } });
+  conn.on('error', () => undefined);
+  try {
+    const ch = await conn.createConfirmChannel();
+    ch.on('error', () => undefined);
+    return await work(ch);
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
 }

@@ -4,7 +4,6 @@
 // metric per queue; the operator command moves parked messages back to their consumer queue only.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import mongoose from 'mongoose';
 import {
   AmqpClient,
@@ -14,12 +13,15 @@ import {
   createLogger,
   declareDomainExchange,
   startConsumer,
+  type ConsumerOptions,
   type RetryPolicy,
 } from '@travel/platform';
 import { createTestEnv, eventually, repoRoot, type TestEnv } from '@travel/testkit';
 import { runParkedCommand } from '../../../../scripts/parked';
 
 const logger = createLogger('backoff-test', 'silent');
+type ConsumeMessage = Parameters<ConsumerOptions<unknown>['handle']>[1];
+type Channel = Awaited<ReturnType<AmqpClient['channel']>>;
 const policy: RetryPolicy = { baseMs: 100, maxDelayMs: 400, maxAttempts: 5 };
 
 interface Call {
@@ -33,8 +35,7 @@ describe('consumer back-off and parking', () => {
   let env: TestEnv;
   let client: AmqpClient;
   let metrics: Metrics;
-  let conn: ChannelModel;
-  let ch: ConfirmChannel;
+  let ch: Channel;
 
   beforeAll(async () => {
     env = await createTestEnv('backoff');
@@ -42,11 +43,9 @@ describe('consumer back-off and parking', () => {
     await client.start();
     await client.onConnect(declareDomainExchange);
     metrics = new Metrics('backoff-test');
-    conn = await amqp.connect(env.amqpUrl);
-    ch = await conn.createConfirmChannel();
+    ch = await client.channel();
   });
   afterAll(async () => {
-    await conn?.close().catch(() => undefined);
     await client?.stop();
     await env?.cleanup();
   });
@@ -235,8 +234,7 @@ describe('consumer back-off and parking', () => {
     const queue = 'kit.backoff.cli';
     await ch.assertQueue(queue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
     await ch.assertQueue(`${queue}.parking`, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
-    ch.sendToQueue(`${queue}.parking`, Buffer.from('{"id":"c1"}'), { messageId: 'c1', persistent: true });
-    await ch.waitForConfirms();
+    await client.publish('', `${queue}.parking`, Buffer.from('{"id":"c1"}'), { messageId: 'c1' });
 
     const run = (...args: string[]) =>
       new Promise<{ code: number; out: string; err: string }>((resolve) => {
