@@ -73,6 +73,8 @@ describe('consumer back-off and parking', () => {
       out.push({ body: msg.content.toString('utf8'), headers: msg.properties.headers ?? {} });
     }
     for (const msg of taken) ch.nack(msg, false, true);
+    // Put back asynchronously: wait until the queue counts them as ready again.
+    await eventually(async () => (await ch.checkQueue(`${queue}.parking`)).messageCount >= taken.length, 5000, 10);
     return out;
   }
 
