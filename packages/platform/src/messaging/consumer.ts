@@ -101,7 +101,7 @@ export function watchQueueDepth(
   });
   metrics.gauge(
     'amqp_parked_messages',
-    'Messages in the parking queue of a consumer queue, waiting for an operator',
+    'Messages in the parking queue of a consumer queue',
     ['queue'],
     async function () {
       const entries = [...queues];
@@ -109,26 +109,24 @@ export function watchQueueDepth(
         client,
         entries.map(([, w]) => w.parking),
       );
-      for (const [q, w] of entries) if (depths.has(w.parking)) this.set({ queue: q }, depths.get(w.parking)!);
+      for (const [q, w] of entries) {
+        const n = depths.get(w.parking);
+        if (n !== undefined) this.set({ queue: q }, n);
+      }
     },
   );
-  metrics.gauge(
-    'amqp_backoff_messages',
-    'Messages of a consumer queue waiting in its back-off queues for redelivery',
-    ['queue'],
-    async function () {
-      const entries = [...queues];
-      const depths = await readDepths(
-        client,
-        entries.flatMap(([, w]) => w.backoff),
+  metrics.gauge('amqp_backoff_messages', 'Messages waiting in back-off queues', ['queue'], async function () {
+    const entries = [...queues];
+    const depths = await readDepths(
+      client,
+      entries.flatMap(([, w]) => w.backoff),
+    );
+    for (const [q, w] of entries)
+      this.set(
+        { queue: q },
+        w.backoff.reduce((sum, b) => sum + (depths.get(b) ?? 0), 0),
       );
-      for (const [q, w] of entries)
-        this.set(
-          { queue: q },
-          w.backoff.reduce((sum, b) => sum + (depths.get(b) ?? 0), 0),
-        );
-    },
-  );
+  });
 }
 
 /** An ack or nack on a channel that may have closed meanwhile (the broker then redelivers anyway). */
