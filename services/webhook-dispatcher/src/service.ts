@@ -122,6 +122,7 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             logger,
             metrics,
             inbox,
+            retry: config.consumerRetry,
             queue: { name: EVENTS_QUEUE, bindings: EVENT_BINDINGS },
             prefetch: 32,
             handle: async (event) => {
@@ -132,6 +133,7 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             client: amqp,
             logger,
             metrics,
+            retry: config.consumerRetry,
             queue: ATTEMPT_QUEUE_SPEC,
             declare: (ch) => declareAttemptTopology(ch, config.tiers),
             prefetch: config.attemptPrefetch,
