@@ -5,7 +5,7 @@
 // client; the figure is the median, next to p95 and the stock/patched ratio.
 //
 //   npm run bench -- store [--sizes 10000,100000,1000000] [--samples 200] [--stock-samples 3]
-//                          [--stock-max-rows 100000] [--keep]
+//                          [--stock-max-rows 100000] [--builds patched,stock] [--tag name] [--keep]
 //
 // The stock build scans: one stock delivery-log page over 1,000,000 rows would take many minutes here,
 // so the stock build is measured only up to --stock-max-rows.
@@ -47,6 +47,8 @@ const samples = Number(arg('samples', '200'));
 const stockSamples = Number(arg('stock-samples', '3'));
 const stockMaxRows = Number(arg('stock-max-rows', '100000'));
 const keep = process.argv.includes('--keep');
+const builds = arg('builds', 'patched,stock').split(',');
+const tag = arg('tag', '');
 const work = join(root, '.local', 'bench', 'store');
 
 /** The two builds: ours as the bootstrap makes it, and upstream built from the same module (cached). */
@@ -254,8 +256,9 @@ async function main() {
   const figures: Figure[] = [];
   for (const size of sizes) {
     const dir = await load(bins.stock, size);
-    figures.push(...(await measure('patched', bins.patched, dir, size)));
-    if (size <= stockMaxRows) figures.push(...(await measure('stock', bins.stock, dir, size)));
+    if (builds.includes('patched')) figures.push(...(await measure('patched', bins.patched, dir, size)));
+    if (builds.includes('stock') && size <= stockMaxRows)
+      figures.push(...(await measure('stock', bins.stock, dir, size)));
     if (!keep && size >= 100_000) rmSync(dir, { recursive: true, force: true });
   }
   const lines = [
@@ -266,19 +269,27 @@ async function main() {
   for (const op of ops)
     for (const size of sizes) {
       const s = figures.find((f) => f.op === op && f.rows === size && f.build === 'stock');
-      const p = figures.find((f) => f.op === op && f.rows === size && f.build === 'patched')!;
-      const ratio = s ? String(round2(s.p50Ms / p.p50Ms)) : 'not measured';
-      lines.push(`| ${op} | ${size} | ${s ? s.p50Ms : 'not measured'} | ${p.p50Ms} | ${p.p95Ms} | ${ratio} |`);
+      const p = figures.find((f) => f.op === op && f.rows === size && f.build === 'patched');
+      const ratio = s && p ? String(round2(s.p50Ms / p.p50Ms)) : 'not measured';
+      lines.push(
+        `| ${op} | ${size} | ${s ? s.p50Ms : 'not measured'} | ${p ? p.p50Ms : '-'} | ${p ? p.p95Ms : '-'} | ${ratio} |`,
+      );
     }
   for (const op of ops) {
     const [small, large] = [sizes[0], sizes[sizes.length - 1]].map(
-      (size) => figures.find((f) => f.op === op && f.rows === size && f.build === 'patched')!.p50Ms,
+      (size) => figures.find((f) => f.op === op && f.rows === size && f.build === 'patched')?.p50Ms,
     );
-    lines.push(`- patched, ${op}: ${sizes[sizes.length - 1]} rows / ${sizes[0]} rows = ${round2(large! / small!)}`);
+    if (small && large && sizes.length > 1)
+      lines.push(`- patched, ${op}: ${sizes[sizes.length - 1]} rows / ${sizes[0]} rows = ${round2(large / small)}`);
   }
   console.log(lines.join('\n'));
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  const file = join(root, 'bench', 'results', `store-${new Date().toISOString().slice(0, 10)}.json`);
+  const file = join(
+    root,
+    'bench',
+    'results',
+    `store-${new Date().toISOString().slice(0, 10)}${tag ? `-${tag}` : ''}.json`,
+  );
   writeFileSync(
     file,
     JSON.stringify(
