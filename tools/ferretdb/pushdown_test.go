@@ -144,6 +144,7 @@ func seed(t *testing.T, db *mongo.Database) *mongo.Collection {
 		{{Key: "_id", Value: "num-sub"}, {Key: "tenantId", Value: "t1"}, {Key: "subscriptionId", Value: int32(2)}, {Key: "eventId", Value: "a8"}, {Key: "outboxCount", Value: bson.A{int32(0), int32(3)}}},
 		{{Key: "_id", Value: "bool-active"}, {Key: "tenantId", Value: "t1"}, {Key: "isActive", Value: int32(1)}, {Key: "eventTypes", Value: "employee.created"}, {Key: "outboxCount", Value: 1e21}},
 		{{Key: "_id", Value: "tiny"}, {Key: "tenantId", Value: "t1"}, {Key: "outboxCount", Value: 1e-9}, {Key: "eventId", Value: "a9"}},
+		{{Key: "_id", Value: "digit-field"}, {Key: "tenantId", Value: "t1"}, {Key: "0", Value: "zero"}, {Key: "2fa", Value: bson.A{"on"}}, {Key: "eventId", Value: "a10"}},
 	}
 	for _, d := range odd {
 		docs = append(docs, d)
@@ -178,6 +179,8 @@ var filters = []bson.D{
 	{{Key: "outboxCount", Value: bson.D{{Key: "$gt", Value: 0.0}}}, {Key: "tenantId", Value: "t1"}},
 	{{Key: "outboxCount", Value: bson.D{{Key: "$gt", Value: int64(0)}}}},
 	{{Key: "status", Value: "Failed"}},
+	{{Key: "0", Value: "zero"}},
+	{{Key: "2fa", Value: "on"}, {Key: "tenantId", Value: "t1"}},
 	{{Key: "tenantId", Value: "t1"}, {Key: "$or", Value: bson.A{bson.D{{Key: "status", Value: "Failed"}}, bson.D{{Key: "eventId", Value: "e3"}}}}},
 	{{Key: "tenantId", Value: "t1"}, {Key: "subscriptionId", Value: bson.D{{Key: "$ne", Value: "s2"}}}},
 }
