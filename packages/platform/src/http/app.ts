@@ -2,10 +2,10 @@ import express, { type Express, type NextFunction, type Request, type Response, 
 import * as OpenApiValidator from 'express-openapi-validator';
 import { openApiDocument } from '@travel/contracts';
 import { AppError } from '../errors';
+import { ContractRoutes, ignoreReadOnlyFields } from './contract';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { errorHandler, notFoundHandler } from './error-handler';
-import { stripReadOnlyProperties } from './read-only';
 import { requestId, requireInternalContext } from './request-context';
 
 export type ReadinessCheck = () => Promise<void>;
@@ -98,6 +98,8 @@ export function createBaseApp({ logger, metrics, readiness }: BaseAppOptions): E
 export function finishApp(app: Express, logger: Logger): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
+  // Reached only when response validation refused the error body the handler above sent: a 500.
+  app.use(errorHandler(logger));
   return app;
 }
 
@@ -121,8 +123,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
     }
     app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
     const apiSpec = openApiDocument();
-    // A GET body PUT back is valid: read-only properties are accepted and ignored (unknown ones stay 400).
-    app.use(stripReadOnlyProperties(apiSpec));
+    // A body a GET returned is a valid PUT body: read-only fields are dropped here, for every operation,
+    // before the validator (which would refuse them); unknown fields still fail validation (0035).
+    app.use(ignoreReadOnlyFields(new ContractRoutes(apiSpec)));
     app.use(
       OpenApiValidator.middleware({
         apiSpec: apiSpec as never,
