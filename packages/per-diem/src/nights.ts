@@ -1,0 +1,117 @@
+// PL: the nights of a trip. A night counts when at least the table's minimum (6 hours) of the trip lies
+// inside its window (21:00 to 07:00 on the Warsaw wall clock, so 9 or 11 hours long on a DST night). The
+// lump sum is paid only for a night the caller claims (no bill presented, no accommodation provided):
+// 150 % of the dieta at home, a share of the country's hotel limit abroad (docs/decisions/0053).
+import { foreignRate, nightRules, type Market } from '@travel/regulations';
+import { basisPoints, formatCents, percentOf, tableCents } from './amount';
+import type { Stay } from './partition';
+import { DAY, formatInstant, HOUR, instantOfWall, localDate, offsetAt } from './time';
+import type { NightRow } from './types';
+
+const hm = (text: string) => {
+  const [h, m] = text.split(':').map(Number) as [number, number];
+  return (h * 60 + m) * 60_000;
+};
+
+/** The windows of every night that touches the trip, with the trip's hours inside each. */
+export function nightsOf(
+  market: Market,
+  zone: string,
+  home: string,
+  stays: Stay[],
+  claimed: ReadonlySet<string>,
+): NightRow[] {
+  const tripStart = stays[0]!.start;
+  const tripEnd = stays[stays.length - 1]!.end;
+  const rules = nightRules(market, localDate(zone, tripStart));
+  if (rules.status === 'unknown') return [];
+  const { window } = rules.row;
+  const from = hm(window.from);
+  const to = hm(window.to);
+  const minimum = window.minimumHours * HOUR;
+  // Wall-clock midnights (UTC-encoded); the first night that can matter starts the evening before the
+  // trip (a trip starting at 02:00).
+  const startWall = tripStart + offsetAt(zone, tripStart);
+  const nights: NightRow[] = [];
+  for (let wallDay = startWall - (((startWall % DAY) + DAY) % DAY) - DAY; ; wallDay += DAY) {
+    const winStart = instantOfWall(zone, wallDay + from);
+    if (winStart >= tripEnd) break;
+    const winEnd = instantOfWall(zone, wallDay + DAY + to);
+    const date = new Date(wallDay).toISOString().slice(0, 10);
+    let inside = 0;
+    const perCountry = new Map<string, number>();
+    let country = home;
+    let best = -1;
+    for (const stay of stays) {
+      const a = Math.max(stay.start, winStart);
+      const b = Math.min(stay.end, winEnd);
+      if (b <= a) continue;
+      inside += b - a;
+      const ms = (perCountry.get(stay.countryCode) ?? 0) + b - a;
+      perCountry.set(stay.countryCode, ms);
+      if (ms > best) {
+        best = ms;
+        country = stay.countryCode;
+      }
+    }
+    if (inside >= minimum) nights.push(priceNight(market, home, date, country, winStart, winEnd, inside, claimed));
+  }
+  return nights;
+}
+
+function priceNight(
+  market: Market,
+  home: string,
+  date: string,
+  countryCode: string,
+  winStart: number,
+  winEnd: number,
+  inside: number,
+  claimed: ReadonlySet<string>,
+): NightRow {
+  const base = {
+    date,
+    countryCode,
+    from: formatInstant(winStart),
+    to: formatInstant(winEnd),
+    hours: Math.round(inside / 36_000) / 100,
+    claimed: claimed.has(date),
+  };
+  const rules = nightRules(market, date);
+  const unknown = (reason: string): NightRow => ({
+    ...base,
+    status: 'unknown',
+    reason,
+    lumpSumAmount: null,
+    amount: null,
+    currencyCode: null,
+    source: null,
+  });
+  if (rules.status === 'unknown') return unknown(rules.reason);
+  let lumpSum: number;
+  let currencyCode: string;
+  let source = rules.row.source;
+  if (countryCode === home) {
+    lumpSum = tableCents(rules.row.lumpSum);
+    currencyCode = rules.row.currency;
+  } else {
+    const rate = foreignRate(market, countryCode, date);
+    if (rate.status === 'unknown') return unknown(rate.reason);
+    const share = rules.row.foreignLumpSumPercentOfHotelLimit;
+    if (rate.row.hotelLimit === undefined || share === undefined) {
+      return unknown(`${market} hotel limit for ${countryCode} on ${date} is not verified.`);
+    }
+    lumpSum = percentOf(tableCents(rate.row.hotelLimit), basisPoints(share), 'halfUp');
+    currencyCode = rate.row.currency;
+    source = rate.row.source;
+  }
+  return {
+    ...base,
+    status: 'known',
+    reason: null,
+    lumpSumAmount: formatCents(lumpSum),
+    amount: formatCents(base.claimed ? lumpSum : 0),
+    currencyCode,
+    source,
+  };
+}
