@@ -48,8 +48,7 @@ export function divide(numerator: number, denominator: number, rounding: Roundin
 }
 
 /** `cents × percent`, rounded to the cent. */
-export const percentOf = (cents: number, bp: number, rounding: Rounding): number =>
-  divide(cents * bp, 10000, rounding);
+export const percentOf = (cents: number, bp: number, rounding: Rounding): number => divide(cents * bp, 10000, rounding);
 
 /** `cents × n/d`, rounded half up to the cent. */
 export const fractionOf = (cents: number, [n, d]: [number, number]): number => divide(cents * n, d, 'halfUp');

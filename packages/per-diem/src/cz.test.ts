@@ -53,7 +53,11 @@ describe('CZ meal reductions (§163(2))', () => {
         [from, 'CZ'],
         [to, 'CZ'],
       ],
-      { meals: [{ countryCode: 'CZ', departureTime: from, breakfastsProvided: b, lunchesProvided: l, dinnersProvided: d }] },
+      {
+        meals: [
+          { countryCode: 'CZ', departureTime: from, breakfastsProvided: b, lunchesProvided: l, dinnersProvided: d },
+        ],
+      },
     ).items[0]!;
 
   it('5–12 h, one lunch: 155 − 70 % × 155 (108.50) = 46.50 Kč', () => {

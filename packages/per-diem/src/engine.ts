@@ -38,12 +38,12 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   if (stops.length < 2) problems.add('stops', 'at least two stops: the start and the end of the trip');
   const times: number[] = [];
   const countries: string[] = [];
+  let latest = -Infinity;
   stops.forEach((stop, i) => {
     const t = typeof stop?.time === 'string' ? parseInstant(stop.time) : null;
     if (t === null) problems.add(`stops[${i}].time`, 'must be an ISO 8601 date-time (UTC)');
-    else if (times.length > 0 && t < times[times.length - 1]!) {
-      problems.add(`stops[${i}].time`, 'must not be before the previous stop');
-    }
+    else if (t < latest) problems.add(`stops[${i}].time`, 'must not be before an earlier stop');
+    else latest = t;
     if (typeof stop?.countryCode !== 'string' || !COUNTRY.test(stop.countryCode)) {
       problems.add(`stops[${i}].countryCode`, 'must be an ISO 3166-1 alpha-2 code in upper case');
     }
@@ -76,7 +76,10 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   overrides.forEach(({ value, index }, key) => {
     const cents = typeof value.overrideAmount === 'string' ? parseCents(value.overrideAmount) : null;
     if (cents === null) {
-      problems.add(`overrides[${index}].overrideAmount`, 'must be a non-negative decimal string with at most two places');
+      problems.add(
+        `overrides[${index}].overrideAmount`,
+        'must be a non-negative decimal string with at most two places',
+      );
     } else overrideCents.set(key, cents);
     if (typeof value.overrideReason !== 'string' || value.overrideReason.trim() === '') {
       problems.add(`overrides[${index}].overrideReason`, 'must say why the statutory amount is overridden');
@@ -137,7 +140,9 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
       overrideAmount: oCents === undefined ? null : formatCents(oCents),
       overrideReason: override ? override.overrideReason : null,
       excessAmount:
-        oCents === undefined || priced.status !== 'known' ? null : formatCents(Math.max(0, oCents - priced.amountCents)),
+        oCents === undefined || priced.status !== 'known'
+          ? null
+          : formatCents(Math.max(0, oCents - priced.amountCents)),
       payableAmount: oCents !== undefined ? formatCents(oCents) : amount,
       warnings,
     };
@@ -147,7 +152,10 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   const nightDates = new Set(nights.map((n) => n.date));
   (request.nights ?? []).forEach((night, i) => {
     if (!nightDates.has(night.date)) {
-      problems.add(`nights[${i}].date`, 'no night of the trip (six hours between 21:00 and 07:00 Warsaw time) starts on this date');
+      problems.add(
+        `nights[${i}].date`,
+        'no night of the trip (six hours between 21:00 and 07:00 Warsaw time) starts on this date',
+      );
     }
   });
   problems.throwIfAny();

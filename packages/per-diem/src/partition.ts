@@ -122,7 +122,8 @@ function wallDays(zone: string, home: string, stay: Stay): RowWindow[] {
   const kind = kindOf(home, stay.countryCode);
   const base = { kind, countryCode: stay.countryCode } as const;
   let next = addWallDays(zone, stay.start, 1);
-  if (stay.end <= next) return [{ ...base, start: stay.start, end: stay.end, ms: stay.end - stay.start, mode: 'hours' }];
+  if (stay.end <= next)
+    return [{ ...base, start: stay.start, end: stay.end, ms: stay.end - stay.start, mode: 'hours' }];
   const rows: RowWindow[] = [];
   let t = stay.start;
   let k = 1;

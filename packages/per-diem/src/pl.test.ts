@@ -52,7 +52,9 @@ describe('PL meal reductions (of the dieta)', () => {
   const from = '2026-02-02T06:00:00Z';
   const meals = (to: string, b: number, l: number, d: number) =>
     home(from, to, {
-      meals: [{ countryCode: 'PL', departureTime: from, breakfastsProvided: b, lunchesProvided: l, dinnersProvided: d }],
+      meals: [
+        { countryCode: 'PL', departureTime: from, breakfastsProvided: b, lunchesProvided: l, dinnersProvided: d },
+      ],
     }).items[0]!;
   it('over 12 h with lunch: 45.00 − 50 % × 45 (22.50) = 22.50 zł', () => {
     expect(meals('2026-02-02T19:00:00Z', 0, 1, 0).amount).toBe('22.50');

@@ -174,7 +174,13 @@ export function applyMeals(
     if (count > 0 && byCount.length > 0) {
       const bp = basisPoints(byCount[Math.min(count, byCount.length) - 1]!);
       const amount = percentOf(base, bp, rounding);
-      reductions.push({ meals: counted, count, percent: formatPercent(bp), of: formatCents(base), amount: formatCents(amount) });
+      reductions.push({
+        meals: counted,
+        count,
+        percent: formatPercent(bp),
+        of: formatCents(base),
+        amount: formatCents(amount),
+      });
     }
   } else {
     const percents = rule.kind === 'perMeal' ? rule.perMeal : band ? rule.byBand?.[band.id] : undefined;
@@ -189,7 +195,13 @@ export function applyMeals(
       }
       const bp = basisPoints(pct);
       const amount = percentOf(base, bp, rounding) * count;
-      reductions.push({ meals: [meal], count, percent: formatPercent(bp), of: formatCents(base), amount: formatCents(amount) });
+      reductions.push({
+        meals: [meal],
+        count,
+        percent: formatPercent(bp),
+        of: formatCents(base),
+        amount: formatCents(amount),
+      });
     }
   }
   let total = 0;

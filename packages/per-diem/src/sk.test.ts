@@ -38,7 +38,11 @@ describe('SK meal reductions (of the >18 h amount, rounded up to the cent)', () 
         [from, 'SK'],
         [to, 'SK'],
       ],
-      { meals: [{ countryCode: 'SK', departureTime: from, breakfastsProvided: b, lunchesProvided: l, dinnersProvided: d }] },
+      {
+        meals: [
+          { countryCode: 'SK', departureTime: from, breakfastsProvided: b, lunchesProvided: l, dinnersProvided: d },
+        ],
+      },
     ).items[0]!;
 
   it('breakfast: 25 % × 20.60 = 5.15 → 20.60 − 5.15 = 15.45 €', () => {
@@ -147,7 +151,9 @@ describe('SK overrides: the statutory minimum and the taxable excess', () => {
   ];
   it('an override of 30.00 € over the 20.60 € minimum: excess 9.40 € for payroll', () => {
     const row = trip(stops, {
-      overrides: [{ countryCode: 'SK', departureTime: from, overrideAmount: '30.00', overrideReason: 'company policy' }],
+      overrides: [
+        { countryCode: 'SK', departureTime: from, overrideAmount: '30.00', overrideReason: 'company policy' },
+      ],
     }).items[0]!;
     expect(row).toMatchObject({
       amount: '20.60',
