@@ -15,10 +15,17 @@ export function parseCents(text: string): number | null {
   return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
 }
 
-/** Cents of a table figure; a malformed table is a programming error. */
+const tableFigures = new Map<string, number>();
+
+/** Cents of a table figure (memoised: the tables hold few distinct figures); a malformed one is a bug. */
 export function tableCents(text: string): number {
-  const cents = parseCents(text);
-  if (cents === null) throw new Error(`not a decimal amount with at most two places: ${text}`);
+  let cents = tableFigures.get(text);
+  if (cents === undefined) {
+    const parsed = parseCents(text);
+    if (parsed === null) throw new Error(`not a decimal amount with at most two places: ${text}`);
+    if (tableFigures.size > 10_000) tableFigures.clear();
+    tableFigures.set(text, (cents = parsed));
+  }
   return cents;
 }
 

@@ -94,6 +94,7 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   });
   problems.throwIfAny();
 
+  const payable: (number | null)[] = []; // each row's payable cents, for the totals
   const items = windows.map((w): PerDiemRow => {
     const key = keyOf(w.countryCode, w.start);
     const m = meals.get(key)?.value;
@@ -114,6 +115,7 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
       );
     }
     const amount = priced.status === 'known' ? formatCents(priced.amountCents) : null;
+    payable.push(priced.status === 'known' ? (oCents ?? priced.amountCents) : null);
     const currencyCode = priced.status === 'known' ? priced.currencyCode : null;
     return {
       countryCode: w.countryCode,
@@ -162,13 +164,11 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
 
   const totals = new Map<string, number>();
   let complete = true;
-  for (const row of items) {
-    if (row.status === 'unknown' || row.currencyCode === null || row.payableAmount === null) {
-      complete = false;
-      continue;
-    }
-    totals.set(row.currencyCode, (totals.get(row.currencyCode) ?? 0) + parseCents(row.payableAmount)!);
-  }
+  items.forEach((row, i) => {
+    const cents = payable[i];
+    if (cents === null || cents === undefined || row.currencyCode === null) complete = false;
+    else totals.set(row.currencyCode, (totals.get(row.currencyCode) ?? 0) + cents);
+  });
   for (const night of nights) {
     if (night.status === 'unknown' || night.currencyCode === null) {
       if (night.claimed) complete = false;

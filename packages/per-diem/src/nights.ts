@@ -2,16 +2,15 @@
 // inside its window (21:00 to 07:00 on the Warsaw wall clock, so 9 or 11 hours long on a DST night). The
 // lump sum is paid only for a night the caller claims (no bill presented, no accommodation provided):
 // 150 % of the dieta at home, a share of the country's hotel limit abroad (docs/decisions/0053).
-import { foreignRate, nightRules, type Market } from '@travel/regulations';
+import type { LegalSource, Market } from '@travel/regulations';
 import { basisPoints, formatCents, percentOf, tableCents } from './amount';
 import type { Stay } from './partition';
-import { DAY, formatInstant, HOUR, instantOfWall, localDate, offsetAt } from './time';
+import { foreignRate, nightRules } from './tables';
+import { DAY, dayString, formatInstant, HOUR, instantOfWall, localDate, offsetAt } from './time';
 import type { NightRow } from './types';
 
-const hm = (text: string) => {
-  const [h, m] = text.split(':').map(Number) as [number, number];
-  return (h * 60 + m) * 60_000;
-};
+/** `21:00` → milliseconds after midnight. */
+const hm = (text: string) => (Number(text.slice(0, 2)) * 60 + Number(text.slice(3, 5))) * 60_000;
 
 /** The windows of every night that touches the trip, with the trip's hours inside each. */
 export function nightsOf(
@@ -37,7 +36,7 @@ export function nightsOf(
     const winStart = instantOfWall(zone, wallDay + from);
     if (winStart >= tripEnd) break;
     const winEnd = instantOfWall(zone, wallDay + DAY + to);
-    const date = new Date(wallDay).toISOString().slice(0, 10);
+    const date = dayString(Math.floor(wallDay / DAY));
     let inside = 0;
     const perCountry = new Map<string, number>();
     let country = home;
@@ -69,49 +68,51 @@ function priceNight(
   inside: number,
   claimed: ReadonlySet<string>,
 ): NightRow {
-  const base = {
+  const found = lumpSumFor(market, home, date, countryCode);
+  const isClaimed = claimed.has(date);
+  const known = found.status === 'known';
+  // One literal (no spread): this runs per night of every itinerary.
+  return {
     date,
     countryCode,
     from: formatInstant(winStart),
     to: formatInstant(winEnd),
     hours: Math.round(inside / 36_000) / 100,
-    claimed: claimed.has(date),
+    status: found.status,
+    reason: known ? null : found.reason,
+    lumpSumAmount: known ? formatCents(found.cents) : null,
+    claimed: isClaimed,
+    amount: known ? formatCents(isClaimed ? found.cents : 0) : null,
+    currencyCode: known ? found.currencyCode : null,
+    source: known ? found.source : null,
   };
+}
+
+type LumpSum =
+  { status: 'known'; cents: number; currencyCode: string; source: LegalSource } | { status: 'unknown'; reason: string };
+
+/** The lump sum for a night in `countryCode`: 150 % of the dieta at home, a share of the hotel limit abroad. */
+function lumpSumFor(market: Market, home: string, date: string, countryCode: string): LumpSum {
   const rules = nightRules(market, date);
-  const unknown = (reason: string): NightRow => ({
-    ...base,
-    status: 'unknown',
-    reason,
-    lumpSumAmount: null,
-    amount: null,
-    currencyCode: null,
-    source: null,
-  });
-  if (rules.status === 'unknown') return unknown(rules.reason);
-  let lumpSum: number;
-  let currencyCode: string;
-  let source = rules.row.source;
+  if (rules.status === 'unknown') return rules;
   if (countryCode === home) {
-    lumpSum = tableCents(rules.row.lumpSum);
-    currencyCode = rules.row.currency;
-  } else {
-    const rate = foreignRate(market, countryCode, date);
-    if (rate.status === 'unknown') return unknown(rate.reason);
-    const share = rules.row.foreignLumpSumPercentOfHotelLimit;
-    if (rate.row.hotelLimit === undefined || share === undefined) {
-      return unknown(`${market} hotel limit for ${countryCode} on ${date} is not verified.`);
-    }
-    lumpSum = percentOf(tableCents(rate.row.hotelLimit), basisPoints(share), 'halfUp');
-    currencyCode = rate.row.currency;
-    source = rate.row.source;
+    return {
+      status: 'known',
+      cents: tableCents(rules.row.lumpSum),
+      currencyCode: rules.row.currency,
+      source: rules.row.source,
+    };
+  }
+  const rate = foreignRate(market, countryCode, date);
+  if (rate.status === 'unknown') return rate;
+  const share = rules.row.foreignLumpSumPercentOfHotelLimit;
+  if (rate.row.hotelLimit === undefined || share === undefined) {
+    return { status: 'unknown', reason: `${market} hotel limit for ${countryCode} on ${date} is not verified.` };
   }
   return {
-    ...base,
     status: 'known',
-    reason: null,
-    lumpSumAmount: formatCents(lumpSum),
-    amount: formatCents(base.claimed ? lumpSum : 0),
-    currencyCode,
-    source,
+    cents: percentOf(tableCents(rate.row.hotelLimit), basisPoints(share), 'halfUp'),
+    currencyCode: rate.row.currency,
+    source: rate.row.source,
   };
 }

@@ -120,18 +120,24 @@ function blocks24h(home: string, stay: Stay): RowWindow[] {
 /** PL: Warsaw wall-clock days from the start of the stay; within one day the short-trip bands apply. */
 function wallDays(zone: string, home: string, stay: Stay): RowWindow[] {
   const kind = kindOf(home, stay.countryCode);
-  const base = { kind, countryCode: stay.countryCode } as const;
+  const row = (start: number, end: number, mode: WindowMode): RowWindow => ({
+    kind,
+    countryCode: stay.countryCode,
+    start,
+    end,
+    ms: end - start,
+    mode,
+  });
   let next = addWallDays(zone, stay.start, 1);
-  if (stay.end <= next)
-    return [{ ...base, start: stay.start, end: stay.end, ms: stay.end - stay.start, mode: 'hours' }];
+  if (stay.end <= next) return [row(stay.start, stay.end, 'hours')];
   const rows: RowWindow[] = [];
   let t = stay.start;
   let k = 1;
   while (next <= stay.end) {
-    rows.push({ ...base, start: t, end: next, ms: next - t, mode: 'fullDay' });
+    rows.push(row(t, next, 'fullDay'));
     t = next;
     next = addWallDays(zone, stay.start, ++k);
   }
-  if (t < stay.end) rows.push({ ...base, start: t, end: stay.end, ms: stay.end - t, mode: 'startedDay' });
+  if (t < stay.end) rows.push(row(t, stay.end, 'startedDay'));
   return rows;
 }

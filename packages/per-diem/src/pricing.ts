@@ -1,18 +1,10 @@
 // One row window priced by the market's tables on the row's account date: the band, the gross amount,
 // the meal reductions and the legal source. A figure the tables do not know makes the row `unknown`
 // with the reason; nothing is guessed (docs/decisions/0025, 0052).
-import {
-  domesticPerDiem,
-  foreignRate,
-  foreignRules,
-  type Band,
-  type LegalSource,
-  type Market,
-  type Meal,
-  type MealReductionRule,
-} from '@travel/regulations';
+import { type Band, type LegalSource, type Market, type Meal, type MealReductionRule } from '@travel/regulations';
 import { basisPoints, formatCents, formatPercent, fractionOf, parseFraction, percentOf, tableCents } from './amount';
 import type { RowWindow } from './partition';
+import { domesticPerDiem, foreignRate, foreignRules } from './tables';
 import { HOUR } from './time';
 import type { MealReductionApplied } from './types';
 

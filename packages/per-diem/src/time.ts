@@ -5,6 +5,7 @@
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
+const MAX_MEMO = 200_000;
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?$/;
 
@@ -13,38 +14,105 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?
  * are read as UTC); with one, the offset is honoured. null when the text is not a real instant.
  */
 export function parseInstant(text: string): number | null {
+  const fast = parseCanonical(text);
+  if (fast !== null) return fast;
   const m = ISO.exec(text);
   if (!m) return null;
-  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const ms = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
-  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return null;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const h = Number(m[4]);
+  const mi = Number(m[5]);
+  const s = m[6] === undefined ? 0 : Number(m[6]);
+  const ms = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) return null;
   const t = Date.UTC(y, mo - 1, d, h, mi, s, ms);
-  if (new Date(t).getUTCDate() !== d) return null; // 2026-02-30
   const zone = m[8];
-  if (!zone || zone === 'Z') return t;
-  const sign = zone[0] === '-' ? -1 : 1;
+  if (zone === undefined || zone === 'Z') return t;
   const oh = Number(zone.slice(1, 3));
   const om = Number(zone.slice(4, 6));
   if (oh > 23 || om > 59) return null;
-  return t - sign * (oh * 60 + om) * 60_000;
+  return t - (zone[0] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
+}
+
+const digit = (text: string, i: number) => text.charCodeAt(i) - 48;
+const two = (text: string, i: number) => digit(text, i) * 10 + digit(text, i + 1);
+
+/**
+ * The common spelling `yyyy-MM-ddTHH:mm:ssZ` (or with `.sss`), read without a regular expression; null for
+ * anything else, which the general parser then reads.
+ */
+function parseCanonical(text: string): number | null {
+  const n = text.length;
+  if ((n !== 20 && n !== 24) || text.charCodeAt(n - 1) !== 90 /* Z */) return null;
+  if (text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':') return null;
+  if (n === 24 && text[19] !== '.') return null;
+  for (const i of n === 24 ? CANONICAL_DIGITS_MS : CANONICAL_DIGITS) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return null;
+  }
+  const y = two(text, 0) * 100 + two(text, 2);
+  const mo = two(text, 5);
+  const d = two(text, 8);
+  const h = two(text, 11);
+  const mi = two(text, 14);
+  const s = two(text, 17);
+  const ms = n === 24 ? digit(text, 20) * 100 + two(text, 21) : 0;
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) return null;
+  return Date.UTC(y, mo - 1, d, h, mi, s, ms);
+}
+const CANONICAL_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
+const CANONICAL_DIGITS_MS = [...CANONICAL_DIGITS, 20, 21, 22];
+
+function daysInMonth(y: number, mo: number): number {
+  if (mo === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31;
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+const dayStrings = new Map<number, string>();
+
+/** `yyyy-MM-dd` of a day number (days since 1970-01-01); memoised (a trip's rows share a few days). */
+export function dayString(days: number): string {
+  let text = dayStrings.get(days);
+  if (text === undefined) {
+    if (dayStrings.size >= MAX_MEMO) dayStrings.clear();
+    dayStrings.set(days, (text = civilDay(days)));
+  }
+  return text;
+}
+
+/** The civil-from-days algorithm (H. Hinnant). */
+function civilDay(days: number): string {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  return `${y}-${pad2(m)}-${pad2(d)}`;
 }
 
 /** `2026-03-29T01:00:00Z`: UTC, without milliseconds when they are zero. */
 export function formatInstant(t: number): string {
-  const iso = new Date(t).toISOString();
-  return iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso;
+  const days = Math.floor(t / DAY);
+  let rest = t - days * DAY;
+  const h = Math.floor(rest / HOUR);
+  rest -= h * HOUR;
+  const mi = Math.floor(rest / 60_000);
+  rest -= mi * 60_000;
+  const s = Math.floor(rest / 1000);
+  const ms = rest - s * 1000;
+  const time = `${pad2(h)}:${pad2(mi)}:${pad2(s)}`;
+  return `${dayString(days)}T${time}${ms === 0 ? '' : `.${String(ms).padStart(3, '0')}`}Z`;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsets = new Map<string, Map<number, number>>();
-const MAX_MEMO = 200_000;
 
 function formatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
@@ -87,7 +155,7 @@ export function offsetAt(zone: string, t: number): number {
 
 /** The local calendar date (`yyyy-MM-dd`) of instant `t` in `zone`. */
 export function localDate(zone: string, t: number): string {
-  return new Date(t + offsetAt(zone, t)).toISOString().slice(0, 10);
+  return dayString(Math.floor((t + offsetAt(zone, t)) / DAY));
 }
 
 /**
