@@ -20,6 +20,7 @@ export const MAX_TRIP_DAYS = 366;
 export const MAX_MEALS_PER_ROW = 2;
 
 const keyOf = (countryCode: string, t: number) => `${countryCode}|${t}`;
+const EMPTY: ReadonlySet<string> = new Set();
 
 interface Keyed<T> {
   value: T;
@@ -60,7 +61,8 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   const home = market;
   const stays = staysOf(times, countries);
   const windows = rowWindows(profile, home, stays);
-  const keys = new Set(windows.map((w) => keyOf(w.countryCode, w.start)));
+  const anyKeyed = (request.meals?.length ?? 0) + (request.overrides?.length ?? 0) > 0;
+  const keys = anyKeyed ? new Set(windows.map((w) => keyOf(w.countryCode, w.start))) : EMPTY;
 
   const meals = keyed(request.meals, 'meals', keys, problems);
   const overrides = keyed(request.overrides, 'overrides', keys, problems);
@@ -96,7 +98,7 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
 
   const payable: (number | null)[] = []; // each row's payable cents, for the totals
   const items = windows.map((w): PerDiemRow => {
-    const key = keyOf(w.countryCode, w.start);
+    const key = anyKeyed ? keyOf(w.countryCode, w.start) : '';
     const m = meals.get(key)?.value;
     const counts: MealCounts = m
       ? { Breakfast: m.breakfastsProvided ?? 0, Lunch: m.lunchesProvided ?? 0, Dinner: m.dinnersProvided ?? 0 }
@@ -151,9 +153,8 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   });
 
   const nights: NightRow[] = market === 'PL' ? nightsOf(market, profile.zone, home, stays, claimed) : [];
-  const nightDates = new Set(nights.map((n) => n.date));
   (request.nights ?? []).forEach((night, i) => {
-    if (!nightDates.has(night.date)) {
+    if (!nights.some((n) => n.date === night.date)) {
       problems.add(
         `nights[${i}].date`,
         'no night of the trip (six hours between 21:00 and 07:00 Warsaw time) starts on this date',

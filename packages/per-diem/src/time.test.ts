@@ -25,6 +25,10 @@ describe('time zones', () => {
     // 2026-03-29 02:30 does not exist in Warsaw; 03:30 CEST = 01:30Z.
     expect(instantOfWall('Europe/Warsaw', t('2026-03-29T02:30:00Z'))).toBe(t('2026-03-29T01:30:00Z'));
   });
+  it('a wall time in the repeated autumn hour resolves to its second occurrence', () => {
+    // 2026-10-25 02:30 occurs at 00:30Z (CEST) and at 01:30Z (CET).
+    expect(instantOfWall('Europe/Warsaw', t('2026-10-25T02:30:00Z'))).toBe(t('2026-10-25T01:30:00Z'));
+  });
   it('parses ISO 8601 instants and rejects impossible ones', () => {
     expect(parseInstant('2026-03-02T06:00:00Z')).toBe(t('2026-03-02T06:00:00Z'));
     expect(parseInstant('2026-03-02T06:00:00.5Z')).toBe(t('2026-03-02T06:00:00.500Z'));

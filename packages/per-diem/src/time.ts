@@ -161,7 +161,7 @@ export function localDate(zone: string, t: number): string {
 /**
  * The instant at which the wall clock in `zone` shows `wall` (milliseconds of a UTC-encoded wall time).
  * A wall time skipped by a spring-forward gap resolves to the instant after the gap; one that occurs twice
- * (autumn) resolves to one of its two instants (no boundary the engine asks for falls in that hour).
+ * (autumn) resolves to its second occurrence.
  */
 export function instantOfWall(zone: string, wall: number): number {
   const first = wall - offsetAt(zone, wall);
