@@ -45,10 +45,16 @@ export function rowWindows(profile: MarketProfile, home: string, stays: Stay[]):
   switch (profile.partition) {
     case 'calendarDay':
       return calendarDays(profile.zone, home, stays);
-    case 'blocks24h':
-      return stays.flatMap((s) => blocks24h(home, s));
-    case 'wallDays':
-      return stays.flatMap((s) => wallDays(profile.zone, home, s));
+    case 'blocks24h': {
+      const rows: RowWindow[] = [];
+      for (const stay of stays) blocks24h(home, stay, rows);
+      return rows;
+    }
+    case 'wallDays': {
+      const rows: RowWindow[] = [];
+      for (const stay of stays) wallDays(profile.zone, home, stay, rows);
+      return rows;
+    }
   }
 }
 
@@ -105,8 +111,7 @@ function calendarDays(zone: string, home: string, stays: Stay[]): RowWindow[] {
 }
 
 /** HR, SI: full 24-hour blocks from the start of the stay; the remainder is one row in one band. */
-function blocks24h(home: string, stay: Stay): RowWindow[] {
-  const rows: RowWindow[] = [];
+function blocks24h(home: string, stay: Stay, rows: RowWindow[]): void {
   const kind = kindOf(home, stay.countryCode);
   let t = stay.start;
   while (stay.end - t > DAY) {
@@ -114,11 +119,10 @@ function blocks24h(home: string, stay: Stay): RowWindow[] {
     t += DAY;
   }
   rows.push({ kind, countryCode: stay.countryCode, start: t, end: stay.end, ms: stay.end - t, mode: 'hours' });
-  return rows;
 }
 
 /** PL: Warsaw wall-clock days from the start of the stay; within one day the short-trip bands apply. */
-function wallDays(zone: string, home: string, stay: Stay): RowWindow[] {
+function wallDays(zone: string, home: string, stay: Stay, rows: RowWindow[]): void {
   const kind = kindOf(home, stay.countryCode);
   const row = (start: number, end: number, mode: WindowMode): RowWindow => ({
     kind,
@@ -129,8 +133,10 @@ function wallDays(zone: string, home: string, stay: Stay): RowWindow[] {
     mode,
   });
   let next = addWallDays(zone, stay.start, 1);
-  if (stay.end <= next) return [row(stay.start, stay.end, 'hours')];
-  const rows: RowWindow[] = [];
+  if (stay.end <= next) {
+    rows.push(row(stay.start, stay.end, 'hours'));
+    return;
+  }
   let t = stay.start;
   let k = 1;
   while (next <= stay.end) {
@@ -139,5 +145,4 @@ function wallDays(zone: string, home: string, stay: Stay): RowWindow[] {
     next = addWallDays(zone, stay.start, ++k);
   }
   if (t < stay.end) rows.push(row(t, stay.end, 'startedDay'));
-  return rows;
 }
