@@ -9,8 +9,8 @@
 // computes requests in a tight loop for a fixed time; the figure is the median of the runs, with the
 // slowest and fastest. Options: --runs N (default 7), --seconds S per run (default 2), --markets SK,PL.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { calculatePerDiems, type PerDiemRequest } from '../packages/per-diem/src';
 import type { Market } from '../packages/regulations/src';
@@ -129,7 +129,10 @@ function main() {
   const out = {
     date: new Date().toISOString(),
     commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
-    command: `${process.argv.slice(1).join(' ')}`,
+    args: process.argv.slice(2),
+    script: relative(join(__dirname, '..'), process.argv[1] ?? ''),
+    // The cores this process may run on: `0` when pinned with taskset -c 0, as the figures want.
+    cpusAllowed: /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? '?',
     machine: machine(),
     loadBefore: before,
     loadAfter: load(),
