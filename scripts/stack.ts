@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ensureInfra, repoRoot } from '../packages/testkit/src/infra/infra';
 import { startProcess, type ManagedProcess } from '../packages/testkit/src/infra/processes';
 import { waitFor } from '../packages/testkit/src/infra/wait';
-import { ensureTestTls } from '../packages/testkit/src/tls';
+import { ensureTestTls, extraCaCertsEnv } from '../packages/testkit/src/tls';
 import { connectMongo, ensureIndexes, type Market } from '../packages/platform/src';
 import { registerModels } from '../services/employees/src/infra/models';
 import { createTenant, type CreatedTenant } from '../services/employees/src/app/tenants';
@@ -30,6 +30,19 @@ const DEMO: Array<{ market: Market; name: string }> = [
   { market: 'CZ', name: 'Demo s.r.o. (CZ)' },
   { market: 'PL', name: 'Demo sp. z o.o. (PL)' },
 ];
+
+/** Settings a local stack gives one service on top of the common ones. */
+function serviceEnv(name: string): Record<string, string> {
+  if (name === 'reference-fx') {
+    // Recorded feeds (reconstructed, illustrative values) so every market has rates offline;
+    // FX_IMPORT_ENABLED=true also fetches the live feeds when the network allows.
+    return {
+      FX_SEED_DIR: join(root, 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
+      FX_IMPORT_ENABLED: process.env.FX_IMPORT_ENABLED ?? 'false',
+    };
+  }
+  return {};
+}
 
 /** Local secrets, made once per checkout under .local (never committed). */
 function localSecrets(): { context: string; webhookKey: string } {
@@ -79,6 +92,12 @@ async function main(): Promise<void> {
   say(`infrastructure: ${infra.source}`);
   const secrets = localSecrets();
   const tls = ensureTestTls(join(state, 'tls'));
+  // The dispatcher trusts the local CA (npm run receiver) and whatever NODE_EXTRA_CA_CERTS already names
+  // (a receiver with its own CA: mkcert, a company CA), through one bundle file.
+  const trust = extraCaCertsEnv(tls.caFile, process.env.NODE_EXTRA_CA_CERTS, join(state, 'tls', 'extra-ca-bundle.pem'));
+  if (trust.warning) say(`warning: ${trust.warning}`);
+  else if (trust.NODE_EXTRA_CA_CERTS !== tls.caFile)
+    say(`the dispatcher trusts ${process.env.NODE_EXTRA_CA_CERTS} and the local CA (${trust.NODE_EXTRA_CA_CERTS})`);
   const gatewayPort = Number(process.env.PORT ?? 8080);
   const common = {
     HOST: '127.0.0.1',
@@ -106,7 +125,7 @@ async function main(): Promise<void> {
   const logDir = join(state, 'logs');
   try {
     const start = (name: string, port: number, extra: Record<string, string> = {}) => {
-      const env = { ...common, PORT: String(port), SERVICE_NAME: name, ...extra };
+      const env = { ...common, PORT: String(port), SERVICE_NAME: name, ...serviceEnv(name), ...extra };
       const proc = startProcess(name, tsx, [join(root, 'services', name, 'src', 'main.ts')], { env, logDir });
       procs.push(proc);
       return waitFor(`${name} on :${port}`, () => ready(`http://127.0.0.1:${port}`), 90_000, proc.exitReason);
@@ -124,8 +143,8 @@ async function main(): Promise<void> {
                 ...(process.env.WEBHOOK_RETRY_SCHEDULE
                   ? { WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE }
                   : {}),
-                // Lets the local demo receiver (npm run receiver) be trusted; real partners use public CAs.
-                NODE_EXTRA_CA_CERTS: tls.caFile,
+                // The local demo receiver (npm run receiver) and the user's own CAs; partners use public CAs.
+                NODE_EXTRA_CA_CERTS: trust.NODE_EXTRA_CA_CERTS,
               }
             : {},
         ),

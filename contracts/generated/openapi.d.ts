@@ -11,10 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook subscriptions (never includes the signing secret) */
+        /** List webhook subscriptions (never includes the signing secret; deleted ones are not listed) */
         get: operations["listWebhooks"];
         put?: never;
-        /** Register an HTTPS endpoint; the response carries the signing secret once */
+        /** Register an HTTPS endpoint (needs ManageCompanyData); the response carries the signing secret once */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -31,11 +31,48 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** Read one subscription (never includes the secret); a deleted one is 404 */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
-        /** Delete a subscription (the only way back from disabled is delete, then register anew) */
+        /**
+         * Delete a subscription (needs ManageCompanyData); its delivery log stays readable for 30 days
+         * @description The only way back from disabled is delete, then register anew, then `recover`. A deleted
+         *     subscription leaves the list, gets no more deliveries (attempts still queued end as `Failed`) and
+         *     answers 404 to read, delete and recover; its delivery log (list, detail) stays readable until the
+         *     30-day retention removes it, and a retry of one of its deliveries is 409 `INVALID_STATE`.
+         */
         delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send to this active subscription the events its URL missed since a time (needs ManageCompanyData)
+         * @description After an outage (auto-disable, delete, register again), sends to this subscription every event of
+         *     its `eventTypes` raised since `since` (at most 30 days back) that the company's earlier
+         *     subscriptions to the same `url` did not deliver successfully: events whose deliveries ended
+         *     `Failed` or `Exhausted`, and events raised while the endpoint was disabled or deleted. Each is a
+         *     new delivery in this subscription's log with the original event id and body bytes, signed with this
+         *     subscription's secret. Events delivered successfully before, and events this subscription already
+         *     has a delivery of, are not sent again, so calling again is safe (after a 503, it sends the rest).
+         *     Answers 202 with how many deliveries were queued. A disabled subscription is 409 `INVALID_STATE`,
+         *     a deleted one 404.
+         */
+        post: operations["recoverWebhookEvents"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -50,6 +87,7 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** The delivery log of a subscription, newest first (also of a deleted one, for 30 days) */
         get: operations["listDeliveries"];
         put?: never;
         post?: never;
@@ -69,6 +107,7 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** One delivery with the exact signed bytes, its attempts and the partner's last answer */
         get: operations["getDelivery"];
         put?: never;
         post?: never;
@@ -90,7 +129,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a new attempt series for a Failed or Exhausted delivery (same event id and bytes) */
+        /**
+         * Start a new attempt series for a Failed or Exhausted delivery (needs ManageCompanyData)
+         * @description Same event id and body bytes, fresh signature. 409 `INVALID_STATE` for a delivery in another
+         *     status, or of a disabled or deleted subscription (register again and use `recover`). 503
+         *     `SERVICE_UNAVAILABLE` when the retry could not be queued; the delivery is unchanged, try again.
+         */
         post: operations["retryDelivery"];
         delete?: never;
         options?: never;
@@ -107,7 +151,11 @@ export interface paths {
         };
         /**
          * List the company's employees, sorted by last and first name
-         * @description Any API key of the company may read employees. Filters combine with AND.
+         * @description Any API key of the company may read employees. Filters combine with AND. Each item is the full
+         *     record (`Employee`) for callers holding `ManageEmployees` or `ManageCompanyData` and for the
+         *     caller's own employee; every other item is the `EmployeeSummary`, without personal data.
+         *     Filtering by `email` needs `ManageEmployees` or `ManageCompanyData` (403 otherwise), so the filter
+         *     cannot reveal addresses to a caller who may not read them.
          */
         get: operations["listEmployees"];
         put?: never;
@@ -134,6 +182,11 @@ export interface paths {
             };
             cookie?: never;
         };
+        /**
+         * Read an employee; the full record only to those allowed to see personal data
+         * @description The full record (`Employee`) for callers holding `ManageEmployees` or `ManageCompanyData`, and for
+         *     the caller's own employee; every other caller gets the `EmployeeSummary`, without personal data.
+         */
         get: operations["getEmployee"];
         /**
          * Replace an employee (needs ManageEmployees); raises employee.updated
@@ -145,8 +198,10 @@ export interface paths {
          *       not know are kept as sent, so write back the list you read).
          *
          *     Changing permissions needs the caller to hold every flag added or taken away (403 otherwise). The
-         *     account owner stays `Active`, unarchived and holds every permission. Read-only fields of the record
-         *     (`id`, `isAccountOwner`, `createdAt`, `editedAt`) are not accepted in the body.
+         *     account owner stays `Active`, unarchived and holds every permission. The record a GET returned is a
+         *     valid body: its read-only fields (`id`, `isAccountOwner`, `createdAt`, `editedAt`) are accepted and
+         *     ignored, whatever their value. A body that changes nothing is a no-op: the record comes back
+         *     unchanged (same `editedAt`) and no `employee.updated` is raised.
          */
         put: operations["updateEmployee"];
         post?: never;
@@ -184,7 +239,11 @@ export interface paths {
             cookie?: never;
         };
         get: operations["getDepartment"];
-        /** Replace a department (needs ManageCompanyData); an omitted parentId makes it a root department */
+        /**
+         * Replace a department (needs ManageCompanyData); an omitted parentId makes it a root department
+         * @description The record a GET returned is a valid body: its read-only fields (`id`, `createdAt`, `editedAt`) are
+         *     accepted and ignored. A body that changes nothing leaves the record (and its `editedAt`) as it was.
+         */
         put: operations["updateDepartment"];
         post?: never;
         /** Delete a department (needs ManageCompanyData); 409 while employees or sub-departments use it */
@@ -222,7 +281,11 @@ export interface paths {
             cookie?: never;
         };
         get: operations["getCostCenter"];
-        /** Replace a cost center (needs ManageCompanyData); omitted description is cleared, omitted isActive is true */
+        /**
+         * Replace a cost center (needs ManageCompanyData); omitted description is cleared, omitted isActive is true
+         * @description The record a GET returned is a valid body: its read-only fields (`id`, `createdAt`, `editedAt`) are
+         *     accepted and ignored. A body that changes nothing leaves the record (and its `editedAt`) as it was.
+         */
         put: operations["updateCostCenter"];
         post?: never;
         /** Delete a cost center (needs ManageCompanyData); 409 while an employee's costCenterIds names it */
@@ -409,6 +472,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reference/exchange-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Exchange rates of the caller's market provider (HNB, ECB, CNB or NBP) that apply on a date
+         * @description The provider follows the company's market: `HNB` for HR, `ECB` for SI and SK, `CNB` for CZ, `NBP`
+         *     (table A) for PL. With `currency`, the one rate of that currency; without it, every rate of the
+         *     publication that applies. A date without a publication (weekend, holiday) takes the latest earlier
+         *     one: `date` says which, `requestedDate` echoes the question. `direction` says how to convert into
+         *     `baseCurrency`: `ForeignPerBase` (HNB, ECB: foreign units per 1 EUR) divide by `ratePerUnit`;
+         *     `BasePerForeign` (CNB, NBP: CZK or PLN per `units` of the currency) multiply by `ratePerUnit`.
+         *     No rate on or before the date: 400 `EXCHANGE_RATE_UNAVAILABLE`, keyed `currency` (or `date` without
+         *     a currency).
+         */
+        get: operations["listExchangeRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     entryEvent: {
@@ -514,7 +604,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
             detail?: string;
             /** @description Field name (request JSON property path, or a key the spec names) to messages */
             errors?: {
@@ -551,6 +641,15 @@ export interface components {
             consecutiveExhausted?: number;
             createdAt: components["schemas"]["Timestamp"];
         };
+        RecoverWebhookRequest: {
+            /** @description Events raised at or after this time are considered; at most 30 days back (400 otherwise) */
+            since: components["schemas"]["Timestamp"];
+        };
+        WebhookRecovery: {
+            since: components["schemas"]["Timestamp"];
+            /** @description Missed events queued as new deliveries of this subscription */
+            count: number;
+        };
         WebhookSubscriptionCreated: components["schemas"]["WebhookSubscription"] & {
             /** @description Shown once; cannot be recovered */
             signingSecret: string;
@@ -575,6 +674,7 @@ export interface components {
             status: components["schemas"]["DeliveryStatus"];
             /** @description Attempts made in all series */
             attempts: number;
+            /** @description HTTP status of the last attempt; null when it got no answer */
             lastStatusCode?: number | null;
             nextAttemptAt?: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
@@ -583,7 +683,7 @@ export interface components {
         WebhookDelivery: components["schemas"]["WebhookDeliverySummary"] & {
             /** @description The exact signed body bytes (UTF-8 JSON text, byte-for-byte what was sent) */
             payload: string;
-            /** @description The partner's last response body, truncated to 2 KB */
+            /** @description The partner's answer to the last attempt, truncated to 2 KB; null when that attempt got none (a network error, a time-out), even if an earlier attempt did */
             responseBody: string | null;
             attemptLog: components["schemas"]["DeliveryAttempt"][];
         };
@@ -602,8 +702,16 @@ export interface components {
         CustomFieldValues: {
             [key: string]: string | number | boolean | null;
         };
-        /** @description Body of an employee create and full-replace update (see the operations for what an omitted field means). Text fields are trimmed; blank optional text is stored as null. */
+        /** @description Body of an employee create and full-replace update (see the operations for what an omitted field means). Text fields are trimmed; blank optional text is stored as null. The record's read-only fields are accepted and ignored, so a record a GET returned can be sent back. */
         EmployeeWrite: {
+            /** @description Read-only; ignored in a request body */
+            readonly id?: string;
+            /** @description Read-only (set by the operator); ignored in a request body */
+            readonly isAccountOwner?: boolean;
+            /** @description Read-only; ignored in a request body */
+            readonly createdAt?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly editedAt?: string;
             firstName: components["schemas"]["PersonName"];
             lastName: components["schemas"]["PersonName"];
             /**
@@ -634,7 +742,7 @@ export interface components {
         };
         /** @description The full employee record (personal data included; the webhook summary carries none of it) */
         Employee: {
-            id: components["schemas"]["Id"];
+            readonly id: components["schemas"]["Id"];
             firstName: string;
             lastName: string;
             email: string | null;
@@ -648,7 +756,7 @@ export interface components {
             departmentId: components["schemas"]["Id"] | null;
             status: components["schemas"]["EmployeeStatus"];
             /** @description The company's owner (made by the operator); always Active, unarchived, with every permission */
-            isAccountOwner: boolean;
+            readonly isAccountOwner: boolean;
             isArchived: boolean;
             residency: components["schemas"]["Residency"];
             /** @description Distinct cost-center ids; empty means unrestricted */
@@ -658,28 +766,81 @@ export interface components {
             };
             /** @description Atomic flags only (presets are expanded on write); flags unknown to this server are kept */
             permissions: string[];
-            createdAt: components["schemas"]["Timestamp"];
-            editedAt: components["schemas"]["Timestamp"];
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly editedAt: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description An employee without personal data, for callers who may not read it (see `getEmployee`): exactly the `EmployeeWebhookDto` fields plus `residency` and `costCenterIds`. Never carries e-mail, phone, address, tax id, bank account, BIC or custom-field values.
+         * @example {
+         *       "id": "3f0c2b1e-6a4d-4b7e-9c51-2d8e7f1a0b64",
+         *       "firstName": "Ana",
+         *       "lastName": "Horvat",
+         *       "position": "Accountant",
+         *       "departmentId": null,
+         *       "status": "Active",
+         *       "isAccountOwner": false,
+         *       "isArchived": false,
+         *       "residency": "Resident",
+         *       "costCenterIds": [
+         *         "9b2d7c4a-1e3f-4a5b-8c6d-7e8f9a0b1c2d"
+         *       ],
+         *       "permissions": [
+         *         "ReadAllEntries"
+         *       ],
+         *       "createdAt": "2026-10-01T08:00:00.000Z",
+         *       "editedAt": "2026-10-07T12:30:15.250Z"
+         *     }
+         */
+        EmployeeSummary: {
+            readonly id: components["schemas"]["Id"];
+            firstName: string;
+            lastName: string;
+            position: string | null;
+            departmentId: components["schemas"]["Id"] | null;
+            status: components["schemas"]["EmployeeStatus"];
+            readonly isAccountOwner: boolean;
+            isArchived: boolean;
+            residency: components["schemas"]["Residency"];
+            costCenterIds: components["schemas"]["Id"][];
+            permissions: string[];
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly editedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description The full record for callers holding `ManageEmployees` or `ManageCompanyData` and for the caller's own employee; the summary for every other caller */
+        EmployeeView: components["schemas"]["Employee"] | components["schemas"]["EmployeeSummary"];
         /** @description Unique within the company, compared case-insensitively (`cc-1` and `CC-1` clash) */
         RecordCode: string;
         /** @description Surrounding spaces are removed; must not be blank or contain control characters */
         RecordName: string;
+        /** @description Body of a department create and full-replace update; read-only fields are accepted and ignored */
         DepartmentWrite: {
+            /** @description Read-only; ignored in a request body */
+            readonly id?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly createdAt?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly editedAt?: string;
             name: components["schemas"]["RecordName"];
             code: components["schemas"]["RecordCode"];
             /** @description The parent department (of the same company), or null/omitted for a root department; a department cannot be placed below itself, and the tree is at most 20 levels deep */
             parentId?: components["schemas"]["Id"] | null;
         };
         Department: {
-            id: components["schemas"]["Id"];
+            readonly id: components["schemas"]["Id"];
             name: string;
             code: string;
             parentId: components["schemas"]["Id"] | null;
-            createdAt: components["schemas"]["Timestamp"];
-            editedAt: components["schemas"]["Timestamp"];
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly editedAt: components["schemas"]["Timestamp"];
         };
+        /** @description Body of a cost-center create and full-replace update; read-only fields are accepted and ignored */
         CostCenterWrite: {
+            /** @description Read-only; ignored in a request body */
+            readonly id?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly createdAt?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly editedAt?: string;
             name: components["schemas"]["RecordName"];
             code: components["schemas"]["RecordCode"];
             description?: string | null;
@@ -687,13 +848,13 @@ export interface components {
             isActive?: boolean;
         };
         CostCenter: {
-            id: components["schemas"]["Id"];
+            readonly id: components["schemas"]["Id"];
             name: string;
             code: string;
             description: string | null;
             isActive: boolean;
-            createdAt: components["schemas"]["Timestamp"];
-            editedAt: components["schemas"]["Timestamp"];
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly editedAt: components["schemas"]["Timestamp"];
         };
         /** @description The caller's company (the tenant). Set up by the operator; read-only through the API. */
         Company: {
@@ -942,9 +1103,9 @@ export interface components {
         CountryAllowListWrite: {
             countryCodes: string[];
             /** @description Read-only; ignored */
-            isDefault?: boolean;
+            readonly isDefault?: boolean;
             /** @description Read-only; ignored */
-            editedAt?: string | null;
+            readonly editedAt?: string | null;
         };
         /**
          * @example {
@@ -981,9 +1142,44 @@ export interface components {
         CurrencyAllowListWrite: {
             currencyCodes: string[];
             /** @description Read-only; ignored */
-            isDefault?: boolean;
+            readonly isDefault?: boolean;
             /** @description Read-only; ignored */
-            editedAt?: string | null;
+            readonly editedAt?: string | null;
+        };
+        /**
+         * @description The provider of an official rate: `HNB` (HR), `ECB` (SI, SK), `CNB` (CZ), `NBP` table A (PL)
+         * @enum {string}
+         */
+        ExchangeRateSource: "HNB" | "ECB" | "CNB" | "NBP";
+        /**
+         * @description `ForeignPerBase`: foreign units per 1 base unit (divide to convert); `BasePerForeign`: base units per foreign unit (multiply)
+         * @enum {string}
+         */
+        ExchangeRateDirection: "ForeignPerBase" | "BasePerForeign";
+        /** @description One official rate as the provider published it, and the date it is from */
+        ExchangeRate: {
+            /** @description The foreign currency */
+            currency: string;
+            /** @description As published, per `units` of `currency` */
+            rate: number;
+            /** @description The amount the rate is quoted for (CNB quotes JPY, HUF and others per 100, IDR per 1000); 1 elsewhere */
+            units: number;
+            /** @description `rate` / `units`: the rate for one unit of `currency` */
+            ratePerUnit: number;
+            source: components["schemas"]["ExchangeRateSource"];
+            /** @description The provider's base: EUR for HNB and ECB, CZK for CNB, PLN for NBP */
+            baseCurrency: string;
+            direction: components["schemas"]["ExchangeRateDirection"];
+            /**
+             * Format: date
+             * @description The publication the rate is from: the latest on or before `requestedDate`
+             */
+            date: string;
+            /**
+             * Format: date
+             * @description The date asked for
+             */
+            requestedDate: string;
         };
     };
     responses: {
@@ -1023,8 +1219,28 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The path exists but not with this method (`METHOD_NOT_ALLOWED`); the `Allow` header lists its methods. Answered by the gateway for every path of the API, so operations do not list it. */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods the path has, e.g. `GET, HEAD, PUT` */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description `CONFLICT` or `INVALID_STATE` */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A dependency (the store or the message broker) did not answer (`SERVICE_UNAVAILABLE`); try again */
+        ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1108,6 +1324,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getWebhook: {
@@ -1130,6 +1347,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -1152,8 +1370,42 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    recoverWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the missed events are queued as new deliveries of this subscription */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecovery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listDeliveries: {
@@ -1210,6 +1462,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -1235,9 +1488,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEmployees: {
@@ -1250,7 +1506,7 @@ export interface operations {
                 departmentId?: components["schemas"]["Id"];
                 status?: components["schemas"]["EmployeeStatus"];
                 isArchived?: boolean;
-                /** @description Only the employee with this e-mail address (compared case-insensitively) */
+                /** @description Only the employee with this e-mail address (compared case-insensitively). Needs `ManageEmployees` or `ManageCompanyData`: 403 for other callers. */
                 email?: string;
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
@@ -1268,12 +1524,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PageMeta"] & {
-                        items: components["schemas"]["Employee"][];
+                        items: components["schemas"]["EmployeeView"][];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     createEmployee: {
@@ -1315,13 +1572,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The full employee record */
+            /** @description The full employee record, or its summary (see above) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Employee"];
+                    "application/json": components["schemas"]["EmployeeView"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2012,6 +2269,55 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    listExchangeRates: {
+        parameters: {
+            query?: {
+                /**
+                 * @description ISO 4217 code of the foreign currency; omitted for every rate of the publication
+                 * @example USD
+                 */
+                currency?: string;
+                /**
+                 * @description The date the rate must apply on (yyyy-MM-dd); default today (UTC)
+                 * @example 2026-11-21
+                 */
+                date?: string;
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged rates, by currency code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["ExchangeRate"][];
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED` (a malformed currency or date, the base currency itself) or
+             *     `EXCHANGE_RATE_UNAVAILABLE` (no rate on or before the date), with field-keyed `errors`
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
 }

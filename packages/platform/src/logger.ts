@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import pino from 'pino';
 
 export type Logger = pino.Logger;
@@ -16,12 +17,25 @@ const REDACT = [
   '*.bankAccount',
 ];
 
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+/** The active span's ids on every line, so a log line leads to its trace (and back). */
+export function traceFields(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan()?.spanContext();
+  if (!span || !trace.isSpanContextValid(span)) return {};
+  return { trace_id: span.traceId, span_id: span.spanId };
+}
+
+export function createLogger(
+  service: string,
+  level = process.env.LOG_LEVEL ?? 'info',
+  destination?: pino.DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
     name: service,
     level,
     base: { service },
     redact: { paths: REDACT, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+    mixin: traceFields,
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

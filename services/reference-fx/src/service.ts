@@ -1,5 +1,8 @@
+import { Router } from 'express';
 import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
 import { ReferenceDataApp } from './app/reference-data';
+import { readFxConfig } from './fx-config';
+import { buildFx } from './fx';
 import { referenceDataRoutes } from './http/reference-data-routes';
 import { ALLOW_LISTS_COLLECTION, AllowListsStore, allowListModel } from './infra/allow-lists-store';
 
@@ -8,23 +11,33 @@ export const DEFAULT_PORT = 8085;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env) {
   const reader = new EnvReader(env);
-  const config = readBaseConfig(SERVICE, DEFAULT_PORT, reader);
+  const config = { ...readBaseConfig(SERVICE, DEFAULT_PORT, reader), fx: readFxConfig(reader) };
   reader.done();
   return config;
 }
 
-/** Reference data (municipalities, statutory rates, allow-lists); exchange rates are not built yet (501). */
-export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptions) =>
-  startService(
-    readConfig(env),
-    ({ mongo, nudgeOutbox }) => {
-      // Reference data: municipality lists, per-diem rate table, the company's allow-lists.
-      const referenceData = new ReferenceDataApp(new AllowListsStore(allowListModel(mongo), nudgeOutbox));
+/** Exchange rates (HNB, ECB, CNB, NBP) and conversion; municipalities, statutory rates, allow-lists. */
+export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptions & { fetch?: typeof fetch }) => {
+  const config = readConfig(env);
+  return startService(
+    config,
+    (deps) => {
+      const fx = buildFx(deps, config.fx, options?.fetch);
+      const referenceData = new ReferenceDataApp(new AllowListsStore(allowListModel(deps.mongo), deps.nudgeOutbox));
+      const api = Router();
+      api.use(fx.api);
+      api.use(referenceDataRoutes(referenceData));
+      const internal = Router();
+      internal.use(fx.internal);
       return {
-        api: referenceDataRoutes(referenceData),
+        api,
+        internal,
         outboxCollections: [ALLOW_LISTS_COLLECTION],
-        notImplemented: ['/api/v1/reference/exchange-rates'],
+        migrate: fx.seed,
+        start: fx.start,
+        stop: fx.stop,
       };
     },
     options,
   );
+};

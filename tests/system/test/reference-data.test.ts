@@ -299,10 +299,4 @@ describe('reference data', () => {
       expect((await t.api.get('/api/v1/reference/countries')).body.isDefault).toBe(true);
     });
   });
-
-  it('exchange rates are not built in this service yet: 501', async () => {
-    const t = await stack.tenant('HR');
-    const res = await t.api.get('/api/v1/reference/exchange-rates?currency=USD&date=2026-03-02');
-    expect(res.status).toBe(501);
-  });
 });

@@ -2,6 +2,7 @@ import express, { type Express, type NextFunction, type Request, type Response, 
 import * as OpenApiValidator from 'express-openapi-validator';
 import { openApiDocument } from '@travel/contracts';
 import { AppError } from '../errors';
+import { ContractRoutes, ignoreReadOnlyFields } from './contract';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { errorHandler, notFoundHandler } from './error-handler';
@@ -95,6 +96,8 @@ export function createBaseApp({ logger, metrics, readiness }: BaseAppOptions): E
 export function finishApp(app: Express, logger: Logger): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
+  // Reached only when response validation refused the error body the handler above sent: a 500.
+  app.use(errorHandler(logger));
   return app;
 }
 
@@ -117,6 +120,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
       );
     }
     app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+    // A body a GET returned is a valid PUT body: read-only fields are dropped here, for every operation,
+    // before the validator (which would refuse them); unknown fields still fail validation (0035).
+    app.use(ignoreReadOnlyFields(new ContractRoutes(openApiDocument())));
     app.use(
       OpenApiValidator.middleware({
         apiSpec: openApiDocument() as never,
