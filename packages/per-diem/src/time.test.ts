@@ -1,7 +1,8 @@
 // Wall-clock arithmetic against the zone database (the dates of the 2026 EU clock changes: 29 March and
 // 25 October, 01:00 UTC).
 import { addWallDays, instantOfWall, localDate, offsetAt, parseInstant, startOfLocalDay } from './time';
-import { divide, formatCents, formatPercent, parseCents } from './amount';
+import { decimal, roundTo } from '@travel/money';
+import { divide, formatCents, formatPercent, fractionOf, parseCents, percentOf } from './amount';
 
 const t = (iso: string) => Date.parse(iso);
 
@@ -54,5 +55,25 @@ describe('amounts on integers', () => {
     expect(divide(40001, 10000, 'halfUp')).toBe(4);
     expect(divide(40001, 10000, 'up')).toBe(5);
     expect(divide(4900, 3, 'halfUp')).toBe(1633); // 49 / 3 = 16.333… → 16.33
+  });
+});
+
+describe('the integer arithmetic agrees with @travel/money (decimal.js)', () => {
+  it('percentages and fractions of amounts, rounded half up and up to the cent', () => {
+    let seed = 7;
+    const next = (n: number) => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) % n;
+    for (let i = 0; i < 2000; i++) {
+      const cents = next(10_000_000);
+      const bp = next(10_001);
+      const text = formatCents(cents);
+      const pct = formatPercent(bp);
+      const exact = decimal(text).times(pct).dividedBy(100);
+      expect(formatCents(percentOf(cents, bp, 'halfUp'))).toBe(roundTo(exact, 2, 'HalfUp').toFixed(2));
+      expect(formatCents(percentOf(cents, bp, 'up'))).toBe(roundTo(exact, 2, 'Up').toFixed(2));
+      const [n, d] = [1 + next(3), 1 + next(4)];
+      expect(formatCents(fractionOf(cents, [n, d]))).toBe(
+        roundTo(decimal(text).times(n).dividedBy(d), 2, 'HalfUp').toFixed(2),
+      );
+    }
   });
 });
