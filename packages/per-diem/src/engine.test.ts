@@ -59,6 +59,36 @@ describe('the API row', () => {
   });
 });
 
+describe('the calculator echo (wall clock) and from-itinerary (UTC) agree', () => {
+  // Prague is UTC+1 on 2 March: a row departing 05:00Z is echoed as 06:00 wall clock.
+  const request: PerDiemRequest = {
+    market: 'CZ',
+    stops: [
+      { time: '2026-03-02T05:00:00Z', countryCode: 'CZ' },
+      { time: '2026-03-03T15:00:00Z', countryCode: 'CZ' },
+    ],
+  };
+  it('the calculator shape echoes wall-clock times; the default is UTC', () => {
+    const row = calculatePerDiems(request).items[0]!;
+    expect(toApiRow(row, { times: 'wallClock' })).toMatchObject({
+      departureTime: '2026-03-02T06:00:00',
+      arrivalTime: '2026-03-03T00:00:00',
+    });
+    expect(toApiRow(row)).toMatchObject({ departureTime: '2026-03-02T05:00:00Z', arrivalTime: '2026-03-02T23:00:00Z' });
+  });
+  it('meals keyed by the times the calculator echoed reach the same rows as meals keyed by UTC', () => {
+    const echoed = calculatePerDiems(request).items.map((r) => toApiRow(r, { times: 'wallClock' }));
+    const utc = calculatePerDiems(request).items.map((r) => toApiRow(r));
+    const meals = (rows: typeof echoed) =>
+      rows.map((r) => ({ countryCode: r.countryCode, departureTime: r.departureTime, lunchesProvided: 1 }));
+    const fromEcho = calculatePerDiems({ ...request, meals: meals(echoed) });
+    const fromUtc = calculatePerDiems({ ...request, meals: meals(utc) });
+    expect(fromEcho).toEqual(fromUtc);
+    // 2 Mar 06:00–24:00 = 18 h → 236 − 35 % × 236 (82.60) = 153.40; 3 Mar 00:00–16:00 = 16 h → 153.40 Kč.
+    expect(fromUtc.items.map((r) => r.amount)).toEqual(['153.40', '153.40']);
+  });
+});
+
 describe('field errors (for a 400 VALIDATION_FAILED)', () => {
   it('fewer than two stops', () => {
     expect(errorsOf({ market: 'SK', stops: [stops[0]!] })).toHaveProperty('stops');

@@ -9,7 +9,7 @@ import { MARKET_PROFILES } from './markets';
 import { nightsOf } from './nights';
 import { rowWindows, staysOf } from './partition';
 import { NO_MEALS, priceWindow, type MealCounts } from './pricing';
-import { DAY, formatInstant, localDate, parseInstant } from './time';
+import { DAY, formatInstant, formatWallClock, hasOffset, instantOfWall, localDate, parseInstant } from './time';
 import type { ApiPerDiemRow, NightRow, PerDiemRequest, PerDiemResult, PerDiemRow } from './types';
 
 const COUNTRY = /^[A-Z]{2}$/;
@@ -64,8 +64,8 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   const anyKeyed = (request.meals?.length ?? 0) + (request.overrides?.length ?? 0) > 0;
   const keys = anyKeyed ? new Set(windows.map((w) => keyOf(w.countryCode, w.start))) : EMPTY;
 
-  const meals = keyed(request.meals, 'meals', keys, problems);
-  const overrides = keyed(request.overrides, 'overrides', keys, problems);
+  const meals = keyed(request.meals, 'meals', keys, profile.zone, problems);
+  const overrides = keyed(request.overrides, 'overrides', keys, profile.zone, problems);
   meals.forEach(({ value, index }) => {
     for (const field of ['breakfastsProvided', 'lunchesProvided', 'dinnersProvided'] as const) {
       const n = value[field];
@@ -133,6 +133,7 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
       lunchesProvided: counts.Lunch,
       dinnersProvided: counts.Dinner,
       source: priced.status === 'known' ? priced.source : null,
+      market: market as Market,
       kind: w.kind,
       status: priced.status,
       reason: priced.status === 'unknown' ? priced.reason : null,
@@ -187,21 +188,29 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   };
 }
 
-/** Entries of `list` by their row key; a key naming no row, or named twice, is a field error. */
+/**
+ * Entries of `list` by their row key; a key naming no row, or named twice, is a field error. A
+ * `departureTime` is the row's UTC instant; one without an offset that names no row is also tried as
+ * the market's wall clock, which is how the calculator echoes times (SPEC: "times echoed as wall-clock
+ * in this preview"), so meals keyed from a calculator answer reach their rows (docs/decisions/0053).
+ */
 function keyed<T extends { countryCode: string; departureTime: string }>(
   list: T[] | undefined,
   field: string,
   keys: ReadonlySet<string>,
+  zone: string,
   problems: Problems,
 ): Map<string, Keyed<T>> {
   const byKey = new Map<string, Keyed<T>>();
   (list ?? []).forEach((value, index) => {
-    const t = typeof value?.departureTime === 'string' ? parseInstant(value.departureTime) : null;
+    const text = value?.departureTime;
+    const t = typeof text === 'string' ? parseInstant(text) : null;
     if (t === null) {
       problems.add(`${field}[${index}].departureTime`, 'must be an ISO 8601 date-time (UTC)');
       return;
     }
-    const key = keyOf(value.countryCode, t);
+    let key = keyOf(value.countryCode, t);
+    if (!keys.has(key) && !hasOffset(text!)) key = keyOf(value.countryCode, instantOfWall(zone, t));
     if (!keys.has(key)) {
       problems.add(`${field}[${index}]`, 'no row has this countryCode and departureTime');
     } else if (byKey.has(key)) {
@@ -211,12 +220,23 @@ function keyed<T extends { countryCode: string; departureTime: string }>(
   return byKey;
 }
 
+export interface ApiRowOptions {
+  /**
+   * `utc` (default): `departureTime` / `arrivalTime` as UTC instants (`from-itinerary`, entries).
+   * `wallClock`: as the wall clock of the market's zone without an offset (`2026-03-02T07:00:00`), as the
+   * calculator echoes them in this preview (SPEC); such a time still keys meals (see `keyed`).
+   */
+  times?: 'utc' | 'wallClock';
+}
+
 /** The row as the API returns it (API-SURFACE.md): exactly the wire fields. */
-export function toApiRow(row: PerDiemRow): ApiPerDiemRow {
+export function toApiRow(row: PerDiemRow, options: ApiRowOptions = {}): ApiPerDiemRow {
+  const zone = MARKET_PROFILES[row.market].zone;
+  const time = (iso: string) => (options.times === 'wallClock' ? formatWallClock(zone, parseInstant(iso)!) : iso);
   return {
     countryCode: row.countryCode,
-    departureTime: row.departureTime,
-    arrivalTime: row.arrivalTime,
+    departureTime: time(row.departureTime),
+    arrivalTime: time(row.arrivalTime),
     hours: row.hours,
     band: row.band,
     amount: row.amount,

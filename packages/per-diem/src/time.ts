@@ -97,6 +97,16 @@ function civilDay(days: number): string {
   return `${y}-${pad2(m)}-${pad2(d)}`;
 }
 
+const OFFSET = /(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** Whether an ISO 8601 date-time names its offset (`Z` or `±hh:mm`). */
+export const hasOffset = (text: string): boolean => OFFSET.test(text);
+
+/** The wall clock of `zone` at instant `t`, without an offset: `2026-03-02T07:00:00`. */
+export function formatWallClock(zone: string, t: number): string {
+  return formatInstant(t + offsetAt(zone, t)).slice(0, -1);
+}
+
 /** `2026-03-29T01:00:00Z`: UTC, without milliseconds when they are zero. */
 export function formatInstant(t: number): string {
   const days = Math.floor(t / DAY);

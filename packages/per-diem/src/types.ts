@@ -88,6 +88,8 @@ export interface ApiPerDiemRow {
 }
 
 export interface PerDiemRow extends ApiPerDiemRow {
+  /** The tenant's market whose rules produced the row. */
+  market: Market;
   kind: 'Domestic' | 'Foreign';
   /** `known`: the statutory figures are verified; `unknown`: `reason` says what is missing (no guess). */
   status: 'known' | 'unknown';
