@@ -130,6 +130,25 @@ describe('field errors (for a 400 VALIDATION_FAILED)', () => {
     });
     expect(Object.keys(errors).sort()).toEqual(['overrides[0].overrideAmount', 'overrides[0].overrideReason']);
   });
+  it('not a request at all', () => {
+    expect(errorsOf(null as never)).toHaveProperty('body');
+  });
+  it('an override as a JSON number is read exactly; with three places it is refused', () => {
+    const from = stops[0]!.time;
+    const ok = calculatePerDiems({
+      market: 'SK',
+      stops,
+      overrides: [{ countryCode: 'SK', departureTime: from, overrideAmount: 15.1, overrideReason: 'policy' }],
+    });
+    expect(ok.items[0]).toMatchObject({ overrideAmount: '15.10', excessAmount: '1.30' }); // 15.10 − 13.80
+    expect(
+      errorsOf({
+        market: 'SK',
+        stops,
+        overrides: [{ countryCode: 'SK', departureTime: from, overrideAmount: 15.123, overrideReason: 'policy' }],
+      }),
+    ).toHaveProperty(['overrides[0].overrideAmount']);
+  });
   it('a night lump sum outside PL', () => {
     expect(errorsOf({ market: 'SK', stops, nights: [{ date: '2026-02-02', lumpSum: true }] })).toHaveProperty([
       'nights[0]',

@@ -29,6 +29,10 @@ interface Keyed<T> {
 
 export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   const problems = new Problems();
+  if (request === null || typeof request !== 'object') {
+    problems.add('body', 'must be a per-diem request object');
+    problems.throwIfAny();
+  }
   const market = request.market;
   if (!MARKETS.includes(market)) problems.add('market', `must be one of ${MARKETS.join(', ')}`);
   const residency = request.residency ?? 'Resident';
@@ -76,7 +80,9 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   });
   const overrideCents = new Map<string, number>();
   overrides.forEach(({ value, index }, key) => {
-    const cents = typeof value.overrideAmount === 'string' ? parseCents(value.overrideAmount) : null;
+    // A decimal string, or a JSON number read through its shortest round-trip text (docs/decisions/0020).
+    const raw: unknown = value.overrideAmount;
+    const cents = typeof raw === 'string' ? parseCents(raw) : typeof raw === 'number' ? parseCents(String(raw)) : null;
     if (cents === null) {
       problems.add(
         `overrides[${index}].overrideAmount`,

@@ -27,8 +27,9 @@ describe('HR domestic bands', () => {
     expect(row).toMatchObject({ band, amount, currencyCode: 'EUR', taxTreatment: 'TaxFreeCap' });
     expect(row.source!.act).toContain('NN 143/2023');
   });
-  it('2023 amounts on a 2023 day: >12 h is 26.54 €', () => {
+  it('2023 amounts on a 2023 day: >12 h is 26.54 €, 8–12 h 13.27 €', () => {
     expect(home('2023-05-02T06:00:00Z', '2023-05-02T20:00:00Z').items[0]!.amount).toBe('26.54');
+    expect(home('2023-05-02T06:00:00Z', '2023-05-02T16:00:00Z').items[0]!.amount).toBe('13.27');
   });
 });
 
@@ -110,6 +111,17 @@ describe('HR foreign (Odluka NN 16/24: AT 90 €, CZ 80 €)', () => {
       ['HR', 2, null, '0.00'],
     ]);
     expect(r.totals).toEqual([{ currencyCode: 'EUR', amount: '210.00' }]);
+  });
+
+  it('meals abroad: Austria over 12 h with lunch: 90 − 30 % × 90 (27.00) = 63.00 €', () => {
+    const r = trip(
+      [
+        ['2026-02-02T06:00:00Z', 'AT'],
+        ['2026-02-02T20:00:00Z', 'HR'],
+      ],
+      { meals: [{ countryCode: 'AT', departureTime: '2026-02-02T06:00:00Z', lunchesProvided: 1 }] },
+    );
+    expect(r.items[0]).toMatchObject({ grossAmount: '90.00', amount: '63.00' });
   });
 
   it('an unverified country (DE) is unknown: the 50 USD unlisted rate is not assumed', () => {

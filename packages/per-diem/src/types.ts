@@ -34,8 +34,8 @@ export interface NightClaim {
 export interface RowOverride {
   countryCode: string;
   departureTime: string;
-  /** Decimal string in the row's currency. */
-  overrideAmount: string;
+  /** In the row's currency: a decimal string, or a JSON number (at most two places). */
+  overrideAmount: string | number;
   overrideReason: string;
 }
 
