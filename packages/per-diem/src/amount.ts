@@ -29,18 +29,33 @@ export function tableCents(text: string): number {
   return cents;
 }
 
-/** Basis points of a percentage string (`'35'` → 3500, `'12.5'` → 1250). */
+const percents = new Map<string, number>();
+const fractions = new Map<string, [number, number]>();
+
+/** Basis points of a table percentage (`'35'` → 3500, `'12.5'` → 1250); memoised like `tableCents`. */
 export function basisPoints(text: string): number {
-  const m = PERCENT.exec(text);
-  if (!m) throw new Error(`not a percentage: ${text}`);
-  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  let bp = percents.get(text);
+  if (bp === undefined) {
+    const m = PERCENT.exec(text);
+    if (!m) throw new Error(`not a percentage: ${text}`);
+    bp = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+    if (percents.size > 10_000) percents.clear();
+    percents.set(text, bp);
+  }
+  return bp;
 }
 
-/** An exact fraction `n/d` of a table (`'1/3'`). */
+/** An exact fraction `n/d` of a table (`'1/3'`); memoised. */
 export function parseFraction(text: string): [number, number] {
-  const m = FRACTION.exec(text);
-  if (!m || Number(m[2]) === 0) throw new Error(`not a fraction n/d: ${text}`);
-  return [Number(m[1]), Number(m[2])];
+  let fraction = fractions.get(text);
+  if (fraction === undefined) {
+    const m = FRACTION.exec(text);
+    if (!m || Number(m[2]) === 0) throw new Error(`not a fraction n/d: ${text}`);
+    fraction = [Number(m[1]), Number(m[2])];
+    if (fractions.size > 10_000) fractions.clear();
+    fractions.set(text, fraction);
+  }
+  return fraction;
 }
 
 export type Rounding = 'halfUp' | 'up';

@@ -159,6 +159,7 @@ export function applyMeals(
   const rounding = rule.rounding === 'upToCent' ? 'up' : 'halfUp';
   const reductions: MealReductionApplied[] = [];
   const warnings: string[] = [];
+  let total = 0;
   if (rule.kind === 'countedMeals') {
     const counted = (rule.countedMeals ?? []).filter((m) => meals[m] > 0);
     const count = counted.reduce((n, m) => n + meals[m], 0);
@@ -166,6 +167,7 @@ export function applyMeals(
     if (count > 0 && byCount.length > 0) {
       const bp = basisPoints(byCount[Math.min(count, byCount.length) - 1]!);
       const amount = percentOf(base, bp, rounding);
+      total += amount;
       reductions.push({
         meals: counted,
         count,
@@ -187,6 +189,7 @@ export function applyMeals(
       }
       const bp = basisPoints(pct);
       const amount = percentOf(base, bp, rounding) * count;
+      total += amount;
       reductions.push({
         meals: [meal],
         count,
@@ -196,8 +199,6 @@ export function applyMeals(
       });
     }
   }
-  let total = 0;
-  for (const r of reductions) total += tableCents(r.amount);
   let amountCents = Math.max(0, grossCents - total);
   if (rule.minimumPaidPercent !== undefined && reductions.length > 0) {
     amountCents = Math.max(amountCents, percentOf(grossCents, basisPoints(rule.minimumPaidPercent), 'halfUp'));
