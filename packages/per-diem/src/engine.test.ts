@@ -130,8 +130,12 @@ describe('field errors (for a 400 VALIDATION_FAILED)', () => {
     });
     expect(Object.keys(errors).sort()).toEqual(['overrides[0].overrideAmount', 'overrides[0].overrideReason']);
   });
-  it('not a request at all', () => {
+  it('not a request at all, or lists that are not arrays', () => {
     expect(errorsOf(null as never)).toHaveProperty('body');
+    expect(Object.keys(errorsOf({ market: 'SK', stops, meals: {} as never, nights: 'x' as never })).sort()).toEqual([
+      'meals',
+      'nights',
+    ]);
   });
   it('an override as a JSON number is read exactly; with three places it is refused', () => {
     const from = stops[0]!.time;

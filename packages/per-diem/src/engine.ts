@@ -1,7 +1,7 @@
 // calculatePerDiems: the itinerary in, the statutory per-diem rows out. Pure: no I/O, no clock, no FX.
 // Steps: validate; stops → stays (one per country visit); the market's partition → row windows; each
 // window priced on its account date with the meals keyed to it; overrides and their taxable excess;
-// PL nights; totals per currency (docs/decisions/0050-0055).
+// PL nights; totals per currency (docs/decisions/0050-0053).
 import { MARKETS, type Market } from '@travel/regulations';
 import { formatCents, parseCents } from './amount';
 import { Problems } from './errors';
@@ -38,6 +38,9 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   const residency = request.residency ?? 'Resident';
   if (residency !== 'Resident' && residency !== 'NonResident') {
     problems.add('residency', 'must be Resident or NonResident');
+  }
+  for (const field of ['meals', 'overrides', 'nights'] as const) {
+    if (request[field] !== undefined && !Array.isArray(request[field])) problems.add(field, 'must be an array');
   }
   const stops = Array.isArray(request.stops) ? request.stops : [];
   if (stops.length < 2) problems.add('stops', 'at least two stops: the start and the end of the trip');

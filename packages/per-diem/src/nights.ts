@@ -38,16 +38,20 @@ export function nightsOf(
     const winEnd = instantOfWall(zone, wallDay + DAY + to);
     const date = dayString(Math.floor(wallDay / DAY));
     let inside = 0;
-    const perCountry = new Map<string, number>();
+    let perCountry: Map<string, number> | null = null; // only when the window holds several stays
     let country = home;
     let best = -1;
     for (const stay of stays) {
-      const a = Math.max(stay.start, winStart);
-      const b = Math.min(stay.end, winEnd);
-      if (b <= a) continue;
-      inside += b - a;
-      const ms = (perCountry.get(stay.countryCode) ?? 0) + b - a;
-      perCountry.set(stay.countryCode, ms);
+      if (stay.end <= winStart) continue;
+      if (stay.start >= winEnd) break;
+      const part = Math.min(stay.end, winEnd) - Math.max(stay.start, winStart);
+      let ms = part;
+      if (inside > 0) {
+        if (perCountry === null) perCountry = new Map([[country, best]]);
+        ms = (perCountry.get(stay.countryCode) ?? 0) + part;
+        perCountry.set(stay.countryCode, ms);
+      }
+      inside += part;
       if (ms > best) {
         best = ms;
         country = stay.countryCode;

@@ -196,6 +196,20 @@ describe('PL foreign trips (country dieta, split at the border crossings)', () =
     ]);
   });
 
+  it('a night across the border is in the country of the longer part: PL 2 h, DE 8 h → DE, 25 % × 170 = 42.50 EUR', () => {
+    // 2026-03-02 18:00 (17:00Z) home; into DE at 23:00 (22:00Z); back at 2026-03-03 12:00 (11:00Z).
+    // Night window 21:00–07:00 (20:00Z–06:00Z): PL 20:00Z–22:00Z 2 h, DE 22:00Z–06:00Z 8 h.
+    const r = trip([
+      ['2026-03-02T17:00:00Z', 'PL'],
+      ['2026-03-02T22:00:00Z', 'DE'],
+      ['2026-03-03T11:00:00Z', 'PL'],
+      ['2026-03-03T12:00:00Z', 'PL'],
+    ]);
+    expect(r.nights).toEqual([
+      expect.objectContaining({ countryCode: 'DE', hours: 10, lumpSumAmount: '42.50', currencyCode: 'EUR' }),
+    ]);
+  });
+
   it('an unverified country (FR) is unknown, and so is its night', () => {
     const r = trip([
       ['2026-03-02T05:00:00Z', 'FR'],

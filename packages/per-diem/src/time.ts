@@ -150,9 +150,17 @@ function computeOffset(zone: string, t: number): number {
 }
 
 /** The zone's offset from UTC at instant `t`, in milliseconds (Prague in summer: +7,200,000). */
+let lastZone = '';
+let lastMemo = new Map<number, number>();
+
 export function offsetAt(zone: string, t: number): number {
-  let memo = offsets.get(zone);
-  if (!memo) offsets.set(zone, (memo = new Map()));
+  let memo = lastMemo;
+  if (zone !== lastZone) {
+    memo = offsets.get(zone) ?? new Map();
+    offsets.set(zone, memo);
+    lastZone = zone;
+    lastMemo = memo;
+  }
   const key = Math.floor(t / HOUR);
   let off = memo.get(key);
   if (off === undefined) {
