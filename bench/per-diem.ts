@@ -8,15 +8,41 @@
 // year (one hour apart) so the engine's time-zone memo sees new hours as real traffic would. A run
 // computes requests in a tight loop for a fixed time; the figure is the median of the runs, with the
 // slowest and fastest. Options: --runs N (default 7), --seconds S per run (default 2), --markets SK,PL.
+//
+// The services run as esbuild bundles (scripts/build.ts), so the benchmark measures the engine the same
+// way: started through tsx, it bundles itself with the build's settings into .local/bench/per-diem.js and
+// runs that with plain node (the CPU affinity set by taskset is inherited). --tsx measures under tsx.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { buildSync } from 'esbuild';
 import { performance } from 'node:perf_hooks';
 import { calculatePerDiems, type PerDiemRequest } from '../packages/per-diem/src';
 import type { Market } from '../packages/regulations/src';
 import { load, machine } from './lib/system';
 
 const argv = process.argv.slice(2);
+const ROOT = process.env.PER_DIEM_BENCH_ROOT ?? join(__dirname, '..');
+const BUNDLED = process.env.PER_DIEM_BENCH_ROOT !== undefined;
+if (!BUNDLED && !argv.includes('--tsx')) {
+  const outfile = join(ROOT, '.local', 'bench', 'per-diem.js');
+  mkdirSync(join(ROOT, '.local', 'bench'), { recursive: true });
+  buildSync({
+    entryPoints: [__filename],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['esbuild'],
+    logLevel: 'warning',
+  });
+  execFileSync(process.execPath, [outfile, ...argv], {
+    stdio: 'inherit',
+    env: { ...process.env, PER_DIEM_BENCH_ROOT: ROOT },
+  });
+  process.exit(0);
+}
 const option = (name: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : undefined;
@@ -125,12 +151,13 @@ function main() {
     );
   }
   const date = new Date().toISOString().slice(0, 10);
-  const file = join(__dirname, 'results', `${date}-per-diem.json`);
+  const file = join(ROOT, 'bench', 'results', `${date}-per-diem${BUNDLED ? '' : '-tsx'}.json`);
   const out = {
     date: new Date().toISOString(),
     commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
     args: process.argv.slice(2),
-    script: relative(join(__dirname, '..'), process.argv[1] ?? ''),
+    script: 'bench/per-diem.ts',
+    runAs: BUNDLED ? `node ${relative(ROOT, process.argv[1] ?? '')} (esbuild bundle, as scripts/build.ts)` : 'tsx',
     // The cores this process may run on: `0` when pinned with taskset -c 0, as the figures want.
     cpusAllowed: /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? '?',
     machine: machine(),
