@@ -89,6 +89,31 @@ describe('the calculator echo (wall clock) and from-itinerary (UTC) agree', () =
   });
 });
 
+describe('purity', () => {
+  it('leaves the request untouched and answers the same twice', () => {
+    const freeze = <T>(o: T): T => {
+      if (o && typeof o === 'object') {
+        Object.values(o).forEach(freeze);
+        Object.freeze(o);
+      }
+      return o;
+    };
+    const request = freeze<PerDiemRequest>({
+      market: 'PL',
+      stops: [
+        { time: '2026-03-02T17:00:00Z', countryCode: 'PL' },
+        { time: '2026-03-03T09:00:00Z', countryCode: 'PL' },
+      ],
+      meals: [{ countryCode: 'PL', departureTime: '2026-03-02T17:00:00Z', dinnersProvided: 1 }],
+      nights: [{ date: '2026-03-02', lumpSum: true }],
+      overrides: [
+        { countryCode: 'PL', departureTime: '2026-03-02T17:00:00Z', overrideAmount: '50.00', overrideReason: 'x' },
+      ],
+    });
+    expect(calculatePerDiems(request)).toEqual(calculatePerDiems(request));
+  });
+});
+
 describe('field errors (for a 400 VALIDATION_FAILED)', () => {
   it('fewer than two stops', () => {
     expect(errorsOf({ market: 'SK', stops: [stops[0]!] })).toHaveProperty('stops');
