@@ -97,7 +97,7 @@ function priceForeign(market: Market, w: RowWindow, date: string, meals: MealCou
   const rate = foreignRate(market, w.countryCode, date);
   if (rate.status === 'unknown') return { status: 'unknown', reason: rate.reason, rule: 'foreign per-diem' };
   if (rules.row.bands === null) {
-    const reason = TABLE_REASON(market, 'foreign');
+    const reason = `${market} foreign per-diem band thresholds are not verified in the research; the rate is unknown.`;
     return { status: 'unknown', reason, rule: 'foreign per-diem' };
   }
   let band: Band | null;
@@ -123,13 +123,23 @@ function priceForeign(market: Market, w: RowWindow, date: string, meals: MealCou
     currencyCode: rate.row.currency,
     reductions: reduced.reductions,
     rule: rules.row.mealReduction && reduced.reductions.length > 0 ? `${rule}. ${rules.row.mealReduction.text}` : rule,
-    source: rate.row.source,
+    source: foreignSource(rate.row.source, rules.row.source),
     warnings: reduced.warnings,
   };
 }
 
-function TABLE_REASON(market: Market, topic: string): string {
-  return `${market} ${topic} per-diem band thresholds are not verified in the research; the rate is unknown.`;
+const combined = new Map<string, LegalSource>();
+
+/** The rate's instrument, and the bands' and reductions' one when it is another (SK: 401/2012 and 283/2002). */
+function foreignSource(rate: LegalSource, rules: LegalSource): LegalSource {
+  if (rate.act === rules.act) return rate;
+  const key = `${rate.act}\n${rules.act}`;
+  let source = combined.get(key);
+  if (!source) {
+    source = { act: `${rate.act}; ${rules.act}`, provision: rate.provision ?? rules.provision };
+    combined.set(key, source);
+  }
+  return source;
 }
 
 interface Reduced {

@@ -94,7 +94,8 @@ describe('SK foreign (opatrenie 401/2012: CZ 600 CZK, PL 37 €, SI 38 €)', ()
   ])('%s from %s to %s: band %s, %s %s', (country, from, to, band, amount, currencyCode) => {
     const row = leg(from, to, country);
     expect(row).toMatchObject({ kind: 'Foreign', countryCode: country, band, amount, currencyCode });
-    expect(row.source!.act).toContain('401/2012');
+    // The rate's instrument and the law that sets the bands and reductions.
+    expect(row.source!.act).toBe('Opatrenie MF SR č. 401/2012 Z. z.; Zákon č. 283/2002 Z. z. o cestovných náhradách');
     // Foreign amounts stay in the rate's currency; CZK is not the SK base currency, so the caller converts.
     expect(row.amountInBaseCurrency).toBe(currencyCode === 'EUR' ? amount : null);
   });
