@@ -1,0 +1,103 @@
+// The reference page as a partner's browser shows it: the gateway serves Swagger UI from its own
+// node_modules and the contract embedded in the page; headless Chromium (the Debian package, installed by
+// scripts/bootstrap.sh) renders it with every host but the gateway unreachable, so nothing comes from a CDN.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { openApiDocument } from '@travel/contracts';
+import { startGateway } from '@travel/gateway/src/service';
+import { repoRoot } from '@travel/testkit';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+describe('the API reference page in a browser', () => {
+  const contract = openApiDocument() as any;
+  let gw: { url: string; stop(): Promise<void> };
+  let browser: Browser;
+  let page: Page;
+  const requested: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/bootstrap.sh`);
+    gw = await startGateway({
+      PORT: '0',
+      INTERNAL_CONTEXT_SECRET: 'reference-page-test-secret-0123456789',
+      LOG_LEVEL: 'warn',
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      // Root on the dev machines and CI needs --no-sandbox; every host but the gateway's fails to resolve.
+      args: ['--no-sandbox', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('request', (req) => requested.push(req.url()));
+    await page.goto(`${gw.url}/api-reference/`);
+    await page.waitForSelector('.opblock');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.stop();
+  });
+
+  it('loads everything from the gateway (no CDN, works offline)', () => {
+    expect(requested.length).toBeGreaterThan(2);
+    for (const url of requested) expect(url.startsWith(`${gw.url}/api-reference/`)).toBe(true);
+  });
+
+  it('lists every operation of the contract and every planned one, planned ones under their own tag', async () => {
+    const rendered = await page
+      .locator('.opblock-tag-section .opblock')
+      .evaluateAll((els) =>
+        els.map(
+          (el) =>
+            `${el.querySelector('.opblock-summary-method')?.textContent?.toLowerCase()} ${el.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+        ),
+      );
+    const built = Object.entries<any>(contract.paths).flatMap(([path, item]) =>
+      METHODS.filter((m) => item[m]).map((m) => `${m} ${path}`),
+    );
+    const planned = Object.entries<string[]>(contract['x-planned-operations']).flatMap(([path, methods]) =>
+      methods.map((m) => `${m} ${path}`),
+    );
+    expect(planned.length).toBeGreaterThan(0);
+    expect([...rendered].sort()).toEqual([...built, ...planned].sort());
+
+    const plannedSection = page.locator('.opblock-tag-section', { has: page.locator('h3[data-tag^="Planned"]') });
+    await expect(plannedSection.locator('.opblock-summary-path').allTextContents()).resolves.toContain(
+      '/api/v1/travel-entries/{id}/submit',
+    );
+  });
+
+  it('shows an operation with its contract example and a schema with its enum values', async () => {
+    const create = page
+      .locator('.opblock', { has: page.locator('.opblock-summary-path[data-path="/api/v1/vehicles"]') })
+      .filter({ has: page.locator('.opblock-summary-method', { hasText: /^POST$/ }) });
+    await create.locator('.opblock-summary-control').click();
+    const body = await create.locator('.opblock-body').innerText();
+    const example = contract.paths['/api/v1/vehicles'].post.requestBody.content['application/json'].examples;
+    const first = Object.values<any>(example)[0].value;
+    expect(body).toContain(`"licensePlate": "${first.licensePlate}"`);
+
+    const model = page
+      .locator('.models .json-schema-2020-12', {
+        has: page.locator('.json-schema-2020-12__title', { hasText: /^VehicleType$/ }),
+      })
+      .first();
+    await model.locator('.json-schema-2020-12-expand-deep-button').first().click();
+    const values = await model
+      .locator('.json-schema-2020-12-keyword--enum .json-schema-2020-12-json-viewer__value')
+      .allTextContents();
+    expect(values).toEqual(contract.components.schemas.VehicleType.enum.map((v: string) => JSON.stringify(v)));
+    await model.scrollIntoViewIfNeeded();
+    // For a human look: .local/test/api-reference.png.
+    const dir = join(repoRoot(), '.local', 'test');
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: join(dir, 'api-reference.png') });
+  });
+
+  it('shows the webhooks the platform pushes', async () => {
+    const webhooks = await page.locator('.webhooks .opblock-summary-path').allTextContents();
+    expect(webhooks.sort()).toEqual(Object.keys(contract.webhooks).sort());
+  });
+});
