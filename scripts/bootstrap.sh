@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks, idempotently: pnpm (project-local), the workspace's packages,
-# RabbitMQ (Debian package) unless AMQP_URL points elsewhere, and our FerretDB build unless MONGO_URL does.
+# RabbitMQ (Debian package) unless AMQP_URL points elsewhere, our FerretDB build unless MONGO_URL does, and
+# Chromium (Debian package) for the reference-page test.
 # Every step prints one line; a step with nothing to do says so.
 set -euo pipefail
 
@@ -70,6 +71,17 @@ else
   say "building FerretDB v1.24 + tools/ferretdb/sqlite-pushdown.patch (about a minute the first time)"
   bash "$ROOT/tools/ferretdb/build.sh" "$FERRET"
   echo "$FERRET_SRC_HASH" >"$FERRET.hash"
+fi
+
+# --- Chromium (headless, for the reference-page test) -----------------------------------------------------
+# The test drives the Debian package with playwright-core; no browser is downloaded (CHROMIUM_PATH overrides).
+CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ -x "$CHROMIUM" ]; then
+  say "chromium present ($CHROMIUM)"
+else
+  say "installing chromium from Debian (apt-get)"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
 say "ready"

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { openApiDocument } from '@travel/contracts';
+import { RENDERER_ASSETS, renderPage } from './api-reference';
+import { PLANNED_TAG, referenceView } from './reference-view';
+
+const contract = openApiDocument() as any;
+
+describe('referenceView', () => {
+  const view = referenceView(contract);
+
+  it('adds every planned operation, tagged as planned, answering 501 with the Problem body', () => {
+    const planned = Object.entries<string[]>(contract['x-planned-operations']);
+    expect(planned.length).toBeGreaterThan(0);
+    for (const [path, methods] of planned) {
+      for (const method of methods) {
+        const op = view.paths[path][method];
+        expect(op.tags).toEqual([PLANNED_TAG]);
+        expect(Object.keys(op.responses)).toEqual(['501']);
+        expect(op.responses['501'].content['application/problem+json'].schema).toEqual({
+          $ref: '#/components/schemas/Problem',
+        });
+      }
+    }
+    expect(view.tags.map((t: { name: string }) => t.name)).toContain(PLANNED_TAG);
+  });
+
+  it('declares the path parameters of a planned path', () => {
+    const op = view.paths['/api/v1/travel-entries/{id}/expenses/{expenseId}'].get;
+    expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
+      'path:id',
+      'path:expenseId',
+    ]);
+  });
+
+  it('keeps the built operations as the contract has them and leaves the contract unchanged', () => {
+    for (const [path, item] of Object.entries<any>(contract.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) expect(view.paths[path][method]).toEqual(op);
+    }
+    expect(contract).toEqual(openApiDocument());
+  });
+
+  it('links the machine-readable contract from the description', () => {
+    expect(view.info.description.startsWith(contract.info.description)).toBe(true);
+    expect(view.info.description).toContain('[openapi.json](openapi.json)');
+    expect(view.info.description).toContain('[openapi.yaml](openapi.yaml)');
+  });
+});
+
+describe('renderPage', () => {
+  it('loads the renderer from the gateway only, never from another host', () => {
+    const html = renderPage(contract);
+    const sources = [...html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
+    expect(sources).toEqual(
+      expect.arrayContaining(['assets/swagger-ui.css', 'assets/swagger-ui-bundle.js', 'init.js']),
+    );
+    for (const s of sources) expect(s).not.toMatch(/^(https?:)?\/\//);
+  });
+
+  it('embeds the document so that no text in it can close the script element', () => {
+    const hostile = { ...contract, info: { ...contract.info, description: '</script><script>alert(1)</script>' } };
+    const html = renderPage(hostile);
+    const embedded = /<script id="contract" type="application\/json">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    expect(JSON.parse(embedded).info.description).toContain('</script><script>alert(1)</script>');
+    expect(html.match(/<script/g)).toHaveLength(3);
+  });
+
+  it('every renderer file it serves is in the installed package', () => {
+    const dir = dirname(require.resolve('swagger-ui-dist/package.json'));
+    for (const file of Object.keys(RENDERER_ASSETS)) expect(existsSync(join(dir, file))).toBe(true);
+  });
+});
