@@ -167,11 +167,17 @@ describe('gateway', () => {
     expect(parse(await yaml.text())).toEqual(contract);
     const page = await raw('/api-reference/');
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    // The page and every file it loads come from the gateway (what the browser renders:
+    // api-reference-page.test.ts, in headless Chromium).
     const html = await page.text();
-    expect(html).toContain('/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry');
-    expect(html).toContain('entry.paidout');
-    // Planned operations of contexts not built yet are listed as such.
-    expect(html).toContain('/api/v1/travel-entries/{id}/submit');
+    const loaded = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(loaded).toEqual(expect.arrayContaining(['assets/swagger-ui-bundle.js', 'assets/swagger-ui.css', 'init.js']));
+    for (const file of loaded) {
+      const res = await raw(`/api-reference/${file}`);
+      await res.arrayBuffer(); // read to the end: an unread body keeps the connection (and stop()) open
+      expect([file, res.status]).toEqual([file, 200]);
+    }
+    expect((await raw('/api-reference/assets/index.html')).status).toBe(404);
   });
 
   it('serves health and metrics without a key', async () => {
