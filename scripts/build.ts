@@ -12,6 +12,8 @@ const ALL = ['gateway', 'employees', 'entries', 'fleet', 'payouts', 'reference-f
 
 /** Loaded at run time from the service's own node_modules (see the header). */
 export const RUNTIME_EXTERNALS = ['express', 'mongoose', 'mongodb', 'amqplib'];
+/** Packages of files served as they are (the gateway's reference page: Swagger UI), found with require.resolve. */
+const STATIC_FILES = ['swagger-ui-dist'];
 /** Optional add-ons that libraries require only when configured; never installed here. */
 const OPTIONAL_NATIVE = [
   'kerberos',
@@ -35,7 +37,7 @@ const externals: Plugin = {
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       const pkg = packageOf(args.path);
-      return RUNTIME_EXTERNALS.includes(pkg) || OPTIONAL_NATIVE.includes(pkg)
+      return [...RUNTIME_EXTERNALS, ...STATIC_FILES, ...OPTIONAL_NATIVE].includes(pkg)
         ? { path: args.path, external: true }
         : undefined;
     });
