@@ -296,6 +296,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/travel-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the travel entries the caller may read, newest departure first
+         * @description Callers holding `ReadAllEntries` or `EditAllEntries` see every entry of the company; any other caller
+         *     sees only the entries of their own employee (docs/decisions/0044). Deleted entries are not listed.
+         *     Filters combine with AND; `dateFrom` / `dateTo` bound the departure date (inclusive).
+         */
+        get: operations["listTravelEntries"];
+        put?: never;
+        /**
+         * Create a travel entry with its expenses and cost-center allocations in one atomic call; raises entry.created
+         * @description All or nothing: every nested child is checked (currencies and FX, vehicles, cost centers) before
+         *     anything is stored; when one fails, nothing is stored and no event is raised. The entry starts as
+         *     `status` 0 (Draft), `phase` null; an order (`isRequest` false) gets its `entryNumber` at once, a trip
+         *     request keeps `""`. `employeeId` defaults to the caller's employee; naming another employee needs
+         *     `EditAllEntries` (403). `advancePaymentDate` defaults to `departureDate`; `currencyCode` to the
+         *     company's base currency; `advancePayment` to 0.
+         */
+        post: operations["createTravelEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one travel entry with its expenses, cost-center allocations and free-text fields
+         * @description Another employee's entry is 404 to a caller without `ReadAllEntries` or `EditAllEntries`.
+         */
+        get: operations["getTravelEntry"];
+        /**
+         * Replace a travel entry's own fields and cost-center allocations (full replace); raises entry.updated
+         * @description Full replace: optional fields the body omits are cleared (`advancePayment` 0, `currencyCode` the base
+         *     currency, `advancePaymentDate` the departure date, `costCenterAllocations` none); echo stored values,
+         *     place ids included, to keep them. A body a GET returned is valid: read-only fields are accepted and
+         *     ignored, children (`expenses`) are changed through their own endpoints. A PUT that changes nothing
+         *     stores nothing and raises no event. Another employee's entry needs `EditAllEntries` (403 when the
+         *     caller may only read it); `employeeId` cannot change. A locked entry is 409 `INVALID_STATE`.
+         */
+        put: operations["updateTravelEntry"];
+        post?: never;
+        /**
+         * Delete a travel entry (soft); it no longer counts as using a vehicle
+         * @description The entry disappears from reads and lists (404 afterwards). Only an unlocked entry can be deleted
+         *     (409 `INVALID_STATE` otherwise); another employee's entry needs `EditAllEntries`. No webhook is
+         *     raised: the v1 catalog has no delete event (docs/decisions/0046).
+         */
+        delete: operations["deleteTravelEntry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     entryEvent: {
@@ -625,6 +693,179 @@ export interface components {
         ApiKeyCreated: components["schemas"]["ApiKey"] & {
             /** @description The key: shown once, here; send it as `Authorization: Bearer <key>` */
             key: string;
+        };
+        /**
+         * @description 0 Draft, 1 Submitted (in approval), 2 ChangesRequested, 3 Approved, 4 Rejected, 5 Cancelled
+         * @enum {integer}
+         */
+        EntryStatus: 0 | 1 | 2 | 3 | 4 | 5;
+        /**
+         * @description 1 PreApproval (trip being authorized), 0 Standard (settlement approval), null outside a workflow
+         * @enum {integer|null}
+         */
+        EntryPhase: 0 | 1 | null;
+        /**
+         * @description `Domestic` (inside the company's market country) or `Foreign`
+         * @enum {string}
+         */
+        TravelType: "Domestic" | "Foreign";
+        /**
+         * @description Provider code (`HNB`, `ECB`, `CNB`, `NBP`), `MANUAL`, or null for a same-currency or legacy row
+         * @enum {string|null}
+         */
+        ExchangeRateSource: "HNB" | "ECB" | "CNB" | "NBP" | "MANUAL" | null;
+        /** @description Free text; trimmed, blank stored as null. Never carried by webhooks. */
+        EntryText: string | null;
+        /** @description Place-provider place identifier, stored and returned as sent */
+        PlaceId: string | null;
+        /** @description Decimal amount, at most the currency's minor digits (JSON number, read without binary rounding) */
+        DecimalAmount: number;
+        /**
+         * @description One share of the entry's costs. Either every allocation of an entry has a `percentage` (summing to 100) or every one has an `amount` in the base currency (summing to the entry's expense total); the other field is null. A cost center added to an entry must be chargeable by the entry's employee.
+         * @example {
+         *       "costCenterId": "9a1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "percentage": 60,
+         *       "amount": null
+         *     }
+         */
+        CostCenterAllocation: {
+            costCenterId: components["schemas"]["Id"];
+            /** @description Share in percent, at most 2 decimals */
+            percentage?: number | null;
+            /** @description Share in the company's base currency */
+            amount?: number | null;
+        };
+        /** @description Body of the entry create (see the operation for defaults). */
+        TravelEntryCreate: {
+            employeeId?: components["schemas"]["Id"];
+            /** @description true creates a trip request (no entry number until the trip is authorized); default false */
+            isRequest?: boolean;
+            travelType?: components["schemas"]["TravelType"];
+            /** Format: date */
+            departureDate: string;
+            /**
+             * Format: date
+             * @description On or after `departureDate`
+             */
+            returnDate: string;
+            destination?: string | null;
+            purpose?: string | null;
+            description?: components["schemas"]["EntryText"];
+            report?: components["schemas"]["EntryText"];
+            departureLocationPlaceId?: components["schemas"]["PlaceId"];
+            destinationPlaceId?: components["schemas"]["PlaceId"];
+            /** @description ISO 3166-1 alpha-2; stored as sent (no geocoding fallback) */
+            destinationCountryCode?: string | null;
+            advancePayment?: components["schemas"]["DecimalAmount"];
+            /** @description Currency of the advance (ISO 4217) */
+            currencyCode?: string;
+            /**
+             * Format: date
+             * @description FX date of the advance
+             */
+            advancePaymentDate?: string | null;
+            /** @description Honoured only when the provider publishes no rate for the date (else EXCHANGE_RATE_UNAVAILABLE) */
+            manualAdvanceExchangeRate?: number | null;
+            costCenterAllocations?: components["schemas"]["CostCenterAllocation"][];
+        };
+        /** @description Body of the full-replace update. The writable fields are those of the create except `isRequest`; read-only fields (what a GET returns besides them) are accepted and ignored. */
+        TravelEntryUpdate: {
+            employeeId?: components["schemas"]["Id"];
+            travelType?: components["schemas"]["TravelType"];
+            /** Format: date */
+            departureDate: string;
+            /** Format: date */
+            returnDate: string;
+            destination?: string | null;
+            purpose?: string | null;
+            description?: components["schemas"]["EntryText"];
+            report?: components["schemas"]["EntryText"];
+            departureLocationPlaceId?: components["schemas"]["PlaceId"];
+            destinationPlaceId?: components["schemas"]["PlaceId"];
+            destinationCountryCode?: string | null;
+            advancePayment?: components["schemas"]["DecimalAmount"];
+            currencyCode?: string;
+            /** Format: date */
+            advancePaymentDate?: string | null;
+            manualAdvanceExchangeRate?: number | null;
+            costCenterAllocations?: components["schemas"]["CostCenterAllocation"][];
+            readonly id?: unknown;
+            readonly entryNumber?: unknown;
+            readonly isRequest?: unknown;
+            readonly status?: unknown;
+            readonly phase?: unknown;
+            readonly locked?: unknown;
+            readonly isPaidOut?: unknown;
+            readonly paidOutAt?: unknown;
+            readonly advancePaymentInBaseCurrency?: unknown;
+            readonly advancePaymentExchangeRateSource?: unknown;
+            readonly baseCurrency?: unknown;
+            readonly createdAt?: unknown;
+            readonly editedAt?: unknown;
+        };
+        /** @description An entry as lists return it (no children, no free text beyond the destination) */
+        TravelEntrySummary: {
+            id: components["schemas"]["Id"];
+            /** @description `<year>-<5-digit sequence>`; empty while a trip request */
+            readonly entryNumber: string;
+            employeeId: components["schemas"]["Id"];
+            travelType: components["schemas"]["TravelType"];
+            /** Format: date */
+            departureDate: string;
+            /** Format: date */
+            returnDate: string;
+            destination: string | null;
+            destinationCountryCode: string | null;
+            status: components["schemas"]["EntryStatus"];
+            phase: components["schemas"]["EntryPhase"];
+            readonly isRequest: boolean;
+            /** @description true whenever the document is closed to writes (submitted, decided, paid out) */
+            readonly locked: boolean;
+            readonly isPaidOut: boolean;
+            /** Format: date-time */
+            readonly paidOutAt: string | null;
+            advancePayment: number;
+            currencyCode: string;
+            readonly advancePaymentInBaseCurrency: number;
+            createdAt: components["schemas"]["Timestamp"];
+            editedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description The full travel entry, children and free text included */
+        TravelEntry: {
+            id: components["schemas"]["Id"];
+            readonly entryNumber: string;
+            employeeId: components["schemas"]["Id"];
+            travelType: components["schemas"]["TravelType"];
+            /** Format: date */
+            departureDate: string;
+            /** Format: date */
+            returnDate: string;
+            destination: string | null;
+            purpose: string | null;
+            description: string | null;
+            report: string | null;
+            departureLocationPlaceId: string | null;
+            destinationPlaceId: string | null;
+            destinationCountryCode: string | null;
+            status: components["schemas"]["EntryStatus"];
+            phase: components["schemas"]["EntryPhase"];
+            readonly isRequest: boolean;
+            readonly locked: boolean;
+            readonly isPaidOut: boolean;
+            /** Format: date-time */
+            readonly paidOutAt: string | null;
+            advancePayment: number;
+            currencyCode: string;
+            /** Format: date */
+            advancePaymentDate: string;
+            manualAdvanceExchangeRate: number | null;
+            readonly advancePaymentInBaseCurrency: number;
+            advancePaymentExchangeRateSource: components["schemas"]["ExchangeRateSource"];
+            /** @description The company's base currency */
+            readonly baseCurrency: string;
+            costCenterAllocations: components["schemas"]["CostCenterAllocation"][];
+            createdAt: components["schemas"]["Timestamp"];
+            editedAt: components["schemas"]["Timestamp"];
         };
         /** @description PII-free employee summary. Append-only within v1; never carries e-mail, phone, address, tax id, bank account or BIC. */
         EmployeeWebhookDto: {
@@ -1437,6 +1678,151 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listTravelEntries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description true for trip requests only, false for orders and settlements only */
+                isRequest?: boolean;
+                /** @description Only the entries of this employee */
+                employeeId?: components["schemas"]["Id"];
+                status?: components["schemas"]["EntryStatus"];
+                /** @description Only entries departing on or after this date */
+                dateFrom?: string;
+                /** @description Only entries departing on or before this date */
+                dateTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged entries (without their children; read one entry for those) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["TravelEntrySummary"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createTravelEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TravelEntryCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; the full entry */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravelEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getTravelEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The full entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravelEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateTravelEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TravelEntryUpdate"];
+            };
+        };
+        responses: {
+            /** @description The entry as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravelEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    deleteTravelEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
 }

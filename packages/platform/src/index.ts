@@ -5,6 +5,7 @@ export * from './logger';
 export * from './service';
 export * from './http/app';
 export * from './http/error-handler';
+export * from './http/read-only';
 export * from './http/request-context';
 export * from './mongo/connection';
 export * from './mongo/tenant-scope';

@@ -1,14 +1,47 @@
-import { startPlaceholderService, type StartOptions } from '@travel/platform';
+import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
+import { EntriesApp } from './app/entries';
+import { publicRoutes } from './http/routes';
+import { EmployeesClient } from './infra/employees-client';
+import { FxConverter } from './infra/fx-client';
+import { ENTRIES_COLLECTION, registerModels } from './infra/models';
 
 export const SERVICE = 'entries';
 export const DEFAULT_PORT = 8082;
 
-/** Not built yet: the service runs and answers 501 NOT_IMPLEMENTED for the resources it owns. */
-export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptions) =>
-  startPlaceholderService(
-    SERVICE,
-    DEFAULT_PORT,
-    ['/api/v1/travel-entries', '/api/v1/approval-workflow', '/api/v1/utilities'],
-    env,
+export function readConfig(env: NodeJS.ProcessEnv = process.env) {
+  const reader = new EnvReader(env);
+  const config = {
+    ...readBaseConfig(SERVICE, DEFAULT_PORT, reader),
+    /** The employees service: an entry's employee and the cost centers they may charge. */
+    employeesUrl: reader.string('EMPLOYEES_URL', 'http://127.0.0.1:8081'),
+    /** reference-fx: conversion of amounts into the base currency. */
+    referenceFxUrl: reader.string('REFERENCE_FX_URL', 'http://127.0.0.1:8085'),
+  };
+  reader.done();
+  return config;
+}
+
+export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptions) {
+  const config = readConfig(env);
+  return startService(
+    config,
+    ({ mongo, nudgeOutbox }) => {
+      const models = registerModels(mongo);
+      const entries = new EntriesApp(
+        models,
+        new EmployeesClient(config.employeesUrl, config.internalContextSecret),
+        new FxConverter(config.referenceFxUrl, config.internalContextSecret),
+        nudgeOutbox,
+      );
+      return {
+        api: publicRoutes({ entries }),
+        outboxCollections: [ENTRIES_COLLECTION],
+        // Resources of other issues (approval workflow, per-diem utilities): not built here yet.
+        notImplemented: ['/api/v1/approval-workflow', '/api/v1/utilities'],
+      };
+    },
     options,
   );
+}
+
+export const startEntriesService = start;

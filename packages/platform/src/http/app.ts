@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { errorHandler, notFoundHandler } from './error-handler';
+import { stripReadOnlyProperties } from './read-only';
 import { requestId, requireInternalContext } from './request-context';
 
 export type ReadinessCheck = () => Promise<void>;
@@ -16,6 +17,8 @@ export interface HttpAppOptions extends BaseAppOptions {
   internal?: Router;
   validateResponses?: boolean;
   jsonLimit?: string;
+  /** Multipart uploads (held in memory): largest file, most files per request (beyond: 413). Default 10 MiB, 10. */
+  upload?: { maxFileBytes?: number; maxFiles?: number };
   /** Resource prefixes this service owns but has not built yet: answered 501, honestly. */
   notImplemented?: string[];
   /** HMAC key of the internal caller context; requests without a valid one are refused before anything else. */
@@ -117,9 +120,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
       );
     }
     app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+    const apiSpec = openApiDocument();
+    // A GET body PUT back is valid: read-only properties are accepted and ignored (unknown ones stay 400).
+    app.use(stripReadOnlyProperties(apiSpec));
     app.use(
       OpenApiValidator.middleware({
-        apiSpec: openApiDocument() as never,
+        apiSpec: apiSpec as never,
         // Bodies are strict (a JSON number is never coerced into a string); query and path values are coerced anyway.
         validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
         validateResponses: options.validateResponses ?? false,
@@ -127,6 +133,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
         ignoreUndocumented: false,
         ignorePaths: (path: string) => !path.startsWith('/api/v1/'),
         validateFormats: true,
+        // multer in memory, bounded: without limits one request could hold any amount of memory.
+        fileUploader: {
+          limits: {
+            fileSize: options.upload?.maxFileBytes ?? 10 * 1024 * 1024,
+            files: options.upload?.maxFiles ?? 10,
+            fields: 20,
+          },
+        },
       }),
     );
     if (options.api) app.use(options.api);

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { AppError, route } from '@travel/platform';
+import { AppError, findOwned, notFound, route } from '@travel/platform';
 import { resolveApiKey } from '../app/api-keys';
 import type { EmployeesModels } from '../infra/models';
 
@@ -14,6 +14,41 @@ export function internalRoutes(models: EmployeesModels): Router {
       const resolved = await resolveApiKey(models, key);
       if (!resolved) throw new AppError('UNAUTHORIZED');
       res.json(resolved);
+    }),
+  );
+  // Other contexts check that an employee they are given belongs to the company (fleet: a vehicle's
+  // owner). Only the identity and state, never personal data.
+  r.get(
+    '/tenants/:tenantId/employees/:id',
+    route(async (req, res) => {
+      const employee = await findOwned(
+        models.Employee,
+        String(req.params.id).toLowerCase(),
+        String(req.params.tenantId),
+      );
+      if (!employee) throw notFound('employee');
+      res.json({ id: employee._id, status: employee.status, isArchived: employee.isArchived ?? false });
+    }),
+  );
+  // Entries asks which cost centers an employee may charge before it adds them to an entry: active cost
+  // centers of the company, and within the employee's `costCenterIds` when that list is not empty.
+  r.get(
+    '/tenants/:tenantId/employees/:id/chargeable-cost-centers',
+    route(async (req, res) => {
+      const tenantId = String(req.params.tenantId);
+      const employee = await findOwned(models.Employee, String(req.params.id).toLowerCase(), tenantId);
+      if (!employee) throw notFound('employee');
+      const asked = String(req.query.ids ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean)
+        .slice(0, 100);
+      const allowed = employee.costCenterIds ?? [];
+      const candidates = allowed.length ? asked.filter((id) => allowed.includes(id)) : asked;
+      const active = candidates.length
+        ? await models.CostCenter.find({ tenantId, _id: { $in: candidates }, isActive: true }, { _id: 1 }).lean()
+        : [];
+      res.json({ employeeId: employee._id, chargeable: active.map((c) => c._id) });
     }),
   );
   return r;

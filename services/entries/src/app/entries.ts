@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppError,
+  TenantScope,
+  findOwned,
+  forbidden,
+  invalidState,
+  notFound,
+  outboxUpdate,
+  paginate,
+  raiseEvent,
+  withOutbox,
+  type CallerContext,
+  type ErrorCode,
+  type FieldErrors,
+  type PageRequest,
+} from '@travel/platform';
+import { EDIT_ALL_ENTRIES, mayEdit, mayEditAll, mayRead, mayReadAll } from '../domain/access';
+import { addedCostCenters, checkAllocationSum } from '../domain/allocations';
+import { minorDigitsOf } from '../domain/amounts';
+import {
+  EntryStatus,
+  entryFields,
+  formatEntryNumber,
+  isLocked,
+  sameFields,
+  storedFields,
+  type EntryFields,
+  type EntryInput,
+  type EntryStatusValue,
+  type TravelEntry,
+} from '../domain/entry';
+import { toEntryWebhookDto } from '../domain/webhook';
+import { nextEntrySequence, type EntriesModels, type EntryDoc } from '../infra/models';
+import { toBaseCurrency } from './fx';
+import type { CurrencyConverter, EmployeeDirectory } from './ports';
+import { atRevision, withRevisionRetry } from './writes';
+
+export interface EntryFilter {
+  isRequest?: boolean;
+  employeeId?: string;
+  status?: EntryStatusValue;
+  dateFrom?: string;
+  dateTo?: string;
+}
+
+export interface CreateEntryInput extends EntryInput {
+  isRequest?: boolean;
+}
+
+const SERVICE = 'entries';
+
+/** Throws every collected field error at once: EXCHANGE_RATE_UNAVAILABLE when a rate was the problem. */
+function throwIfInvalid(code: ErrorCode, ...sources: FieldErrors[]): void {
+  const errors: FieldErrors = {};
+  for (const source of sources)
+    for (const [field, messages] of Object.entries(source)) (errors[field] ??= []).push(...messages);
+  if (Object.keys(errors).length > 0) throw new AppError(code, undefined, errors);
+}
+
+export class EntriesApp {
+  constructor(
+    private readonly models: EntriesModels,
+    private readonly employees: EmployeeDirectory,
+    private readonly fx: CurrencyConverter,
+    private readonly nudgeOutbox: () => void,
+  ) {}
+
+  private scope(caller: CallerContext) {
+    return new TenantScope<EntryDoc>(this.models.Entry, caller.tenantId);
+  }
+
+  /** A live entry the caller may read, else 404 (another tenant's, another employee's without ReadAll, deleted). */
+  async readable(caller: CallerContext, rawId: string): Promise<EntryDoc> {
+    const doc = await findOwned(this.models.Entry, rawId.toLowerCase(), caller.tenantId);
+    if (!doc || doc.deletedAt || !mayRead(caller, doc.employeeId)) throw notFound('travel entry');
+    return doc;
+  }
+
+  /** A live entry the caller may change: readable, editable by them (403), and not locked (409). */
+  async writable(caller: CallerContext, rawId: string): Promise<EntryDoc> {
+    const doc = await this.readable(caller, rawId);
+    if (!mayEdit(caller, doc.employeeId)) throw forbidden(EDIT_ALL_ENTRIES);
+    if (isLocked(doc))
+      throw invalidState('The travel entry is locked (submitted, decided or paid out); it cannot be changed.');
+    return doc;
+  }
+
+  /**
+   * Everything a write must check outside the body itself, collected together: the employee, cost centers
+   * the write adds, the advance in the base currency, and the allocation sums.
+   */
+  private async check(
+    caller: CallerContext,
+    fields: EntryFields,
+    bodyErrors: FieldErrors,
+    context: { checkEmployee: boolean; before: EntryFields['costCenterAllocations']; expenseTotal: string },
+  ) {
+    const errors: FieldErrors[] = [bodyErrors];
+    const added = addedCostCenters(context.before, fields.costCenterAllocations);
+    const [exists, chargeable, advance] = await Promise.all([
+      context.checkEmployee ? this.employees.exists(caller.tenantId, fields.employeeId) : true,
+      added.length ? this.employees.chargeable(caller.tenantId, fields.employeeId, added) : [],
+      bodyErrors.advancePayment
+        ? undefined
+        : toBaseCurrency(
+            this.fx,
+            caller,
+            {
+              amount: fields.advancePayment,
+              currency: fields.currencyCode,
+              date: fields.advancePaymentDate,
+              manualRate: fields.manualAdvanceExchangeRate,
+            },
+            {
+              amount: 'advancePayment',
+              currency: 'currencyCode',
+              date: 'advancePaymentDate',
+              manualRate: 'manualAdvanceExchangeRate',
+            },
+          ),
+    ]);
+    if (!exists || chargeable === null) errors.push({ employeeId: ['must be an employee of this company'] });
+    else if (added.length) {
+      const ok = new Set(chargeable);
+      fields.costCenterAllocations.forEach((a, i) => {
+        if (added.includes(a.costCenterId) && !ok.has(a.costCenterId))
+          errors.push({
+            [`costCenterAllocations[${i}].costCenterId`]: [
+              "must be an active cost center of this company that the entry's employee may charge",
+            ],
+          });
+      });
+    }
+    if (advance) errors.push(advance.errors);
+    errors.push(
+      checkAllocationSum(fields.costCenterAllocations, context.expenseTotal, minorDigitsOf(caller.baseCurrency)),
+    );
+    throwIfInvalid(
+      advance?.error?.code === 'EXCHANGE_RATE_UNAVAILABLE' ? 'EXCHANGE_RATE_UNAVAILABLE' : 'VALIDATION_FAILED',
+      ...errors,
+    );
+    return advance!.conversion!;
+  }
+
+  async create(caller: CallerContext, input: CreateEntryInput) {
+    const { fields, errors } = entryFields(input, { employeeId: caller.employeeId, baseCurrency: caller.baseCurrency });
+    if (fields.employeeId !== caller.employeeId && !mayEditAll(caller)) throw forbidden(EDIT_ALL_ENTRIES);
+    const advance = await this.check(caller, fields, errors, {
+      checkEmployee: fields.employeeId !== caller.employeeId,
+      before: [],
+      expenseTotal: '0',
+    });
+
+    const now = new Date();
+    const isRequest = input.isRequest ?? false;
+    // An order gets its number at once; a trip request only when it is authorized (SPEC, transitions).
+    const entryNumber = isRequest
+      ? ''
+      : formatEntryNumber(
+          now.getUTCFullYear(),
+          await nextEntrySequence(this.models, caller.tenantId, now.getUTCFullYear()),
+        );
+    const entry: TravelEntry = {
+      _id: randomUUID(),
+      tenantId: caller.tenantId,
+      ...fields,
+      entryNumber,
+      isRequest,
+      status: EntryStatus.Draft,
+      phase: null,
+      isPaidOut: false,
+      paidOutAt: null,
+      baseCurrency: caller.baseCurrency,
+      advancePaymentInBaseCurrency: advance.baseAmount,
+      advancePaymentExchangeRateSource: advance.source,
+      createdAt: now,
+      editedAt: now,
+      deletedAt: null,
+    };
+    const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
+    await this.models.Entry.create({ ...entry, rev: 0, ...withOutbox(event) });
+    this.nudgeOutbox();
+    return entry;
+  }
+
+  async get(caller: CallerContext, id: string): Promise<TravelEntry> {
+    return this.readable(caller, id);
+  }
+
+  async list(caller: CallerContext, filter: EntryFilter, page: PageRequest) {
+    const query: Record<string, unknown> = { deletedAt: null };
+    // Without ReadAllEntries / EditAllEntries a caller lists only their own entries.
+    const employeeId = filter.employeeId?.toLowerCase();
+    if (!mayReadAll(caller)) {
+      if (employeeId && employeeId !== caller.employeeId) query._id = { $in: [] };
+      query.employeeId = caller.employeeId;
+    } else if (employeeId) query.employeeId = employeeId;
+    if (filter.isRequest !== undefined) query.isRequest = filter.isRequest;
+    if (filter.status !== undefined) query.status = filter.status;
+    if (filter.dateFrom || filter.dateTo)
+      query.departureDate = {
+        ...(filter.dateFrom ? { $gte: filter.dateFrom } : {}),
+        ...(filter.dateTo ? { $lte: filter.dateTo } : {}),
+      };
+    return paginate<EntryDoc, EntryDoc>(this.scope(caller), query, page, { departureDate: -1, _id: 1 }, (d) => d);
+  }
+
+  /**
+   * Full replace of the entry's own fields and allocations. Unchanged: nothing stored, no event. Changed:
+   * one conditional single-document write with `entry.updated` in its outbox.
+   */
+  async update(caller: CallerContext, rawId: string, input: EntryInput): Promise<TravelEntry> {
+    return withRevisionRetry('travel entry', async () => {
+      const current = await this.writable(caller, rawId);
+      const { fields, errors } = entryFields(input, {
+        employeeId: current.employeeId,
+        baseCurrency: current.baseCurrency,
+      });
+      if (fields.employeeId !== current.employeeId)
+        errors.employeeId = ['cannot be changed; create a new entry for another employee'];
+      if (sameFields(fields, storedFields(current)) && Object.keys(errors).length === 0) return current;
+      const advance = await this.check(caller, fields, errors, {
+        checkEmployee: false,
+        before: current.costCenterAllocations ?? [],
+        expenseTotal: '0',
+      });
+      const next: TravelEntry = {
+        ...current,
+        ...fields,
+        advancePaymentInBaseCurrency: advance.baseAmount,
+        advancePaymentExchangeRateSource: advance.source,
+        editedAt: new Date(),
+      };
+      const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), next.editedAt);
+      const $set = {
+        ...fields,
+        advancePaymentInBaseCurrency: next.advancePaymentInBaseCurrency,
+        advancePaymentExchangeRateSource: next.advancePaymentExchangeRateSource,
+        editedAt: next.editedAt,
+        rev: current.rev + 1,
+      };
+      const result = await this.models.Entry.updateOne(
+        { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
+        outboxUpdate({ $set }, event),
+      );
+      if (result.matchedCount === 0) return undefined;
+      this.nudgeOutbox();
+      return next;
+    });
+  }
+
+  /** Soft delete of an unlocked entry (docs/decisions/0046): gone from reads and lists, no webhook. */
+  async delete(caller: CallerContext, rawId: string): Promise<void> {
+    await withRevisionRetry('travel entry', async () => {
+      const current = await this.writable(caller, rawId);
+      const result = await this.models.Entry.updateOne(
+        { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
+        { $set: { deletedAt: new Date(), rev: current.rev + 1 } },
+      );
+      return result.matchedCount === 0 ? undefined : true;
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import type { Market } from '@travel/platform';
+import type { RateSource } from '../domain/entry';
+
+/** The employees context, as entries needs it. */
+export interface EmployeeDirectory {
+  exists(tenantId: string, employeeId: string): Promise<boolean>;
+  /** Which of `costCenterIds` the employee may charge; null when the employee is not the company's. */
+  chargeable(tenantId: string, employeeId: string, costCenterIds: readonly string[]): Promise<string[] | null>;
+}
+
+export interface Conversion {
+  /** Decimal text in the base currency's minor digits. */
+  baseAmount: string;
+  source: RateSource;
+}
+
+/** reference-fx's conversion: provider of the market, rate of the date, the manual-rate rule. */
+export interface CurrencyConverter {
+  convert(input: {
+    market: Market;
+    amount: string;
+    currency: string;
+    date: string;
+    manualRate: string | null;
+  }): Promise<Conversion>;
+}
