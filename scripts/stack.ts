@@ -31,6 +31,19 @@ const DEMO: Array<{ market: Market; name: string }> = [
   { market: 'PL', name: 'Demo sp. z o.o. (PL)' },
 ];
 
+/** Settings a local stack gives one service on top of the common ones. */
+function serviceEnv(name: string): Record<string, string> {
+  if (name === 'reference-fx') {
+    // Recorded feeds (reconstructed, illustrative values) so every market has rates offline;
+    // FX_IMPORT_ENABLED=true also fetches the live feeds when the network allows.
+    return {
+      FX_SEED_DIR: join(root, 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
+      FX_IMPORT_ENABLED: process.env.FX_IMPORT_ENABLED ?? 'false',
+    };
+  }
+  return {};
+}
+
 /** Local secrets, made once per checkout under .local (never committed). */
 function localSecrets(): { context: string; webhookKey: string } {
   const file = join(state, 'secrets.json');
@@ -106,7 +119,7 @@ async function main(): Promise<void> {
   const logDir = join(state, 'logs');
   try {
     const start = (name: string, port: number, extra: Record<string, string> = {}) => {
-      const env = { ...common, PORT: String(port), SERVICE_NAME: name, ...extra };
+      const env = { ...common, PORT: String(port), SERVICE_NAME: name, ...serviceEnv(name), ...extra };
       const proc = startProcess(name, tsx, [join(root, 'services', name, 'src', 'main.ts')], { env, logDir });
       procs.push(proc);
       return waitFor(`${name} on :${port}`, () => ready(`http://127.0.0.1:${port}`), 90_000, proc.exitReason);

@@ -107,7 +107,11 @@ export interface paths {
         };
         /**
          * List the company's employees, sorted by last and first name
-         * @description Any API key of the company may read employees. Filters combine with AND.
+         * @description Any API key of the company may read employees. Filters combine with AND. Each item is the full
+         *     record (`Employee`) for callers holding `ManageEmployees` or `ManageCompanyData` and for the
+         *     caller's own employee; every other item is the `EmployeeSummary`, without personal data.
+         *     Filtering by `email` needs `ManageEmployees` or `ManageCompanyData` (403 otherwise), so the filter
+         *     cannot reveal addresses to a caller who may not read them.
          */
         get: operations["listEmployees"];
         put?: never;
@@ -134,6 +138,11 @@ export interface paths {
             };
             cookie?: never;
         };
+        /**
+         * Read an employee; the full record only to those allowed to see personal data
+         * @description The full record (`Employee`) for callers holding `ManageEmployees` or `ManageCompanyData`, and for
+         *     the caller's own employee; every other caller gets the `EmployeeSummary`, without personal data.
+         */
         get: operations["getEmployee"];
         /**
          * Replace an employee (needs ManageEmployees); raises employee.updated
@@ -145,8 +154,10 @@ export interface paths {
          *       not know are kept as sent, so write back the list you read).
          *
          *     Changing permissions needs the caller to hold every flag added or taken away (403 otherwise). The
-         *     account owner stays `Active`, unarchived and holds every permission. Read-only fields of the record
-         *     (`id`, `isAccountOwner`, `createdAt`, `editedAt`) are not accepted in the body.
+         *     account owner stays `Active`, unarchived and holds every permission. The record a GET returned is a
+         *     valid body: its read-only fields (`id`, `isAccountOwner`, `createdAt`, `editedAt`) are accepted and
+         *     ignored, whatever their value. A body that changes nothing is a no-op: the record comes back
+         *     unchanged (same `editedAt`) and no `employee.updated` is raised.
          */
         put: operations["updateEmployee"];
         post?: never;
@@ -184,7 +195,11 @@ export interface paths {
             cookie?: never;
         };
         get: operations["getDepartment"];
-        /** Replace a department (needs ManageCompanyData); an omitted parentId makes it a root department */
+        /**
+         * Replace a department (needs ManageCompanyData); an omitted parentId makes it a root department
+         * @description The record a GET returned is a valid body: its read-only fields (`id`, `createdAt`, `editedAt`) are
+         *     accepted and ignored. A body that changes nothing leaves the record (and its `editedAt`) as it was.
+         */
         put: operations["updateDepartment"];
         post?: never;
         /** Delete a department (needs ManageCompanyData); 409 while employees or sub-departments use it */
@@ -222,7 +237,11 @@ export interface paths {
             cookie?: never;
         };
         get: operations["getCostCenter"];
-        /** Replace a cost center (needs ManageCompanyData); omitted description is cleared, omitted isActive is true */
+        /**
+         * Replace a cost center (needs ManageCompanyData); omitted description is cleared, omitted isActive is true
+         * @description The record a GET returned is a valid body: its read-only fields (`id`, `createdAt`, `editedAt`) are
+         *     accepted and ignored. A body that changes nothing leaves the record (and its `editedAt`) as it was.
+         */
         put: operations["updateCostCenter"];
         post?: never;
         /** Delete a cost center (needs ManageCompanyData); 409 while an employee's costCenterIds names it */
@@ -291,6 +310,146 @@ export interface paths {
          *     revoked key changes nothing.
          */
         delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reference/slovenian-municipalities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The 212 Slovenian municipalities with their official SURS codes (the same for every company)
+         * @description The official list, shipped as data (sources in `services/reference-fx/data/README.md`), ordered by
+         *     code. `q` filters by name (case and diacritics ignored) or exact code.
+         */
+        get: operations["listSlovenianMunicipalities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reference/croatian-municipalities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The 556 Croatian towns and municipalities with their official codes (the same for every company)
+         * @description The towns (gradovi) and municipalities (općine) of the Porezna uprava table, with its codes and
+         *     names as printed there (upper case), in its order (alphabetical). Namesakes (OTOK, PRIVLAKA,
+         *     SVETA NEDELJA) differ by code. `q` filters by name (case and diacritics ignored) or exact code.
+         */
+        get: operations["listCroatianMunicipalities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reference/per-diem-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The statutory per-diem, meal, night, mileage and fuel-price figures of the caller's market on a date
+         * @description Every row is one figure with its legal source and validity. A figure that is not verified is never
+         *     guessed: it is absent from `rows` and `unknown` says why. With `country`, the per-diem rows for a
+         *     trip to that country (the domestic rows when it is the market's own country); without it, the
+         *     domestic rows and every verified foreign rate. Mileage rates and fuel prices are market-wide and
+         *     always included. The market is the caller's company's.
+         */
+        get: operations["getPerDiemRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reference/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The countries the company's trips may go to (its market's defaults until the company sets the list) */
+        get: operations["getEnabledCountries"];
+        /**
+         * Replace the company's enabled countries (needs ManageCompanyData); a GET body is a valid PUT body
+         * @description The list is replaced as a whole; duplicates count once; it is stored sorted. Every code must be an
+         *     ISO 3166-1 alpha-2 code, else 400 `VALIDATION_FAILED` under `countryCodes[i]`. `isDefault` and
+         *     `editedAt` are read-only: accepted and ignored. An empty list enables no country.
+         */
+        put: operations["putEnabledCountries"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reference/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The currencies the company's expenses may be in (its market's defaults until the company sets the list) */
+        get: operations["getEnabledCurrencies"];
+        /**
+         * Replace the company's enabled currencies (needs ManageCompanyData); a GET body is a valid PUT body
+         * @description The list is replaced as a whole; duplicates count once; it is stored sorted. Every code must be an
+         *     ISO 4217 currency code, else 400 `VALIDATION_FAILED` under `currencyCodes[i]`. `isDefault` and
+         *     `editedAt` are read-only: accepted and ignored. An empty list enables no currency.
+         */
+        put: operations["putEnabledCurrencies"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reference/exchange-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Exchange rates of the caller's market provider (HNB, ECB, CNB or NBP) that apply on a date
+         * @description The provider follows the company's market: `HNB` for HR, `ECB` for SI and SK, `CNB` for CZ, `NBP`
+         *     (table A) for PL. With `currency`, the one rate of that currency; without it, every rate of the
+         *     publication that applies. A date without a publication (weekend, holiday) takes the latest earlier
+         *     one: `date` says which, `requestedDate` echoes the question. `direction` says how to convert into
+         *     `baseCurrency`: `ForeignPerBase` (HNB, ECB: foreign units per 1 EUR) divide by `ratePerUnit`;
+         *     `BasePerForeign` (CNB, NBP: CZK or PLN per `units` of the currency) multiply by `ratePerUnit`.
+         *     No rate on or before the date: 400 `EXCHANGE_RATE_UNAVAILABLE`, keyed `currency` (or `date` without
+         *     a currency).
+         */
+        get: operations["listExchangeRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -469,7 +628,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
             detail?: string;
             /** @description Field name (request JSON property path, or a key the spec names) to messages */
             errors?: {
@@ -557,8 +716,16 @@ export interface components {
         CustomFieldValues: {
             [key: string]: string | number | boolean | null;
         };
-        /** @description Body of an employee create and full-replace update (see the operations for what an omitted field means). Text fields are trimmed; blank optional text is stored as null. */
+        /** @description Body of an employee create and full-replace update (see the operations for what an omitted field means). Text fields are trimmed; blank optional text is stored as null. The record's read-only fields are accepted and ignored, so a record a GET returned can be sent back. */
         EmployeeWrite: {
+            /** @description Read-only; ignored in a request body */
+            readonly id?: string;
+            /** @description Read-only (set by the operator); ignored in a request body */
+            readonly isAccountOwner?: boolean;
+            /** @description Read-only; ignored in a request body */
+            readonly createdAt?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly editedAt?: string;
             firstName: components["schemas"]["PersonName"];
             lastName: components["schemas"]["PersonName"];
             /**
@@ -589,7 +756,7 @@ export interface components {
         };
         /** @description The full employee record (personal data included; the webhook summary carries none of it) */
         Employee: {
-            id: components["schemas"]["Id"];
+            readonly id: components["schemas"]["Id"];
             firstName: string;
             lastName: string;
             email: string | null;
@@ -603,7 +770,7 @@ export interface components {
             departmentId: components["schemas"]["Id"] | null;
             status: components["schemas"]["EmployeeStatus"];
             /** @description The company's owner (made by the operator); always Active, unarchived, with every permission */
-            isAccountOwner: boolean;
+            readonly isAccountOwner: boolean;
             isArchived: boolean;
             residency: components["schemas"]["Residency"];
             /** @description Distinct cost-center ids; empty means unrestricted */
@@ -613,28 +780,81 @@ export interface components {
             };
             /** @description Atomic flags only (presets are expanded on write); flags unknown to this server are kept */
             permissions: string[];
-            createdAt: components["schemas"]["Timestamp"];
-            editedAt: components["schemas"]["Timestamp"];
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly editedAt: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description An employee without personal data, for callers who may not read it (see `getEmployee`): exactly the `EmployeeWebhookDto` fields plus `residency` and `costCenterIds`. Never carries e-mail, phone, address, tax id, bank account, BIC or custom-field values.
+         * @example {
+         *       "id": "3f0c2b1e-6a4d-4b7e-9c51-2d8e7f1a0b64",
+         *       "firstName": "Ana",
+         *       "lastName": "Horvat",
+         *       "position": "Accountant",
+         *       "departmentId": null,
+         *       "status": "Active",
+         *       "isAccountOwner": false,
+         *       "isArchived": false,
+         *       "residency": "Resident",
+         *       "costCenterIds": [
+         *         "9b2d7c4a-1e3f-4a5b-8c6d-7e8f9a0b1c2d"
+         *       ],
+         *       "permissions": [
+         *         "ReadAllEntries"
+         *       ],
+         *       "createdAt": "2026-10-01T08:00:00.000Z",
+         *       "editedAt": "2026-10-07T12:30:15.250Z"
+         *     }
+         */
+        EmployeeSummary: {
+            readonly id: components["schemas"]["Id"];
+            firstName: string;
+            lastName: string;
+            position: string | null;
+            departmentId: components["schemas"]["Id"] | null;
+            status: components["schemas"]["EmployeeStatus"];
+            readonly isAccountOwner: boolean;
+            isArchived: boolean;
+            residency: components["schemas"]["Residency"];
+            costCenterIds: components["schemas"]["Id"][];
+            permissions: string[];
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly editedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description The full record for callers holding `ManageEmployees` or `ManageCompanyData` and for the caller's own employee; the summary for every other caller */
+        EmployeeView: components["schemas"]["Employee"] | components["schemas"]["EmployeeSummary"];
         /** @description Unique within the company, compared case-insensitively (`cc-1` and `CC-1` clash) */
         RecordCode: string;
         /** @description Surrounding spaces are removed; must not be blank or contain control characters */
         RecordName: string;
+        /** @description Body of a department create and full-replace update; read-only fields are accepted and ignored */
         DepartmentWrite: {
+            /** @description Read-only; ignored in a request body */
+            readonly id?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly createdAt?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly editedAt?: string;
             name: components["schemas"]["RecordName"];
             code: components["schemas"]["RecordCode"];
             /** @description The parent department (of the same company), or null/omitted for a root department; a department cannot be placed below itself, and the tree is at most 20 levels deep */
             parentId?: components["schemas"]["Id"] | null;
         };
         Department: {
-            id: components["schemas"]["Id"];
+            readonly id: components["schemas"]["Id"];
             name: string;
             code: string;
             parentId: components["schemas"]["Id"] | null;
-            createdAt: components["schemas"]["Timestamp"];
-            editedAt: components["schemas"]["Timestamp"];
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly editedAt: components["schemas"]["Timestamp"];
         };
+        /** @description Body of a cost-center create and full-replace update; read-only fields are accepted and ignored */
         CostCenterWrite: {
+            /** @description Read-only; ignored in a request body */
+            readonly id?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly createdAt?: string;
+            /** @description Read-only; ignored in a request body */
+            readonly editedAt?: string;
             name: components["schemas"]["RecordName"];
             code: components["schemas"]["RecordCode"];
             description?: string | null;
@@ -642,13 +862,13 @@ export interface components {
             isActive?: boolean;
         };
         CostCenter: {
-            id: components["schemas"]["Id"];
+            readonly id: components["schemas"]["Id"];
             name: string;
             code: string;
             description: string | null;
             isActive: boolean;
-            createdAt: components["schemas"]["Timestamp"];
-            editedAt: components["schemas"]["Timestamp"];
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly editedAt: components["schemas"]["Timestamp"];
         };
         /** @description The caller's company (the tenant). Set up by the operator; read-only through the API. */
         Company: {
@@ -713,7 +933,7 @@ export interface components {
          * @description Provider code (`HNB`, `ECB`, `CNB`, `NBP`), `MANUAL`, or null for a same-currency or legacy row
          * @enum {string|null}
          */
-        ExchangeRateSource: "HNB" | "ECB" | "CNB" | "NBP" | "MANUAL" | null;
+        AmountRateSource: "HNB" | "ECB" | "CNB" | "NBP" | "MANUAL" | null;
         /** @description Free text; trimmed, blank stored as null. Never carried by webhooks. */
         EntryText: string | null;
         /** @description Place-provider place identifier, stored and returned as sent */
@@ -860,7 +1080,7 @@ export interface components {
             advancePaymentDate: string;
             manualAdvanceExchangeRate: number | null;
             readonly advancePaymentInBaseCurrency: number;
-            advancePaymentExchangeRateSource: components["schemas"]["ExchangeRateSource"];
+            advancePaymentExchangeRateSource: components["schemas"]["AmountRateSource"];
             /** @description The company's base currency */
             readonly baseCurrency: string;
             costCenterAllocations: components["schemas"]["CostCenterAllocation"][];
@@ -921,6 +1141,233 @@ export interface components {
             type?: "employee.created" | "employee.updated";
             data?: components["schemas"]["EmployeeWebhookDto"];
         };
+        /**
+         * @example {
+         *       "code": "213",
+         *       "isoCode": "SI-213",
+         *       "name": "Ankaran/Ancarano"
+         *     }
+         */
+        SlovenianMunicipality: {
+            /** @description Three-digit SURS municipality code */
+            code: string;
+            /** @description ISO 3166-2 code */
+            isoCode: string;
+            /** @description The official name (bilingual where the municipality is) */
+            name: string;
+        };
+        /**
+         * @example {
+         *       "code": "604",
+         *       "name": "ČAKOVEC"
+         *     }
+         */
+        CroatianMunicipality: {
+            /** @description The code of the town or municipality as Porezna uprava prints it */
+            code: string;
+            /** @description The name as the source prints it (upper case) */
+            name: string;
+        };
+        /** @enum {string} */
+        RateKind: "DomesticPerDiem" | "ForeignPerDiem" | "MealReduction" | "NightAllowance" | "Mileage" | "FuelPrice";
+        LegalSource: {
+            /** @description The law, decree or announcement, for example `Vyhláška č. 573/2025 Sb.` */
+            act: string;
+            /** @description The section */
+            provision: string | null;
+        };
+        /**
+         * @description One statutory figure with its legal source and validity
+         * @example {
+         *       "kind": "DomesticPerDiem",
+         *       "countryCode": "CZ",
+         *       "item": "5-12h",
+         *       "description": "Domestic per-diem for a trip from 5 h up to and including 12 h",
+         *       "value": "155",
+         *       "unit": "PerDay",
+         *       "currencyCode": "CZK",
+         *       "maximum": "185",
+         *       "effectiveFrom": "2026-01-01",
+         *       "effectiveTo": "2026-12-31",
+         *       "verifiedThrough": null,
+         *       "source": {
+         *         "act": "Vyhláška č. 573/2025 Sb.; Zákon č. 262/2006 Sb., zákoník práce",
+         *         "provision": "§163"
+         *       }
+         *     }
+         */
+        PerDiemRateRow: {
+            kind: components["schemas"]["RateKind"];
+            /** @description The destination the row is for (the market's own country for domestic rows); null for market-wide rows */
+            countryCode: string | null;
+            /** @description What the figure is: a band (`5-12h`, `>18h`), `FullDay`, a meal (`Breakfast`, `>12-18h/Lunch`), a vehicle (`Car`, `Motorcycle`, `CarOver900cc`), a fuel (`Natural95`, `Diesel`, `Electricity`), `LumpSum`, `HotelLimit`, `LocalTransport`, `TrailerSurcharge`, `MinimumPaid` */
+            item: string;
+            description: string;
+            /** @description A decimal string; for unit `Share` an exact fraction `n/d` (a band's share of the country rate) */
+            value: string;
+            /** @enum {string} */
+            unit: "PerDay" | "PerNight" | "PerKm" | "PerLitre" | "PerKWh" | "Percent" | "Share";
+            /** @description null for `Percent` and `Share` */
+            currencyCode: string | null;
+            /** @description The top of a statutory range where `value` is the minimum (CZ public sector); else null */
+            maximum: string | null;
+            /**
+             * Format: date
+             * @description First day in force; null when the cited research did not record the start
+             */
+            effectiveFrom: string | null;
+            /**
+             * Format: date
+             * @description Last day in force (inclusive); null if open
+             */
+            effectiveTo: string | null;
+            /**
+             * Format: date
+             * @description Last day the research confirms; later dates answer the figure as unknown
+             */
+            verifiedThrough: string | null;
+            source: components["schemas"]["LegalSource"];
+        };
+        /**
+         * @example {
+         *       "kind": "ForeignPerDiem",
+         *       "countryCode": "DE",
+         *       "reason": "HR foreign per-diem rate for DE on 2026-03-02: no verified figure in force."
+         *     }
+         */
+        UnknownRate: {
+            kind: components["schemas"]["RateKind"];
+            countryCode: string | null;
+            reason: string;
+        };
+        PerDiemRates: {
+            /** @enum {string} */
+            market: "HR" | "SI" | "SK" | "CZ" | "PL";
+            /** Format: date */
+            date: string;
+            countryCode: string | null;
+            rows: components["schemas"]["PerDiemRateRow"][];
+            /** @description What is not verified for this question, with the reason (never a guessed figure) */
+            unknown: components["schemas"]["UnknownRate"][];
+        };
+        /**
+         * @example {
+         *       "countryCodes": [
+         *         "AT",
+         *         "CZ",
+         *         "DE",
+         *         "HR",
+         *         "HU",
+         *         "IT",
+         *         "PL",
+         *         "SI",
+         *         "SK"
+         *       ],
+         *       "isDefault": false,
+         *       "editedAt": "2026-03-02T09:00:00Z"
+         *     }
+         */
+        CountryAllowList: {
+            /** @description ISO 3166-1 alpha-2 codes, sorted */
+            countryCodes: string[];
+            /** @description true while the company has not set the list */
+            readonly isDefault: boolean;
+            /** Format: date-time */
+            readonly editedAt: string | null;
+        };
+        /**
+         * @description The body of a PUT; `isDefault` and `editedAt` (read-only) are accepted and ignored
+         * @example {
+         *       "countryCodes": [
+         *         "AT",
+         *         "CZ",
+         *         "DE",
+         *         "HR",
+         *         "SI"
+         *       ]
+         *     }
+         */
+        CountryAllowListWrite: {
+            countryCodes: string[];
+            /** @description Read-only; ignored */
+            readonly isDefault?: boolean;
+            /** @description Read-only; ignored */
+            readonly editedAt?: string | null;
+        };
+        /**
+         * @example {
+         *       "currencyCodes": [
+         *         "CHF",
+         *         "CZK",
+         *         "EUR",
+         *         "GBP",
+         *         "HUF",
+         *         "PLN",
+         *         "USD"
+         *       ],
+         *       "isDefault": true,
+         *       "editedAt": null
+         *     }
+         */
+        CurrencyAllowList: {
+            /** @description ISO 4217 codes, sorted */
+            currencyCodes: string[];
+            /** @description true while the company has not set the list */
+            readonly isDefault: boolean;
+            /** Format: date-time */
+            readonly editedAt: string | null;
+        };
+        /**
+         * @description The body of a PUT; `isDefault` and `editedAt` (read-only) are accepted and ignored
+         * @example {
+         *       "currencyCodes": [
+         *         "EUR",
+         *         "USD"
+         *       ]
+         *     }
+         */
+        CurrencyAllowListWrite: {
+            currencyCodes: string[];
+            /** @description Read-only; ignored */
+            readonly isDefault?: boolean;
+            /** @description Read-only; ignored */
+            readonly editedAt?: string | null;
+        };
+        /**
+         * @description The provider of an official rate: `HNB` (HR), `ECB` (SI, SK), `CNB` (CZ), `NBP` table A (PL)
+         * @enum {string}
+         */
+        ExchangeRateSource: "HNB" | "ECB" | "CNB" | "NBP";
+        /**
+         * @description `ForeignPerBase`: foreign units per 1 base unit (divide to convert); `BasePerForeign`: base units per foreign unit (multiply)
+         * @enum {string}
+         */
+        ExchangeRateDirection: "ForeignPerBase" | "BasePerForeign";
+        /** @description One official rate as the provider published it, and the date it is from */
+        ExchangeRate: {
+            /** @description The foreign currency */
+            currency: string;
+            /** @description As published, per `units` of `currency` */
+            rate: number;
+            /** @description The amount the rate is quoted for (CNB quotes JPY, HUF and others per 100, IDR per 1000); 1 elsewhere */
+            units: number;
+            /** @description `rate` / `units`: the rate for one unit of `currency` */
+            ratePerUnit: number;
+            source: components["schemas"]["ExchangeRateSource"];
+            /** @description The provider's base: EUR for HNB and ECB, CZK for CNB, PLN for NBP */
+            baseCurrency: string;
+            direction: components["schemas"]["ExchangeRateDirection"];
+            /**
+             * Format: date
+             * @description The publication the rate is from: the latest on or before `requestedDate`
+             */
+            date: string;
+            /**
+             * Format: date
+             * @description The date asked for
+             */
+            requestedDate: string;
+        };
     };
     responses: {
         /** @description Validation failed (`VALIDATION_FAILED`), with field-keyed `errors` */
@@ -959,6 +1406,17 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The path exists but not with this method (`METHOD_NOT_ALLOWED`); the `Allow` header lists its methods. Answered by the gateway for every path of the API, so operations do not list it. */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods the path has, e.g. `GET, HEAD, PUT` */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description `CONFLICT` or `INVALID_STATE` */
         Conflict: {
             headers: {
@@ -983,6 +1441,8 @@ export interface components {
         /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t." + raw body, keyed with the signing secret>` */
         SvcSignature: string;
         SvcDeliveryId: string;
+        /** @description Words that must all occur in the name (case and diacritics ignored), or an exact code */
+        MunicipalityQuery: string;
     };
     requestBodies: never;
     headers: never;
@@ -1184,7 +1644,7 @@ export interface operations {
                 departmentId?: components["schemas"]["Id"];
                 status?: components["schemas"]["EmployeeStatus"];
                 isArchived?: boolean;
-                /** @description Only the employee with this e-mail address (compared case-insensitively) */
+                /** @description Only the employee with this e-mail address (compared case-insensitively). Needs `ManageEmployees` or `ManageCompanyData`: 403 for other callers. */
                 email?: string;
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
@@ -1202,12 +1662,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PageMeta"] & {
-                        items: components["schemas"]["Employee"][];
+                        items: components["schemas"]["EmployeeView"][];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     createEmployee: {
@@ -1249,13 +1710,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The full employee record */
+            /** @description The full employee record, or its summary (see above) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Employee"];
+                    "application/json": components["schemas"]["EmployeeView"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1678,6 +2139,323 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listSlovenianMunicipalities: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Words that must all occur in the name (case and diacritics ignored), or an exact code */
+                q?: components["parameters"]["MunicipalityQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged municipalities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "code": "061",
+                     *           "isoCode": "SI-061",
+                     *           "name": "Ljubljana"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 20,
+                     *       "total": 1,
+                     *       "totalPages": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["SlovenianMunicipality"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listCroatianMunicipalities: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Words that must all occur in the name (case and diacritics ignored), or an exact code */
+                q?: components["parameters"]["MunicipalityQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged towns and municipalities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "code": "1333",
+                     *           "name": "ZAGREB"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 20,
+                     *       "total": 1,
+                     *       "totalPages": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["CroatianMunicipality"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getPerDiemRates: {
+        parameters: {
+            query?: {
+                /**
+                 * @description ISO 3166-1 alpha-2 code of the destination
+                 * @example DE
+                 */
+                country?: string;
+                /**
+                 * @description The day the figures must be in force (`yyyy-MM-dd`); today (UTC) when omitted
+                 * @example 2026-03-02
+                 */
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows in force and what is unknown */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "market": "PL",
+                     *       "date": "2026-03-02",
+                     *       "countryCode": "AT",
+                     *       "rows": [
+                     *         {
+                     *           "kind": "ForeignPerDiem",
+                     *           "countryCode": "AT",
+                     *           "item": "FullDay",
+                     *           "description": "Foreign per-diem for a full day in AT",
+                     *           "value": "57",
+                     *           "unit": "PerDay",
+                     *           "currencyCode": "EUR",
+                     *           "maximum": null,
+                     *           "effectiveFrom": null,
+                     *           "effectiveTo": null,
+                     *           "verifiedThrough": null,
+                     *           "source": {
+                     *             "act": "Rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2023 poz. 2190)",
+                     *             "provision": "załącznik"
+                     *           }
+                     *         },
+                     *         {
+                     *           "kind": "Mileage",
+                     *           "countryCode": null,
+                     *           "item": "CarOver900cc",
+                     *           "description": "Mileage rate per km (CarOver900cc)",
+                     *           "value": "1.15",
+                     *           "unit": "PerKm",
+                     *           "currencyCode": "PLN",
+                     *           "maximum": null,
+                     *           "effectiveFrom": "2023-01-17",
+                     *           "effectiveTo": null,
+                     *           "verifiedThrough": null,
+                     *           "source": {
+                     *             "act": "Stawki za 1 km przebiegu pojazdu (kilometrówka), in force since 2023-01-17",
+                     *             "provision": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "unknown": [
+                     *         {
+                     *           "kind": "FuelPrice",
+                     *           "countryCode": null,
+                     *           "reason": "PL regulation fuel prices on 2026-03-02: no verified figure in force. Polish mileage is a rate per km; there are no regulation fuel prices."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PerDiemRates"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getEnabledCountries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allow-list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryAllowList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    putEnabledCountries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CountryAllowListWrite"];
+            };
+        };
+        responses: {
+            /** @description The allow-list as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryAllowList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getEnabledCurrencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allow-list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyAllowList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    putEnabledCurrencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CurrencyAllowListWrite"];
+            };
+        };
+        responses: {
+            /** @description The allow-list as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyAllowList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listExchangeRates: {
+        parameters: {
+            query?: {
+                /**
+                 * @description ISO 4217 code of the foreign currency; omitted for every rate of the publication
+                 * @example USD
+                 */
+                currency?: string;
+                /**
+                 * @description The date the rate must apply on (yyyy-MM-dd); default today (UTC)
+                 * @example 2026-11-21
+                 */
+                date?: string;
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged rates, by currency code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["ExchangeRate"][];
+                    };
+                };
+            };
+            /**
+             * @description `VALIDATION_FAILED` (a malformed currency or date, the base currency itself) or
+             *     `EXCHANGE_RATE_UNAVAILABLE` (no rate on or before the date), with field-keyed `errors`
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     listTravelEntries: {

@@ -17,6 +17,7 @@ const CODES: [ErrorCode, number, string][] = [
   ['UNAUTHORIZED', 401, 'unauthorized'],
   ['FORBIDDEN', 403, 'forbidden'],
   ['NOT_FOUND', 404, 'not-found'],
+  ['METHOD_NOT_ALLOWED', 405, 'method-not-allowed'],
   ['CONFLICT', 409, 'conflict'],
   ['INVALID_STATE', 409, 'invalid-state'],
   ['PAYLOAD_TOO_LARGE', 413, 'payload-too-large'],

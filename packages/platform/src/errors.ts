@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
   | 'INVALID_STATE'
   | 'PAYLOAD_TOO_LARGE'
@@ -19,6 +20,7 @@ const STATUS: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   INVALID_STATE: 409,
   PAYLOAD_TOO_LARGE: 413,
@@ -34,6 +36,7 @@ const TITLE: Record<ErrorCode, string> = {
   UNAUTHORIZED: 'A valid API key is required.',
   FORBIDDEN: 'The caller lacks a permission this operation needs.',
   NOT_FOUND: 'The resource does not exist.',
+  METHOD_NOT_ALLOWED: 'The resource does not support this method.',
   CONFLICT: 'The request conflicts with the current state.',
   INVALID_STATE: 'The operation is not allowed in the current state.',
   PAYLOAD_TOO_LARGE: 'The request body is too large.',
@@ -83,6 +86,9 @@ export function problem(code: ErrorCode, traceId: string, detail?: string, error
 }
 
 export const notFound = (what = 'resource'): AppError => new AppError('NOT_FOUND', `The ${what} does not exist.`);
+/** 405 for a path the contract knows, called with a method it does not have; set `Allow` beside it. */
+export const methodNotAllowed = (method: string, path: string, allowed: readonly string[]): AppError =>
+  new AppError('METHOD_NOT_ALLOWED', `${path} does not support ${method}; it supports ${allowed.join(', ')}.`);
 export const forbidden = (permission: string): AppError =>
   new AppError('FORBIDDEN', `This operation requires the ${permission} permission.`);
 export const conflict = (detail: string): AppError => new AppError('CONFLICT', detail);

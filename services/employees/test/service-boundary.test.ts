@@ -135,6 +135,12 @@ describe('employees service boundary', () => {
     await expectProblem(await call('/api/v1/nothing-here', { headers: asCaller() }), 404, 'NOT_FOUND');
   });
 
+  it('answers a method the path does not have with 405 METHOD_NOT_ALLOWED and Allow, even when reached directly', async () => {
+    const res = await call('/api/v1/company', { method: 'DELETE', headers: asCaller() });
+    await expectProblem(res, 405, 'METHOD_NOT_ALLOWED');
+    expect(res.headers.get('allow')).toMatch(/GET/);
+  });
+
   it('requires ManageEmployees to create, and hides other tenants (404)', async () => {
     const payload = JSON.stringify({ firstName: 'Ana', lastName: 'Horvat' });
     await expectProblem(

@@ -115,10 +115,12 @@ describe('employees storage rules', () => {
       createdAt: now,
       editedAt: now,
     });
+    // A real change (a replace that changes nothing is a no-op and writes nothing: 0035).
     const updated = await call('PUT', `/api/v1/employees/${legacyId}`, {
       firstName: 'Old',
       lastName: 'Record',
       email: 'old.record@example.hr',
+      position: 'Archivist',
     });
     expect(updated.status).toBe(200);
     expect(await models.Employee.findById(legacyId).lean()).toMatchObject({

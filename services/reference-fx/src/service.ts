@@ -1,8 +1,43 @@
-import { startPlaceholderService, type StartOptions } from '@travel/platform';
+import { Router } from 'express';
+import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
+import { ReferenceDataApp } from './app/reference-data';
+import { readFxConfig } from './fx-config';
+import { buildFx } from './fx';
+import { referenceDataRoutes } from './http/reference-data-routes';
+import { ALLOW_LISTS_COLLECTION, AllowListsStore, allowListModel } from './infra/allow-lists-store';
 
 export const SERVICE = 'reference-fx';
 export const DEFAULT_PORT = 8085;
 
-/** Not built yet: the service runs and answers 501 NOT_IMPLEMENTED for the resources it owns. */
-export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptions) =>
-  startPlaceholderService(SERVICE, DEFAULT_PORT, ['/api/v1/reference'], env, options);
+export function readConfig(env: NodeJS.ProcessEnv = process.env) {
+  const reader = new EnvReader(env);
+  const config = { ...readBaseConfig(SERVICE, DEFAULT_PORT, reader), fx: readFxConfig(reader) };
+  reader.done();
+  return config;
+}
+
+/** Exchange rates (HNB, ECB, CNB, NBP) and conversion; municipalities, statutory rates, allow-lists. */
+export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptions & { fetch?: typeof fetch }) => {
+  const config = readConfig(env);
+  return startService(
+    config,
+    (deps) => {
+      const fx = buildFx(deps, config.fx, options?.fetch);
+      const referenceData = new ReferenceDataApp(new AllowListsStore(allowListModel(deps.mongo), deps.nudgeOutbox));
+      const api = Router();
+      api.use(fx.api);
+      api.use(referenceDataRoutes(referenceData));
+      const internal = Router();
+      internal.use(fx.internal);
+      return {
+        api,
+        internal,
+        outboxCollections: [ALLOW_LISTS_COLLECTION],
+        migrate: fx.seed,
+        start: fx.start,
+        stop: fx.stop,
+      };
+    },
+    options,
+  );
+};

@@ -1,6 +1,6 @@
 // employee.created and employee.updated as a partner's HTTPS receiver gets them: raised through the
-// outbox by every create and every successful update, signed, with EXACTLY the EmployeeWebhookDto keys
-// and never a personal value; refused writes raise nothing.
+// outbox by every create and every update that changes the record, signed, with EXACTLY the
+// EmployeeWebhookDto keys and never a personal value; refused writes and no-op replaces raise nothing.
 import { verify } from '@travel/webhook-verify';
 import { EMPLOYEE_WEBHOOK_DTO_KEYS, type HttpsReceiver } from '@travel/testkit';
 import { VALID, costCenter, department, writable } from '@travel/employees/test/support/org-fixtures';
@@ -27,7 +27,7 @@ describe('employees: webhooks', () => {
     });
   }
 
-  it('create and every update raise an event with exactly the summary keys and no personal data', async () => {
+  it('create and every changing update raise an event with exactly the summary keys and no personal data', async () => {
     const { api } = await stack.tenant('HR');
     const receiver = await stack.receiver();
     const sub = await api.post('/api/v1/webhooks', {
@@ -70,11 +70,19 @@ describe('employees: webhooks', () => {
       status: 'Inactive',
     });
     expect(moved.status).toBe(200);
-    const same = await api.put(`/api/v1/employees/${id}`, writable(moved.body));
+    // Sending the record back unchanged is a no-op: no event.
+    const same = await api.put(`/api/v1/employees/${id}`, moved.body);
     expect(same.status).toBe(200);
+    expect(same.body).toEqual(moved.body);
+    const renamed = await api.put(`/api/v1/employees/${id}`, { ...moved.body, firstName: 'Mara' });
+    expect(renamed.status).toBe(200);
 
+    // The rename's event is the marker: once it is in, the no-op's would have been too.
     await receiver.waitForRequests(3);
-    await new Promise((r) => setTimeout(r, 500)); // nothing else is coming
+    for (;;) {
+      if (events(receiver, secret).some((e) => e.envelope.data.editedAt === renamed.body.editedAt)) break;
+      await receiver.waitForRequests(receiver.requests.length + 1);
+    }
     const got = events(receiver, secret);
     expect(got).toHaveLength(3);
     const created1 = got.filter((e) => e.envelope.type === 'employee.created');
@@ -139,9 +147,10 @@ describe('employees: webhooks', () => {
     });
     expect(updated[1]!.envelope.data).toMatchObject({
       id,
+      firstName: 'Mara',
       position: 'Controller',
       status: 'Inactive',
-      editedAt: same.body.editedAt,
+      editedAt: renamed.body.editedAt,
     });
   });
 
@@ -160,8 +169,8 @@ describe('employees: webhooks', () => {
     expect((await limited.put(`/api/v1/employees/${e.body.id}`, { firstName: 'X', lastName: 'Y' })).status).toBe(403);
     // Then an allowed update, whose event is the only one to arrive.
     expect((await api.put(`/api/v1/employees/${e.body.id}`, { firstName: 'Allowed', lastName: 'B' })).status).toBe(200);
+    // The allowed update comes after the refused one in the record's own outbox: it is the marker.
     const [only] = await receiver.waitForRequests(1);
-    await new Promise((r) => setTimeout(r, 500));
     expect(receiver.requests).toHaveLength(1);
     expect(JSON.parse(only!.body.toString('utf8')).data.firstName).toBe('Allowed');
   });

@@ -90,6 +90,55 @@ describe('gateway', () => {
     expect(unknown.body).toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  describe('a known path with a method it does not have: 405 METHOD_NOT_ALLOWED with Allow, from the contract', () => {
+    const api = () => new ApiClient(gw.url, key);
+
+    it.each([
+      ['PATCH', '/api/v1/employees/0b3e0f0e-0000-4000-8000-000000000001', 'GET, PUT'],
+      ['DELETE', '/api/v1/employees/0b3e0f0e-0000-4000-8000-000000000001', 'GET, PUT'],
+      ['PUT', '/api/v1/employees', 'GET, POST'],
+      ['DELETE', '/api/v1/company', 'GET'],
+      ['PUT', '/api/v1/api-keys/0b3e0f0e-0000-4000-8000-000000000001', 'DELETE'],
+      ['DELETE', '/api/v1/webhooks/0b3e0f0e-0000-4000-8000-000000000001/deliveries', 'GET'],
+      // Contexts not built yet: their paths and methods are in the contract's x-planned-operations.
+      ['DELETE', '/api/v1/travel-entries', 'GET, POST'],
+      ['GET', '/api/v1/travel-entries/0b3e0f0e-0000-4000-8000-000000000001/submit', 'POST'],
+      ['POST', '/api/v1/payouts/ready', 'GET'],
+      ['DELETE', '/api/v1/reference/countries', 'GET, PUT'],
+    ])('%s %s → 405, Allow: %s', async (method, path, allow) => {
+      const res = await api().request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body).toEqual({
+        type: 'https://docs.travel-expense.example/errors/method-not-allowed',
+        title: expect.any(String),
+        status: 405,
+        code: 'METHOD_NOT_ALLOWED',
+        detail: expect.stringContaining(method),
+        traceId: expect.any(String),
+      });
+    });
+
+    it('HEAD is a method like any other: 405 where the contract does not list it', async () => {
+      const res = await api().request('HEAD', '/api/v1/company');
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET');
+    });
+
+    it('still routes the methods a path has: 501 from a context not built yet, 200 from a built one', async () => {
+      expect((await api().get('/api/v1/travel-entries')).status).toBe(501);
+      expect((await api().get('/api/v1/company')).status).toBe(200);
+    });
+
+    it('keeps 404 for unknown paths and 401 before anything else', async () => {
+      expect((await api().request('PATCH', '/api/v1/spaceships')).status).toBe(404);
+      expect((await api().request('PATCH', '/api/v1/employees/x/y/z')).status).toBe(404);
+      const anonymous = await new ApiClient(gw.url).request('DELETE', '/api/v1/company');
+      expect(anonymous.status).toBe(401);
+    });
+  });
+
   it('carries a request id through, or makes one', async () => {
     const given = await raw('/api/v1/company', { authorization: `Bearer ${key}`, 'x-request-id': 'partner-req-42' });
     expect(given.headers.get('x-request-id')).toBe('partner-req-42');
@@ -121,6 +170,8 @@ describe('gateway', () => {
     const html = await page.text();
     expect(html).toContain('/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry');
     expect(html).toContain('entry.paidout');
+    // Planned operations of contexts not built yet are listed as such.
+    expect(html).toContain('/api/v1/travel-entries/{id}/submit');
   });
 
   it('serves health and metrics without a key', async () => {

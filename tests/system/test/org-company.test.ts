@@ -66,9 +66,12 @@ describe('company profile', () => {
     expect((await b.api.get('/api/v1/company')).body.id).toBe(b.tenantId);
   });
 
-  it('has no write operations (a PUT is 404)', async () => {
+  it('has no write operations (a PUT is 405 METHOD_NOT_ALLOWED, Allow: GET)', async () => {
     const t = await stack.tenant('PL');
     const res = await t.api.put('/api/v1/company', { name: 'Renamed' });
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.body).toMatchObject({ code: 'METHOD_NOT_ALLOWED', status: 405 });
+    expect((await t.api.get('/api/v1/company')).body.name).not.toBe('Renamed');
   });
 });

@@ -2,10 +2,10 @@ import express, { type Express, type NextFunction, type Request, type Response, 
 import * as OpenApiValidator from 'express-openapi-validator';
 import { openApiDocument } from '@travel/contracts';
 import { AppError } from '../errors';
+import { ContractRoutes, ignoreReadOnlyFields } from './contract';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { errorHandler, notFoundHandler } from './error-handler';
-import { stripReadOnlyProperties } from './read-only';
 import { requestId, requireInternalContext } from './request-context';
 
 export type ReadinessCheck = () => Promise<void>;
@@ -17,8 +17,6 @@ export interface HttpAppOptions extends BaseAppOptions {
   internal?: Router;
   validateResponses?: boolean;
   jsonLimit?: string;
-  /** Multipart uploads (held in memory): largest file, most files per request (beyond: 413). Default 10 MiB, 10. */
-  upload?: { maxFileBytes?: number; maxFiles?: number };
   /** Resource prefixes this service owns but has not built yet: answered 501, honestly. */
   notImplemented?: string[];
   /** HMAC key of the internal caller context; requests without a valid one are refused before anything else. */
@@ -120,12 +118,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
       );
     }
     app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
-    const apiSpec = openApiDocument();
-    // A GET body PUT back is valid: read-only properties are accepted and ignored (unknown ones stay 400).
-    app.use(stripReadOnlyProperties(apiSpec));
+    // A body a GET returned is a valid PUT body: read-only fields are dropped here, for every operation,
+    // before the validator (which would refuse them); unknown fields still fail validation (0035).
+    app.use(ignoreReadOnlyFields(new ContractRoutes(openApiDocument())));
     app.use(
       OpenApiValidator.middleware({
-        apiSpec: apiSpec as never,
+        apiSpec: openApiDocument() as never,
         // Bodies are strict (a JSON number is never coerced into a string); query and path values are coerced anyway.
         validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
         validateResponses: options.validateResponses ?? false,
@@ -133,14 +131,6 @@ export function createHttpApp(options: HttpAppOptions): Express {
         ignoreUndocumented: false,
         ignorePaths: (path: string) => !path.startsWith('/api/v1/'),
         validateFormats: true,
-        // multer in memory, bounded: without limits one request could hold any amount of memory.
-        fileUploader: {
-          limits: {
-            fileSize: options.upload?.maxFileBytes ?? 10 * 1024 * 1024,
-            files: options.upload?.maxFiles ?? 10,
-            fields: 20,
-          },
-        },
       }),
     );
     if (options.api) app.use(options.api);

@@ -34,6 +34,7 @@ interface Sent {
   status?: number;
   type?: string;
   raw?: string;
+  headers: Record<string, string>;
 }
 
 interface FakeRes {
@@ -41,10 +42,11 @@ interface FakeRes {
   status: jest.Mock<FakeRes, [number]>;
   type: jest.Mock<FakeRes, [string]>;
   send: jest.Mock<FakeRes, [string]>;
+  setHeader: jest.Mock<FakeRes, [string, string]>;
 }
 
 function fakeRes(headersSent = false) {
-  const sent: Sent = {};
+  const sent: Sent = { headers: {} };
   const res: FakeRes = {
     headersSent,
     status: jest.fn((code: number) => {
@@ -57,6 +59,10 @@ function fakeRes(headersSent = false) {
     }),
     send: jest.fn((raw: string) => {
       sent.raw = raw;
+      return res;
+    }),
+    setHeader: jest.fn((name: string, value: string) => {
+      sent.headers[name.toLowerCase()] = value;
       return res;
     }),
   };
@@ -86,6 +92,7 @@ describe('errorHandler', () => {
       ['UNAUTHORIZED', 401, 'unauthorized'],
       ['FORBIDDEN', 403, 'forbidden'],
       ['NOT_FOUND', 404, 'not-found'],
+      ['METHOD_NOT_ALLOWED', 405, 'method-not-allowed'],
       ['CONFLICT', 409, 'conflict'],
       ['INVALID_STATE', 409, 'invalid-state'],
       ['PAYLOAD_TOO_LARGE', 413, 'payload-too-large'],
@@ -207,10 +214,21 @@ describe('errorHandler', () => {
       expect(body).not.toHaveProperty('errors');
     });
 
-    it('405 (a method the path does not have) → 404 NOT_FOUND, like a route that does not exist', () => {
-      const { sent, body } = handle({ status: 405, message: 'PATCH not allowed', errors: [] });
-      expect(sent.status).toBe(404);
-      expect(body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    it('405 (a method the path does not have) → 405 METHOD_NOT_ALLOWED with the Allow header it names', () => {
+      const { sent, body } = handle({
+        status: 405,
+        message: 'PATCH method not allowed',
+        errors: [],
+        headers: { Allow: 'GET, PUT' },
+      });
+      expect(sent.status).toBe(405);
+      expect(sent.headers.allow).toBe('GET, PUT');
+      expect(body).toMatchObject({
+        status: 405,
+        code: 'METHOD_NOT_ALLOWED',
+        type: typeUrl('method-not-allowed'),
+      });
+      expect(body).not.toHaveProperty('errors');
     });
 
     // Other 4xx statuses of the validator (406, 415, …) have no code of their own in API-SURFACE.md:

@@ -22,20 +22,22 @@ function validatorErrors(issues: ValidatorIssue[]): FieldErrors {
   return errors;
 }
 
-// A method a path does not have (405) is answered like a route that does not exist; every other
-// client error without a code of its own is a validation failure.
+// A method a path does not have is 405 METHOD_NOT_ALLOWED with `Allow` (docs/decisions/0037); every
+// other client error without a code of its own is a validation failure.
 const codeForStatus = (status: number): ErrorCode =>
   status === 401
     ? 'UNAUTHORIZED'
     : status === 403
       ? 'FORBIDDEN'
-      : status === 404 || status === 405
+      : status === 404
         ? 'NOT_FOUND'
-        : status === 413
-          ? 'PAYLOAD_TOO_LARGE'
-          : status === 429
-            ? 'RATE_LIMITED'
-            : 'VALIDATION_FAILED';
+        : status === 405
+          ? 'METHOD_NOT_ALLOWED'
+          : status === 413
+            ? 'PAYLOAD_TOO_LARGE'
+            : status === 429
+              ? 'RATE_LIMITED'
+              : 'VALIDATION_FAILED';
 
 /** One error handler for every service: the documented body for every failure, 500 only for our own bugs. */
 export function errorHandler(logger: Logger) {
@@ -55,6 +57,7 @@ export function errorHandler(logger: Logger) {
       errors?: ValidatorIssue[];
       message?: string;
       expose?: boolean;
+      headers?: Record<string, string>;
     };
     // body-parser: malformed JSON or an oversized body.
     if (e.type === 'entity.parse.failed') {
@@ -69,6 +72,9 @@ export function errorHandler(logger: Logger) {
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && Array.isArray(e.errors)) {
       const code = codeForStatus(e.status);
       const status = statusOf(code);
+      // The validator names the path's methods for its 405.
+      if (code === 'METHOD_NOT_ALLOWED' && e.headers?.Allow && !res.headersSent)
+        res.setHeader('allow', e.headers.Allow);
       send(
         status,
         problem(code, traceId, e.message, code === 'VALIDATION_FAILED' ? validatorErrors(e.errors) : undefined),

@@ -16,8 +16,11 @@ import {
   emailKeyOf,
   nextCostCenterIds,
   nextPermissions,
+  readsAllPersonalData,
   replacedFields,
+  sameEmployeeState,
   toEmployeeResponse,
+  toEmployeeView,
   toEmployeeWebhookDto,
   type Employee,
   type EmployeeStatus,
@@ -129,29 +132,40 @@ export class EmployeesApp {
   async get(caller: CallerContext, id: string) {
     const doc = await this.scope(caller).findById(id.toLowerCase()).lean<EmployeeDoc>();
     if (!doc) throw notFound('employee');
-    return toEmployeeResponse(doc);
+    return toEmployeeView(caller, doc);
   }
 
+  /**
+   * Each item is the full record or the summary, as `get` answers it (docs/decisions/0036). The e-mail
+   * filter needs the right to read e-mail addresses: otherwise it would tell which address is whose.
+   */
   async list(caller: CallerContext, filter: EmployeeFilter, page: PageRequest) {
+    if (filter.email !== undefined && !readsAllPersonalData(caller)) {
+      throw new AppError(
+        'FORBIDDEN',
+        'Filtering employees by e-mail needs ManageEmployees or ManageCompanyData (the permissions that read e-mail addresses).',
+      );
+    }
     const query: Record<string, unknown> = { ...textSearchFilter(filter.q, ['firstName', 'lastName']) };
     if (filter.departmentId) query.departmentId = filter.departmentId.toLowerCase();
     if (filter.status) query.status = filter.status;
     if (filter.isArchived !== undefined) query.isArchived = filter.isArchived;
     // emailKey equals the stored (lower-case) address and is indexed per company.
     if (filter.email) query.emailKey = filter.email.trim().toLowerCase();
-    return paginate<EmployeeDoc, ReturnType<typeof toEmployeeResponse>>(
+    return paginate<EmployeeDoc, ReturnType<typeof toEmployeeView>>(
       this.scope(caller),
       query,
       page,
       { lastName: 1, firstName: 1, _id: 1 },
-      toEmployeeResponse,
+      (e) => toEmployeeView(caller, e),
     );
   }
 
   /**
    * Full replace: every field the body omits is cleared (status, isArchived and residency fall back to
    * their defaults), except `costCenterIds` and `permissions`, which an omission keeps. Raises
-   * `employee.updated` in the same single-document write, on every successful update.
+   * `employee.updated` in the same single-document write, on every update that changes the record; a
+   * body that changes nothing is a no-op (no write, no event, the same `editedAt`: docs/decisions/0035).
    */
   async update(caller: CallerContext, rawId: string, input: EmployeeWrite) {
     const id = rawId.toLowerCase();
@@ -180,6 +194,7 @@ export class EmployeesApp {
         await this.referenceErrors(caller, fields.departmentId, changedCostCenters),
       );
       this.assertMayChangePermissions(caller, current.permissions ?? [], permissions);
+      if (sameEmployeeState(current, next)) return toEmployeeResponse(current);
 
       const event = raiseEvent(
         'employees',

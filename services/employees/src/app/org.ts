@@ -20,6 +20,7 @@ import {
   type Department,
   type DepartmentWrite,
 } from '../domain/org';
+import { sameValue } from '../domain/equality';
 import { codeKey } from '../domain/text';
 import type { EmployeesModels } from '../infra/models';
 import { textSearchFilter } from '../infra/queries';
@@ -124,6 +125,11 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
       const current = await this.scope(caller).findById(id).lean<R>();
       if (!current) throw notFound(this.noun);
       const fields = await this.decide(caller, id, input);
+      // A body that changes nothing is a no-op: no write, the same editedAt (docs/decisions/0035).
+      const unchanged = Object.entries(fields).every(([k, v]) =>
+        sameValue(v ?? null, (current as Record<string, unknown>)[k] ?? null),
+      );
+      if (unchanged) return this.toResponse(current);
       const next = { ...current, ...fields, editedAt: new Date(), rev: current.rev + 1 };
       const result = await uniqueWrite(
         () =>

@@ -1,4 +1,11 @@
-import { toEmployeeResponse, toEmployeeWebhookDto, type Employee } from './employee';
+import {
+  sameEmployeeState,
+  toEmployeeResponse,
+  toEmployeeSummary,
+  toEmployeeView,
+  toEmployeeWebhookDto,
+  type Employee,
+} from './employee';
 
 // Distinctive values: if any of them shows up in the webhook DTO, personal data leaked.
 const PII = {
@@ -121,5 +128,70 @@ describe('toEmployeeResponse (the full record, for contrast)', () => {
     });
     expect(full).not.toHaveProperty('tenantId');
     expect(full.createdAt).toBe('2026-10-01T08:00:00.000Z');
+  });
+});
+
+// docs/decisions/0036: the summary is the webhook DTO plus residency and cost centers, nothing personal.
+describe('toEmployeeSummary', () => {
+  const summary = toEmployeeSummary(employee);
+  const json = JSON.stringify(summary);
+
+  it('has EXACTLY the webhook keys plus residency and costCenterIds', () => {
+    expect(Object.keys(summary).sort()).toEqual([...WEBHOOK_KEYS, 'residency', 'costCenterIds'].sort());
+    expect(summary).toMatchObject({ residency: 'NonResident', costCenterIds: ['cc-PII-COSTCENTER'] });
+  });
+
+  it.each(Object.entries(PII))('does not carry the %s value anywhere', (_field, value) => {
+    expect(json).not.toContain(value);
+  });
+
+  it('carries no custom-field values and no tenant', () => {
+    expect(json).not.toContain('PII-CUSTOM-FIELD');
+    expect(json).not.toContain('tenant');
+  });
+});
+
+describe('toEmployeeView', () => {
+  const full = toEmployeeResponse(employee);
+  const summary = toEmployeeSummary(employee);
+
+  it.each([
+    ['ManageEmployees', ['ManageEmployees']],
+    ['ManageCompanyData', ['ManageCompanyData']],
+    ['every flag', ['ManageVehicles', 'ManageCompanyData', 'ManageEmployees', 'ReadAllEntries']],
+  ])('gives the full record to a caller holding %s', (_name, permissions) => {
+    expect(toEmployeeView({ employeeId: 'someone-else', permissions }, employee)).toEqual(full);
+  });
+
+  it("gives the full record to the employee's own caller, without any flag", () => {
+    expect(toEmployeeView({ employeeId: 'emp-0001', permissions: [] }, employee)).toEqual(full);
+  });
+
+  it.each([
+    ['no flag', []],
+    ['flags that do not read people', ['ManageVehicles', 'EditAllEntries', 'ReadAllEntries', 'ApproveEntries']],
+    ['an unknown flag named like one', ['manageemployees', 'ManageEmployeesX']],
+  ])('gives the summary to anyone else (%s)', (_name, permissions) => {
+    expect(toEmployeeView({ employeeId: 'someone-else', permissions }, employee)).toEqual(summary);
+  });
+});
+
+describe('sameEmployeeState', () => {
+  it('is true for the same values, whatever the key order of custom fields', () => {
+    const reordered = { ...employee, customFields: { emergencyContact: 'PII-EMERGENCY', badge: 'PII-CUSTOM-FIELD' } };
+    expect(sameEmployeeState(employee, reordered)).toBe(true);
+  });
+
+  it.each<[string, Partial<Employee>]>([
+    ['a name', { firstName: 'Anna' }],
+    ['an e-mail cleared', { email: null }],
+    ['a custom-field value', { customFields: { badge: 'other', emergencyContact: 'PII-EMERGENCY' } }],
+    ['a custom field added', { customFields: { ...employee.customFields, extra: 1 } }],
+    ['the order of permissions', { permissions: ['ReadAllEntries', 'ManageVehicles', 'FutureFlag'] }],
+    ['cost centers', { costCenterIds: [] }],
+    ['residency', { residency: 'Resident' }],
+    ['archived', { isArchived: true }],
+  ])('is false when %s changes', (_name, change) => {
+    expect(sameEmployeeState(employee, { ...employee, ...change })).toBe(false);
   });
 });

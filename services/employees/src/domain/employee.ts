@@ -1,6 +1,7 @@
 import type { FieldErrors, Market } from '@travel/platform';
 import { checkBic, checkIban, type Checked } from './bank';
 import { expandPermissions, missingOwnerFlags } from './permissions';
+import { sameValue } from './equality';
 import { checkTaxId } from './tax-id';
 import { addFieldError, optionalText, requiredText } from './text';
 
@@ -83,6 +84,71 @@ export function toEmployeeWebhookDto(e: Employee) {
   };
 }
 export type EmployeeWebhookDto = ReturnType<typeof toEmployeeWebhookDto>;
+
+/**
+ * EmployeeSummary: what callers who may not read personal data get (docs/decisions/0036): the webhook
+ * summary plus `residency` and `costCenterIds`. Built field by field, like the webhook DTO.
+ */
+export function toEmployeeSummary(e: Employee) {
+  return {
+    id: e._id,
+    firstName: e.firstName,
+    lastName: e.lastName,
+    position: e.position ?? null,
+    departmentId: e.departmentId ?? null,
+    status: e.status,
+    isAccountOwner: e.isAccountOwner,
+    isArchived: e.isArchived,
+    residency: e.residency,
+    costCenterIds: e.costCenterIds ?? [],
+    permissions: e.permissions ?? [],
+    createdAt: e.createdAt.toISOString(),
+    editedAt: e.editedAt.toISOString(),
+  };
+}
+
+/** Flags that let a caller read every employee's personal data (the caller's own record needs none). */
+export const PERSONAL_DATA_READERS = ['ManageEmployees', 'ManageCompanyData'] as const;
+
+/** Who is asking: their employee and their flags. */
+export interface Reader {
+  employeeId: string;
+  permissions: readonly string[];
+}
+
+export const readsAllPersonalData = (reader: Reader): boolean =>
+  PERSONAL_DATA_READERS.some((flag) => reader.permissions.includes(flag));
+
+/** The full record for the caller's own employee and for readers of personal data; the summary otherwise. */
+export function toEmployeeView(reader: Reader, e: Employee) {
+  return readsAllPersonalData(reader) || reader.employeeId === e._id ? toEmployeeResponse(e) : toEmployeeSummary(e);
+}
+
+/** Whether a full replace leaves the stored record as it is (then it is a no-op: no write, no event). */
+export function sameEmployeeState(
+  a: ReplacedFields & Pick<Employee, 'costCenterIds' | 'permissions'>,
+  b: ReplacedFields & Pick<Employee, 'costCenterIds' | 'permissions'>,
+): boolean {
+  const keys: (keyof ReplacedFields | 'costCenterIds' | 'permissions')[] = [
+    'firstName',
+    'lastName',
+    'email',
+    'phone',
+    'address',
+    'taxId',
+    'bankAccount',
+    'bic',
+    'position',
+    'departmentId',
+    'status',
+    'isArchived',
+    'residency',
+    'costCenterIds',
+    'permissions',
+    'customFields',
+  ];
+  return keys.every((k) => sameValue(a[k] ?? null, b[k] ?? null));
+}
 
 /** At most this many distinct cost centers per employee write (duplicates count once). */
 export const MAX_COST_CENTERS = 100;

@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import type { components, operations } from '@travel/contracts';
 import {
   callerOf,
   pageRequest,
@@ -16,7 +17,8 @@ import type { EmployeesModels } from '../infra/models';
 
 // Who may write what (docs/decisions/0009, 0011, 0013): employees need ManageEmployees; departments,
 // cost centers and API keys (reading the key list too) need ManageCompanyData. Other reads need a key of
-// the company only. Bodies and queries are already checked against the contract.
+// the company only; employees' personal data is shown only to some callers (0036, in the use case).
+// Bodies and queries are already checked against the contract; read-only fields are already dropped (0035).
 const MANAGE_EMPLOYEES = 'ManageEmployees';
 const MANAGE_COMPANY_DATA = 'ManageCompanyData';
 
@@ -29,6 +31,10 @@ export interface EmployeesContext {
 }
 
 const id = (req: Request): string => String(req.params.id);
+
+// What the contract promises for employee reads: the full record or the summary (0036).
+type EmployeeView = components['schemas']['EmployeeView'];
+type EmployeePage = operations['listEmployees']['responses']['200']['content']['application/json'];
 
 /** A query value the contract declared as a string (absent stays undefined). */
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -52,7 +58,7 @@ export function publicRoutes(ctx: EmployeesContext): Router {
         email: text(q.email),
         q: text(q.q),
       };
-      res.json(await employees.list(callerOf(req), filter, pageRequest(q)));
+      res.json((await employees.list(callerOf(req), filter, pageRequest(q))) satisfies EmployeePage);
     }),
   );
   r.post(
@@ -64,7 +70,7 @@ export function publicRoutes(ctx: EmployeesContext): Router {
   r.get(
     '/api/v1/employees/:id',
     route(async (req, res) => {
-      res.json(await employees.get(callerOf(req), id(req)));
+      res.json((await employees.get(callerOf(req), id(req))) satisfies EmployeeView);
     }),
   );
   r.put(

@@ -82,7 +82,10 @@ export async function employee(api: ApiClient, body: Record<string, unknown> = {
   return res.body;
 }
 
-/** The writable part of an employee record as GET returns it: what a client sends back on PUT. */
+/**
+ * The writable part of an employee record as GET returns it. A client may also send the whole record back
+ * (read-only fields are ignored, docs/decisions/0035); tests use this where they mean "the writable fields".
+ */
 export function writable(record: Record<string, unknown>): Record<string, unknown> {
   const { id: _id, isAccountOwner: _owner, createdAt: _c, editedAt: _e, ...rest } = record;
   return rest;

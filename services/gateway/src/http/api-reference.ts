@@ -20,6 +20,15 @@ function renderPage(doc: any): string {
       );
     }
   }
+  // Contexts not built yet (x-planned-operations): listed so partners see what is coming; 501 today.
+  for (const [path, methods] of Object.entries<string[]>(doc['x-planned-operations'] ?? {})) {
+    for (const method of methods) {
+      rows.push(
+        `<tr><td class="m ${escape(method)}">${escape(method.toUpperCase())}</td><td><code>${escape(path)}</code></td>` +
+          `<td>Planned: not implemented yet (501)</td><td></td><td>501</td></tr>`,
+      );
+    }
+  }
   const schemas = Object.entries<any>(doc.components?.schemas ?? {})
     .map(([name, s]) => {
       const enumText = s.enum

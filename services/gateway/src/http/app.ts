@@ -1,5 +1,15 @@
 import type { Express, NextFunction, Request, Response } from 'express';
-import { AppError, createBaseApp, finishApp, mintContext, type Logger, type Metrics } from '@travel/platform';
+import { openApiDocument } from '@travel/contracts';
+import {
+  AppError,
+  ContractRoutes,
+  createBaseApp,
+  finishApp,
+  methodNotAllowed,
+  mintContext,
+  type Logger,
+  type Metrics,
+} from '@travel/platform';
 import { RateLimiter } from '../domain/rate-limit';
 import { ownerOf, type Upstream } from '../domain/routes';
 import type { KeyResolver } from '../infra/key-resolver';
@@ -13,6 +23,8 @@ export interface GatewayOptions {
   upstreams: Record<Upstream, string>;
   contextSecret: string;
   limiter: RateLimiter;
+  /** Paths and methods of the contract (default: contracts/openapi.yaml). */
+  contract?: ContractRoutes;
 }
 
 /** `Authorization: Bearer <key>` or `X-Api-Key: <key>`. */
@@ -27,6 +39,7 @@ export function presentedKey(req: Request): string | undefined {
 
 export function createGatewayApp(options: GatewayOptions): Express {
   const { resolver, upstreams, contextSecret, limiter } = options;
+  const contract = options.contract ?? new ContractRoutes(openApiDocument());
   const app = createBaseApp({
     logger: options.logger,
     metrics: options.metrics,
@@ -58,6 +71,13 @@ export function createGatewayApp(options: GatewayOptions): Express {
       }
       const owner = ownerOf(req.originalUrl);
       if (!owner) throw new AppError('NOT_FOUND', `No resource at ${req.path}.`);
+      // A path the contract knows, with a method it does not have: 405 here, for every context, built
+      // or not, from the one list of paths and methods (docs/decisions/0037).
+      const known = contract.match(req.baseUrl + req.path);
+      if (known && !known.allowed.includes(req.method)) {
+        res.setHeader('allow', known.allowed.join(', '));
+        throw methodNotAllowed(req.method, known.template, known.allowed);
+      }
       const context = mintContext({ kind: 'caller', ...caller, requestId: req.requestId }, contextSecret);
       forward(req, res, next, upstreams[owner], context);
     } catch (err) {

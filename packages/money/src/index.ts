@@ -1,0 +1,5 @@
+export * from './currencies';
+export * from './decimal';
+export * from './money';
+export * from './rounding';
+export * from './wire';

@@ -1,0 +1,102 @@
+// What is in force for a market on a date. Every answer is either `known` with the row (and its legal
+// source and validity) or `unknown` with the reason: a rate the research has not verified is never
+// guessed (docs/decisions/0025).
+import { CZ } from './tables/cz';
+import { HR } from './tables/hr';
+import { PL } from './tables/pl';
+import { SI } from './tables/si';
+import { SK } from './tables/sk';
+import type {
+  DomesticPerDiem,
+  ForeignRate,
+  ForeignRules,
+  FuelPrices,
+  Market,
+  MarketTables,
+  MileageRates,
+  NightRules,
+  Validity,
+} from './types';
+
+export type Lookup<T> = { status: 'known'; row: T } | { status: 'unknown'; reason: string };
+
+/** Every market's tables. A new decree is a new version appended here (data), with a test. */
+export const TABLES: Readonly<Record<Market, MarketTables>> = { HR, SI, SK, CZ, PL };
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar day in `yyyy-MM-dd` (2026-02-30 is not). */
+export function isDate(date: string): boolean {
+  if (!DATE.test(date)) return false;
+  const parsed = new Date(`${date}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === date;
+}
+
+export function assertDate(date: string): void {
+  if (!isDate(date)) throw new RangeError(`not a yyyy-MM-dd date: ${date}`);
+}
+
+/** Whether `v` applies on `date`: within its effective dates, and not after the last verified day. */
+export function appliesOn(v: Validity, date: string): boolean {
+  return (
+    (v.effectiveFrom === null || v.effectiveFrom <= date) &&
+    (v.effectiveTo === null || date <= v.effectiveTo) &&
+    (v.verifiedThrough === undefined || date <= v.verifiedThrough)
+  );
+}
+
+function reasonFor(tables: MarketTables, topic: MarketTables['unknowns'][number]['topic']): string | undefined {
+  return tables.unknowns.find((u) => u.topic === topic)?.reason;
+}
+
+function pick<T extends Validity>(
+  rows: T[],
+  date: string,
+  tables: MarketTables,
+  topic: MarketTables['unknowns'][number]['topic'],
+  what: string,
+): Lookup<T> {
+  assertDate(date);
+  const matches = rows.filter((r) => appliesOn(r, date));
+  if (matches.length > 1) throw new Error(`${tables.market} ${what}: ${matches.length} versions overlap on ${date}`);
+  if (matches.length === 1) return { status: 'known', row: matches[0]! };
+  const past = rows.find((r) => r.verifiedThrough !== undefined && r.verifiedThrough < date);
+  const reason = past
+    ? `${tables.market} ${what} on ${date}: verified only through ${past.verifiedThrough}.`
+    : `${tables.market} ${what} on ${date}: no verified figure in force.`;
+  const known = reasonFor(tables, topic);
+  return { status: 'unknown', reason: known ? `${reason} ${known}` : reason };
+}
+
+export const domesticPerDiem = (market: Market, date: string): Lookup<DomesticPerDiem> =>
+  pick(TABLES[market].domestic, date, TABLES[market], 'domestic', 'domestic per-diem');
+
+export const foreignRules = (market: Market, date: string): Lookup<ForeignRules> =>
+  pick(TABLES[market].foreignRules, date, TABLES[market], 'foreign', 'foreign per-diem rules');
+
+/** The rate for trips from `market` to `countryCode` on `date`; for the market's own country use domesticPerDiem. */
+export function foreignRate(market: Market, countryCode: string, date: string): Lookup<ForeignRate> {
+  const tables = TABLES[market];
+  return pick(
+    tables.foreignRates.filter((r) => r.countryCode === countryCode),
+    date,
+    tables,
+    'foreign',
+    `foreign per-diem rate for ${countryCode}`,
+  );
+}
+
+export const mileageRates = (market: Market, date: string): Lookup<MileageRates> =>
+  pick(TABLES[market].mileage, date, TABLES[market], 'mileage', 'mileage rates');
+
+export const fuelPrices = (market: Market, date: string): Lookup<FuelPrices> =>
+  pick(TABLES[market].fuel, date, TABLES[market], 'fuel', 'regulation fuel prices');
+
+export const nightRules = (market: Market, date: string): Lookup<NightRules> =>
+  pick(TABLES[market].night, date, TABLES[market], 'night', 'night allowance');
+
+/** The destination countries with a verified rate for `market` on `date`. */
+export function countriesWithForeignRates(market: Market, date: string): string[] {
+  assertDate(date);
+  return [...new Set(TABLES[market].foreignRates.filter((r) => appliesOn(r, date)).map((r) => r.countryCode))].sort();
+}

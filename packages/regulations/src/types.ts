@@ -1,0 +1,152 @@
+// The shapes of the statutory tables. Amounts are decimal strings (never binary floating point); hours
+// are plain numbers (band edges are whole or half hours). Dates are `yyyy-MM-dd`, compared as strings.
+
+export type Market = 'HR' | 'SI' | 'SK' | 'CZ' | 'PL';
+export const MARKETS: readonly Market[] = ['HR', 'SI', 'SK', 'CZ', 'PL'];
+
+/** Where a figure comes from: the instrument (law, decree, announcement) and, when known, the provision. */
+export interface LegalSource {
+  /** For example `Vyhláška č. 573/2025 Sb.` */
+  act: string;
+  /** For example `§ 163 odst. 1 zákoníku práce`; null when the research names the act only. */
+  provision: string | null;
+}
+
+/**
+ * When a version applies. `effectiveFrom` null: in force on the dates asked, but the research did not
+ * record when it started (docs/decisions/0025). `effectiveTo` (inclusive) null: no end known.
+ * `verifiedThrough`: the last day the research confirms; a later date is answered as unknown, because a
+ * newer figure may exist that nobody has verified (for example Slovenian foreign rates for 2026).
+ */
+export interface Validity {
+  effectiveFrom: string | null;
+  effectiveTo: string | null;
+  verifiedThrough?: string;
+}
+
+/** An edge of an hours band: `hours` with `inclusive` saying whether exactly that many hours belongs here. */
+export interface HoursEdge {
+  hours: number;
+  inclusive: boolean;
+}
+
+export type Meal = 'Breakfast' | 'Lunch' | 'Dinner';
+
+export interface Band {
+  /** Stable id, for example `5-12h`, `>12-18h`, `>18h`. */
+  id: string;
+  /** Lower edge (the band starts above it, or at it when inclusive). */
+  from: HoursEdge;
+  /** Upper edge; null for an open band. */
+  to: HoursEdge | null;
+  /** The statutory amount for the band, in the table's currency; null when the band is a fraction of a daily rate. */
+  amount: string | null;
+  /** The band's share of the daily (country) rate, as an exact fraction `n/d`: `1/2`, `1/3`, `1/1`. */
+  fraction?: string;
+  /** Public-sector range (CZ): the employer pays between `amount` (minimum) and this maximum. */
+  publicSectorMaximum?: string;
+}
+
+/**
+ * Reductions for meals provided, as percentages (decimal strings). `perMeal`: per provided meal of that kind;
+ * `byBand`: when the percentage depends on the band (keyed by band id). `combined` (HR): the reduction for
+ * the number of counted meals provided. `of`: what the percentage is taken of.
+ */
+export interface MealReductionRule {
+  kind: 'perMeal' | 'perMealByBand' | 'countedMeals';
+  of: 'bandAmount' | 'fullDayAmount' | 'dailyRate';
+  perMeal?: Partial<Record<Meal, string>>;
+  byBand?: Record<string, Partial<Record<Meal, string>> | null>;
+  /** `countedMeals`: which meals count, and the reduction for 1, 2, … counted meals. */
+  countedMeals?: Meal[];
+  byCount?: string[];
+  /** A share still paid when every meal is provided (SI foreign: 20 %). */
+  minimumPaidPercent?: string;
+  /** Rounding the regulation prescribes for the reduced amount, when it does. */
+  rounding?: 'upToCent';
+  /** The rule as the regulation words it, for people reading the API. */
+  text: string;
+}
+
+export interface DomesticPerDiem extends Validity {
+  market: Market;
+  currency: string;
+  /** The daily rate the bands derive from, when the market has one (PL dieta). */
+  dailyRate?: string;
+  bands: Band[];
+  mealReduction: MealReductionRule | null;
+  /** Multi-day rule in words (PL: full days then a started day). */
+  multiDayRule?: string;
+  source: LegalSource;
+}
+
+/** How foreign per-diems are paid for a market: the bands (as fractions of the country rate) and reductions. */
+export interface ForeignRules extends Validity {
+  market: Market;
+  /** null when the research marks the band thresholds unverified (CZ). */
+  bands: Band[] | null;
+  mealReduction: MealReductionRule | null;
+  /** A rate for countries the instrument does not list (HR: 50 USD); applies only to countries known to be unlisted. */
+  unlistedCountryRate?: { amount: string; currency: string };
+  source: LegalSource;
+}
+
+export interface ForeignRate extends Validity {
+  market: Market;
+  /** ISO 3166-1 alpha-2 of the destination. */
+  countryCode: string;
+  amount: string;
+  currency: string;
+  /** PL: the hotel limit per night for the country. */
+  hotelLimit?: string;
+  source: LegalSource;
+}
+
+export type VehicleKind = 'Car' | 'CarUpTo900cc' | 'CarOver900cc' | 'Motorcycle' | 'Moped';
+
+export interface MileageRates extends Validity {
+  market: Market;
+  currency: string;
+  perKm: Partial<Record<VehicleKind, string>>;
+  /** SK: a trailer adds this percentage. */
+  trailerSurchargePercent?: string;
+  source: LegalSource;
+}
+
+export type FuelKind = 'Natural95' | 'Natural98' | 'Diesel' | 'Electricity';
+
+export interface FuelPrices extends Validity {
+  market: Market;
+  currency: string;
+  /** Per litre, electricity per kWh. */
+  prices: Partial<Record<FuelKind, string>>;
+  source: LegalSource;
+}
+
+/** PL: the lump sum for a night, the hotel limit and local transport, as shares of the dieta. */
+export interface NightRules extends Validity {
+  market: Market;
+  currency: string;
+  /** The night counts when at least `minimumHours` of it lie in the window (local time). */
+  window: { from: string; to: string; minimumHours: number };
+  lumpSum: string;
+  lumpSumPercentOfDailyRate: string;
+  hotelLimit: string;
+  localTransportPerDay: string;
+  /** Foreign night lump sum as a share of the country's hotel limit. */
+  foreignLumpSumPercentOfHotelLimit?: string;
+  source: LegalSource;
+}
+
+/** Everything the research knows for one market; absent entries are unknown. */
+export interface MarketTables {
+  market: Market;
+  domestic: DomesticPerDiem[];
+  foreignRules: ForeignRules[];
+  foreignRates: ForeignRate[];
+  mileage: MileageRates[];
+  fuel: FuelPrices[];
+  night: NightRules[];
+  /** What the research could not verify, said once so answers can explain an absence. */
+  unknowns: { topic: 'domestic' | 'foreign' | 'mileage' | 'fuel' | 'night'; reason: string }[];
+}

@@ -1,0 +1,119 @@
+import type { Logger, Metrics } from '@travel/platform';
+import { FEED_PARSERS } from '../domain/fx-feeds';
+import { FX_PROVIDERS, type FxProvider } from '../domain/fx-providers';
+import { FeedError, type Publication } from '../domain/fx-publication';
+import type { FxConfig } from '../fx-config';
+import { fetchFeed } from '../infra/fx-feed-fetcher';
+import type { RecordedFeed } from '../infra/fx-seed-files';
+import type { FxStore } from '../infra/fx-store';
+
+export type ImportOutcome =
+  | { ok: true; provider: FxProvider; stored: number; dates: string[] }
+  | { ok: false; provider: FxProvider; reason: string };
+
+/**
+ * Imports provider feeds: parse and check the whole feed first, then store its publications. A feed
+ * that fails any check is refused whole (logged, counted in `fx_feed_rejected_total`), and nothing
+ * of it is stored. A fetch that fails after its retries is logged and counted too; the previous rates
+ * stay in force.
+ */
+export class FxImporter {
+  private readonly rejected;
+  private readonly stored;
+  private readonly fetchFailures;
+
+  constructor(
+    private readonly store: FxStore,
+    private readonly logger: Logger,
+    metrics: Metrics,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {
+    this.rejected = metrics.counter('fx_feed_rejected_total', 'FX feeds refused whole (malformed or partial)', [
+      'provider',
+    ]);
+    this.stored = metrics.counter('fx_publications_stored_total', 'FX publications (one provider, one date) stored', [
+      'provider',
+    ]);
+    this.fetchFailures = metrics.counter('fx_feed_fetch_failures_total', 'FX feed fetches that failed after retries', [
+      'provider',
+    ]);
+    metrics.gauge(
+      'fx_newest_publication_age_days',
+      'Days between today (UTC) and the newest stored publication of each provider',
+      ['provider'],
+      async function collect() {
+        for (const provider of FX_PROVIDERS) {
+          const newest = await store.newestDate(provider).catch(() => null);
+          if (newest) this.set({ provider }, Math.floor((Date.now() - Date.parse(`${newest}T00:00:00Z`)) / 86_400_000));
+        }
+      },
+    );
+  }
+
+  /** Parses and stores one feed's text. `onlyNew` keeps publications already stored (seeding). */
+  async importText(provider: FxProvider, text: string, origin: string, onlyNew = false): Promise<ImportOutcome> {
+    let publications: Publication[];
+    try {
+      publications = FEED_PARSERS[provider](text);
+    } catch (err) {
+      if (!(err instanceof FeedError)) throw err;
+      this.rejected.inc({ provider });
+      this.logger.warn({ provider, origin, reason: err.message }, 'FX feed refused whole');
+      return { ok: false, provider, reason: err.message };
+    }
+    const wanted = [];
+    for (const p of publications) if (!onlyNew || !(await this.store.has(provider, p.date))) wanted.push(p);
+    await this.store.save(wanted, origin);
+    this.stored.inc({ provider }, wanted.length);
+    const dates = wanted.map((p) => p.date);
+    if (wanted.length)
+      this.logger.info({ provider, origin, dates: dates.length, newest: dates.at(-1) }, 'FX rates stored');
+    return { ok: true, provider, stored: wanted.length, dates };
+  }
+
+  /** Loads recorded feeds (a fresh local stack): only publications not stored yet. */
+  async seed(feeds: RecordedFeed[]): Promise<ImportOutcome[]> {
+    const outcomes = [];
+    for (const feed of feeds) outcomes.push(await this.importText(feed.provider, feed.text, `file:${feed.name}`, true));
+    return outcomes;
+  }
+
+  /** Fetches and imports one provider's feed now. */
+  async fetchAndImport(provider: FxProvider, config: FxConfig): Promise<ImportOutcome> {
+    const url = config.urls[provider];
+    let text: string;
+    try {
+      text = await fetchFeed(
+        url,
+        { timeoutMs: config.importTimeoutMs, retries: config.importRetries, retryDelayMs: config.importRetryDelayMs },
+        this.fetchImpl,
+      );
+    } catch (err) {
+      this.fetchFailures.inc({ provider });
+      const reason = (err as Error).message;
+      this.logger.warn({ provider, url, reason }, 'FX feed fetch failed; the stored rates stay in force');
+      return { ok: false, provider, reason };
+    }
+    return this.importText(provider, text, url);
+  }
+
+  /** Runs every provider now and then every `importIntervalMinutes`; returns the stop function. */
+  schedule(config: FxConfig): () => void {
+    let running = false;
+    const run = async () => {
+      if (running) return;
+      running = true;
+      try {
+        for (const provider of FX_PROVIDERS) await this.fetchAndImport(provider, config);
+      } catch (err) {
+        this.logger.error({ err: (err as Error).message }, 'FX import pass failed');
+      } finally {
+        running = false;
+      }
+    };
+    void run();
+    const timer = setInterval(() => void run(), config.importIntervalMinutes * 60_000);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+}

@@ -1,0 +1,45 @@
+// Use cases of the reference data: the municipality lists, the statutory rate table of the caller's
+// market, and the company's allow-lists.
+import type { CallerContext, PageRequest } from '@travel/platform';
+import { ratesInForce, type RatesInForce } from '@travel/regulations';
+import { defaultList, normalizeList, type AllowListKind } from '../domain/allow-lists';
+import { CROATIAN_MUNICIPALITIES, SLOVENIAN_MUNICIPALITIES, pageOf } from '../domain/municipalities';
+import type { AllowListsStore } from '../infra/allow-lists-store';
+
+export interface AllowList {
+  codes: string[];
+  isDefault: boolean;
+  editedAt: Date | null;
+}
+
+export class ReferenceDataApp {
+  constructor(
+    private readonly allowLists: AllowListsStore,
+    private readonly today: () => string = () => new Date().toISOString().slice(0, 10),
+  ) {}
+
+  slovenianMunicipalities(q: string | undefined, page: PageRequest) {
+    return pageOf(SLOVENIAN_MUNICIPALITIES, q, page);
+  }
+
+  croatianMunicipalities(q: string | undefined, page: PageRequest) {
+    return pageOf(CROATIAN_MUNICIPALITIES, q, page);
+  }
+
+  /** The statutory rates of the caller's market on `date` (today, UTC, when absent), for `country` or all. */
+  perDiemRates(caller: CallerContext, country: string | undefined, date: string | undefined): RatesInForce {
+    return ratesInForce(caller.market, date ?? this.today(), country ?? null);
+  }
+
+  async getAllowList(caller: CallerContext, kind: AllowListKind): Promise<AllowList> {
+    const doc = await this.allowLists.get(caller.tenantId, kind);
+    return doc
+      ? { codes: doc.codes, isDefault: false, editedAt: doc.editedAt }
+      : { codes: defaultList(kind, caller.market), isDefault: true, editedAt: null };
+  }
+
+  async putAllowList(caller: CallerContext, kind: AllowListKind, codes: string[]): Promise<AllowList> {
+    const doc = await this.allowLists.put(caller.tenantId, kind, normalizeList(kind, codes), caller.employeeId);
+    return { codes: doc.codes, isDefault: false, editedAt: doc.editedAt };
+  }
+}

@@ -1,0 +1,62 @@
+// The company's enabled countries and currencies (docs/decisions/0027): a company starts with its
+// market's defaults; a caller with ManageCompanyData replaces a list as a whole. Entries and expenses
+// in a country or currency that is not enabled are refused by the contexts that take them.
+import { FieldErrorCollector, type Market } from '@travel/platform';
+import { ISO_COUNTRY_CODES, ISO_CURRENCY_CODES } from './iso-codes';
+
+export type AllowListKind = 'countries' | 'currencies';
+
+/** The five markets, the usual destinations (issue 14: AT, DE, IT, HU, FR, GB, US) and CH, for everyone. */
+const COMMON_COUNTRIES = ['HR', 'SI', 'SK', 'CZ', 'PL', 'AT', 'DE', 'IT', 'HU', 'FR', 'GB', 'US', 'CH'];
+const COMMON_CURRENCIES = ['EUR', 'CZK', 'PLN', 'HUF', 'USD', 'GBP', 'CHF'];
+
+/** What each market adds: its non-EU neighbours and their currencies. */
+const MARKET_COUNTRIES: Record<Market, string[]> = {
+  HR: ['BA', 'RS', 'ME'],
+  SI: [],
+  SK: ['UA'],
+  CZ: [],
+  PL: ['LT', 'UA'],
+};
+const MARKET_CURRENCIES: Record<Market, string[]> = {
+  HR: ['BAM', 'RSD'],
+  SI: [],
+  SK: ['UAH'],
+  CZ: [],
+  PL: ['UAH'],
+};
+
+const sorted = (codes: string[]) => [...new Set(codes)].sort();
+
+export function defaultList(kind: AllowListKind, market: Market): string[] {
+  return kind === 'countries'
+    ? sorted([...COMMON_COUNTRIES, ...MARKET_COUNTRIES[market]])
+    : sorted([...COMMON_CURRENCIES, ...MARKET_CURRENCIES[market]]);
+}
+
+/** The body's property for each list (what GET returns and PUT takes). */
+export const FIELD: Record<AllowListKind, 'countryCodes' | 'currencyCodes'> = {
+  countries: 'countryCodes',
+  currencies: 'currencyCodes',
+};
+
+/**
+ * A list as stored: every code known to ISO (3166-1 alpha-2 or 4217), duplicates once, sorted. The
+ * contract has already checked the shape (upper-case letters, at most 300 items); an unknown code is
+ * 400 VALIDATION_FAILED under `countryCodes[i]` / `currencyCodes[i]`. An empty list is allowed: it
+ * enables nothing.
+ */
+export function normalizeList(kind: AllowListKind, codes: string[]): string[] {
+  const known = kind === 'countries' ? ISO_COUNTRY_CODES : ISO_CURRENCY_CODES;
+  const errors = new FieldErrorCollector();
+  codes.forEach((code, i) => {
+    if (!known.has(code)) {
+      errors.add(
+        `${FIELD[kind]}[${i}]`,
+        kind === 'countries' ? `${code} is not an ISO 3166-1 alpha-2 code` : `${code} is not an ISO 4217 currency code`,
+      );
+    }
+  });
+  errors.throwIfAny();
+  return sorted(codes);
+}

@@ -1,0 +1,302 @@
+// Reference data through the gateway: the official municipality lists (counts from the issue, samples
+// from the official sources), the statutory rate table per market (figures from
+// ../shared/research/REGULATIONS.md), and the company's allow-lists.
+import { allBut, limitedCaller } from '@travel/employees/test/support/org-fixtures';
+import { DOMAIN_EXCHANGE } from '@travel/platform';
+import { eventually, type ApiClient } from '@travel/testkit';
+import { startReferenceStack, type ReferenceStack } from './support/reference-stack';
+
+/** Every page of a paged list, as a partner reads it. */
+async function readAll(api: ApiClient, path: string): Promise<any[]> {
+  const items: any[] = [];
+  for (let page = 1; ; page++) {
+    const res = await api.get(`${path}${path.includes('?') ? '&' : '?'}page=${page}&pageSize=100`);
+    expect(res.status).toBe(200);
+    items.push(...res.body.items);
+    if (page >= res.body.totalPages) return items;
+  }
+}
+
+const row = (body: any, kind: string, item: string, countryCode?: string | null) =>
+  body.rows.find(
+    (r: any) => r.kind === kind && r.item === item && (countryCode === undefined || r.countryCode === countryCode),
+  );
+const values = (body: any, kind: string) =>
+  body.rows.filter((r: any) => r.kind === kind).map((r: any) => [r.item, r.value, r.currencyCode]);
+
+describe('reference data', () => {
+  let stack: ReferenceStack;
+
+  beforeAll(async () => {
+    stack = await startReferenceStack('reference-data');
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  describe('municipalities', () => {
+    it('212 Slovenian municipalities with their codes, for a tenant of any market', async () => {
+      const t = await stack.tenant('HR');
+      const first = await t.api.get('/api/v1/reference/slovenian-municipalities');
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ page: 1, pageSize: 20, total: 212, totalPages: 11 });
+      const all = await readAll(t.api, '/api/v1/reference/slovenian-municipalities');
+      expect(all).toHaveLength(212);
+      expect(new Set(all.map((m) => m.code)).size).toBe(212);
+      expect(all).toContainEqual({ code: '061', isoCode: 'SI-061', name: 'Ljubljana' });
+      expect(all).toContainEqual({ code: '070', isoCode: 'SI-070', name: 'Maribor' });
+      expect(all).toContainEqual({ code: '213', isoCode: 'SI-213', name: 'Ankaran/Ancarano' });
+    });
+
+    it('556 Croatian towns and municipalities with their codes, for a key holding no permission', async () => {
+      const owner = await stack.tenant('SK');
+      const nobody = await limitedCaller(owner.api, []);
+      const all = await readAll(nobody.api, '/api/v1/reference/croatian-municipalities');
+      expect(all).toHaveLength(556);
+      expect(new Set(all.map((m) => m.code)).size).toBe(556);
+      expect(all).toContainEqual({ code: '1333', name: 'ZAGREB' });
+      expect(all).toContainEqual({ code: '604', name: 'ČAKOVEC' });
+    });
+
+    it('q finds a name without diacritics, or a code', async () => {
+      const t = await stack.tenant('SI');
+      const byName = await t.api.get('/api/v1/reference/croatian-municipalities?q=cakovec');
+      expect(byName.body).toMatchObject({ total: 1, items: [{ code: '604', name: 'ČAKOVEC' }] });
+      const byCode = await t.api.get('/api/v1/reference/slovenian-municipalities?q=061');
+      expect(byCode.body.items).toEqual([{ code: '061', isoCode: 'SI-061', name: 'Ljubljana' }]);
+    });
+
+    it('a page size over 100 is 400 VALIDATION_FAILED', async () => {
+      const t = await stack.tenant('SI');
+      const res = await t.api.get('/api/v1/reference/slovenian-municipalities?pageSize=101');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: { pageSize: expect.any(Array) } });
+    });
+  });
+
+  describe('per-diem rates of the caller’s market', () => {
+    it('CZ on 2026-03-02: stravné 155 / 236 / 370 Kč (public sector up to 185 / 284 / 442), 5.90 Kč/km, fuel prices', async () => {
+      const t = await stack.tenant('CZ');
+      const res = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ market: 'CZ', date: '2026-03-02', countryCode: null });
+      expect(values(res.body, 'DomesticPerDiem')).toEqual([
+        ['5-12h', '155', 'CZK'],
+        ['>12-18h', '236', 'CZK'],
+        ['>18h', '370', 'CZK'],
+      ]);
+      expect(row(res.body, 'DomesticPerDiem', '>18h')).toMatchObject({
+        maximum: '442',
+        effectiveFrom: '2026-01-01',
+        effectiveTo: '2026-12-31',
+        source: { act: expect.stringContaining('573/2025') },
+      });
+      expect(row(res.body, 'Mileage', 'Car')).toMatchObject({ value: '5.90', unit: 'PerKm', currencyCode: 'CZK' });
+      expect(row(res.body, 'Mileage', 'Motorcycle')).toMatchObject({ value: '1.60' });
+      expect(values(res.body, 'FuelPrice')).toEqual([
+        ['Natural95', '34.70', 'CZK'],
+        ['Natural98', '39.00', 'CZK'],
+        ['Diesel', '34.10', 'CZK'],
+        ['Electricity', '7.20', 'CZK'],
+      ]);
+    });
+
+    it('CZ in 2025: the 2025 decree (148 / 225 / 353 Kč, 5.80 Kč/km, diesel 34.70)', async () => {
+      const t = await stack.tenant('CZ');
+      const res = await t.api.get('/api/v1/reference/per-diem-rates?date=2025-12-31&country=CZ');
+      expect(values(res.body, 'DomesticPerDiem').map((v: string[]) => v[1])).toEqual(['148', '225', '353']);
+      expect(row(res.body, 'Mileage', 'Car').value).toBe('5.80');
+      expect(row(res.body, 'FuelPrice', 'Diesel').value).toBe('34.70');
+    });
+
+    it('CZ to Germany: the foreign rate is unknown (the MF decree rates are not verified), never guessed', async () => {
+      const t = await stack.tenant('CZ');
+      const res = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=DE');
+      expect(res.body.rows.filter((r: any) => r.item === 'FullDay')).toEqual([]);
+      expect(res.body.unknown).toContainEqual({
+        kind: 'ForeignPerDiem',
+        countryCode: 'DE',
+        reason: expect.any(String),
+      });
+    });
+
+    it('SK: stravné 9.30 / 13.80 / 20.60 €, CZ base rate 600 CZK, 0.313 €/km; fuel prices unknown', async () => {
+      const t = await stack.tenant('SK');
+      const domestic = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02');
+      expect(values(domestic.body, 'DomesticPerDiem')).toEqual([
+        ['5-12h', '9.30', 'EUR'],
+        ['>12-18h', '13.80', 'EUR'],
+        ['>18h', '20.60', 'EUR'],
+      ]);
+      expect(row(domestic.body, 'Mileage', 'Car').value).toBe('0.313');
+      expect(domestic.body.unknown).toContainEqual(expect.objectContaining({ kind: 'FuelPrice' }));
+      const czech = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=CZ');
+      expect(row(czech.body, 'ForeignPerDiem', 'FullDay', 'CZ')).toMatchObject({ value: '600', currencyCode: 'CZK' });
+      expect(czech.body.rows.some((r: any) => r.kind === 'DomesticPerDiem')).toBe(false);
+    });
+
+    it('PL: dieta 45 zł (0 / 22.50 / 45.00 by band), night 67.50 zł, Austria 57 EUR with hotel limit 150', async () => {
+      const t = await stack.tenant('PL');
+      const domestic = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=PL');
+      expect(values(domestic.body, 'DomesticPerDiem')).toEqual([
+        ['<8h', '0.00', 'PLN'],
+        ['8-12h', '22.50', 'PLN'],
+        ['>12h', '45.00', 'PLN'],
+      ]);
+      expect(row(domestic.body, 'NightAllowance', 'LumpSum')).toMatchObject({ value: '67.50', unit: 'PerNight' });
+      expect(row(domestic.body, 'Mileage', 'CarOver900cc').value).toBe('1.15');
+      const austria = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=AT');
+      expect(row(austria.body, 'ForeignPerDiem', 'FullDay', 'AT')).toMatchObject({ value: '57', currencyCode: 'EUR' });
+      expect(row(austria.body, 'NightAllowance', 'HotelLimit', 'AT')).toMatchObject({ value: '150' });
+    });
+
+    it('HR: dnevnica 15 / 30 €, Austria 90 €, 0.50 €/km; Germany unknown', async () => {
+      const t = await stack.tenant('HR');
+      const domestic = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02');
+      expect(values(domestic.body, 'DomesticPerDiem')).toEqual([
+        ['8-12h', '15.00', 'EUR'],
+        ['>12h', '30.00', 'EUR'],
+      ]);
+      expect(row(domestic.body, 'Mileage', 'Car').value).toBe('0.50');
+      expect(row(domestic.body, 'ForeignPerDiem', 'FullDay', 'AT').value).toBe('90');
+      const germany = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=DE');
+      expect(germany.body.unknown).toContainEqual(
+        expect.objectContaining({ kind: 'ForeignPerDiem', countryCode: 'DE' }),
+      );
+    });
+
+    it('SI: dnevnica 7.45 / 10.68 / 21.39 €; Croatia 40 € in 2025 but unknown in 2026; kilometrina unknown', async () => {
+      const t = await stack.tenant('SI');
+      const domestic = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=SI');
+      expect(values(domestic.body, 'DomesticPerDiem')).toEqual([
+        ['6-8h', '7.45', 'EUR'],
+        ['8-12h', '10.68', 'EUR'],
+        ['>12-24h', '21.39', 'EUR'],
+      ]);
+      expect(row(domestic.body, 'DomesticPerDiem', '>12-24h').effectiveFrom).toBeNull();
+      expect(domestic.body.unknown).toContainEqual(expect.objectContaining({ kind: 'Mileage' }));
+      const y2025 = await t.api.get('/api/v1/reference/per-diem-rates?date=2025-06-01&country=HR');
+      expect(row(y2025.body, 'ForeignPerDiem', 'FullDay', 'HR')).toMatchObject({
+        value: '40',
+        currencyCode: 'EUR',
+        verifiedThrough: '2025-12-31',
+      });
+      const y2026 = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=HR');
+      expect(row(y2026.body, 'ForeignPerDiem', 'FullDay', 'HR')).toBeUndefined();
+      expect(y2026.body.unknown).toContainEqual(expect.objectContaining({ kind: 'ForeignPerDiem', countryCode: 'HR' }));
+    });
+
+    it('without a date: today (UTC)', async () => {
+      const t = await stack.tenant('HR');
+      const res = await t.api.get('/api/v1/reference/per-diem-rates');
+      expect(res.status).toBe(200);
+      expect(res.body.date).toBe(new Date().toISOString().slice(0, 10));
+    });
+
+    it('a country ISO does not know, or a malformed date, is 400 VALIDATION_FAILED', async () => {
+      const t = await stack.tenant('HR');
+      const country = await t.api.get('/api/v1/reference/per-diem-rates?country=XX');
+      expect(country.status).toBe(400);
+      expect(country.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: { country: expect.any(Array) } });
+      const date = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-02-30');
+      expect(date.status).toBe(400);
+      expect(date.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: { date: expect.any(Array) } });
+    });
+  });
+
+  describe('allow-lists', () => {
+    it('start as the market’s defaults', async () => {
+      const t = await stack.tenant('HR');
+      const countries = await t.api.get('/api/v1/reference/countries');
+      expect(countries.status).toBe(200);
+      expect(countries.body).toEqual({
+        countryCodes: expect.arrayContaining(['HR', 'SI', 'SK', 'CZ', 'PL', 'AT', 'DE', 'BA', 'RS']),
+        isDefault: true,
+        editedAt: null,
+      });
+      const currencies = await t.api.get('/api/v1/reference/currencies');
+      expect(currencies.body).toEqual({
+        currencyCodes: expect.arrayContaining(['EUR', 'CZK', 'PLN', 'BAM']),
+        isDefault: true,
+        editedAt: null,
+      });
+    });
+
+    it('a ManageCompanyData caller replaces a list; a GET body is a valid PUT body; another tenant is unaffected', async () => {
+      const a = await stack.tenant('CZ');
+      const b = await stack.tenant('CZ');
+      const put = await a.api.put('/api/v1/reference/countries', { countryCodes: ['SK', 'AT', 'SK', 'DE'] });
+      expect(put.status).toBe(200);
+      expect(put.body).toEqual({ countryCodes: ['AT', 'DE', 'SK'], isDefault: false, editedAt: expect.any(String) });
+      const read = await a.api.get('/api/v1/reference/countries');
+      expect(read.body).toEqual(put.body);
+      const again = await a.api.put('/api/v1/reference/countries', read.body);
+      expect(again.status).toBe(200);
+      expect(again.body.countryCodes).toEqual(['AT', 'DE', 'SK']);
+
+      const currencies = await a.api.put('/api/v1/reference/currencies', { currencyCodes: ['USD', 'EUR'] });
+      expect(currencies.body).toMatchObject({ currencyCodes: ['EUR', 'USD'], isDefault: false });
+
+      const other = await b.api.get('/api/v1/reference/countries');
+      expect(other.body.isDefault).toBe(true);
+      expect(other.body.countryCodes).toEqual(expect.arrayContaining(['CZ', 'PL', 'HR']));
+      expect((await b.api.get('/api/v1/reference/currencies')).body.isDefault).toBe(true);
+    });
+
+    it('a write publishes reference-fx.allow-list.updated with the list as stored (for the contexts that enforce it)', async () => {
+      const t = await stack.tenant('SK');
+      const ch = await stack.referenceFx.deps.amqp.channel();
+      const queue = `allow-list-tap-${t.tenantId}`;
+      await ch.assertQueue(queue, { durable: false, autoDelete: false });
+      await ch.bindQueue(queue, DOMAIN_EXCHANGE, 'reference-fx.allow-list.updated');
+      try {
+        await t.api.put('/api/v1/reference/currencies', { currencyCodes: ['USD', 'EUR', 'CZK'] });
+        // Earlier tests' events may still be on their way: take this tenant's.
+        const event = await eventually(async () => {
+          const message = await ch.get(queue, { noAck: true });
+          if (!message) return undefined;
+          const body = JSON.parse(message.content.toString('utf8'));
+          return body.tenantId === t.tenantId ? body : undefined;
+        }, 10_000);
+        expect(event).toMatchObject({
+          type: 'allow-list.updated',
+          tenantId: t.tenantId,
+          data: { kind: 'currencies', codes: ['CZK', 'EUR', 'USD'] },
+        });
+      } finally {
+        await ch.deleteQueue(queue);
+      }
+    });
+
+    it('without ManageCompanyData: reads work, a PUT is 403 and changes nothing', async () => {
+      const owner = await stack.tenant('PL');
+      const limited = await limitedCaller(owner.api, allBut('ManageCompanyData'));
+      expect((await limited.api.get('/api/v1/reference/currencies')).status).toBe(200);
+      const countries = await limited.api.put('/api/v1/reference/countries', { countryCodes: ['PL'] });
+      expect(countries.status).toBe(403);
+      expect(countries.body.code).toBe('FORBIDDEN');
+      const currencies = await limited.api.put('/api/v1/reference/currencies', { currencyCodes: ['PLN'] });
+      expect(currencies.status).toBe(403);
+      expect((await owner.api.get('/api/v1/reference/countries')).body.isDefault).toBe(true);
+    });
+
+    it('refuses codes ISO does not know (keyed by position), unknown fields and a missing list', async () => {
+      const t = await stack.tenant('SI');
+      const unknownCode = await t.api.put('/api/v1/reference/countries', { countryCodes: ['SI', 'XX'] });
+      expect(unknownCode.status).toBe(400);
+      expect(unknownCode.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        errors: { 'countryCodes[1]': expect.any(Array) },
+      });
+      const badCurrency = await t.api.put('/api/v1/reference/currencies', { currencyCodes: ['EUR', 'XAU'] });
+      expect(badCurrency.body.errors).toHaveProperty(['currencyCodes[1]']);
+      const lowerCase = await t.api.put('/api/v1/reference/currencies', { currencyCodes: ['eur'] });
+      expect(lowerCase.status).toBe(400);
+      const extra = await t.api.put('/api/v1/reference/countries', { countryCodes: ['SI'], colour: 'red' });
+      expect(extra.status).toBe(400);
+      const missing = await t.api.put('/api/v1/reference/countries', {});
+      expect(missing.status).toBe(400);
+      expect((await t.api.get('/api/v1/reference/countries')).body.isDefault).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,43 @@
+import type { RunningService } from '@travel/platform';
+import type { Market } from '@travel/platform';
+import { startEmployeesService } from '@travel/employees/src/service';
+import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
+import { registerModels } from '@travel/employees/src/infra/models';
+import { startGateway } from '@travel/gateway/src/service';
+import { start as startReferenceFx } from '@travel/reference-fx/src/service';
+import { ApiClient, createTestEnv, type TestEnv } from '@travel/testkit';
+
+export interface ReferenceStack {
+  env: TestEnv;
+  employees: RunningService;
+  referenceFx: RunningService;
+  gateway: { url: string; stop(): Promise<void> };
+  /** A new tenant through the operator use case, with a client holding its owner's key. */
+  tenant(market?: Market): Promise<CreatedTenant & { api: ApiClient }>;
+  stop(): Promise<void>;
+}
+
+/** Employees (keys, tenants), reference-fx and the gateway in this process, on an isolated vhost and databases. */
+export async function startReferenceStack(name: string): Promise<ReferenceStack> {
+  const env = await createTestEnv(name);
+  const vars = { ...process.env, ...env.vars };
+  const employees = await startEmployeesService(vars);
+  const referenceFx = await startReferenceFx(vars);
+  const gateway = await startGateway({ ...vars, EMPLOYEES_URL: employees.url, REFERENCE_FX_URL: referenceFx.url });
+  return {
+    env,
+    employees,
+    referenceFx,
+    gateway,
+    async tenant(market: Market = 'CZ') {
+      const created = await createTenant(registerModels(employees.deps.mongo), { name: `Test ${market}`, market });
+      return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
+    },
+    async stop() {
+      await gateway.stop();
+      await referenceFx.stop();
+      await employees.stop();
+      await env.cleanup();
+    },
+  };
+}
