@@ -523,6 +523,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/travel-entries/{id}/expenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add one expense to an entry; raises entry.updated
+         * @description A paid amount in any currency is converted into the base currency with the provider's rate of the
+         *     expense `date` (`exchangeRateSource`; the manual-rate rule applies). A `Mileage` row is priced
+         *     `distanceKm` × the market's statutory rate per km on that date, plus in CZ and SK the fuel part
+         *     (`distanceKm` × `fuelConsumption` / 100 × the regulation's average price or `fuelUnitPriceOverride`).
+         *     `vehicleId` is kept only on Mileage rows. Needs the right to edit the entry; a locked entry is 409.
+         */
+        post: operations["createExpense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/expenses/{expenseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                expenseId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Read one expense of an entry */
+        get: operations["getExpense"];
+        /**
+         * Replace one expense (full replace); raises entry.updated when something changed
+         * @description Omitted optional fields are cleared; omitting `fuelUnitPriceOverride` and `mileagePetrolGrade`
+         *     re-prices a Mileage row with the regulation's average (petrol: the 95 grade) — echo the returned values
+         *     to keep a receipt price or the 98 grade. A body a GET returned is valid (read-only fields ignored); an
+         *     unchanged body stores nothing and raises nothing.
+         */
+        put: operations["updateExpense"];
+        post?: never;
+        /** Remove one expense; raises entry.updated */
+        delete: operations["deleteExpense"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     entryEvent: {
@@ -955,6 +1009,106 @@ export interface components {
             /** @description Share in the company's base currency */
             amount?: number | null;
         };
+        /**
+         * @description `Mileage` is the vehicle-use reimbursement (distance × statutory rate, plus the CZ/SK fuel part); every other kind is a paid amount
+         * @enum {string}
+         */
+        ExpenseKind: "Mileage" | "Fuel" | "Toll" | "Parking" | "Accommodation" | "PublicTransport" | "Meals" | "Other";
+        /**
+         * @description Fuel of the vehicle used on a mileage row (selects the regulation's average price in CZ)
+         * @enum {string}
+         */
+        MileageFuelType: "Petrol" | "Diesel" | "Electric";
+        /** @enum {string} */
+        PetrolGrade: "Octane95" | "Octane98";
+        /** @description Body of an expense create and full-replace update. A paid expense needs `amount` (in `currencyCode`, default the base currency); a `Mileage` row needs `distanceKm`, and in CZ and SK also `fuelType` and `fuelConsumption` (per 100 km, from the technical certificate) for the fuel part. */
+        ExpenseWrite: {
+            kind: components["schemas"]["ExpenseKind"];
+            /**
+             * Format: date
+             * @description The day of the expense: its FX referential date
+             */
+            date: string;
+            description?: string | null;
+            amount?: components["schemas"]["DecimalAmount"];
+            currencyCode?: string;
+            /** @description Honoured only when the provider publishes no rate for the date (else EXCHANGE_RATE_UNAVAILABLE) */
+            manualExchangeRate?: number | null;
+            /** @description Kept only on `Mileage` rows; ignored (and read back as null) on every other kind */
+            vehicleId?: components["schemas"]["Id"] | null;
+            /** @description Mileage: kilometres driven (≤ 2 decimals) */
+            distanceKm?: number | null;
+            /**
+             * @description Mileage: the statutory vehicle class (default Car; PL: CarUpTo900cc or CarOver900cc)
+             * @enum {string|null}
+             */
+            vehicleKind?: "Car" | "CarUpTo900cc" | "CarOver900cc" | "Motorcycle" | "Moped" | null;
+            fuelType?: components["schemas"]["MileageFuelType"] | null;
+            /** @description Mileage: litres (kWh) per 100 km */
+            fuelConsumption?: number | null;
+            /** @description Receipt price per litre (kWh) in the base currency; replaces the regulation's average on a CZ/SK mileage row */
+            fuelUnitPriceOverride?: number | null;
+            /** @description Selects the regulation's 95 or 98 average for a petrol vehicle without a receipt price (CZ) */
+            mileagePetrolGrade?: components["schemas"]["PetrolGrade"] | null;
+        };
+        /** @description The writable fields of an expense; what a GET returns besides them is read-only and ignored. */
+        ExpenseUpdate: {
+            kind: components["schemas"]["ExpenseKind"];
+            /** Format: date */
+            date: string;
+            description?: string | null;
+            amount?: components["schemas"]["DecimalAmount"];
+            currencyCode?: string;
+            manualExchangeRate?: number | null;
+            vehicleId?: components["schemas"]["Id"] | null;
+            distanceKm?: number | null;
+            /** @enum {string|null} */
+            vehicleKind?: "Car" | "CarUpTo900cc" | "CarOver900cc" | "Motorcycle" | "Moped" | null;
+            fuelType?: components["schemas"]["MileageFuelType"] | null;
+            fuelConsumption?: number | null;
+            fuelUnitPriceOverride?: number | null;
+            mileagePetrolGrade?: components["schemas"]["PetrolGrade"] | null;
+            readonly id?: unknown;
+            readonly vehicle?: unknown;
+            readonly amountInBaseCurrency?: unknown;
+            readonly exchangeRateSource?: unknown;
+            readonly ratePerKm?: unknown;
+            readonly fuelUnitPrice?: unknown;
+            readonly createdAt?: unknown;
+            readonly editedAt?: unknown;
+        };
+        Expense: {
+            id: components["schemas"]["Id"];
+            kind: components["schemas"]["ExpenseKind"];
+            /** Format: date */
+            date: string;
+            description: string | null;
+            /** @description In `currencyCode`; on a Mileage row the computed reimbursement */
+            amount: number;
+            currencyCode: string;
+            manualExchangeRate: number | null;
+            readonly amountInBaseCurrency: number;
+            exchangeRateSource: components["schemas"]["AmountRateSource"];
+            vehicleId: string | null;
+            /** @description The vehicle of a Mileage row (`{ id }`); null on every other kind */
+            readonly vehicle: {
+                id: components["schemas"]["Id"];
+            } | null;
+            distanceKm: number | null;
+            vehicleKind: string | null;
+            fuelType: string | null;
+            fuelConsumption: number | null;
+            /** @description Stored only where it affects the price, else null */
+            fuelUnitPriceOverride: number | null;
+            /** @description Stored only where it affects the price, else null */
+            mileagePetrolGrade: string | null;
+            /** @description Mileage: the statutory rate per km applied */
+            readonly ratePerKm: number | null;
+            /** @description Mileage (CZ, SK): the fuel price per litre (kWh) applied */
+            readonly fuelUnitPrice: number | null;
+            createdAt: components["schemas"]["Timestamp"];
+            editedAt: components["schemas"]["Timestamp"];
+        };
         /** @description Body of the entry create (see the operation for defaults). */
         TravelEntryCreate: {
             employeeId?: components["schemas"]["Id"];
@@ -987,6 +1141,8 @@ export interface components {
             /** @description Honoured only when the provider publishes no rate for the date (else EXCHANGE_RATE_UNAVAILABLE) */
             manualAdvanceExchangeRate?: number | null;
             costCenterAllocations?: components["schemas"]["CostCenterAllocation"][];
+            /** @description Created with the entry, atomically (one failing expense creates nothing) */
+            expenses?: components["schemas"]["ExpenseWrite"][];
         };
         /** @description Body of the full-replace update. The writable fields are those of the create except `isRequest`; read-only fields (what a GET returns besides them) are accepted and ignored. */
         TravelEntryUpdate: {
@@ -1020,6 +1176,9 @@ export interface components {
             readonly advancePaymentInBaseCurrency?: unknown;
             readonly advancePaymentExchangeRateSource?: unknown;
             readonly baseCurrency?: unknown;
+            /** @description Changed through the expense endpoints; ignored here */
+            readonly expenses?: unknown;
+            readonly expenseTotal?: unknown;
             readonly createdAt?: unknown;
             readonly editedAt?: unknown;
         };
@@ -1084,6 +1243,9 @@ export interface components {
             /** @description The company's base currency */
             readonly baseCurrency: string;
             costCenterAllocations: components["schemas"]["CostCenterAllocation"][];
+            readonly expenses: components["schemas"]["Expense"][];
+            /** @description Sum of the expenses in the base currency */
+            readonly expenseTotal: number;
             createdAt: components["schemas"]["Timestamp"];
             editedAt: components["schemas"]["Timestamp"];
         };
@@ -2590,6 +2752,121 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    createExpense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseWrite"];
+            };
+        };
+        responses: {
+            /** @description The expense as stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getExpense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                expenseId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The expense */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateExpense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                expenseId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseUpdate"];
+            };
+        };
+        responses: {
+            /** @description The expense as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    deleteExpense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                expenseId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
             204: {
                 headers: {
                     [name: string]: unknown;

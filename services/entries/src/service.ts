@@ -1,7 +1,9 @@
 import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
 import { EntriesApp } from './app/entries';
+import { ExpensesApp } from './app/expenses';
 import { publicRoutes } from './http/routes';
 import { EmployeesClient } from './infra/employees-client';
+import { FleetClient } from './infra/fleet-client';
 import { FxConverter } from './infra/fx-client';
 import { ENTRIES_COLLECTION, registerModels } from './infra/models';
 
@@ -16,6 +18,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
     employeesUrl: reader.string('EMPLOYEES_URL', 'http://127.0.0.1:8081'),
     /** reference-fx: conversion of amounts into the base currency. */
     referenceFxUrl: reader.string('REFERENCE_FX_URL', 'http://127.0.0.1:8085'),
+    /** fleet: a vehicle named on a Mileage row is claimed there before the row is stored. */
+    fleetUrl: reader.string('FLEET_URL', 'http://127.0.0.1:8083'),
   };
   reader.done();
   return config;
@@ -27,14 +31,17 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     config,
     ({ mongo, nudgeOutbox }) => {
       const models = registerModels(mongo);
+      const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
+      const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
       const entries = new EntriesApp(
         models,
         new EmployeesClient(config.employeesUrl, config.internalContextSecret),
-        new FxConverter(config.referenceFxUrl, config.internalContextSecret),
+        fx,
+        vehicles,
         nudgeOutbox,
       );
       return {
-        api: publicRoutes({ entries }),
+        api: publicRoutes({ entries, expenses: new ExpensesApp(models, entries, fx, vehicles, nudgeOutbox) }),
         outboxCollections: [ENTRIES_COLLECTION],
         // Resources of other issues (approval workflow, per-diem utilities): not built here yet.
         notImplemented: ['/api/v1/approval-workflow', '/api/v1/utilities'],

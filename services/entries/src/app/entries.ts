@@ -17,7 +17,7 @@ import {
 } from '@travel/platform';
 import { EDIT_ALL_ENTRIES, mayEdit, mayEditAll, mayRead, mayReadAll } from '../domain/access';
 import { addedCostCenters, checkAllocationSum } from '../domain/allocations';
-import { minorDigitsOf } from '../domain/amounts';
+import { minorDigitsOf, sumText } from '../domain/amounts';
 import {
   EntryStatus,
   entryFields,
@@ -32,8 +32,10 @@ import {
 } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import { nextEntrySequence, type EntriesModels, type EntryDoc } from '../infra/models';
+import type { ExpenseInput } from '../domain/expense';
+import { prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
 import { toBaseCurrency } from './fx';
-import type { CurrencyConverter, EmployeeDirectory } from './ports';
+import type { CurrencyConverter, EmployeeDirectory, VehicleDirectory } from './ports';
 import { atRevision, withRevisionRetry } from './writes';
 
 export interface EntryFilter {
@@ -46,7 +48,15 @@ export interface EntryFilter {
 
 export interface CreateEntryInput extends EntryInput {
   isRequest?: boolean;
+  expenses?: ExpenseInput[];
 }
+
+/** Sum of the expenses in the base currency (decimal text). */
+export const expenseTotal = (e: Pick<TravelEntry, 'expenses' | 'baseCurrency'>): string =>
+  sumText(
+    (e.expenses ?? []).map((x) => x.amountInBaseCurrency),
+    minorDigitsOf(e.baseCurrency),
+  );
 
 const SERVICE = 'entries';
 
@@ -63,6 +73,7 @@ export class EntriesApp {
     private readonly models: EntriesModels,
     private readonly employees: EmployeeDirectory,
     private readonly fx: CurrencyConverter,
+    private readonly vehicles: VehicleDirectory,
     private readonly nudgeOutbox: () => void,
   ) {}
 
@@ -94,14 +105,19 @@ export class EntriesApp {
     caller: CallerContext,
     fields: EntryFields,
     bodyErrors: FieldErrors,
-    context: { checkEmployee: boolean; before: EntryFields['costCenterAllocations']; expenseTotal: string },
+    context: {
+      checkEmployee: boolean;
+      before: EntryFields['costCenterAllocations'];
+      expenseTotal: string;
+      expenses?: Prepared[];
+    },
   ) {
-    const errors: FieldErrors[] = [bodyErrors];
+    const errors: FieldErrors[] = [bodyErrors, ...(context.expenses ?? []).map((p) => p.errors)];
     const added = addedCostCenters(context.before, fields.costCenterAllocations);
     const [exists, chargeable, advance] = await Promise.all([
       context.checkEmployee ? this.employees.exists(caller.tenantId, fields.employeeId) : true,
       added.length ? this.employees.chargeable(caller.tenantId, fields.employeeId, added) : [],
-      bodyErrors.advancePayment
+      bodyErrors.advancePayment || bodyErrors.currencyCode
         ? undefined
         : toBaseCurrency(
             this.fx,
@@ -136,23 +152,44 @@ export class EntriesApp {
     errors.push(
       checkAllocationSum(fields.costCenterAllocations, context.expenseTotal, minorDigitsOf(caller.baseCurrency)),
     );
-    throwIfInvalid(
-      advance?.error?.code === 'EXCHANGE_RATE_UNAVAILABLE' ? 'EXCHANGE_RATE_UNAVAILABLE' : 'VALIDATION_FAILED',
-      ...errors,
-    );
+    // A missing or refused rate is EXCHANGE_RATE_UNAVAILABLE (validation-family body), whatever else failed.
+    const rateProblem =
+      advance?.error?.code === 'EXCHANGE_RATE_UNAVAILABLE' || (context.expenses ?? []).some((p) => p.code);
+    throwIfInvalid(rateProblem ? 'EXCHANGE_RATE_UNAVAILABLE' : 'VALIDATION_FAILED', ...errors);
     return advance!.conversion!;
   }
 
   async create(caller: CallerContext, input: CreateEntryInput) {
     const { fields, errors } = entryFields(input, { employeeId: caller.employeeId, baseCurrency: caller.baseCurrency });
     if (fields.employeeId !== caller.employeeId && !mayEditAll(caller)) throw forbidden(EDIT_ALL_ENTRIES);
+    const now = new Date();
+    const entryId = randomUUID();
+    // Every nested expense is checked, priced and converted before anything is stored (all or nothing).
+    const prepared = await Promise.all(
+      (input.expenses ?? []).map((x, i) =>
+        prepareExpense(
+          { fx: this.fx, vehicles: this.vehicles },
+          caller,
+          x,
+          {
+            entryId,
+            expenseId: randomUUID(),
+            revision: 0,
+            createdAt: now,
+            prefix: `expenses[${i}].`,
+          },
+          now,
+        ),
+      ),
+    );
+    const expenses = prepared.map((p) => p.expense!).filter(Boolean);
     const advance = await this.check(caller, fields, errors, {
       checkEmployee: fields.employeeId !== caller.employeeId,
       before: [],
-      expenseTotal: '0',
+      expenseTotal: expenseTotal({ expenses, baseCurrency: caller.baseCurrency }),
+      expenses: prepared,
     });
 
-    const now = new Date();
     const isRequest = input.isRequest ?? false;
     // An order gets its number at once; a trip request only when it is authorized (SPEC, transitions).
     const entryNumber = isRequest
@@ -162,7 +199,7 @@ export class EntriesApp {
           await nextEntrySequence(this.models, caller.tenantId, now.getUTCFullYear()),
         );
     const entry: TravelEntry = {
-      _id: randomUUID(),
+      _id: entryId,
       tenantId: caller.tenantId,
       ...fields,
       entryNumber,
@@ -174,12 +211,14 @@ export class EntriesApp {
       baseCurrency: caller.baseCurrency,
       advancePaymentInBaseCurrency: advance.baseAmount,
       advancePaymentExchangeRateSource: advance.source,
+      expenses,
       createdAt: now,
       editedAt: now,
       deletedAt: null,
     };
     const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
-    await this.models.Entry.create({ ...entry, rev: 0, ...withOutbox(event) });
+    const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));
+    await this.models.Entry.create({ ...entry, rev: 0, ...withOutbox(event, ...used) });
     this.nudgeOutbox();
     return entry;
   }
@@ -223,7 +262,7 @@ export class EntriesApp {
       const advance = await this.check(caller, fields, errors, {
         checkEmployee: false,
         before: current.costCenterAllocations ?? [],
-        expenseTotal: '0',
+        expenseTotal: expenseTotal(current),
       });
       const next: TravelEntry = {
         ...current,
@@ -254,11 +293,18 @@ export class EntriesApp {
   async delete(caller: CallerContext, rawId: string): Promise<void> {
     await withRevisionRetry('travel entry', async () => {
       const current = await this.writable(caller, rawId);
+      const now = new Date();
+      // A deleted entry no longer uses its vehicles: fleet is told through the same write.
+      const released = (current.expenses ?? []).flatMap((x) =>
+        vehicleEvents(caller.tenantId, current._id, x, undefined, 'EntryDeleted', now),
+      );
       const result = await this.models.Entry.updateOne(
         { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
-        { $set: { deletedAt: new Date(), rev: current.rev + 1 } },
+        outboxUpdate({ $set: { deletedAt: now, rev: current.rev + 1 } }, ...released),
       );
-      return result.matchedCount === 0 ? undefined : true;
+      if (result.matchedCount === 0) return undefined;
+      if (released.length) this.nudgeOutbox();
+      return true;
     });
   }
 }

@@ -1,5 +1,5 @@
 import { AppError, type CallerContext, type FieldErrors } from '@travel/platform';
-import { decimalText, fromUnits, minorDigitsOf, toUnits } from '../domain/amounts';
+import { Decimal, minorDigitsOf } from '../domain/amounts';
 import type { Conversion, CurrencyConverter } from './ports';
 
 /** Field names of the amount being converted, so reference-fx's field errors land on the caller's fields. */
@@ -8,6 +8,12 @@ export interface AmountFields {
   currency: string;
   date: string;
   manualRate: string;
+}
+
+export interface Converted {
+  conversion?: Conversion;
+  errors: FieldErrors;
+  error?: AppError;
 }
 
 /**
@@ -20,28 +26,20 @@ export async function toBaseCurrency(
   caller: CallerContext,
   input: { amount: string; currency: string; date: string; manualRate: string | null },
   fields: AmountFields,
-): Promise<{ conversion?: Conversion; errors: FieldErrors; error?: AppError }> {
+): Promise<Converted> {
   const baseDigits = minorDigitsOf(caller.baseCurrency);
-  if (input.currency === caller.baseCurrency || toUnits(input.amount, minorDigitsOf(input.currency)) === 0n) {
-    const sameCurrency = input.currency === caller.baseCurrency;
-    return {
-      conversion: {
-        baseAmount: sameCurrency
-          ? fromUnits(toUnits(input.amount, baseDigits), baseDigits)
-          : (decimalText(0, baseDigits) as string),
-        source: null,
-      },
-      errors: {},
-    };
+  const amount = new Decimal(input.amount);
+  if (input.currency === caller.baseCurrency || amount.isZero()) {
+    const baseAmount = input.currency === caller.baseCurrency ? amount : new Decimal(0);
+    return { conversion: { baseAmount: baseAmount.toFixed(baseDigits), source: null }, errors: {} };
   }
   try {
-    const conversion = await fx.convert({ market: caller.market, ...input });
-    return { conversion, errors: {} };
+    return { conversion: await fx.convert({ market: caller.market, ...input }), errors: {} };
   } catch (err) {
     if (!(err instanceof AppError) || (err.code !== 'VALIDATION_FAILED' && err.code !== 'EXCHANGE_RATE_UNAVAILABLE'))
       throw err;
     const errors: FieldErrors = {};
-    const keys: Record<string, string> = fields as unknown as Record<string, string>;
+    const keys = fields as unknown as Record<string, string>;
     for (const [key, messages] of Object.entries(err.errors ?? {}))
       (errors[keys[key] ?? fields.currency] ??= []).push(...messages);
     if (Object.keys(errors).length === 0) errors[fields.currency] = [err.message];

@@ -24,3 +24,13 @@ export interface CurrencyConverter {
     manualRate: string | null;
   }): Promise<Conversion>;
 }
+
+/** The fleet context: a vehicle a Mileage row names must be the company's (it records the use). */
+export interface VehicleDirectory {
+  /** Claims the vehicle for one expense revision; false when it is not a vehicle of the company. */
+  claim(
+    tenantId: string,
+    vehicleId: string,
+    use: { entryId: string; expenseId: string; revision: number },
+  ): Promise<boolean>;
+}

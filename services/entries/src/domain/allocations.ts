@@ -1,5 +1,5 @@
 import type { FieldErrors } from '@travel/platform';
-import { decimalText, fromUnits, toUnits } from './amounts';
+import { Decimal, decimalText, sameAmount, sumText } from './amounts';
 
 /** One share of an entry's costs: a percentage (2 decimals) or an amount in the base currency, never both. */
 export interface CostCenterAllocation {
@@ -59,18 +59,22 @@ export function checkAllocationSum(
 ): FieldErrors {
   if (allocations.length === 0) return {};
   if (allocations.every((a) => a.percentage !== null)) {
-    const sum = allocations.reduce((acc, a) => acc + toUnits(a.percentage!, PERCENT_PLACES), 0n);
-    return sum === 100n * 10n ** BigInt(PERCENT_PLACES)
-      ? {}
-      : { [KEY]: [`percentages must sum to 100 (they sum to ${fromUnits(sum, PERCENT_PLACES)})`] };
+    const sum = sumText(
+      allocations.map((a) => a.percentage!),
+      PERCENT_PLACES,
+    );
+    return sameAmount(sum, '100') ? {} : { [KEY]: [`percentages must sum to 100 (they sum to ${sum})`] };
   }
   if (allocations.every((a) => a.amount !== null)) {
-    const sum = allocations.reduce((acc, a) => acc + toUnits(a.amount!, baseDigits), 0n);
-    return sum === toUnits(total, baseDigits)
+    const sum = sumText(
+      allocations.map((a) => a.amount!),
+      baseDigits,
+    );
+    return sameAmount(sum, total)
       ? {}
       : {
           [KEY]: [
-            `amounts must sum to the entry's expense total ${fromUnits(toUnits(total, baseDigits), baseDigits)} (they sum to ${fromUnits(sum, baseDigits)})`,
+            `amounts must sum to the entry's expense total ${new Decimal(total).toFixed(baseDigits)} (they sum to ${sum})`,
           ],
         };
   }

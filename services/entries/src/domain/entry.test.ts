@@ -91,6 +91,7 @@ describe('entry summary and state', () => {
       baseCurrency: 'EUR',
       advancePaymentInBaseCurrency: '0.00',
       advancePaymentExchangeRateSource: null,
+      expenses: [],
       createdAt: now,
       editedAt: now,
       deletedAt: null,

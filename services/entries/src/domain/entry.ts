@@ -1,7 +1,8 @@
 import type { FieldErrors } from '@travel/platform';
-import { decimalText, minorDigitsOf } from './amounts';
+import { decimalText, isCurrency, minorDigitsOf } from './amounts';
 import { checkAllocationShape, type CostCenterAllocation } from './allocations';
 import { isCountryCode } from './countries';
+import type { Expense } from './expense';
 
 /** Entry status integers (API-SURFACE.md, Values). */
 export const EntryStatus = {
@@ -52,6 +53,7 @@ export interface TravelEntry extends EntryFields {
   /** Decimal text in the base currency's minor digits. */
   advancePaymentInBaseCurrency: string;
   advancePaymentExchangeRateSource: RateSource;
+  expenses: Expense[];
   createdAt: Date;
   editedAt: Date;
   deletedAt: Date | null;
@@ -126,9 +128,11 @@ export function entryFields(
     add('destinationCountryCode', 'must be an ISO 3166-1 alpha-2 country code');
 
   const currencyCode = input.currencyCode ?? defaults.baseCurrency;
+  if (!isCurrency(currencyCode)) add('currencyCode', 'must be an ISO 4217 currency code the product knows');
   const places = minorDigitsOf(currencyCode);
   const advancePayment = decimalText(input.advancePayment ?? 0, places);
-  if (advancePayment === undefined) add('advancePayment', `must have at most ${places} decimals in ${currencyCode}`);
+  if (advancePayment === undefined && isCurrency(currencyCode))
+    add('advancePayment', `must have at most ${places} decimals in ${currencyCode}`);
 
   let manualRate: string | null = null;
   if (input.manualAdvanceExchangeRate !== undefined && input.manualAdvanceExchangeRate !== null) {

@@ -1,6 +1,8 @@
 import type { components } from '@travel/contracts';
 import { wireNumber } from '../domain/amounts';
+import { expenseTotal } from '../app/entries';
 import { isLocked, type TravelEntry } from '../domain/entry';
+import type { Expense } from '../domain/expense';
 
 type Schemas = components['schemas'];
 
@@ -40,6 +42,8 @@ export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
     advancePaymentExchangeRateSource: e.advancePaymentExchangeRateSource ?? null,
     baseCurrency: e.baseCurrency,
     costCenterAllocations: (e.costCenterAllocations ?? []).map(allocationOut),
+    expenses: (e.expenses ?? []).map(toExpenseResponse),
+    expenseTotal: wireNumber(expenseTotal(e)),
     createdAt: e.createdAt.toISOString(),
     editedAt: e.editedAt.toISOString(),
   };
@@ -67,5 +71,35 @@ export function toEntrySummary(e: TravelEntry): Schemas['TravelEntrySummary'] {
     advancePaymentInBaseCurrency: wireNumber(e.advancePaymentInBaseCurrency),
     createdAt: e.createdAt.toISOString(),
     editedAt: e.editedAt.toISOString(),
+  };
+}
+
+const num = (t: string | null | undefined): number | null => (t === null || t === undefined ? null : wireNumber(t));
+
+/** One expense; `vehicle` is null on every kind but Mileage (SPEC, Expense). */
+export function toExpenseResponse(x: Expense): Schemas['Expense'] {
+  const vehicleId = x.kind === 'Mileage' ? (x.vehicleId ?? null) : null;
+  return {
+    id: x._id,
+    kind: x.kind,
+    date: x.date,
+    description: x.description ?? null,
+    amount: wireNumber(x.amount),
+    currencyCode: x.currencyCode,
+    manualExchangeRate: num(x.manualExchangeRate),
+    amountInBaseCurrency: wireNumber(x.amountInBaseCurrency),
+    exchangeRateSource: x.exchangeRateSource ?? null,
+    vehicleId,
+    vehicle: vehicleId ? { id: vehicleId } : null,
+    distanceKm: num(x.distanceKm),
+    vehicleKind: x.vehicleKind ?? null,
+    fuelType: x.fuelType ?? null,
+    fuelConsumption: num(x.fuelConsumption),
+    fuelUnitPriceOverride: num(x.fuelUnitPriceOverride),
+    mileagePetrolGrade: x.mileagePetrolGrade ?? null,
+    ratePerKm: num(x.ratePerKm),
+    fuelUnitPrice: num(x.fuelUnitPrice),
+    createdAt: x.createdAt.toISOString(),
+    editedAt: x.editedAt.toISOString(),
   };
 }

@@ -44,6 +44,33 @@ export function registerModels(conn: Connection): EntriesModels {
     { _id: false },
   );
 
+  const expense = new Schema(
+    {
+      _id: String,
+      kind: { type: String, required: true },
+      date: { type: String, required: true },
+      description: nullableString,
+      amount: { type: String, required: true },
+      currencyCode: { type: String, required: true },
+      manualExchangeRate: nullableString,
+      amountInBaseCurrency: { type: String, required: true },
+      exchangeRateSource: nullableString,
+      vehicleId: nullableString,
+      distanceKm: nullableString,
+      vehicleKind: nullableString,
+      fuelType: nullableString,
+      fuelConsumption: nullableString,
+      fuelUnitPriceOverride: nullableString,
+      mileagePetrolGrade: nullableString,
+      ratePerKm: nullableString,
+      fuelUnitPrice: nullableString,
+      revision: { type: Number, required: true },
+      createdAt: { type: Date, required: true },
+      editedAt: { type: Date, required: true },
+    },
+    { minimize: false },
+  );
+
   const entry = new Schema<EntryDoc>(
     {
       _id: String,
@@ -73,6 +100,7 @@ export function registerModels(conn: Connection): EntriesModels {
       advancePaymentInBaseCurrency: { type: String, required: true },
       advancePaymentExchangeRateSource: nullableString,
       costCenterAllocations: { type: [allocation], default: [] },
+      expenses: { type: [expense], default: [] },
       createdAt: { type: Date, required: true },
       editedAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },

@@ -5,6 +5,7 @@ import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tena
 import { registerModels } from '@travel/employees/src/infra/models';
 import { startEntriesService } from '@travel/entries/src/service';
 import { startGateway } from '@travel/gateway/src/service';
+import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { ApiClient, createTestEnv, ensureTestTls, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
 
@@ -12,6 +13,7 @@ export interface EntriesStack {
   env: TestEnv;
   employees: RunningService;
   entries: RunningService;
+  referenceFx: RunningService;
   dispatcher: RunningService;
   gateway: { url: string; stop(): Promise<void> };
   /** A new tenant through the operator use case, with a client holding its owner's key. */
@@ -20,12 +22,21 @@ export interface EntriesStack {
   stop(): Promise<void>;
 }
 
-/** Employees, entries, the webhook dispatcher and the gateway in this process, on an isolated vhost and databases. */
+/** Employees, reference-fx (seeded feeds), entries, the webhook dispatcher and the gateway in this process, on an isolated vhost and databases. */
 export async function startEntriesStack(name: string, overrides: Record<string, string> = {}): Promise<EntriesStack> {
   const env = await createTestEnv(name, { RATE_LIMIT_BURST: '5000', API_KEY_CACHE_MS: '0', ...overrides });
   const vars = { ...process.env, ...env.vars };
   const employees = await startEmployeesService(vars);
-  const entries = await startEntriesService({ ...vars, EMPLOYEES_URL: employees.url });
+  // The recorded provider feeds (2026-10-26 to 2026-11-20): real HNB, ECB, CNB and NBP rates.
+  const referenceFx = await startReferenceFx({
+    ...vars,
+    FX_SEED_DIR: join(repoRoot(), 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
+  });
+  const entries = await startEntriesService({
+    ...vars,
+    EMPLOYEES_URL: employees.url,
+    REFERENCE_FX_URL: referenceFx.url,
+  });
   const dispatcher = await startDispatcher(vars);
   const gateway = await startGateway({
     ...vars,
@@ -39,6 +50,7 @@ export async function startEntriesStack(name: string, overrides: Record<string, 
     env,
     employees,
     entries,
+    referenceFx,
     dispatcher,
     gateway,
     async tenant(market: Market = 'CZ') {
@@ -55,6 +67,7 @@ export async function startEntriesStack(name: string, overrides: Record<string, 
       await gateway.stop();
       await dispatcher.stop();
       await entries.stop();
+      await referenceFx.stop();
       await employees.stop();
       await env.cleanup();
     },
