@@ -32,8 +32,8 @@ import {
 } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import { nextEntrySequence, type EntriesModels, type EntryDoc } from '../infra/models';
-import type { ExpenseInput } from '../domain/expense';
-import { prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
+import type { Expense, ExpenseInput } from '../domain/expense';
+import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
 import { toBaseCurrency } from './fx';
 import type { CurrencyConverter, EmployeeDirectory, VehicleDirectory } from './ports';
 import { atRevision, withRevisionRetry } from './writes';
@@ -165,24 +165,39 @@ export class EntriesApp {
     const now = new Date();
     const entryId = randomUUID();
     // Every nested expense is checked, priced and converted before anything is stored (all or nothing).
-    const prepared = await Promise.all(
+    const settled = await Promise.allSettled(
       (input.expenses ?? []).map((x, i) =>
         prepareExpense(
           { fx: this.fx, vehicles: this.vehicles },
           caller,
           x,
-          {
-            entryId,
-            expenseId: randomUUID(),
-            revision: 0,
-            createdAt: now,
-            prefix: `expenses[${i}].`,
-          },
+          { entryId, expenseId: randomUUID(), revision: 0, createdAt: now, prefix: `expenses[${i}].` },
           now,
         ),
       ),
     );
-    const expenses = prepared.map((p) => p.expense!).filter(Boolean);
+    const prepared = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const expenses = prepared.flatMap((p) => (p.expense ? [p.expense] : []));
+    try {
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      const entry = await this.insert(caller, input, fields, errors, { entryId, now, prepared, expenses });
+      this.nudgeOutbox();
+      return entry;
+    } catch (err) {
+      // Nothing was stored: the vehicles claimed for its Mileage rows are given back.
+      await abandonClaims(this.vehicles, caller.tenantId, entryId, expenses);
+      throw err;
+    }
+  }
+
+  private async insert(
+    caller: CallerContext,
+    input: CreateEntryInput,
+    fields: EntryFields,
+    errors: FieldErrors,
+    { entryId, now, prepared, expenses }: { entryId: string; now: Date; prepared: Prepared[]; expenses: Expense[] },
+  ): Promise<TravelEntry> {
     const advance = await this.check(caller, fields, errors, {
       checkEmployee: fields.employeeId !== caller.employeeId,
       before: [],
@@ -219,7 +234,6 @@ export class EntriesApp {
     const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
     const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));
     await this.models.Entry.create({ ...entry, rev: 0, ...withOutbox(event, ...used) });
-    this.nudgeOutbox();
     return entry;
   }
 

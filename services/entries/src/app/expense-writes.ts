@@ -139,3 +139,17 @@ export function vehicleEvents(
     );
   return events;
 }
+
+/** Gives back the vehicle claims of expenses that were prepared but not stored. */
+export async function abandonClaims(
+  vehicles: VehicleDirectory,
+  tenantId: string,
+  entryId: string,
+  expenses: readonly (Expense | undefined)[],
+): Promise<void> {
+  await Promise.all(
+    expenses
+      .filter((x): x is Expense => !!x?.vehicleId)
+      .map((x) => vehicles.abandon(tenantId, x.vehicleId!, { entryId, expenseId: x._id, revision: x.revision })),
+  );
+}

@@ -11,7 +11,7 @@ import type { TravelEntry } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesModels, EntryDoc } from '../infra/models';
 import type { EntriesApp } from './entries';
-import { prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
+import { abandonClaims, prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
 import { atRevision, withRevisionRetry } from './writes';
 
@@ -48,6 +48,24 @@ export class ExpensesApp {
     if (result.matchedCount === 0) return false;
     this.nudgeOutbox();
     return true;
+  }
+
+  /** Saves, or gives back the vehicle claim of an expense that was not stored (lost race, failed write). */
+  private async saveOrAbandon(
+    caller: CallerContext,
+    current: EntryDoc,
+    expenses: Expense[],
+    now: Date,
+    events: OutboxEvent[],
+    expense: Expense,
+  ): Promise<Expense | undefined> {
+    let saved = false;
+    try {
+      saved = await this.save(caller, current, expenses, now, events);
+    } finally {
+      if (!saved) await abandonClaims(this.vehicles, caller.tenantId, current._id, [expense]);
+    }
+    return saved ? expense : undefined;
   }
 
   async get(caller: CallerContext, entryId: string, expenseId: string): Promise<Expense> {
@@ -105,7 +123,7 @@ export class ExpensesApp {
       const expense = prepared.expense!;
       const events = vehicleEvents(caller.tenantId, current._id, before, expense, 'VehicleChanged', now);
       const expenses = (current.expenses ?? []).map((x) => (x._id === before._id ? expense : x));
-      return (await this.save(caller, current, expenses, now, events)) ? expense : undefined;
+      return this.saveOrAbandon(caller, current, expenses, now, events, expense);
     });
   }
 

@@ -33,4 +33,10 @@ export interface VehicleDirectory {
     vehicleId: string,
     use: { entryId: string; expenseId: string; revision: number },
   ): Promise<boolean>;
+  /** Gives back a claim whose expense was then not stored (best effort: never throws). */
+  abandon(
+    tenantId: string,
+    vehicleId: string,
+    use: { entryId: string; expenseId: string; revision: number },
+  ): Promise<void>;
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AppError, CONTEXT_HEADER, mintContext } from '@travel/platform';
 import type { VehicleDirectory } from '../app/ports';
 
+type Use = { entryId: string; expenseId: string; revision: number };
+
 /**
  * Claims a vehicle on fleet before a Mileage row that names it is stored
  * (`POST /internal/tenants/{tenantId}/vehicles/{id}/claims`, fleet's decision 0032): 200 once the use is
@@ -15,29 +17,42 @@ export class FleetClient implements VehicleDirectory {
     private readonly timeoutMs = 5000,
   ) {}
 
-  async claim(tenantId: string, vehicleId: string, use: { entryId: string; expenseId: string; revision: number }) {
+  private post(tenantId: string, vehicleId: string, suffix: string, use: Use): Promise<Response> {
+    return fetch(
+      `${this.baseUrl}/internal/tenants/${encodeURIComponent(tenantId)}/vehicles/${encodeURIComponent(vehicleId)}/claims${suffix}`,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [CONTEXT_HEADER]: mintContext(
+            { kind: 'service', service: 'entries', requestId: randomUUID() },
+            this.contextSecret,
+          ),
+        },
+        body: JSON.stringify(use),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      },
+    );
+  }
+
+  async claim(tenantId: string, vehicleId: string, use: Use): Promise<boolean> {
     let res: Response;
     try {
-      res = await fetch(
-        `${this.baseUrl}/internal/tenants/${encodeURIComponent(tenantId)}/vehicles/${encodeURIComponent(vehicleId)}/claims`,
-        {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            [CONTEXT_HEADER]: mintContext(
-              { kind: 'service', service: 'entries', requestId: randomUUID() },
-              this.contextSecret,
-            ),
-          },
-          body: JSON.stringify(use),
-          signal: AbortSignal.timeout(this.timeoutMs),
-        },
-      );
+      res = await this.post(tenantId, vehicleId, '', use);
     } catch {
       throw new AppError('SERVICE_UNAVAILABLE', 'The fleet service did not answer; try again.');
     }
     if (res.status === 404) return false;
     if (res.ok) return true;
     throw new AppError('SERVICE_UNAVAILABLE', `The fleet service answered ${res.status}; try again.`);
+  }
+
+  /** `…/claims/abandon`: the expense of that revision was not stored. A failure leaves the claim to fleet's reconciliation. */
+  async abandon(tenantId: string, vehicleId: string, use: Use): Promise<void> {
+    try {
+      await this.post(tenantId, vehicleId, '/abandon', use);
+    } catch {
+      /* best effort */
+    }
   }
 }
