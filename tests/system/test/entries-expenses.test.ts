@@ -2,6 +2,7 @@
 // amounts converted on the expense date with exchangeRateSource provenance and the manual-rate rule;
 // Mileage rows priced from @travel/regulations (distance × statutory rate, plus the CZ/SK fuel part);
 // the vehicle kept only on Mileage rows; full replace; child changes raise entry.updated; atomic create.
+import { limitedCaller } from '@travel/employees/test/support/org-fixtures';
 import { registerModels } from '@travel/entries/src/infra/models';
 import { eventually, type ApiClient } from '@travel/testkit';
 import { startEntriesStack, type EntriesStack } from './support/entries-stack';
@@ -92,6 +93,46 @@ describe('entries: expenses', () => {
         expect({ key, status: res.status }).toEqual({ key, status: 400 });
         expect(res.body.errors).toHaveProperty([key]);
       }
+    });
+  });
+
+  describe('the advance', () => {
+    it('is converted on advancePaymentDate (CNB EUR 24.261 on 2026-11-18) with its source; a manual rate only without an official one', async () => {
+      const e = await entry(cz, { advancePayment: 200, currencyCode: 'EUR', advancePaymentDate: '2026-11-18' });
+      // 200 × 24.261 = 4852.20 CZK
+      expect(e).toMatchObject({
+        advancePayment: 200,
+        currencyCode: 'EUR',
+        advancePaymentInBaseCurrency: 4852.2,
+        advancePaymentExchangeRateSource: 'CNB',
+      });
+      const manual = await cz.post('/api/v1/travel-entries', {
+        ...TRIP,
+        advancePayment: 200,
+        currencyCode: 'EUR',
+        manualAdvanceExchangeRate: 25,
+      });
+      expect(manual.status).toBe(400);
+      expect(manual.body.code).toBe('EXCHANGE_RATE_UNAVAILABLE');
+      expect(manual.body.errors).toHaveProperty('manualAdvanceExchangeRate');
+      // Back in the base currency: no rate, no source.
+      const back = await cz.put(`/api/v1/travel-entries/${e.id}`, { ...e, currencyCode: 'CZK', advancePayment: 5000 });
+      expect(back.body).toMatchObject({ advancePaymentInBaseCurrency: 5000, advancePaymentExchangeRateSource: null });
+    });
+  });
+
+  describe('who may change expenses (decision 0044)', () => {
+    it("ReadAllEntries reads another's expenses but may not change them; a plain caller does not see them", async () => {
+      const e = await entry(cz);
+      const x = (await cz.post(path(e.id), { kind: 'Meals', date: '2026-11-19', amount: 100 })).body;
+      const reader = await limitedCaller(cz, ['ReadAllEntries']);
+      expect((await reader.api.get(`${path(e.id)}/${x.id}`)).status).toBe(200);
+      expect((await reader.api.post(path(e.id), { kind: 'Meals', date: '2026-11-19', amount: 1 })).status).toBe(403);
+      expect((await reader.api.put(`${path(e.id)}/${x.id}`, x)).status).toBe(403);
+      expect((await reader.api.delete(`${path(e.id)}/${x.id}`)).status).toBe(403);
+      const plain = await limitedCaller(cz, []);
+      expect((await plain.api.get(`${path(e.id)}/${x.id}`)).status).toBe(404);
+      expect((await plain.api.post(path(e.id), { kind: 'Meals', date: '2026-11-19', amount: 1 })).status).toBe(404);
     });
   });
 
