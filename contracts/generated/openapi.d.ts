@@ -577,6 +577,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/travel-entries/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach up to 5 files (receipts) to an entry in one multipart upload; raises entry.updated
+         * @description Parts named `files`, 1 to 5 per request, each at most 10 MiB (more files or a larger file: 413
+         *     `PAYLOAD_TOO_LARGE`). Accepted: JPEG, PNG, WebP, GIF, TIFF, AVIF and HEIF images, which are decoded for
+         *     real, and PDF (checked by its signature). A declared image whose bytes do not decode, or a file of
+         *     another type, is 400 `VALIDATION_FAILED` with the messages under `errors.File`; nothing is stored then.
+         */
+        post: operations["uploadAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                attachmentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Download one attachment, with its content type */
+        get: operations["downloadAttachment"];
+        put?: never;
+        post?: never;
+        /** Remove one attachment; raises entry.updated */
+        delete: operations["deleteAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     entryEvent: {
@@ -1109,6 +1155,15 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             editedAt: components["schemas"]["Timestamp"];
         };
+        Attachment: {
+            id: components["schemas"]["Id"];
+            fileName: string;
+            /** @description As declared by the upload (checked against the bytes) */
+            contentType: string;
+            /** @description Bytes */
+            size: number;
+            createdAt: components["schemas"]["Timestamp"];
+        };
         /** @description Body of the entry create (see the operation for defaults). */
         TravelEntryCreate: {
             employeeId?: components["schemas"]["Id"];
@@ -1178,6 +1233,8 @@ export interface components {
             readonly baseCurrency?: unknown;
             /** @description Changed through the expense endpoints; ignored here */
             readonly expenses?: unknown;
+            /** @description Changed through the attachment endpoints; ignored here */
+            readonly attachments?: unknown;
             readonly expenseTotal?: unknown;
             readonly createdAt?: unknown;
             readonly editedAt?: unknown;
@@ -1246,6 +1303,7 @@ export interface components {
             readonly expenses: components["schemas"]["Expense"][];
             /** @description Sum of the expenses in the base currency */
             readonly expenseTotal: number;
+            readonly attachments: components["schemas"]["Attachment"][];
             createdAt: components["schemas"]["Timestamp"];
             editedAt: components["schemas"]["Timestamp"];
         };
@@ -2861,6 +2919,103 @@ export interface operations {
             path: {
                 id: components["parameters"]["Id"];
                 expenseId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    uploadAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description 1 to 5 file parts named `files` (checked by the server; its errors are under `File`) */
+                    files?: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The attachments stored by this upload */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Attachment"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description More than 5 files, or a file larger than 10 MiB (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                attachmentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes as uploaded, with the content type it was uploaded with */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                attachmentId: components["schemas"]["Id"];
             };
             cookie?: never;
         };

@@ -1,11 +1,14 @@
 import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
+import { AttachmentsApp } from './app/attachments';
 import { EntriesApp } from './app/entries';
 import { ExpensesApp } from './app/expenses';
 import { publicRoutes } from './http/routes';
+import { AttachmentStore, decodesAsImage } from './infra/attachment-store';
 import { EmployeesClient } from './infra/employees-client';
 import { FleetClient } from './infra/fleet-client';
 import { FxConverter } from './infra/fx-client';
 import { ENTRIES_COLLECTION, registerModels } from './infra/models';
+import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './domain/attachment';
 
 export const SERVICE = 'entries';
 export const DEFAULT_PORT = 8082;
@@ -41,7 +44,13 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         nudgeOutbox,
       );
       return {
-        api: publicRoutes({ entries, expenses: new ExpensesApp(models, entries, fx, vehicles, nudgeOutbox) }),
+        api: publicRoutes({
+          entries,
+          expenses: new ExpensesApp(models, entries, fx, vehicles, nudgeOutbox),
+          attachments: new AttachmentsApp(models, entries, new AttachmentStore(mongo), decodesAsImage, nudgeOutbox),
+        }),
+        // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.
+        upload: { maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_UPLOAD },
         outboxCollections: [ENTRIES_COLLECTION],
         // Resources of other issues (approval workflow, per-diem utilities): not built here yet.
         notImplemented: ['/api/v1/approval-workflow', '/api/v1/utilities'],

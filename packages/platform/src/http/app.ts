@@ -17,6 +17,8 @@ export interface HttpAppOptions extends BaseAppOptions {
   internal?: Router;
   validateResponses?: boolean;
   jsonLimit?: string;
+  /** Multipart uploads (held in memory): largest file, most files per request (beyond: 413). Default 10 MiB, 10. */
+  upload?: { maxFileBytes?: number; maxFiles?: number };
   /** Resource prefixes this service owns but has not built yet: answered 501, honestly. */
   notImplemented?: string[];
   /** HMAC key of the internal caller context; requests without a valid one are refused before anything else. */
@@ -131,6 +133,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
         ignoreUndocumented: false,
         ignorePaths: (path: string) => !path.startsWith('/api/v1/'),
         validateFormats: true,
+        // multer in memory, bounded: without limits one request could hold any amount of memory.
+        fileUploader: {
+          limits: {
+            fileSize: options.upload?.maxFileBytes ?? 10 * 1024 * 1024,
+            files: options.upload?.maxFiles ?? 10,
+            fields: 20,
+          },
+        },
       }),
     );
     if (options.api) app.use(options.api);

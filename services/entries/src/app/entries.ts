@@ -227,6 +227,7 @@ export class EntriesApp {
       advancePaymentInBaseCurrency: advance.baseAmount,
       advancePaymentExchangeRateSource: advance.source,
       expenses,
+      attachments: [],
       createdAt: now,
       editedAt: now,
       deletedAt: null,

@@ -92,6 +92,7 @@ describe('entry summary and state', () => {
       advancePaymentInBaseCurrency: '0.00',
       advancePaymentExchangeRateSource: null,
       expenses: [],
+      attachments: [],
       createdAt: now,
       editedAt: now,
       deletedAt: null,

@@ -2,6 +2,7 @@ import type { FieldErrors } from '@travel/platform';
 import { decimalText, isCurrency, minorDigitsOf } from './amounts';
 import { checkAllocationShape, type CostCenterAllocation } from './allocations';
 import { isCountryCode } from './countries';
+import type { Attachment } from './attachment';
 import type { Expense } from './expense';
 
 /** Entry status integers (API-SURFACE.md, Values). */
@@ -54,6 +55,7 @@ export interface TravelEntry extends EntryFields {
   advancePaymentInBaseCurrency: string;
   advancePaymentExchangeRateSource: RateSource;
   expenses: Expense[];
+  attachments: Attachment[];
   createdAt: Date;
   editedAt: Date;
   deletedAt: Date | null;

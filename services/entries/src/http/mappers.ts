@@ -2,6 +2,7 @@ import type { components } from '@travel/contracts';
 import { wireNumber } from '../domain/amounts';
 import { expenseTotal } from '../app/entries';
 import { isLocked, type TravelEntry } from '../domain/entry';
+import type { Attachment } from '../domain/attachment';
 import type { Expense } from '../domain/expense';
 
 type Schemas = components['schemas'];
@@ -44,6 +45,7 @@ export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
     costCenterAllocations: (e.costCenterAllocations ?? []).map(allocationOut),
     expenses: (e.expenses ?? []).map(toExpenseResponse),
     expenseTotal: wireNumber(expenseTotal(e)),
+    attachments: (e.attachments ?? []).map(toAttachmentResponse),
     createdAt: e.createdAt.toISOString(),
     editedAt: e.editedAt.toISOString(),
   };
@@ -103,3 +105,11 @@ export function toExpenseResponse(x: Expense): Schemas['Expense'] {
     editedAt: x.editedAt.toISOString(),
   };
 }
+
+export const toAttachmentResponse = (a: Attachment): Schemas['Attachment'] => ({
+  id: a._id,
+  fileName: a.fileName,
+  contentType: a.contentType,
+  size: a.size,
+  createdAt: a.createdAt.toISOString(),
+});

@@ -2,9 +2,10 @@ import { Router, type Request } from 'express';
 import type { components, operations } from '@travel/contracts';
 import { callerOf, pageRequest, route } from '@travel/platform';
 import type { EntriesApp, EntryFilter } from '../app/entries';
+import type { AttachmentsApp, UploadedFile } from '../app/attachments';
 import type { ExpensesApp } from '../app/expenses';
 import type { EntryStatusValue } from '../domain/entry';
-import { toEntryResponse, toEntrySummary, toExpenseResponse } from './mappers';
+import { toAttachmentResponse, toEntryResponse, toEntrySummary, toExpenseResponse } from './mappers';
 
 type Schemas = components['schemas'];
 type ListQuery = NonNullable<operations['listTravelEntries']['parameters']['query']>;
@@ -12,6 +13,7 @@ type ListQuery = NonNullable<operations['listTravelEntries']['parameters']['quer
 export interface EntriesContext {
   entries: EntriesApp;
   expenses: ExpensesApp;
+  attachments: AttachmentsApp;
 }
 
 const id = (req: Request): string => String(req.params.id);
@@ -20,7 +22,7 @@ const flag = (value: unknown): boolean | undefined =>
   value === undefined ? undefined : value === true || value === 'true';
 
 /** Bodies and queries are already checked against the contract; who may do what is decided in the app. */
-export function publicRoutes({ entries, expenses }: EntriesContext): Router {
+export function publicRoutes({ entries, expenses, attachments }: EntriesContext): Router {
   const r = Router();
 
   r.get(
@@ -92,6 +94,42 @@ export function publicRoutes({ entries, expenses }: EntriesContext): Router {
     `${expensePath}/:expenseId`,
     route(async (req, res) => {
       await expenses.delete(callerOf(req), id(req), expenseId(req));
+      res.status(204).end();
+    }),
+  );
+
+  const attachmentPath = '/api/v1/travel-entries/:id/attachments';
+  r.post(
+    attachmentPath,
+    route(async (req, res) => {
+      // multer (bounded by the service's upload limits) has put the parts in req.files.
+      const files = (req.files ?? []) as UploadedFile[];
+      const stored = await attachments.upload(callerOf(req), id(req), files);
+      res.status(201).json({ items: stored.map(toAttachmentResponse) });
+    }),
+  );
+  r.get(
+    `${attachmentPath}/:attachmentId`,
+    route(async (req, res) => {
+      const { attachment, stream } = await attachments.download(
+        callerOf(req),
+        id(req),
+        String(req.params.attachmentId),
+      );
+      res.setHeader('content-type', attachment.contentType);
+      res.setHeader('content-length', String(attachment.size));
+      res.setHeader('content-disposition', `attachment; filename="${encodeURIComponent(attachment.fileName)}"`);
+      await new Promise<void>((resolve, reject) => {
+        stream.once('error', reject);
+        res.once('finish', () => resolve());
+        stream.pipe(res);
+      });
+    }),
+  );
+  r.delete(
+    `${attachmentPath}/:attachmentId`,
+    route(async (req, res) => {
+      await attachments.delete(callerOf(req), id(req), String(req.params.attachmentId));
       res.status(204).end();
     }),
   );

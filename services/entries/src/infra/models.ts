@@ -71,6 +71,17 @@ export function registerModels(conn: Connection): EntriesModels {
     { minimize: false },
   );
 
+  const attachment = new Schema(
+    {
+      _id: String,
+      fileName: { type: String, required: true },
+      contentType: { type: String, required: true },
+      size: { type: Number, required: true },
+      createdAt: { type: Date, required: true },
+    },
+    { minimize: false },
+  );
+
   const entry = new Schema<EntryDoc>(
     {
       _id: String,
@@ -101,6 +112,7 @@ export function registerModels(conn: Connection): EntriesModels {
       advancePaymentExchangeRateSource: nullableString,
       costCenterAllocations: { type: [allocation], default: [] },
       expenses: { type: [expense], default: [] },
+      attachments: { type: [attachment], default: [] },
       createdAt: { type: Date, required: true },
       editedAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },
