@@ -33,6 +33,9 @@ export const looksLikePdf = (bytes: Uint8Array): boolean =>
 /** A file name safe to echo and to put in Content-Disposition: no path, no control characters, at most 255 chars. */
 export function cleanFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim();
+  const clean = [...base]
+    .filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f && c !== '"')
+    .join('')
+    .trim();
   return (clean || 'attachment').slice(0, 255);
 }
