@@ -2,10 +2,16 @@
 # `npm run bench`: installs what is missing, starts the test-profile infrastructure (FerretDB, RabbitMQ) as
 # `npm test` does, runs the webhook-dispatch benchmark against it, and stops what it started.
 # Extra arguments go to bench/webhook-dispatch.ts (--quick, --profile, --runs N, --scenarios a,b, ...).
+# `npm run bench -- store [...]` runs the store benchmark instead (bench/store.ts: stock vs patched FerretDB,
+# its own servers on port 27057, no shared infrastructure).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="$ROOT/.tools/bin:$ROOT/node_modules/.bin:$PATH"
 
 bash scripts/bootstrap.sh
+if [ "${1:-}" = "store" ]; then
+  shift
+  exec tsx bench/store.ts "$@"
+fi
 exec tsx bench/infra-run.ts "$@"

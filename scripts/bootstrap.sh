@@ -58,15 +58,17 @@ fi
 
 # --- FerretDB (MongoDB wire protocol on SQLite) ------------------------------------------------------------
 FERRET="$TOOLS/bin/ferretdb-local"
-FERRET_SRC_HASH="$(cat "$ROOT"/tools/ferretdb/go.mod "$ROOT"/tools/ferretdb/go.sum "$ROOT"/tools/ferretdb/main.go | sha256sum | cut -c1-16)"
+FERRET_SRC_HASH="$(cat "$ROOT"/tools/ferretdb/go.mod "$ROOT"/tools/ferretdb/go.sum "$ROOT"/tools/ferretdb/main.go \
+  "$ROOT"/tools/ferretdb/sqlite-pushdown.patch "$ROOT"/tools/ferretdb/build.sh | sha256sum | cut -c1-16)"
 if [ -n "${MONGO_URL:-}" ]; then
   say "MONGO_URL set: using that server, not building FerretDB"
 elif [ -x "$FERRET" ] && [ "$(cat "$FERRET.hash" 2>/dev/null)" = "$FERRET_SRC_HASH" ]; then
   say "FerretDB build present"
 else
   command -v go >/dev/null || { say "Go is required to build FerretDB (or set MONGO_URL)"; exit 1; }
-  say "building FerretDB v1.24 from the Go module proxy (about a minute the first time)"
-  (cd "$ROOT/tools/ferretdb" && go build -o "$FERRET" .)
+  command -v patch >/dev/null || { say "patch(1) is required to build FerretDB (or set MONGO_URL)"; exit 1; }
+  say "building FerretDB v1.24 + tools/ferretdb/sqlite-pushdown.patch (about a minute the first time)"
+  bash "$ROOT/tools/ferretdb/build.sh" "$FERRET"
   echo "$FERRET_SRC_HASH" >"$FERRET.hash"
 fi
 

@@ -295,7 +295,8 @@ def check(path, versions, expect_monitoring, existing_secret):
     dashboards = [d for d in by_kind.get("ConfigMap", []) if (d["metadata"].get("labels") or {}).get("grafana_dashboard") == "1"]
     if expect_monitoring:
         want = {"TravelExpenseServiceDown", "TravelExpenseHighErrorRate", "TravelExpenseOutboxLagHigh",
-                "TravelExpenseWebhookDeliveriesExhausted", "TravelExpenseWebhookSubscriptionsDisabled"}
+                "TravelExpenseWebhookDeliveriesExhausted", "TravelExpenseWebhookSubscriptionsDisabled",
+                "TravelExpenseMessagesParked"}
         if not want <= alerts:
             err(f"PrometheusRule: missing alerts {sorted(want - alerts)}")
         if len(by_kind.get("ServiceMonitor", [])) != len(SERVICES):
@@ -332,7 +333,8 @@ def check(path, versions, expect_monitoring, existing_secret):
                     err(f"{ref}: panel ids must be unique")
                 text = json.dumps(doc)
                 for metric in ("http_requests_total", "http_request_duration_seconds_bucket", "outbox_oldest_pending_seconds",
-                               "webhook_delivery_attempts_total", "webhook_delivery_latency_seconds_bucket"):
+                               "webhook_delivery_attempts_total", "webhook_delivery_latency_seconds_bucket",
+                               "amqp_parked_messages"):
                     if metric not in text:
                         err(f"{ref}: dashboard does not chart {metric}")
             if k == "definitions.json":

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ensureInfra, repoRoot } from '../packages/testkit/src/infra/infra';
 import { startProcess, type ManagedProcess } from '../packages/testkit/src/infra/processes';
 import { waitFor } from '../packages/testkit/src/infra/wait';
-import { ensureTestTls } from '../packages/testkit/src/tls';
+import { ensureTestTls, extraCaCertsEnv } from '../packages/testkit/src/tls';
 import { connectMongo, ensureIndexes, type Market } from '../packages/platform/src';
 import { registerModels } from '../services/employees/src/infra/models';
 import { createTenant, type CreatedTenant } from '../services/employees/src/app/tenants';
@@ -92,6 +92,12 @@ async function main(): Promise<void> {
   say(`infrastructure: ${infra.source}`);
   const secrets = localSecrets();
   const tls = ensureTestTls(join(state, 'tls'));
+  // The dispatcher trusts the local CA (npm run receiver) and whatever NODE_EXTRA_CA_CERTS already names
+  // (a receiver with its own CA: mkcert, a company CA), through one bundle file.
+  const trust = extraCaCertsEnv(tls.caFile, process.env.NODE_EXTRA_CA_CERTS, join(state, 'tls', 'extra-ca-bundle.pem'));
+  if (trust.warning) say(`warning: ${trust.warning}`);
+  else if (trust.NODE_EXTRA_CA_CERTS !== tls.caFile)
+    say(`the dispatcher trusts ${process.env.NODE_EXTRA_CA_CERTS} and the local CA (${trust.NODE_EXTRA_CA_CERTS})`);
   const gatewayPort = Number(process.env.PORT ?? 8080);
   const common = {
     HOST: '127.0.0.1',
@@ -137,8 +143,8 @@ async function main(): Promise<void> {
                 ...(process.env.WEBHOOK_RETRY_SCHEDULE
                   ? { WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE }
                   : {}),
-                // Lets the local demo receiver (npm run receiver) be trusted; real partners use public CAs.
-                NODE_EXTRA_CA_CERTS: tls.caFile,
+                // The local demo receiver (npm run receiver) and the user's own CAs; partners use public CAs.
+                NODE_EXTRA_CA_CERTS: trust.NODE_EXTRA_CA_CERTS,
               }
             : {},
         ),

@@ -13,8 +13,8 @@ echo "[test] generated contract types are current"
 npm run --silent contracts:check
 echo "[test] lint"
 eslint --max-warnings=0 .
-echo "[test] FerretDB front (go test)"
-(cd tools/ferretdb && go test ./...)
+echo "[test] FerretDB front and SQLite patch (go test)"
+bash tools/ferretdb/build.sh --test
 echo "[test] jest (unit + integration)"
 tsx scripts/test-run.ts "$@"
 if [ $# -eq 0 ]; then

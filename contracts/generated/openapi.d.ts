@@ -11,10 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook subscriptions (never includes the signing secret) */
+        /** List webhook subscriptions (never includes the signing secret; deleted ones are not listed) */
         get: operations["listWebhooks"];
         put?: never;
-        /** Register an HTTPS endpoint; the response carries the signing secret once */
+        /** Register an HTTPS endpoint (needs ManageCompanyData); the response carries the signing secret once */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -31,11 +31,48 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** Read one subscription (never includes the secret); a deleted one is 404 */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
-        /** Delete a subscription (the only way back from disabled is delete, then register anew) */
+        /**
+         * Delete a subscription (needs ManageCompanyData); its delivery log stays readable for 30 days
+         * @description The only way back from disabled is delete, then register anew, then `recover`. A deleted
+         *     subscription leaves the list, gets no more deliveries (attempts still queued end as `Failed`) and
+         *     answers 404 to read, delete and recover; its delivery log (list, detail) stays readable until the
+         *     30-day retention removes it, and a retry of one of its deliveries is 409 `INVALID_STATE`.
+         */
         delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send to this active subscription the events its URL missed since a time (needs ManageCompanyData)
+         * @description After an outage (auto-disable, delete, register again), sends to this subscription every event of
+         *     its `eventTypes` raised since `since` (at most 30 days back) that the company's earlier
+         *     subscriptions to the same `url` did not deliver successfully: events whose deliveries ended
+         *     `Failed` or `Exhausted`, and events raised while the endpoint was disabled or deleted. Each is a
+         *     new delivery in this subscription's log with the original event id and body bytes, signed with this
+         *     subscription's secret. Events delivered successfully before, and events this subscription already
+         *     has a delivery of, are not sent again, so calling again is safe (after a 503, it sends the rest).
+         *     Answers 202 with how many deliveries were queued. A disabled subscription is 409 `INVALID_STATE`,
+         *     a deleted one 404.
+         */
+        post: operations["recoverWebhookEvents"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -50,6 +87,7 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** The delivery log of a subscription, newest first (also of a deleted one, for 30 days) */
         get: operations["listDeliveries"];
         put?: never;
         post?: never;
@@ -69,6 +107,7 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** One delivery with the exact signed bytes, its attempts and the partner's last answer */
         get: operations["getDelivery"];
         put?: never;
         post?: never;
@@ -90,7 +129,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a new attempt series for a Failed or Exhausted delivery (same event id and bytes) */
+        /**
+         * Start a new attempt series for a Failed or Exhausted delivery (needs ManageCompanyData)
+         * @description Same event id and body bytes, fresh signature. 409 `INVALID_STATE` for a delivery in another
+         *     status, or of a disabled or deleted subscription (register again and use `recover`). 503
+         *     `SERVICE_UNAVAILABLE` when the retry could not be queued; the delivery is unchanged, try again.
+         */
         post: operations["retryDelivery"];
         delete?: never;
         options?: never;
@@ -765,6 +809,15 @@ export interface components {
             consecutiveExhausted?: number;
             createdAt: components["schemas"]["Timestamp"];
         };
+        RecoverWebhookRequest: {
+            /** @description Events raised at or after this time are considered; at most 30 days back (400 otherwise) */
+            since: components["schemas"]["Timestamp"];
+        };
+        WebhookRecovery: {
+            since: components["schemas"]["Timestamp"];
+            /** @description Missed events queued as new deliveries of this subscription */
+            count: number;
+        };
         WebhookSubscriptionCreated: components["schemas"]["WebhookSubscription"] & {
             /** @description Shown once; cannot be recovered */
             signingSecret: string;
@@ -789,6 +842,7 @@ export interface components {
             status: components["schemas"]["DeliveryStatus"];
             /** @description Attempts made in all series */
             attempts: number;
+            /** @description HTTP status of the last attempt; null when it got no answer */
             lastStatusCode?: number | null;
             nextAttemptAt?: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
@@ -797,7 +851,7 @@ export interface components {
         WebhookDelivery: components["schemas"]["WebhookDeliverySummary"] & {
             /** @description The exact signed body bytes (UTF-8 JSON text, byte-for-byte what was sent) */
             payload: string;
-            /** @description The partner's last response body, truncated to 2 KB */
+            /** @description The partner's answer to the last attempt, truncated to 2 KB; null when that attempt got none (a network error, a time-out), even if an earlier attempt did */
             responseBody: string | null;
             attemptLog: components["schemas"]["DeliveryAttempt"][];
         };
@@ -1646,6 +1700,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A dependency (the store or the message broker) did not answer (`SERVICE_UNAVAILABLE`); try again */
+        ServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         Id: components["schemas"]["Id"];
@@ -1722,6 +1785,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getWebhook: {
@@ -1744,6 +1808,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -1766,8 +1831,42 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    recoverWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the missed events are queued as new deliveries of this subscription */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecovery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listDeliveries: {
@@ -1824,6 +1923,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -1849,9 +1949,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEmployees: {

@@ -7,7 +7,9 @@
 // (50 concurrent $inc end at 9; 20 concurrent compare-and-set updates all "win"). MongoDB makes every
 // single-document write atomic, and our code relies on that. So clients talk to a thin wire-protocol
 // front that serializes write commands per collection while reads pass through concurrently
-// (docs/decisions/0002).
+// (docs/decisions/0002). The front fails closed: a command it does not know to be a read runs alone
+// (no write in flight), compressed messages and bulkWrite are refused, an unacknowledged write is
+// made acknowledged so its lock covers it, and a locked command's backend I/O has a deadline.
 package main
 
 import (
@@ -21,25 +23,76 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
+	"go.mongodb.org/mongo-driver/bson"
 )
 
 const (
+	opReply      = 1
+	opQuery      = 2004
+	opCompressed = 2012
 	opMsg        = 2013
-	moreToCome   = 1 << 1
-	maxMessageSz = 48 * 1024 * 1024
+
+	checksumPresent = 1 << 0
+	moreToCome      = 1 << 1
+	maxMessageSz    = 48 * 1024 * 1024
+)
+
+// What the front does with one client message.
+type action int
+
+const (
+	// passRead: a read or session/handshake command; forwarded with no lock.
+	passRead action = iota
+	// lockCollection: a write of documents; serialized per collection (and against exclusive commands).
+	lockCollection
+	// lockAll: a command the front does not know to be a read (DDL, admin, anything new or unknown);
+	// runs alone, with no write of any collection in flight. Fails closed.
+	lockAll
+	// refuse: answered by the front with an error, never forwarded.
+	refuse
+	// hangUp: not a message the front can answer; the connection is closed.
+	hangUp
 )
 
 // Commands that read and rewrite documents: serialized per collection.
 var writeCommands = map[string]bool{"insert": true, "update": true, "delete": true, "findAndModify": true, "findandmodify": true}
 
-type locks struct {
-	mu sync.Mutex
-	m  map[string]*sync.Mutex
+// Commands known to change no data: forwarded without a lock. Anything not here and not a write command
+// is serialized against everything (lockAll), so a command we did not foresee cannot race a write.
+var readCommands = map[string]bool{
+	"find": true, "getMore": true, "count": true, "distinct": true, "listIndexes": true, "listCollections": true,
+	"listDatabases": true, "hello": true, "isMaster": true, "ismaster": true, "ping": true, "buildInfo": true,
+	"buildinfo": true, "killCursors": true, "endSessions": true, "saslStart": true, "saslContinue": true,
+	"getParameter": true, "dbStats": true, "dbstats": true, "collStats": true, "serverStatus": true,
+	"connectionStatus": true, "whatsmyuri": true, "getLog": true, "hostInfo": true, "getCmdLineOpts": true,
+	"getFreeMonitoringStatus": true, "dataSize": true, "explain": true, "listCommands": true,
+	"logout": true, "authenticate": true, "usersInfo": true, "startSession": true, "refreshSessions": true,
+	"killAllSessions": true, "getnonce": true, "currentOp": true, "atlasVersion": true,
+	// aggregate with $out/$merge writes in MongoDB; FerretDB v1.24 refuses both stages.
+	"aggregate": true,
 }
+
+// Refused outright, with the reason given to the client.
+var refusedCommands = map[string]string{
+	// MongoDB 8's multi-collection bulk write: FerretDB has no such command, and the front could not
+	// lock the collections it names.
+	"bulkWrite": "bulkWrite is not supported by this server (tools/ferretdb); use insert/update/delete",
+}
+
+// locks serializes writes: per collection, and all of them against lockAll commands.
+type locks struct {
+	all sync.RWMutex
+	mu  sync.Mutex
+	m   map[string]*sync.Mutex
+}
+
+func newLocks() *locks { return &locks{m: map[string]*sync.Mutex{}} }
 
 func (l *locks) get(key string) *sync.Mutex {
 	l.mu.Lock()
@@ -48,6 +101,21 @@ func (l *locks) get(key string) *sync.Mutex {
 		l.m[key] = &sync.Mutex{}
 	}
 	return l.m[key]
+}
+
+// acquire takes what the action needs and returns its release.
+func (l *locks) acquire(a action, key string) func() {
+	switch a {
+	case lockCollection:
+		l.all.RLock()
+		m := l.get(key)
+		m.Lock()
+		return func() { m.Unlock(); l.all.RUnlock() }
+	case lockAll:
+		l.all.Lock()
+		return l.all.Unlock
+	}
+	return func() {}
 }
 
 // readMessage reads one length-prefixed wire-protocol message.
@@ -66,36 +134,137 @@ func readMessage(r io.Reader) ([]byte, error) {
 	return msg, err
 }
 
-// writeTarget returns the collection a write command targets ("" for anything else), and whether the
-// client expects no reply (moreToCome).
-func writeTarget(msg []byte) (string, bool) {
-	if binary.LittleEndian.Uint32(msg[12:16]) != opMsg || len(msg) < 26 {
-		return "", false
+func opCode(msg []byte) uint32 { return binary.LittleEndian.Uint32(msg[12:16]) }
+
+// commandDoc returns the command document of an OP_MSG (its kind-0 section, wherever it is among the
+// sections) and the message's flag bits.
+func commandDoc(msg []byte) ([]byte, uint32, error) {
+	if len(msg) < 21 {
+		return nil, 0, errors.New("short OP_MSG")
 	}
 	flags := binary.LittleEndian.Uint32(msg[16:20])
-	noReply := flags&moreToCome != 0
-	// Section kind 0 holds the command document; its first element names the command.
-	if msg[20] != 0 {
-		return "", noReply
+	end := len(msg)
+	if flags&checksumPresent != 0 {
+		end -= 4
 	}
-	doc := msg[21:]
-	elemType := doc[4]
-	nameEnd := 5
-	for nameEnd < len(doc) && doc[nameEnd] != 0 {
-		nameEnd++
+	var doc []byte
+	for i := 20; i < end; {
+		kind := msg[i]
+		i++
+		if i+4 > end {
+			return nil, 0, errors.New("truncated section")
+		}
+		size := int(binary.LittleEndian.Uint32(msg[i : i+4]))
+		if size < 5 || i+size > end {
+			return nil, 0, errors.New("bad section size")
+		}
+		switch kind {
+		case 0:
+			if doc != nil {
+				return nil, 0, errors.New("two command sections")
+			}
+			doc = msg[i : i+size]
+		case 1: // document sequence: size, identifier, documents; the command is elsewhere
+		default:
+			return nil, 0, errors.New("unknown section kind")
+		}
+		i += size
 	}
-	name := string(doc[5:nameEnd])
-	if !writeCommands[name] || elemType != 0x02 || nameEnd+5 > len(doc) {
-		return "", noReply
+	if doc == nil {
+		return nil, 0, errors.New("no command section")
 	}
-	strLen := int(binary.LittleEndian.Uint32(doc[nameEnd+1 : nameEnd+5]))
-	start := nameEnd + 5
-	if strLen < 1 || start+strLen > len(doc) {
-		return "", noReply
+	return doc, flags, nil
+}
+
+// firstElement returns the name of a BSON document's first element, its type, and the offset of its value.
+func firstElement(doc []byte) (string, byte, int, bool) {
+	if len(doc) < 6 || doc[4] == 0 {
+		return "", 0, 0, false
 	}
-	// Keyed by database too, so writes to same-named collections of different databases never wait
-	// on each other.
-	return topLevelString(doc, "$db") + "." + string(doc[start:start+strLen-1]), noReply
+	j := 5
+	for j < len(doc) && doc[j] != 0 {
+		j++
+	}
+	if j >= len(doc) {
+		return "", 0, 0, false
+	}
+	return string(doc[5:j]), doc[4], j + 1, true
+}
+
+// bsonString reads a BSON string value at offset v.
+func bsonString(doc []byte, v int) (string, bool) {
+	if v+4 > len(doc) {
+		return "", false
+	}
+	n := int(binary.LittleEndian.Uint32(doc[v : v+4]))
+	if n < 1 || v+4+n > len(doc) {
+		return "", false
+	}
+	return string(doc[v+4 : v+4+n-1]), true
+}
+
+// classify decides what the front does with a client message; for lockCollection it also returns the
+// lock key (database.collection), and for refuse the reason.
+func classify(msg []byte) (action, string) {
+	switch opCode(msg) {
+	case opMsg:
+		doc, _, err := commandDoc(msg)
+		if err != nil {
+			return refuse, "malformed OP_MSG: " + err.Error()
+		}
+		name, typ, v, ok := firstElement(doc)
+		if !ok {
+			return refuse, "empty command"
+		}
+		if reason, ok := refusedCommands[name]; ok {
+			return refuse, reason
+		}
+		if readCommands[name] {
+			return passRead, ""
+		}
+		if writeCommands[name] {
+			coll, ok := bsonString(doc, v)
+			if typ != 0x02 || !ok {
+				return lockAll, "" // an odd write: still serialized, against everything
+			}
+			// Keyed by database too, so writes to same-named collections of different databases never
+			// wait on each other.
+			return lockCollection, topLevelString(doc, "$db") + "." + coll
+		}
+		return lockAll, ""
+	case opQuery:
+		// Legacy OP_QUERY: drivers use it for the first handshake only.
+		if name, ok := opQueryCommand(msg); ok && (name == "hello" || name == "isMaster" || name == "ismaster") {
+			return passRead, ""
+		}
+		return lockAll, ""
+	case opCompressed:
+		// Never negotiated (FerretDB advertises no compressor in hello), and a compressed write could
+		// not be classified: refused.
+		return refuse, "compressed messages (OP_COMPRESSED) are not supported by this server"
+	}
+	return hangUp, ""
+}
+
+// opQueryCommand returns the command name of an OP_QUERY on a `$cmd` collection.
+func opQueryCommand(msg []byte) (string, bool) {
+	i := 20
+	j := i
+	for j < len(msg) && msg[j] != 0 {
+		j++
+	}
+	if j >= len(msg) || !strings.HasSuffix(string(msg[i:j]), ".$cmd") {
+		return "", false
+	}
+	q := j + 1 + 8 // numberToSkip, numberToReturn
+	if q+5 > len(msg) {
+		return "", false
+	}
+	name, typ, v, ok := firstElement(msg[q:])
+	if ok && (name == "$query" || name == "query") && typ == 0x03 {
+		name, _, _, ok = firstElement(msg[q+v:])
+	}
+	return name, ok
 }
 
 // topLevelString returns a string field of a BSON document's top level ("" if absent or unreadable).
@@ -161,9 +330,48 @@ func replyHasMore(msg []byte) bool {
 		binary.LittleEndian.Uint32(msg[16:20])&moreToCome != 0
 }
 
-func serve(client net.Conn, backend string, l *locks) {
+// errorReply builds an OP_MSG answering request with {ok: 0, errmsg, code}.
+func errorReply(request []byte, errmsg string) []byte {
+	doc, err := bson.Marshal(bson.D{
+		{Key: "ok", Value: 0.0}, {Key: "errmsg", Value: errmsg},
+		{Key: "code", Value: int32(115)}, {Key: "codeName", Value: "CommandNotSupported"},
+	})
+	if err != nil {
+		panic(err)
+	}
+	msg := make([]byte, 21, 21+len(doc))
+	binary.LittleEndian.PutUint32(msg[8:12], binary.LittleEndian.Uint32(request[4:8])) // responseTo
+	binary.LittleEndian.PutUint32(msg[12:16], opMsg)
+	msg = append(msg, doc...)
+	binary.LittleEndian.PutUint32(msg[0:4], uint32(len(msg)))
+	return msg
+}
+
+// acknowledged returns an OP_MSG with moreToCome cleared (and its checksum dropped, since the flags
+// change): a locked write must hold its lock until the backend has applied it, so the front asks for the
+// reply the client did not want, and swallows it.
+func acknowledged(msg []byte) []byte {
+	flags := binary.LittleEndian.Uint32(msg[16:20])
+	out := append([]byte(nil), msg...)
+	if flags&checksumPresent != 0 {
+		out = out[:len(out)-4]
+	}
+	binary.LittleEndian.PutUint32(out[16:20], flags&^(moreToCome|checksumPresent))
+	binary.LittleEndian.PutUint32(out[0:4], uint32(len(out)))
+	return out
+}
+
+// front relays client connections to FerretDB's socket, serializing writes (see locks).
+type front struct {
+	backend string
+	locks   *locks
+	// lockTimeout bounds the backend I/O of a locked command: a stuck backend cannot hold a lock longer.
+	lockTimeout time.Duration
+}
+
+func (f *front) serve(client net.Conn) {
 	defer client.Close()
-	server, err := net.Dial("unix", backend)
+	server, err := net.Dial("unix", f.backend)
 	if err != nil {
 		log.Printf("backend: %v", err)
 		return
@@ -174,44 +382,100 @@ func serve(client net.Conn, backend string, l *locks) {
 		if err != nil {
 			return
 		}
-		collection, noReply := writeTarget(req)
-		var held *sync.Mutex
-		if collection != "" {
-			held = l.get(collection)
-			held.Lock()
+		act, detail := classify(req)
+		switch act {
+		case hangUp:
+			log.Printf("closing a connection that sent opcode %d", opCode(req))
+			return
+		case refuse:
+			if _, err := client.Write(errorReply(req, detail)); err != nil {
+				return
+			}
+			continue
+		case passRead:
+			if err := relay(client, server, req); err != nil {
+				return
+			}
+			continue
 		}
-		err = func() error {
-			if _, err := server.Write(req); err != nil {
-				return err
+		if err := f.locked(client, server, req, act, detail); err != nil {
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				log.Printf("backend did not answer a locked command within %s; connection closed", f.lockTimeout)
 			}
-			if noReply {
-				return nil
-			}
-			for {
-				reply, err := readMessage(server)
-				if err != nil {
-					return err
-				}
-				if _, err := client.Write(reply); err != nil {
-					return err
-				}
-				if !replyHasMore(reply) {
-					return nil
-				}
-			}
-		}()
-		if held != nil {
-			held.Unlock()
-		}
-		if err != nil {
 			return
 		}
 	}
 }
 
+// relay forwards an unlocked request and streams its replies back.
+func relay(client, server net.Conn, req []byte) error {
+	if _, err := server.Write(req); err != nil {
+		return err
+	}
+	if opCode(req) == opMsg && binary.LittleEndian.Uint32(req[16:20])&moreToCome != 0 {
+		return nil
+	}
+	for {
+		reply, err := readMessage(server)
+		if err != nil {
+			return err
+		}
+		if _, err := client.Write(reply); err != nil {
+			return err
+		}
+		if !replyHasMore(reply) {
+			return nil
+		}
+	}
+}
+
+// locked runs a request under its lock: the backend's whole answer is read with a deadline while the
+// lock is held, then the lock is released before anything is written to the client (a slow client
+// holds no lock either).
+func (f *front) locked(client, server net.Conn, req []byte, act action, key string) error {
+	noReply := opCode(req) == opMsg && binary.LittleEndian.Uint32(req[16:20])&moreToCome != 0
+	if noReply {
+		req = acknowledged(req)
+	}
+	release := f.locks.acquire(act, key)
+	var replies [][]byte
+	err := func() error {
+		if err := server.SetDeadline(time.Now().Add(f.lockTimeout)); err != nil {
+			return err
+		}
+		if _, err := server.Write(req); err != nil {
+			return err
+		}
+		for {
+			reply, err := readMessage(server)
+			if err != nil {
+				return err
+			}
+			replies = append(replies, reply)
+			if !replyHasMore(reply) {
+				return server.SetDeadline(time.Time{})
+			}
+		}
+	}()
+	release()
+	if err != nil {
+		return err
+	}
+	if noReply {
+		return nil
+	}
+	for _, r := range replies {
+		if _, err := client.Write(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	dir := flag.String("data", "data", "directory for the SQLite database files")
+	lockTimeout := flag.Duration("lock-timeout", 2*time.Minute, "longest backend I/O of a serialized command; past it the connection is closed and the lock released")
 	flag.Parse()
 
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
@@ -252,13 +516,13 @@ func main() {
 	}()
 	log.Printf("ferretdb-local listening on %s, data in %s", *listen, abs)
 
-	l := &locks{m: map[string]*sync.Mutex{}}
+	fr := &front{backend: socket, locks: newLocks(), lockTimeout: *lockTimeout}
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
 			break
 		}
-		go serve(conn, socket, l)
+		go fr.serve(conn)
 	}
 	if err := <-done; err != nil && ctx.Err() == nil {
 		log.Fatal(err)

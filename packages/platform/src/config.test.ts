@@ -195,6 +195,8 @@ describe('readBaseConfig', () => {
       internalContextSecret: 's3cret',
       logLevel: 'info',
       validateResponses: false,
+      // docs/configuration.md: 1 s doubling up to 5 min, parked at the 50th failed attempt.
+      consumerRetry: { baseMs: 1000, maxDelayMs: 300_000, maxAttempts: 50 },
     });
     expect(() => env.done()).not.toThrow();
   });

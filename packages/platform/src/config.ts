@@ -1,3 +1,5 @@
+import { readRetryPolicy, type RetryPolicy } from './messaging/retry';
+
 // Typed configuration read from the environment once at boot. Every problem is collected and reported
 // together, so a misconfigured pod fails fast with the full list instead of one variable per restart.
 export class ConfigError extends Error {
@@ -78,6 +80,8 @@ export interface BaseConfig {
   internalContextSecret: string;
   logLevel: string;
   validateResponses: boolean;
+  /** Back-off of consumers' failed messages (CONSUMER_RETRY_*). */
+  consumerRetry: RetryPolicy;
 }
 
 export function readBaseConfig(serviceName: string, defaultPort: number, env: EnvReader): BaseConfig {
@@ -92,5 +96,6 @@ export function readBaseConfig(serviceName: string, defaultPort: number, env: En
     internalContextSecret: env.string('INTERNAL_CONTEXT_SECRET'),
     logLevel: env.string('LOG_LEVEL', 'info'),
     validateResponses: env.bool('VALIDATE_RESPONSES', false),
+    consumerRetry: readRetryPolicy(env),
   };
 }

@@ -47,6 +47,10 @@ export async function createTestEnv(name: string, overrides: Record<string, stri
     WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.1/32',
     WEBHOOK_RETRY_SCHEDULE: '100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms',
     WEBHOOK_TIMEOUT_MS: '2000',
+    // Consumer back-off in milliseconds rather than minutes: 100, 200, 400, 800 ms, parked at attempt 40.
+    CONSUMER_RETRY_BASE_MS: '100',
+    CONSUMER_RETRY_MAX_DELAY_MS: '800',
+    CONSUMER_RETRY_MAX_ATTEMPTS: '40',
     VALIDATE_RESPONSES: 'true',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     OTEL_SDK_DISABLED: 'true',

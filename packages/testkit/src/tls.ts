@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export interface TlsMaterial {
   caFile: string;
@@ -79,4 +79,37 @@ export function ensureTestTls(dir: string): TlsMaterial {
     cert: readFileSync(f('server.crt'), 'utf8'),
     key: readFileSync(f('server.key'), 'utf8'),
   };
+}
+
+/**
+ * `NODE_EXTRA_CA_CERTS` for a process (the local dispatcher) that must trust both the local CA and the
+ * CA file the user already gave Node through `NODE_EXTRA_CA_CERTS` (mkcert, a company CA). Node reads a
+ * single file, so with a user file this writes `bundleFile`: the user's certificates, then the local CA.
+ * A user file that cannot be read or holds no PEM certificate is left out with a warning to show.
+ */
+export function extraCaCertsEnv(
+  localCaFile: string,
+  userCaFile: string | undefined,
+  bundleFile: string,
+): { NODE_EXTRA_CA_CERTS: string; warning?: string } {
+  if (!userCaFile || resolve(userCaFile) === resolve(localCaFile) || resolve(userCaFile) === resolve(bundleFile))
+    return { NODE_EXTRA_CA_CERTS: localCaFile };
+  let user: string;
+  try {
+    user = readFileSync(userCaFile, 'utf8');
+  } catch (err) {
+    return {
+      NODE_EXTRA_CA_CERTS: localCaFile,
+      warning: `NODE_EXTRA_CA_CERTS=${userCaFile} cannot be read (${(err as Error).message}); trusting only the local CA`,
+    };
+  }
+  if (!user.includes('-----BEGIN CERTIFICATE-----'))
+    return {
+      NODE_EXTRA_CA_CERTS: localCaFile,
+      warning: `NODE_EXTRA_CA_CERTS=${userCaFile} holds no PEM certificate; trusting only the local CA`,
+    };
+  const local = readFileSync(localCaFile, 'utf8');
+  mkdirSync(dirname(bundleFile), { recursive: true });
+  writeFileSync(bundleFile, `${user.trimEnd()}\n${local.trimEnd()}\n`);
+  return { NODE_EXTRA_CA_CERTS: bundleFile };
 }

@@ -12,10 +12,13 @@ import { SPEC_SCHEDULE, parseSchedule } from './domain/schedule';
 import { AttemptRunner } from './app/attempts';
 import { DeliveriesApp } from './app/deliveries';
 import { fanOut } from './app/fan-out';
+import { RecoveryApp } from './app/recovery';
 import { startRetentionJob } from './app/retention';
 import { SubscriptionsApp } from './app/subscriptions';
 import { publicRoutes } from './http/routes';
 import { HttpsSender } from './infra/https-sender';
+import { EnvelopeCache } from './infra/envelope-cache';
+import { moveDeliveryPayloads } from './infra/migrations';
 import { registerModels } from './infra/models';
 import {
   ATTEMPT_QUEUE_SPEC,
@@ -77,7 +80,10 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
       const models = registerModels(mongo);
       const subscriptions = new SubscriptionsApp(models, box, config.allowedCidrs, options?.resolve);
       const deliveries = new DeliveriesApp(models, amqp);
+      const recovery = new RecoveryApp(models, amqp, logger);
+      const envelopes = new EnvelopeCache();
       const runner = new AttemptRunner({
+        envelopes,
         models,
         amqp,
         sender,
@@ -102,27 +108,32 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
         }
       });
       metrics.gauge('webhook_subscriptions_inactive', 'Subscriptions currently disabled', [], async function () {
-        this.set(await models.Subscription.countDocuments({ isActive: false }));
+        this.set(await models.Subscription.countDocuments({ isActive: false, deletedAt: null }));
       });
 
       return {
-        api: publicRoutes(subscriptions, deliveries),
+        api: publicRoutes(subscriptions, deliveries, recovery),
+        migrate: async () => {
+          await moveDeliveryPayloads(models, logger);
+        },
         async start() {
           await startConsumer<DomainEvent>({
             client: amqp,
             logger,
             metrics,
             inbox,
+            retry: config.consumerRetry,
             queue: { name: EVENTS_QUEUE, bindings: EVENT_BINDINGS },
             prefetch: 32,
             handle: async (event) => {
-              await fanOut(models, amqp, event);
+              await fanOut(models, amqp, event, envelopes);
             },
           });
           await startConsumer<AttemptMessage>({
             client: amqp,
             logger,
             metrics,
+            retry: config.consumerRetry,
             queue: ATTEMPT_QUEUE_SPEC,
             declare: (ch) => declareAttemptTopology(ch, config.tiers),
             prefetch: config.attemptPrefetch,

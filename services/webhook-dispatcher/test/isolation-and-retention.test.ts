@@ -41,8 +41,9 @@ describe('slow partners and retention', () => {
     expect(hanging.requests.length).toBeLessThanOrEqual(2);
   });
 
-  it('hard-deletes delivery rows older than 30 days, payload included, and keeps newer ones', async () => {
+  it('hard-deletes delivery rows, envelopes and deleted subscriptions older than 30 days, keeps newer ones', async () => {
     const models = registerModels(h.dispatcher.deps.mongo);
+    const ago = (days: number) => new Date(Date.now() - days * 86_400_000);
     const row = (ageDays: number) => ({
       _id: randomUUID(),
       tenantId: h.tenantId,
@@ -50,7 +51,6 @@ describe('slow partners and retention', () => {
       eventId: randomUUID(),
       eventType: 'employee.created',
       occurredAt: new Date(),
-      payload: '{"secret":"bytes"}',
       status: 'Succeeded',
       series: 1,
       attemptsMade: 1,
@@ -59,14 +59,53 @@ describe('slow partners and retention', () => {
       lastStatusCode: 200,
       responseBody: null,
       nextAttemptAt: null,
-      createdAt: new Date(Date.now() - ageDays * 86_400_000),
+      createdAt: ago(ageDays),
       updatedAt: new Date(),
     });
-    const old = row(31);
-    const recent = row(29);
-    await models.Delivery.create([old, recent]);
-    expect(await purgeOldDeliveries(models)).toBeGreaterThanOrEqual(1);
-    expect(await models.Delivery.exists({ _id: old._id })).toBeNull();
-    expect(await models.Delivery.exists({ _id: recent._id })).not.toBeNull();
+    const envelope = (usedDaysAgo: number) => ({
+      _id: randomUUID(),
+      tenantId: h.tenantId,
+      eventType: 'employee.created',
+      occurredAt: ago(40),
+      payload: '{"secret":"bytes"}',
+      createdAt: ago(40),
+      lastUsedAt: ago(usedDaysAgo),
+    });
+    const subscription = (deletedDaysAgo: number | null) => ({
+      _id: randomUUID(),
+      tenantId: h.tenantId,
+      url: 'https://localhost:1/gone',
+      eventTypes: ['employee.created'],
+      secret: 'sealed',
+      isActive: true,
+      createdAt: ago(60),
+      deletedAt: deletedDaysAgo === null ? null : ago(deletedDaysAgo),
+    });
+    const [oldRow, newRow] = [row(31), row(29)];
+    // An envelope is kept 30 days from its newest row (a recover re-uses an old event's bytes).
+    const [oldEnvelope, reusedEnvelope] = [envelope(31), envelope(29)];
+    const [longDeleted, recentlyDeleted, active] = [subscription(31), subscription(29), subscription(null)];
+    await models.Delivery.create([oldRow, newRow]);
+    await models.Envelope.create([oldEnvelope, reusedEnvelope]);
+    await models.Subscription.create([longDeleted, recentlyDeleted, active]);
+
+    const purged = await purgeOldDeliveries(models);
+    expect(purged).toEqual({ deliveries: 1, envelopes: 1, subscriptions: 1 });
+    expect(await models.Delivery.exists({ _id: oldRow._id })).toBeNull();
+    expect(await models.Delivery.exists({ _id: newRow._id })).not.toBeNull();
+    expect(await models.Envelope.exists({ _id: oldEnvelope._id })).toBeNull();
+    expect(await models.Envelope.exists({ _id: reusedEnvelope._id })).not.toBeNull();
+    expect(await models.Subscription.exists({ _id: longDeleted._id })).toBeNull();
+    expect(await models.Subscription.exists({ _id: recentlyDeleted._id })).not.toBeNull();
+    expect(await models.Subscription.exists({ _id: active._id })).not.toBeNull();
+  });
+
+  it('finds what it purges by indexed fields', async () => {
+    const models = registerModels(h.dispatcher.deps.mongo);
+    const keys = async (model: { listIndexes(): Promise<Array<{ key: Record<string, unknown> }>> }) =>
+      (await model.listIndexes()).map((i) => Object.keys(i.key).join(','));
+    expect(await keys(models.Delivery)).toContain('createdAt');
+    expect(await keys(models.Envelope)).toContain('lastUsedAt');
+    expect(await keys(models.Subscription)).toContain('deletedAt');
   });
 });

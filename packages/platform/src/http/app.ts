@@ -98,6 +98,8 @@ export function createBaseApp({ logger, metrics, readiness }: BaseAppOptions): E
 export function finishApp(app: Express, logger: Logger): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
+  // Reached only when response validation refused the error body the handler above sent: a 500.
+  app.use(errorHandler(logger));
   return app;
 }
 

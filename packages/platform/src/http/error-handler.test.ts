@@ -41,7 +41,7 @@ interface FakeRes {
   headersSent: boolean;
   status: jest.Mock<FakeRes, [number]>;
   type: jest.Mock<FakeRes, [string]>;
-  send: jest.Mock<FakeRes, [string]>;
+  json: jest.Mock<FakeRes, [unknown]>;
   setHeader: jest.Mock<FakeRes, [string, string]>;
 }
 
@@ -57,8 +57,8 @@ function fakeRes(headersSent = false) {
       sent.type = type;
       return res;
     }),
-    send: jest.fn((raw: string) => {
-      sent.raw = raw;
+    json: jest.fn((body: unknown) => {
+      sent.raw = JSON.stringify(body);
       return res;
     }),
     setHeader: jest.fn((name: string, value: string) => {
@@ -339,7 +339,7 @@ describe('errorHandler', () => {
       jest.fn() as unknown as NextFunction,
     );
     expect(mock.status).not.toHaveBeenCalled();
-    expect(mock.send).not.toHaveBeenCalled();
+    expect(mock.json).not.toHaveBeenCalled();
   });
 
   it('never calls next (it is the last handler)', () => {

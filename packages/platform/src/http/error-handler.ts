@@ -44,7 +44,9 @@ export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const traceId = traceIdOf(req);
     const send = (status: number, body: object) => {
-      if (!res.headersSent) res.status(status).type('application/problem+json').send(JSON.stringify(body));
+      // res.json, so that with VALIDATE_RESPONSES an error body is checked against the operation's
+      // declared responses like a success body (an undeclared status or a wrong body becomes a 500).
+      if (!res.headersSent) res.status(status).type('application/problem+json').json(body);
     };
 
     if (err instanceof AppError) {

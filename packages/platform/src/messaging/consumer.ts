@@ -3,8 +3,32 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import type { AmqpClient } from './amqp-client';
 import type { DomainEvent } from './events';
+import { classifyFailure, type FailureKind } from './failure';
 import type { Inbox } from './inbox';
-import { declareConsumerQueue, declareDomainExchange, type ConsumerQueue } from './topology';
+import {
+  PARKED_AT_HEADER,
+  PARKED_REASON_HEADER,
+  copyOptions,
+  failureText,
+  retryCountOf,
+  type ParkedReason,
+} from './republish';
+import {
+  DEFAULT_RETRY_POLICY,
+  LAST_ERROR_HEADER,
+  RETRY_COUNT_HEADER,
+  backoffDelayMs,
+  backoffDelays,
+  type RetryPolicy,
+} from './retry';
+import {
+  backoffQueueOf,
+  declareBackoffQueues,
+  declareConsumerQueue,
+  declareDomainExchange,
+  parkingQueueOf,
+  type ConsumerQueue,
+} from './topology';
 
 export interface ConsumerOptions<T> {
   client: AmqpClient;
@@ -15,6 +39,10 @@ export interface ConsumerOptions<T> {
   inbox?: Inbox;
   logger: Logger;
   metrics: Metrics;
+  /** Back-off of failed handling; services pass `config.consumerRetry` (CONSUMER_RETRY_*). */
+  retry?: RetryPolicy;
+  /** How a handler failure is classified; default `classifyFailure` (decision 0041). */
+  classify?: (err: unknown) => FailureKind;
   /** Parses a message body; throwing parks the message at once (it can never succeed). */
   parse?: (body: unknown) => T;
   handle: (message: T, raw: ConsumeMessage) => Promise<void>;
@@ -22,40 +50,113 @@ export interface ConsumerOptions<T> {
   declare?: (ch: Channel) => Promise<void>;
 }
 
-const watched = new WeakMap<Metrics, Set<string>>();
+interface WatchedQueue {
+  parking: string;
+  backoff: string[];
+}
 
-/** `amqp_consumer_lag_messages{queue}`: messages waiting in a consumer's queue, read at scrape time. */
-export function watchQueueDepth(metrics: Metrics, client: AmqpClient, queueName: string): void {
-  const queues = watched.get(metrics) ?? new Set<string>();
-  watched.set(metrics, queues);
-  queues.add(queueName);
-  metrics.gauge('amqp_consumer_lag_messages', 'Messages ready in a consumer queue', ['queue'], async function () {
-    if (!client.connected) return;
-    const ch = await client.channel().catch(() => undefined);
-    if (!ch) return;
-    try {
-      for (const q of queues) this.set({ queue: q }, (await ch.checkQueue(q)).messageCount);
-    } catch {
-      // A queue not declared yet: nothing to report this scrape.
-    } finally {
-      await ch.close().catch(() => undefined);
+const watched = new WeakMap<Metrics, Map<string, WatchedQueue>>();
+
+/** Ready messages per queue, read from the broker; a queue not declared yet is left out. */
+async function readDepths(client: AmqpClient, names: string[]): Promise<Map<string, number>> {
+  const depths = new Map<string, number>();
+  if (!client.connected || names.length === 0) return depths;
+  let ch = await client.channel().catch(() => undefined);
+  try {
+    for (const name of names) {
+      if (!ch) break;
+      try {
+        depths.set(name, (await ch.checkQueue(name)).messageCount);
+      } catch {
+        // A missing queue closes the channel: carry on with a new one.
+        ch = await client.channel().catch(() => undefined);
+      }
     }
-  });
+  } finally {
+    await ch?.close().catch(() => undefined);
+  }
+  return depths;
 }
 
 /**
- * Manual acks with bounded prefetch on a quorum queue. A handler failure requeues the message; the
- * queue's delivery limit then parks a message that keeps failing. An event already in the inbox is
- * acknowledged without running the handler again.
+ * Gauges read from the broker at scrape time, per consumer queue of the process:
+ * `amqp_consumer_lag_messages{queue}` (ready in the queue), `amqp_parked_messages{queue}` (in its
+ * parking queue: the chart alerts on it) and `amqp_backoff_messages{queue}` (waiting for redelivery).
+ */
+export function watchQueueDepth(
+  metrics: Metrics,
+  client: AmqpClient,
+  queueName: string,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): void {
+  const queues = watched.get(metrics) ?? new Map<string, WatchedQueue>();
+  watched.set(metrics, queues);
+  queues.set(queueName, {
+    parking: parkingQueueOf(queueName),
+    backoff: backoffDelays(policy).map((ms) => backoffQueueOf(queueName, ms)),
+  });
+  metrics.gauge('amqp_consumer_lag_messages', 'Messages ready in a consumer queue', ['queue'], async function () {
+    const depths = await readDepths(client, [...queues.keys()]);
+    for (const [q, n] of depths) this.set({ queue: q }, n);
+  });
+  metrics.gauge(
+    'amqp_parked_messages',
+    'Messages in the parking queue of a consumer queue',
+    ['queue'],
+    async function () {
+      const entries = [...queues];
+      const depths = await readDepths(
+        client,
+        entries.map(([, w]) => w.parking),
+      );
+      for (const [q, w] of entries) {
+        const n = depths.get(w.parking);
+        if (n !== undefined) this.set({ queue: q }, n);
+      }
+    },
+  );
+  metrics.gauge('amqp_backoff_messages', 'Messages waiting in back-off queues', ['queue'], async function () {
+    const entries = [...queues];
+    const depths = await readDepths(
+      client,
+      entries.flatMap(([, w]) => w.backoff),
+    );
+    for (const [q, w] of entries)
+      this.set(
+        { queue: q },
+        w.backoff.reduce((sum, b) => sum + (depths.get(b) ?? 0), 0),
+      );
+  });
+}
+
+/** An ack or nack on a channel that may have closed meanwhile (the broker then redelivers anyway). */
+function settle(op: () => void): void {
+  try {
+    op();
+  } catch {
+    // Channel closed: the unacknowledged message goes back to the queue by itself.
+  }
+}
+
+/**
+ * Manual acks with bounded prefetch on a quorum queue. An event already in the inbox is acknowledged
+ * without running the handler again. A failure is classified (decision 0041):
+ * - poison (unparseable, refused by `parse`) or permanent: parked at once in `<queue>.parking`;
+ * - transient or unknown: a copy goes to the back-off queue of the next delay with its failure count
+ *   in `x-retry-count`, and the broker hands it back to this queue when the delay ends; the failure
+ *   that would reach `retry.maxAttempts` parks it instead.
+ * Every copy is confirmed by the broker before the original is acknowledged.
  */
 export async function startConsumer<T = DomainEvent>(options: ConsumerOptions<T>): Promise<void> {
   const { client, queue, logger } = options;
   const consumer = options.consumer ?? queue.name;
+  const policy = options.retry ?? DEFAULT_RETRY_POLICY;
+  const classify = options.classify ?? classifyFailure;
   const handled = options.metrics.counter('amqp_messages_handled_total', 'Messages handled by consumers', [
     'queue',
     'outcome',
   ]);
-  watchQueueDepth(options.metrics, client, queue.name);
+  watchQueueDepth(options.metrics, client, queue.name, policy);
 
   await client.onConnect(async (ch: Channel) => {
     if (options.declare) await options.declare(ch);
@@ -63,6 +164,7 @@ export async function startConsumer<T = DomainEvent>(options: ConsumerOptions<T>
       await declareDomainExchange(ch);
       await declareConsumerQueue(ch, queue);
     }
+    await declareBackoffQueues(ch, queue.name, policy);
     await ch.prefetch(options.prefetch ?? 20);
     await ch.consume(queue.name, (msg) => {
       if (msg) void onMessage(ch, msg);
@@ -70,35 +172,90 @@ export async function startConsumer<T = DomainEvent>(options: ConsumerOptions<T>
   });
 
   async function onMessage(ch: Channel, msg: ConsumeMessage): Promise<void> {
+    const failures = retryCountOf(msg);
     let parsed: T;
     try {
       const body = JSON.parse(msg.content.toString('utf8'));
       parsed = options.parse ? options.parse(body) : (body as T);
     } catch (err) {
-      logger.error({ queue: queue.name, err: (err as Error).message }, 'unparseable message parked');
-      handled.inc({ queue: queue.name, outcome: 'parked' });
-      ch.nack(msg, false, false);
+      await park(ch, msg, 'poison', err, failures, String(msg.properties.messageId ?? ''));
       return;
     }
     const eventId = (parsed as { id?: string }).id ?? String(msg.properties.messageId ?? '');
+    let outcome: 'ok' | 'duplicate';
     try {
-      if (options.inbox && eventId && (await options.inbox.seen(consumer, eventId))) {
-        handled.inc({ queue: queue.name, outcome: 'duplicate' });
-        ch.ack(msg);
-        return;
+      if (options.inbox && eventId && (await options.inbox.seen(consumer, eventId))) outcome = 'duplicate';
+      else {
+        await options.handle(parsed, msg);
+        if (options.inbox && eventId) await options.inbox.record(consumer, eventId);
+        outcome = 'ok';
       }
-      await options.handle(parsed, msg);
-      if (options.inbox && eventId) await options.inbox.record(consumer, eventId);
-      handled.inc({ queue: queue.name, outcome: 'ok' });
-      ch.ack(msg);
     } catch (err) {
-      logger.warn({ queue: queue.name, eventId, err: (err as Error).message }, 'handler failed; message requeued');
-      handled.inc({ queue: queue.name, outcome: 'retry' });
-      try {
-        ch.nack(msg, false, true);
-      } catch {
-        // Channel already closed: the broker redelivers the unacked message anyway.
-      }
+      const kind = classify(err);
+      if (kind === 'permanent') await park(ch, msg, 'permanent', err, failures + 1, eventId);
+      else await retryLater(ch, msg, kind, err, failures + 1, eventId);
+      return;
+    }
+    settle(() => ch.ack(msg));
+    handled.inc({ queue: queue.name, outcome });
+  }
+
+  async function retryLater(
+    ch: Channel,
+    msg: ConsumeMessage,
+    kind: FailureKind,
+    err: unknown,
+    failures: number,
+    eventId: string,
+  ): Promise<void> {
+    if (failures >= policy.maxAttempts) return park(ch, msg, 'retries-exhausted', err, failures, eventId);
+    const delayMs = backoffDelayMs(policy, failures);
+    const log = { queue: queue.name, eventId, kind, failures, delayMs, err: failureText(err) };
+    handled.inc({ queue: queue.name, outcome: 'retry' });
+    try {
+      await client.publish(
+        '',
+        backoffQueueOf(queue.name, delayMs),
+        msg.content,
+        copyOptions(msg, { [RETRY_COUNT_HEADER]: failures, [LAST_ERROR_HEADER]: failureText(err) }),
+      );
+    } catch (publishErr) {
+      // The broker will not take the copy (disconnected, under an alarm): keep this delivery and hand
+      // it back after the same delay; the queue's delivery limit is the backstop for this path.
+      logger.warn({ ...log, publishErr: failureText(publishErr) }, 'handler failed; back-off queue unavailable');
+      setTimeout(() => settle(() => ch.nack(msg, false, true)), delayMs).unref();
+      return;
+    }
+    settle(() => ch.ack(msg));
+    logger.warn(log, 'handler failed; redelivery delayed');
+  }
+
+  async function park(
+    ch: Channel,
+    msg: ConsumeMessage,
+    reason: ParkedReason,
+    err: unknown,
+    failures: number,
+    eventId: string,
+  ): Promise<void> {
+    handled.inc({ queue: queue.name, outcome: 'parked' });
+    logger.error({ queue: queue.name, eventId, reason, failures, err: failureText(err) }, 'message parked');
+    try {
+      await client.publish(
+        '',
+        parkingQueueOf(queue.name),
+        msg.content,
+        copyOptions(msg, {
+          [PARKED_REASON_HEADER]: reason,
+          [PARKED_AT_HEADER]: new Date().toISOString(),
+          [RETRY_COUNT_HEADER]: failures,
+          [LAST_ERROR_HEADER]: failureText(err),
+        }),
+      );
+      settle(() => ch.ack(msg));
+    } catch {
+      // The queue's own dead-letter route parks it instead (x-death reason `rejected`).
+      settle(() => ch.nack(msg, false, false));
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Channel } from 'amqplib';
+import { backoffDelays, delayLabel, type RetryPolicy } from './retry';
 
 // The whole broker topology of the platform, declared in one place. Every declaration is idempotent,
 // so every service declares what it touches at boot (and again after a reconnect).
@@ -9,11 +10,18 @@ export interface ConsumerQueue {
   name: string;
   /** Routing-key patterns on `domain.events`, e.g. `employees.employee.*`. */
   bindings: string[];
-  /** Deliveries before a message is parked (a handler that keeps failing must not loop). */
+  /**
+   * Deliveries before the broker parks a message. A backstop only: the consumer itself parks poison
+   * messages and delays transient failures (a new message each time), so this is reached only by a
+   * message whose handling crashes the process, or when the broker refuses the back-off publish.
+   */
   deliveryLimit?: number;
 }
 
 export const parkingQueueOf = (queue: string): string => `${queue}.parking`;
+
+/** The back-off queue of `queue` for one delay: `<queue>.backoff.<delay>`, e.g. `….events.backoff.4s`. */
+export const backoffQueueOf = (queue: string, delayMs: number): string => `${queue}.backoff.${delayLabel(delayMs)}`;
 
 export async function declareDomainExchange(ch: Channel): Promise<void> {
   await ch.assertExchange(DOMAIN_EXCHANGE, 'topic', { durable: true });
@@ -37,4 +45,26 @@ export async function declareConsumerQueue(
     },
   });
   for (const pattern of spec.bindings) await ch.bindQueue(spec.name, exchange, pattern);
+}
+
+/**
+ * One back-off queue per delay of the policy. Nothing consumes them: a message waits there for the
+ * queue's TTL, then the broker dead-letters it through the default exchange back to `queue` itself
+ * (never to `domain.events`, which would hand it to every other consumer again). Quorum, at-least-once
+ * dead-lettering, so a waiting message survives a broker restart and is not dropped on its way back.
+ */
+export async function declareBackoffQueues(ch: Channel, queue: string, policy: RetryPolicy): Promise<void> {
+  for (const ms of backoffDelays(policy)) {
+    await ch.assertQueue(backoffQueueOf(queue, ms), {
+      durable: true,
+      arguments: {
+        'x-queue-type': 'quorum',
+        'x-message-ttl': ms,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': queue,
+        'x-dead-letter-strategy': 'at-least-once',
+        'x-overflow': 'reject-publish',
+      },
+    });
+  }
 }

@@ -5,6 +5,7 @@ import { DISABLE_AFTER_EXHAUSTED, classify, statusAfter, type AttemptOutcome } f
 import type { Tier } from '../domain/schedule';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { DestinationRefused, checkDestination, type CheckedDestination, type Resolve } from '../infra/destination';
+import type { EnvelopeCache } from '../infra/envelope-cache';
 import type { HttpsSender, SendResult } from '../infra/https-sender';
 import type { DeliveryDoc, DispatcherModels, SubscriptionDoc } from '../infra/models';
 import { DEFER_LABEL, enqueueAfter, type AttemptMessage } from '../infra/queues';
@@ -14,6 +15,7 @@ const tracer = trace.getTracer('webhook-dispatcher');
 
 export interface AttemptDeps {
   models: DispatcherModels;
+  envelopes: EnvelopeCache;
   amqp: AmqpClient;
   sender: HttpsSender;
   box: SecretBox;
@@ -63,9 +65,15 @@ export class AttemptRunner {
       return;
     }
     const sub = await findOwned(models.Subscription, delivery.subscriptionId, m.tenantId);
-    if (!sub) return; // deleted with its deliveries
-    if (!sub.isActive) {
-      await this.record(delivery, m, 'failed', { body: null, error: 'subscription is disabled', durationMs: 0 });
+    if (!sub) return; // purged by retention with its deliveries
+    if (sub.deletedAt || !sub.isActive) {
+      const error = sub.deletedAt ? 'subscription was deleted' : 'subscription is disabled';
+      await this.record(delivery, m, 'failed', { body: null, error, durationMs: 0 });
+      return;
+    }
+    const payload = delivery.payload ?? (await this.envelope(delivery.eventId, m.tenantId));
+    if (payload === undefined) {
+      await this.record(delivery, m, 'failed', { body: null, error: 'event no longer stored', durationMs: 0 });
       return;
     }
     // One slow partner must not take every worker slot: over its bound, the attempt waits a second.
@@ -77,7 +85,7 @@ export class AttemptRunner {
     this.inFlight.set(sub._id, busy + 1);
     let result: SendResult;
     try {
-      result = await this.send(sub, delivery);
+      result = await this.send(sub, delivery, payload);
     } finally {
       const left = (this.inFlight.get(sub._id) ?? 1) - 1;
       if (left > 0) this.inFlight.set(sub._id, left);
@@ -89,7 +97,10 @@ export class AttemptRunner {
     this.attemptsTotal.inc({ outcome, event_type: delivery.eventType });
     if (outcome === 'retry') await this.scheduleNext(m);
     else if (outcome === 'succeeded') {
-      this.latency.observe({ event_type: delivery.eventType }, (Date.now() - delivery.occurredAt.getTime()) / 1000);
+      // A recovered event was raised days ago: its age says nothing about how fast delivery is.
+      if (!delivery.recovered) {
+        this.latency.observe({ event_type: delivery.eventType }, (Date.now() - delivery.occurredAt.getTime()) / 1000);
+      }
       // Only a write when there is a streak to break: a success is the common case and writes are costly.
       if (sub.consecutiveExhausted) {
         await models.Subscription.updateOne(
@@ -100,7 +111,16 @@ export class AttemptRunner {
     } else if (outcome === 'exhausted') await this.countExhausted(sub);
   }
 
-  private async send(sub: SubscriptionDoc, delivery: DeliveryDoc): Promise<SendResult> {
+  /** The event's stored bytes: from the cache when this process has them, else by `_id` from the store. */
+  private async envelope(eventId: string, tenantId: string): Promise<string | undefined> {
+    const cached = this.deps.envelopes.get(eventId, tenantId);
+    if (cached !== undefined) return cached;
+    const doc = await findOwned(this.deps.models.Envelope, eventId, tenantId);
+    if (doc) this.deps.envelopes.set(eventId, tenantId, doc.payload);
+    return doc?.payload;
+  }
+
+  private async send(sub: SubscriptionDoc, delivery: DeliveryDoc, payload: string): Promise<SendResult> {
     let dest;
     try {
       dest = await checkDestination(sub.url, this.deps.allowedCidrs, this.deps.resolve);
@@ -109,7 +129,7 @@ export class AttemptRunner {
       const prefix = err instanceof DestinationRefused ? 'refused: ' : 'dns: ';
       return { body: null, error: prefix + (err as Error).message, durationMs: 0 };
     }
-    const body = Buffer.from(delivery.payload, 'utf8');
+    const body = Buffer.from(payload, 'utf8');
     const secret = this.deps.box.open(sub.secret);
     return tracer.startActiveSpan(
       'webhook POST',
@@ -167,7 +187,8 @@ export class AttemptRunner {
           status: statusAfter(outcome),
           attemptsMade: m.attempt,
           lastStatusCode: result.statusCode ?? null,
-          responseBody: result.body ?? delivery.responseBody ?? null,
+          // The last attempt's answer, even when it had none (a network error): never an older one.
+          responseBody: result.body ?? null,
           nextAttemptAt: outcome === 'retry' && tier ? new Date(now.getTime() + tier.ms) : null,
           updatedAt: now,
         },

@@ -1,6 +1,7 @@
 import {
   AppError,
   TenantScope,
+  findOwned,
   invalidState,
   notFound,
   paginate,
@@ -26,10 +27,10 @@ function summary(d: DeliveryDoc) {
   };
 }
 
-function detail(d: DeliveryDoc) {
+function detail(d: DeliveryDoc, payload: string) {
   return {
     ...summary(d),
-    payload: d.payload,
+    payload,
     responseBody: d.responseBody ?? null,
     attemptLog: d.attemptLog.map((a) => ({
       series: a.series,
@@ -73,9 +74,13 @@ export class DeliveriesApp {
 
   /** A delivery of another subscription (even of the same tenant) is 404, as the spec requires. */
   async get(caller: CallerContext, subscriptionId: string, deliveryId: string) {
-    const d = await this.scope(caller).find({ _id: deliveryId, subscriptionId }).lean<DeliveryDoc[]>();
-    if (!d[0]) throw notFound('delivery');
-    return detail(d[0]);
+    const [d] = await this.scope(caller).find({ _id: deliveryId, subscriptionId }).lean<DeliveryDoc[]>();
+    if (!d) throw notFound('delivery');
+    // Rows reference the event's envelope, stored once; rows older than that carried their own copy.
+    const payload = d.payload ?? (await findOwned(this.models.Envelope, d.eventId, caller.tenantId))?.payload;
+    // Only in the moments between the retention job removing the envelope and then the row.
+    if (payload === undefined) throw notFound('delivery');
+    return detail(d, payload);
   }
 
   /** A new attempt series for a Failed or Exhausted delivery: same event id, same bytes, fresh signature. */
@@ -83,7 +88,14 @@ export class DeliveriesApp {
     const current = await this.get(caller, subscriptionId, deliveryId);
     const sub = await this.models.Subscription.findOne({ _id: subscriptionId, tenantId: caller.tenantId }).lean();
     if (!sub) throw notFound('webhook subscription');
-    if (!sub.isActive) throw invalidState('The subscription is disabled; delete it and register a new one.');
+    if (sub.deletedAt) {
+      throw invalidState('The subscription was deleted; register the endpoint again and recover the events it missed.');
+    }
+    if (!sub.isActive) {
+      throw invalidState(
+        'The subscription is disabled; delete it, register the endpoint again and recover the events it missed.',
+      );
+    }
     if (current.status !== 'Failed' && current.status !== 'Exhausted') {
       throw invalidState(`Only Failed or Exhausted deliveries can be retried; this one is ${current.status}.`);
     }
@@ -105,6 +117,6 @@ export class DeliveriesApp {
       );
       throw new AppError('SERVICE_UNAVAILABLE', 'The retry could not be queued; try again.');
     }
-    return detail(prev);
+    return detail(prev, current.payload);
   }
 }

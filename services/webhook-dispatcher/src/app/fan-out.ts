@@ -2,46 +2,86 @@ import { randomUUID } from 'node:crypto';
 import { WEBHOOK_EVENT_TYPES } from '@travel/contracts';
 import { isDuplicateKey, type AmqpClient, type DomainEvent } from '@travel/platform';
 import { envelopeBytes } from '../domain/envelope';
-import type { DeliveryDoc, DispatcherModels } from '../infra/models';
+import type { EnvelopeCache } from '../infra/envelope-cache';
+import type { DeliveryDoc, DispatcherModels, EnvelopeDoc } from '../infra/models';
 import { enqueueAttempt } from '../infra/queues';
 
 const PUBLIC_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
 
-const isBulkDuplicate = (err: unknown): boolean => {
+/** A bulk insert that failed only on the unique index (rows that exist already). */
+export const isBulkDuplicate = (err: unknown): boolean => {
   const e = err as { code?: number; writeErrors?: Array<{ code?: number }> };
   return isDuplicateKey(e) || (Array.isArray(e?.writeErrors) && e.writeErrors.every((w) => w.code === 11000));
 };
 
+/** Stores the event's signed body once (a redelivered event finds it there already). */
+async function storeEnvelope(models: DispatcherModels, event: DomainEvent, now: Date): Promise<string> {
+  const doc: EnvelopeDoc = {
+    _id: event.id,
+    tenantId: event.tenantId,
+    eventType: event.type,
+    occurredAt: new Date(event.occurredAt),
+    payload: envelopeBytes(event),
+    createdAt: now,
+    lastUsedAt: now,
+  };
+  try {
+    await models.Envelope.collection.insertOne(doc as never);
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    // A redelivered event: its rows may be written only now, so retention counts from now too.
+    await models.Envelope.updateOne({ _id: event.id, tenantId: event.tenantId }, { $set: { lastUsedAt: now } });
+  }
+  return doc.payload;
+}
+
 /**
- * One public event: a delivery row per matching active subscription (unique per event and
- * subscription), written in one command, then attempt 1 of each. The event is acknowledged only after
- * all of that, so a crash re-runs it: rows that already exist are found by the unique index and their
- * first attempt is queued again if it never ran.
+ * One public event: its envelope stored once, a delivery row per matching active subscription (unique
+ * per event and subscription) written in one command, then attempt 1 of each. The event is
+ * acknowledged only after all of that, so a crash re-runs it: rows that already exist are found by the
+ * unique index and their first attempt is queued again if it never ran.
+ *
+ * The envelope is kept whenever the tenant has any subscription to the type, disabled or deleted ones
+ * included, so a partner back from an outage can `recover` what was raised meanwhile (docs/decisions/0039).
  */
-export async function fanOut(models: DispatcherModels, amqp: AmqpClient, event: DomainEvent): Promise<number> {
+export async function fanOut(
+  models: DispatcherModels,
+  amqp: AmqpClient,
+  event: DomainEvent,
+  cache?: EnvelopeCache,
+): Promise<number> {
   if (!PUBLIC_TYPES.has(event.type)) return 0;
-  // A subscription receives the events raised after it was registered, not older ones still in flight.
-  const subscriptions = await models.Subscription.find(
-    {
-      tenantId: event.tenantId,
-      isActive: true,
-      eventTypes: event.type,
-      createdAt: { $lte: new Date(event.occurredAt) },
-    },
-    { _id: 1 },
-  ).lean();
+  const find = () =>
+    models.Subscription.find(
+      { tenantId: event.tenantId, eventTypes: event.type },
+      { _id: 1, isActive: 1, createdAt: 1, deletedAt: 1, recoverSince: 1 },
+    ).lean();
+  let subscriptions = await find();
   if (subscriptions.length === 0) return 0;
 
-  const payload = envelopeBytes(event);
   const now = new Date();
-  const rows: DeliveryDoc[] = subscriptions.map((sub) => ({
+  const occurredAt = new Date(event.occurredAt);
+  const payload = await storeEnvelope(models, event, now);
+  // A subscription receives the events raised after it was registered, not older ones still in flight,
+  // unless it asked to recover events since a time before them (an older event arriving only now was
+  // not there for `recover` to see).
+  const wants = (s: { createdAt: Date; recoverSince?: Date | null }) =>
+    s.createdAt <= occurredAt || (!!s.recoverSince && s.recoverSince <= occurredAt);
+  // One registered after the event may be recovering right now: `recover` records its `since`, then
+  // reads the envelopes; the envelope is stored, then the subscriptions are read again. One of the two
+  // sees the other's write, so the event is not missed (and the unique row index stops a second send).
+  if (subscriptions.some((s) => s.isActive && !s.deletedAt && !wants(s))) subscriptions = await find();
+  const targets = subscriptions.filter((s) => s.isActive && !s.deletedAt && wants(s));
+  if (targets.length === 0) return 0;
+  cache?.set(event.id, event.tenantId, payload);
+
+  const rows: DeliveryDoc[] = targets.map((sub) => ({
     _id: randomUUID(),
     tenantId: event.tenantId,
     subscriptionId: sub._id,
     eventId: event.id,
     eventType: event.type,
-    occurredAt: new Date(event.occurredAt),
-    payload,
+    occurredAt,
     status: 'Pending',
     series: 1,
     attemptsMade: 0,
@@ -61,7 +101,7 @@ export async function fanOut(models: DispatcherModels, amqp: AmqpClient, event: 
     if (!isBulkDuplicate(err)) throw err;
     // A redelivered event: take the rows as they are now, whichever run created them.
     pending = await models.Delivery.find(
-      { tenantId: event.tenantId, eventId: event.id, subscriptionId: { $in: subscriptions.map((s) => s._id) } },
+      { tenantId: event.tenantId, eventId: event.id, subscriptionId: { $in: targets.map((s) => s._id) } },
       { _id: 1, series: 1, attemptsMade: 1, status: 1 },
     ).lean();
   }

@@ -59,7 +59,15 @@ export class SubscriptionsApp {
     return { ...toSubscriptionResponse(doc), signingSecret };
   }
 
+  /** A subscription the API still shows: deleted ones are 404 here (docs/decisions/0038). */
   async get(caller: CallerContext, id: string) {
+    const doc = await this.withLog(caller, id);
+    if (doc.deletedAt) throw notFound('webhook subscription');
+    return doc;
+  }
+
+  /** The subscription whose delivery log is read: a deleted one answers until retention purges it. */
+  async withLog(caller: CallerContext, id: string) {
     const doc = await this.scope(caller.tenantId).findById(id).lean<SubscriptionDoc>();
     if (!doc) throw notFound('webhook subscription');
     return doc;
@@ -68,17 +76,23 @@ export class SubscriptionsApp {
   list(caller: CallerContext, page: PageRequest) {
     return paginate<SubscriptionDoc, ReturnType<typeof toSubscriptionResponse>>(
       this.scope(caller.tenantId),
-      {},
+      { deletedAt: null },
       page,
       { createdAt: -1, _id: 1 },
       toSubscriptionResponse,
     );
   }
 
-  /** Deletes the subscription and its delivery log; pending attempts find nothing and stop. */
+  /**
+   * Deletes the subscription: it leaves the list and gets no more deliveries (attempts still queued end
+   * as Failed, "subscription was deleted"); its secret is erased; its delivery log stays readable for the
+   * 30-day retention, after which the retention job removes the record and its rows.
+   */
   async delete(caller: CallerContext, id: string) {
-    const result = await this.models.Subscription.deleteOne({ _id: id, tenantId: caller.tenantId });
-    if (result.deletedCount === 0) throw notFound('webhook subscription');
-    await this.models.Delivery.deleteMany({ tenantId: caller.tenantId, subscriptionId: id });
+    const result = await this.models.Subscription.updateOne(
+      { _id: id, tenantId: caller.tenantId, deletedAt: null },
+      { $set: { deletedAt: new Date() }, $unset: { secret: 1 } },
+    );
+    if (result.modifiedCount === 0) throw notFound('webhook subscription');
   }
 }

@@ -1,12 +1,22 @@
 import { Router } from 'express';
 import { callerOf, pageRequest, requirePermission, route } from '@travel/platform';
+import type { components } from '@travel/contracts';
 import type { DeliveriesApp } from '../app/deliveries';
+import type { RecoveryApp } from '../app/recovery';
 import { toSubscriptionResponse, type SubscriptionsApp } from '../app/subscriptions';
 
-// Registering, deleting and retrying change the company's integration: they need ManageCompanyData.
+// Registering, deleting, retrying and recovering change the company's integration: they need
+// ManageCompanyData (403 FORBIDDEN otherwise). Reads need a key of the company only.
 const WRITE = 'ManageCompanyData';
 
-export function publicRoutes(subscriptions: SubscriptionsApp, deliveries: DeliveriesApp): Router {
+type RecoverRequest = components['schemas']['RecoverWebhookRequest'];
+type RecoverResponse = components['schemas']['WebhookRecovery'];
+
+export function publicRoutes(
+  subscriptions: SubscriptionsApp,
+  deliveries: DeliveriesApp,
+  recovery: RecoveryApp,
+): Router {
   const r = Router();
   const id = (v: unknown) => String(v);
 
@@ -40,7 +50,8 @@ export function publicRoutes(subscriptions: SubscriptionsApp, deliveries: Delive
     '/api/v1/webhooks/:id/deliveries',
     route(async (req, res) => {
       const caller = callerOf(req);
-      await subscriptions.get(caller, id(req.params.id));
+      // A deleted subscription's log stays readable for the retention period (docs/decisions/0038).
+      await subscriptions.withLog(caller, id(req.params.id));
       const { status, eventType } = req.query as { status?: string; eventType?: string };
       res.json(await deliveries.list(caller, id(req.params.id), { status, eventType }, pageRequest(req.query)));
     }),
@@ -56,6 +67,15 @@ export function publicRoutes(subscriptions: SubscriptionsApp, deliveries: Delive
     route(async (req, res) => {
       const caller = requirePermission(req, WRITE);
       res.status(202).json(await deliveries.retry(caller, id(req.params.id), id(req.params.deliveryId)));
+    }),
+  );
+  r.post(
+    '/api/v1/webhooks/:id/recover',
+    route(async (req, res) => {
+      const caller = requirePermission(req, WRITE);
+      const { since } = req.body as RecoverRequest;
+      const answer: RecoverResponse = await recovery.recover(caller, id(req.params.id), since);
+      res.status(202).json(answer);
     }),
   );
   return r;

@@ -13,6 +13,35 @@ export interface SubscriptionDoc {
   disabledReason: string | null;
   consecutiveExhausted: number;
   createdAt: Date;
+  /**
+   * Set by DELETE: the subscription is gone from the API (list, read, recover) and gets no deliveries,
+   * but its delivery log stays readable until the retention job removes it with its rows
+   * (docs/decisions/0038). Its secret is erased at deletion.
+   */
+  deletedAt?: Date | null;
+  /**
+   * The earliest `since` of a `recover` call: events raised since then that reach the dispatcher only
+   * after the call (still in transit) are delivered too, as if the call had seen them.
+   */
+  recoverSince?: Date | null;
+}
+
+/**
+ * The signed body of one public event, stored once however many subscriptions it goes to; delivery
+ * rows reference it by event id (`_id`). Kept while any subscription of the tenant (active, disabled or
+ * deleted but not yet purged) asks for its type, so `recover` can re-send it after an outage.
+ */
+export interface EnvelopeDoc {
+  /** The event id. */
+  _id: string;
+  tenantId: string;
+  eventType: string;
+  occurredAt: Date;
+  /** The exact envelope bytes, as UTF-8 text. */
+  payload: string;
+  createdAt: Date;
+  /** The newest delivery row referencing it was created then: retention counts 30 days from here. */
+  lastUsedAt: Date;
 }
 
 export interface AttemptRow {
@@ -33,8 +62,11 @@ export interface DeliveryDoc {
   eventType: string;
   /** When the event was raised (for end-to-end latency). */
   occurredAt: Date;
-  /** The exact envelope bytes, as UTF-8 text. */
-  payload: string;
+  /**
+   * Rows written before envelopes were stored once per event carried the bytes here; the migration
+   * moves them to the envelope collection (infra/migrations.ts). New rows never have it.
+   */
+  payload?: string;
   status: DeliveryStatus;
   /** 1 for the automatic series; each manual retry starts the next. */
   series: number;
@@ -47,17 +79,24 @@ export interface DeliveryDoc {
   nextAttemptAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Written by `recover` for an event raised long before (kept out of the latency histogram). */
+  recovered?: boolean;
 }
 
 export interface DispatcherModels {
   Subscription: Model<SubscriptionDoc>;
   Delivery: Model<DeliveryDoc>;
+  Envelope: Model<EnvelopeDoc>;
 }
 
 export function registerModels(conn: Connection): DispatcherModels {
   // Idempotent: the admin command, the seeding script and tests may ask again on one connection.
   if (conn.models.Subscription)
-    return { Subscription: conn.models.Subscription, Delivery: conn.models.Delivery } as DispatcherModels;
+    return {
+      Subscription: conn.models.Subscription,
+      Delivery: conn.models.Delivery,
+      Envelope: conn.models.Envelope,
+    } as DispatcherModels;
   const subscription = new Schema<SubscriptionDoc>(
     {
       _id: String,
@@ -70,11 +109,16 @@ export function registerModels(conn: Connection): DispatcherModels {
       disabledReason: { type: String, default: null },
       consecutiveExhausted: { type: Number, default: 0 },
       createdAt: { type: Date, required: true },
+      deletedAt: { type: Date, default: null },
+      recoverSince: { type: Date, default: null },
     },
     { collection: 'subscriptions', versionKey: false },
   );
   subscription.index({ tenantId: 1, isActive: 1, eventTypes: 1 });
   subscription.index({ tenantId: 1, createdAt: -1 });
+  // Recover looks up a tenant's subscriptions to one URL; retention purges deleted ones by age.
+  subscription.index({ tenantId: 1, url: 1 });
+  subscription.index({ deletedAt: 1 });
 
   const attempt = new Schema<AttemptRow>(
     {
@@ -96,7 +140,7 @@ export function registerModels(conn: Connection): DispatcherModels {
       eventId: { type: String, required: true },
       eventType: { type: String, required: true },
       occurredAt: { type: Date, required: true },
-      payload: { type: String, required: true },
+      payload: { type: String },
       status: { type: String, required: true },
       series: { type: Number, required: true },
       attemptsMade: { type: Number, required: true },
@@ -107,6 +151,7 @@ export function registerModels(conn: Connection): DispatcherModels {
       nextAttemptAt: { type: Date, default: null },
       createdAt: { type: Date, required: true },
       updatedAt: { type: Date, required: true },
+      recovered: { type: Boolean },
     },
     { collection: 'deliveries', versionKey: false },
   );
@@ -115,9 +160,27 @@ export function registerModels(conn: Connection): DispatcherModels {
   delivery.index({ tenantId: 1, subscriptionId: 1, createdAt: -1 });
   // Retention sweeps by age across tenants.
   delivery.index({ createdAt: 1 });
+  // Recover finds which events a tenant's earlier subscriptions delivered.
+  delivery.index({ tenantId: 1, eventId: 1 });
+
+  const envelope = new Schema<EnvelopeDoc>(
+    {
+      _id: String,
+      tenantId: { type: String, required: true },
+      eventType: { type: String, required: true },
+      occurredAt: { type: Date, required: true },
+      payload: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+      lastUsedAt: { type: Date, required: true },
+    },
+    { collection: 'envelopes', versionKey: false },
+  );
+  envelope.index({ tenantId: 1, occurredAt: 1 });
+  envelope.index({ lastUsedAt: 1 });
 
   return {
     Subscription: conn.model<SubscriptionDoc>('Subscription', subscription),
     Delivery: conn.model<DeliveryDoc>('Delivery', delivery),
+    Envelope: conn.model<EnvelopeDoc>('Envelope', envelope),
   };
 }

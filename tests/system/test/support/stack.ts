@@ -23,12 +23,16 @@ export interface E2eStack {
 export async function startE2eStack(
   name: string,
   overrides: Record<string, string> = {},
-  options: { dispatcher?: StartOptions } = {},
+  options: {
+    dispatcher?: StartOptions;
+    /** Variables for the dispatcher only (its own store, say). */
+    dispatcherEnv?: Record<string, string>;
+  } = {},
 ): Promise<E2eStack> {
   const env = await createTestEnv(name, overrides);
   const vars = { ...process.env, ...env.vars };
   const employees = await startEmployeesService(vars);
-  const dispatcher = await startDispatcher(vars, options.dispatcher);
+  const dispatcher = await startDispatcher({ ...vars, ...options.dispatcherEnv }, options.dispatcher);
   const gateway = await startGateway({ ...vars, EMPLOYEES_URL: employees.url, WEBHOOK_DISPATCHER_URL: dispatcher.url });
   const receivers: HttpsReceiver[] = [];
   const tls = ensureTestTls(join(repoRoot(), '.local', 'test', 'tls'));

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, invalidState, notFound, type AmqpClient, type CallerContext, type Logger } from '@travel/platform';
+import { checkRecoverySince, eventsToRecover } from '../domain/recovery';
+import type { DeliveryDoc, DispatcherModels, EnvelopeDoc, SubscriptionDoc } from '../infra/models';
+import { enqueueAttempt } from '../infra/queues';
+import { isBulkDuplicate } from './fan-out';
+
+const BATCH = 200;
+
+type EnvelopeHead = Pick<EnvelopeDoc, '_id' | 'eventType' | 'occurredAt'>;
+
+/**
+ * `POST /webhooks/{id}/recover`: after an outage (auto-disable, delete, register again), re-sends to
+ * the new, active subscription every stored event of its types raised since `since` that the tenant's
+ * earlier subscriptions to the same URL did not deliver successfully. Each becomes a new delivery row
+ * of this subscription (same event id, the stored bytes, signed afresh by the attempt runner).
+ * Idempotent: an event this subscription already has a delivery of is not sent again, so a call that
+ * answered 503 half-way, or one repeated later, sends only what is still missing (docs/decisions/0039).
+ */
+export class RecoveryApp {
+  constructor(
+    private readonly models: DispatcherModels,
+    private readonly amqp: AmqpClient,
+    private readonly logger: Logger,
+  ) {}
+
+  async recover(caller: CallerContext, subscriptionId: string, sinceText: string) {
+    const { errors, since } = checkRecoverySince(sinceText, new Date());
+    if (!since) throw new AppError('VALIDATION_FAILED', undefined, errors);
+    const { Subscription } = this.models;
+    const sub = await Subscription.findOne({ _id: subscriptionId, tenantId: caller.tenantId }).lean<SubscriptionDoc>();
+    if (!sub || sub.deletedAt) throw notFound('webhook subscription');
+    if (!sub.isActive) {
+      throw invalidState('The subscription is disabled; delete it and register the endpoint again, then recover.');
+    }
+    // First, so an event still in transit now is delivered by the fan-out when it arrives (or found here).
+    if (!sub.recoverSince || sub.recoverSince > since) {
+      await Subscription.updateOne({ _id: sub._id, tenantId: caller.tenantId }, { $set: { recoverSince: since } });
+    }
+    const earlier = await Subscription.find(
+      { tenantId: caller.tenantId, url: sub.url, _id: { $ne: sub._id } },
+      { _id: 1 },
+    ).lean();
+    const subscriptionIds = [sub._id, ...earlier.map((s) => s._id)];
+
+    let count = 0;
+    let after: EnvelopeHead | undefined;
+    for (;;) {
+      const batch = await this.nextBatch(caller.tenantId, sub.eventTypes, since, after);
+      if (batch.length === 0) break;
+      after = batch[batch.length - 1];
+      count += await this.resend(caller.tenantId, sub, subscriptionIds, batch, count);
+      if (batch.length < BATCH) break;
+    }
+    this.logger.info({ tenantId: caller.tenantId, subscriptionId: sub._id, count }, 'webhook events recovered');
+    return { since: since.toISOString(), count };
+  }
+
+  /** The next stored events of the types, oldest first, after `after` (by occurredAt, then id). */
+  private nextBatch(tenantId: string, types: string[], since: Date, after?: EnvelopeHead): Promise<EnvelopeHead[]> {
+    const range = after
+      ? {
+          $or: [{ occurredAt: { $gt: after.occurredAt } }, { occurredAt: after.occurredAt, _id: { $gt: after._id } }],
+        }
+      : {};
+    return this.models.Envelope.find(
+      { tenantId, eventType: { $in: types }, occurredAt: { $gte: since }, ...range },
+      { _id: 1, eventType: 1, occurredAt: 1 },
+    )
+      .sort({ occurredAt: 1, _id: 1 })
+      .limit(BATCH)
+      .lean<EnvelopeHead[]>();
+  }
+
+  /** Writes and queues the batch's missing deliveries; returns how many were queued. */
+  private async resend(
+    tenantId: string,
+    sub: SubscriptionDoc,
+    subscriptionIds: string[],
+    batch: EnvelopeHead[],
+    queuedBefore: number,
+  ): Promise<number> {
+    const { Delivery, Envelope } = this.models;
+    const prior = await Delivery.find(
+      { tenantId, eventId: { $in: batch.map((e) => e._id) }, subscriptionId: { $in: subscriptionIds } },
+      { _id: 0, eventId: 1, subscriptionId: 1, status: 1 },
+    ).lean<Array<Pick<DeliveryDoc, 'eventId' | 'subscriptionId' | 'status'>>>();
+    const wanted = new Set(
+      eventsToRecover(
+        batch.map((e) => e._id),
+        prior,
+        sub._id,
+      ),
+    );
+    const missing = batch.filter((e) => wanted.has(e._id));
+    if (missing.length === 0) return 0;
+
+    const now = new Date();
+    // The new rows keep the bytes 30 days from now, as every delivery row does.
+    await Envelope.updateMany({ tenantId, _id: { $in: missing.map((e) => e._id) } }, { $set: { lastUsedAt: now } });
+    const rows: DeliveryDoc[] = missing.map((e) => ({
+      _id: randomUUID(),
+      tenantId,
+      subscriptionId: sub._id,
+      eventId: e._id,
+      eventType: e.eventType,
+      occurredAt: e.occurredAt,
+      status: 'Pending',
+      series: 1,
+      attemptsMade: 0,
+      totalAttempts: 0,
+      attemptLog: [],
+      lastStatusCode: null,
+      responseBody: null,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+      recovered: true,
+    }));
+    let written = rows;
+    try {
+      await Delivery.collection.insertMany(rows as never[], { ordered: false });
+    } catch (err) {
+      if (!isBulkDuplicate(err)) throw err;
+      // A delivery of the event reached this subscription meanwhile (fan-out, a concurrent recover).
+      const ours = await Delivery.find({ _id: { $in: rows.map((r) => r._id) } }, { _id: 1 }).lean();
+      const kept = new Set(ours.map((r) => r._id));
+      written = rows.filter((r) => kept.has(r._id));
+    }
+
+    const results = await Promise.allSettled(
+      written.map((row) => enqueueAttempt(this.amqp, { deliveryId: row._id, tenantId, series: 1, attempt: 1 })),
+    );
+    const lost = written.filter((_, i) => results[i]!.status === 'rejected');
+    const queued = written.length - lost.length;
+    if (lost.length > 0) {
+      // Rows whose first attempt could not be queued are removed, so calling again sends them.
+      await Delivery.deleteMany({ tenantId, _id: { $in: lost.map((r) => r._id) } });
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        `${queuedBefore + queued} events were queued, the rest could not be; call recover again to send them.`,
+      );
+    }
+    return queued;
+  }
+}

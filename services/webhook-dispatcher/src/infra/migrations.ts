@@ -1,0 +1,49 @@
+import type { Logger } from '@travel/platform';
+import type { DeliveryDoc, DispatcherModels } from './models';
+
+const BATCH = 500;
+
+/**
+ * Delivery rows written before envelopes were stored once per event carry their own `payload`: move
+ * each event's bytes to the envelope collection (one per event, its retention counted from the newest
+ * row) and drop the copies from the rows. Idempotent, batch by batch, so an interrupted run resumes;
+ * until it has run, readers and the attempt runner still use a row's own copy.
+ */
+export async function moveDeliveryPayloads(models: DispatcherModels, logger?: Logger): Promise<number> {
+  const { Delivery, Envelope } = models;
+  let moved = 0;
+  for (;;) {
+    const rows = await Delivery.find(
+      { payload: { $exists: true } },
+      { _id: 1, tenantId: 1, eventId: 1, eventType: 1, occurredAt: 1, payload: 1, createdAt: 1 },
+    )
+      .limit(BATCH)
+      .lean<DeliveryDoc[]>();
+    if (rows.length === 0) break;
+    const byEvent = new Map<string, DeliveryDoc & { newest: Date }>();
+    for (const row of rows) {
+      const seen = byEvent.get(row.eventId);
+      if (!seen) byEvent.set(row.eventId, { ...row, newest: row.createdAt });
+      else if (row.createdAt > seen.newest) seen.newest = row.createdAt;
+    }
+    for (const e of byEvent.values()) {
+      await Envelope.updateOne(
+        { _id: e.eventId, tenantId: e.tenantId },
+        {
+          $setOnInsert: {
+            eventType: e.eventType,
+            occurredAt: e.occurredAt,
+            payload: e.payload,
+            createdAt: e.createdAt,
+          },
+          $max: { lastUsedAt: e.newest },
+        },
+        { upsert: true },
+      );
+    }
+    await Delivery.updateMany({ _id: { $in: rows.map((r) => r._id) } }, { $unset: { payload: 1 } });
+    moved += rows.length;
+  }
+  if (moved) logger?.info({ rows: moved }, 'delivery payloads moved to envelopes');
+  return moved;
+}
