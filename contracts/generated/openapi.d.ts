@@ -2827,6 +2827,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "multipart/form-data": {
+                    /** @description TravelEntryCreate as JSON */
+                    entry: string;
+                    attachments?: string | string[];
+                };
                 "application/json": components["schemas"]["TravelEntryCreate"];
             };
         };

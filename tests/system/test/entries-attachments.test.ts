@@ -116,6 +116,65 @@ describe('entries: attachments', () => {
     expect(five.status).toBe(201);
   });
 
+  describe('multipart entry create (an `entry` JSON part and `attachments` files)', () => {
+    async function createMultipart(entry: unknown, files: { name: string; type: string; bytes: Buffer }[]) {
+      const form = new FormData();
+      form.append('entry', typeof entry === 'string' ? entry : JSON.stringify(entry));
+      for (const f of files) form.append('attachments', new Blob([f.bytes], { type: f.type }), f.name);
+      const res = await fetch(`${stack.gateway.url}/api/v1/travel-entries`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: form,
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    }
+
+    it('creates the entry with its attachments in one call', async () => {
+      const res = await createMultipart(
+        { departureDate: '2026-11-19', returnDate: '2026-11-20', destination: 'Koper' },
+        [
+          { name: 'r.png', type: 'image/png', bytes: PNG },
+          { name: 'i.pdf', type: 'application/pdf', bytes: PDF },
+        ],
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.destination).toBe('Koper');
+      expect(res.body.attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['r.png', 'i.pdf']);
+      expect((await api.get(`/api/v1/travel-entries/${res.body.id}`)).body.attachments).toEqual(res.body.attachments);
+    });
+
+    it('an undecodable image is 400 under errors.attachments, and nothing is stored (no entry, no bytes)', async () => {
+      const { Entry } = registerModels(stack.entries.deps.mongo);
+      const files = stack.entries.deps.mongo.db!.collection('attachments.files');
+      const [entriesBefore, filesBefore] = [await Entry.countDocuments({}), await files.countDocuments({})];
+      const res = await createMultipart({ departureDate: '2026-11-19', returnDate: '2026-11-20' }, [
+        { name: 'ok.png', type: 'image/png', bytes: PNG },
+        { name: 'broken.png', type: 'image/png', bytes: TRUNCATED_PNG },
+      ]);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      expect(Object.keys(res.body.errors)).toEqual(['attachments']);
+      expect([await Entry.countDocuments({}), await files.countDocuments({})]).toEqual([entriesBefore, filesBefore]);
+    });
+
+    it('the entry part is checked like the JSON body, with the same field keys', async () => {
+      const bad = await createMultipart(
+        { departureDate: '2026-11-19', returnDate: '2026-11-20', extra: 1, advancePayment: 'x' },
+        [],
+      );
+      expect(bad.status).toBe(400);
+      expect(Object.keys(bad.body.errors).sort()).toEqual(['advancePayment', 'extra']);
+      const notJson = await createMultipart('{nope', []);
+      expect(notJson.status).toBe(400);
+      expect(notJson.body.errors).toHaveProperty('entry');
+      const invalidRule = await createMultipart({ departureDate: '2026-11-19', returnDate: '2026-11-18' }, [
+        { name: 'r.png', type: 'image/png', bytes: PNG },
+      ]);
+      expect(invalidRule.status).toBe(400);
+      expect(invalidRule.body.errors).toHaveProperty('returnDate');
+    });
+  });
+
   it("a locked entry is 409, another tenant's entry 404", async () => {
     const e = await entry();
     await registerModels(stack.entries.deps.mongo).Entry.updateOne({ _id: e.id }, { $set: { status: 1 } });

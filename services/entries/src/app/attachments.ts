@@ -35,16 +35,19 @@ export class AttachmentsApp {
     private readonly nudgeOutbox: () => void,
   ) {}
 
-  /** Every file checked (images decoded for real) before any is stored; errors under `File`. */
-  private async check(files: UploadedFile[]): Promise<void> {
+  /**
+   * Every file checked (images decoded for real) before any is stored. Errors under `key` (`File` on the
+   * attachments endpoint, `attachments` in an entry create); parts must be named `part`.
+   */
+  async checkFiles(files: UploadedFile[], key: string, part: string, required: boolean): Promise<FieldErrors> {
     const errors: FieldErrors = {};
-    const add = (message: string) => (errors[KEY] ??= []).push(message);
-    if (files.length === 0) add('at least one file is required (parts named "files")');
+    const add = (message: string) => (errors[key] ??= []).push(message);
+    if (required && files.length === 0) add(`at least one file is required (parts named "${part}")`);
     if (files.length > MAX_FILES_PER_UPLOAD) add(`at most ${MAX_FILES_PER_UPLOAD} files per request`);
     await Promise.all(
       files.map(async (f, i) => {
         const name = `file ${i + 1} (${cleanFileName(f.originalname)})`;
-        if (f.fieldname !== 'files') add(`${name}: send files in parts named "files"`);
+        if (f.fieldname !== part) add(`${name}: send files in parts named "${part}"`);
         else if (f.size === 0) add(`${name}: is empty`);
         else if (isImageType(f.mimetype)) {
           if (!(await this.decodesAsImage(f.buffer)))
@@ -54,13 +57,11 @@ export class AttachmentsApp {
         } else add(`${name}: type ${f.mimetype} is not accepted (images and PDF only)`);
       }),
     );
-    if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
+    return errors;
   }
 
-  async upload(caller: CallerContext, entryId: string, files: UploadedFile[]): Promise<Attachment[]> {
-    const entry = await this.entries.writable(caller, entryId);
-    await this.check(files);
-    const now = new Date();
+  /** Writes the bytes of checked files (before the entry write that makes them visible). */
+  async stage(tenantId: string, entryId: string, files: UploadedFile[], now: Date): Promise<Attachment[]> {
     const added: Attachment[] = files.map((f) => ({
       _id: randomUUID(),
       fileName: cleanFileName(f.originalname),
@@ -68,24 +69,37 @@ export class AttachmentsApp {
       size: f.size,
       createdAt: now,
     }));
-    // Bytes first, then the entry write that makes them visible; a failed write removes them again.
     await Promise.all(
       added.map((a, i) =>
         this.store.put(a._id, files[i]!.buffer, {
-          tenantId: caller.tenantId,
-          entryId: entry._id,
+          tenantId,
+          entryId,
           fileName: a.fileName,
           contentType: a.contentType,
         }),
       ),
     );
+    return added;
+  }
+
+  /** Removes staged bytes whose entry write did not happen. */
+  async unstage(attachments: readonly Attachment[]): Promise<void> {
+    await Promise.all(attachments.map((a) => this.store.remove(a._id)));
+  }
+
+  async upload(caller: CallerContext, entryId: string, files: UploadedFile[]): Promise<Attachment[]> {
+    const entry = await this.entries.writable(caller, entryId);
+    const errors = await this.checkFiles(files, KEY, 'files', true);
+    if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
+    // Bytes first, then the entry write that makes them visible; a failed write removes them again.
+    const added = await this.stage(caller.tenantId, entry._id, files, new Date());
     try {
       await withRevisionRetry('travel entry', async () => {
         const current = await this.entries.writable(caller, entryId);
         return this.save(caller, current, [...(current.attachments ?? []), ...added], new Date());
       });
     } catch (err) {
-      await Promise.all(added.map((a) => this.store.remove(a._id)));
+      await this.unstage(added);
       throw err;
     }
     return added;

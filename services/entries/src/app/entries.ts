@@ -32,6 +32,7 @@ import {
 } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import { nextEntrySequence, type EntriesModels, type EntryDoc } from '../infra/models';
+import type { Attachment } from '../domain/attachment';
 import type { Expense, ExpenseInput } from '../domain/expense';
 import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
 import { toBaseCurrency } from './fx';
@@ -44,6 +45,13 @@ export interface EntryFilter {
   status?: EntryStatusValue;
   dateFrom?: string;
   dateTo?: string;
+}
+
+/** Files sent with a multipart create: already checked (their errors), stored only when the entry is. */
+export interface CreateUploads {
+  errors: FieldErrors;
+  stage(entryId: string, now: Date): Promise<Attachment[]>;
+  unstage(attachments: readonly Attachment[]): Promise<void>;
 }
 
 export interface CreateEntryInput extends EntryInput {
@@ -159,7 +167,7 @@ export class EntriesApp {
     return advance!.conversion!;
   }
 
-  async create(caller: CallerContext, input: CreateEntryInput) {
+  async create(caller: CallerContext, input: CreateEntryInput, uploads?: CreateUploads) {
     const { fields, errors } = entryFields(input, { employeeId: caller.employeeId, baseCurrency: caller.baseCurrency });
     if (fields.employeeId !== caller.employeeId && !mayEditAll(caller)) throw forbidden(EDIT_ALL_ENTRIES);
     const now = new Date();
@@ -181,7 +189,7 @@ export class EntriesApp {
     try {
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
-      const entry = await this.insert(caller, input, fields, errors, { entryId, now, prepared, expenses });
+      const entry = await this.insert(caller, input, fields, errors, { entryId, now, prepared, expenses, uploads });
       this.nudgeOutbox();
       return entry;
     } catch (err) {
@@ -196,14 +204,25 @@ export class EntriesApp {
     input: CreateEntryInput,
     fields: EntryFields,
     errors: FieldErrors,
-    { entryId, now, prepared, expenses }: { entryId: string; now: Date; prepared: Prepared[]; expenses: Expense[] },
+    {
+      entryId,
+      now,
+      prepared,
+      expenses,
+      uploads,
+    }: { entryId: string; now: Date; prepared: Prepared[]; expenses: Expense[]; uploads?: CreateUploads },
   ): Promise<TravelEntry> {
-    const advance = await this.check(caller, fields, errors, {
-      checkEmployee: fields.employeeId !== caller.employeeId,
-      before: [],
-      expenseTotal: expenseTotal({ expenses, baseCurrency: caller.baseCurrency }),
-      expenses: prepared,
-    });
+    const advance = await this.check(
+      caller,
+      fields,
+      { ...errors, ...uploads?.errors },
+      {
+        checkEmployee: fields.employeeId !== caller.employeeId,
+        before: [],
+        expenseTotal: expenseTotal({ expenses, baseCurrency: caller.baseCurrency }),
+        expenses: prepared,
+      },
+    );
 
     const isRequest = input.isRequest ?? false;
     // An order gets its number at once; a trip request only when it is authorized (SPEC, transitions).
@@ -213,6 +232,8 @@ export class EntriesApp {
           now.getUTCFullYear(),
           await nextEntrySequence(this.models, caller.tenantId, now.getUTCFullYear()),
         );
+    // Attachment bytes go in only once everything else has passed; a failed insert removes them again.
+    const attachments = uploads ? await uploads.stage(entryId, now) : [];
     const entry: TravelEntry = {
       _id: entryId,
       tenantId: caller.tenantId,
@@ -227,14 +248,19 @@ export class EntriesApp {
       advancePaymentInBaseCurrency: advance.baseAmount,
       advancePaymentExchangeRateSource: advance.source,
       expenses,
-      attachments: [],
+      attachments,
       createdAt: now,
       editedAt: now,
       deletedAt: null,
     };
     const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
     const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));
-    await this.models.Entry.create({ ...entry, rev: 0, ...withOutbox(event, ...used) });
+    try {
+      await this.models.Entry.create({ ...entry, rev: 0, ...withOutbox(event, ...used) });
+    } catch (err) {
+      await uploads?.unstage(attachments);
+      throw err;
+    }
     return entry;
   }
 

@@ -5,6 +5,7 @@ import type { EntriesApp, EntryFilter } from '../app/entries';
 import type { AttachmentsApp, UploadedFile } from '../app/attachments';
 import type { ExpensesApp } from '../app/expenses';
 import type { EntryStatusValue } from '../domain/entry';
+import { parseEntryPart } from './entry-part';
 import { toAttachmentResponse, toEntryResponse, toEntrySummary, toExpenseResponse } from './mappers';
 
 type Schemas = components['schemas'];
@@ -43,8 +44,20 @@ export function publicRoutes({ entries, expenses, attachments }: EntriesContext)
   r.post(
     '/api/v1/travel-entries',
     route(async (req, res) => {
-      const body = req.body as Schemas['TravelEntryCreate'];
-      res.status(201).json(toEntryResponse(await entries.create(callerOf(req), body)));
+      const caller = callerOf(req);
+      if (!req.is('multipart/form-data')) {
+        const body = req.body as Schemas['TravelEntryCreate'];
+        return void res.status(201).json(toEntryResponse(await entries.create(caller, body)));
+      }
+      // Multipart: the entry as a JSON part `entry`, files as parts `attachments` (errors under `attachments`).
+      const body = parseEntryPart((req.body as Record<string, unknown>)?.entry) as Schemas['TravelEntryCreate'];
+      const files = (req.files ?? []) as UploadedFile[];
+      const uploads = {
+        errors: await attachments.checkFiles(files, 'attachments', 'attachments', false),
+        stage: (entryId: string, now: Date) => attachments.stage(caller.tenantId, entryId, files, now),
+        unstage: (staged: Parameters<AttachmentsApp['unstage']>[0]) => attachments.unstage(staged),
+      };
+      res.status(201).json(toEntryResponse(await entries.create(caller, body, uploads)));
     }),
   );
   r.get(
