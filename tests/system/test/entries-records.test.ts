@@ -228,6 +228,17 @@ describe('entries: records', () => {
     });
   });
 
+  it('the contract publishes the entry status, expense kind and TravelType allow-lists at /api-reference/', async () => {
+    const doc = (await (await fetch(`${stack.gateway.url}/api-reference/openapi.json`)).json()) as {
+      components: { schemas: Record<string, { enum?: unknown[] }> };
+    };
+    expect(doc.components.schemas.EntryStatus!.enum).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(doc.components.schemas.TravelType!.enum).toEqual(['Domestic', 'Foreign']);
+    expect(doc.components.schemas.ExpenseKind!.enum).toContain('Mileage');
+    const page = await (await fetch(`${stack.gateway.url}/api-reference/`)).text();
+    for (const name of ['EntryStatus', 'ExpenseKind', 'TravelType']) expect(page).toContain(`id="${name}"`);
+  });
+
   describe('who sees and edits what (decision 0044)', () => {
     it('without ReadAllEntries/EditAllEntries: own entries only; others are 404, naming another employee is 403', async () => {
       const plain = await limitedCaller(owner, []);
