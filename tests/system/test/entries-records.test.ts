@@ -67,6 +67,13 @@ describe('entries: records', () => {
       expect((await create(other.api, TRIP)).entryNumber).toMatch(/-00001$/);
     });
 
+    it('entry numbers stay unique when many orders are created at once (one atomic counter)', async () => {
+      const t = await stack.tenant('PL');
+      const made = await Promise.all(Array.from({ length: 8 }, () => create(t.api, TRIP)));
+      const numbers = made.map((e) => Number(e.entryNumber.split('-')[1])).sort((a, b) => a - b);
+      expect(numbers).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    });
+
     it('stores place ids and an ISO country code as sent, and the advance in the base currency', async () => {
       const e = await create(owner, {
         ...TRIP,

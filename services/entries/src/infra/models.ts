@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { outboxSchemaFields, type OutboxFields } from '@travel/platform';
+import { isDuplicateKey, outboxSchemaFields, type OutboxFields } from '@travel/platform';
 import type { TravelEntry } from '../domain/entry';
 
 export interface EntryStorage {
@@ -145,10 +145,17 @@ export function registerModels(conn: Connection): EntriesModels {
 
 /** The next entry number's sequence for a tenant and year: one atomic increment (upsert on first use). */
 export async function nextEntrySequence(models: EntriesModels, tenantId: string, year: number): Promise<number> {
-  const doc = await models.EntryCounter.findOneAndUpdate(
-    { _id: `${tenantId}:${year}` },
-    { $inc: { seq: 1 }, $setOnInsert: { tenantId, year } },
-    { upsert: true, new: true, lean: true },
-  );
-  return doc!.seq;
+  const next = () =>
+    models.EntryCounter.findOneAndUpdate(
+      { _id: `${tenantId}:${year}` },
+      { $inc: { seq: 1 }, $setOnInsert: { tenantId, year } },
+      { upsert: true, new: true, lean: true },
+    );
+  try {
+    return (await next())!.seq;
+  } catch (err) {
+    // Two first numbers of a year at once: both upsert, one insert loses on _id; the counter exists now.
+    if (!isDuplicateKey(err)) throw err;
+    return (await next())!.seq;
+  }
 }
