@@ -2,12 +2,14 @@ import { EnvReader, readBaseConfig, startService, type StartOptions } from '@tra
 import { AttachmentsApp } from './app/attachments';
 import { EntriesApp } from './app/entries';
 import { ExpensesApp } from './app/expenses';
+import { UsageRefusals } from './app/usage-refusals';
 import { publicRoutes } from './http/routes';
 import { AttachmentStore, decodesAsImage } from './infra/attachment-store';
 import { EmployeesClient } from './infra/employees-client';
 import { FleetClient } from './infra/fleet-client';
 import { FxConverter } from './infra/fx-client';
 import { ENTRIES_COLLECTION, registerModels } from './infra/models';
+import { startUsageRefusedConsumer } from './infra/usage-refused-consumer';
 import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './domain/attachment';
 
 export const SERVICE = 'entries';
@@ -32,7 +34,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
   const config = readConfig(env);
   return startService(
     config,
-    ({ mongo, nudgeOutbox }) => {
+    ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
       const models = registerModels(mongo);
       const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
       const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
@@ -52,6 +54,15 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.
         upload: { maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_UPLOAD },
         outboxCollections: [ENTRIES_COLLECTION],
+        // fleet refuses a vehicle use it cannot record: the Mileage row's vehicle is cleared.
+        start: () =>
+          startUsageRefusedConsumer({
+            client: amqp,
+            mongo,
+            logger,
+            metrics,
+            refusals: new UsageRefusals(models, nudgeOutbox, logger),
+          }),
         // Resources of other issues (approval workflow, per-diem utilities): not built here yet.
         notImplemented: ['/api/v1/approval-workflow', '/api/v1/utilities'],
       };

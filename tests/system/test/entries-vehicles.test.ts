@@ -2,6 +2,7 @@
 // (fleet's decision 0032): a vehicle outside the company is 400, a claimed one is kept and announced
 // with entries.vehicle.used on the bus; changing, removing the row or deleting the entry publishes
 // entries.vehicle.released; a create that stores nothing gives its claims back (claims/abandon).
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DOMAIN_EXCHANGE } from '@travel/platform';
@@ -139,6 +140,40 @@ describe('entries: vehicles on Mileage rows', () => {
       type: 'vehicle.released',
       data: { vehicleId: CAR, entryId: e.id, expenseId: e.expenses[0].id, reason: 'EntryDeleted' },
     });
+  });
+
+  it("fleet's usage-refused (the vehicle was deleted meanwhile) clears the row's vehicle and raises entry.updated", async () => {
+    const e = (
+      await api.post('/api/v1/travel-entries', {
+        departureDate: '2026-11-20',
+        returnDate: '2026-11-20',
+        expenses: [mileage(VAN)],
+      })
+    ).body;
+    await busEvents(1);
+    const x = e.expenses[0];
+    const refusal = (revision: number) => ({
+      id: randomUUID(),
+      type: 'vehicle.usage-refused',
+      tenantId,
+      occurredAt: new Date().toISOString(),
+      data: { vehicleId: VAN, entryId: e.id, expenseId: x.id, revision, reason: 'VehicleNotFound' },
+    });
+    const publish = (body: unknown) =>
+      ch.publish(DOMAIN_EXCHANGE, 'fleet.vehicle.usage-refused', Buffer.from(JSON.stringify(body)), {
+        persistent: true,
+        messageId: (body as { id: string }).id,
+        contentType: 'application/json',
+      });
+    // A refusal of another revision does not apply; the one of the stored revision does.
+    publish(refusal(7));
+    publish(refusal(0));
+    const cleared = await eventually(async () => {
+      const got = (await api.get(`/api/v1/travel-entries/${e.id}/expenses/${x.id}`)).body;
+      return got.vehicle === null ? got : undefined;
+    });
+    expect(cleared).toMatchObject({ vehicleId: null, vehicle: null, amount: x.amount, distanceKm: 42 });
+    expect((await api.get(`/api/v1/travel-entries/${e.id}`)).body.editedAt > e.editedAt).toBe(true);
   });
 
   it('a vehicle outside the company is 400 VALIDATION_FAILED under vehicleId', async () => {
