@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ensureInfra, repoRoot } from '../packages/testkit/src/infra/infra';
 import { startProcess, type ManagedProcess } from '../packages/testkit/src/infra/processes';
 import { waitFor } from '../packages/testkit/src/infra/wait';
+import { SmtpSink } from '../packages/testkit/src/smtp-sink';
 import { ensureTestTls, extraCaCertsEnv } from '../packages/testkit/src/tls';
 import { connectMongo, ensureIndexes, type Market } from '../packages/platform/src';
 import { registerModels } from '../services/employees/src/infra/models';
@@ -106,6 +107,8 @@ async function main(): Promise<void> {
     INTERNAL_CONTEXT_SECRET: secrets.context,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
+  // A local SMTP sink for fleet's deadline reminders: every e-mail is printed here, none leaves the machine.
+  const smtp = await new SmtpSink((m) => say(`e-mail to ${m.to.join(', ')}: ${m.subject}`)).start();
   const procs: ManagedProcess[] = [];
   let stopping = false;
   const stopAll = async (code: number) => {
@@ -113,6 +116,7 @@ async function main(): Promise<void> {
     stopping = true;
     say('stopping services');
     await Promise.all(procs.map((p) => p.stop()));
+    await smtp.stop();
     say('stopping infrastructure it started');
     await infra.stop();
     process.exit(code);
@@ -146,7 +150,9 @@ async function main(): Promise<void> {
                 // The local demo receiver (npm run receiver) and the user's own CAs; partners use public CAs.
                 NODE_EXTRA_CA_CERTS: trust.NODE_EXTRA_CA_CERTS,
               }
-            : {},
+            : name === 'fleet'
+              ? { SMTP_URL: process.env.SMTP_URL ?? smtp.url }
+              : {},
         ),
       ),
     );

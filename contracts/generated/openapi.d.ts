@@ -499,6 +499,271 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the company's vehicles visible to the caller, sorted by name
+         * @description Company vehicles are listed for every caller of the company. A `Personal` vehicle is listed only to
+         *     its owner (`ownerEmployeeId` is the caller's employee) and to callers holding `ManageVehicles` or
+         *     `EditAllEntries`. Filters combine with AND.
+         */
+        get: operations["listVehicles"];
+        put?: never;
+        /**
+         * Register a vehicle (needs ManageVehicles)
+         * @description Needs `ManageVehicles` (403 otherwise, whatever other permissions the caller holds; `ManageCompanyData`
+         *     does not grant it). `type` must be `Company` or `Personal`: any other value (another string, the
+         *     removed numeric public-transport type, a number) is 400 `VALIDATION_FAILED` with the message under
+         *     `errors.Type`. `category` is required. A `Personal` vehicle needs `ownerEmployeeId`, an employee of
+         *     the caller's company; a `Company` vehicle has none. `engineCapacityCc` and `enginePowerKw` `0` (or
+         *     omitted) store no value.
+         */
+        post: operations["createVehicle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a vehicle (another employee's Personal vehicle only with ManageVehicles or EditAllEntries)
+         * @description Another employee's `Personal` vehicle is 404 unless the caller holds `ManageVehicles` or
+         *     `EditAllEntries`; so is another company's vehicle.
+         */
+        get: operations["getVehicle"];
+        /**
+         * Replace a vehicle (needs ManageVehicles); omitted category and engine figures keep their values
+         * @description Full replace. A body a GET returned, sent back unchanged, is valid and changes nothing (the
+         *     read-only `id`, `isArchived`, `createdAt` and `editedAt` are accepted and ignored). Omitted optional
+         *     text (`licensePlate`, `make`, `model`) and `fuelType` are cleared. Three fields differ:
+         *     - `category`: omitted keeps the stored value, `0` clears it;
+         *     - `engineCapacityCc`: omitted keeps the stored value, `0` clears it;
+         *     - `enginePowerKw`: omitted keeps the stored value, `0` clears it, otherwise 1 to 2000.
+         *
+         *     `type` follows the create rule (errors under `errors.Type`). Archiving has its own operations.
+         */
+        put: operations["updateVehicle"];
+        post?: never;
+        /**
+         * Delete a vehicle (needs ManageVehicles); 409 while a live mileage expense uses it or it has a cost
+         * @description 204 when no live travel-entry reimbursement (mileage expense) uses the vehicle and it has no cost
+         *     entered, archived or not. Otherwise 409 `CONFLICT` and the vehicle is unchanged. Deleted entries and
+         *     removed reimbursements or costs do not count. Usage reaches this service from the entries context
+         *     (docs/decisions/0032).
+         */
+        delete: operations["deleteVehicle"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a vehicle (needs ManageVehicles); archiving an archived vehicle changes nothing
+         * @description Allowed for any vehicle, in use or not. Returns the vehicle with `isArchived` true.
+         */
+        post: operations["archiveVehicle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an archived vehicle active again (needs ManageVehicles)
+         * @description Returns the vehicle with `isArchived` false; unarchiving an active vehicle changes nothing.
+         */
+        post: operations["unarchiveVehicle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}/costs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a vehicle's costs, newest date first
+         * @description Readable by whoever may read the vehicle (404 otherwise).
+         */
+        get: operations["listVehicleCosts"];
+        put?: never;
+        /** Enter a cost of a vehicle (needs ManageVehicles); a vehicle with a cost cannot be deleted */
+        post: operations["createVehicleCost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}/costs/{costId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                costId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a cost (needs ManageVehicles); omitted odometer and note are cleared
+         * @description A body a GET returned is a valid body (read-only fields are accepted and ignored).
+         */
+        put: operations["updateVehicleCost"];
+        post?: never;
+        /** Remove a cost (needs ManageVehicles); a removed cost no longer blocks deleting the vehicle */
+        delete: operations["deleteVehicleCost"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a vehicle's documents, newest first (metadata only)
+         * @description Readable by whoever may read the vehicle (404 otherwise).
+         */
+        get: operations["listVehicleDocuments"];
+        put?: never;
+        /**
+         * Upload documents of a vehicle (needs ManageVehicles); PDF, PNG or JPEG, checked by their bytes
+         * @description Multipart: one to five parts named `files`, each at most 10 MiB. Every file must be a PDF, PNG or
+         *     JPEG whose structure decodes (the bytes decide, not the declared content type or the name); any
+         *     other or undecodable file is 400 `VALIDATION_FAILED` under `errors.File` and nothing is stored.
+         *     A larger file is 413.
+         */
+        post: operations["uploadVehicleDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                documentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Download a document's bytes (with its content type and file name) */
+        get: operations["downloadVehicleDocument"];
+        put?: never;
+        post?: never;
+        /** Delete a document (needs ManageVehicles) */
+        delete: operations["deleteVehicleDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}/deadlines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a vehicle's deadlines, soonest first
+         * @description Readable by whoever may read the vehicle (404 otherwise).
+         */
+        get: operations["listVehicleDeadlines"];
+        put?: never;
+        /**
+         * Add a deadline with its e-mail reminder (needs ManageVehicles)
+         * @description The reminder e-mail goes to every employee in `remindEmployeeIds` (employees of the company with an
+         *     e-mail address) `remindDaysBefore` days before `dueDate` (default 14), once per due date; a daily
+         *     job sends it (at the first run on or after that day).
+         */
+        post: operations["createVehicleDeadline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}/deadlines/{deadlineId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                deadlineId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a deadline (needs ManageVehicles); a new due date or lead time schedules a new reminder
+         * @description Full replace; a GET body PUT back is valid (read-only fields are accepted and ignored).
+         */
+        put: operations["updateVehicleDeadline"];
+        post?: never;
+        /** Remove a deadline and its pending reminder (needs ManageVehicles) */
+        delete: operations["deleteVehicleDeadline"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/travel-entries": {
         parameters: {
             query?: never;
@@ -1642,6 +1907,262 @@ export interface components {
              */
             requestedDate: string;
         };
+        /**
+         * @description `Company` (a company car, visible to every caller of the company) or `Personal` (an employee's own car, used for mileage reimbursement). The numeric public-transport type was removed.
+         * @enum {string}
+         */
+        VehicleType: "Company" | "Personal";
+        /**
+         * @description Petrol, diesel, LPG, CNG, electric, plug-in hybrid or hybrid
+         * @enum {string}
+         */
+        FuelType: "Petrol" | "Diesel" | "Lpg" | "Cng" | "Electric" | "PlugInHybrid" | "Hybrid";
+        /** @description Body of a vehicle create and full-replace update. A GET body is a valid body: the read-only fields are accepted and ignored; any other unknown field is 400. Text is trimmed; blank optional text is stored as null. */
+        VehicleWrite: {
+            id?: components["schemas"]["ReadOnlyId"];
+            /**
+             * @description `VehicleType`: `Company` or `Personal`. Required. Any other value (another string, a number such as the removed public-transport type) is 400 VALIDATION_FAILED under `errors.Type`.
+             * @example Company
+             */
+            type?: unknown;
+            name: components["schemas"]["RecordName"];
+            /** @example ZG-1234-AB */
+            licensePlate?: string | null;
+            /** @example Škoda */
+            make?: string | null;
+            /** @example Octavia Combi */
+            model?: string | null;
+            /** @description Omitted or null stores none */
+            fuelType?: components["schemas"]["FuelType"] | null;
+            /**
+             * @description Vehicle category. Required on create; on update omitted keeps the stored value, `0` clears it.
+             * @example 1
+             */
+            category?: number;
+            /**
+             * @description Cubic centimetres. Omitted on create or `0` stores none; on update omitted keeps the value.
+             * @example 1968
+             */
+            engineCapacityCc?: number;
+            /**
+             * @description Kilowatts, 1 to 2000. Omitted on create or `0` stores none; on update omitted keeps the value.
+             * @example 110
+             */
+            enginePowerKw?: number;
+            /** @description The employee who owns a `Personal` vehicle (required for it; an employee of the caller's company). A `Company` vehicle has none (null or omitted). */
+            ownerEmployeeId?: components["schemas"]["Id"] | null;
+            /** @description Read-only (accepted and ignored); use the archive and unarchive operations */
+            readonly isArchived?: boolean;
+            createdAt?: components["schemas"]["ReadOnlyTimestamp"];
+            editedAt?: components["schemas"]["ReadOnlyTimestamp"];
+        };
+        /**
+         * @example {
+         *       "id": "3f2b8a4e-1c7d-4e8a-9b1f-2a6c5d4e3f21",
+         *       "type": "Personal",
+         *       "name": "Ana's Golf",
+         *       "licensePlate": "LJ-AB-123",
+         *       "make": "Volkswagen",
+         *       "model": "Golf",
+         *       "fuelType": "Petrol",
+         *       "category": 1,
+         *       "engineCapacityCc": 1498,
+         *       "enginePowerKw": 85,
+         *       "ownerEmployeeId": "8d0c1f3a-52b7-4a8e-a0f4-6c1d2b3e4f50",
+         *       "isArchived": false,
+         *       "createdAt": "2026-10-01T08:00:00.000Z",
+         *       "editedAt": "2026-10-03T09:30:00.000Z"
+         *     }
+         */
+        Vehicle: {
+            id: components["schemas"]["ReadOnlyId"];
+            type: components["schemas"]["VehicleType"];
+            name: string;
+            licensePlate: string | null;
+            make: string | null;
+            model: string | null;
+            fuelType: components["schemas"]["FuelType"] | null;
+            /** @description null when none is stored */
+            category: number | null;
+            /** @description Cubic centimetres; null when none is stored */
+            engineCapacityCc: number | null;
+            /** @description Kilowatts (1 to 2000); null when none is stored */
+            enginePowerKw: number | null;
+            /** @description The owner of a `Personal` vehicle; null for a `Company` vehicle */
+            ownerEmployeeId: components["schemas"]["Id"] | null;
+            readonly isArchived: boolean;
+            createdAt: components["schemas"]["ReadOnlyTimestamp"];
+            editedAt: components["schemas"]["ReadOnlyTimestamp"];
+        };
+        /**
+         * Format: uuid
+         * @description Assigned by the server; accepted and ignored in a request body
+         */
+        ReadOnlyId: string;
+        /**
+         * Format: date-time
+         * @description Set by the server; accepted and ignored in a request body
+         */
+        ReadOnlyTimestamp: string;
+        /** @enum {string} */
+        VehicleCostKind: "Fuel" | "Service" | "Tyres" | "Insurance" | "Toll" | "Parking" | "Other";
+        /**
+         * @description An amount in `currency`, as a JSON number with at most the currency's minor digits (2 for EUR, CZK and PLN; 0 for JPY): more places are 400, never rounded. Read without binary floating-point error and stored as a decimal (docs/decisions/0020).
+         * @example 84.37
+         */
+        VehicleCostAmount: number;
+        /** @description Body of a cost create and full-replace update; read-only fields are accepted and ignored. */
+        VehicleCostWrite: {
+            id?: components["schemas"]["ReadOnlyId"];
+            vehicleId?: components["schemas"]["ReadOnlyId"];
+            /**
+             * Format: date
+             * @description The day the cost arose (`yyyy-MM-dd`)
+             */
+            date: string;
+            kind: components["schemas"]["VehicleCostKind"];
+            /** @description Greater than 0, in `currency` */
+            amount: components["schemas"]["VehicleCostAmount"];
+            /**
+             * @description ISO 4217 code
+             * @example EUR
+             */
+            currency: string;
+            /** @description Odometer reading in kilometres; omitted or null stores none */
+            odometerKm?: number | null;
+            note?: string | null;
+            createdAt?: components["schemas"]["ReadOnlyTimestamp"];
+            editedAt?: components["schemas"]["ReadOnlyTimestamp"];
+        };
+        /**
+         * @example {
+         *       "id": "0d7e7f0c-3a8e-4b5e-9c1e-8f2b1a6c5d40",
+         *       "vehicleId": "3f2b8a4e-1c7d-4e8a-9b1f-2a6c5d4e3f21",
+         *       "date": "2026-10-12",
+         *       "kind": "Fuel",
+         *       "amount": 84.37,
+         *       "currency": "EUR",
+         *       "odometerKm": 48210,
+         *       "note": "INA Zagreb-Jankomir",
+         *       "createdAt": "2026-10-12T17:02:11.000Z",
+         *       "editedAt": "2026-10-12T17:02:11.000Z"
+         *     }
+         */
+        VehicleCost: {
+            id: components["schemas"]["ReadOnlyId"];
+            vehicleId: components["schemas"]["ReadOnlyId"];
+            /** Format: date */
+            date: string;
+            kind: components["schemas"]["VehicleCostKind"];
+            amount: components["schemas"]["VehicleCostAmount"];
+            currency: string;
+            odometerKm: number | null;
+            note: string | null;
+            createdAt: components["schemas"]["ReadOnlyTimestamp"];
+            editedAt: components["schemas"]["ReadOnlyTimestamp"];
+        };
+        /**
+         * @example {
+         *       "id": "5b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+         *       "vehicleId": "3f2b8a4e-1c7d-4e8a-9b1f-2a6c5d4e3f21",
+         *       "fileName": "registration.pdf",
+         *       "contentType": "application/pdf",
+         *       "size": 184223,
+         *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *       "uploadedAt": "2026-10-02T10:15:00.000Z",
+         *       "uploadedByEmployeeId": "8d0c1f3a-52b7-4a8e-a0f4-6c1d2b3e4f50"
+         *     }
+         */
+        VehicleDocument: {
+            id: components["schemas"]["ReadOnlyId"];
+            vehicleId: components["schemas"]["ReadOnlyId"];
+            /**
+             * @description The uploaded name without any path
+             * @example registration.pdf
+             */
+            fileName: string;
+            /**
+             * @description Detected from the bytes
+             * @enum {string}
+             */
+            contentType: "application/pdf" | "image/png" | "image/jpeg";
+            /** @description Bytes */
+            size: number;
+            /** @description SHA-256 of the bytes */
+            sha256: string;
+            uploadedAt: components["schemas"]["ReadOnlyTimestamp"];
+            uploadedByEmployeeId: components["schemas"]["Id"];
+        };
+        /** @enum {string} */
+        VehicleDeadlineKind: "Registration" | "TechnicalInspection" | "Insurance" | "Service" | "Vignette" | "Custom";
+        /** @description Body of a deadline create and full-replace update; read-only fields are accepted and ignored. */
+        VehicleDeadlineWrite: {
+            id?: components["schemas"]["ReadOnlyId"];
+            vehicleId?: components["schemas"]["ReadOnlyId"];
+            kind: components["schemas"]["VehicleDeadlineKind"];
+            /** @description Required for a `Custom` deadline */
+            title?: string | null;
+            /**
+             * Format: date
+             * @example 2027-03-31
+             */
+            dueDate: string;
+            note?: string | null;
+            /** @description Employees of the company to e-mail (at most 20 distinct); omitted or empty sends no reminder */
+            remindEmployeeIds?: components["schemas"]["Id"][];
+            /** @description Days before `dueDate` the reminder goes out; 14 when omitted */
+            remindDaysBefore?: number;
+            /**
+             * Format: date
+             * @description Read-only (accepted and ignored)
+             */
+            readonly nextReminderOn?: string | null;
+            /**
+             * Format: date-time
+             * @description Read-only (accepted and ignored)
+             */
+            readonly lastReminderSentAt?: string | null;
+            createdAt?: components["schemas"]["ReadOnlyTimestamp"];
+            editedAt?: components["schemas"]["ReadOnlyTimestamp"];
+        };
+        /**
+         * @example {
+         *       "id": "7a9c1e2d-3b4f-4a5e-8c6d-1e2f3a4b5c6d",
+         *       "vehicleId": "3f2b8a4e-1c7d-4e8a-9b1f-2a6c5d4e3f21",
+         *       "kind": "TechnicalInspection",
+         *       "title": null,
+         *       "dueDate": "2027-03-31",
+         *       "note": "Station Jankomir",
+         *       "remindEmployeeIds": [
+         *         "8d0c1f3a-52b7-4a8e-a0f4-6c1d2b3e4f50"
+         *       ],
+         *       "remindDaysBefore": 14,
+         *       "nextReminderOn": "2027-03-17",
+         *       "lastReminderSentAt": null,
+         *       "createdAt": "2026-10-02T10:20:00.000Z",
+         *       "editedAt": "2026-10-02T10:20:00.000Z"
+         *     }
+         */
+        VehicleDeadline: {
+            id: components["schemas"]["ReadOnlyId"];
+            vehicleId: components["schemas"]["ReadOnlyId"];
+            kind: components["schemas"]["VehicleDeadlineKind"];
+            title: string | null;
+            /** Format: date */
+            dueDate: string;
+            note: string | null;
+            remindEmployeeIds: components["schemas"]["Id"][];
+            remindDaysBefore: number;
+            /**
+             * Format: date
+             * @description The day the pending reminder goes out; null when none is pending
+             */
+            readonly nextReminderOn: string | null;
+            /** Format: date-time */
+            readonly lastReminderSentAt: string | null;
+            createdAt: components["schemas"]["ReadOnlyTimestamp"];
+            editedAt: components["schemas"]["ReadOnlyTimestamp"];
+        };
     };
     responses: {
         /** @description Validation failed (`VALIDATION_FAILED`), with field-keyed `errors` */
@@ -2779,6 +3300,580 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    listVehicles: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Only vehicles of this type */
+                type?: components["schemas"]["VehicleType"];
+                /** @description true for archived vehicles only, false for active ones only */
+                isArchived?: boolean;
+                /** @description Only the `Personal` vehicles of this employee */
+                ownerEmployeeId?: components["schemas"]["Id"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged vehicles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["Vehicle"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleWrite"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vehicle"];
+                };
+            };
+            /** @description Validation failed; an unknown vehicle type is reported under `errors.Type` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vehicle */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vehicle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleWrite"];
+            };
+        };
+        responses: {
+            /** @description The vehicle as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vehicle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    deleteVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description In use or with a cost (`CONFLICT`); the vehicle is unchanged */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    archiveVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archived vehicle */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vehicle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    unarchiveVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active vehicle */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vehicle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listVehicleCosts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Only costs of this kind */
+                kind?: components["schemas"]["VehicleCostKind"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged costs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["VehicleCost"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createVehicleCost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleCostWrite"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleCost"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateVehicleCost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                costId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleCostWrite"];
+            };
+        };
+        responses: {
+            /** @description The cost as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleCost"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteVehicleCost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                costId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listVehicleDocuments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged documents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["VehicleDocument"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    uploadVehicleDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description One to five files (parts named `files`) */
+                    files?: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The stored documents, in the order of the parts */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["VehicleDocument"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description A file is larger than 10 MiB (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadVehicleDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                documentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file as uploaded; `Content-Disposition` carries its name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteVehicleDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                documentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listVehicleDeadlines: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged deadlines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["VehicleDeadline"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createVehicleDeadline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleDeadlineWrite"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleDeadline"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateVehicleDeadline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                deadlineId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleDeadlineWrite"];
+            };
+        };
+        responses: {
+            /** @description The deadline as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleDeadline"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteVehicleDeadline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                deadlineId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     listTravelEntries: {

@@ -23,15 +23,17 @@ export class ApiClient {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<ApiResponse<T>> {
+    // A string or FormData (multipart: fetch sets the boundary) is sent as is; anything else as JSON.
+    const raw = typeof body === 'string' || body instanceof FormData;
     const res = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: {
         ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
-        ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}),
+        ...(body !== undefined && !raw ? { 'content-type': 'application/json' } : {}),
         ...this.extraHeaders,
         ...headers,
       },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : raw ? (body as string | FormData) : JSON.stringify(body),
     });
     const text = await res.text();
     let parsed: unknown = text;

@@ -5,3 +5,4 @@ export * from './tls';
 export * from './infra/infra';
 export * from './processes';
 export * from './events';
+export * from './smtp-sink';

@@ -122,12 +122,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
       );
     }
     app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+    const apiSpec = openApiDocument();
     // A body a GET returned is a valid PUT body: read-only fields are dropped here, for every operation,
     // before the validator (which would refuse them); unknown fields still fail validation (0035).
-    app.use(ignoreReadOnlyFields(new ContractRoutes(openApiDocument())));
+    app.use(ignoreReadOnlyFields(new ContractRoutes(apiSpec)));
     app.use(
       OpenApiValidator.middleware({
-        apiSpec: openApiDocument() as never,
+        apiSpec: apiSpec as never,
         // Bodies are strict (a JSON number is never coerced into a string); query and path values are coerced anyway.
         validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
         validateResponses: options.validateResponses ?? false,

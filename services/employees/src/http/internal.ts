@@ -51,5 +51,26 @@ export function internalRoutes(models: EmployeesModels): Router {
       res.json({ employeeId: employee._id, chargeable: active.map((c) => c._id) });
     }),
   );
+  // The address to send a reminder to (fleet's deadline e-mails). Personal data: only over this
+  // service-to-service route, never through the gateway or in an event.
+  r.get(
+    '/tenants/:tenantId/employees/:id/contact',
+    route(async (req, res) => {
+      const employee = await findOwned(
+        models.Employee,
+        String(req.params.id).toLowerCase(),
+        String(req.params.tenantId),
+      );
+      if (!employee) throw notFound('employee');
+      res.json({
+        id: employee._id,
+        firstName: employee.firstName,
+        lastName: employee.lastName,
+        email: employee.email ?? null,
+        status: employee.status,
+        isArchived: employee.isArchived ?? false,
+      });
+    }),
+  );
   return r;
 }

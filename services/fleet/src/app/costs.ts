@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { TenantScope, findOwned, notFound, paginate, type CallerContext, type PageRequest } from '@travel/platform';
+import { costFields, toCostResponse, type CostKind, type CostWrite, type VehicleCost } from '../domain/cost';
+import type { FleetModels, VehicleCostDoc } from '../infra/models';
+import type { VehiclesApp } from './vehicles';
+import { throwIfInvalid } from './writes';
+
+export type CostResponse = ReturnType<typeof toCostResponse>;
+
+/**
+ * Costs of a vehicle. The vehicle's `costCount` is raised before a cost is stored and lowered after one
+ * is removed, each with a new revision: a crash between the two steps leaves the count too high (the
+ * vehicle stays undeletable, the safe side), never too low, and a delete that checked an older revision
+ * decides again.
+ */
+export class CostsApp {
+  constructor(
+    private readonly models: FleetModels,
+    private readonly vehicles: VehiclesApp,
+  ) {}
+
+  private async cost(caller: CallerContext, vehicleId: string, costId: string): Promise<VehicleCostDoc> {
+    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const cost = await findOwned(this.models.VehicleCost, costId.toLowerCase(), caller.tenantId);
+    if (!cost || cost.vehicleId !== vehicle._id) throw notFound('cost');
+    return cost;
+  }
+
+  async list(caller: CallerContext, vehicleId: string, filter: { kind?: CostKind }, page: PageRequest) {
+    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const query: Record<string, unknown> = { vehicleId: vehicle._id };
+    if (filter.kind) query.kind = filter.kind;
+    return paginate<VehicleCostDoc, CostResponse>(
+      new TenantScope<VehicleCostDoc>(this.models.VehicleCost, caller.tenantId),
+      query,
+      page,
+      { date: -1, createdAt: -1, _id: 1 },
+      toCostResponse,
+    );
+  }
+
+  async create(caller: CallerContext, vehicleId: string, input: CostWrite): Promise<CostResponse> {
+    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const { fields, errors } = costFields(input);
+    throwIfInvalid(errors);
+    const counted = await this.models.Vehicle.updateOne(
+      { _id: vehicle._id, tenantId: caller.tenantId },
+      { $inc: { costCount: 1, rev: 1 } },
+    );
+    if (counted.matchedCount === 0) throw notFound('vehicle');
+    const now = new Date();
+    const cost: VehicleCost = {
+      _id: randomUUID(),
+      tenantId: caller.tenantId,
+      vehicleId: vehicle._id,
+      ...fields,
+      createdAt: now,
+      editedAt: now,
+    };
+    try {
+      await this.models.VehicleCost.create(cost);
+    } catch (err) {
+      await this.uncount(caller, vehicle._id).catch(() => undefined);
+      throw err;
+    }
+    return toCostResponse(cost);
+  }
+
+  /** Full replace of a cost's fields. */
+  async update(caller: CallerContext, vehicleId: string, costId: string, input: CostWrite): Promise<CostResponse> {
+    const current = await this.cost(caller, vehicleId, costId);
+    const { fields, errors } = costFields(input);
+    throwIfInvalid(errors);
+    const editedAt = new Date();
+    const res = await this.models.VehicleCost.updateOne(
+      { _id: current._id, tenantId: caller.tenantId },
+      { $set: { ...fields, editedAt } },
+    );
+    if (res.matchedCount === 0) throw notFound('cost');
+    return toCostResponse({ ...current, ...fields, editedAt });
+  }
+
+  async delete(caller: CallerContext, vehicleId: string, costId: string): Promise<void> {
+    const current = await this.cost(caller, vehicleId, costId);
+    const res = await this.models.VehicleCost.deleteOne({ _id: current._id, tenantId: caller.tenantId });
+    if (res.deletedCount === 0) throw notFound('cost');
+    await this.uncount(caller, current.vehicleId);
+  }
+
+  private uncount(caller: CallerContext, vehicleId: string) {
+    return this.models.Vehicle.updateOne(
+      { _id: vehicleId, tenantId: caller.tenantId, costCount: { $gt: 0 } },
+      { $inc: { costCount: -1, rev: 1 } },
+    );
+  }
+}

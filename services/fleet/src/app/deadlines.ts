@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import {
+  TenantScope,
+  findOwned,
+  notFound,
+  paginate,
+  type CallerContext,
+  type FieldErrors,
+  type Logger,
+  type PageRequest,
+} from '@travel/platform';
+import {
+  deadlineFields,
+  nextReminderOn,
+  reminderMessage,
+  remindedForOf,
+  toDeadlineResponse,
+  type Deadline,
+  type DeadlineFields,
+  type DeadlineWrite,
+} from '../domain/deadline';
+import type { FleetModels } from '../infra/models';
+import type { Mailer } from '../infra/mailer';
+import type { EmployeeDirectory, VehiclesApp } from './vehicles';
+import { throwIfInvalid, withRevisionRetry } from './writes';
+
+export type DeadlineResponse = ReturnType<typeof toDeadlineResponse>;
+
+export class DeadlinesApp {
+  constructor(
+    private readonly models: FleetModels,
+    private readonly vehicles: VehiclesApp,
+    private readonly employees: EmployeeDirectory,
+  ) {}
+
+  private async decide(caller: CallerContext, input: DeadlineWrite, before?: Deadline): Promise<DeadlineFields> {
+    const { fields, errors } = deadlineFields(input);
+    const recipientErrors: FieldErrors = {};
+    const added = fields.remindEmployeeIds.filter((id) => !before?.remindEmployeeIds.includes(id));
+    if (!errors.remindEmployeeIds && added.length) {
+      const known = await Promise.all(added.map((id) => this.employees.exists(caller.tenantId, id)));
+      const unknown = added.filter((_, i) => !known[i]);
+      if (unknown.length)
+        recipientErrors.remindEmployeeIds = [`must all be employees of this company; unknown: ${unknown.join(', ')}`];
+    }
+    throwIfInvalid(errors, recipientErrors);
+    return fields;
+  }
+
+  async list(caller: CallerContext, vehicleId: string, page: PageRequest) {
+    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    return paginate<Deadline, DeadlineResponse>(
+      new TenantScope<Deadline>(this.models.Deadline, caller.tenantId),
+      { vehicleId: vehicle._id },
+      page,
+      { dueDate: 1, _id: 1 },
+      toDeadlineResponse,
+    );
+  }
+
+  async create(caller: CallerContext, vehicleId: string, input: DeadlineWrite): Promise<DeadlineResponse> {
+    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const fields = await this.decide(caller, input);
+    const now = new Date();
+    const deadline: Deadline = {
+      _id: randomUUID(),
+      tenantId: caller.tenantId,
+      vehicleId: vehicle._id,
+      ...fields,
+      nextReminderOn: nextReminderOn(fields, null),
+      remindedFor: null,
+      lastReminderSentAt: null,
+      createdAt: now,
+      editedAt: now,
+    };
+    await this.models.Deadline.create(deadline);
+    return toDeadlineResponse(deadline);
+  }
+
+  private async deadline(caller: CallerContext, vehicleId: string, deadlineId: string): Promise<Deadline> {
+    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const d = await findOwned(this.models.Deadline, deadlineId.toLowerCase(), caller.tenantId);
+    if (!d || d.vehicleId !== vehicle._id) throw notFound('deadline');
+    return d;
+  }
+
+  /** Conditional on the reminder state read, so a reminder sent meanwhile is not scheduled again. */
+  async update(caller: CallerContext, vehicleId: string, deadlineId: string, input: DeadlineWrite) {
+    return withRevisionRetry('deadline', async () => {
+      const current = await this.deadline(caller, vehicleId, deadlineId);
+      const fields = await this.decide(caller, input, current);
+      const next = { ...fields, nextReminderOn: nextReminderOn(fields, current.remindedFor), editedAt: new Date() };
+      const res = await this.models.Deadline.updateOne(
+        {
+          _id: current._id,
+          tenantId: caller.tenantId,
+          remindedFor: current.remindedFor,
+          nextReminderOn: current.nextReminderOn,
+        },
+        { $set: next },
+      );
+      return res.matchedCount === 1 ? toDeadlineResponse({ ...current, ...next }) : undefined;
+    });
+  }
+
+  async delete(caller: CallerContext, vehicleId: string, deadlineId: string): Promise<void> {
+    const current = await this.deadline(caller, vehicleId, deadlineId);
+    const res = await this.models.Deadline.deleteOne({ _id: current._id, tenantId: caller.tenantId });
+    if (res.deletedCount === 0) throw notFound('deadline');
+  }
+}
+
+/** `yyyy-MM-dd` of an instant in UTC. */
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * The daily reminder job: every deadline whose reminder day has come gets one e-mail to its recipients.
+ * Each deadline is claimed with a conditional write before sending (several replicas never send the
+ * same reminder twice); a failed send gives the claim back, so the next run retries it.
+ */
+export class ReminderJob {
+  constructor(
+    private readonly models: FleetModels,
+    private readonly employees: EmployeeDirectory,
+    private readonly mailer: Mailer,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Sends what is due on `now`'s day (UTC); returns how many reminders went out. */
+  async run(now = new Date()): Promise<number> {
+    const today = dayOf(now);
+    let sent = 0;
+    const due = await this.models.Deadline.find({ nextReminderOn: { $lte: today } })
+      .limit(500)
+      .lean();
+    for (const d of due) {
+      const claimed = await this.models.Deadline.updateOne(
+        { _id: d._id, nextReminderOn: d.nextReminderOn },
+        { $set: { nextReminderOn: null, remindedFor: remindedForOf(d), lastReminderSentAt: now } },
+      );
+      if (claimed.matchedCount === 0) continue;
+      try {
+        if (await this.send(d, today)) sent++;
+      } catch (err) {
+        this.logger.warn({ deadlineId: d._id, err: (err as Error).message }, 'reminder not sent; will retry');
+        await this.models.Deadline.updateOne(
+          { _id: d._id, nextReminderOn: null, remindedFor: remindedForOf(d) },
+          {
+            $set: {
+              nextReminderOn: d.nextReminderOn,
+              remindedFor: d.remindedFor,
+              lastReminderSentAt: d.lastReminderSentAt,
+            },
+          },
+        );
+      }
+    }
+    return sent;
+  }
+
+  private async send(d: Deadline, today: string): Promise<boolean> {
+    const vehicle = await findOwned(this.models.Vehicle, d.vehicleId, d.tenantId);
+    if (!vehicle) return false; // the vehicle is gone; nothing to remind of
+    const contacts = await Promise.all(d.remindEmployeeIds.map((id) => this.employees.contact(d.tenantId, id)));
+    const to = contacts.filter((c) => c?.email && !c.isArchived).map((c) => c!.email!);
+    if (!to.length) {
+      this.logger.info({ deadlineId: d._id }, 'reminder has no recipient with an e-mail address');
+      return false;
+    }
+    await this.mailer.send({ to, ...reminderMessage(d, vehicle, today) });
+    return true;
+  }
+}
+
+/** Runs the job now and then every `intervalMs` (hourly by default: a reminder goes out within an hour of its day starting). */
+export function scheduleReminders(job: ReminderJob, intervalMs: number, logger: Logger): () => void {
+  let running: Promise<unknown> | undefined;
+  const tick = () => {
+    running ??= job
+      .run()
+      .catch((err) => logger.warn({ err: (err as Error).message }, 'reminder run failed'))
+      .finally(() => (running = undefined));
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

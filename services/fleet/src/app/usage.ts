@@ -1,0 +1,129 @@
+import { findOwned, raiseEvent, withOutbox, isDuplicateKey, type Logger } from '@travel/platform';
+import { abandonClaim, applyUsage, liveCount, usageKey, type Usage, type UsageChange } from '../domain/usage';
+import type { FleetModels, VehicleDoc } from '../infra/models';
+import { withRevisionRetry } from './writes';
+
+export interface UsageEventData extends Omit<UsageChange, 'live'> {
+  vehicleId: string;
+}
+
+/** What a successful claim tells the entries context about the vehicle it may now use. */
+export interface ClaimedVehicle {
+  id: string;
+  type: string;
+  ownerEmployeeId: string | null;
+  isArchived: boolean;
+  fuelType: string | null;
+  category: number | null;
+  engineCapacityCc: number | null;
+  enginePowerKw: number | null;
+}
+
+export const REFUSED_EVENT = 'vehicle.usage-refused';
+
+/**
+ * The usage projection (docs/decisions/0032). Every change is decided on the vehicle's document at the
+ * revision read and written conditionally on it, exactly like a delete: a first use and a delete of the
+ * same vehicle can never both succeed.
+ */
+export class UsageApp {
+  constructor(
+    private readonly models: FleetModels,
+    private readonly nudgeOutbox: () => void,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Records a change on an existing vehicle. Returns the vehicle (changed or not), or null when the
+   * vehicle does not exist in this company (never existed, or deleted).
+   */
+  async apply(tenantId: string, vehicleId: string, change: UsageChange): Promise<VehicleDoc | null> {
+    return this.change(tenantId, vehicleId, usageKey(change), (usage, now) => applyUsage(usage, change, now));
+  }
+
+  /** Gives back a claim whose expense was not stored (see abandonClaim). */
+  async abandon(tenantId: string, data: UsageEventData): Promise<void> {
+    await this.change(tenantId, data.vehicleId, usageKey(data), (usage, now) => abandonClaim(usage, data, now));
+  }
+
+  /** Decides a usage change on the vehicle's document and writes it at the revision read. */
+  private change(
+    tenantId: string,
+    vehicleId: string,
+    key: string,
+    decide: (usage: Usage, now: Date) => Usage | undefined,
+  ): Promise<VehicleDoc | null> {
+    return withRevisionRetry(
+      'vehicle',
+      async () => {
+        const current = await findOwned(this.models.Vehicle, vehicleId.toLowerCase(), tenantId);
+        if (!current) return null;
+        const usage = decide(current.usage ?? {}, new Date());
+        if (!usage) return current;
+        const inUse = liveCount(usage);
+        const res = await this.models.Vehicle.updateOne(
+          { _id: current._id, tenantId, rev: current.rev },
+          { $set: { [`usage.${key}`]: usage[key], inUse, rev: current.rev + 1 } },
+        );
+        return res.matchedCount === 1 ? { ...current, usage, inUse, rev: current.rev + 1 } : undefined;
+      },
+      // A pool car's uses can arrive together (bounded by the consumer's prefetch): one wins per round.
+      25,
+    );
+  }
+
+  /**
+   * The synchronous check the entries context makes before it stores a mileage expense: records the use
+   * at once, so a delete that comes later sees it. Null when the vehicle is not (any longer) the company's.
+   */
+  async claim(tenantId: string, data: UsageEventData): Promise<ClaimedVehicle | null> {
+    const v = await this.apply(tenantId, data.vehicleId, { ...data, live: true });
+    if (!v) return null;
+    return {
+      id: v._id,
+      type: v.type,
+      ownerEmployeeId: v.ownerEmployeeId ?? null,
+      isArchived: v.isArchived,
+      fuelType: v.fuelType ?? null,
+      category: v.category ?? null,
+      engineCapacityCc: v.engineCapacityCc ?? null,
+      enginePowerKw: v.enginePowerKw ?? null,
+    };
+  }
+
+  /** `vehicle.used` from the bus. A use of a vehicle that no longer exists is reported back, once. */
+  async used(tenantId: string, data: UsageEventData): Promise<void> {
+    const v = await this.apply(tenantId, data.vehicleId, { ...data, live: true });
+    if (v) return;
+    this.logger.warn(
+      { tenantId, vehicleId: data.vehicleId, entryId: data.entryId },
+      'vehicle.used for a missing vehicle; reported back',
+    );
+    const now = new Date();
+    const refusal = {
+      vehicleId: data.vehicleId.toLowerCase(),
+      entryId: data.entryId,
+      expenseId: data.expenseId,
+      revision: data.revision,
+      reason: 'VehicleNotFound',
+    };
+    const event = raiseEvent('fleet', REFUSED_EVENT, tenantId, refusal, now);
+    try {
+      await this.models.UsageRefusal.create({
+        _id: `${tenantId}_${usageKey(data)}_${data.revision}`,
+        tenantId,
+        ...refusal,
+        at: now,
+        ...withOutbox(event),
+      });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    this.nudgeOutbox();
+  }
+
+  /** `vehicle.released` from the bus: the expense or its entry was removed, or it names another vehicle now. */
+  async released(tenantId: string, data: UsageEventData): Promise<void> {
+    await this.apply(tenantId, data.vehicleId, { ...data, live: false });
+  }
+}

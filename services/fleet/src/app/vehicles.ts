@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import {
+  TenantScope,
+  conflict,
+  findOwned,
+  notFound,
+  paginate,
+  type CallerContext,
+  type FieldErrors,
+  type PageRequest,
+} from '@travel/platform';
+import {
+  canSee,
+  deleteBlocker,
+  seesAllPersonal,
+  toVehicleResponse,
+  vehicleFields,
+  type Vehicle,
+  type VehicleFields,
+  type VehicleType,
+  type VehicleWrite,
+} from '../domain/vehicle';
+import type { FleetModels, VehicleDoc } from '../infra/models';
+import { deleteDocumentsOf } from './documents';
+import { throwIfInvalid, withRevisionRetry } from './writes';
+
+/** Who the employees of a company are (answered by the employees context). */
+export interface EmployeeDirectory {
+  exists(tenantId: string, employeeId: string): Promise<boolean>;
+  /** Name and e-mail address for a reminder; null when the employee is not the company's. */
+  contact(tenantId: string, employeeId: string): Promise<EmployeeContact | null>;
+}
+
+export interface EmployeeContact {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  status: string;
+  isArchived: boolean;
+}
+
+export interface VehicleFilter {
+  type?: VehicleType;
+  isArchived?: boolean;
+  ownerEmployeeId?: string;
+}
+
+export type VehicleResponse = ReturnType<typeof toVehicleResponse>;
+
+export class VehiclesApp {
+  constructor(
+    private readonly models: FleetModels,
+    private readonly employees: EmployeeDirectory,
+  ) {}
+
+  private scope(caller: CallerContext) {
+    return new TenantScope<VehicleDoc>(this.models.Vehicle, caller.tenantId);
+  }
+
+  /** The vehicle as this caller may see it: another company's, or another employee's Personal one, is 404. */
+  async visible(caller: CallerContext, id: string): Promise<VehicleDoc> {
+    const doc = await findOwned(this.models.Vehicle, id.toLowerCase(), caller.tenantId);
+    if (!doc || !canSee(caller, doc)) throw notFound('vehicle');
+    return doc;
+  }
+
+  private async ownerErrors(
+    caller: CallerContext,
+    fields: VehicleFields,
+    before?: VehicleFields,
+  ): Promise<FieldErrors> {
+    const owner = fields.ownerEmployeeId;
+    // An unchanged owner was checked when it was set: a GET body PUT back stays valid.
+    if (!owner || owner === before?.ownerEmployeeId) return {};
+    return (await this.employees.exists(caller.tenantId, owner))
+      ? {}
+      : { ownerEmployeeId: ['must be an employee of this company'] };
+  }
+
+  async create(caller: CallerContext, input: VehicleWrite): Promise<VehicleResponse> {
+    const { fields, errors } = vehicleFields(input);
+    throwIfInvalid(errors, Object.keys(errors).length ? {} : await this.ownerErrors(caller, fields));
+    const now = new Date();
+    const vehicle: Vehicle = {
+      _id: randomUUID(),
+      tenantId: caller.tenantId,
+      ...fields,
+      isArchived: false,
+      createdAt: now,
+      editedAt: now,
+    };
+    await this.models.Vehicle.create({ ...vehicle, rev: 0, usage: {}, inUse: 0, costCount: 0 });
+    return toVehicleResponse(vehicle);
+  }
+
+  async get(caller: CallerContext, id: string): Promise<VehicleResponse> {
+    return toVehicleResponse(await this.visible(caller, id));
+  }
+
+  async list(caller: CallerContext, filter: VehicleFilter, page: PageRequest) {
+    const query: Record<string, unknown> = {};
+    if (filter.type) query.type = filter.type;
+    if (filter.isArchived !== undefined) query.isArchived = filter.isArchived;
+    if (filter.ownerEmployeeId) query.ownerEmployeeId = filter.ownerEmployeeId.toLowerCase();
+    // Without a privileged flag: company vehicles and the caller's own Personal ones only.
+    if (!seesAllPersonal(caller)) query.$or = [{ type: 'Company' }, { ownerEmployeeId: caller.employeeId }];
+    return paginate<VehicleDoc, VehicleResponse>(
+      this.scope(caller),
+      query,
+      page,
+      { name: 1, _id: 1 },
+      toVehicleResponse,
+    );
+  }
+
+  /** Full replace; see vehicleFields for what an omission means. An unchanged body changes nothing. */
+  async update(caller: CallerContext, id: string, input: VehicleWrite): Promise<VehicleResponse> {
+    return withRevisionRetry('vehicle', async () => {
+      const current = await this.visible(caller, id);
+      const { fields, errors } = vehicleFields(input, current);
+      throwIfInvalid(errors, Object.keys(errors).length ? {} : await this.ownerErrors(caller, fields, current));
+      const unchanged = (Object.keys(fields) as (keyof VehicleFields)[]).every(
+        (k) => fields[k] === (current[k] ?? null),
+      );
+      if (unchanged) return toVehicleResponse(current);
+      const editedAt = new Date();
+      const res = await this.models.Vehicle.updateOne(
+        { _id: current._id, tenantId: caller.tenantId, rev: current.rev },
+        { $set: { ...fields, editedAt, rev: current.rev + 1 } },
+      );
+      if (res.matchedCount === 0) return undefined;
+      return toVehicleResponse({ ...current, ...fields, editedAt });
+    });
+  }
+
+  /** Archive (true) or unarchive (false); setting the state a vehicle already has changes nothing. */
+  async setArchived(caller: CallerContext, id: string, isArchived: boolean): Promise<VehicleResponse> {
+    return withRevisionRetry('vehicle', async () => {
+      const current = await this.visible(caller, id);
+      if (current.isArchived === isArchived) return toVehicleResponse(current);
+      const editedAt = new Date();
+      const res = await this.models.Vehicle.updateOne(
+        { _id: current._id, tenantId: caller.tenantId, rev: current.rev },
+        { $set: { isArchived, editedAt, rev: current.rev + 1 } },
+      );
+      if (res.matchedCount === 0) return undefined;
+      return toVehicleResponse({ ...current, isArchived, editedAt });
+    });
+  }
+
+  /**
+   * 409 while a live mileage expense uses the vehicle or a cost is entered; otherwise removed. The delete
+   * is conditional on the revision it checked, and every first use and every cost moves the revision, so
+   * a use or cost that comes in between makes it decide again (docs/decisions/0032).
+   */
+  async delete(caller: CallerContext, id: string): Promise<void> {
+    await withRevisionRetry('vehicle', async () => {
+      const current = await this.visible(caller, id);
+      const blocker = deleteBlocker({ inUse: current.inUse ?? 0, costCount: current.costCount ?? 0 });
+      if (blocker) throw conflict(blocker);
+      const res = await this.models.Vehicle.deleteOne({
+        _id: current._id,
+        tenantId: caller.tenantId,
+        rev: current.rev,
+      });
+      return res.deletedCount === 1 ? true : undefined;
+    });
+    await deleteDocumentsOf(this.models, caller.tenantId, id.toLowerCase());
+    await this.models.Deadline.deleteMany({ tenantId: caller.tenantId, vehicleId: id.toLowerCase() });
+  }
+}

@@ -1,0 +1,106 @@
+import {
+  WireFormatError,
+  decimalFromText,
+  isCurrency,
+  parseWireAmount,
+  toAmountText,
+  toWireAmount,
+} from '@travel/money';
+import type { FieldErrors } from '@travel/platform';
+import { addFieldError, optionalText } from './text';
+
+// Vehicle costs (issue 11): date, kind, amount and currency (decimal), odometer, note. Pure rules.
+
+export const COST_KINDS = ['Fuel', 'Service', 'Tyres', 'Insurance', 'Toll', 'Parking', 'Other'] as const;
+export type CostKind = (typeof COST_KINDS)[number];
+
+export interface CostFields {
+  date: string;
+  kind: CostKind;
+  /** Fixed-point text with exactly the currency's minor digits ("84.30"): stored money is never a float. */
+  amount: string;
+  currency: string;
+  odometerKm: number | null;
+  note: string | null;
+}
+
+export interface VehicleCost extends CostFields {
+  _id: string;
+  tenantId: string;
+  vehicleId: string;
+  createdAt: Date;
+  editedAt: Date;
+}
+
+export interface CostWrite {
+  date: string;
+  kind: CostKind;
+  /** A JSON number on the wire (docs/decisions/0020). */
+  amount: number;
+  currency: string;
+  odometerKm?: number | null;
+  note?: string | null;
+}
+
+/**
+ * Checks an amount from the wire (a JSON number, docs/decisions/0020) against its currency with the
+ * shared money package: never through binary floating point, greater than zero, at most the currency's
+ * minor digits (more is a 400, never rounded). Returns the fixed-point text that is stored ("84.30").
+ */
+export function checkAmount(amount: unknown, currency: string): { value?: string; problem?: string } {
+  if (!isCurrency(currency)) return { problem: 'currency: must be an ISO 4217 currency code' };
+  try {
+    return { value: toAmountText(parseWireAmount(amount, currency, { positive: true }), currency) };
+  } catch (err) {
+    if (err instanceof WireFormatError) return { problem: err.message };
+    throw err;
+  }
+}
+
+/** The stored fixed-point text as the wire's JSON number (exactly its digits). */
+export const amountToWire = (text: string, currency: string): number => toWireAmount(decimalFromText(text), currency);
+
+/** A calendar date `yyyy-MM-dd` that exists (the contract checks the format; this checks the day). */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === value;
+}
+
+/** The stored fields of a cost create or full replace (omitted odometer and note are cleared). */
+export function costFields(input: CostWrite): { fields: CostFields; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  if (!isCalendarDate(input.date)) addFieldError(errors, 'date', 'must be a calendar date yyyy-MM-dd');
+  const amount = checkAmount(input.amount, input.currency);
+  if (amount.problem?.startsWith('currency: ')) addFieldError(errors, 'currency', amount.problem.slice(10));
+  else addFieldError(errors, 'amount', amount.problem);
+  const note = optionalText(input.note, true);
+  addFieldError(errors, 'note', note.problem);
+  return {
+    fields: {
+      date: input.date,
+      kind: input.kind,
+      amount: amount.value ?? '0',
+      currency: input.currency,
+      odometerKm: input.odometerKm ?? null,
+      note: note.value,
+    },
+    errors,
+  };
+}
+
+export function toCostResponse(c: VehicleCost) {
+  return {
+    id: c._id,
+    vehicleId: c.vehicleId,
+    date: c.date,
+    kind: c.kind,
+    amount: amountToWire(c.amount, c.currency),
+    currency: c.currency,
+    odometerKm: c.odometerKm ?? null,
+    note: c.note ?? null,
+    createdAt: c.createdAt.toISOString(),
+    editedAt: c.editedAt.toISOString(),
+  };
+}

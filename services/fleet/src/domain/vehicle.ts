@@ -1,0 +1,148 @@
+import type { FieldErrors } from '@travel/platform';
+import { addFieldError, optionalText, requiredText } from './text';
+
+// Vehicles (SPEC "Vehicle (fields known)", "States: Vehicle"). Pure rules: no I/O.
+
+export const VEHICLE_TYPES = ['Company', 'Personal'] as const;
+export type VehicleType = (typeof VEHICLE_TYPES)[number];
+export const FUEL_TYPES = ['Petrol', 'Diesel', 'Lpg', 'Cng', 'Electric', 'PlugInHybrid', 'Hybrid'] as const;
+export type FuelType = (typeof FUEL_TYPES)[number];
+
+/** The flag every fleet write needs (SPEC Authentication 3): nothing else grants it. */
+export const MANAGE_VEHICLES = 'ManageVehicles';
+/** Flags that let a caller see other employees' Personal vehicles (SPEC Endpoints, Vehicles). */
+const SEE_ALL_PERSONAL = ['ManageVehicles', 'EditAllEntries'];
+
+/** The spec's key for an unknown vehicle type (SPEC Errors; API-SURFACE). */
+export const TYPE_KEY = 'Type';
+
+export interface VehicleFields {
+  type: VehicleType;
+  name: string;
+  licensePlate: string | null;
+  make: string | null;
+  model: string | null;
+  fuelType: FuelType | null;
+  category: number | null;
+  engineCapacityCc: number | null;
+  enginePowerKw: number | null;
+  ownerEmployeeId: string | null;
+}
+
+export interface Vehicle extends VehicleFields {
+  _id: string;
+  tenantId: string;
+  isArchived: boolean;
+  createdAt: Date;
+  editedAt: Date;
+}
+
+/** A create or full-replace body, after the contract has checked shapes (except `type`, checked here). */
+export interface VehicleWrite {
+  type?: unknown;
+  name: string;
+  licensePlate?: string | null;
+  make?: string | null;
+  model?: string | null;
+  fuelType?: FuelType | null;
+  category?: number;
+  engineCapacityCc?: number;
+  enginePowerKw?: number;
+  ownerEmployeeId?: string | null;
+}
+
+export const MAX_ENGINE_POWER_KW = 2000;
+
+/** `0` clears; omitted keeps `current` (update) or stores none (create, where `current` is null). */
+const keepOrClear = (value: number | undefined, current: number | null): number | null =>
+  value === undefined ? current : value === 0 ? null : value;
+
+/**
+ * The stored fields of a create (`current` undefined) or a full replace. Omitted `category`,
+ * `engineCapacityCc` and `enginePowerKw` keep the stored value on update; `0` clears them. Other omitted
+ * optional fields are cleared. The owner's existence in the company is checked by the caller (it needs I/O).
+ */
+export function vehicleFields(
+  input: VehicleWrite,
+  current?: VehicleFields,
+): { fields: VehicleFields; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const type = input.type;
+  if (type === undefined || type === null) addFieldError(errors, TYPE_KEY, 'is required: Company or Personal');
+  else if (typeof type !== 'string' || !(VEHICLE_TYPES as readonly string[]).includes(type))
+    addFieldError(errors, TYPE_KEY, `must be Company or Personal, not ${JSON.stringify(type)}`);
+
+  const name = requiredText(input.name);
+  addFieldError(errors, 'name', name.problem);
+  const licensePlate = optionalText(input.licensePlate);
+  addFieldError(errors, 'licensePlate', licensePlate.problem);
+  const make = optionalText(input.make);
+  addFieldError(errors, 'make', make.problem);
+  const model = optionalText(input.model);
+  addFieldError(errors, 'model', model.problem);
+
+  if (!current && input.category === undefined) addFieldError(errors, 'category', 'is required');
+  const enginePowerKw = keepOrClear(input.enginePowerKw, current?.enginePowerKw ?? null);
+  if (enginePowerKw !== null && (enginePowerKw < 1 || enginePowerKw > MAX_ENGINE_POWER_KW))
+    addFieldError(errors, 'enginePowerKw', `must be 1 to ${MAX_ENGINE_POWER_KW} (0 clears it)`);
+
+  const ownerEmployeeId = input.ownerEmployeeId?.toLowerCase() ?? null;
+  if (type === 'Personal' && !ownerEmployeeId)
+    addFieldError(errors, 'ownerEmployeeId', 'is required for a Personal vehicle');
+  if (type === 'Company' && ownerEmployeeId)
+    addFieldError(errors, 'ownerEmployeeId', 'must be null: only a Personal vehicle has an owner');
+
+  const fields: VehicleFields = {
+    type: type as VehicleType,
+    name: name.value,
+    licensePlate: licensePlate.value,
+    make: make.value,
+    model: model.value,
+    fuelType: input.fuelType ?? null,
+    category: keepOrClear(input.category, current?.category ?? null),
+    engineCapacityCc: keepOrClear(input.engineCapacityCc, current?.engineCapacityCc ?? null),
+    enginePowerKw,
+    ownerEmployeeId,
+  };
+  return { fields, errors };
+}
+
+/** Whether a caller may see a vehicle: Company ones always; Personal ones as owner or with a privileged flag. */
+export function canSee(
+  caller: { employeeId: string; permissions: readonly string[] },
+  v: Pick<Vehicle, 'type' | 'ownerEmployeeId'>,
+): boolean {
+  return v.type !== 'Personal' || v.ownerEmployeeId === caller.employeeId || seesAllPersonal(caller);
+}
+
+export const seesAllPersonal = (caller: { permissions: readonly string[] }): boolean =>
+  SEE_ALL_PERSONAL.some((flag) => caller.permissions.includes(flag));
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** Why a vehicle cannot be deleted (SPEC States: Vehicle), or undefined when it can. */
+export function deleteBlocker(state: { inUse: number; costCount: number }): string | undefined {
+  const reasons: string[] = [];
+  if (state.inUse > 0) reasons.push(`it is used on ${plural(state.inUse, 'live mileage expense')}`);
+  if (state.costCount > 0) reasons.push(`it has ${plural(state.costCount, 'cost')} entered`);
+  return reasons.length ? `The vehicle cannot be deleted: ${reasons.join(' and ')}.` : undefined;
+}
+
+export function toVehicleResponse(v: Vehicle) {
+  return {
+    id: v._id,
+    type: v.type,
+    name: v.name,
+    licensePlate: v.licensePlate ?? null,
+    make: v.make ?? null,
+    model: v.model ?? null,
+    fuelType: v.fuelType ?? null,
+    category: v.category ?? null,
+    engineCapacityCc: v.engineCapacityCc ?? null,
+    enginePowerKw: v.enginePowerKw ?? null,
+    ownerEmployeeId: v.ownerEmployeeId ?? null,
+    isArchived: v.isArchived,
+    createdAt: v.createdAt.toISOString(),
+    editedAt: v.editedAt.toISOString(),
+  };
+}

@@ -1,0 +1,33 @@
+import { Inbox, startConsumer, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
+import type { Connection } from 'mongoose';
+import type { UsageApp } from '../app/usage';
+import { RELEASED, parseVehicleUsageEvent } from '../domain/usage-events';
+
+/** The queue of the usage projection: the entries context's `vehicle.used` and `vehicle.released`. */
+export const USAGE_QUEUE = {
+  name: 'fleet.vehicle-usage',
+  bindings: ['entries.vehicle.used', 'entries.vehicle.released'],
+};
+
+export function startUsageConsumer(deps: {
+  client: AmqpClient;
+  mongo: Connection;
+  logger: Logger;
+  metrics: Metrics;
+  usage: UsageApp;
+}): Promise<void> {
+  return startConsumer({
+    client: deps.client,
+    queue: USAGE_QUEUE,
+    inbox: new Inbox(deps.mongo),
+    logger: deps.logger,
+    metrics: deps.metrics,
+    // Revisions order the events of one expense, whatever order they arrive in (domain/usage.ts).
+    prefetch: 10,
+    parse: parseVehicleUsageEvent,
+    handle: async (event) => {
+      if (event.type === RELEASED) await deps.usage.released(event.tenantId, event.data);
+      else await deps.usage.used(event.tenantId, event.data);
+    },
+  });
+}

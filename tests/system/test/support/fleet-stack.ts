@@ -1,0 +1,48 @@
+import type { RunningService } from '@travel/platform';
+import type { Market } from '@travel/platform';
+import { startEmployeesService } from '@travel/employees/src/service';
+import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
+import { registerModels } from '@travel/employees/src/infra/models';
+import { startFleetService } from '@travel/fleet/src/service';
+import { startGateway } from '@travel/gateway/src/service';
+import { ApiClient, createTestEnv, SmtpSink, type TestEnv } from '@travel/testkit';
+
+export interface FleetStack {
+  env: TestEnv;
+  employees: RunningService;
+  fleet: RunningService;
+  gateway: { url: string; stop(): Promise<void> };
+  /** Receives the reminder e-mails (fleet's SMTP_URL). */
+  smtp: SmtpSink;
+  /** A new tenant through the operator use case, with a client holding its owner's key. */
+  tenant(market?: Market): Promise<CreatedTenant & { api: ApiClient }>;
+  stop(): Promise<void>;
+}
+
+/** Employees, fleet and the gateway in this process, on an isolated vhost and databases. */
+export async function startFleetStack(name: string, overrides: Record<string, string> = {}): Promise<FleetStack> {
+  const env = await createTestEnv(name, { RATE_LIMIT_BURST: '5000', API_KEY_CACHE_MS: '0', ...overrides });
+  const vars = { ...process.env, ...env.vars };
+  const smtp = await new SmtpSink().start();
+  const employees = await startEmployeesService(vars);
+  const fleet = await startFleetService({ SMTP_URL: smtp.url, ...vars, EMPLOYEES_URL: employees.url });
+  const gateway = await startGateway({ ...vars, EMPLOYEES_URL: employees.url, FLEET_URL: fleet.url });
+  return {
+    env,
+    employees,
+    fleet,
+    gateway,
+    smtp,
+    async tenant(market: Market = 'HR') {
+      const created = await createTenant(registerModels(employees.deps.mongo), { name: `Fleet ${market}`, market });
+      return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
+    },
+    async stop() {
+      await gateway.stop();
+      await fleet.stop();
+      await employees.stop();
+      await smtp.stop();
+      await env.cleanup();
+    },
+  };
+}
