@@ -16,7 +16,7 @@ describe('entries: expenses', () => {
   let sk: ApiClient;
 
   beforeAll(async () => {
-    stack = await startEntriesStack('entries-expenses');
+    stack = await startEntriesStack('entries-expenses', {}, { fleet: true });
     cz = (await stack.tenant('CZ')).api;
     sk = (await stack.tenant('SK')).api;
   });
@@ -224,7 +224,8 @@ describe('entries: expenses', () => {
 
     it('the vehicle is kept only on Mileage rows: every other kind stores none and reads vehicle: null', async () => {
       const e = await entry(cz);
-      const fuel = await cz.post(path(e.id), { kind: 'Fuel', date: '2026-11-20', amount: 1500, vehicleId: VEHICLE });
+      const car = (await cz.post('/api/v1/vehicles', { type: 'Company', name: 'Pool car', category: 1 })).body.id;
+      const fuel = await cz.post(path(e.id), { kind: 'Fuel', date: '2026-11-20', amount: 1500, vehicleId: car });
       expect(fuel.status).toBe(201);
       expect(fuel.body).toMatchObject({ vehicleId: null, vehicle: null });
       const stored = await registerModels(stack.entries.deps.mongo).Entry.findOne({ _id: e.id }).lean();

@@ -58,7 +58,7 @@ describe('entries with fleet', () => {
     await eventually(async () => (await api.delete(`/api/v1/vehicles/${v.body.id}`)).status === 204, 15_000);
   });
 
-  it('another company’s vehicle is 400 under vehicleId', async () => {
+  it('another company’s vehicle is 400 under vehicleId, on Mileage and other rows', async () => {
     const other = (await stack.tenant('CZ')).api;
     const v = await other.post('/api/v1/vehicles', { type: 'Company', name: 'Theirs', category: 1 });
     const e = (await api.post('/api/v1/travel-entries', { departureDate: '2026-11-20', returnDate: '2026-11-20' }))
@@ -73,6 +73,15 @@ describe('entries with fleet', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.errors).toHaveProperty('vehicleId');
+    // Also on a non-mileage row, where the vehicle would not be stored (fleet's look-up records no use).
+    const parking = await api.post(`/api/v1/travel-entries/${e.id}/expenses`, {
+      kind: 'Parking',
+      date: '2026-11-20',
+      amount: 3,
+      vehicleId: v.body.id,
+    });
+    expect(parking.status).toBe(400);
+    expect(parking.body.errors).toHaveProperty('vehicleId');
   });
 
   it('the vehicle events match their JSON Schemas in contracts/events', async () => {

@@ -27,6 +27,11 @@ function fakeFleet(): Promise<{ server: Server; url: string; calls: Call[] }> {
     req.on('end', () => {
       const path = req.url ?? '';
       calls.push({ path, body: JSON.parse(raw || '{}') });
+      const lookup = /^\/internal\/tenants\/[^/]+\/vehicles\/([^/]+)$/.exec(path);
+      if (lookup && req.method === 'GET')
+        return void res
+          .writeHead([CAR, VAN].includes(lookup[1]!) ? 200 : 404, { 'content-type': 'application/json' })
+          .end('{}');
       const m = /^\/internal\/tenants\/[^/]+\/vehicles\/([^/]+)\/claims(\/abandon)?$/.exec(path);
       if (!m || req.method !== 'POST') return void res.writeHead(404).end();
       if (m[2]) return void res.writeHead(204).end();
@@ -183,6 +188,31 @@ describe('entries: vehicles on Mileage rows', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_FAILED');
     expect(res.body.errors).toHaveProperty('vehicleId');
+  });
+
+  it('on a non-mileage row the vehicle is not stored, but one outside the company is 400 (single-expense endpoints)', async () => {
+    const e = (await api.post('/api/v1/travel-entries', { departureDate: '2026-11-20', returnDate: '2026-11-20' }))
+      .body;
+    const path = `/api/v1/travel-entries/${e.id}/expenses`;
+    const outside = await api.post(path, { kind: 'Parking', date: '2026-11-20', amount: 5, vehicleId: FOREIGN });
+    expect(outside.status).toBe(400);
+    expect(outside.body.errors).toHaveProperty('vehicleId');
+    const ours = await api.post(path, { kind: 'Parking', date: '2026-11-20', amount: 5, vehicleId: CAR });
+    expect(ours.status).toBe(201);
+    expect(ours.body).toMatchObject({ vehicleId: null, vehicle: null });
+    // PUT: the same rule, also when nothing else changes.
+    expect((await api.put(`${path}/${ours.body.id}`, { ...ours.body, vehicleId: FOREIGN })).status).toBe(400);
+    expect((await api.put(`${path}/${ours.body.id}`, { ...ours.body, vehicleId: VAN })).body.vehicle).toBeNull();
+    // No claim was made for either: nothing is recorded as a use.
+    expect(fleet.calls.filter((c) => c.body.expenseId === ours.body.id)).toEqual([]);
+    // On the entry create a vehicle on a non-mileage row is simply ignored.
+    const created = await api.post('/api/v1/travel-entries', {
+      departureDate: '2026-11-20',
+      returnDate: '2026-11-20',
+      expenses: [{ kind: 'Fuel', date: '2026-11-20', amount: 40, vehicleId: FOREIGN }],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.expenses[0].vehicle).toBeNull();
   });
 
   it('an entry create that stores nothing gives its claims back', async () => {

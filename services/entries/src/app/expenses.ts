@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { notFound, outboxUpdate, raiseEvent, type CallerContext, type OutboxEvent } from '@travel/platform';
+import { AppError, notFound, outboxUpdate, raiseEvent, type CallerContext, type OutboxEvent } from '@travel/platform';
 import {
   expenseFields,
   sameExpenseFields,
@@ -68,6 +68,16 @@ export class ExpensesApp {
     return saved ? expense : undefined;
   }
 
+  /**
+   * A vehicle sent on a non-mileage row is not stored, but one outside the company is still refused on
+   * the single-expense endpoints (SPEC, Endpoints rule 3); fleet is asked without recording a use.
+   */
+  private async checkIgnoredVehicle(caller: CallerContext, input: ExpenseInput): Promise<void> {
+    if (input.kind === 'Mileage' || !input.vehicleId) return;
+    if (!(await this.vehicles.exists(caller.tenantId, input.vehicleId.toLowerCase())))
+      throw new AppError('VALIDATION_FAILED', undefined, { vehicleId: ['must be a vehicle of this company'] });
+  }
+
   async get(caller: CallerContext, entryId: string, expenseId: string): Promise<Expense> {
     return this.find(await this.entries.readable(caller, entryId), expenseId);
   }
@@ -76,6 +86,7 @@ export class ExpensesApp {
     const expenseId = randomUUID();
     return withRevisionRetry('travel entry', async () => {
       const current = await this.entries.writable(caller, entryId);
+      await this.checkIgnoredVehicle(caller, input);
       const now = new Date();
       const prepared = await prepareExpense(
         { fx: this.fx, vehicles: this.vehicles },
@@ -106,6 +117,7 @@ export class ExpensesApp {
     return withRevisionRetry('travel entry', async () => {
       const current = await this.entries.writable(caller, entryId);
       const before = this.find(current, rawExpenseId);
+      await this.checkIgnoredVehicle(caller, input);
       const checked = expenseFields(input, { market: caller.market, baseCurrency: caller.baseCurrency });
       if (Object.keys(checked.errors).length === 0 && sameExpenseFields(checked.fields, storedExpenseFields(before)))
         return before;

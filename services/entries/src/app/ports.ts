@@ -33,6 +33,8 @@ export interface VehicleDirectory {
     vehicleId: string,
     use: { entryId: string; expenseId: string; revision: number },
   ): Promise<boolean>;
+  /** Whether the vehicle is the company's, recording nothing (a vehicle named on a non-mileage expense). */
+  exists(tenantId: string, vehicleId: string): Promise<boolean>;
   /** Gives back a claim whose expense was then not stored (best effort: never throws). */
   abandon(
     tenantId: string,

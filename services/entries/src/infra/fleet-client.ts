@@ -47,6 +47,30 @@ export class FleetClient implements VehicleDirectory {
     throw new AppError('SERVICE_UNAVAILABLE', `The fleet service answered ${res.status}; try again.`);
   }
 
+  /** `GET /internal/tenants/{tenantId}/vehicles/{id}`: 200 when the vehicle is the company's, 404 when not. */
+  async exists(tenantId: string, vehicleId: string): Promise<boolean> {
+    let res: Response;
+    try {
+      res = await fetch(
+        `${this.baseUrl}/internal/tenants/${encodeURIComponent(tenantId)}/vehicles/${encodeURIComponent(vehicleId)}`,
+        {
+          headers: {
+            [CONTEXT_HEADER]: mintContext(
+              { kind: 'service', service: 'entries', requestId: randomUUID() },
+              this.contextSecret,
+            ),
+          },
+          signal: AbortSignal.timeout(this.timeoutMs),
+        },
+      );
+    } catch {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The fleet service did not answer; try again.');
+    }
+    if (res.status === 404) return false;
+    if (res.ok) return true;
+    throw new AppError('SERVICE_UNAVAILABLE', `The fleet service answered ${res.status}; try again.`);
+  }
+
   /** `…/claims/abandon`: the expense of that revision was not stored. A failure leaves the claim to fleet's reconciliation. */
   async abandon(tenantId: string, vehicleId: string, use: Use): Promise<void> {
     try {
