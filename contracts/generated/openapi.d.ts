@@ -1442,6 +1442,31 @@ export interface components {
             readonly createdAt?: unknown;
             readonly editedAt?: unknown;
         };
+        /**
+         * @example {
+         *       "id": "7e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b",
+         *       "kind": "Mileage",
+         *       "date": "2026-11-20",
+         *       "description": "Brno and back",
+         *       "amount": 978.66,
+         *       "currencyCode": "CZK",
+         *       "manualExchangeRate": null,
+         *       "amountInBaseCurrency": 978.66,
+         *       "exchangeRateSource": null,
+         *       "vehicleId": null,
+         *       "vehicle": null,
+         *       "distanceKm": 120,
+         *       "vehicleKind": "Car",
+         *       "fuelType": "Petrol",
+         *       "fuelConsumption": 6.5,
+         *       "fuelUnitPriceOverride": null,
+         *       "mileagePetrolGrade": "Octane95",
+         *       "ratePerKm": 5.9,
+         *       "fuelUnitPrice": 34.7,
+         *       "createdAt": "2026-11-20T16:00:00.000Z",
+         *       "editedAt": "2026-11-20T16:00:00.000Z"
+         *     }
+         */
         Expense: {
             id: components["schemas"]["Id"];
             kind: components["schemas"]["ExpenseKind"];
@@ -1585,7 +1610,73 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             editedAt: components["schemas"]["Timestamp"];
         };
-        /** @description The full travel entry, children and free text included */
+        /**
+         * @description The full travel entry, children and free text included
+         * @example {
+         *       "id": "0b6f3a52-8a53-4f55-9d2e-8f1d6a2b7c10",
+         *       "entryNumber": "2026-00001",
+         *       "employeeId": "5d0e8a3c-2b1f-4c6d-8e9a-7f6b5c4d3e21",
+         *       "travelType": "Foreign",
+         *       "departureDate": "2026-11-19",
+         *       "returnDate": "2026-11-20",
+         *       "destination": "Vienna",
+         *       "purpose": "Customer workshop",
+         *       "description": null,
+         *       "report": null,
+         *       "departureLocationPlaceId": null,
+         *       "destinationPlaceId": "ChIJn8o2UZ4HbUcRRluiUYrlwv0",
+         *       "destinationCountryCode": "AT",
+         *       "status": 0,
+         *       "phase": null,
+         *       "isRequest": false,
+         *       "locked": false,
+         *       "isPaidOut": false,
+         *       "paidOutAt": null,
+         *       "advancePayment": 200,
+         *       "currencyCode": "EUR",
+         *       "advancePaymentDate": "2026-11-19",
+         *       "manualAdvanceExchangeRate": null,
+         *       "advancePaymentInBaseCurrency": 4842,
+         *       "advancePaymentExchangeRateSource": "CNB",
+         *       "baseCurrency": "CZK",
+         *       "costCenterAllocations": [
+         *         {
+         *           "costCenterId": "9a1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d",
+         *           "percentage": 100,
+         *           "amount": null
+         *         }
+         *       ],
+         *       "expenses": [
+         *         {
+         *           "id": "6c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+         *           "kind": "Parking",
+         *           "date": "2026-11-20",
+         *           "description": "Garage",
+         *           "amount": 12.5,
+         *           "currencyCode": "EUR",
+         *           "manualExchangeRate": null,
+         *           "amountInBaseCurrency": 302.61,
+         *           "exchangeRateSource": "CNB",
+         *           "vehicleId": null,
+         *           "vehicle": null,
+         *           "distanceKm": null,
+         *           "vehicleKind": null,
+         *           "fuelType": null,
+         *           "fuelConsumption": null,
+         *           "fuelUnitPriceOverride": null,
+         *           "mileagePetrolGrade": null,
+         *           "ratePerKm": null,
+         *           "fuelUnitPrice": null,
+         *           "createdAt": "2026-11-20T16:00:00.000Z",
+         *           "editedAt": "2026-11-20T16:00:00.000Z"
+         *         }
+         *       ],
+         *       "expenseTotal": 302.61,
+         *       "attachments": [],
+         *       "createdAt": "2026-11-18T09:00:00.000Z",
+         *       "editedAt": "2026-11-20T16:00:00.000Z"
+         *     }
+         */
         TravelEntry: {
             id: components["schemas"]["Id"];
             readonly entryNumber: string;

@@ -58,6 +58,27 @@ describe('entries with fleet', () => {
     await eventually(async () => (await api.delete(`/api/v1/vehicles/${v.body.id}`)).status === 204, 15_000);
   });
 
+  it('a deleted entry no longer counts as using its vehicle', async () => {
+    const v = await api.post('/api/v1/vehicles', { type: 'Company', name: 'Van', category: 1 });
+    const e = await api.post('/api/v1/travel-entries', {
+      departureDate: '2026-11-20',
+      returnDate: '2026-11-20',
+      expenses: [
+        {
+          kind: 'Mileage',
+          date: '2026-11-20',
+          distanceKm: 10,
+          vehicleId: v.body.id,
+          fuelType: 'Diesel',
+          fuelConsumption: 5,
+        },
+      ],
+    });
+    expect((await api.delete(`/api/v1/vehicles/${v.body.id}`)).status).toBe(409);
+    expect((await api.delete(`/api/v1/travel-entries/${e.body.id}`)).status).toBe(204);
+    await eventually(async () => (await api.delete(`/api/v1/vehicles/${v.body.id}`)).status === 204, 15_000);
+  });
+
   it('another company’s vehicle is 400 under vehicleId, on Mileage and other rows', async () => {
     const other = (await stack.tenant('CZ')).api;
     const v = await other.post('/api/v1/vehicles', { type: 'Company', name: 'Theirs', category: 1 });
