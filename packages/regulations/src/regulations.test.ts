@@ -135,6 +135,14 @@ describe('Poland (REGULATIONS.md, PL section)', () => {
     expect(amounts(d.bands)).toEqual(['0.00', '22.50', '45.00']);
     expect(domesticPerDiem('PL', '2022-12-31').status).toBe('unknown');
   });
+  it('trip over 24 h: a started day of up to 8 h 50 % (22.50 zł), over 8 h 100 % (45.00 zł)', () => {
+    const d = known(domesticPerDiem('PL', '2026-01-10'));
+    expect(d.startedDayBands!.map((b) => [b.from.hours, b.from.inclusive, b.to?.hours ?? null, b.fraction])).toEqual([
+      [0, false, 8, '1/2'],
+      [8, false, null, '1/1'],
+    ]);
+    expect(amounts(d.startedDayBands!)).toEqual(['22.50', '45.00']);
+  });
   it('meal reduction breakfast 25 %, lunch 50 %, dinner 25 %', () => {
     expect(known(domesticPerDiem('PL', '2026-01-10')).mealReduction!.perMeal).toEqual({
       Breakfast: '25',

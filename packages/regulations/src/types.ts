@@ -77,6 +77,11 @@ export interface DomesticPerDiem extends Validity {
   mealReduction: MealReductionRule | null;
   /** Multi-day rule in words (PL: full days then a started day). */
   multiDayRule?: string;
+  /**
+   * PL: the bands of the started day that ends a trip over 24 hours (by that day's hours); the full days
+   * before it pay `dailyRate`. Absent where the market has no such rule.
+   */
+  startedDayBands?: Band[];
   source: LegalSource;
 }
 

@@ -36,6 +36,16 @@ export const PL: MarketTables = {
       ],
       multiDayRule:
         'A trip over 24 hours: each full day 100 % of the dieta; a started day of up to 8 hours 50 %, over 8 hours 100 %.',
+      startedDayBands: [
+        {
+          id: 'started<=8h',
+          from: { hours: 0, inclusive: false },
+          to: { hours: 8, inclusive: true },
+          amount: '22.50',
+          fraction: '1/2',
+        },
+        { id: 'started>8h', from: { hours: 8, inclusive: false }, to: null, amount: '45.00', fraction: '1/1' },
+      ],
       mealReduction: {
         kind: 'perMeal',
         of: 'dailyRate',
