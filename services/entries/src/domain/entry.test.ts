@@ -51,6 +51,14 @@ describe('entry fields', () => {
     expect(a.fields.destination).toBe('Graz');
     expect(a.fields.report).toBeNull();
     const b = entryFields({ departureDate: '2026-11-02', returnDate: '2026-11-02', destination: 'Graz' }, defaults);
+    expect(
+      entryFields({ departureDate: '2026-11-02', returnDate: '2026-11-02', destination: 'Gr\u0007az' }, defaults)
+        .errors,
+    ).toHaveProperty('destination');
+    expect(
+      entryFields({ departureDate: '2026-11-02', returnDate: '2026-11-02', report: 'Line one\nLine two' }, defaults)
+        .errors,
+    ).toEqual({});
     expect(sameFields(a.fields, b.fields)).toBe(true);
   });
 });

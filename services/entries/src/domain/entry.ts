@@ -1,6 +1,7 @@
 import type { FieldErrors } from '@travel/platform';
 import { decimalText, isCurrency, minorDigitsOf } from './amounts';
 import { checkAllocationShape, type CostCenterAllocation } from './allocations';
+import { addFieldError, optionalText } from '@travel/text-rules';
 import { isCountryCode } from './countries';
 import type { Attachment } from './attachment';
 import type { Expense } from './expense';
@@ -93,11 +94,6 @@ const LOCKED_STATUSES: ReadonlySet<number> = new Set([
 export const isLocked = (e: Pick<TravelEntry, 'status' | 'isPaidOut'>): boolean =>
   e.isPaidOut || LOCKED_STATUSES.has(e.status);
 
-const text = (value: string | null | undefined): string | null => {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-};
-
 /** A real day of the calendar (the contract's `format: date` lets 2026-02-30 through). */
 export function isCalendarDate(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
@@ -148,15 +144,22 @@ export function entryFields(
   );
   Object.assign(errors, allocationErrors);
 
+  // Free text (shared rules): trimmed, blank is null, no control characters (line breaks in the long texts).
+  const text = (field: 'destination' | 'purpose' | 'description' | 'report', multiline: boolean) => {
+    const checked = optionalText(input[field], multiline);
+    addFieldError(errors, field, checked.problem);
+    return checked.value;
+  };
+
   const fields: EntryFields = {
     employeeId: (input.employeeId ?? defaults.employeeId).toLowerCase(),
     travelType: input.travelType ?? 'Domestic',
     departureDate: input.departureDate,
     returnDate: input.returnDate,
-    destination: text(input.destination),
-    purpose: text(input.purpose),
-    description: text(input.description),
-    report: text(input.report),
+    destination: text('destination', false),
+    purpose: text('purpose', false),
+    description: text('description', true),
+    report: text('report', true),
     departureLocationPlaceId: input.departureLocationPlaceId ?? null,
     destinationPlaceId: input.destinationPlaceId ?? null,
     destinationCountryCode: country,

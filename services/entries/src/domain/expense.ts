@@ -1,5 +1,6 @@
 import { fuelPrices, mileageRates, type FuelKind, type VehicleKind } from '@travel/regulations';
 import type { FieldErrors, Market } from '@travel/platform';
+import { optionalText } from '@travel/text-rules';
 import { Decimal, decimalText, isCurrency, minorDigitsOf, roundText } from './amounts';
 import type { RateSource } from './entry';
 
@@ -71,8 +72,6 @@ const FUEL_PART_MARKETS: ReadonlySet<Market> = new Set(['CZ', 'SK']);
 const RATE_PLACES = 10;
 const PRICE_PLACES = 3;
 
-const text = (value: string | null | undefined): string | null => value?.trim() || null;
-
 /**
  * Normalizes and checks an expense body. Field errors are keyed `${prefix}field` (`expenses[2].amount`
  * inside an entry create). The vehicle is kept only on Mileage rows; on every other kind it is dropped,
@@ -131,10 +130,13 @@ export function expenseFields(
     }
   }
 
+  const description = optionalText(input.description, true);
+  if (description.problem) add('description', description.problem);
+
   const fields: ExpenseFields = {
     kind: input.kind,
     date: input.date,
-    description: text(input.description),
+    description: description.value,
     amount,
     currencyCode,
     manualExchangeRate,
