@@ -130,7 +130,7 @@ export class OutboxRelay {
         .filter((p) => p.events.length > 0)
         .sort((a, b) => a.events[0]!.occurredAt.localeCompare(b.events[0]!.occurredAt));
       // Documents are independent (order is kept within each one): several in flight at once, taken
-      // oldest first, so confirms and removals overlap instead of costing one round trip each.
+      // oldest first, so their confirms overlap instead of costing one round trip each.
       let next = 0;
       const published: { docId: unknown; eventId: string }[] = [];
       const lane = async () => {
