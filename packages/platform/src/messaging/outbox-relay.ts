@@ -24,6 +24,9 @@ export interface OutboxRelayOptions {
   afterPublish?: (event: OutboxEvent) => Promise<void>;
 }
 
+/** Fetches per pass and collection before the removals (each of up to `batchSize` new documents). */
+const ROUNDS = 5;
+
 const eventsOf = (doc: Document): OutboxEvent[] =>
   Object.values((doc.outbox ?? {}) as Record<string, OutboxEvent>).sort(
     (a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.seq - b.seq,
@@ -122,32 +125,44 @@ export class OutboxRelay {
       if (oldest === undefined || at < oldest) oldest = at;
     };
     for (const collection of this.options.collections) {
-      const docs = await pendingDocuments(collection, batchSize);
-      // More may be waiting than one pass takes: go round again at once rather than after the interval.
-      if (docs.length >= batchSize) this.again = true;
-      const pending = docs
-        .map((doc) => ({ doc, events: eventsOf(doc) }))
-        .filter((p) => p.events.length > 0)
-        .sort((a, b) => a.events[0]!.occurredAt.localeCompare(b.events[0]!.occurredAt));
-      // Documents are independent (order is kept within each one): several in flight at once, taken
-      // oldest first, so their confirms overlap instead of costing one round trip each.
-      let next = 0;
+      // Up to ROUNDS fetches before the removals: each round takes the next batch, past the documents
+      // already handled in this pass (still pending until removed), so the events behind a batch are
+      // not held up by the removals of the one before it.
+      const handled = new Set<string>();
       const published: { docId: unknown; eventId: string }[] = [];
-      const lane = async () => {
-        for (let p = pending[next++]; p; p = pending[next++]) {
-          for (const event of p.events) {
-            if (!(await this.publishOne(event))) {
-              stillPending(event);
-              break;
+      let failed: PromiseRejectedResult | undefined;
+      for (let round = 0; round < ROUNDS && !failed; round++) {
+        const limit = batchSize + handled.size;
+        const docs = await pendingDocuments(collection, limit);
+        // More may be waiting than this pass takes: go round again at once rather than after the interval.
+        if (docs.length >= limit) this.again = true;
+        const pending = docs
+          .filter((doc) => !handled.has(String(doc._id)))
+          .map((doc) => ({ doc, events: eventsOf(doc) }))
+          .filter((p) => p.events.length > 0)
+          .sort((a, b) => a.events[0]!.occurredAt.localeCompare(b.events[0]!.occurredAt));
+        if (pending.length === 0) break;
+        for (const p of pending) handled.add(String(p.doc._id));
+        // Documents are independent (order is kept within each one): several in flight at once, taken
+        // oldest first, so their confirms overlap instead of costing one round trip each.
+        let next = 0;
+        const lane = async () => {
+          for (let p = pending[next++]; p; p = pending[next++]) {
+            for (const event of p.events) {
+              if (!(await this.publishOne(event))) {
+                stillPending(event);
+                break;
+              }
+              await this.options.afterPublish?.(event);
+              published.push({ docId: p.doc._id, eventId: event.id });
             }
-            await this.options.afterPublish?.(event);
-            published.push({ docId: p.doc._id, eventId: event.id });
           }
-        }
-      };
-      // Every lane finishes before the pass ends (no publish outlives it); then the first error, if any.
-      const lanes = Array.from({ length: Math.min(this.options.concurrency ?? 16, pending.length) }, lane);
-      const failed = (await Promise.allSettled(lanes)).find((r) => r.status === 'rejected');
+        };
+        // Every lane finishes before the round ends (no publish outlives it); the first error ends the pass.
+        const lanes = Array.from({ length: Math.min(this.options.concurrency ?? 16, pending.length) }, lane);
+        failed = (await Promise.allSettled(lanes)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (docs.length < limit) break;
+      }
       // Then the removals, of confirmed events only (a crash before publishes them again: at-least-once).
       // Apart from the publishes, so a store slow to write does not hold up the events behind them.
       let done = 0;
