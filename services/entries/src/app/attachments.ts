@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, notFound, outboxUpdate, raiseEvent, type CallerContext, type FieldErrors } from '@travel/platform';
+import { AppError, notFound, outboxUpdate, raiseEvent, type CallerContext, type FieldErrors, atRevision, withRevisionRetry } from '@travel/platform';
 import {
   MAX_FILES_PER_UPLOAD,
   cleanFileName,
@@ -13,7 +13,6 @@ import { toEntryWebhookDto } from '../domain/webhook';
 import type { AttachmentStore } from '../infra/attachment-store';
 import type { EntriesModels } from '../infra/models';
 import type { EntriesApp } from './entries';
-import { atRevision, withRevisionRetry } from './writes';
 
 export interface UploadedFile {
   fieldname: string;

@@ -13,8 +13,7 @@ import {
   type CallerContext,
   type ErrorCode,
   type FieldErrors,
-  type PageRequest,
-} from '@travel/platform';
+  type PageRequest, atRevision, withRevisionRetry } from '@travel/platform';
 import { EDIT_ALL_ENTRIES, mayEdit, mayEditAll, mayRead, mayReadAll } from '../domain/access';
 import { addedCostCenters, checkAllocationSum } from '../domain/allocations';
 import { minorDigitsOf, sumText } from '../domain/amounts';
@@ -37,7 +36,6 @@ import type { Expense, ExpenseInput } from '../domain/expense';
 import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
 import { toBaseCurrency } from './fx';
 import type { CurrencyConverter, EmployeeDirectory, VehicleDirectory } from './ports';
-import { atRevision, withRevisionRetry } from './writes';
 
 export interface EntryFilter {
   isRequest?: boolean;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, notFound, outboxUpdate, raiseEvent, type CallerContext, type OutboxEvent } from '@travel/platform';
+import { AppError, notFound, outboxUpdate, raiseEvent, type CallerContext, type OutboxEvent, atRevision, withRevisionRetry } from '@travel/platform';
 import {
   expenseFields,
   sameExpenseFields,
@@ -13,7 +13,6 @@ import type { EntriesModels, EntryDoc } from '../infra/models';
 import type { EntriesApp } from './entries';
 import { abandonClaims, prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
-import { atRevision, withRevisionRetry } from './writes';
 
 const SERVICE = 'entries';
 

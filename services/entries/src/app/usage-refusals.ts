@@ -1,9 +1,8 @@
-import { findOwned, outboxUpdate, raiseEvent, type Logger } from '@travel/platform';
+import { findOwned, outboxUpdate, raiseEvent, type Logger, atRevision, withRevisionRetry } from '@travel/platform';
 import type { TravelEntry } from '../domain/entry';
 import type { UsageRefused } from '../domain/usage-refused';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesModels } from '../infra/models';
-import { atRevision, withRevisionRetry } from './writes';
 
 /**
  * Fleet refused a use we announced (the vehicle was deleted between the claim and the event): the

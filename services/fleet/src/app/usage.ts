@@ -1,7 +1,6 @@
-import { findOwned, raiseEvent, withOutbox, isDuplicateKey, type Logger } from '@travel/platform';
+import { findOwned, raiseEvent, withOutbox, isDuplicateKey, type Logger, withRevisionRetry } from '@travel/platform';
 import { abandonClaim, applyUsage, liveCount, usageKey, type Usage, type UsageChange } from '../domain/usage';
 import type { FleetModels, VehicleDoc } from '../infra/models';
-import { withRevisionRetry } from './writes';
 
 export interface UsageEventData extends Omit<UsageChange, 'live'> {
   vehicleId: string;
