@@ -3032,10 +3032,10 @@ export interface operations {
                      *           "departureTime": "2026-11-02T06:00:00",
                      *           "arrivalTime": "2026-11-02T20:00:00",
                      *           "hours": 14,
-                     *           "band": "12-18h",
-                     *           "amount": 232,
+                     *           "band": ">12-18h",
+                     *           "amount": 236,
                      *           "currencyCode": "CZK",
-                     *           "amountInBaseCurrency": 232,
+                     *           "amountInBaseCurrency": 236,
                      *           "exchangeRateSource": null,
                      *           "breakfastsProvided": 0,
                      *           "lunchesProvided": 0,
@@ -3047,7 +3047,7 @@ export interface operations {
                      *           "reason": null
                      *         }
                      *       ],
-                     *       "total": 232,
+                     *       "total": 236,
                      *       "currencyCode": "CZK",
                      *       "complete": true
                      *     }

@@ -45,7 +45,10 @@ export function perDiemCalculatorRoutes(calculator: PerDiemCalculator): Router {
   );
   r.post(
     '/api/v1/travel-entries/:id/per-diems/compute',
-    gone('POST /api/v1/travel-entries/{id}/per-diems/compute', 'POST /api/v1/travel-entries/{id}/per-diems/from-itinerary'),
+    gone(
+      'POST /api/v1/travel-entries/{id}/per-diems/compute',
+      'POST /api/v1/travel-entries/{id}/per-diems/from-itinerary',
+    ),
   );
   r.post(
     '/api/v1/per-diems/calculate-simple',
