@@ -1434,6 +1434,8 @@ export interface components {
             source: components["schemas"]["LegalSource"] | null;
             /** @description Why `amount` or `amountInBaseCurrency` is null; null when both are known */
             reason: string | null;
+            /** @description What the reader must know about the row (e.g. an SI non-resident, for whom the tax-free cap's rule is not verified) */
+            warnings: string[];
         };
         PerDiemCalculation: {
             items: components["schemas"]["PerDiemCalculationRow"][];
@@ -3044,7 +3046,8 @@ export interface operations {
                      *             "act": "Vyhláška č. 573/2025 Sb.; Zákon č. 262/2006 Sb., zákoník práce",
                      *             "provision": "§163"
                      *           },
-                     *           "reason": null
+                     *           "reason": null,
+                     *           "warnings": []
                      *         }
                      *       ],
                      *       "total": 236,

@@ -56,6 +56,7 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
           dinnersProvided: 0,
           source: expect.objectContaining({ act: expect.any(String) }),
           reason: null,
+          warnings: [],
         }),
       ],
       total: amount,
@@ -63,6 +64,22 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
       complete: true,
     });
     if (band) expect(res.body.items[0].band).toBe(band);
+  });
+
+  it("with employeeId, the employee's residency applies (SI: no verified tax-free rule for non-residents)", async () => {
+    const si = await stack.tenant('SI');
+    const created = await si.api.post('/api/v1/employees', {
+      firstName: 'Ana',
+      lastName: 'Novak',
+      residency: 'NonResident',
+    });
+    expect(created.status).toBe(201);
+    const res = await si.api.post(CALCULATE, { stops: domesticDay('SI'), employeeId: created.body.id });
+    expect(res.status).toBe(200);
+    // The statutory amount is the same (21.39 €); the row says its tax treatment is not known (ZDoh-2 Art. 17).
+    expect(res.body.items[0]).toMatchObject({ amount: 21.39, warnings: [expect.stringContaining('non-residents')] });
+    const resident = await si.api.post(CALCULATE, { stops: domesticDay('SI'), employeeId: si.employeeId });
+    expect(resident.body.items[0].warnings).toEqual([]);
   });
 
   it('meals reduce a row, keyed by the wall-clock departure the calculator echoes', async () => {

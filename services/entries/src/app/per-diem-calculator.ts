@@ -42,6 +42,8 @@ export interface CalculatedRow extends Omit<ApiPerDiemRow, 'amount' | 'amountInB
   amountInBaseCurrency: Decimal | null;
   /** Why `amount` or `amountInBaseCurrency` is null; null when both are known. */
   reason: string | null;
+  /** The engine's notes on the row (an unverified meal reduction, an SI non-resident's tax treatment). */
+  warnings: string[];
 }
 
 export interface Calculation {
@@ -89,7 +91,7 @@ export class PerDiemCalculator {
   /** The row as the calculator answers it (wall-clock times), converted into the base currency. */
   private async priced(caller: CallerContext, row: PerDiemRow, fxDate: string): Promise<CalculatedRow> {
     const api = toApiRow(row, { times: 'wallClock' });
-    const base = { ...api, amount: null, amountInBaseCurrency: null, exchangeRateSource: null };
+    const base = { ...api, amount: null, amountInBaseCurrency: null, exchangeRateSource: null, warnings: row.warnings };
     if (row.amount === null || row.currencyCode === null)
       return { ...base, reason: row.reason ?? 'The statutory rate of this row is unknown.' };
     const amount = decimal(row.amount);
