@@ -91,6 +91,15 @@ export class UsageApp {
     };
   }
 
+  /**
+   * Whether a vehicle is the company's, without recording a use: entries checks a `vehicleId` sent on a
+   * non-mileage expense, which it then does not store (SPEC, Endpoints rule 3).
+   */
+  async find(tenantId: string, vehicleId: string): Promise<{ id: string; isArchived: boolean } | null> {
+    const v = await findOwned(this.models.Vehicle, vehicleId.toLowerCase(), tenantId);
+    return v ? { id: v._id, isArchived: v.isArchived } : null;
+  }
+
   /** `vehicle.used` from the bus. A use of a vehicle that no longer exists is reported back, once. */
   async used(tenantId: string, data: UsageEventData): Promise<void> {
     const v = await this.apply(tenantId, data.vehicleId, { ...data, live: true });

@@ -7,7 +7,7 @@ import {
   toWireAmount,
 } from '@travel/money';
 import type { FieldErrors } from '@travel/platform';
-import { addFieldError, optionalText } from './text';
+import { addFieldError, optionalText } from '@travel/text-rules';
 
 // Vehicle costs (issue 11): date, kind, amount and currency (decimal), odometer, note. Pure rules.
 

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '@travel/platform';
 import { isCalendarDate } from './cost';
-import { addFieldError, optionalText } from './text';
+import { addFieldError, optionalText } from '@travel/text-rules';
 
 // Vehicle deadlines (issue 11): registration, technical inspection, insurance, service, vignette or a
 // custom one; whom to remind by e-mail and how many days before. Pure rules: no I/O.

@@ -1,5 +1,5 @@
 import type { FieldErrors } from '@travel/platform';
-import { addFieldError, optionalText, requiredText } from './text';
+import { addFieldError, optionalText, requiredText } from '@travel/text-rules';
 
 // Vehicles (SPEC "Vehicle (fields known)", "States: Vehicle"). Pure rules: no I/O.
 

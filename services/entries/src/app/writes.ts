@@ -1,0 +1,46 @@
+import { AppError, conflict, isDuplicateKey, type FieldErrors } from '@travel/platform';
+
+/** Throws 400 VALIDATION_FAILED with every collected field error, if there is any. */
+export function throwIfInvalid(...sources: FieldErrors[]): void {
+  const errors: FieldErrors = {};
+  for (const source of sources)
+    for (const [field, messages] of Object.entries(source)) (errors[field] ??= []).push(...messages);
+  if (Object.keys(errors).length > 0) throw new AppError('VALIDATION_FAILED', undefined, errors);
+}
+
+/** The filter part that makes an update apply only to the revision it read (legacy documents have none). */
+export const atRevision = (rev: number | undefined): Record<string, unknown> =>
+  typeof rev === 'number' ? { rev } : { rev: { $exists: false } };
+
+const ATTEMPTS = 3;
+
+/**
+ * Optimistic concurrency without transactions: `attempt` reads, decides and writes conditionally on the
+ * revision it read, answering undefined when another write came first; it is then run again on fresh
+ * state. After a few lost races the caller gets 409 and can retry.
+ */
+export async function withRevisionRetry<T>(what: string, attempt: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < ATTEMPTS; i++) {
+    const result = await attempt();
+    if (result !== undefined) return result;
+  }
+  throw conflict(`The ${what} was changed by other requests at the same time; read it again and retry.`);
+}
+
+/**
+ * Runs a write guarded by a unique index. A duplicate key (E11000 on insert) is a 409; so is any other
+ * write error when `clash` then finds the competing record, because FerretDB answers a unique violation
+ * on update with an internal error rather than E11000 (docs/decisions/0002).
+ */
+export async function uniqueWrite<T>(
+  write: () => Promise<T>,
+  clash: () => Promise<boolean>,
+  detail: string,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isDuplicateKey(err) || (await clash().catch(() => false))) throw conflict(detail);
+    throw err;
+  }
+}
