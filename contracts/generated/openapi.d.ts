@@ -499,6 +499,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/utilities/per-diems/calculate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the statutory per-diems of an itinerary in the caller's market (stateless, nothing stored)
+         * @description The request is an itinerary: at least two stops in time order (`time` read as UTC; the first stop is
+         *     the start of the trip, the last its end; one leg is a two-stop itinerary), meals provided per row, and
+         *     optionally the employee whose residency applies. The caller's company's market decides the rules
+         *     (rows, bands, meal reductions, itinerary-level redistribution; docs/decisions/0050-0053). Nothing is
+         *     persisted. Times in the answer are echoed as the market's wall clock (Prague, Bratislava, Warsaw,
+         *     Zagreb, Ljubljana), as the spec says for this preview; meals keyed by those echoed times find their
+         *     rows. A row's `amount` is in the rate's currency; a foreign-currency row is converted into the base
+         *     currency through the market's provider on the trip's start date (docs/decisions/0056), giving
+         *     `amountInBaseCurrency` and `exchangeRateSource`. What is not known (a rate the research has not
+         *     verified, a day the provider published no rate for) is never guessed: the row's `amount` or
+         *     `amountInBaseCurrency` is null, `reason` says why, `complete` is false and `total` is null
+         *     (docs/decisions/0057).
+         */
+        post: operations["calculatePerDiems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/per-diems/compute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Removed (2026-05-23); answers 410 Gone naming its replacement, `POST /api/v1/travel-entries/{id}/per-diems/from-itinerary`
+         * @deprecated
+         */
+        post: operations["computeTravelEntryPerDiems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/per-diems/calculate-simple": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Removed (2026-05-23); answers 410 Gone naming its replacement, `POST /api/v1/utilities/per-diems/calculate`
+         * @deprecated
+         */
+        post: operations["calculateSimplePerDiems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/vehicles": {
         parameters: {
             query?: never;
@@ -1037,7 +1108,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "CONFLICT" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
             detail?: string;
             /** @description Field name (request JSON property path, or a key the spec names) to messages */
             errors?: {
@@ -1870,6 +1941,63 @@ export interface components {
             countryCode: string | null;
             reason: string;
         };
+        PerDiemStop: {
+            /** @description ISO 8601, read as UTC; from this time on the traveller is in `countryCode` */
+            time: string;
+            /** @description ISO 3166-1 alpha-2 */
+            countryCode: string;
+            placeId?: string;
+        };
+        /** @description Meals provided on one row, keyed by the row's (`countryCode`, `departureTime`) as the calculator returns them */
+        PerDiemRowMeals: {
+            countryCode: string;
+            departureTime: string;
+            breakfastsProvided?: number;
+            lunchesProvided?: number;
+            dinnersProvided?: number;
+        };
+        PerDiemCalculationRequest: {
+            stops: components["schemas"]["PerDiemStop"][];
+            meals?: components["schemas"]["PerDiemRowMeals"][];
+            /** @description The employee whose residency applies (Resident when omitted); must belong to the caller's company */
+            employeeId?: string;
+        };
+        PerDiemCalculationRow: {
+            countryCode: string;
+            /** @description The row's start, as the market's wall clock (no offset) in this preview */
+            departureTime: string;
+            /** @description The row's end, as the market's wall clock (no offset) in this preview */
+            arrivalTime: string;
+            /** @description Hours of the row */
+            hours: number;
+            /** @description The regulation's band; null below the first band or when unknown */
+            band: string | null;
+            /** @description The statutory amount after meal reductions, in `currencyCode`; null when the rate is unknown */
+            amount: number | null;
+            currencyCode: string | null;
+            /** @description `amount` in the base currency; null when `amount` or the exchange rate is unknown (`reason` says which) */
+            amountInBaseCurrency: number | null;
+            /** @description Provider of the rate used (`HNB`, `ECB`, `CNB`, `NBP`); null when no conversion was needed or possible */
+            exchangeRateSource: string | null;
+            breakfastsProvided: number;
+            lunchesProvided: number;
+            dinnersProvided: number;
+            /** @description The legal source of the rate; null when unknown */
+            source: components["schemas"]["LegalSource"] | null;
+            /** @description Why `amount` or `amountInBaseCurrency` is null; null when both are known */
+            reason: string | null;
+            /** @description What the reader must know about the row (e.g. an SI non-resident, for whom the tax-free cap's rule is not verified) */
+            warnings: string[];
+        };
+        PerDiemCalculation: {
+            items: components["schemas"]["PerDiemCalculationRow"][];
+            /** @description Sum of the rows' `amountInBaseCurrency`; null when any row's is unknown (never a partial sum) */
+            total: number | null;
+            /** @description The base currency of the caller's company */
+            currencyCode: string;
+            /** @description False when any row's amount or conversion is unknown */
+            complete: boolean;
+        };
         PerDiemRates: {
             /** @enum {string} */
             market: "HR" | "SI" | "SK" | "CZ" | "PL";
@@ -2256,6 +2384,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description The operation was removed (`GONE`); `detail` names the operation that replaces it */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Validation failed (`VALIDATION_FAILED`), with field-keyed `errors` */
         BadRequest: {
             headers: {
@@ -3391,6 +3528,119 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    calculatePerDiems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "stops": [
+                 *         {
+                 *           "time": "2026-11-02T05:00:00Z",
+                 *           "countryCode": "CZ"
+                 *         },
+                 *         {
+                 *           "time": "2026-11-02T09:00:00Z",
+                 *           "countryCode": "AT"
+                 *         },
+                 *         {
+                 *           "time": "2026-11-02T18:00:00Z",
+                 *           "countryCode": "CZ"
+                 *         },
+                 *         {
+                 *           "time": "2026-11-02T19:00:00Z",
+                 *           "countryCode": "CZ"
+                 *         }
+                 *       ],
+                 *       "meals": [
+                 *         {
+                 *           "countryCode": "AT",
+                 *           "departureTime": "2026-11-02T10:00:00",
+                 *           "lunchesProvided": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PerDiemCalculationRequest"];
+            };
+        };
+        responses: {
+            /** @description The computed rows, their total in the base currency, and whether everything is known */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "countryCode": "CZ",
+                     *           "departureTime": "2026-11-02T06:00:00",
+                     *           "arrivalTime": "2026-11-02T20:00:00",
+                     *           "hours": 14,
+                     *           "band": ">12-18h",
+                     *           "amount": 236,
+                     *           "currencyCode": "CZK",
+                     *           "amountInBaseCurrency": 236,
+                     *           "exchangeRateSource": null,
+                     *           "breakfastsProvided": 0,
+                     *           "lunchesProvided": 0,
+                     *           "dinnersProvided": 0,
+                     *           "source": {
+                     *             "act": "Vyhláška č. 573/2025 Sb.; Zákon č. 262/2006 Sb., zákoník práce",
+                     *             "provision": "§163"
+                     *           },
+                     *           "reason": null,
+                     *           "warnings": []
+                     *         }
+                     *       ],
+                     *       "total": 236,
+                     *       "currencyCode": "CZK",
+                     *       "complete": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PerDiemCalculation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    computeTravelEntryPerDiems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    calculateSimplePerDiems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            410: components["responses"]["Gone"];
         };
     };
     listVehicles: {

@@ -1,4 +1,9 @@
+import { Router } from 'express';
 import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
+import { PerDiemCalculator } from './app/per-diem-calculator';
+import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
+import { PerDiemEmployeesClient } from './infra/per-diem-employees-client';
+import { PerDiemFxClient } from './infra/per-diem-fx-client';
 import { AttachmentsApp } from './app/attachments';
 import { EntriesApp } from './app/entries';
 import { ExpensesApp } from './app/expenses';
@@ -45,12 +50,21 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         vehicles,
         nudgeOutbox,
       );
-      return {
-        api: publicRoutes({
+      const calculator = new PerDiemCalculator(
+        new PerDiemEmployeesClient(config.employeesUrl, config.internalContextSecret),
+        new PerDiemFxClient(config.referenceFxUrl, config.internalContextSecret),
+      );
+      const api = Router();
+      api.use(
+        publicRoutes({
           entries,
           expenses: new ExpensesApp(models, entries, fx, vehicles, nudgeOutbox),
           attachments: new AttachmentsApp(models, entries, new AttachmentStore(mongo), decodesAsImage, nudgeOutbox),
         }),
+      );
+      api.use(perDiemCalculatorRoutes(calculator));
+      return {
+        api,
         // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.
         upload: { maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_UPLOAD },
         outboxCollections: [ENTRIES_COLLECTION],
@@ -63,8 +77,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
             metrics,
             refusals: new UsageRefusals(models, nudgeOutbox, logger),
           }),
-        // Resources of other issues (approval workflow, per-diem utilities): not built here yet.
-        notImplemented: ['/api/v1/approval-workflow', '/api/v1/utilities'],
+        // The approval workflow (issue 13) is not built yet.
+        notImplemented: ['/api/v1/approval-workflow'],
       };
     },
     options,

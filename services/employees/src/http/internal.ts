@@ -27,7 +27,13 @@ export function internalRoutes(models: EmployeesModels): Router {
         String(req.params.tenantId),
       );
       if (!employee) throw notFound('employee');
-      res.json({ id: employee._id, status: employee.status, isArchived: employee.isArchived ?? false });
+      res.json({
+        id: employee._id,
+        status: employee.status,
+        isArchived: employee.isArchived ?? false,
+        // The per-diem calculator (entries): the SI tax-free cap depends on it. Not personal data.
+        residency: employee.residency ?? 'Resident',
+      });
     }),
   );
   // Entries asks which cost centers an employee may charge before it adds them to an entry: active cost
