@@ -18,4 +18,39 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  {
+    // src/domain holds pure rules: no I/O, no framework, no other room of the service (ARCHITECTURE.md).
+    files: ['services/*/src/domain/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...['mongoose', 'express', 'amqplib', 'mongodb', 'nodemailer', 'sharp', 'pino', 'prom-client'].map(
+              (name) => ({
+                name,
+                message: 'src/domain imports no I/O or framework: move this to src/infra or src/http.',
+              }),
+            ),
+            ...['node:fs', 'node:http', 'node:https', 'node:net', 'node:dns', 'node:child_process'].map((name) => ({
+              name,
+              message: 'src/domain imports no I/O: move this to src/infra.',
+            })),
+            {
+              name: '@travel/platform',
+              allowTypeImports: true,
+              message: "src/domain may use the platform's types only (its values do I/O).",
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/infra', '**/infra/**', '**/http', '**/http/**', '**/app', '**/app/**'],
+              message: 'src/domain depends on nothing else in the service (infra, http and app depend on domain).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

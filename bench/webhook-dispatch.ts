@@ -210,6 +210,40 @@ class Receiver {
   }
 }
 
+// ---- ceiling ----------------------------------------------------------------------------------------
+const CEILING_S = Number(opt('ceiling-seconds') ?? (QUICK ? 3 : 5));
+
+interface CeilingResult {
+  requests?: number;
+  perSecond?: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  cpuCores?: number;
+  error?: string;
+}
+
+/** The issue's ceiling: a bare signing HTTPS client (bench/lib/ceiling-process.ts) against the same receiver. */
+async function measureCeiling(receiver: Receiver): Promise<CeilingResult> {
+  const child = forkTs(join(ROOT, 'bench', 'lib', 'ceiling-process.ts'), process.env, 'ceiling');
+  try {
+    await ask(child, { type: 'noop' }, 'ready', 60_000);
+    const r = await ask<CeilingResult>(
+      child,
+      { type: 'run', port: receiver.healthyPort, seconds: CEILING_S, concurrency: 64 },
+      'ceiling',
+      CEILING_S * 1000 + 60_000,
+    );
+    const { type: _type, ...result } = r as CeilingResult & { type?: string };
+    log(
+      `ceiling (bare signing HTTPS client, 64 in flight, ${CEILING_S} s): ${result.error ?? `${Math.round(result.perSecond ?? 0)} requests/s, p50 ${result.p50Ms?.toFixed(1)} ms, p99 ${result.p99Ms?.toFixed(1)} ms, ${result.cpuCores?.toFixed(2)} core`}; load ${load().join(' ')}`,
+    );
+    return result;
+  } finally {
+    child.kill('SIGTERM');
+    await waitForExit(child, 5000);
+  }
+}
+
 // ---- dispatcher -------------------------------------------------------------------------------------
 class Dispatcher {
   private constructor(
@@ -835,6 +869,7 @@ async function main(): Promise<void> {
     steps: StepResult[];
     storeProbe?: ProbeResult;
     codeVersions?: string[];
+    ceiling?: { atStart: CeilingResult; atEnd?: CeilingResult };
     error?: string;
   }> = [];
   try {
@@ -855,6 +890,7 @@ async function main(): Promise<void> {
         `run ${run}/${RUNS} (${record.mode}, window ${WINDOW_S} s, warm-up ${WARMUP_S} s), load ${record.loadAtStart.join(' ')}`,
       );
       try {
+        if (CEILING_S > 0) record.ceiling = { atStart: await measureCeiling(receiver) };
         if (STORE_PROBE) {
           const sizes = QUICK ? [100, 1000] : [100, 1000, 3000, 10_000];
           log(`store probe: sequential commands against collections of ${sizes.join(', ')} rows`);
@@ -875,6 +911,7 @@ async function main(): Promise<void> {
           if (record.error) break;
         }
       } finally {
+        if (record.ceiling && !stopping) record.ceiling.atEnd = await measureCeiling(receiver).catch(() => undefined);
         record.loadAtEnd = load();
         record.codeVersions = [...new Set(record.steps.map((st) => st.code))];
         if (record.codeVersions.length > 1)

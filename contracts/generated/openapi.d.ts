@@ -499,6 +499,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/utilities/per-diems/calculate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the statutory per-diems of an itinerary in the caller's market (stateless, nothing stored)
+         * @description The request is an itinerary: at least two stops in time order (`time` read as UTC; the first stop is
+         *     the start of the trip, the last its end; one leg is a two-stop itinerary), meals provided per row, and
+         *     optionally the employee whose residency applies. The caller's company's market decides the rules
+         *     (rows, bands, meal reductions, itinerary-level redistribution; docs/decisions/0050-0053). Nothing is
+         *     persisted. Times in the answer are echoed as the market's wall clock (Prague, Bratislava, Warsaw,
+         *     Zagreb, Ljubljana), as the spec says for this preview; meals keyed by those echoed times find their
+         *     rows. A row's `amount` is in the rate's currency; a foreign-currency row is converted into the base
+         *     currency through the market's provider on the trip's start date (docs/decisions/0056), giving
+         *     `amountInBaseCurrency` and `exchangeRateSource`. What is not known (a rate the research has not
+         *     verified, a day the provider published no rate for) is never guessed: the row's `amount` or
+         *     `amountInBaseCurrency` is null, `reason` says why, `complete` is false and `total` is null
+         *     (docs/decisions/0057).
+         */
+        post: operations["calculatePerDiems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/per-diems/compute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Removed (2026-05-23); answers 410 Gone naming its replacement, `POST /api/v1/travel-entries/{id}/per-diems/from-itinerary`
+         * @deprecated
+         */
+        post: operations["computeTravelEntryPerDiems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/per-diems/calculate-simple": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Removed (2026-05-23); answers 410 Gone naming its replacement, `POST /api/v1/utilities/per-diems/calculate`
+         * @deprecated
+         */
+        post: operations["calculateSimplePerDiems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/vehicles": {
         parameters: {
             query?: never;
@@ -764,6 +835,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/travel-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the travel entries the caller may read, newest departure first
+         * @description Callers holding `ReadAllEntries` or `EditAllEntries` see every entry of the company; any other caller
+         *     sees only the entries of their own employee (docs/decisions/0044). Deleted entries are not listed.
+         *     Filters combine with AND; `dateFrom` / `dateTo` bound the departure date (inclusive).
+         */
+        get: operations["listTravelEntries"];
+        put?: never;
+        /**
+         * Create a travel entry with its expenses and cost-center allocations in one atomic call; raises entry.created
+         * @description All or nothing: every nested child is checked (currencies and FX, vehicles, cost centers) before
+         *     anything is stored; when one fails, nothing is stored and no event is raised. The entry starts as
+         *     `status` 0 (Draft), `phase` null; an order (`isRequest` false) gets its `entryNumber` at once, a trip
+         *     request keeps `""`. `employeeId` defaults to the caller's employee; naming another employee needs
+         *     `EditAllEntries` (403). `advancePaymentDate` defaults to `departureDate`; `currencyCode` to the
+         *     company's base currency; `advancePayment` to 0.
+         */
+        post: operations["createTravelEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one travel entry with its expenses, cost-center allocations and free-text fields
+         * @description Another employee's entry is 404 to a caller without `ReadAllEntries` or `EditAllEntries`.
+         */
+        get: operations["getTravelEntry"];
+        /**
+         * Replace a travel entry's own fields and cost-center allocations (full replace); raises entry.updated
+         * @description Full replace: optional fields the body omits are cleared (`advancePayment` 0, `currencyCode` the base
+         *     currency, `advancePaymentDate` the departure date, `costCenterAllocations` none); echo stored values,
+         *     place ids included, to keep them. A body a GET returned is valid: read-only fields are accepted and
+         *     ignored, children (`expenses`) are changed through their own endpoints. A PUT that changes nothing
+         *     stores nothing and raises no event. Another employee's entry needs `EditAllEntries` (403 when the
+         *     caller may only read it); `employeeId` cannot change. A locked entry is 409 `INVALID_STATE`.
+         */
+        put: operations["updateTravelEntry"];
+        post?: never;
+        /**
+         * Delete a travel entry (soft); it no longer counts as using a vehicle
+         * @description The entry disappears from reads and lists (404 afterwards). Only an unlocked entry can be deleted
+         *     (409 `INVALID_STATE` otherwise); another employee's entry needs `EditAllEntries`. No webhook is
+         *     raised: the v1 catalog has no delete event (docs/decisions/0046).
+         */
+        delete: operations["deleteTravelEntry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/expenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add one expense to an entry; raises entry.updated
+         * @description A paid amount in any currency is converted into the base currency with the provider's rate of the
+         *     expense `date` (`exchangeRateSource`; the manual-rate rule applies). A `Mileage` row is priced
+         *     `distanceKm` × the market's statutory rate per km on that date, plus in CZ and SK the fuel part
+         *     (`distanceKm` × `fuelConsumption` / 100 × the regulation's average price or `fuelUnitPriceOverride`).
+         *     `vehicleId` is kept only on Mileage rows. Needs the right to edit the entry; a locked entry is 409.
+         */
+        post: operations["createExpense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/expenses/{expenseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                expenseId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Read one expense of an entry */
+        get: operations["getExpense"];
+        /**
+         * Replace one expense (full replace); raises entry.updated when something changed
+         * @description Omitted optional fields are cleared; omitting `fuelUnitPriceOverride` and `mileagePetrolGrade`
+         *     re-prices a Mileage row with the regulation's average (petrol: the 95 grade) — echo the returned values
+         *     to keep a receipt price or the 98 grade. A body a GET returned is valid (read-only fields ignored); an
+         *     unchanged body stores nothing and raises nothing.
+         */
+        put: operations["updateExpense"];
+        post?: never;
+        /** Remove one expense; raises entry.updated */
+        delete: operations["deleteExpense"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach up to 5 files (receipts) to an entry in one multipart upload; raises entry.updated
+         * @description Parts named `files`, 1 to 5 per request, each at most 10 MiB (more files or a larger file: 413
+         *     `PAYLOAD_TOO_LARGE`). Accepted: JPEG, PNG, WebP, GIF, TIFF, AVIF and HEIF images, which are decoded for
+         *     real, and PDF (checked by its signature). A declared image whose bytes do not decode, or a file of
+         *     another type, is 400 `VALIDATION_FAILED` with the messages under `errors.File`; nothing is stored then.
+         */
+        post: operations["uploadAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                attachmentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** Download one attachment, with its content type */
+        get: operations["downloadAttachment"];
+        put?: never;
+        post?: never;
+        /** Remove one attachment; raises entry.updated */
+        delete: operations["deleteAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     entryEvent: {
@@ -869,7 +1108,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "CONFLICT" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
             detail?: string;
             /** @description Field name (request JSON property path, or a key the spec names) to messages */
             errors?: {
@@ -1165,6 +1404,390 @@ export interface components {
             /** @description The key: shown once, here; send it as `Authorization: Bearer <key>` */
             key: string;
         };
+        /**
+         * @description 0 Draft, 1 Submitted (in approval), 2 ChangesRequested, 3 Approved, 4 Rejected, 5 Cancelled
+         * @enum {integer}
+         */
+        EntryStatus: 0 | 1 | 2 | 3 | 4 | 5;
+        /**
+         * @description 1 PreApproval (trip being authorized), 0 Standard (settlement approval), null outside a workflow
+         * @enum {integer|null}
+         */
+        EntryPhase: 0 | 1 | null;
+        /**
+         * @description `Domestic` (inside the company's market country) or `Foreign`
+         * @enum {string}
+         */
+        TravelType: "Domestic" | "Foreign";
+        /**
+         * @description Provider code (`HNB`, `ECB`, `CNB`, `NBP`), `MANUAL`, or null for a same-currency or legacy row
+         * @enum {string|null}
+         */
+        AmountRateSource: "HNB" | "ECB" | "CNB" | "NBP" | "MANUAL" | null;
+        /** @description Free text; trimmed, blank stored as null. Never carried by webhooks. */
+        EntryText: string | null;
+        /** @description Place-provider place identifier, stored and returned as sent */
+        PlaceId: string | null;
+        /** @description Decimal amount, at most the currency's minor digits (JSON number, read without binary rounding) */
+        DecimalAmount: number;
+        /**
+         * @description One share of the entry's costs. Either every allocation of an entry has a `percentage` (summing to 100) or every one has an `amount` in the base currency (summing to the entry's expense total); the other field is null. A cost center added to an entry must be chargeable by the entry's employee.
+         * @example {
+         *       "costCenterId": "9a1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "percentage": 60,
+         *       "amount": null
+         *     }
+         */
+        CostCenterAllocation: {
+            costCenterId: components["schemas"]["Id"];
+            /** @description Share in percent, at most 2 decimals */
+            percentage?: number | null;
+            /** @description Share in the company's base currency */
+            amount?: number | null;
+        };
+        /**
+         * @description `Mileage` is the vehicle-use reimbursement (distance × statutory rate, plus the CZ/SK fuel part); every other kind is a paid amount
+         * @enum {string}
+         */
+        ExpenseKind: "Mileage" | "Fuel" | "Toll" | "Parking" | "Accommodation" | "PublicTransport" | "Meals" | "Other";
+        /**
+         * @description Fuel of the vehicle used on a mileage row (selects the regulation's average price in CZ)
+         * @enum {string}
+         */
+        MileageFuelType: "Petrol" | "Diesel" | "Electric";
+        /** @enum {string} */
+        PetrolGrade: "Octane95" | "Octane98";
+        /** @description Body of an expense create and full-replace update. A paid expense needs `amount` (in `currencyCode`, default the base currency); a `Mileage` row needs `distanceKm`, and in CZ and SK also `fuelType` and `fuelConsumption` (per 100 km, from the technical certificate) for the fuel part. */
+        ExpenseWrite: {
+            kind: components["schemas"]["ExpenseKind"];
+            /**
+             * Format: date
+             * @description The day of the expense: its FX referential date
+             */
+            date: string;
+            description?: string | null;
+            amount?: components["schemas"]["DecimalAmount"];
+            currencyCode?: string;
+            /** @description Honoured only when the provider publishes no rate for the date (else EXCHANGE_RATE_UNAVAILABLE) */
+            manualExchangeRate?: number | null;
+            /** @description Kept only on `Mileage` rows; ignored (and read back as null) on every other kind */
+            vehicleId?: components["schemas"]["Id"] | null;
+            /** @description Mileage: kilometres driven (≤ 2 decimals) */
+            distanceKm?: number | null;
+            /**
+             * @description Mileage: the statutory vehicle class (default Car; PL: CarUpTo900cc or CarOver900cc)
+             * @enum {string|null}
+             */
+            vehicleKind?: "Car" | "CarUpTo900cc" | "CarOver900cc" | "Motorcycle" | "Moped" | null;
+            fuelType?: components["schemas"]["MileageFuelType"] | null;
+            /** @description Mileage: litres (kWh) per 100 km */
+            fuelConsumption?: number | null;
+            /** @description Receipt price per litre (kWh) in the base currency; replaces the regulation's average on a CZ/SK mileage row */
+            fuelUnitPriceOverride?: number | null;
+            /** @description Selects the regulation's 95 or 98 average for a petrol vehicle without a receipt price (CZ) */
+            mileagePetrolGrade?: components["schemas"]["PetrolGrade"] | null;
+        };
+        /** @description The writable fields of an expense; what a GET returns besides them is read-only and ignored. */
+        ExpenseUpdate: {
+            kind: components["schemas"]["ExpenseKind"];
+            /** Format: date */
+            date: string;
+            description?: string | null;
+            amount?: components["schemas"]["DecimalAmount"];
+            currencyCode?: string;
+            manualExchangeRate?: number | null;
+            vehicleId?: components["schemas"]["Id"] | null;
+            distanceKm?: number | null;
+            /** @enum {string|null} */
+            vehicleKind?: "Car" | "CarUpTo900cc" | "CarOver900cc" | "Motorcycle" | "Moped" | null;
+            fuelType?: components["schemas"]["MileageFuelType"] | null;
+            fuelConsumption?: number | null;
+            fuelUnitPriceOverride?: number | null;
+            mileagePetrolGrade?: components["schemas"]["PetrolGrade"] | null;
+            readonly id?: unknown;
+            readonly vehicle?: unknown;
+            readonly amountInBaseCurrency?: unknown;
+            readonly exchangeRateSource?: unknown;
+            readonly ratePerKm?: unknown;
+            readonly fuelUnitPrice?: unknown;
+            readonly createdAt?: unknown;
+            readonly editedAt?: unknown;
+        };
+        /**
+         * @example {
+         *       "id": "7e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b",
+         *       "kind": "Mileage",
+         *       "date": "2026-11-20",
+         *       "description": "Brno and back",
+         *       "amount": 978.66,
+         *       "currencyCode": "CZK",
+         *       "manualExchangeRate": null,
+         *       "amountInBaseCurrency": 978.66,
+         *       "exchangeRateSource": null,
+         *       "vehicleId": null,
+         *       "vehicle": null,
+         *       "distanceKm": 120,
+         *       "vehicleKind": "Car",
+         *       "fuelType": "Petrol",
+         *       "fuelConsumption": 6.5,
+         *       "fuelUnitPriceOverride": null,
+         *       "mileagePetrolGrade": "Octane95",
+         *       "ratePerKm": 5.9,
+         *       "fuelUnitPrice": 34.7,
+         *       "createdAt": "2026-11-20T16:00:00.000Z",
+         *       "editedAt": "2026-11-20T16:00:00.000Z"
+         *     }
+         */
+        Expense: {
+            id: components["schemas"]["Id"];
+            kind: components["schemas"]["ExpenseKind"];
+            /** Format: date */
+            date: string;
+            description: string | null;
+            /** @description In `currencyCode`; on a Mileage row the computed reimbursement */
+            amount: number;
+            currencyCode: string;
+            manualExchangeRate: number | null;
+            readonly amountInBaseCurrency: number;
+            exchangeRateSource: components["schemas"]["AmountRateSource"];
+            vehicleId: string | null;
+            /** @description The vehicle of a Mileage row (`{ id }`); null on every other kind */
+            readonly vehicle: {
+                id: components["schemas"]["Id"];
+            } | null;
+            distanceKm: number | null;
+            vehicleKind: string | null;
+            fuelType: string | null;
+            fuelConsumption: number | null;
+            /** @description Stored only where it affects the price, else null */
+            fuelUnitPriceOverride: number | null;
+            /** @description Stored only where it affects the price, else null */
+            mileagePetrolGrade: string | null;
+            /** @description Mileage: the statutory rate per km applied */
+            readonly ratePerKm: number | null;
+            /** @description Mileage (CZ, SK): the fuel price per litre (kWh) applied */
+            readonly fuelUnitPrice: number | null;
+            createdAt: components["schemas"]["Timestamp"];
+            editedAt: components["schemas"]["Timestamp"];
+        };
+        Attachment: {
+            id: components["schemas"]["Id"];
+            fileName: string;
+            /** @description As declared by the upload (checked against the bytes) */
+            contentType: string;
+            /** @description Bytes */
+            size: number;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Body of the entry create (see the operation for defaults). */
+        TravelEntryCreate: {
+            employeeId?: components["schemas"]["Id"];
+            /** @description true creates a trip request (no entry number until the trip is authorized); default false */
+            isRequest?: boolean;
+            travelType?: components["schemas"]["TravelType"];
+            /** Format: date */
+            departureDate: string;
+            /**
+             * Format: date
+             * @description On or after `departureDate`
+             */
+            returnDate: string;
+            destination?: string | null;
+            purpose?: string | null;
+            description?: components["schemas"]["EntryText"];
+            report?: components["schemas"]["EntryText"];
+            departureLocationPlaceId?: components["schemas"]["PlaceId"];
+            destinationPlaceId?: components["schemas"]["PlaceId"];
+            /** @description ISO 3166-1 alpha-2; stored as sent (no geocoding fallback) */
+            destinationCountryCode?: string | null;
+            advancePayment?: components["schemas"]["DecimalAmount"];
+            /** @description Currency of the advance (ISO 4217) */
+            currencyCode?: string;
+            /**
+             * Format: date
+             * @description FX date of the advance
+             */
+            advancePaymentDate?: string | null;
+            /** @description Honoured only when the provider publishes no rate for the date (else EXCHANGE_RATE_UNAVAILABLE) */
+            manualAdvanceExchangeRate?: number | null;
+            costCenterAllocations?: components["schemas"]["CostCenterAllocation"][];
+            /** @description Created with the entry, atomically (one failing expense creates nothing) */
+            expenses?: components["schemas"]["ExpenseWrite"][];
+        };
+        /** @description Body of the full-replace update. The writable fields are those of the create except `isRequest`; read-only fields (what a GET returns besides them) are accepted and ignored. */
+        TravelEntryUpdate: {
+            employeeId?: components["schemas"]["Id"];
+            travelType?: components["schemas"]["TravelType"];
+            /** Format: date */
+            departureDate: string;
+            /** Format: date */
+            returnDate: string;
+            destination?: string | null;
+            purpose?: string | null;
+            description?: components["schemas"]["EntryText"];
+            report?: components["schemas"]["EntryText"];
+            departureLocationPlaceId?: components["schemas"]["PlaceId"];
+            destinationPlaceId?: components["schemas"]["PlaceId"];
+            destinationCountryCode?: string | null;
+            advancePayment?: components["schemas"]["DecimalAmount"];
+            currencyCode?: string;
+            /** Format: date */
+            advancePaymentDate?: string | null;
+            manualAdvanceExchangeRate?: number | null;
+            costCenterAllocations?: components["schemas"]["CostCenterAllocation"][];
+            readonly id?: unknown;
+            readonly entryNumber?: unknown;
+            readonly isRequest?: unknown;
+            readonly status?: unknown;
+            readonly phase?: unknown;
+            readonly locked?: unknown;
+            readonly isPaidOut?: unknown;
+            readonly paidOutAt?: unknown;
+            readonly advancePaymentInBaseCurrency?: unknown;
+            readonly advancePaymentExchangeRateSource?: unknown;
+            readonly baseCurrency?: unknown;
+            /** @description Changed through the expense endpoints; ignored here */
+            readonly expenses?: unknown;
+            /** @description Changed through the attachment endpoints; ignored here */
+            readonly attachments?: unknown;
+            readonly expenseTotal?: unknown;
+            readonly createdAt?: unknown;
+            readonly editedAt?: unknown;
+        };
+        /** @description An entry as lists return it (no children, no free text beyond the destination) */
+        TravelEntrySummary: {
+            id: components["schemas"]["Id"];
+            /** @description `<year>-<5-digit sequence>`; empty while a trip request */
+            readonly entryNumber: string;
+            employeeId: components["schemas"]["Id"];
+            travelType: components["schemas"]["TravelType"];
+            /** Format: date */
+            departureDate: string;
+            /** Format: date */
+            returnDate: string;
+            destination: string | null;
+            destinationCountryCode: string | null;
+            status: components["schemas"]["EntryStatus"];
+            phase: components["schemas"]["EntryPhase"];
+            readonly isRequest: boolean;
+            /** @description true whenever the document is closed to writes (submitted, decided, paid out) */
+            readonly locked: boolean;
+            readonly isPaidOut: boolean;
+            /** Format: date-time */
+            readonly paidOutAt: string | null;
+            advancePayment: number;
+            currencyCode: string;
+            readonly advancePaymentInBaseCurrency: number;
+            createdAt: components["schemas"]["Timestamp"];
+            editedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description The full travel entry, children and free text included
+         * @example {
+         *       "id": "0b6f3a52-8a53-4f55-9d2e-8f1d6a2b7c10",
+         *       "entryNumber": "2026-00001",
+         *       "employeeId": "5d0e8a3c-2b1f-4c6d-8e9a-7f6b5c4d3e21",
+         *       "travelType": "Foreign",
+         *       "departureDate": "2026-11-19",
+         *       "returnDate": "2026-11-20",
+         *       "destination": "Vienna",
+         *       "purpose": "Customer workshop",
+         *       "description": null,
+         *       "report": null,
+         *       "departureLocationPlaceId": null,
+         *       "destinationPlaceId": "ChIJn8o2UZ4HbUcRRluiUYrlwv0",
+         *       "destinationCountryCode": "AT",
+         *       "status": 0,
+         *       "phase": null,
+         *       "isRequest": false,
+         *       "locked": false,
+         *       "isPaidOut": false,
+         *       "paidOutAt": null,
+         *       "advancePayment": 200,
+         *       "currencyCode": "EUR",
+         *       "advancePaymentDate": "2026-11-19",
+         *       "manualAdvanceExchangeRate": null,
+         *       "advancePaymentInBaseCurrency": 4842,
+         *       "advancePaymentExchangeRateSource": "CNB",
+         *       "baseCurrency": "CZK",
+         *       "costCenterAllocations": [
+         *         {
+         *           "costCenterId": "9a1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d",
+         *           "percentage": 100,
+         *           "amount": null
+         *         }
+         *       ],
+         *       "expenses": [
+         *         {
+         *           "id": "6c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+         *           "kind": "Parking",
+         *           "date": "2026-11-20",
+         *           "description": "Garage",
+         *           "amount": 12.5,
+         *           "currencyCode": "EUR",
+         *           "manualExchangeRate": null,
+         *           "amountInBaseCurrency": 302.61,
+         *           "exchangeRateSource": "CNB",
+         *           "vehicleId": null,
+         *           "vehicle": null,
+         *           "distanceKm": null,
+         *           "vehicleKind": null,
+         *           "fuelType": null,
+         *           "fuelConsumption": null,
+         *           "fuelUnitPriceOverride": null,
+         *           "mileagePetrolGrade": null,
+         *           "ratePerKm": null,
+         *           "fuelUnitPrice": null,
+         *           "createdAt": "2026-11-20T16:00:00.000Z",
+         *           "editedAt": "2026-11-20T16:00:00.000Z"
+         *         }
+         *       ],
+         *       "expenseTotal": 302.61,
+         *       "attachments": [],
+         *       "createdAt": "2026-11-18T09:00:00.000Z",
+         *       "editedAt": "2026-11-20T16:00:00.000Z"
+         *     }
+         */
+        TravelEntry: {
+            id: components["schemas"]["Id"];
+            readonly entryNumber: string;
+            employeeId: components["schemas"]["Id"];
+            travelType: components["schemas"]["TravelType"];
+            /** Format: date */
+            departureDate: string;
+            /** Format: date */
+            returnDate: string;
+            destination: string | null;
+            purpose: string | null;
+            description: string | null;
+            report: string | null;
+            departureLocationPlaceId: string | null;
+            destinationPlaceId: string | null;
+            destinationCountryCode: string | null;
+            status: components["schemas"]["EntryStatus"];
+            phase: components["schemas"]["EntryPhase"];
+            readonly isRequest: boolean;
+            readonly locked: boolean;
+            readonly isPaidOut: boolean;
+            /** Format: date-time */
+            readonly paidOutAt: string | null;
+            advancePayment: number;
+            currencyCode: string;
+            /** Format: date */
+            advancePaymentDate: string;
+            manualAdvanceExchangeRate: number | null;
+            readonly advancePaymentInBaseCurrency: number;
+            advancePaymentExchangeRateSource: components["schemas"]["AmountRateSource"];
+            /** @description The company's base currency */
+            readonly baseCurrency: string;
+            costCenterAllocations: components["schemas"]["CostCenterAllocation"][];
+            readonly expenses: components["schemas"]["Expense"][];
+            /** @description Sum of the expenses in the base currency */
+            readonly expenseTotal: number;
+            readonly attachments: components["schemas"]["Attachment"][];
+            createdAt: components["schemas"]["Timestamp"];
+            editedAt: components["schemas"]["Timestamp"];
+        };
         /** @description PII-free employee summary. Append-only within v1; never carries e-mail, phone, address, tax id, bank account or BIC. */
         EmployeeWebhookDto: {
             id: string;
@@ -1317,6 +1940,63 @@ export interface components {
             kind: components["schemas"]["RateKind"];
             countryCode: string | null;
             reason: string;
+        };
+        PerDiemStop: {
+            /** @description ISO 8601, read as UTC; from this time on the traveller is in `countryCode` */
+            time: string;
+            /** @description ISO 3166-1 alpha-2 */
+            countryCode: string;
+            placeId?: string;
+        };
+        /** @description Meals provided on one row, keyed by the row's (`countryCode`, `departureTime`) as the calculator returns them */
+        PerDiemRowMeals: {
+            countryCode: string;
+            departureTime: string;
+            breakfastsProvided?: number;
+            lunchesProvided?: number;
+            dinnersProvided?: number;
+        };
+        PerDiemCalculationRequest: {
+            stops: components["schemas"]["PerDiemStop"][];
+            meals?: components["schemas"]["PerDiemRowMeals"][];
+            /** @description The employee whose residency applies (Resident when omitted); must belong to the caller's company */
+            employeeId?: string;
+        };
+        PerDiemCalculationRow: {
+            countryCode: string;
+            /** @description The row's start, as the market's wall clock (no offset) in this preview */
+            departureTime: string;
+            /** @description The row's end, as the market's wall clock (no offset) in this preview */
+            arrivalTime: string;
+            /** @description Hours of the row */
+            hours: number;
+            /** @description The regulation's band; null below the first band or when unknown */
+            band: string | null;
+            /** @description The statutory amount after meal reductions, in `currencyCode`; null when the rate is unknown */
+            amount: number | null;
+            currencyCode: string | null;
+            /** @description `amount` in the base currency; null when `amount` or the exchange rate is unknown (`reason` says which) */
+            amountInBaseCurrency: number | null;
+            /** @description Provider of the rate used (`HNB`, `ECB`, `CNB`, `NBP`); null when no conversion was needed or possible */
+            exchangeRateSource: string | null;
+            breakfastsProvided: number;
+            lunchesProvided: number;
+            dinnersProvided: number;
+            /** @description The legal source of the rate; null when unknown */
+            source: components["schemas"]["LegalSource"] | null;
+            /** @description Why `amount` or `amountInBaseCurrency` is null; null when both are known */
+            reason: string | null;
+            /** @description What the reader must know about the row (e.g. an SI non-resident, for whom the tax-free cap's rule is not verified) */
+            warnings: string[];
+        };
+        PerDiemCalculation: {
+            items: components["schemas"]["PerDiemCalculationRow"][];
+            /** @description Sum of the rows' `amountInBaseCurrency`; null when any row's is unknown (never a partial sum) */
+            total: number | null;
+            /** @description The base currency of the caller's company */
+            currencyCode: string;
+            /** @description False when any row's amount or conversion is unknown */
+            complete: boolean;
         };
         PerDiemRates: {
             /** @enum {string} */
@@ -1704,6 +2384,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description The operation was removed (`GONE`); `detail` names the operation that replaces it */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Validation failed (`VALIDATION_FAILED`), with field-keyed `errors` */
         BadRequest: {
             headers: {
@@ -2841,6 +3530,119 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    calculatePerDiems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "stops": [
+                 *         {
+                 *           "time": "2026-11-02T05:00:00Z",
+                 *           "countryCode": "CZ"
+                 *         },
+                 *         {
+                 *           "time": "2026-11-02T09:00:00Z",
+                 *           "countryCode": "AT"
+                 *         },
+                 *         {
+                 *           "time": "2026-11-02T18:00:00Z",
+                 *           "countryCode": "CZ"
+                 *         },
+                 *         {
+                 *           "time": "2026-11-02T19:00:00Z",
+                 *           "countryCode": "CZ"
+                 *         }
+                 *       ],
+                 *       "meals": [
+                 *         {
+                 *           "countryCode": "AT",
+                 *           "departureTime": "2026-11-02T10:00:00",
+                 *           "lunchesProvided": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PerDiemCalculationRequest"];
+            };
+        };
+        responses: {
+            /** @description The computed rows, their total in the base currency, and whether everything is known */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "countryCode": "CZ",
+                     *           "departureTime": "2026-11-02T06:00:00",
+                     *           "arrivalTime": "2026-11-02T20:00:00",
+                     *           "hours": 14,
+                     *           "band": ">12-18h",
+                     *           "amount": 236,
+                     *           "currencyCode": "CZK",
+                     *           "amountInBaseCurrency": 236,
+                     *           "exchangeRateSource": null,
+                     *           "breakfastsProvided": 0,
+                     *           "lunchesProvided": 0,
+                     *           "dinnersProvided": 0,
+                     *           "source": {
+                     *             "act": "Vyhláška č. 573/2025 Sb.; Zákon č. 262/2006 Sb., zákoník práce",
+                     *             "provision": "§163"
+                     *           },
+                     *           "reason": null,
+                     *           "warnings": []
+                     *         }
+                     *       ],
+                     *       "total": 236,
+                     *       "currencyCode": "CZK",
+                     *       "complete": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PerDiemCalculation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    computeTravelEntryPerDiems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            410: components["responses"]["Gone"];
+        };
+    };
+    calculateSimplePerDiems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            410: components["responses"]["Gone"];
+        };
+    };
     listVehicles: {
         parameters: {
             query?: {
@@ -3413,6 +4215,368 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listTravelEntries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description true for trip requests only, false for orders and settlements only */
+                isRequest?: boolean;
+                /** @description Only the entries of this employee */
+                employeeId?: components["schemas"]["Id"];
+                status?: components["schemas"]["EntryStatus"];
+                /** @description Only entries departing on or after this date */
+                dateFrom?: string;
+                /** @description Only entries departing on or before this date */
+                dateTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged entries (without their children; read one entry for those) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["TravelEntrySummary"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createTravelEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description TravelEntryCreate as JSON */
+                    entry: string;
+                    attachments?: string | string[];
+                };
+                "application/json": components["schemas"]["TravelEntryCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; the full entry */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravelEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getTravelEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The full entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravelEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateTravelEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TravelEntryUpdate"];
+            };
+        };
+        responses: {
+            /** @description The entry as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravelEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    deleteTravelEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    createExpense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseWrite"];
+            };
+        };
+        responses: {
+            /** @description The expense as stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getExpense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                expenseId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The expense */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateExpense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                expenseId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseUpdate"];
+            };
+        };
+        responses: {
+            /** @description The expense as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    deleteExpense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                expenseId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    uploadAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description 1 to 5 file parts named `files` (checked by the server; its errors are under `File`) */
+                    files?: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The attachments stored by this upload */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Attachment"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description More than 5 files, or a file larger than 10 MiB (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                attachmentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes as uploaded, with the content type it was uploaded with */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                attachmentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
 }

@@ -18,6 +18,7 @@ const CODES: [ErrorCode, number, string][] = [
   ['FORBIDDEN', 403, 'forbidden'],
   ['NOT_FOUND', 404, 'not-found'],
   ['METHOD_NOT_ALLOWED', 405, 'method-not-allowed'],
+  ['GONE', 410, 'gone'],
   ['CONFLICT', 409, 'conflict'],
   ['INVALID_STATE', 409, 'invalid-state'],
   ['PAYLOAD_TOO_LARGE', 413, 'payload-too-large'],

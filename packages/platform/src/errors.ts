@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
+  | 'GONE'
   | 'CONFLICT'
   | 'INVALID_STATE'
   | 'PAYLOAD_TOO_LARGE'
@@ -21,6 +22,7 @@ const STATUS: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  GONE: 410,
   CONFLICT: 409,
   INVALID_STATE: 409,
   PAYLOAD_TOO_LARGE: 413,
@@ -37,6 +39,7 @@ const TITLE: Record<ErrorCode, string> = {
   FORBIDDEN: 'The caller lacks a permission this operation needs.',
   NOT_FOUND: 'The resource does not exist.',
   METHOD_NOT_ALLOWED: 'The resource does not support this method.',
+  GONE: 'This operation was removed; the detail names its replacement.',
   CONFLICT: 'The request conflicts with the current state.',
   INVALID_STATE: 'The operation is not allowed in the current state.',
   PAYLOAD_TOO_LARGE: 'The request body is too large.',

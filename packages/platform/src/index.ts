@@ -9,6 +9,7 @@ export * from './http/error-handler';
 export * from './http/request-context';
 export * from './mongo/connection';
 export * from './mongo/tenant-scope';
+export * from './mongo/writes';
 export * from './messaging/amqp-client';
 export * from './messaging/consumer';
 export * from './messaging/events';

@@ -30,6 +30,8 @@ export interface ServiceParts {
   /** Collections whose documents carry an outbox. */
   outboxCollections?: string[];
   readiness?: Record<string, ReadinessCheck>;
+  /** Bounds of multipart uploads (default 10 MiB per file, 10 files per request; beyond: 413). */
+  upload?: { maxFileBytes?: number; maxFiles?: number };
   /** Data migrations, run before indexes are created: at every boot and by the migrate job. Idempotent. */
   migrate?: () => Promise<void>;
   /** Background work (consumers, jobs) started after the HTTP server listens. */
@@ -96,6 +98,7 @@ export async function startService(
     api: parts.api,
     internal: parts.internal,
     notImplemented: parts.notImplemented,
+    upload: parts.upload,
     validateResponses: config.validateResponses,
     contextSecret: config.internalContextSecret,
     readiness: {

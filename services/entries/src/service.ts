@@ -1,14 +1,88 @@
-import { startPlaceholderService, type StartOptions } from '@travel/platform';
+import { Router } from 'express';
+import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
+import { PerDiemCalculator } from './app/per-diem-calculator';
+import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
+import { PerDiemEmployeesClient } from './infra/per-diem-employees-client';
+import { PerDiemFxClient } from './infra/per-diem-fx-client';
+import { AttachmentsApp } from './app/attachments';
+import { EntriesApp } from './app/entries';
+import { ExpensesApp } from './app/expenses';
+import { UsageRefusals } from './app/usage-refusals';
+import { publicRoutes } from './http/routes';
+import { AttachmentStore, decodesAsImage } from './infra/attachment-store';
+import { EmployeesClient } from './infra/employees-client';
+import { FleetClient } from './infra/fleet-client';
+import { FxConverter } from './infra/fx-client';
+import { ENTRIES_COLLECTION, registerModels } from './infra/models';
+import { startUsageRefusedConsumer } from './infra/usage-refused-consumer';
+import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './domain/attachment';
 
 export const SERVICE = 'entries';
 export const DEFAULT_PORT = 8082;
 
-/** Not built yet: the service runs and answers 501 NOT_IMPLEMENTED for the resources it owns. */
-export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptions) =>
-  startPlaceholderService(
-    SERVICE,
-    DEFAULT_PORT,
-    ['/api/v1/travel-entries', '/api/v1/approval-workflow', '/api/v1/utilities'],
-    env,
+export function readConfig(env: NodeJS.ProcessEnv = process.env) {
+  const reader = new EnvReader(env);
+  const config = {
+    ...readBaseConfig(SERVICE, DEFAULT_PORT, reader),
+    /** The employees service: an entry's employee and the cost centers they may charge. */
+    employeesUrl: reader.string('EMPLOYEES_URL', 'http://127.0.0.1:8081'),
+    /** reference-fx: conversion of amounts into the base currency. */
+    referenceFxUrl: reader.string('REFERENCE_FX_URL', 'http://127.0.0.1:8085'),
+    /** fleet: a vehicle named on a Mileage row is claimed there before the row is stored. */
+    fleetUrl: reader.string('FLEET_URL', 'http://127.0.0.1:8083'),
+  };
+  reader.done();
+  return config;
+}
+
+export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptions) {
+  const config = readConfig(env);
+  return startService(
+    config,
+    ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
+      const models = registerModels(mongo);
+      const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
+      const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
+      const entries = new EntriesApp(
+        models,
+        new EmployeesClient(config.employeesUrl, config.internalContextSecret),
+        fx,
+        vehicles,
+        nudgeOutbox,
+      );
+      const calculator = new PerDiemCalculator(
+        new PerDiemEmployeesClient(config.employeesUrl, config.internalContextSecret),
+        new PerDiemFxClient(config.referenceFxUrl, config.internalContextSecret),
+      );
+      const api = Router();
+      api.use(
+        publicRoutes({
+          entries,
+          expenses: new ExpensesApp(models, entries, fx, vehicles, nudgeOutbox),
+          attachments: new AttachmentsApp(models, entries, new AttachmentStore(mongo), decodesAsImage, nudgeOutbox),
+        }),
+      );
+      api.use(perDiemCalculatorRoutes(calculator));
+      return {
+        api,
+        // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.
+        upload: { maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_UPLOAD },
+        outboxCollections: [ENTRIES_COLLECTION],
+        // fleet refuses a vehicle use it cannot record: the Mileage row's vehicle is cleared.
+        start: () =>
+          startUsageRefusedConsumer({
+            client: amqp,
+            mongo,
+            logger,
+            metrics,
+            refusals: new UsageRefusals(models, nudgeOutbox, logger),
+          }),
+        // The approval workflow (issue 13) is not built yet.
+        notImplemented: ['/api/v1/approval-workflow'],
+      };
+    },
     options,
   );
+}
+
+export const startEntriesService = start;

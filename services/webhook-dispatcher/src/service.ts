@@ -1,6 +1,5 @@
 import {
   EnvReader,
-  Inbox,
   readBaseConfig,
   startConsumer,
   startService,
@@ -28,7 +27,9 @@ import {
   waitQueueOf,
   type AttemptMessage,
 } from './infra/queues';
+import { OutcomeWriter } from './infra/outcome-writer';
 import { SecretBox } from './infra/secret-box';
+import { SubscriptionCache } from './infra/subscription-cache';
 import type { Resolve } from './infra/destination';
 
 export const SERVICE = 'webhook-dispatcher';
@@ -58,6 +59,10 @@ export function readDispatcherConfig(env: NodeJS.ProcessEnv = process.env) {
     attemptPrefetch: r.int('WEBHOOK_ATTEMPT_PREFETCH', 64, { min: 1, max: 1000 }),
     maxInFlightPerSubscription: r.int('WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION', 8, { min: 1, max: 1000 }),
     retentionEveryMs: r.int('WEBHOOK_RETENTION_INTERVAL_MS', 86_400_000, { min: 1000 }),
+    /** How long a replica may act on a subscription changed by another replica (docs/decisions/0059). */
+    subscriptionCacheMs: r.int('WEBHOOK_SUBSCRIPTION_CACHE_MS', 1000, { min: 0, max: 60_000 }),
+    /** How long an attempt's outcome waits to be written with others (docs/decisions/0060). */
+    outcomeBatchMs: r.int('WEBHOOK_OUTCOME_BATCH_MS', 5, { min: 0, max: 1000 }),
   };
   r.done();
   return config;
@@ -78,12 +83,15 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
     config,
     ({ mongo, amqp, logger, metrics }) => {
       const models = registerModels(mongo);
-      const subscriptions = new SubscriptionsApp(models, box, config.allowedCidrs, options?.resolve);
+      const subscriptionCache = new SubscriptionCache(models, config.subscriptionCacheMs);
+      const subscriptions = new SubscriptionsApp(models, box, config.allowedCidrs, options?.resolve, subscriptionCache);
       const deliveries = new DeliveriesApp(models, amqp);
-      const recovery = new RecoveryApp(models, amqp, logger);
+      const recovery = new RecoveryApp(models, amqp, logger, subscriptionCache);
       const envelopes = new EnvelopeCache();
       const runner = new AttemptRunner({
         envelopes,
+        subscriptions: subscriptionCache,
+        outcomes: new OutcomeWriter(() => models.Delivery.collection as never, config.outcomeBatchMs),
         models,
         amqp,
         sender,
@@ -95,7 +103,6 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
         maxInFlightPerSubscription: config.maxInFlightPerSubscription,
         resolve: options?.resolve,
       });
-      const inbox = new Inbox(mongo);
 
       metrics.gauge('webhook_wait_queue_messages', 'Attempts waiting in each retry tier', ['tier'], async function () {
         if (!amqp.connected) return;
@@ -121,12 +128,14 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             client: amqp,
             logger,
             metrics,
-            inbox,
+            // No inbox: the fan-out is idempotent by itself (the unique row per event and subscription, and
+            // only never-run first attempts queued again), and the inbox cost a read and a write per event
+            // (docs/decisions/0061).
             retry: config.consumerRetry,
             queue: { name: EVENTS_QUEUE, bindings: EVENT_BINDINGS },
             prefetch: 32,
             handle: async (event) => {
-              await fanOut(models, amqp, event, envelopes);
+              await fanOut(models, amqp, event, envelopes, subscriptionCache);
             },
           });
           await startConsumer<AttemptMessage>({

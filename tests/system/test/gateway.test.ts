@@ -79,7 +79,7 @@ describe('gateway', () => {
 
   it('routes each resource to its owner: 501 from a context not built yet, 503 when the owner is down, 404 for unknown ones', async () => {
     const api = new ApiClient(gw.url, key);
-    const entriesRes = await api.get('/api/v1/travel-entries');
+    const entriesRes = await api.get('/api/v1/approval-workflow');
     expect(entriesRes.status).toBe(501);
     expect(entriesRes.body).toMatchObject({ code: 'NOT_IMPLEMENTED' });
     const fleet = await api.get('/api/v1/vehicles');
@@ -127,7 +127,7 @@ describe('gateway', () => {
     });
 
     it('still routes the methods a path has: 501 from a context not built yet, 200 from a built one', async () => {
-      expect((await api().get('/api/v1/travel-entries')).status).toBe(501);
+      expect((await api().get('/api/v1/approval-workflow')).status).toBe(501);
       expect((await api().get('/api/v1/company')).status).toBe(200);
     });
 

@@ -63,6 +63,14 @@ describe('ContractRoutes.match', () => {
     });
   });
 
+  it('tells a documented (built) operation from a planned one (0058)', () => {
+    expect(routes.documents('GET', '/api/v1/things/7')).toBe(true);
+    expect(routes.documents('delete', '/api/v1/things/special')).toBe(true);
+    expect(routes.documents('DELETE', '/api/v1/things/7')).toBe(false);
+    expect(routes.documents('GET', '/api/v1/later/42')).toBe(false);
+    expect(routes.documents('GET', '/api/v1/nope')).toBe(false);
+  });
+
   it('knows nothing of other paths', () => {
     expect(routes.match('/api/v1/things/1/2')).toBeUndefined();
     expect(routes.match('/api/v1/nope')).toBeUndefined();

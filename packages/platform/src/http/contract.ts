@@ -77,6 +77,11 @@ export class ContractRoutes {
     };
   }
 
+  /** Whether the contract documents the operation in `paths` (built), not only in x-planned-operations. */
+  documents(method: string, path: string): boolean {
+    return this.matching(path).some((t) => Boolean(t.item?.[method.toLowerCase()]));
+  }
+
   /** The JSON request-body schema of an operation, or undefined. */
   requestSchema(method: string, path: string): Doc | undefined {
     for (const t of this.matching(path)) {

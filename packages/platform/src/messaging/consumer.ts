@@ -58,7 +58,7 @@ interface WatchedQueue {
 const watched = new WeakMap<Metrics, Map<string, WatchedQueue>>();
 
 /** Ready messages per queue, read from the broker; a queue not declared yet is left out. */
-async function readDepths(client: AmqpClient, names: string[]): Promise<Map<string, number>> {
+export async function readDepths(client: AmqpClient, names: string[]): Promise<Map<string, number>> {
   const depths = new Map<string, number>();
   if (!client.connected || names.length === 0) return depths;
   let ch = await client.channel().catch(() => undefined);

@@ -7,8 +7,9 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { AmqpClient, PublishError } from './amqp-client';
 import { toMessage, type OutboxEvent } from './events';
+import { readDepths } from './consumer';
 import { pendingDocuments, removeFromOutbox } from './outbox';
-import { DOMAIN_EXCHANGE } from './topology';
+import { DOMAIN_EXCHANGE, UNROUTABLE_EXCHANGE, UNROUTABLE_PARKING_QUEUE } from './topology';
 
 export interface OutboxRelayOptions {
   client: AmqpClient;
@@ -17,35 +18,67 @@ export interface OutboxRelayOptions {
   metrics: Metrics;
   intervalMs?: number;
   batchSize?: number;
+  /** Documents published at once within a pass (each document's own events stay in order). */
+  concurrency?: number;
   /** Test seam: runs after the broker confirmed a publish and before removal (a crash point). */
   afterPublish?: (event: OutboxEvent) => Promise<void>;
 }
+
+/** Fetches per pass and collection before the removals (each of up to `batchSize` new documents). */
+const ROUNDS = 5;
+
+const eventsOf = (doc: Document): OutboxEvent[] =>
+  Object.values((doc.outbox ?? {}) as Record<string, OutboxEvent>).sort(
+    (a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.seq - b.seq,
+  );
 
 /**
  * Publishes outbox events with publisher confirms, then removes them. A crash between the two
  * republishes on the next pass: at-least-once, with consumers de-duplicating by event id. Events of
  * one document go out in the order they were raised; a failure stops that document's batch so order holds.
+ * The documents a pass fetched go oldest event first (decision 0063). An event no queue is bound for
+ * goes to `domain.unroutable` (the alternate exchange, decision 0062) and is done, so it never holds
+ * up the others; where the broker lacks the alternate-exchange policy, the relay parks it there itself.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
   private stopped = true;
-  private oldestPendingSeconds = 0;
+  /** `occurredAt` (epoch ms) of the oldest event left pending by the last pass; undefined: none. */
+  private oldestPendingAt?: number;
   private readonly published;
   private readonly failures;
+  private readonly parkedByRelay;
 
   constructor(private readonly options: OutboxRelayOptions) {
     const { metrics } = options;
     this.published = metrics.counter('outbox_published_total', 'Outbox events published and confirmed', ['type']);
     this.failures = metrics.counter('outbox_publish_failures_total', 'Outbox publishes that failed', ['reason']);
-    const oldest = () => this.oldestPendingSeconds;
+    this.parkedByRelay = metrics.counter(
+      'outbox_unroutable_parked_by_relay_total',
+      'Unroutable events the relay parked itself because domain.events has no alternate exchange (policy missing)',
+      ['type'],
+    );
+    // The age grows between passes: a relay that cannot get through shows it, rather than a stale figure.
+    const oldest = () => this.oldestPendingAt;
     metrics.gauge(
       'outbox_oldest_pending_seconds',
-      'Age of the oldest unpublished outbox event seen on the last pass',
+      'Age of the oldest outbox event still unpublished after the last pass (0 when none)',
       [],
       function () {
-        this.set(oldest());
+        const at = oldest();
+        this.set(at === undefined ? 0 : Math.max(0, (Date.now() - at) / 1000));
+      },
+    );
+    const client = options.client;
+    metrics.gauge(
+      'outbox_unroutable_parked_messages',
+      `Events in ${UNROUTABLE_PARKING_QUEUE}: published while no queue was bound for their routing key`,
+      [],
+      async function () {
+        const depth = (await readDepths(client, [UNROUTABLE_PARKING_QUEUE])).get(UNROUTABLE_PARKING_QUEUE);
+        if (depth !== undefined) this.set(depth);
       },
     );
   }
@@ -84,32 +117,73 @@ export class OutboxRelay {
 
   /** One pass over every collection; returns how many events were published. */
   async publishPending(): Promise<number> {
+    const batchSize = this.options.batchSize ?? 100;
     let count = 0;
-    let oldest = 0;
+    let oldest: number | undefined;
+    const stillPending = (event: OutboxEvent) => {
+      const at = Date.parse(event.occurredAt);
+      if (oldest === undefined || at < oldest) oldest = at;
+    };
     for (const collection of this.options.collections) {
-      const docs = await pendingDocuments(collection, this.options.batchSize ?? 100);
-      for (const doc of docs) {
-        const events = Object.values((doc.outbox ?? {}) as Record<string, OutboxEvent>).sort(
-          (a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.seq - b.seq,
-        );
-        for (const event of events) {
-          oldest = Math.max(oldest, (Date.now() - Date.parse(event.occurredAt)) / 1000);
-          if (!(await this.publishOne(event))) break;
-          await this.options.afterPublish?.(event);
-          await removeFromOutbox(collection, doc._id, event.id);
+      // Up to ROUNDS fetches before the removals: each round takes the next batch, past the documents
+      // already handled in this pass (still pending until removed), so the events behind a batch are
+      // not held up by the removals of the one before it.
+      const handled = new Set<string>();
+      const published: { docId: unknown; eventId: string }[] = [];
+      let failed: PromiseRejectedResult | undefined;
+      for (let round = 0; round < ROUNDS && !failed; round++) {
+        const limit = batchSize + handled.size;
+        const docs = await pendingDocuments(collection, limit);
+        // More may be waiting than this pass takes: go round again at once rather than after the interval.
+        if (docs.length >= limit) this.again = true;
+        const pending = docs
+          .filter((doc) => !handled.has(String(doc._id)))
+          .map((doc) => ({ doc, events: eventsOf(doc) }))
+          .filter((p) => p.events.length > 0)
+          .sort((a, b) => a.events[0]!.occurredAt.localeCompare(b.events[0]!.occurredAt));
+        if (pending.length === 0) break;
+        for (const p of pending) handled.add(String(p.doc._id));
+        // Documents are independent (order is kept within each one): several in flight at once, taken
+        // oldest first, so their confirms overlap instead of costing one round trip each.
+        let next = 0;
+        const lane = async () => {
+          for (let p = pending[next++]; p; p = pending[next++]) {
+            for (const event of p.events) {
+              if (!(await this.publishOne(event))) {
+                stillPending(event);
+                break;
+              }
+              await this.options.afterPublish?.(event);
+              published.push({ docId: p.doc._id, eventId: event.id });
+            }
+          }
+        };
+        // Every lane finishes before the round ends (no publish outlives it); the first error ends the pass.
+        const lanes = Array.from({ length: Math.min(this.options.concurrency ?? 16, pending.length) }, lane);
+        failed = (await Promise.allSettled(lanes)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (docs.length < limit) break;
+      }
+      // Then the removals, of confirmed events only (a crash before publishes them again: at-least-once).
+      // Apart from the publishes, so a store slow to write does not hold up the events behind them.
+      let done = 0;
+      const remover = async () => {
+        for (let r = published[done++]; r; r = published[done++]) {
+          await removeFromOutbox(collection, r.docId, r.eventId);
           count++;
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(4, published.length) }, remover));
+      if (failed) throw failed.reason;
     }
-    this.oldestPendingSeconds = count > 0 ? 0 : oldest;
+    this.oldestPendingAt = oldest;
     return count;
   }
 
   private async publishOne(event: OutboxEvent): Promise<boolean> {
     const parent = propagation.extract(ROOT_CONTEXT, event.trace ?? {});
-    try {
-      await context.with(parent, () =>
-        this.options.client.publish(DOMAIN_EXCHANGE, event.routingKey, Buffer.from(JSON.stringify(toMessage(event))), {
+    const send = (exchange: string) =>
+      context.with(parent, () =>
+        this.options.client.publish(exchange, event.routingKey, Buffer.from(JSON.stringify(toMessage(event))), {
           messageId: event.id,
           type: event.type,
           contentType: 'application/json',
@@ -117,7 +191,21 @@ export class OutboxRelay {
           headers: { 'x-tenant-id': event.tenantId },
         }),
       );
-      this.published.inc({ type: event.type });
+    try {
+      try {
+        await send(DOMAIN_EXCHANGE);
+        this.published.inc({ type: event.type });
+      } catch (err) {
+        if (!(err instanceof PublishError && err.reason === 'unroutable')) throw err;
+        // Returned although unroutable events should reach the alternate exchange: the policy is missing
+        // on this broker (docs/operations.md, runbook). Park it the same way, so it blocks nothing.
+        await send(UNROUTABLE_EXCHANGE);
+        this.parkedByRelay.inc({ type: event.type });
+        this.options.logger.warn(
+          { eventId: event.id, type: event.type, routingKey: event.routingKey, parkedIn: UNROUTABLE_PARKING_QUEUE },
+          'unroutable event parked by the relay: domain.events has no alternate-exchange policy',
+        );
+      }
       return true;
     } catch (err) {
       const reason = err instanceof PublishError ? err.reason : 'error';

@@ -5,6 +5,22 @@ import { backoffDelays, delayLabel, type RetryPolicy } from './retry';
 // so every service declares what it touches at boot (and again after a reconnect).
 export const DOMAIN_EXCHANGE = 'domain.events';
 
+/**
+ * The alternate exchange of `domain.events` (decision 0062): an event no queue is bound for (a context
+ * not deployed yet) is routed here instead of being returned, and waits in `UNROUTABLE_PARKING_QUEUE`
+ * with its routing key. The link is a broker policy (`UNROUTABLE_POLICY`), never an exchange argument:
+ * arguments cannot change on an existing exchange, and every declaration of `domain.events` stays as is.
+ */
+export const UNROUTABLE_EXCHANGE = 'domain.unroutable';
+export const UNROUTABLE_PARKING_QUEUE = 'domain.unroutable.parking';
+export const UNROUTABLE_POLICY = {
+  name: 'domain-events-alternate-exchange',
+  pattern: '^domain\\.events$',
+  'apply-to': 'exchanges',
+  definition: { 'alternate-exchange': UNROUTABLE_EXCHANGE },
+  priority: 0,
+} as const;
+
 export interface ConsumerQueue {
   /** Queue name: `<service>.<purpose>`. */
   name: string;
@@ -23,7 +39,11 @@ export const parkingQueueOf = (queue: string): string => `${queue}.parking`;
 /** The back-off queue of `queue` for one delay: `<queue>.backoff.<delay>`, e.g. `….events.backoff.4s`. */
 export const backoffQueueOf = (queue: string, delayMs: number): string => `${queue}.backoff.${delayLabel(delayMs)}`;
 
+/** `domain.events`, and its alternate exchange with the parking queue of unroutable events. */
 export async function declareDomainExchange(ch: Channel): Promise<void> {
+  await ch.assertExchange(UNROUTABLE_EXCHANGE, 'fanout', { durable: true });
+  await ch.assertQueue(UNROUTABLE_PARKING_QUEUE, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+  await ch.bindQueue(UNROUTABLE_PARKING_QUEUE, UNROUTABLE_EXCHANGE, '');
   await ch.assertExchange(DOMAIN_EXCHANGE, 'topic', { durable: true });
 }
 

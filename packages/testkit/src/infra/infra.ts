@@ -154,6 +154,25 @@ export async function deleteVhost(infra: Pick<Infra, 'managementUrl'>, vhost: st
   });
 }
 
+/** Sets a policy on a vhost through the management API (e.g. the alternate exchange of `domain.events`). */
+export async function setPolicy(
+  infra: Pick<Infra, 'managementUrl'>,
+  vhost: string,
+  policy: { name: string; pattern: string; 'apply-to': string; definition: Record<string, unknown>; priority?: number },
+): Promise<void> {
+  if (!infra.managementUrl) throw new Error('policies need the RabbitMQ management API (set AMQP_MANAGEMENT_URL)');
+  const { name, ...body } = policy;
+  const res = await fetch(
+    `${infra.managementUrl}/api/policies/${encodeURIComponent(vhost)}/${encodeURIComponent(name)}`,
+    {
+      method: 'PUT',
+      headers: { authorization: managementAuth(), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    },
+  );
+  if (!res.ok) throw new Error(`setting policy ${name} on ${vhost}: ${res.status} ${await res.text()}`);
+}
+
 /** Messages ready in a queue of a vhost, via the management API (for tests and benchmarks). */
 export async function queueDepth(infra: Pick<Infra, 'managementUrl'>, vhost: string, queue: string): Promise<number> {
   const res = await fetch(

@@ -7,12 +7,10 @@ import {
   type CallerContext,
   type FieldErrors,
   type Market,
-  type PageRequest,
-} from '@travel/platform';
+  type PageRequest, throwIfInvalid } from '@travel/platform';
 import { hashApiKey, issueApiKey, looksLikeApiKey, toApiKeyResponse, type ApiKey } from '../domain/api-key';
 import { addFieldError, requiredText } from '../domain/text';
 import type { ApiKeyDoc, EmployeesModels } from '../infra/models';
-import { throwIfInvalid } from './writes';
 
 export interface ResolvedKey {
   tenantId: string;

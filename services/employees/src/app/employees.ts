@@ -9,8 +9,7 @@ import {
   withOutbox,
   type CallerContext,
   type FieldErrors,
-  type PageRequest,
-} from '@travel/platform';
+  type PageRequest, atRevision, throwIfInvalid, uniqueWrite, withRevisionRetry } from '@travel/platform';
 import {
   accountOwnerErrors,
   emailKeyOf,
@@ -29,7 +28,6 @@ import {
 import { flagsCallerLacks, permissionChange } from '../domain/permissions';
 import type { EmployeeDoc, EmployeesModels } from '../infra/models';
 import { textSearchFilter } from '../infra/queries';
-import { atRevision, throwIfInvalid, uniqueWrite, withRevisionRetry } from './writes';
 
 export interface EmployeeFilter {
   departmentId?: string;

@@ -7,8 +7,7 @@ import {
   paginate,
   type CallerContext,
   type FieldErrors,
-  type PageRequest,
-} from '@travel/platform';
+  type PageRequest, atRevision, throwIfInvalid, uniqueWrite, withRevisionRetry } from '@travel/platform';
 import {
   costCenterFields,
   departmentFields,
@@ -24,7 +23,6 @@ import { sameValue } from '../domain/equality';
 import { codeKey } from '../domain/text';
 import type { EmployeesModels } from '../infra/models';
 import { textSearchFilter } from '../infra/queries';
-import { atRevision, throwIfInvalid, uniqueWrite, withRevisionRetry } from './writes';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

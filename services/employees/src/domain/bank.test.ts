@@ -101,10 +101,21 @@ describe('checkIban', () => {
   });
 
   it.each(['00', '01', '99'])('refuses check digits %s, which ISO 13616 never issues', (check) => {
-    // HR98… is valid, and 01 ≡ 98 (mod 97), so HR01… passes the modulus: only the range rule catches it.
-    const bban = '10010051863000164';
+    // HR98… is valid (its account passes the national ISO 7064 MOD 11,10 check too), and 01 ≡ 98 (mod 97),
+    // so HR01… passes the modulus: only the range rule catches it.
+    const bban = '10010051863007827';
     expect(checkIban(`HR98${bban}`)).toMatchObject({ ok: true });
     expect(checkIban(`HR${check}${bban}`)).toEqual({ ok: false, message: 'has wrong check digits (not a valid IBAN)' });
+  });
+
+  it('refuses an account whose national check digit is wrong, even with valid IBAN check digits', () => {
+    // Croatian account numbers carry ISO 7064 MOD 11,10 check digits: the registry example's account
+    // 1863000160 with its last digit changed to 4 fails that check, whatever the IBAN's own check digits.
+    const iban = withCheckDigits('HR', '10010051863000164');
+    expect(checkIban(iban)).toEqual({
+      ok: false,
+      message: 'has wrong HR account or bank check digits (not a valid account)',
+    });
   });
 
   it.each([

@@ -27,7 +27,34 @@ export function internalRoutes(models: EmployeesModels): Router {
         String(req.params.tenantId),
       );
       if (!employee) throw notFound('employee');
-      res.json({ id: employee._id, status: employee.status, isArchived: employee.isArchived ?? false });
+      res.json({
+        id: employee._id,
+        status: employee.status,
+        isArchived: employee.isArchived ?? false,
+        // The per-diem calculator (entries): the SI tax-free cap depends on it. Not personal data.
+        residency: employee.residency ?? 'Resident',
+      });
+    }),
+  );
+  // Entries asks which cost centers an employee may charge before it adds them to an entry: active cost
+  // centers of the company, and within the employee's `costCenterIds` when that list is not empty.
+  r.get(
+    '/tenants/:tenantId/employees/:id/chargeable-cost-centers',
+    route(async (req, res) => {
+      const tenantId = String(req.params.tenantId);
+      const employee = await findOwned(models.Employee, String(req.params.id).toLowerCase(), tenantId);
+      if (!employee) throw notFound('employee');
+      const asked = String(req.query.ids ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean)
+        .slice(0, 100);
+      const allowed = employee.costCenterIds ?? [];
+      const candidates = allowed.length ? asked.filter((id) => allowed.includes(id)) : asked;
+      const active = candidates.length
+        ? await models.CostCenter.find({ tenantId, _id: { $in: candidates }, isActive: true }, { _id: 1 }).lean()
+        : [];
+      res.json({ employeeId: employee._id, chargeable: active.map((c) => c._id) });
     }),
   );
   // The address to send a reminder to (fleet's deadline e-mails). Personal data: only over this

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { TenantScope, findOwned, notFound, paginate, type CallerContext, type PageRequest } from '@travel/platform';
+import { TenantScope, findOwned, notFound, paginate, type CallerContext, type PageRequest, throwIfInvalid } from '@travel/platform';
 import { costFields, toCostResponse, type CostKind, type CostWrite, type VehicleCost } from '../domain/cost';
 import type { FleetModels, VehicleCostDoc } from '../infra/models';
 import type { VehiclesApp } from './vehicles';
-import { throwIfInvalid } from './writes';
 
 export type CostResponse = ReturnType<typeof toCostResponse>;
 

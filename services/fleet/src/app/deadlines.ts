@@ -7,8 +7,7 @@ import {
   type CallerContext,
   type FieldErrors,
   type Logger,
-  type PageRequest,
-} from '@travel/platform';
+  type PageRequest, throwIfInvalid, withRevisionRetry } from '@travel/platform';
 import {
   deadlineFields,
   nextReminderOn,
@@ -22,7 +21,6 @@ import {
 import type { FleetModels } from '../infra/models';
 import type { Mailer } from '../infra/mailer';
 import type { EmployeeDirectory, VehiclesApp } from './vehicles';
-import { throwIfInvalid, withRevisionRetry } from './writes';
 
 export type DeadlineResponse = ReturnType<typeof toDeadlineResponse>;
 

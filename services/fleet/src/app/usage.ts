@@ -1,7 +1,6 @@
-import { findOwned, raiseEvent, withOutbox, isDuplicateKey, type Logger } from '@travel/platform';
+import { findOwned, raiseEvent, withOutbox, isDuplicateKey, type Logger, withRevisionRetry } from '@travel/platform';
 import { abandonClaim, applyUsage, liveCount, usageKey, type Usage, type UsageChange } from '../domain/usage';
 import type { FleetModels, VehicleDoc } from '../infra/models';
-import { withRevisionRetry } from './writes';
 
 export interface UsageEventData extends Omit<UsageChange, 'live'> {
   vehicleId: string;
@@ -89,6 +88,15 @@ export class UsageApp {
       engineCapacityCc: v.engineCapacityCc ?? null,
       enginePowerKw: v.enginePowerKw ?? null,
     };
+  }
+
+  /**
+   * Whether a vehicle is the company's, without recording a use: entries checks a `vehicleId` sent on a
+   * non-mileage expense, which it then does not store (SPEC, Endpoints rule 3).
+   */
+  async find(tenantId: string, vehicleId: string): Promise<{ id: string; isArchived: boolean } | null> {
+    const v = await findOwned(this.models.Vehicle, vehicleId.toLowerCase(), tenantId);
+    return v ? { id: v._id, isArchived: v.isArchived } : null;
   }
 
   /** `vehicle.used` from the bus. A use of a vehicle that no longer exists is reported back, once. */

@@ -7,8 +7,7 @@ import {
   paginate,
   type CallerContext,
   type FieldErrors,
-  type PageRequest,
-} from '@travel/platform';
+  type PageRequest, throwIfInvalid, withRevisionRetry } from '@travel/platform';
 import {
   canSee,
   deleteBlocker,
@@ -22,7 +21,6 @@ import {
 } from '../domain/vehicle';
 import type { FleetModels, VehicleDoc } from '../infra/models';
 import { deleteDocumentsOf } from './documents';
-import { throwIfInvalid, withRevisionRetry } from './writes';
 
 /** Who the employees of a company are (answered by the employees context). */
 export interface EmployeeDirectory {

@@ -33,6 +33,15 @@ function usageOf(req: Request): UsageEventData {
  */
 export function internalRoutes(usage: UsageApp): Router {
   const r = Router();
+  // Entries asks whether a vehicle named on a non-mileage expense is the company's (no use is recorded).
+  r.get(
+    '/tenants/:tenantId/vehicles/:id',
+    route(async (req, res) => {
+      const found = await usage.find(String(req.params.tenantId), String(req.params.id));
+      if (!found) throw new AppError('NOT_FOUND', 'The vehicle does not exist in this company.');
+      res.json(found);
+    }),
+  );
   r.post(
     '/tenants/:tenantId/vehicles/:id/claims',
     route(async (req, res) => {

@@ -9,6 +9,9 @@ describe('ownerOf', () => {
     ['/api/v1/reference/exchange-rates', 'reference-fx'],
     ['/api/v1/vehicles/1/archive', 'fleet'],
     ['/api/v1/payouts/ready', 'payouts'],
+    ['/api/v1/utilities/per-diems/calculate', 'entries'],
+    // Removed (410 Gone, answered by entries): decision 0058.
+    ['/api/v1/per-diems/calculate-simple', 'entries'],
   ])('%s is owned by %s', (path, owner) => {
     expect(ownerOf(path)).toBe(owner);
   });

@@ -19,6 +19,8 @@ const OWNERS: Record<string, Upstream> = {
   'travel-entries': 'entries',
   'approval-workflow': 'entries',
   utilities: 'entries',
+  // Only the removed POST /api/v1/per-diems/calculate-simple lives here: entries answers it 410 Gone.
+  'per-diems': 'entries',
   vehicles: 'fleet',
   payouts: 'payouts',
   reference: 'reference-fx',

@@ -1,7 +1,8 @@
 // The company's enabled countries and currencies (docs/decisions/0027): a company starts with its
 // market's defaults; a caller with ManageCompanyData replaces a list as a whole. Entries and expenses
 // in a country or currency that is not enabled are refused by the contexts that take them.
-import { FieldErrorCollector, type Market } from '@travel/platform';
+import type { Market } from '@travel/platform';
+import { FieldErrorCollector } from '@travel/platform/src/errors';
 import { ISO_COUNTRY_CODES, ISO_CURRENCY_CODES } from './iso-codes';
 
 export type AllowListKind = 'countries' | 'currencies';

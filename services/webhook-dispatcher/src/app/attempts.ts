@@ -8,14 +8,19 @@ import { DestinationRefused, checkDestination, type CheckedDestination, type Res
 import type { EnvelopeCache } from '../infra/envelope-cache';
 import type { HttpsSender, SendResult } from '../infra/https-sender';
 import type { DeliveryDoc, DispatcherModels, SubscriptionDoc } from '../infra/models';
-import { DEFER_LABEL, enqueueAfter, type AttemptMessage } from '../infra/queues';
+import { deferLabel, enqueueAfter, type AttemptMessage } from '../infra/queues';
+import type { OutcomeWriter } from '../infra/outcome-writer';
 import type { SecretBox } from '../infra/secret-box';
+import type { SubscriptionCache } from '../infra/subscription-cache';
+import { randomUUID } from 'node:crypto';
 
 const tracer = trace.getTracer('webhook-dispatcher');
 
 export interface AttemptDeps {
   models: DispatcherModels;
   envelopes: EnvelopeCache;
+  subscriptions: SubscriptionCache;
+  outcomes: OutcomeWriter;
   amqp: AmqpClient;
   sender: HttpsSender;
   box: SecretBox;
@@ -58,13 +63,19 @@ export class AttemptRunner {
 
   async run(m: AttemptMessage): Promise<void> {
     const { models } = this.deps;
+    // One slow partner must not take every worker slot: over its bound, the attempt waits a second,
+    // checked before any store read when the message names its subscription.
+    if (m.subscriptionId && this.busy(m.subscriptionId)) {
+      await this.defer(m, m.subscriptionId);
+      return;
+    }
     const delivery = await findOwned(models.Delivery, m.deliveryId, m.tenantId);
     if (!delivery || delivery.series !== m.series || delivery.status !== 'Pending') return;
     if (delivery.attemptsMade >= m.attempt) {
       if (delivery.attemptsMade === m.attempt) await this.scheduleNext(m);
       return;
     }
-    const sub = await findOwned(models.Subscription, delivery.subscriptionId, m.tenantId);
+    const sub = await this.subscription(m.tenantId, delivery.subscriptionId);
     if (!sub) return; // purged by retention with its deliveries
     if (sub.deletedAt || !sub.isActive) {
       const error = sub.deletedAt ? 'subscription was deleted' : 'subscription is disabled';
@@ -76,13 +87,11 @@ export class AttemptRunner {
       await this.record(delivery, m, 'failed', { body: null, error: 'event no longer stored', durationMs: 0 });
       return;
     }
-    // One slow partner must not take every worker slot: over its bound, the attempt waits a second.
-    const busy = this.inFlight.get(sub._id) ?? 0;
-    if (busy >= this.deps.maxInFlightPerSubscription) {
-      await enqueueAfter(this.deps.amqp, DEFER_LABEL, m);
+    if (this.busy(sub._id)) {
+      await this.defer(m, sub._id);
       return;
     }
-    this.inFlight.set(sub._id, busy + 1);
+    this.inFlight.set(sub._id, (this.inFlight.get(sub._id) ?? 0) + 1);
     let result: SendResult;
     try {
       result = await this.send(sub, delivery, payload);
@@ -107,8 +116,29 @@ export class AttemptRunner {
           { _id: sub._id, tenantId: sub.tenantId, consecutiveExhausted: { $ne: 0 } },
           { $set: { consecutiveExhausted: 0 } },
         );
+        this.deps.subscriptions.invalidate(sub.tenantId);
       }
     } else if (outcome === 'exhausted') await this.countExhausted(sub);
+  }
+
+  /** Over the bound: wait 1 s, or 10 s once deferred a few times in a row (infra/queues). */
+  private defer(m: AttemptMessage, subscriptionId: string): Promise<void> {
+    const deferrals = m.deferrals ?? 0;
+    return enqueueAfter(this.deps.amqp, deferLabel(deferrals), { ...m, subscriptionId, deferrals: deferrals + 1 });
+  }
+
+  private busy(subscriptionId: string): boolean {
+    return (this.inFlight.get(subscriptionId) ?? 0) >= this.deps.maxInFlightPerSubscription;
+  }
+
+  /**
+   * The subscription from this process's cache of the tenant's subscriptions; one it does not hold yet
+   * (registered through another replica since the cache was filled) is read again before it counts as gone.
+   */
+  private async subscription(tenantId: string, id: string): Promise<SubscriptionDoc | undefined> {
+    const cached = await this.deps.subscriptions.get(tenantId, id);
+    if (cached) return cached;
+    return (await this.deps.subscriptions.tenant(tenantId, Date.now())).get(id);
   }
 
   /** The event's stored bytes: from the cache when this process has them, else by `_id` from the store. */
@@ -174,15 +204,18 @@ export class AttemptRunner {
   ): Promise<boolean> {
     const now = new Date();
     const tier = this.deps.tiers[m.attempt - 1];
-    const update = await this.deps.models.Delivery.updateOne(
-      {
+    const token = randomUUID();
+    return this.deps.outcomes.write({
+      deliveryId: delivery._id,
+      token,
+      filter: {
         _id: delivery._id,
         tenantId: delivery.tenantId,
         series: m.series,
         attemptsMade: m.attempt - 1,
         status: 'Pending',
       },
-      {
+      update: {
         $set: {
           status: statusAfter(outcome),
           attemptsMade: m.attempt,
@@ -202,17 +235,17 @@ export class AttemptRunner {
             statusCode: result.statusCode ?? null,
             error: result.error ?? null,
             durationMs: result.durationMs,
+            token,
           },
         },
       },
-    );
-    return update.modifiedCount === 1;
+    });
   }
 
   private async scheduleNext(m: AttemptMessage): Promise<void> {
     const tier = this.deps.tiers[m.attempt - 1];
     if (!tier) return;
-    await enqueueAfter(this.deps.amqp, tier.label, { ...m, attempt: m.attempt + 1 });
+    await enqueueAfter(this.deps.amqp, tier.label, { ...m, attempt: m.attempt + 1, deferrals: undefined });
   }
 
   private async countExhausted(sub: SubscriptionDoc): Promise<void> {
@@ -222,6 +255,7 @@ export class AttemptRunner {
       { $inc: { consecutiveExhausted: 1 } },
       { new: true },
     ).lean();
+    this.deps.subscriptions.invalidate(sub.tenantId);
     if (!after || after.consecutiveExhausted < DISABLE_AFTER_EXHAUSTED || !after.isActive) return;
     const disabled = await Subscription.updateOne(
       { _id: sub._id, tenantId: sub.tenantId, isActive: true },
@@ -233,6 +267,7 @@ export class AttemptRunner {
         },
       },
     );
+    this.deps.subscriptions.invalidate(sub.tenantId);
     if (disabled.modifiedCount === 1) {
       this.disabledTotal.inc();
       this.deps.logger.warn({ subscriptionId: sub._id, tenantId: sub.tenantId }, 'webhook subscription disabled');

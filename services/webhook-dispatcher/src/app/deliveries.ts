@@ -109,7 +109,13 @@ export class DeliveriesApp {
     ).lean<DeliveryDoc>();
     if (!prev) throw invalidState('The delivery changed state meanwhile; read it again.');
     try {
-      await enqueueAttempt(this.amqp, { deliveryId, tenantId: caller.tenantId, series: prev.series, attempt: 1 });
+      await enqueueAttempt(this.amqp, {
+        deliveryId,
+        tenantId: caller.tenantId,
+        series: prev.series,
+        attempt: 1,
+        subscriptionId,
+      });
     } catch {
       await this.models.Delivery.updateOne(
         { _id: deliveryId, tenantId: caller.tenantId, series: prev.series, attemptsMade: 0 },

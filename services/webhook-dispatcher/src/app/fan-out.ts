@@ -3,7 +3,8 @@ import { WEBHOOK_EVENT_TYPES } from '@travel/contracts';
 import { isDuplicateKey, type AmqpClient, type DomainEvent } from '@travel/platform';
 import { envelopeBytes } from '../domain/envelope';
 import type { EnvelopeCache } from '../infra/envelope-cache';
-import type { DeliveryDoc, DispatcherModels, EnvelopeDoc } from '../infra/models';
+import type { DeliveryDoc, DispatcherModels, EnvelopeDoc, SubscriptionDoc } from '../infra/models';
+import type { SubscriptionCache } from '../infra/subscription-cache';
 import { enqueueAttempt } from '../infra/queues';
 
 const PUBLIC_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
@@ -49,18 +50,26 @@ export async function fanOut(
   amqp: AmqpClient,
   event: DomainEvent,
   cache?: EnvelopeCache,
+  subscriptionCache?: SubscriptionCache,
 ): Promise<number> {
   if (!PUBLIC_TYPES.has(event.type)) return 0;
-  const find = () =>
+  const occurredAt = new Date(event.occurredAt);
+  type Head = Pick<SubscriptionDoc, '_id' | 'isActive' | 'createdAt' | 'deletedAt' | 'recoverSince'>;
+  const find = (): Promise<Head[]> =>
     models.Subscription.find(
       { tenantId: event.tenantId, eventTypes: event.type },
       { _id: 1, isActive: 1, createdAt: 1, deletedAt: 1, recoverSince: 1 },
-    ).lean();
-  let subscriptions = await find();
+    ).lean<Head[]>();
+  // From the cache only as loaded after the event was raised: every subscription registered before
+  // the event is in it (docs/decisions/0059).
+  let subscriptions: Head[] = subscriptionCache
+    ? [...(await subscriptionCache.tenant(event.tenantId, occurredAt.getTime())).values()].filter((s) =>
+        s.eventTypes.includes(event.type),
+      )
+    : await find();
   if (subscriptions.length === 0) return 0;
 
   const now = new Date();
-  const occurredAt = new Date(event.occurredAt);
   const payload = await storeEnvelope(models, event, now);
   // A subscription receives the events raised after it was registered, not older ones still in flight,
   // unless it asked to recover events since a time before them (an older event arriving only now was
@@ -68,8 +77,9 @@ export async function fanOut(
   const wants = (s: { createdAt: Date; recoverSince?: Date | null }) =>
     s.createdAt <= occurredAt || (!!s.recoverSince && s.recoverSince <= occurredAt);
   // One registered after the event may be recovering right now: `recover` records its `since`, then
-  // reads the envelopes; the envelope is stored, then the subscriptions are read again. One of the two
-  // sees the other's write, so the event is not missed (and the unique row index stops a second send).
+  // reads the envelopes; the envelope is stored, then the subscriptions are read again (from the store,
+  // never the cache). One of the two sees the other's write, so the event is not missed (and the unique
+  // row index stops a second send).
   if (subscriptions.some((s) => s.isActive && !s.deletedAt && !wants(s))) subscriptions = await find();
   const targets = subscriptions.filter((s) => s.isActive && !s.deletedAt && wants(s));
   if (targets.length === 0) return 0;
@@ -94,7 +104,7 @@ export async function fanOut(
     updatedAt: now,
   }));
 
-  let pending: Array<Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'status'>> = rows;
+  let pending: Array<Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'status' | 'subscriptionId'>> = rows;
   try {
     await models.Delivery.collection.insertMany(rows as never[], { ordered: false });
   } catch (err) {
@@ -102,12 +112,20 @@ export async function fanOut(
     // A redelivered event: take the rows as they are now, whichever run created them.
     pending = await models.Delivery.find(
       { tenantId: event.tenantId, eventId: event.id, subscriptionId: { $in: targets.map((s) => s._id) } },
-      { _id: 1, series: 1, attemptsMade: 1, status: 1 },
+      { _id: 1, series: 1, attemptsMade: 1, status: 1, subscriptionId: 1 },
     ).lean();
   }
   const first = pending.filter((d) => d.status === 'Pending' && d.series === 1 && d.attemptsMade === 0);
   await Promise.all(
-    first.map((d) => enqueueAttempt(amqp, { deliveryId: d._id, tenantId: event.tenantId, series: 1, attempt: 1 })),
+    first.map((d) =>
+      enqueueAttempt(amqp, {
+        deliveryId: d._id,
+        tenantId: event.tenantId,
+        series: 1,
+        attempt: 1,
+        subscriptionId: d.subscriptionId,
+      }),
+    ),
   );
   return first.length;
 }

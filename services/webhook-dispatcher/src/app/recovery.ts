@@ -3,6 +3,7 @@ import { AppError, invalidState, notFound, type AmqpClient, type CallerContext, 
 import { checkRecoverySince, eventsToRecover } from '../domain/recovery';
 import type { DeliveryDoc, DispatcherModels, EnvelopeDoc, SubscriptionDoc } from '../infra/models';
 import { enqueueAttempt } from '../infra/queues';
+import type { SubscriptionCache } from '../infra/subscription-cache';
 import { isBulkDuplicate } from './fan-out';
 
 const BATCH = 200;
@@ -22,6 +23,7 @@ export class RecoveryApp {
     private readonly models: DispatcherModels,
     private readonly amqp: AmqpClient,
     private readonly logger: Logger,
+    private readonly subscriptionCache?: SubscriptionCache,
   ) {}
 
   async recover(caller: CallerContext, subscriptionId: string, sinceText: string) {
@@ -36,6 +38,7 @@ export class RecoveryApp {
     // First, so an event still in transit now is delivered by the fan-out when it arrives (or found here).
     if (!sub.recoverSince || sub.recoverSince > since) {
       await Subscription.updateOne({ _id: sub._id, tenantId: caller.tenantId }, { $set: { recoverSince: since } });
+      this.subscriptionCache?.invalidate(caller.tenantId);
     }
     const earlier = await Subscription.find(
       { tenantId: caller.tenantId, url: sub.url, _id: { $ne: sub._id } },
@@ -129,7 +132,15 @@ export class RecoveryApp {
     }
 
     const results = await Promise.allSettled(
-      written.map((row) => enqueueAttempt(this.amqp, { deliveryId: row._id, tenantId, series: 1, attempt: 1 })),
+      written.map((row) =>
+        enqueueAttempt(this.amqp, {
+          deliveryId: row._id,
+          tenantId,
+          series: 1,
+          attempt: 1,
+          subscriptionId: sub._id,
+        }),
+      ),
     );
     const lost = written.filter((_, i) => results[i]!.status === 'rejected');
     const queued = written.length - lost.length;

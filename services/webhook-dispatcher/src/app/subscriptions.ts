@@ -5,6 +5,7 @@ import { checkRegistration } from '../domain/subscription-rules';
 import { DestinationRefused, checkDestination, type Resolve } from '../infra/destination';
 import type { DispatcherModels, SubscriptionDoc } from '../infra/models';
 import type { SecretBox } from '../infra/secret-box';
+import type { SubscriptionCache } from '../infra/subscription-cache';
 
 export function toSubscriptionResponse(s: SubscriptionDoc) {
   return {
@@ -25,6 +26,7 @@ export class SubscriptionsApp {
     private readonly box: SecretBox,
     private readonly allowedCidrs: Cidr[],
     private readonly resolve?: Resolve,
+    private readonly subscriptionCache?: SubscriptionCache,
   ) {}
 
   scope(tenantId: string) {
@@ -56,6 +58,7 @@ export class SubscriptionsApp {
       createdAt: new Date(),
     };
     await this.models.Subscription.create(doc);
+    this.subscriptionCache?.invalidate(caller.tenantId);
     return { ...toSubscriptionResponse(doc), signingSecret };
   }
 
@@ -93,6 +96,7 @@ export class SubscriptionsApp {
       { _id: id, tenantId: caller.tenantId, deletedAt: null },
       { $set: { deletedAt: new Date() }, $unset: { secret: 1 } },
     );
+    this.subscriptionCache?.invalidate(caller.tenantId);
     if (result.modifiedCount === 0) throw notFound('webhook subscription');
   }
 }

@@ -52,6 +52,8 @@ export interface AttemptRow {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** Unique per recorded attempt: tells a batched write which compare-and-set took effect (infra/outcome-writer). */
+  token?: string;
 }
 
 export interface DeliveryDoc {
@@ -129,6 +131,7 @@ export function registerModels(conn: Connection): DispatcherModels {
       statusCode: { type: Number, default: null },
       error: { type: String, default: null },
       durationMs: Number,
+      token: String,
     },
     { _id: false },
   );

@@ -14,6 +14,16 @@ export const EVENT_BINDINGS = ['employees.employee.*', 'entries.entry.*'];
 /** Short wait for an attempt deferred because its subscription is at its concurrency bound. */
 export const DEFER_LABEL = 'defer-1s';
 const DEFER_MS = 1000;
+/**
+ * An attempt deferred this many times in a row waits 10 s instead (a partner that stays at its bound is
+ * hanging or slow: its slots free at the pace of the time-out), so a hanging partner's backlog costs the
+ * broker a tenth of the publishes (docs/decisions/0059).
+ */
+export const DEFER_LONG_LABEL = 'defer-10s';
+const DEFER_LONG_MS = 10_000;
+export const DEFERRALS_BEFORE_LONG = 3;
+export const deferLabel = (deferralsSoFar: number): string =>
+  deferralsSoFar >= DEFERRALS_BEFORE_LONG ? DEFER_LONG_LABEL : DEFER_LABEL;
 
 export const waitQueueOf = (label: string): string => `webhook-dispatcher.wait.${label}`;
 
@@ -22,12 +32,19 @@ export interface AttemptMessage {
   tenantId: string;
   series: number;
   attempt: number;
+  /**
+   * The delivery's subscription, so an attempt over its subscription's in-flight bound is deferred before
+   * any store read (docs/decisions/0059). Messages queued before it was added lack it.
+   */
+  subscriptionId?: string;
+  /** Times this attempt was deferred in a row because its subscription was at its bound. */
+  deferrals?: number;
 }
 
 export async function declareAttemptTopology(ch: Channel, tiers: Tier[]): Promise<void> {
   await ch.assertExchange(ATTEMPT_EXCHANGE, 'direct', { durable: true });
   await declareConsumerQueue(ch, ATTEMPT_QUEUE_SPEC, ATTEMPT_EXCHANGE);
-  const waits = [...tiers, { label: DEFER_LABEL, ms: DEFER_MS }];
+  const waits = [...tiers, { label: DEFER_LABEL, ms: DEFER_MS }, { label: DEFER_LONG_LABEL, ms: DEFER_LONG_MS }];
   for (const { label, ms } of waits) {
     await ch.assertQueue(waitQueueOf(label), {
       durable: true,

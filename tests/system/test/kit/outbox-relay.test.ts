@@ -1,5 +1,6 @@
 // The outbox against the real broker and store: at-least-once across a relay crash, de-duplicated
-// by the consumer inbox, and an unroutable publish never counted as sent.
+// by the consumer inbox; unroutable events parked in domain.unroutable.parking without holding up the
+// others (decision 0062); the lag gauge is the age of the oldest event still pending (decision 0063).
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
@@ -8,9 +9,11 @@ import {
   Inbox,
   Metrics,
   OutboxRelay,
+  PublishError,
+  UNROUTABLE_PARKING_QUEUE,
+  UNROUTABLE_POLICY,
   connectMongo,
   createLogger,
-  declareConsumerQueue,
   declareDomainExchange,
   outboxSchemaFields,
   outboxUpdate,
@@ -21,7 +24,7 @@ import {
   type OutboxFields,
   type OutboxRelayOptions,
 } from '@travel/platform';
-import { createTestEnv, eventually, type TestEnv } from '@travel/testkit';
+import { createTestEnv, eventually, setPolicy, type TestEnv } from '@travel/testkit';
 
 interface Thing extends OutboxFields {
   _id: string;
@@ -57,9 +60,9 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
     await env?.cleanup();
   });
 
-  const relayFor = (metrics: Metrics, afterPublish?: OutboxRelayOptions['afterPublish']) =>
+  const relayFor = (metrics: Metrics, afterPublish?: OutboxRelayOptions['afterPublish'], via = client) =>
     new OutboxRelay({
-      client,
+      client: via,
       collections: [conn.db!.collection('things')],
       logger,
       metrics,
@@ -133,23 +136,105 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
     expect(seen).toEqual(['ordered.created', 'ordered.updated', 'ordered.approved']);
   });
 
-  it('does not count an unroutable publish as sent, and sends it once a queue is bound', async () => {
+  const gauge = async (metrics: Metrics, name: string) =>
+    (await metrics.registry.getSingleMetric(name)!.get()).values[0]?.value;
+
+  // Runs first of the unroutable tests: the vhost has no alternate-exchange policy yet.
+  it('without the alternate-exchange policy, the relay parks an unroutable event itself and it is not lost', async () => {
     const metrics = new Metrics('kit-relay-unroutable');
     const relay = relayFor(metrics);
     const event = raiseEvent('nobody', 'listens.here', 'tenant-1', {});
     await Things.create({ _id: randomUUID(), tenantId: 'tenant-1', name: 'unroutable', ...withOutbox(event) });
 
-    expect(await relay.publishPending()).toBe(0);
-    expect((await Things.findOne({ name: 'unroutable' }).lean())!.outboxCount).toBe(1);
-    const failures = await metrics.registry.getSingleMetric('outbox_publish_failures_total')!.get();
-    expect(failures.values).toEqual([expect.objectContaining({ labels: { reason: 'unroutable' }, value: 1 })]);
-    const published = await metrics.registry.getSingleMetric('outbox_published_total')!.get();
-    expect(published.values.filter((v) => v.value > 0)).toHaveLength(0);
-
     const ch = await client.channel();
-    await declareConsumerQueue(ch, { name: 'kit.late-listener', bindings: ['nobody.#'] });
+    const before = (await ch.checkQueue(UNROUTABLE_PARKING_QUEUE)).messageCount;
     expect(await relay.publishPending()).toBe(1);
     expect((await Things.findOne({ name: 'unroutable' }).lean())!.outboxCount).toBe(0);
-    expect((await ch.checkQueue('kit.late-listener')).messageCount).toBe(1);
+    const parked = await metrics.registry.getSingleMetric('outbox_unroutable_parked_by_relay_total')!.get();
+    expect(parked.values).toEqual([expect.objectContaining({ labels: { type: 'listens.here' }, value: 1 })]);
+    const published = await metrics.registry.getSingleMetric('outbox_published_total')!.get();
+    expect(published.values.filter((v) => v.value > 0)).toHaveLength(0);
+    expect((await ch.checkQueue(UNROUTABLE_PARKING_QUEUE)).messageCount).toBe(before + 1);
+    const msg = await ch.get(UNROUTABLE_PARKING_QUEUE, { noAck: false });
+    expect(msg && { id: msg.properties.messageId, key: msg.fields.routingKey }).toEqual({
+      id: event.id,
+      key: event.routingKey,
+    });
+    ch.ack(msg as never);
+    await ch.close();
+  });
+
+  it('150 unroutable events do not hold up a routable one: it is published within a second, they are parked', async () => {
+    await setPolicy(env.infra, env.vhost, UNROUTABLE_POLICY);
+    const ch = await client.channel();
+    await ch.purgeQueue(UNROUTABLE_PARKING_QUEUE);
+    await ch.assertQueue('kit.routable.tap', { durable: false, autoDelete: true });
+    await ch.bindQueue('kit.routable.tap', DOMAIN_EXCHANGE, 'kit.routable.*');
+    let arrivedAt = 0;
+    await ch.consume('kit.routable.tap', (m) => m && (arrivedAt ||= Date.now()), { noAck: true });
+
+    const unroutable = Array.from({ length: 150 }, (_, i) => raiseEvent('undeployed', 'thing.created', 't', { i }));
+    for (const event of unroutable)
+      await Things.create({ _id: randomUUID(), tenantId: 't', name: 'nobody-listens', ...withOutbox(event) });
+    const routable = raiseEvent('kit', 'routable.created', 't', {});
+    await Things.create({ _id: randomUUID(), tenantId: 't', name: 'routable', ...withOutbox(routable) });
+
+    const metrics = new Metrics('kit-relay-ae');
+    const relay = relayFor(metrics);
+    const startedAt = Date.now();
+    relay.start();
+    try {
+      await eventually(async () => arrivedAt > 0, 10_000, 20);
+      expect(arrivedAt - startedAt).toBeLessThan(1000);
+      await eventually(async () => (await ch.checkQueue(UNROUTABLE_PARKING_QUEUE)).messageCount === 150, 10_000, 50);
+    } finally {
+      await relay.stop();
+    }
+    const ids: string[] = [];
+    for (let m = await ch.get(UNROUTABLE_PARKING_QUEUE); m; m = await ch.get(UNROUTABLE_PARKING_QUEUE)) {
+      ids.push(String(m.properties.messageId));
+      expect(m.fields.routingKey).toBe('undeployed.thing.created');
+      ch.ack(m);
+    }
+    expect(ids.sort()).toEqual(unroutable.map((e) => e.id).sort());
+    expect(await Things.countDocuments({ outboxCount: { $gt: 0 } })).toBe(0);
+    // The broker routed them to the alternate exchange: nothing came back for the relay to park.
+    expect(await gauge(metrics, 'outbox_unroutable_parked_by_relay_total')).toBeUndefined();
+    await ch.close();
+  });
+
+  it('reports the age of the oldest event still pending, also after a pass that published others', async () => {
+    // A broker that refuses one routing key: its events stay pending, the rest go out.
+    const refusing = {
+      publish: (exchange: string, key: string, ...rest: [Buffer, never]) =>
+        key.startsWith('kit.refused.')
+          ? Promise.reject(new PublishError('refused', 'nacked'))
+          : client.publish(exchange, key, ...rest),
+      connected: false,
+    } as unknown as AmqpClient;
+    const metrics = new Metrics('kit-relay-lag');
+    const relay = relayFor(metrics, undefined, refusing);
+    expect(await gauge(metrics, 'outbox_oldest_pending_seconds')).toBe(0);
+
+    const old = {
+      ...raiseEvent('kit', 'refused.created', 't', {}),
+      occurredAt: new Date(Date.now() - 90_000).toISOString(),
+    };
+    const older = {
+      ...raiseEvent('kit', 'lag.created', 't', {}),
+      occurredAt: new Date(Date.now() - 300_000).toISOString(),
+    };
+    await Things.create({ _id: randomUUID(), tenantId: 't', name: 'lag-stuck', ...withOutbox(old) });
+    await Things.create({ _id: randomUUID(), tenantId: 't', name: 'lag-ok', ...withOutbox(older) });
+
+    expect(await relay.publishPending()).toBe(1);
+    const age = await gauge(metrics, 'outbox_oldest_pending_seconds');
+    expect(age).toBeGreaterThanOrEqual(90);
+    expect(age).toBeLessThan(120);
+
+    // Once it goes out, nothing is pending: 0.
+    expect(await relayFor(new Metrics('kit-relay-lag-2')).publishPending()).toBe(1);
+    expect(await relay.publishPending()).toBe(0);
+    expect(await gauge(metrics, 'outbox_oldest_pending_seconds')).toBe(0);
   });
 });

@@ -1,4 +1,7 @@
-import { AppError, conflict, isDuplicateKey, type FieldErrors } from '@travel/platform';
+import { AppError, conflict, type FieldErrors } from '../errors';
+import { isDuplicateKey } from './connection';
+
+// How every service writes without multi-document transactions (docs/decisions/0015), written once.
 
 /** Throws 400 VALIDATION_FAILED with every collected field error, if there is any. */
 export function throwIfInvalid(...sources: FieldErrors[]): void {
@@ -12,15 +15,19 @@ export function throwIfInvalid(...sources: FieldErrors[]): void {
 export const atRevision = (rev: number | undefined): Record<string, unknown> =>
   typeof rev === 'number' ? { rev } : { rev: { $exists: false } };
 
-const ATTEMPTS = 3;
+const ATTEMPTS = 5;
 
 /**
  * Optimistic concurrency without transactions: `attempt` reads, decides and writes conditionally on the
  * revision it read, answering undefined when another write came first; it is then run again on fresh
- * state. After a few lost races the caller gets 409 and can retry.
+ * state. After `attempts` lost races the caller gets 409 and can retry.
  */
-export async function withRevisionRetry<T>(what: string, attempt: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < ATTEMPTS; i++) {
+export async function withRevisionRetry<T>(
+  what: string,
+  attempt: () => Promise<T | undefined>,
+  attempts = ATTEMPTS,
+): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
     const result = await attempt();
     if (result !== undefined) return result;
   }

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, notFound, outboxUpdate, raiseEvent, type CallerContext, type FieldErrors, atRevision, withRevisionRetry } from '@travel/platform';
+import {
+  MAX_FILES_PER_UPLOAD,
+  cleanFileName,
+  isImageType,
+  looksLikePdf,
+  PDF_TYPE,
+  type Attachment,
+} from '../domain/attachment';
+import type { TravelEntry } from '../domain/entry';
+import { toEntryWebhookDto } from '../domain/webhook';
+import type { AttachmentStore } from '../infra/attachment-store';
+import type { EntriesModels } from '../infra/models';
+import type { EntriesApp } from './entries';
+
+export interface UploadedFile {
+  fieldname: string;
+  originalname: string;
+  mimetype: string;
+  size: number;
+  buffer: Buffer;
+}
+
+/** The spec's key for errors of the attachments endpoint. */
+const KEY = 'File';
+
+export class AttachmentsApp {
+  constructor(
+    private readonly models: EntriesModels,
+    private readonly entries: EntriesApp,
+    private readonly store: AttachmentStore,
+    private readonly decodesAsImage: (bytes: Buffer) => Promise<boolean>,
+    private readonly nudgeOutbox: () => void,
+  ) {}
+
+  /**
+   * Every file checked (images decoded for real) before any is stored. Errors under `key` (`File` on the
+   * attachments endpoint, `attachments` in an entry create); parts must be named `part`.
+   */
+  async checkFiles(files: UploadedFile[], key: string, part: string, required: boolean): Promise<FieldErrors> {
+    const errors: FieldErrors = {};
+    const add = (message: string) => (errors[key] ??= []).push(message);
+    if (required && files.length === 0) add(`at least one file is required (parts named "${part}")`);
+    if (files.length > MAX_FILES_PER_UPLOAD) add(`at most ${MAX_FILES_PER_UPLOAD} files per request`);
+    await Promise.all(
+      files.map(async (f, i) => {
+        const name = `file ${i + 1} (${cleanFileName(f.originalname)})`;
+        if (f.fieldname !== part) add(`${name}: send files in parts named "${part}"`);
+        else if (f.size === 0) add(`${name}: is empty`);
+        else if (isImageType(f.mimetype)) {
+          if (!(await this.decodesAsImage(f.buffer)))
+            add(`${name}: declared ${f.mimetype} but cannot be decoded as an image`);
+        } else if (f.mimetype === PDF_TYPE) {
+          if (!looksLikePdf(f.buffer)) add(`${name}: declared ${PDF_TYPE} but is not a PDF`);
+        } else add(`${name}: type ${f.mimetype} is not accepted (images and PDF only)`);
+      }),
+    );
+    return errors;
+  }
+
+  /** Writes the bytes of checked files (before the entry write that makes them visible). */
+  async stage(tenantId: string, entryId: string, files: UploadedFile[], now: Date): Promise<Attachment[]> {
+    const added: Attachment[] = files.map((f) => ({
+      _id: randomUUID(),
+      fileName: cleanFileName(f.originalname),
+      contentType: f.mimetype.toLowerCase(),
+      size: f.size,
+      createdAt: now,
+    }));
+    await Promise.all(
+      added.map((a, i) =>
+        this.store.put(a._id, files[i]!.buffer, {
+          tenantId,
+          entryId,
+          fileName: a.fileName,
+          contentType: a.contentType,
+        }),
+      ),
+    );
+    return added;
+  }
+
+  /** Removes staged bytes whose entry write did not happen. */
+  async unstage(attachments: readonly Attachment[]): Promise<void> {
+    await Promise.all(attachments.map((a) => this.store.remove(a._id)));
+  }
+
+  async upload(caller: CallerContext, entryId: string, files: UploadedFile[]): Promise<Attachment[]> {
+    const entry = await this.entries.writable(caller, entryId);
+    const errors = await this.checkFiles(files, KEY, 'files', true);
+    if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
+    // Bytes first, then the entry write that makes them visible; a failed write removes them again.
+    const added = await this.stage(caller.tenantId, entry._id, files, new Date());
+    try {
+      await withRevisionRetry('travel entry', async () => {
+        const current = await this.entries.writable(caller, entryId);
+        return this.save(caller, current, [...(current.attachments ?? []), ...added], new Date());
+      });
+    } catch (err) {
+      await this.unstage(added);
+      throw err;
+    }
+    return added;
+  }
+
+  async download(caller: CallerContext, entryId: string, attachmentId: string) {
+    const entry = await this.entries.readable(caller, entryId);
+    const attachment = (entry.attachments ?? []).find((a) => a._id === attachmentId.toLowerCase());
+    if (!attachment) throw notFound('attachment');
+    return { attachment, stream: this.store.open(attachment._id) };
+  }
+
+  async delete(caller: CallerContext, entryId: string, attachmentId: string): Promise<void> {
+    const id = attachmentId.toLowerCase();
+    await withRevisionRetry('travel entry', async () => {
+      const current = await this.entries.writable(caller, entryId);
+      if (!(current.attachments ?? []).some((a) => a._id === id)) throw notFound('attachment');
+      return this.save(
+        caller,
+        current,
+        current.attachments.filter((a) => a._id !== id),
+        new Date(),
+      );
+    });
+    await this.store.remove(id);
+  }
+
+  private async save(
+    caller: CallerContext,
+    current: TravelEntry & { rev: number },
+    attachments: Attachment[],
+    now: Date,
+  ): Promise<true | undefined> {
+    const next: TravelEntry = { ...current, attachments, editedAt: now };
+    const event = raiseEvent('entries', 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
+    const result = await this.models.Entry.updateOne(
+      { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
+      outboxUpdate({ $set: { attachments, editedAt: now, rev: current.rev + 1 } }, event),
+    );
+    if (result.matchedCount === 0) return undefined;
+    this.nudgeOutbox();
+    return true;
+  }
+}

@@ -1,0 +1,349 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppError,
+  TenantScope,
+  findOwned,
+  forbidden,
+  invalidState,
+  notFound,
+  outboxUpdate,
+  paginate,
+  raiseEvent,
+  withOutbox,
+  type CallerContext,
+  type ErrorCode,
+  type FieldErrors,
+  type PageRequest, atRevision, withRevisionRetry } from '@travel/platform';
+import { EDIT_ALL_ENTRIES, mayEdit, mayEditAll, mayRead, mayReadAll } from '../domain/access';
+import { addedCostCenters, checkAllocationSum } from '../domain/allocations';
+import { minorDigitsOf, sumText } from '../domain/amounts';
+import {
+  EntryStatus,
+  entryFields,
+  formatEntryNumber,
+  isLocked,
+  sameFields,
+  storedFields,
+  type EntryFields,
+  type EntryInput,
+  type EntryStatusValue,
+  type TravelEntry,
+} from '../domain/entry';
+import { toEntryWebhookDto } from '../domain/webhook';
+import { nextEntrySequence, type EntriesModels, type EntryDoc } from '../infra/models';
+import type { Attachment } from '../domain/attachment';
+import type { Expense, ExpenseInput } from '../domain/expense';
+import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
+import { toBaseCurrency } from './fx';
+import type { CurrencyConverter, EmployeeDirectory, VehicleDirectory } from './ports';
+
+export interface EntryFilter {
+  isRequest?: boolean;
+  employeeId?: string;
+  status?: EntryStatusValue;
+  dateFrom?: string;
+  dateTo?: string;
+}
+
+/** Files sent with a multipart create: already checked (their errors), stored only when the entry is. */
+export interface CreateUploads {
+  errors: FieldErrors;
+  stage(entryId: string, now: Date): Promise<Attachment[]>;
+  unstage(attachments: readonly Attachment[]): Promise<void>;
+}
+
+export interface CreateEntryInput extends EntryInput {
+  isRequest?: boolean;
+  expenses?: ExpenseInput[];
+}
+
+/** Sum of the expenses in the base currency (decimal text). */
+export const expenseTotal = (e: Pick<TravelEntry, 'expenses' | 'baseCurrency'>): string =>
+  sumText(
+    (e.expenses ?? []).map((x) => x.amountInBaseCurrency),
+    minorDigitsOf(e.baseCurrency),
+  );
+
+const SERVICE = 'entries';
+
+/** Throws every collected field error at once: EXCHANGE_RATE_UNAVAILABLE when a rate was the problem. */
+function throwIfInvalid(code: ErrorCode, ...sources: FieldErrors[]): void {
+  const errors: FieldErrors = {};
+  for (const source of sources)
+    for (const [field, messages] of Object.entries(source)) (errors[field] ??= []).push(...messages);
+  if (Object.keys(errors).length > 0) throw new AppError(code, undefined, errors);
+}
+
+export class EntriesApp {
+  constructor(
+    private readonly models: EntriesModels,
+    private readonly employees: EmployeeDirectory,
+    private readonly fx: CurrencyConverter,
+    private readonly vehicles: VehicleDirectory,
+    private readonly nudgeOutbox: () => void,
+  ) {}
+
+  private scope(caller: CallerContext) {
+    return new TenantScope<EntryDoc>(this.models.Entry, caller.tenantId);
+  }
+
+  /** A live entry the caller may read, else 404 (another tenant's, another employee's without ReadAll, deleted). */
+  async readable(caller: CallerContext, rawId: string): Promise<EntryDoc> {
+    const doc = await findOwned(this.models.Entry, rawId.toLowerCase(), caller.tenantId);
+    if (!doc || doc.deletedAt || !mayRead(caller, doc.employeeId)) throw notFound('travel entry');
+    return doc;
+  }
+
+  /** A live entry the caller may change: readable, editable by them (403), and not locked (409). */
+  async writable(caller: CallerContext, rawId: string): Promise<EntryDoc> {
+    const doc = await this.readable(caller, rawId);
+    if (!mayEdit(caller, doc.employeeId)) throw forbidden(EDIT_ALL_ENTRIES);
+    if (isLocked(doc))
+      throw invalidState('The travel entry is locked (submitted, decided or paid out); it cannot be changed.');
+    return doc;
+  }
+
+  /**
+   * Everything a write must check outside the body itself, collected together: the employee, cost centers
+   * the write adds, the advance in the base currency, and the allocation sums.
+   */
+  private async check(
+    caller: CallerContext,
+    fields: EntryFields,
+    bodyErrors: FieldErrors,
+    context: {
+      checkEmployee: boolean;
+      before: EntryFields['costCenterAllocations'];
+      expenseTotal: string;
+      expenses?: Prepared[];
+    },
+  ) {
+    const errors: FieldErrors[] = [bodyErrors, ...(context.expenses ?? []).map((p) => p.errors)];
+    const added = addedCostCenters(context.before, fields.costCenterAllocations);
+    const [exists, chargeable, advance] = await Promise.all([
+      context.checkEmployee ? this.employees.exists(caller.tenantId, fields.employeeId) : true,
+      added.length ? this.employees.chargeable(caller.tenantId, fields.employeeId, added) : [],
+      bodyErrors.advancePayment || bodyErrors.currencyCode
+        ? undefined
+        : toBaseCurrency(
+            this.fx,
+            caller,
+            {
+              amount: fields.advancePayment,
+              currency: fields.currencyCode,
+              date: fields.advancePaymentDate,
+              manualRate: fields.manualAdvanceExchangeRate,
+            },
+            {
+              amount: 'advancePayment',
+              currency: 'currencyCode',
+              date: 'advancePaymentDate',
+              manualRate: 'manualAdvanceExchangeRate',
+            },
+          ),
+    ]);
+    if (!exists || chargeable === null) errors.push({ employeeId: ['must be an employee of this company'] });
+    else if (added.length) {
+      const ok = new Set(chargeable);
+      fields.costCenterAllocations.forEach((a, i) => {
+        if (added.includes(a.costCenterId) && !ok.has(a.costCenterId))
+          errors.push({
+            [`costCenterAllocations[${i}].costCenterId`]: [
+              "must be an active cost center of this company that the entry's employee may charge",
+            ],
+          });
+      });
+    }
+    if (advance) errors.push(advance.errors);
+    errors.push(
+      checkAllocationSum(fields.costCenterAllocations, context.expenseTotal, minorDigitsOf(caller.baseCurrency)),
+    );
+    // A missing or refused rate is EXCHANGE_RATE_UNAVAILABLE (validation-family body), whatever else failed.
+    const rateProblem =
+      advance?.error?.code === 'EXCHANGE_RATE_UNAVAILABLE' || (context.expenses ?? []).some((p) => p.code);
+    throwIfInvalid(rateProblem ? 'EXCHANGE_RATE_UNAVAILABLE' : 'VALIDATION_FAILED', ...errors);
+    return advance!.conversion!;
+  }
+
+  async create(caller: CallerContext, input: CreateEntryInput, uploads?: CreateUploads) {
+    const { fields, errors } = entryFields(input, { employeeId: caller.employeeId, baseCurrency: caller.baseCurrency });
+    if (fields.employeeId !== caller.employeeId && !mayEditAll(caller)) throw forbidden(EDIT_ALL_ENTRIES);
+    const now = new Date();
+    const entryId = randomUUID();
+    // Every nested expense is checked, priced and converted before anything is stored (all or nothing).
+    const settled = await Promise.allSettled(
+      (input.expenses ?? []).map((x, i) =>
+        prepareExpense(
+          { fx: this.fx, vehicles: this.vehicles },
+          caller,
+          x,
+          { entryId, expenseId: randomUUID(), revision: 0, createdAt: now, prefix: `expenses[${i}].` },
+          now,
+        ),
+      ),
+    );
+    const prepared = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const expenses = prepared.flatMap((p) => (p.expense ? [p.expense] : []));
+    try {
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      const entry = await this.insert(caller, input, fields, errors, { entryId, now, prepared, expenses, uploads });
+      this.nudgeOutbox();
+      return entry;
+    } catch (err) {
+      // Nothing was stored: the vehicles claimed for its Mileage rows are given back.
+      await abandonClaims(this.vehicles, caller.tenantId, entryId, expenses);
+      throw err;
+    }
+  }
+
+  private async insert(
+    caller: CallerContext,
+    input: CreateEntryInput,
+    fields: EntryFields,
+    errors: FieldErrors,
+    {
+      entryId,
+      now,
+      prepared,
+      expenses,
+      uploads,
+    }: { entryId: string; now: Date; prepared: Prepared[]; expenses: Expense[]; uploads?: CreateUploads },
+  ): Promise<TravelEntry> {
+    const advance = await this.check(
+      caller,
+      fields,
+      { ...errors, ...uploads?.errors },
+      {
+        checkEmployee: fields.employeeId !== caller.employeeId,
+        before: [],
+        expenseTotal: expenseTotal({ expenses, baseCurrency: caller.baseCurrency }),
+        expenses: prepared,
+      },
+    );
+
+    const isRequest = input.isRequest ?? false;
+    // An order gets its number at once; a trip request only when it is authorized (SPEC, transitions).
+    const entryNumber = isRequest
+      ? ''
+      : formatEntryNumber(
+          now.getUTCFullYear(),
+          await nextEntrySequence(this.models, caller.tenantId, now.getUTCFullYear()),
+        );
+    // Attachment bytes go in only once everything else has passed; a failed insert removes them again.
+    const attachments = uploads ? await uploads.stage(entryId, now) : [];
+    const entry: TravelEntry = {
+      _id: entryId,
+      tenantId: caller.tenantId,
+      ...fields,
+      entryNumber,
+      isRequest,
+      status: EntryStatus.Draft,
+      phase: null,
+      isPaidOut: false,
+      paidOutAt: null,
+      baseCurrency: caller.baseCurrency,
+      advancePaymentInBaseCurrency: advance.baseAmount,
+      advancePaymentExchangeRateSource: advance.source,
+      expenses,
+      attachments,
+      createdAt: now,
+      editedAt: now,
+      deletedAt: null,
+    };
+    const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
+    const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));
+    try {
+      await this.models.Entry.create({ ...entry, rev: 0, ...withOutbox(event, ...used) });
+    } catch (err) {
+      await uploads?.unstage(attachments);
+      throw err;
+    }
+    return entry;
+  }
+
+  async get(caller: CallerContext, id: string): Promise<TravelEntry> {
+    return this.readable(caller, id);
+  }
+
+  async list(caller: CallerContext, filter: EntryFilter, page: PageRequest) {
+    const query: Record<string, unknown> = { deletedAt: null };
+    // Without ReadAllEntries / EditAllEntries a caller lists only their own entries.
+    const employeeId = filter.employeeId?.toLowerCase();
+    if (!mayReadAll(caller)) {
+      if (employeeId && employeeId !== caller.employeeId) query._id = { $in: [] };
+      query.employeeId = caller.employeeId;
+    } else if (employeeId) query.employeeId = employeeId;
+    if (filter.isRequest !== undefined) query.isRequest = filter.isRequest;
+    if (filter.status !== undefined) query.status = filter.status;
+    if (filter.dateFrom || filter.dateTo)
+      query.departureDate = {
+        ...(filter.dateFrom ? { $gte: filter.dateFrom } : {}),
+        ...(filter.dateTo ? { $lte: filter.dateTo } : {}),
+      };
+    return paginate<EntryDoc, EntryDoc>(this.scope(caller), query, page, { departureDate: -1, _id: 1 }, (d) => d);
+  }
+
+  /**
+   * Full replace of the entry's own fields and allocations. Unchanged: nothing stored, no event. Changed:
+   * one conditional single-document write with `entry.updated` in its outbox.
+   */
+  async update(caller: CallerContext, rawId: string, input: EntryInput): Promise<TravelEntry> {
+    return withRevisionRetry('travel entry', async () => {
+      const current = await this.writable(caller, rawId);
+      const { fields, errors } = entryFields(input, {
+        employeeId: current.employeeId,
+        baseCurrency: current.baseCurrency,
+      });
+      if (fields.employeeId !== current.employeeId)
+        errors.employeeId = ['cannot be changed; create a new entry for another employee'];
+      if (sameFields(fields, storedFields(current)) && Object.keys(errors).length === 0) return current;
+      const advance = await this.check(caller, fields, errors, {
+        checkEmployee: false,
+        before: current.costCenterAllocations ?? [],
+        expenseTotal: expenseTotal(current),
+      });
+      const next: TravelEntry = {
+        ...current,
+        ...fields,
+        advancePaymentInBaseCurrency: advance.baseAmount,
+        advancePaymentExchangeRateSource: advance.source,
+        editedAt: new Date(),
+      };
+      const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), next.editedAt);
+      const $set = {
+        ...fields,
+        advancePaymentInBaseCurrency: next.advancePaymentInBaseCurrency,
+        advancePaymentExchangeRateSource: next.advancePaymentExchangeRateSource,
+        editedAt: next.editedAt,
+        rev: current.rev + 1,
+      };
+      const result = await this.models.Entry.updateOne(
+        { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
+        outboxUpdate({ $set }, event),
+      );
+      if (result.matchedCount === 0) return undefined;
+      this.nudgeOutbox();
+      return next;
+    });
+  }
+
+  /** Soft delete of an unlocked entry (docs/decisions/0046): gone from reads and lists, no webhook. */
+  async delete(caller: CallerContext, rawId: string): Promise<void> {
+    await withRevisionRetry('travel entry', async () => {
+      const current = await this.writable(caller, rawId);
+      const now = new Date();
+      // A deleted entry no longer uses its vehicles: fleet is told through the same write.
+      const released = (current.expenses ?? []).flatMap((x) =>
+        vehicleEvents(caller.tenantId, current._id, x, undefined, 'EntryDeleted', now),
+      );
+      const result = await this.models.Entry.updateOne(
+        { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
+        outboxUpdate({ $set: { deletedAt: now, rev: current.rev + 1 } }, ...released),
+      );
+      if (result.matchedCount === 0) return undefined;
+      if (released.length) this.nudgeOutbox();
+      return true;
+    });
+  }
+}

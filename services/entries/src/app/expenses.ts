@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, notFound, outboxUpdate, raiseEvent, type CallerContext, type OutboxEvent, atRevision, withRevisionRetry } from '@travel/platform';
+import {
+  expenseFields,
+  sameExpenseFields,
+  storedExpenseFields,
+  type Expense,
+  type ExpenseInput,
+} from '../domain/expense';
+import type { TravelEntry } from '../domain/entry';
+import { toEntryWebhookDto } from '../domain/webhook';
+import type { EntriesModels, EntryDoc } from '../infra/models';
+import type { EntriesApp } from './entries';
+import { abandonClaims, prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
+import type { CurrencyConverter, VehicleDirectory } from './ports';
+
+const SERVICE = 'entries';
+
+/**
+ * One expense at a time. Every change is one conditional write of the entry document (its expense list,
+ * `editedAt`, revision) with `entry.updated` and the vehicle events in its outbox.
+ */
+export class ExpensesApp {
+  constructor(
+    private readonly models: EntriesModels,
+    private readonly entries: EntriesApp,
+    private readonly fx: CurrencyConverter,
+    private readonly vehicles: VehicleDirectory,
+    private readonly nudgeOutbox: () => void,
+  ) {}
+
+  private find(entry: EntryDoc, rawId: string): Expense {
+    const id = rawId.toLowerCase();
+    const expense = (entry.expenses ?? []).find((x) => x._id === id);
+    if (!expense) throw notFound('expense');
+    return expense;
+  }
+
+  /** Stores the entry's new expense list at the revision read, raising entry.updated (+ vehicle events). */
+  private async save(caller: CallerContext, current: EntryDoc, expenses: Expense[], now: Date, extra: OutboxEvent[]) {
+    const next: TravelEntry = { ...current, expenses, editedAt: now };
+    const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
+    const result = await this.models.Entry.updateOne(
+      { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
+      outboxUpdate({ $set: { expenses, editedAt: now, rev: current.rev + 1 } }, event, ...extra),
+    );
+    if (result.matchedCount === 0) return false;
+    this.nudgeOutbox();
+    return true;
+  }
+
+  /** Saves, or gives back the vehicle claim of an expense that was not stored (lost race, failed write). */
+  private async saveOrAbandon(
+    caller: CallerContext,
+    current: EntryDoc,
+    expenses: Expense[],
+    now: Date,
+    events: OutboxEvent[],
+    expense: Expense,
+  ): Promise<Expense | undefined> {
+    let saved = false;
+    try {
+      saved = await this.save(caller, current, expenses, now, events);
+    } finally {
+      if (!saved) await abandonClaims(this.vehicles, caller.tenantId, current._id, [expense]);
+    }
+    return saved ? expense : undefined;
+  }
+
+  /**
+   * A vehicle sent on a non-mileage row is not stored, but one outside the company is still refused on
+   * the single-expense endpoints (SPEC, Endpoints rule 3); fleet is asked without recording a use.
+   */
+  private async checkIgnoredVehicle(caller: CallerContext, input: ExpenseInput): Promise<void> {
+    if (input.kind === 'Mileage' || !input.vehicleId) return;
+    if (!(await this.vehicles.exists(caller.tenantId, input.vehicleId.toLowerCase())))
+      throw new AppError('VALIDATION_FAILED', undefined, { vehicleId: ['must be a vehicle of this company'] });
+  }
+
+  async get(caller: CallerContext, entryId: string, expenseId: string): Promise<Expense> {
+    return this.find(await this.entries.readable(caller, entryId), expenseId);
+  }
+
+  async create(caller: CallerContext, entryId: string, input: ExpenseInput): Promise<Expense> {
+    const expenseId = randomUUID();
+    return withRevisionRetry('travel entry', async () => {
+      const current = await this.entries.writable(caller, entryId);
+      await this.checkIgnoredVehicle(caller, input);
+      const now = new Date();
+      const prepared = await prepareExpense(
+        { fx: this.fx, vehicles: this.vehicles },
+        caller,
+        input,
+        {
+          entryId: current._id,
+          expenseId,
+          revision: 0,
+          createdAt: now,
+        },
+        now,
+      );
+      throwIfAny([prepared]);
+      const expense = prepared.expense!;
+      const used = vehicleEvents(caller.tenantId, current._id, undefined, expense, 'ExpenseRemoved', now);
+      return (await this.save(caller, current, [...(current.expenses ?? []), expense], now, used))
+        ? expense
+        : undefined;
+    });
+  }
+
+  /**
+   * Full replace. Unchanged writable fields: nothing stored, no event. Omitted `fuelUnitPriceOverride` and
+   * `mileagePetrolGrade` re-price a Mileage row at the regulation's average (95 grade).
+   */
+  async update(caller: CallerContext, entryId: string, rawExpenseId: string, input: ExpenseInput): Promise<Expense> {
+    return withRevisionRetry('travel entry', async () => {
+      const current = await this.entries.writable(caller, entryId);
+      const before = this.find(current, rawExpenseId);
+      await this.checkIgnoredVehicle(caller, input);
+      const checked = expenseFields(input, { market: caller.market, baseCurrency: caller.baseCurrency });
+      if (Object.keys(checked.errors).length === 0 && sameExpenseFields(checked.fields, storedExpenseFields(before)))
+        return before;
+      throwIfAny([{ errors: checked.errors }]);
+      const now = new Date();
+      const prepared = await prepareExpense(
+        { fx: this.fx, vehicles: this.vehicles },
+        caller,
+        input,
+        { entryId: current._id, expenseId: before._id, revision: before.revision + 1, createdAt: before.createdAt },
+        now,
+        checked.fields,
+      );
+      throwIfAny([prepared]);
+      const expense = prepared.expense!;
+      const events = vehicleEvents(caller.tenantId, current._id, before, expense, 'VehicleChanged', now);
+      const expenses = (current.expenses ?? []).map((x) => (x._id === before._id ? expense : x));
+      return this.saveOrAbandon(caller, current, expenses, now, events, expense);
+    });
+  }
+
+  async delete(caller: CallerContext, entryId: string, rawExpenseId: string): Promise<void> {
+    await withRevisionRetry('travel entry', async () => {
+      const current = await this.entries.writable(caller, entryId);
+      const before = this.find(current, rawExpenseId);
+      const now = new Date();
+      const released = vehicleEvents(caller.tenantId, current._id, before, undefined, 'ExpenseRemoved', now);
+      const expenses = (current.expenses ?? []).filter((x) => x._id !== before._id);
+      return (await this.save(caller, current, expenses, now, released)) ? true : undefined;
+    });
+  }
+}

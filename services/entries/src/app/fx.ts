@@ -1,0 +1,48 @@
+import { AppError, type CallerContext, type FieldErrors } from '@travel/platform';
+import { Decimal, minorDigitsOf } from '../domain/amounts';
+import type { Conversion, CurrencyConverter } from './ports';
+
+/** Field names of the amount being converted, so reference-fx's field errors land on the caller's fields. */
+export interface AmountFields {
+  amount: string;
+  currency: string;
+  date: string;
+  manualRate: string;
+}
+
+export interface Converted {
+  conversion?: Conversion;
+  errors: FieldErrors;
+  error?: AppError;
+}
+
+/**
+ * An amount in the base currency with its provenance. Same currency (or a zero amount): the amount
+ * itself, source null, no call. Otherwise reference-fx converts on the referential date, applying the
+ * manual-rate rule; its field errors are re-keyed to the request's field names.
+ */
+export async function toBaseCurrency(
+  fx: CurrencyConverter,
+  caller: CallerContext,
+  input: { amount: string; currency: string; date: string; manualRate: string | null },
+  fields: AmountFields,
+): Promise<Converted> {
+  const baseDigits = minorDigitsOf(caller.baseCurrency);
+  const amount = new Decimal(input.amount);
+  if (input.currency === caller.baseCurrency || amount.isZero()) {
+    const baseAmount = input.currency === caller.baseCurrency ? amount : new Decimal(0);
+    return { conversion: { baseAmount: baseAmount.toFixed(baseDigits), source: null }, errors: {} };
+  }
+  try {
+    return { conversion: await fx.convert({ market: caller.market, ...input }), errors: {} };
+  } catch (err) {
+    if (!(err instanceof AppError) || (err.code !== 'VALIDATION_FAILED' && err.code !== 'EXCHANGE_RATE_UNAVAILABLE'))
+      throw err;
+    const errors: FieldErrors = {};
+    const keys = fields as unknown as Record<string, string>;
+    for (const [key, messages] of Object.entries(err.errors ?? {}))
+      (errors[keys[key] ?? fields.currency] ??= []).push(...messages);
+    if (Object.keys(errors).length === 0) errors[fields.currency] = [err.message];
+    return { errors, error: err };
+  }
+}

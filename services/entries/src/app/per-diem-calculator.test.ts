@@ -1,0 +1,83 @@
+import { decimal } from '@travel/money';
+import { AppError, type CallerContext } from '@travel/platform';
+import { PerDiemCalculator, type PerDiemCurrencyConverter } from './per-diem-calculator';
+
+const caller = (market: CallerContext['market'], baseCurrency: string): CallerContext => ({
+  kind: 'caller',
+  tenantId: 't1',
+  market,
+  baseCurrency,
+  employeeId: 'e1',
+  apiKeyId: 'k1',
+  permissions: [],
+  requestId: 'r1',
+});
+
+// PL, Warsaw 06:00 → Austria 08:00–22:00 → home: Austria 57 EUR for > 12 h (REGULATIONS.md, Poland).
+const toAustria = {
+  stops: [
+    { time: '2026-11-03T05:00:00Z', countryCode: 'PL' },
+    { time: '2026-11-03T07:00:00Z', countryCode: 'AT' },
+    { time: '2026-11-03T21:00:00Z', countryCode: 'PL' },
+    { time: '2026-11-03T23:00:00Z', countryCode: 'PL' },
+  ],
+};
+
+const noEmployees = { residencyOf: async () => null };
+
+describe('PerDiemCalculator', () => {
+  it('converts a foreign row on the trip start date (0056) and sums the total in the base currency', async () => {
+    const asked: unknown[] = [];
+    const fx: PerDiemCurrencyConverter = {
+      convert: async (input) => {
+        asked.push({ ...input, amount: input.amount.toString() });
+        return { baseAmount: input.amount.times('4.2558').toDecimalPlaces(2), source: 'NBP' };
+      },
+    };
+    const result = await new PerDiemCalculator(noEmployees, fx).calculate(caller('PL', 'PLN'), toAustria);
+    expect(asked).toEqual([{ market: 'PL', amount: '57', currency: 'EUR', date: '2026-11-03' }]);
+    const at = result.items.find((r) => r.countryCode === 'AT')!;
+    expect(at.amountInBaseCurrency!.toFixed(2)).toBe('242.58');
+    expect(at.exchangeRateSource).toBe('NBP');
+    const sum = result.items.reduce((s, r) => s.plus(r.amountInBaseCurrency!), decimal(0));
+    expect(result.total!.equals(sum)).toBe(true);
+    expect(result.complete).toBe(true);
+  });
+
+  it('a missing exchange rate: the row says why, the total is null (0057)', async () => {
+    const fx: PerDiemCurrencyConverter = {
+      convert: async () => {
+        throw new AppError('EXCHANGE_RATE_UNAVAILABLE', 'No NBP rate for EUR on or before 2026-11-03.');
+      },
+    };
+    const result = await new PerDiemCalculator(noEmployees, fx).calculate(caller('PL', 'PLN'), toAustria);
+    const at = result.items.find((r) => r.countryCode === 'AT')!;
+    expect(at.amount!.toString()).toBe('57');
+    expect(at.amountInBaseCurrency).toBeNull();
+    expect(at.reason).toContain('No EUR rate');
+    expect(result).toMatchObject({ total: null, complete: false });
+  });
+
+  it('a dependency that does not answer is not an unknown: the error propagates (503)', async () => {
+    const fx: PerDiemCurrencyConverter = {
+      convert: async () => {
+        throw new AppError('SERVICE_UNAVAILABLE', 'reference-fx is unreachable');
+      },
+    };
+    await expect(
+      new PerDiemCalculator(noEmployees, fx).calculate(caller('PL', 'PLN'), toAustria),
+    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  it('an employee outside the company is a field error; engine input errors are 400 with their keys', async () => {
+    const fx: PerDiemCurrencyConverter = { convert: async () => ({ baseAmount: decimal(0), source: null }) };
+    const calc = new PerDiemCalculator(noEmployees, fx);
+    await expect(calc.calculate(caller('PL', 'PLN'), { ...toAustria, employeeId: 'x' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: { employeeId: expect.any(Array) },
+    });
+    await expect(
+      calc.calculate(caller('PL', 'PLN'), { stops: [toAustria.stops[1]!, toAustria.stops[0]!] }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', errors: { 'stops[1].time': expect.any(Array) } });
+  });
+});

@@ -1,0 +1,44 @@
+import type { Market } from '@travel/platform';
+import type { RateSource } from '../domain/entry';
+
+/** The employees context, as entries needs it. */
+export interface EmployeeDirectory {
+  exists(tenantId: string, employeeId: string): Promise<boolean>;
+  /** Which of `costCenterIds` the employee may charge; null when the employee is not the company's. */
+  chargeable(tenantId: string, employeeId: string, costCenterIds: readonly string[]): Promise<string[] | null>;
+}
+
+export interface Conversion {
+  /** Decimal text in the base currency's minor digits. */
+  baseAmount: string;
+  source: RateSource;
+}
+
+/** reference-fx's conversion: provider of the market, rate of the date, the manual-rate rule. */
+export interface CurrencyConverter {
+  convert(input: {
+    market: Market;
+    amount: string;
+    currency: string;
+    date: string;
+    manualRate: string | null;
+  }): Promise<Conversion>;
+}
+
+/** The fleet context: a vehicle a Mileage row names must be the company's (it records the use). */
+export interface VehicleDirectory {
+  /** Claims the vehicle for one expense revision; false when it is not a vehicle of the company. */
+  claim(
+    tenantId: string,
+    vehicleId: string,
+    use: { entryId: string; expenseId: string; revision: number },
+  ): Promise<boolean>;
+  /** Whether the vehicle is the company's, recording nothing (a vehicle named on a non-mileage expense). */
+  exists(tenantId: string, vehicleId: string): Promise<boolean>;
+  /** Gives back a claim whose expense was then not stored (best effort: never throws). */
+  abandon(
+    tenantId: string,
+    vehicleId: string,
+    use: { entryId: string; expenseId: string; revision: number },
+  ): Promise<void>;
+}

@@ -1,0 +1,50 @@
+import { findOwned, outboxUpdate, raiseEvent, type Logger, atRevision, withRevisionRetry } from '@travel/platform';
+import type { TravelEntry } from '../domain/entry';
+import type { UsageRefused } from '../domain/usage-refused';
+import { toEntryWebhookDto } from '../domain/webhook';
+import type { EntriesModels } from '../infra/models';
+
+/**
+ * Fleet refused a use we announced (the vehicle was deleted between the claim and the event): the
+ * Mileage row no longer names it. Applied only to the expense revision the refusal is about; a later
+ * revision has its own claim. The row keeps its distance and price (they do not depend on the vehicle);
+ * the change is a child change, so it raises entry.updated (docs/decisions/0048).
+ */
+export class UsageRefusals {
+  constructor(
+    private readonly models: EntriesModels,
+    private readonly nudgeOutbox: () => void,
+    private readonly logger: Logger,
+  ) {}
+
+  async refused(event: UsageRefused): Promise<void> {
+    const { tenantId, data } = event;
+    await withRevisionRetry('travel entry', async () => {
+      const entry = await findOwned(this.models.Entry, data.entryId, tenantId);
+      const expense = entry?.expenses?.find((x) => x._id === data.expenseId);
+      if (
+        !entry ||
+        entry.deletedAt ||
+        !expense ||
+        expense.vehicleId !== data.vehicleId ||
+        expense.revision !== data.revision
+      ) {
+        this.logger.info({ entryId: data.entryId, expenseId: data.expenseId }, 'usage refusal no longer applies');
+        return true;
+      }
+      const now = new Date();
+      const expenses = entry.expenses.map((x) =>
+        x._id === expense._id ? { ...x, vehicleId: null, revision: x.revision + 1, editedAt: now } : x,
+      );
+      const next: TravelEntry = { ...entry, expenses, editedAt: now };
+      const updated = raiseEvent('entries', 'entry.updated', tenantId, toEntryWebhookDto(next), now);
+      const result = await this.models.Entry.updateOne(
+        { _id: entry._id, tenantId, deletedAt: null, ...atRevision(entry.rev) },
+        outboxUpdate({ $set: { expenses, editedAt: now, rev: entry.rev + 1 } }, updated),
+      );
+      if (result.matchedCount === 0) return undefined;
+      this.nudgeOutbox();
+      return true;
+    });
+  }
+}

@@ -1,0 +1,205 @@
+import type { FieldErrors } from '@travel/platform';
+import { decimalText, isCurrency, minorDigitsOf } from './amounts';
+import { checkAllocationShape, type CostCenterAllocation } from './allocations';
+import { addFieldError, optionalText } from '@travel/text-rules';
+import { isCountryCode } from './countries';
+import type { Attachment } from './attachment';
+import type { Expense } from './expense';
+
+/** Entry status integers (API-SURFACE.md, Values). */
+export const EntryStatus = {
+  Draft: 0,
+  Submitted: 1,
+  ChangesRequested: 2,
+  Approved: 3,
+  Rejected: 4,
+  Cancelled: 5,
+} as const;
+export type EntryStatusValue = (typeof EntryStatus)[keyof typeof EntryStatus];
+export type EntryPhase = 0 | 1 | null;
+export type TravelType = 'Domestic' | 'Foreign';
+export type RateSource = 'HNB' | 'ECB' | 'CNB' | 'NBP' | 'MANUAL' | null;
+
+/** What a create or a full-replace update writes (normalized), in a fixed key order. */
+export interface EntryFields {
+  employeeId: string;
+  travelType: TravelType;
+  departureDate: string;
+  returnDate: string;
+  destination: string | null;
+  purpose: string | null;
+  description: string | null;
+  report: string | null;
+  departureLocationPlaceId: string | null;
+  destinationPlaceId: string | null;
+  destinationCountryCode: string | null;
+  /** Decimal text in `currencyCode`'s minor digits. */
+  advancePayment: string;
+  currencyCode: string;
+  advancePaymentDate: string;
+  /** Decimal text, or null. */
+  manualAdvanceExchangeRate: string | null;
+  costCenterAllocations: CostCenterAllocation[];
+}
+
+export interface TravelEntry extends EntryFields {
+  _id: string;
+  tenantId: string;
+  entryNumber: string;
+  isRequest: boolean;
+  status: EntryStatusValue;
+  phase: EntryPhase;
+  isPaidOut: boolean;
+  paidOutAt: Date | null;
+  baseCurrency: string;
+  /** Decimal text in the base currency's minor digits. */
+  advancePaymentInBaseCurrency: string;
+  advancePaymentExchangeRateSource: RateSource;
+  expenses: Expense[];
+  attachments: Attachment[];
+  createdAt: Date;
+  editedAt: Date;
+  deletedAt: Date | null;
+}
+
+/** The body of a create or an update, as the contract admits it (read-only fields already removed). */
+export interface EntryInput {
+  employeeId?: string;
+  travelType?: TravelType;
+  departureDate: string;
+  returnDate: string;
+  destination?: string | null;
+  purpose?: string | null;
+  description?: string | null;
+  report?: string | null;
+  departureLocationPlaceId?: string | null;
+  destinationPlaceId?: string | null;
+  destinationCountryCode?: string | null;
+  advancePayment?: number;
+  currencyCode?: string;
+  advancePaymentDate?: string | null;
+  manualAdvanceExchangeRate?: number | null;
+  costCenterAllocations?: { costCenterId: string; percentage?: number | null; amount?: number | null }[];
+}
+
+// Closed to writes: in approval, decided, or paid out (API-SURFACE.md status values; SPEC "locked").
+const LOCKED_STATUSES: ReadonlySet<number> = new Set([
+  EntryStatus.Submitted,
+  EntryStatus.Approved,
+  EntryStatus.Rejected,
+  EntryStatus.Cancelled,
+]);
+
+/** `locked`: true whenever the document is closed to writes, including the automatic lock at payout. */
+export const isLocked = (e: Pick<TravelEntry, 'status' | 'isPaidOut'>): boolean =>
+  e.isPaidOut || LOCKED_STATUSES.has(e.status);
+
+/** A real day of the calendar (the contract's `format: date` lets 2026-02-30 through). */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === value;
+}
+
+/** Up to 10 decimals for a manual exchange rate. */
+const RATE_PLACES = 10;
+
+/**
+ * Normalizes and checks the writable fields of a create or full-replace update: omitted optional fields
+ * are cleared (advance 0 in the base currency, dated on the departure date, no allocations).
+ */
+export function entryFields(
+  input: EntryInput,
+  defaults: { employeeId: string; baseCurrency: string },
+): { fields: EntryFields; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+
+  for (const field of ['departureDate', 'returnDate', 'advancePaymentDate'] as const) {
+    const value = input[field];
+    if (typeof value === 'string' && !isCalendarDate(value)) add(field, 'must be a calendar date (yyyy-MM-dd)');
+  }
+  if (input.returnDate < input.departureDate) add('returnDate', 'must be on or after departureDate');
+  const country = input.destinationCountryCode ?? null;
+  if (country !== null && !isCountryCode(country))
+    add('destinationCountryCode', 'must be an ISO 3166-1 alpha-2 country code');
+
+  const currencyCode = input.currencyCode ?? defaults.baseCurrency;
+  if (!isCurrency(currencyCode)) add('currencyCode', 'must be an ISO 4217 currency code the product knows');
+  const places = minorDigitsOf(currencyCode);
+  const advancePayment = decimalText(input.advancePayment ?? 0, places);
+  if (advancePayment === undefined && isCurrency(currencyCode))
+    add('advancePayment', `must have at most ${places} decimals in ${currencyCode}`);
+
+  let manualRate: string | null = null;
+  if (input.manualAdvanceExchangeRate !== undefined && input.manualAdvanceExchangeRate !== null) {
+    manualRate = decimalText(input.manualAdvanceExchangeRate, RATE_PLACES) ?? null;
+    if (manualRate === null) add('manualAdvanceExchangeRate', `must have at most ${RATE_PLACES} decimals`);
+  }
+
+  const { allocations, errors: allocationErrors } = checkAllocationShape(
+    input.costCenterAllocations ?? [],
+    minorDigitsOf(defaults.baseCurrency),
+  );
+  Object.assign(errors, allocationErrors);
+
+  // Free text (shared rules): trimmed, blank is null, no control characters (line breaks in the long texts).
+  const text = (field: 'destination' | 'purpose' | 'description' | 'report', multiline: boolean) => {
+    const checked = optionalText(input[field], multiline);
+    addFieldError(errors, field, checked.problem);
+    return checked.value;
+  };
+
+  const fields: EntryFields = {
+    employeeId: (input.employeeId ?? defaults.employeeId).toLowerCase(),
+    travelType: input.travelType ?? 'Domestic',
+    departureDate: input.departureDate,
+    returnDate: input.returnDate,
+    destination: text('destination', false),
+    purpose: text('purpose', false),
+    description: text('description', true),
+    report: text('report', true),
+    departureLocationPlaceId: input.departureLocationPlaceId ?? null,
+    destinationPlaceId: input.destinationPlaceId ?? null,
+    destinationCountryCode: country,
+    advancePayment: advancePayment ?? '0',
+    currencyCode,
+    advancePaymentDate: input.advancePaymentDate ?? input.departureDate,
+    manualAdvanceExchangeRate: manualRate,
+    costCenterAllocations: allocations,
+  };
+  return { fields, errors };
+}
+
+/** The writable fields of a stored entry, in the same shape and order `entryFields` produces. */
+export function storedFields(e: TravelEntry): EntryFields {
+  return {
+    employeeId: e.employeeId,
+    travelType: e.travelType,
+    departureDate: e.departureDate,
+    returnDate: e.returnDate,
+    destination: e.destination ?? null,
+    purpose: e.purpose ?? null,
+    description: e.description ?? null,
+    report: e.report ?? null,
+    departureLocationPlaceId: e.departureLocationPlaceId ?? null,
+    destinationPlaceId: e.destinationPlaceId ?? null,
+    destinationCountryCode: e.destinationCountryCode ?? null,
+    advancePayment: e.advancePayment,
+    currencyCode: e.currencyCode,
+    advancePaymentDate: e.advancePaymentDate,
+    manualAdvanceExchangeRate: e.manualAdvanceExchangeRate ?? null,
+    costCenterAllocations: (e.costCenterAllocations ?? []).map((a) => ({
+      costCenterId: a.costCenterId,
+      percentage: a.percentage ?? null,
+      amount: a.amount ?? null,
+    })),
+  };
+}
+
+/** True when a full replace would store exactly what is stored. */
+export const sameFields = (a: EntryFields, b: EntryFields): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** `<year>-<5-digit sequence>` (API-SURFACE.md). */
+export const formatEntryNumber = (year: number, seq: number): string => `${year}-${String(seq).padStart(5, '0')}`;

@@ -1,0 +1,115 @@
+import type { components } from '@travel/contracts';
+import { wireNumber } from '../domain/amounts';
+import { expenseTotal } from '../app/entries';
+import { isLocked, type TravelEntry } from '../domain/entry';
+import type { Attachment } from '../domain/attachment';
+import type { Expense } from '../domain/expense';
+
+type Schemas = components['schemas'];
+
+const allocationOut = (a: TravelEntry['costCenterAllocations'][number]): Schemas['CostCenterAllocation'] => ({
+  costCenterId: a.costCenterId,
+  percentage: a.percentage === null ? null : wireNumber(a.percentage),
+  amount: a.amount === null ? null : wireNumber(a.amount),
+});
+
+/** The full entry, as GET /travel-entries/{id} returns it. */
+export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
+  return {
+    id: e._id,
+    entryNumber: e.entryNumber,
+    employeeId: e.employeeId,
+    travelType: e.travelType,
+    departureDate: e.departureDate,
+    returnDate: e.returnDate,
+    destination: e.destination ?? null,
+    purpose: e.purpose ?? null,
+    description: e.description ?? null,
+    report: e.report ?? null,
+    departureLocationPlaceId: e.departureLocationPlaceId ?? null,
+    destinationPlaceId: e.destinationPlaceId ?? null,
+    destinationCountryCode: e.destinationCountryCode ?? null,
+    status: e.status,
+    phase: e.phase ?? null,
+    isRequest: e.isRequest,
+    locked: isLocked(e),
+    isPaidOut: e.isPaidOut,
+    paidOutAt: e.paidOutAt ? e.paidOutAt.toISOString() : null,
+    advancePayment: wireNumber(e.advancePayment),
+    currencyCode: e.currencyCode,
+    advancePaymentDate: e.advancePaymentDate,
+    manualAdvanceExchangeRate: e.manualAdvanceExchangeRate === null ? null : wireNumber(e.manualAdvanceExchangeRate),
+    advancePaymentInBaseCurrency: wireNumber(e.advancePaymentInBaseCurrency),
+    advancePaymentExchangeRateSource: e.advancePaymentExchangeRateSource ?? null,
+    baseCurrency: e.baseCurrency,
+    costCenterAllocations: (e.costCenterAllocations ?? []).map(allocationOut),
+    expenses: (e.expenses ?? []).map(toExpenseResponse),
+    expenseTotal: wireNumber(expenseTotal(e)),
+    attachments: (e.attachments ?? []).map(toAttachmentResponse),
+    createdAt: e.createdAt.toISOString(),
+    editedAt: e.editedAt.toISOString(),
+  };
+}
+
+/** An entry as lists return it. */
+export function toEntrySummary(e: TravelEntry): Schemas['TravelEntrySummary'] {
+  return {
+    id: e._id,
+    entryNumber: e.entryNumber,
+    employeeId: e.employeeId,
+    travelType: e.travelType,
+    departureDate: e.departureDate,
+    returnDate: e.returnDate,
+    destination: e.destination ?? null,
+    destinationCountryCode: e.destinationCountryCode ?? null,
+    status: e.status,
+    phase: e.phase ?? null,
+    isRequest: e.isRequest,
+    locked: isLocked(e),
+    isPaidOut: e.isPaidOut,
+    paidOutAt: e.paidOutAt ? e.paidOutAt.toISOString() : null,
+    advancePayment: wireNumber(e.advancePayment),
+    currencyCode: e.currencyCode,
+    advancePaymentInBaseCurrency: wireNumber(e.advancePaymentInBaseCurrency),
+    createdAt: e.createdAt.toISOString(),
+    editedAt: e.editedAt.toISOString(),
+  };
+}
+
+const num = (t: string | null | undefined): number | null => (t === null || t === undefined ? null : wireNumber(t));
+
+/** One expense; `vehicle` is null on every kind but Mileage (SPEC, Expense). */
+export function toExpenseResponse(x: Expense): Schemas['Expense'] {
+  const vehicleId = x.kind === 'Mileage' ? (x.vehicleId ?? null) : null;
+  return {
+    id: x._id,
+    kind: x.kind,
+    date: x.date,
+    description: x.description ?? null,
+    amount: wireNumber(x.amount),
+    currencyCode: x.currencyCode,
+    manualExchangeRate: num(x.manualExchangeRate),
+    amountInBaseCurrency: wireNumber(x.amountInBaseCurrency),
+    exchangeRateSource: x.exchangeRateSource ?? null,
+    vehicleId,
+    vehicle: vehicleId ? { id: vehicleId } : null,
+    distanceKm: num(x.distanceKm),
+    vehicleKind: x.vehicleKind ?? null,
+    fuelType: x.fuelType ?? null,
+    fuelConsumption: num(x.fuelConsumption),
+    fuelUnitPriceOverride: num(x.fuelUnitPriceOverride),
+    mileagePetrolGrade: x.mileagePetrolGrade ?? null,
+    ratePerKm: num(x.ratePerKm),
+    fuelUnitPrice: num(x.fuelUnitPrice),
+    createdAt: x.createdAt.toISOString(),
+    editedAt: x.editedAt.toISOString(),
+  };
+}
+
+export const toAttachmentResponse = (a: Attachment): Schemas['Attachment'] => ({
+  id: a._id,
+  fileName: a.fileName,
+  contentType: a.contentType,
+  size: a.size,
+  createdAt: a.createdAt.toISOString(),
+});

@@ -1,0 +1,72 @@
+import type { DispatcherModels, SubscriptionDoc } from './models';
+
+interface TenantEntry {
+  /** When the query that filled it was sent: every subscription registered before then is in it. */
+  loadedAt: number;
+  subscriptions: Map<string, SubscriptionDoc>;
+}
+
+/**
+ * A tenant's subscriptions, read once and shared by the fan-outs and attempts of this process
+ * (docs/decisions/0059). Two rules keep the guarantees:
+ * - **No missed event.** The fan-out takes an entry only if it was loaded after the event was raised
+ *   (`loadedAt > occurredAt`): a subscription registered before the event is then in it. Otherwise it
+ *   loads again; concurrent callers share one load, so a burst of events costs one read per tenant.
+ * - **Bounded staleness.** An entry older than `ttlMs` is not used. This process drops a tenant's entry
+ *   whenever it changes one of its subscriptions (register, delete, recover, disable), so a change made
+ *   here is seen at once; a change made by another replica, within `ttlMs`.
+ */
+export class SubscriptionCache {
+  private readonly tenants = new Map<string, TenantEntry>();
+  private readonly loading = new Map<string, { startedAt: number; promise: Promise<TenantEntry> }>();
+  /** Bumped by every invalidation: a load that started before it does not fill the cache. */
+  private generation = 0;
+
+  constructor(
+    private readonly models: DispatcherModels,
+    private readonly ttlMs = 1000,
+    private readonly maxTenants = 10_000,
+  ) {}
+
+  /** The tenant's subscriptions as they were at some moment after `notBefore` (ms since epoch). */
+  async tenant(tenantId: string, notBefore = 0): Promise<Map<string, SubscriptionDoc>> {
+    const now = Date.now();
+    const entry = this.tenants.get(tenantId);
+    if (entry && entry.loadedAt > notBefore && now - entry.loadedAt < this.ttlMs) return entry.subscriptions;
+    const inFlight = this.loading.get(tenantId);
+    if (inFlight && inFlight.startedAt > notBefore) return (await inFlight.promise).subscriptions;
+    return (await this.load(tenantId)).subscriptions;
+  }
+
+  /** One subscription of the tenant (deleted and disabled ones included), or undefined. */
+  async get(tenantId: string, id: string): Promise<SubscriptionDoc | undefined> {
+    return (await this.tenant(tenantId)).get(id);
+  }
+
+  /** Drops what this process knows of the tenant's subscriptions (after it changed one of them). */
+  invalidate(tenantId: string): void {
+    this.generation++;
+    this.tenants.delete(tenantId);
+    this.loading.delete(tenantId);
+  }
+
+  private load(tenantId: string): Promise<TenantEntry> {
+    const startedAt = Date.now();
+    const generation = this.generation;
+    const promise = (async () => {
+      const docs = await this.models.Subscription.find({ tenantId }).lean<SubscriptionDoc[]>();
+      const entry: TenantEntry = { loadedAt: startedAt, subscriptions: new Map(docs.map((d) => [d._id, d])) };
+      if (this.generation === generation) {
+        if (this.tenants.size >= this.maxTenants) this.tenants.delete(this.tenants.keys().next().value as string);
+        this.tenants.set(tenantId, entry);
+      }
+      return entry;
+    })();
+    this.loading.set(tenantId, { startedAt, promise });
+    const clear = () => {
+      if (this.loading.get(tenantId)?.promise === promise) this.loading.delete(tenantId);
+    };
+    promise.then(clear, clear);
+    return promise;
+  }
+}
