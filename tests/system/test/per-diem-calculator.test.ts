@@ -194,8 +194,8 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
     expect(res.body).toMatchObject({ code: 'GONE', status: 410, detail: expect.stringContaining(replacement) });
   });
 
-  it('the rest of the entries context still answers 501 NOT_IMPLEMENTED', async () => {
+  it('the approval workflow of the entries context still answers 501 NOT_IMPLEMENTED', async () => {
     const t = await stack.tenant('CZ');
-    expect((await t.api.get('/api/v1/travel-entries')).status).toBe(501);
+    expect((await t.api.get('/api/v1/approval-workflow')).status).toBe(501);
   });
 });
