@@ -1,6 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { isDuplicateKey, outboxSchemaFields, type OutboxFields } from '@travel/platform';
 import type { TravelEntry } from '../domain/entry';
+import { workflowEntrySchemaFields } from './workflow-models';
 
 export interface EntryStorage {
   /** Incremented by every write; an update applies only to the revision it read. */
@@ -117,6 +118,7 @@ export function registerModels(conn: Connection): EntriesModels {
       editedAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },
       rev: { type: Number, required: true },
+      ...workflowEntrySchemaFields,
       ...outboxSchemaFields,
     },
     { collection: ENTRIES_COLLECTION, versionKey: false, minimize: false },
