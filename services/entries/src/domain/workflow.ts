@@ -18,8 +18,8 @@ export interface ApprovalWorkflow {
 export interface ApprovalRound {
   /** 1 = trip authorization (PreApproval), 0 = settlement (Standard). */
   phase: 0 | 1;
-  /** Eligible approver ids per step (the entry's own employee removed, empty steps dropped). */
-  steps: string[][];
+  /** Eligible approvers per step (the entry's own employee removed, empty steps dropped). */
+  steps: ApprovalStep[];
   /** Index into `steps` of the step that decides now. */
   currentStep: number;
 }
@@ -99,16 +99,18 @@ export type Decision =
  * employee (nobody approves their own entry), duplicates removed, steps left without approvers dropped.
  * No step left = no workflow for this entry.
  */
-export function effectiveSteps(steps: readonly ApprovalStep[], employeeId: string): string[][] {
+export function effectiveSteps(steps: readonly ApprovalStep[], employeeId: string): ApprovalStep[] {
   return steps
-    .map((s) => [...new Set(s.approverIds.map((id) => id.toLowerCase()))].filter((id) => id !== employeeId))
-    .filter((s) => s.length > 0);
+    .map((s) => ({
+      approverIds: [...new Set(s.approverIds.map((id) => id.toLowerCase()))].filter((id) => id !== employeeId),
+    }))
+    .filter((s) => s.approverIds.length > 0);
 }
 
 /** Whether the employee is named in the entry's approval round or audit log (they may read the entry). */
 export function isInvolvedApprover(e: WorkflowFields, employeeId: string): boolean {
   return (
-    (e.approval?.steps ?? []).some((s) => s.includes(employeeId)) ||
+    (e.approval?.steps ?? []).some((s) => s.approverIds.includes(employeeId)) ||
     (e.auditLog ?? []).some((r) => r.employeeId === employeeId && r.step !== null)
   );
 }
@@ -185,7 +187,7 @@ export function decide(
       const round = entry.approval!;
       const step = round.currentStep;
       if (actor.employeeId === entry.employeeId) return refused('FORBIDDEN', 'Nobody decides on their own entry.');
-      if (!(round.steps[step] ?? []).includes(actor.employeeId))
+      if (!(round.steps[step]?.approverIds ?? []).includes(actor.employeeId))
         return refused(
           'FORBIDDEN',
           `Only an eligible approver of the current step (${step + 1} of ${round.steps.length}) decides.`,

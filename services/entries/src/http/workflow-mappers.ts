@@ -10,7 +10,7 @@ export function workflowView(e: WorkflowFields): Pick<Schemas['TravelEntry'], 'a
     approval: e.approval
       ? {
           phase: e.approval.phase,
-          steps: e.approval.steps.map((approverIds) => ({ approverIds: [...approverIds] })),
+          steps: e.approval.steps.map((s) => ({ approverIds: [...s.approverIds] })),
           currentStep: e.approval.currentStep,
         }
       : null,
