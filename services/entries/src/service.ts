@@ -81,7 +81,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         // fleet refuses a vehicle use it cannot record: the Mileage row's vehicle is cleared.
         start: async () => {
           // Authorizations whose number a stopped process did not store yet are completed first.
-          await numbers.recover();
+          await numbers.recover().catch((err: unknown) => logger.warn({ err }, 'pending entry numbers not recovered'));
           await startUsageRefusedConsumer({
             client: amqp,
             mongo,
