@@ -51,10 +51,10 @@ export class EntryNumberIssuer {
   }
 
   private async issueNow(tenantId: string, entryId: string): Promise<EntryDoc> {
+    const entry = await this.read(tenantId, entryId);
+    if (entry.entryNumber || !entry.numberClaim) return entry;
+    const year = entry.numberClaim.year;
     for (let round = 0; round < ROUNDS; round++) {
-      const entry = await this.read(tenantId, entryId);
-      if (entry.entryNumber || !entry.numberClaim) return entry;
-      const year = entry.numberClaim.year;
       const counter = await this.counters.read(tenantId, year);
       if (counter.last?.entryId === entryId) return this.complete(tenantId, entryId, year, counter.last.seq);
       if (counter.last) await this.complete(tenantId, counter.last.entryId, year, counter.last.seq);
@@ -62,7 +62,7 @@ export class EntryNumberIssuer {
       const fresh = await this.read(tenantId, entryId);
       if (fresh.entryNumber || !fresh.numberClaim) return fresh;
       const seq = await this.counters.take(tenantId, year, counter.seq, entryId);
-      if (seq !== null) return this.complete(tenantId, entryId, year, seq);
+      if (seq !== null) return this.complete(tenantId, entryId, year, seq, fresh);
       // Another process (or an order's create) advanced the counter first: read it again.
       await pause(Math.random() * 10);
     }
@@ -70,9 +70,16 @@ export class EntryNumberIssuer {
   }
 
   /** Step 3: stores the number on an entry still waiting for it (a no-op for one that has it). */
-  private async complete(tenantId: string, entryId: string, year: number, seq: number): Promise<EntryDoc> {
+  private async complete(
+    tenantId: string,
+    entryId: string,
+    year: number,
+    seq: number,
+    known?: EntryDoc,
+  ): Promise<EntryDoc> {
     for (let attempt = 0; attempt < 20; attempt++) {
-      const entry = await this.read(tenantId, entryId);
+      // The entry as just read by the caller on the first attempt; a lost revision race reads it again.
+      const entry = attempt === 0 && known ? known : await this.read(tenantId, entryId);
       if (entry.entryNumber || !entry.numberClaim) return entry;
       const next: EntryDoc = { ...entry, entryNumber: formatEntryNumber(year, seq), numberClaim: null };
       const event = raiseEvent('entries', 'entry.updated', tenantId, toEntryWebhookDto(next), entry.editedAt);
