@@ -1829,7 +1829,7 @@ export interface components {
         /** @description Body of the entry create (see the operation for defaults). */
         TravelEntryCreate: {
             employeeId?: components["schemas"]["Id"];
-            /** @description true creates a trip request (no entry number until the trip is authorized); default false */
+            /** @description true creates a trip request (`phase` 1, no entry number until the trip is authorized by the trip-approval steps, see `submit` and `approve`); default false */
             isRequest?: boolean;
             travelType?: components["schemas"]["TravelType"];
             /** Format: date */
