@@ -26,6 +26,7 @@ import type { Expense } from '../domain/expense';
 import {
   itineraryOfRows,
   nightsOf,
+  perDiemFxDate,
   perDiemRowFields,
   rowKey,
   sameRows,
@@ -214,7 +215,7 @@ export class PerDiemPricer {
     settings: readonly PerDiemRowFields[],
     prefixes: readonly string[],
   ): Promise<PricedRows> {
-    const fxDate = caller.market === 'CZ' ? entry.advancePaymentDate : (rows[0]?.date ?? null);
+    const fxDate = perDiemFxDate(caller.market, entry.advancePaymentDate, rows[0]?.date ?? null);
     const errors: FieldErrors = {};
     let code: PricedRows['code'];
     const priced = await Promise.all(

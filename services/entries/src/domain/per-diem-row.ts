@@ -312,3 +312,11 @@ export function itineraryOfRows(rows: readonly PerDiemRowFields[]): { stops: Sto
 /** Local midnights inside the row: the nights it runs through (`nightOffWindowOverride` has one per night). */
 export const nightsOf = (market: Market, departureTime: string, arrivalTime: string): number =>
   rowDates(market, departureTime, arrivalTime).length - 1;
+
+/**
+ * The per-diem FX referential date of an entry's rows: for CZ tenants the entry's advancePaymentDate
+ * (SPEC); for the other markets the trip's start date (the first row's account date), as the calculator
+ * converts (docs/decisions/0056), so both answer the same for the same itinerary.
+ */
+export const perDiemFxDate = (market: Market, advancePaymentDate: string, tripStart: string | null): string | null =>
+  market === 'CZ' ? advancePaymentDate : tripStart;
