@@ -123,6 +123,61 @@ describe('entries: per-diem rows', () => {
       expect(JSON.stringify(mine[0])).not.toContain('perDiems');
     });
 
+    // One worked example per market, a 16-hour domestic day (05:00Z–21:00Z): the calculator and
+    // from-itinerary give the same row and amount (figures as in per-diem-calculator.test.ts).
+    it.each([
+      ['CZ', 236], // §163, vyhl. 573/2025 Sb.: > 12–18 h → 236 Kč
+      ['SK', 13.8], // zákon 283/2002 (from 2025-12-01): 12–18 h → 13.80 €
+      ['PL', 45], // rozporządzenie 2013: trip ≤ 24 h, > 12 h → 100 % of 45 zł
+      ['HR', 30], // Pravilnik NN 143/2023: > 12 h → 30 €
+      ['SI', 21.39], // Uredba (UL 140/2006, 76/2008): > 12–24 h → 21.39 €
+    ] as const)('%s: the calculator and from-itinerary agree on a domestic day', async (market, amount) => {
+      const t = await stack.tenant(market);
+      const stops = [
+        { time: '2026-11-02T05:00:00Z', countryCode: market },
+        { time: '2026-11-02T21:00:00Z', countryCode: market },
+      ];
+      const e = await entry(t.api);
+      const calc = await t.api.post(CALCULATE, { stops });
+      const res = await t.api.post(fromItinerary(e.id), { stops });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ total: amount, complete: true });
+      expect(res.body.items).toEqual([
+        expect.objectContaining({
+          countryCode: market,
+          departureTime: '2026-11-02T05:00:00Z',
+          arrivalTime: '2026-11-02T21:00:00Z',
+          hours: 16,
+          amount,
+          amountInBaseCurrency: amount,
+          band: calc.body.items[0].band,
+        }),
+      ]);
+      expect(calc.body.total).toBe(amount);
+    });
+
+    it('a multi-day trip across the spring change is cut in elapsed hours (HR, Pravilnik NN 143/2023)', async () => {
+      // 28 Mar 2026 08:00 CET (07:00Z) → 29 Mar 16:30 CEST (14:30Z): 31.5 h elapsed = one 24-hour block
+      // (> 12 h → 30 €) and 7.5 h (below the 8–12 h band → 0 €). The wall clock would say 32.5 h.
+      const e = await entry(hr, { departureDate: '2026-03-28', returnDate: '2026-03-29' });
+      const res = await hr.post(fromItinerary(e.id), {
+        stops: [
+          { time: '2026-03-28T07:00:00Z', countryCode: 'HR' },
+          { time: '2026-03-29T14:30:00Z', countryCode: 'HR' },
+        ],
+      });
+      expect(res.status).toBe(200);
+      expect(
+        res.body.items.map((r: Record<string, unknown>) => [r.departureTime, r.arrivalTime, r.hours, r.amount]),
+      ).toEqual([
+        ['2026-03-28T07:00:00Z', '2026-03-29T07:00:00Z', 24, 30],
+        ['2026-03-29T07:00:00Z', '2026-03-29T14:30:00Z', 7.5, 0],
+      ]);
+      expect(res.body.total).toBe(30);
+      // One night in Zagreb inside the first row: one deprecated `false`.
+      expect(res.body.items[0].nightOffWindowOverride).toEqual([false]);
+    });
+
     it('applies meals keyed by (countryCode, departureTime) as the calculator returns them', async () => {
       const e = await entry(pl, { departureDate: '2026-11-03', returnDate: '2026-11-04' });
       // PL foreign meal reduction: lunch 30 % of the 57 EUR rate = 17.10 → 39.90 EUR.
