@@ -851,13 +851,16 @@ export interface paths {
         get: operations["listTravelEntries"];
         put?: never;
         /**
-         * Create a travel entry with its expenses and cost-center allocations in one atomic call; raises entry.created
+         * Create a travel entry with its expenses, per-diem rows and cost-center allocations in one atomic call; raises entry.created
          * @description All or nothing: every nested child is checked (currencies and FX, vehicles, cost centers) before
          *     anything is stored; when one fails, nothing is stored and no event is raised. The entry starts as
          *     `status` 0 (Draft), `phase` null; an order (`isRequest` false) gets its `entryNumber` at once, a trip
          *     request keeps `""`. `employeeId` defaults to the caller's employee; naming another employee needs
          *     `EditAllEntries` (403). `advancePaymentDate` defaults to `departureDate`; `currencyCode` to the
-         *     company's base currency; `advancePayment` to 0.
+         *     company's base currency; `advancePayment` to 0. Nested `perDiems` are the rows of an itinerary as
+         *     `from-itinerary` (or a GET) returns them: the server re-runs its engine over the itinerary they
+         *     describe and refuses rows that are not its rows (docs/decisions/0070). Amount allocations must sum to
+         *     the expenses plus the per-diems in the base currency (docs/decisions/0072).
          */
         post: operations["createTravelEntry"];
         delete?: never;
@@ -885,7 +888,9 @@ export interface paths {
          * @description Full replace: optional fields the body omits are cleared (`advancePayment` 0, `currencyCode` the base
          *     currency, `advancePaymentDate` the departure date, `costCenterAllocations` none); echo stored values,
          *     place ids included, to keep them. A body a GET returned is valid: read-only fields are accepted and
-         *     ignored, children (`expenses`) are changed through their own endpoints. A PUT that changes nothing
+         *     ignored, children (`expenses`) are changed through their own endpoints. `perDiems` omitted keeps the
+         *     rows; sent, it replaces the rows' settings (meals, manual rate, override, short night; a row without
+         *     `overrideAmount` loses its override) and the server re-prices them (docs/decisions/0071). A PUT that changes nothing
          *     stores nothing and raises no event. Another employee's entry needs `EditAllEntries` (403 when the
          *     caller may only read it); `employeeId` cannot change. A locked entry is 409 `INVALID_STATE`.
          */

@@ -101,4 +101,24 @@ describe('PerDiemPricer', () => {
     expect(manual.code).toBe('EXCHANGE_RATE_UNAVAILABLE');
     expect(manual.errors).toHaveProperty(['perDiems[1].manualExchangeRate']);
   });
+
+  it("the engine's limits come back keyed by the nested row's field", async () => {
+    // HR: a 24-hour block touches two days; three lunches are more than a row can have (two).
+    const priced = await new PerDiemPricer(recordingFx().fx, employees).fromRows(
+      caller('HR', 'EUR'),
+      { employeeId: 'e1', advancePaymentDate: '2026-11-02' },
+      [
+        {
+          countryCode: 'HR',
+          departureTime: '2026-11-02T06:00:00Z',
+          arrivalTime: '2026-11-03T06:00:00Z',
+          mealsProvidedAllocation: [
+            { date: '2026-11-02', lunchesProvided: 2 },
+            { date: '2026-11-03', lunchesProvided: 1 },
+          ],
+        },
+      ],
+    );
+    expect(Object.keys(priced.errors)).toEqual(['perDiems[0].lunchesProvided']);
+  });
 });

@@ -75,7 +75,7 @@ function rowErrors(errors: FieldErrors, overrideRows: number[]): FieldErrors {
     let key = 'perDiems';
     if (m) {
       const row = m[1] === 'meals' ? Number(m[2]) : overrideRows[Number(m[2])];
-      key = m[3] && m[1] === 'overrides' ? `perDiems[${row}]${m[3]}` : `perDiems[${row}]`;
+      key = m[3] ? `perDiems[${row}]${m[3]}` : `perDiems[${row}]`;
     }
     (out[key] ??= []).push(...messages);
   }
