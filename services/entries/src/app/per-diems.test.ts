@@ -121,4 +121,31 @@ describe('PerDiemPricer', () => {
     );
     expect(Object.keys(priced.errors)).toEqual(['perDiems[0].lunchesProvided']);
   });
+
+  it('a short night keeps its own amount under an override (HR: 30 € statutory, 40 € paid, 10 € excess)', async () => {
+    const priced = await new PerDiemPricer(recordingFx().fx, employees).fromRows(
+      caller('HR', 'EUR'),
+      { employeeId: 'e1', advancePaymentDate: '2026-11-02' },
+      [
+        {
+          countryCode: 'HR',
+          departureTime: '2026-11-02T05:00:00Z',
+          arrivalTime: '2026-11-02T21:00:00Z',
+          overrideAmount: 40,
+          overrideReason: 'Collective agreement',
+          nightAllocation: { date: '2026-11-02', hours: 1 },
+        },
+      ],
+    );
+    expect(priced.errors).toEqual({});
+    expect(priced.rows[0]).toMatchObject({
+      amount: '30.00',
+      overrideAmount: '40.00',
+      excessAmount: '10.00',
+      payableAmount: '40.00',
+      nightAllocation: { date: '2026-11-02', hours: '1.00' },
+      nightAllocationAmount: '0.00',
+      amountInBaseCurrency: '40.00',
+    });
+  });
 });

@@ -19,7 +19,7 @@ import {
   type RowOverride,
   type Stop,
 } from '@travel/per-diem';
-import { minorDigitsOf } from '../domain/amounts';
+import { Decimal, minorDigitsOf } from '../domain/amounts';
 import { checkAllocationsCover, perDiemTotal } from '../domain/entry-total';
 import type { TravelEntry } from '../domain/entry';
 import type { Expense } from '../domain/expense';
@@ -254,7 +254,10 @@ export class PerDiemPricer {
           return { ...base, reason: row.reason ?? 'The statutory rate of this row is unknown.' };
         // An override on a row whose rate (and currency) is unknown is an amount in the base currency.
         const currency = row.currencyCode ?? caller.baseCurrency;
-        const payable = row.payableAmount;
+        // What the row pays: the override or the statutory amount, plus the short night (never overridden).
+        const payable = nightAllocationAmount
+          ? new Decimal(row.payableAmount).plus(nightAllocationAmount).toFixed(2)
+          : row.payableAmount;
         const converted = await toBaseCurrency(
           this.fx,
           caller,
