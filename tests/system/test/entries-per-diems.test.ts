@@ -377,6 +377,35 @@ describe('entries: per-diem rows', () => {
       expect(manual.body.errors['perDiems[1].manualExchangeRate']).toBeDefined();
     });
 
+    it('no published rate: the row waits for a manual rate, which is then honoured (source MANUAL)', async () => {
+      // The recorded NBP feed starts on 2026-10-26: nothing is published on or before 2026-10-01.
+      const early = PL_VIENNA.map((s) => ({ ...s, time: s.time.replace('2026-11-03', '2026-10-01') }));
+      const e = await entry(pl, { departureDate: '2026-10-01', returnDate: '2026-10-01' });
+      const res = await pl.post(fromItinerary(e.id), { stops: early });
+      expect(res.status).toBe(200);
+      expect(res.body.items[1]).toMatchObject({ countryCode: 'AT', amount: 57, amountInBaseCurrency: null });
+      expect(res.body.items[1].reason).toContain('manualExchangeRate');
+      expect(res.body).toMatchObject({ total: null, complete: false });
+      const got = (await pl.get(`${ENTRIES}/${e.id}`)).body;
+      const rows = got.perDiems.map((r: Record<string, unknown>, i: number) =>
+        i === 1 ? { ...r, manualExchangeRate: 4.3 } : r,
+      );
+      const put = await pl.put(`${ENTRIES}/${e.id}`, { ...got, perDiems: rows });
+      expect(put.status).toBe(200);
+      // 57 EUR × 4.30 (manual) = 245.10 zł
+      expect(put.body.perDiems[1]).toMatchObject({
+        manualExchangeRate: 4.3,
+        exchangeRateSource: 'MANUAL',
+        amountInBaseCurrency: 245.1,
+        reason: null,
+      });
+      expect(put.body.perDiemTotal).toBe(245.1);
+      // perDiems: [] removes every row.
+      const none = await pl.put(`${ENTRIES}/${e.id}`, { ...put.body, perDiems: [] });
+      expect(none.status).toBe(200);
+      expect(none.body).toMatchObject({ perDiems: [], perDiemTotal: 0 });
+    });
+
     it('CZ foreign rates are unknown: the row says so; an override (in CZK) makes it payable', async () => {
       // CZ: Prague 06:00 → Austria 10:00–19:00 → home 20:00. Home 5 h (5–12 h) → 155 Kč (vyhl. 573/2025);
       // the MF foreign rates are not verified (REGULATIONS.md): the Austrian row has no amount.
