@@ -60,8 +60,6 @@ export interface FromItineraryInput {
   employeeId?: string;
 }
 
-const emptyMeals = { breakfastsProvided: 0, lunchesProvided: 0, dinnersProvided: 0 };
-
 function merge(target: FieldErrors, source: FieldErrors): FieldErrors {
   for (const [field, messages] of Object.entries(source)) (target[field] ??= []).push(...messages);
   return target;
@@ -101,7 +99,7 @@ export class PerDiemPricer {
   /** Rows nested on a create or a PUT: the itinerary they describe is re-run; they must be its rows. */
   async fromRows(caller: CallerContext, entry: EntryContext, inputs: readonly PerDiemRowInput[]): Promise<PricedRows> {
     const checked = inputs.map((input, i) => perDiemRowFields(input, i, caller.market));
-    const errors = merge({}, Object.assign({}, ...checked.map((c) => c.errors)) as FieldErrors);
+    const errors = checked.reduce((all, c) => merge(all, c.errors), {} as FieldErrors);
     if (Object.keys(errors).length) return { rows: [], errors };
     return this.priceSettings(
       caller,
@@ -188,7 +186,6 @@ export class PerDiemPricer {
       countryCode: row.countryCode,
       departureTime: row.departureTime,
       arrivalTime: row.arrivalTime,
-      ...emptyMeals,
       breakfastsProvided: row.breakfastsProvided,
       lunchesProvided: row.lunchesProvided,
       dinnersProvided: row.dinnersProvided,
@@ -309,7 +306,7 @@ export class PerDiemPricer {
     let settings = storedSettings;
     if (inputs !== undefined) {
       const checked = inputs.map((input, i) => perDiemRowFields(input, i, caller.market));
-      const errors = Object.assign({}, ...checked.map((c) => c.errors)) as FieldErrors;
+      const errors = checked.reduce((all, c) => merge(all, c.errors), {} as FieldErrors);
       if (Object.keys(errors).length) return { rows: stored, errors, changed: false };
       settings = checked.map((c) => c.fields);
     }
