@@ -2,6 +2,8 @@ import { Router } from 'express';
 import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
 import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
+import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
+import { perDiemRoutes } from './http/per-diem-routes';
 import { PerDiemEmployeesClient } from './infra/per-diem-employees-client';
 import { PerDiemFxClient } from './infra/per-diem-fx-client';
 import { AttachmentsApp } from './app/attachments';
@@ -48,10 +50,12 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const models = registerModels(mongo);
       const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
       const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
+      const residencies = new PerDiemEmployeesClient(config.employeesUrl, config.internalContextSecret);
+      const pricer = new PerDiemPricer(fx, residencies);
       const employees = new EmployeesClient(config.employeesUrl, config.internalContextSecret);
-      const entries = new EntriesApp(models, employees, fx, vehicles, nudgeOutbox);
+      const entries = new EntriesApp(models, employees, fx, vehicles, nudgeOutbox, pricer);
       const calculator = new PerDiemCalculator(
-        new PerDiemEmployeesClient(config.employeesUrl, config.internalContextSecret),
+        residencies,
         new PerDiemFxClient(config.referenceFxUrl, config.internalContextSecret),
       );
       const api = Router();
@@ -63,6 +67,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         }),
       );
       api.use(perDiemCalculatorRoutes(calculator));
+      api.use(perDiemRoutes(new PerDiemsApp(models, entries, pricer, nudgeOutbox)));
       // The approval workflow and trip requests (docs/decisions/0066–0068).
       const numbers = new EntryNumberIssuer(models, new EntryCounters(models), nudgeOutbox, logger);
       const workflow = new WorkflowApp(
@@ -90,8 +95,6 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
             refusals: new UsageRefusals(models, nudgeOutbox, logger),
           });
         },
-        // Per-diem rows on entries (from-itinerary) are not built yet.
-        notImplemented: ['/api/v1/travel-entries/:id/per-diems/from-itinerary'],
       };
     },
     options,
