@@ -1,0 +1,7 @@
+import { serviceConfig } from '@travel/platform';
+
+export const SERVICE = 'payouts';
+export const DEFAULT_PORT = 8084;
+
+/** Payouts reads only the settings every service shares (docs/configuration.md). */
+export const configSchema = serviceConfig(SERVICE, DEFAULT_PORT);
