@@ -23,9 +23,9 @@ import {
 } from './retry';
 import {
   backoffQueueOf,
-  declareBackoffQueues,
-  declareConsumerQueue,
-  declareDomainExchange,
+  backoffTopology,
+  consumerTopology,
+  declareTopology,
   parkingQueueOf,
   type ConsumerQueue,
 } from './topology';
@@ -159,12 +159,11 @@ export async function startConsumer<T = DomainEvent>(options: ConsumerOptions<T>
   watchQueueDepth(options.metrics, client, queue.name, policy);
 
   await client.onConnect(async (ch: Channel) => {
-    if (options.declare) await options.declare(ch);
-    else {
-      await declareDomainExchange(ch);
-      await declareConsumerQueue(ch, queue);
-    }
-    await declareBackoffQueues(ch, queue.name, policy);
+    // The queue, its parking and back-off queues, from the one topology description (topology.ts).
+    if (options.declare) {
+      await options.declare(ch);
+      await declareTopology(ch, backoffTopology(queue.name, policy));
+    } else await declareTopology(ch, consumerTopology(queue, policy));
     await ch.prefetch(options.prefetch ?? 20);
     await ch.consume(queue.name, (msg) => {
       if (msg) void onMessage(ch, msg);
