@@ -6,7 +6,6 @@
 //   npm run config:check        fails when the page is stale (part of `npm test`)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { format, resolveConfig } from 'prettier';
 import { envDocs, type ConfigSchema } from '../packages/platform/src';
 import { configSchema as employees } from '../services/employees/src/config';
 import { configSchema as entries } from '../services/entries/src/config';
@@ -84,8 +83,8 @@ export function table(rows: Row[], all: string[]): string {
   return lines.join('\n');
 }
 
-/** The page with every marked table regenerated, formatted as prettier formats the repository. */
-export async function render(page: string): Promise<string> {
+/** The page with every marked table regenerated (not yet formatted). */
+export function renderTables(page: string): string {
   const bySection = sections();
   const all = CONFIG_SCHEMAS.map((s) => s.service);
   const used = new Set<string>();
@@ -97,7 +96,13 @@ export async function render(page: string): Promise<string> {
   });
   const missing = [...bySection.keys()].filter((s) => !used.has(s));
   if (missing.length) throw new Error(`docs/configuration.md has no table for section(s): ${missing.join(', ')}`);
-  return format(replaced, { ...(await resolveConfig(PAGE)), filepath: PAGE });
+  return replaced;
+}
+
+/** The page with every marked table regenerated, formatted as prettier formats the repository. */
+export async function render(page: string): Promise<string> {
+  const { format, resolveConfig } = await import('prettier');
+  return format(renderTables(page), { ...(await resolveConfig(PAGE)), filepath: PAGE });
 }
 
 async function main() {
