@@ -8,8 +8,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_RETRY_POLICY } from '../packages/platform/src/messaging/retry';
 import { domainTopology, mergeTopologies, rabbitDefinitions } from '../packages/platform/src/messaging/topology';
-import { entriesTopology } from '../services/entries/src/infra/usage-refused-consumer';
-import { fleetTopology } from '../services/fleet/src/infra/usage-consumer';
+import { entriesTopology } from '../services/entries/src/infra/topology';
+import { fleetTopology } from '../services/fleet/src/infra/topology';
 import { SPEC_SCHEDULE, parseSchedule } from '../services/webhook-dispatcher/src/domain/schedule';
 import { dispatcherTopology } from '../services/webhook-dispatcher/src/infra/queues';
 

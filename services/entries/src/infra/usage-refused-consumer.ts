@@ -1,12 +1,4 @@
-import {
-  Inbox,
-  consumerTopology,
-  startConsumer,
-  type AmqpClient,
-  type Logger,
-  type Metrics,
-  type RetryPolicy,
-} from '@travel/platform';
+import { Inbox, startConsumer, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
 import type { Connection } from 'mongoose';
 import type { UsageRefusals } from '../app/usage-refusals';
 import { parseUsageRefused } from '../domain/usage-refused';
@@ -16,9 +8,6 @@ export const USAGE_REFUSED_QUEUE = {
   name: 'entries.vehicle-usage-refused',
   bindings: ['fleet.vehicle.usage-refused'],
 };
-
-/** What entries declares on the broker (scripts/topology.ts renders it into the chart's definitions). */
-export const entriesTopology = (policy: RetryPolicy) => consumerTopology(USAGE_REFUSED_QUEUE, policy);
 
 export function startUsageRefusedConsumer(deps: {
   client: AmqpClient;

@@ -1,12 +1,4 @@
-import {
-  Inbox,
-  consumerTopology,
-  startConsumer,
-  type AmqpClient,
-  type Logger,
-  type Metrics,
-  type RetryPolicy,
-} from '@travel/platform';
+import { Inbox, startConsumer, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
 import type { Connection } from 'mongoose';
 import type { UsageApp } from '../app/usage';
 import { RELEASED, parseVehicleUsageEvent } from '../domain/usage-events';
@@ -16,9 +8,6 @@ export const USAGE_QUEUE = {
   name: 'fleet.vehicle-usage',
   bindings: ['entries.vehicle.used', 'entries.vehicle.released'],
 };
-
-/** What fleet declares on the broker (scripts/topology.ts renders it into the chart's definitions). */
-export const fleetTopology = (policy: RetryPolicy) => consumerTopology(USAGE_QUEUE, policy);
 
 export function startUsageConsumer(deps: {
   client: AmqpClient;

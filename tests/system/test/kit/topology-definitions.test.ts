@@ -6,8 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningService } from '@travel/platform';
+import { startEmployeesService } from '@travel/employees/src/service';
 import { startEntriesService } from '@travel/entries/src/service';
 import { startFleetService } from '@travel/fleet/src/service';
+import { start as startPayouts } from '@travel/payouts/src/service';
+import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { createTestEnv, repoRoot, type TestEnv } from '@travel/testkit';
 import { managementAuth } from '@travel/testkit/src/infra/rabbitmq';
@@ -44,7 +47,16 @@ describe("the chart's RabbitMQ definitions", () => {
   beforeAll(async () => {
     env = await createTestEnv('topology', DEFAULTS);
     const vars = { ...process.env, ...env.vars };
-    services.push(await startEntriesService(vars), await startFleetService(vars), await startDispatcher(vars));
+    // Every service, so a consumer added to any of them but not to the description shows.
+    for (const start of [
+      startEmployeesService,
+      startEntriesService,
+      startFleetService,
+      startPayouts,
+      startReferenceFx,
+      startDispatcher,
+    ])
+      services.push(await start(vars));
   });
   afterAll(async () => {
     for (const s of services.reverse()) await s.stop();
