@@ -8,6 +8,7 @@ export * from './http/contract';
 export * from './http/error-handler';
 export * from './http/request-context';
 export * from './mongo/connection';
+export * from './mongo/tenant-guard';
 export * from './mongo/tenant-scope';
 export * from './mongo/writes';
 export * from './messaging/amqp-client';
