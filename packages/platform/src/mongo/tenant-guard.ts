@@ -34,6 +34,10 @@ export class TenantScopeError extends Error {
   override name = 'TenantScopeError';
 }
 
+/** Query options that mark a call as cross-tenant (accepted wherever mongoose takes options). */
+// `comment` is declared (never set) so the mark fits every options type mongoose declares.
+export type CrossTenantMark = { crossTenant: string; comment?: string } & Record<string, any>;
+
 /** The query option that marks a call as deliberately across tenants; its value says why. */
 export const CROSS_TENANT_OPTION = 'crossTenant';
 
@@ -43,11 +47,11 @@ export const CROSS_TENANT_OPTION = 'crossTenant';
  * `Model.aggregate(pipeline).option(crossTenant('metrics'))`. Greppable on purpose: every use is a
  * decision (the list is in docs/decisions/0081).
  */
-export function crossTenant(reason: string): { crossTenant: string } {
+export function crossTenant(reason: string): CrossTenantMark {
   if (typeof reason !== 'string' || reason.trim() === '') {
     throw new TenantScopeError('a cross-tenant call needs a reason');
   }
-  return { [CROSS_TENANT_OPTION]: reason } as { crossTenant: string };
+  return { [CROSS_TENANT_OPTION]: reason };
 }
 
 /** The query operations whose filter must name the tenant (mongoose query middleware names). */
