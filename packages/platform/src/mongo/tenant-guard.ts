@@ -1,5 +1,6 @@
 import type { Aggregate, MongooseQueryMiddleware, Query, Schema } from 'mongoose';
 import type { CallerContext } from '../context';
+import { AppError } from '../errors';
 
 // Tenant scope enforced by the code, not by care (docs/decisions/0081).
 
@@ -19,12 +20,12 @@ export function tenantOf(caller: Pick<CallerContext, 'tenantId'>): TenantId {
 }
 
 /**
- * A tenant id read at a trusted seam. Refuses anything that is not a non-empty string without spaces or
- * operator characters (an object here would be a query injection, not a tenant).
+ * A tenant id read at a trusted seam. Refuses (400 VALIDATION_FAILED, keyed `tenantId`) anything that is
+ * not a non-empty string of id characters: an object here would be a query injection, not a tenant.
  */
 export function parseTenantId(raw: unknown): TenantId {
   if (typeof raw !== 'string' || !/^[A-Za-z0-9_:.-]{1,100}$/.test(raw)) {
-    throw new TenantScopeError(`not a tenant id: ${JSON.stringify(raw)?.slice(0, 60)}`);
+    throw new AppError('VALIDATION_FAILED', undefined, { tenantId: ['must be a tenant id'] });
   }
   return raw as TenantId;
 }

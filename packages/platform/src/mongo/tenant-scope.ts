@@ -21,6 +21,11 @@ export class TenantScope<T extends { tenantId: string }> {
     return this.model.findOne(this.filter({ _id: id } as FilterQuery<T>));
   }
 
+  /** The tenant's record with this id as a plain object, or null (missing, or another tenant's). */
+  async get(id: string): Promise<T | null> {
+    return (await this.findById(id).lean()) as T | null;
+  }
+
   find(extra: FilterQuery<T> = {}, projection?: Record<string, 0 | 1>) {
     return this.model.find(this.filter(extra), projection);
   }
