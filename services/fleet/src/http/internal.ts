@@ -5,7 +5,7 @@ import type { UsageApp, UsageEventData } from '../app/usage';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The company in the path: set by another service behind a verified service context (a trusted seam). */
-const tenantIn = (req: Request): TenantId => parseTenantId(tenantIn(req));
+const tenantIn = (req: Request): TenantId => parseTenantId(String(req.params.tenantId));
 
 /** The usage change a claim or release body describes (400 when it is not one). */
 function usageOf(req: Request): UsageEventData {
