@@ -92,9 +92,9 @@ function takeMark(options: Record<string, unknown> | undefined, what: string): b
  * Mongoose plugin, opt-in per schema (`schema.plugin(tenantScoped)`): refuses every query, update, delete,
  * count and distinct whose filter has no `tenantId` (an equality on a non-empty string, at the top
  * level), and every aggregate whose first stage is not such a `$match`, unless the call is marked with
- * `crossTenant(reason)`. Inserts carry their tenantId in the document and are not filtered.
- * `bulkWrite` and the raw driver collection (`model.collection`) bypass mongoose middleware: only infra
- * uses them, for cross-tenant work named in the decision.
+ * `crossTenant(reason)`; `Model.bulkWrite` likewise for each of its filtered operations. Inserts carry
+ * their tenantId in the document and are not filtered. The raw driver collection (`model.collection`)
+ * bypasses mongoose middleware: only infra uses it, for the hot paths named in the decision.
  */
 export function tenantScoped(schema: Schema): void {
   schema.pre([...TENANT_SCOPED_OPERATIONS] as MongooseQueryMiddleware[], function (this: Query<unknown, unknown>) {
@@ -104,6 +104,23 @@ export function tenantScoped(schema: Schema): void {
       throw new TenantScopeError(
         `${what} without tenantId in its filter; scope it to a tenant or mark it crossTenant(reason)`,
       );
+    }
+  });
+  schema.pre('bulkWrite', function (this: { modelName?: string }, next, ops, options) {
+    const what = `${this.modelName ?? 'model'}.bulkWrite`;
+    try {
+      if (!takeMark(options as Record<string, unknown> | undefined, what)) {
+        for (const op of ops as Array<Record<string, { filter?: unknown } | undefined>>) {
+          const [kind, body] = Object.entries(op)[0] ?? [];
+          if (kind === 'insertOne' || namesTenant(body?.filter)) continue;
+          throw new TenantScopeError(
+            `${what} with a ${kind} without tenantId in its filter; scope it to a tenant or mark it crossTenant(reason)`,
+          );
+        }
+      }
+      next();
+    } catch (err) {
+      next(err as Error);
     }
   });
   schema.pre('aggregate', function (this: Aggregate<unknown>) {

@@ -13,6 +13,10 @@ import {
   tenantScoped,
 } from '@travel/platform';
 import { createTestEnv, type TestEnv } from '@travel/testkit';
+import { registerModels as employeesModels } from '@travel/employees/src/infra/models';
+import { registerModels as fleetModels } from '@travel/fleet/src/infra/models';
+import { AllowListsStore } from '@travel/reference-fx/src/infra/allow-lists-store';
+import { registerModels as dispatcherModels } from '@travel/webhook-dispatcher/src/infra/models';
 
 interface Row {
   _id: string;
@@ -75,6 +79,7 @@ describe('tenantScoped plugin', () => {
     ['distinct', () => Rows.distinct('name')],
     ['aggregate', () => Rows.aggregate([{ $group: { _id: '$tenantId', n: { $sum: '$n' } } }])],
     ['aggregate, tenant in a later $match', () => Rows.aggregate([{ $sort: { n: 1 } }, { $match: { tenantId: A } }])],
+    ['bulkWrite', () => Rows.bulkWrite([{ updateOne: { filter: { _id: 'a1' }, update: { $set: { n: 9 } } } }])],
     ['a tenantId that is not an equality', () => Rows.find({ tenantId: { $in: [A, B] } })],
     ['a tenantId nested under $or', () => Rows.find({ $or: [{ tenantId: A }, { tenantId: B }] })],
     ['an empty tenantId', () => Rows.find({ tenantId: '' })],
@@ -105,6 +110,12 @@ describe('tenantScoped plugin', () => {
     expect(await Rows.findOne({ _id: 'b1', tenantId: A })).toBeNull();
     expect((await Rows.findOne({ _id: 'b1', tenantId: B }).lean())?.name).toBe('one');
     expect(await Rows.distinct('name', { tenantId: A })).toEqual(['one', 'two']);
+    const scopedBulk = await Rows.bulkWrite([
+      { updateOne: { filter: { _id: 'a1', tenantId: B }, update: { $set: { n: 9 } } } },
+      { insertOne: { document: { _id: 'a3', tenantId: A, name: 'three', n: 0 } } },
+      { deleteOne: { filter: { _id: 'a3', tenantId: A } } },
+    ]);
+    expect([scopedBulk.matchedCount, scopedBulk.insertedCount, scopedBulk.deletedCount]).toEqual([0, 1, 1]);
     const sums = await Rows.aggregate([{ $match: { tenantId: A } }, { $group: { _id: null, n: { $sum: '$n' } } }]);
     expect(sums[0].n).toBe(3);
     expect((await Rows.updateOne({ _id: 'b1', tenantId: A }, { $set: { n: 7 } })).matchedCount).toBe(0);
@@ -124,6 +135,11 @@ describe('tenantScoped plugin', () => {
     expect(total[0].n).toBe(26);
     expect(await Rows.estimatedDocumentCount().setOptions(crossTenant('test: a gauge'))).toBe(3);
     expect((await Rows.deleteMany({ n: { $gt: 100 } }, crossTenant('test: retention'))).deletedCount).toBe(0);
+    const bulk = await Rows.bulkWrite(
+      [{ updateOne: { filter: { _id: 'a2' }, update: { $set: { n: 2 } } } }],
+      crossTenant('test: a batch'),
+    );
+    expect(bulk.matchedCount).toBe(1);
   });
 
   it('scopes every call made through a repository to its TenantId', async () => {
@@ -139,6 +155,39 @@ describe('tenantScoped plugin', () => {
 
   it('leaves a schema without the plugin as it was', async () => {
     expect(await Free.findOne({ _id: 'f1' }).lean()).toMatchObject({ name: 'free' });
+  });
+
+  it('applies to every tenant collection of the services that went through repositories', async () => {
+    new AllowListsStore(conn);
+    const models: Record<string, Model<any>> = {
+      ...employeesModels(conn),
+      ...fleetModels(conn),
+      ...dispatcherModels(conn),
+      AllowList: conn.models.AllowList!,
+    };
+    expect(Object.keys(models).sort()).toEqual(
+      [
+        'AllowList',
+        'ApiKey',
+        'Company',
+        'CostCenter',
+        'Deadline',
+        'Delivery',
+        'Department',
+        'DocumentContent',
+        'Employee',
+        'Envelope',
+        'Subscription',
+        'UsageRefusal',
+        'Vehicle',
+        'VehicleCost',
+        'VehicleDocument',
+      ].sort(),
+    );
+    for (const [name, model] of Object.entries(models)) {
+      await expect(model.findOne({ _id: 'x' })).rejects.toThrow(`${name}.findOne without tenantId`);
+      await expect(model.countDocuments({ tenantId: A })).resolves.toBe(0);
+    }
   });
 
   it('makes a TenantId only from a caller or by parsing', () => {
