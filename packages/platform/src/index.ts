@@ -9,6 +9,7 @@ export * from './http/error-handler';
 export * from './http/internal-client';
 export * from './http/request-context';
 export * from './mongo/connection';
+export * from './mongo/tenant-guard';
 export * from './mongo/tenant-scope';
 export * from './mongo/writes';
 export * from './messaging/amqp-client';
