@@ -1,29 +1,20 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { localUrlOf, serviceEntry, urlEnvOf } from '@travel/contracts';
 import { EnvReader, Metrics, createLogger, type Logger } from '@travel/platform';
 import { RateLimiter } from './domain/rate-limit';
 import { UPSTREAMS, type Upstream } from './domain/routes';
 import { createGatewayApp } from './http/app';
 import { KeyResolver } from './infra/key-resolver';
 
-const DEFAULT_PORTS: Record<Upstream, number> = {
-  employees: 8081,
-  entries: 8082,
-  fleet: 8083,
-  payouts: 8084,
-  'reference-fx': 8085,
-  'webhook-dispatcher': 8086,
-};
-
-const envName = (upstream: Upstream) => `${upstream.toUpperCase().replace(/-/g, '_')}_URL`;
-
 export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
   const r = new EnvReader(env);
-  const upstreams = Object.fromEntries(
-    UPSTREAMS.map((u) => [u, r.string(envName(u), `http://127.0.0.1:${DEFAULT_PORTS[u]}`)]),
-  ) as Record<Upstream, string>;
+  const upstreams = Object.fromEntries(UPSTREAMS.map((u) => [u, r.string(urlEnvOf(u), localUrlOf(u))])) as Record<
+    Upstream,
+    string
+  >;
   const config = {
-    port: r.int('PORT', 8080, { max: 65535 }),
+    port: r.int('PORT', serviceEntry('gateway').port, { max: 65535 }),
     host: r.string('HOST', '127.0.0.1'),
     contextSecret: r.string('INTERNAL_CONTEXT_SECRET'),
     logLevel: r.string('LOG_LEVEL', 'info'),

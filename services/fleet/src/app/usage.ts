@@ -1,3 +1,4 @@
+import type { EventData } from '@travel/contracts';
 import { findOwned, raiseEvent, withOutbox, isDuplicateKey, type Logger, withRevisionRetry } from '@travel/platform';
 import { abandonClaim, applyUsage, liveCount, usageKey, type Usage, type UsageChange } from '../domain/usage';
 import type { FleetModels, VehicleDoc } from '../infra/models';
@@ -108,7 +109,7 @@ export class UsageApp {
       'vehicle.used for a missing vehicle; reported back',
     );
     const now = new Date();
-    const refusal = {
+    const refusal: EventData<'fleet.vehicle.usage-refused'> = {
       vehicleId: data.vehicleId.toLowerCase(),
       entryId: data.entryId,
       expenseId: data.expenseId,

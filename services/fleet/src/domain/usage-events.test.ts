@@ -4,7 +4,7 @@ import { parseVehicleUsageEvent } from './usage-events';
 
 // The parser and contracts/events/ describe the same messages.
 const schema = (name: string) =>
-  JSON.parse(readFileSync(join(__dirname, '../../../../contracts/events', `${name}.schema.json`), 'utf8'));
+  JSON.parse(readFileSync(join(__dirname, '../../../../contracts/events/internal', `${name}.schema.json`), 'utf8'));
 
 const event = (type: string, data: Record<string, unknown> = {}) => ({
   id: '0d7e7f0c-3a8e-4b5e-9c1e-8f2b1a6c5d40',

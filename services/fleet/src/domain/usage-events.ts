@@ -1,5 +1,6 @@
-// The entries context's internal events about vehicle use, as contracts/events/entries.vehicle.*.schema.json
-// describe them. Parsed strictly: a message that does not match can never succeed and is parked.
+// The entries context's internal events about vehicle use, as
+// contracts/events/internal/entries.vehicle.*.schema.json describe them. Parsed strictly: a message that does
+// not match can never succeed and is parked.
 
 export const USED = 'vehicle.used';
 export const RELEASED = 'vehicle.released';
