@@ -19,6 +19,24 @@ export default tseslint.config(
     },
   },
   {
+    // Services raise only the events the contract describes, typed by their schema (docs/events.md).
+    files: ['services/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@travel/platform',
+              importNames: ['raiseUncheckedEvent'],
+              message: 'Use raiseEvent: its data is typed by the event schema (contracts/events/internal).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // src/domain holds pure rules: no I/O, no framework, no other room of the service (ARCHITECTURE.md).
     files: ['services/*/src/domain/**/*.ts'],
     ignores: ['**/*.test.ts'],
