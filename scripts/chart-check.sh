@@ -205,12 +205,14 @@ PRIVATE = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16", "1
 def main():
     """argv: chart directory, comma-separated Kubernetes versions, then one NAME:FILE:MONITORING(yes/no):EXISTING_SECRET(or -) per render"""
     chart_dir = sys.argv.pop(1)
-    versions = sys.argv[1].split(",")
     failed = 0
     print("[chart-check] the chart's services (values.yaml, values.schema.json) against the registry of services", flush=True)
     for e in registry_errors(chart_dir):
         print(f"[chart-check]   ERROR {e}", file=sys.stderr)
         failed += 1
+    if sys.argv[1] == "--registry-only":
+        sys.exit(1 if failed else 0)
+    versions = sys.argv[1].split(",")
     for spec in sys.argv[2:]:
         name, path, monitoring, existing_secret = spec.split(":")
         print(f"[chart-check] validating {name} manifests (Kubernetes {' and '.join(versions)} schemas, "
@@ -534,6 +536,14 @@ PY
 # The registry of services (contracts/src/services.ts): the ports, names and URL variables checked below.
 "$ROOT/node_modules/.bin/tsx" "$ROOT/scripts/services.ts" >"$WORK/services.json" \
   || fail "could not read the registry of services (scripts/services.ts; run scripts/bootstrap.sh first)"
+
+# The chart must disagree with a registry that is not its own (a service moved to another port).
+say "registry check must fail: a port the chart does not have"
+sed 's/"port":8084/"port":8094/' "$WORK/services.json" >"$WORK/services-moved.json"
+if TE_SERVICES_JSON="$WORK/services-moved.json" "$PY" "$WORK/validate.py" "$CHART" --registry-only 2>"$WORK/neg.err" >/dev/null; then
+  fail "the registry check accepted a registry whose payouts port the chart does not have"
+fi
+grep -q "services.payouts.port is 8084, the registry says 8094" "$WORK/neg.err" || { cat "$WORK/neg.err" >&2; fail "unexpected error for: registry check"; }
 
 # One process for all renders (the validators take a few seconds to load).
 TE_SERVICES_JSON="$WORK/services.json" "$PY" "$WORK/validate.py" "$CHART" "$KUBE_OLDEST,$KUBE_NEWEST" \
