@@ -8,8 +8,13 @@ import { EVENT_ROUTES, EVENT_SCHEMAS, EVENT_SCHEMA_IDS, type EventRoutingKey } f
 let validators: Map<string, ValidateFunction> | undefined;
 
 function compileAll(): Map<string, ValidateFunction> {
-  // The public schemas are cut out of openapi.yaml, which may carry its own `example` keyword.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, keywords: ['example'] });
+  // The public schemas are cut out of openapi.yaml, which may carry its own annotation keywords.
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    allowUnionTypes: true,
+    keywords: ['example', 'discriminator', 'xml', 'externalDocs'],
+  });
   addFormats(ajv);
   for (const schema of EVENT_SCHEMAS) ajv.addSchema(schema);
   const compiled = new Map<string, ValidateFunction>();
