@@ -1,5 +1,6 @@
 import { EVENT_ROUTING_KEYS } from '@travel/contracts';
 import { assertValidEvent, eventProblems, InvalidEventError } from './event-schemas';
+import { raiseEvent, toMessage } from './events';
 
 const uuid = '0d7e7f0c-3a8e-4b5e-9c1e-8f2b1a6c5d40';
 const at = '2026-10-07T12:00:00.000Z';
@@ -54,5 +55,25 @@ describe('event schemas', () => {
       'no schema for routing key employees.employee.fired in contracts/events/internal',
     ]);
     expect(() => assertValidEvent('employees.employee.updated', {})).toThrow(InvalidEventError);
+  });
+});
+
+describe('raiseEvent', () => {
+  it('types data by the schema of its routing key, and refuses a routing key the contract does not know', () => {
+    const event = raiseEvent('fleet', 'vehicle.usage-refused', 't-1', {
+      vehicleId: uuid,
+      entryId: uuid,
+      expenseId: uuid,
+      revision: 2,
+      reason: 'VehicleNotFound',
+    });
+    expect(event.routingKey).toBe('fleet.vehicle.usage-refused');
+    expect(eventProblems(event.routingKey, toMessage(event))).toEqual([]);
+    // The compiler refuses these (the expectations below only keep the calls from being unused).
+    // @ts-expect-error: no schema for entries.entry.nope
+    const unknown = raiseEvent('entries', 'entry.nope', 't-1', {});
+    // @ts-expect-error: reason is not one of the schema's values
+    const wrong = raiseEvent('fleet', 'vehicle.usage-refused', 't-1', { ...event.data, reason: 'Stolen' });
+    expect([unknown.routingKey, wrong.routingKey]).toEqual(['entries.entry.nope', 'fleet.vehicle.usage-refused']);
   });
 });
