@@ -19,24 +19,6 @@ export default tseslint.config(
     },
   },
   {
-    // Services raise only the events the contract describes, typed by their schema (docs/events.md).
-    files: ['services/*/src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: '@travel/platform',
-              importNames: ['raiseUncheckedEvent'],
-              message: 'Use raiseEvent: its data is typed by the event schema (contracts/events/internal).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
     // src/domain holds pure rules: no I/O, no framework, no other room of the service (ARCHITECTURE.md).
     files: ['services/*/src/domain/**/*.ts'],
     ignores: ['**/*.test.ts'],
@@ -65,6 +47,24 @@ export default tseslint.config(
             {
               group: ['**/infra', '**/infra/**', '**/http', '**/http/**', '**/app', '**/app/**'],
               message: 'src/domain depends on nothing else in the service (infra, http and app depend on domain).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Services raise only the events the contract describes, typed by their schema (docs/events.md).
+    files: ['services/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@travel/platform',
+              importNames: ['raiseUncheckedEvent'],
+              message: 'Use raiseEvent: its data is typed by the event schema (contracts/events/internal).',
             },
           ],
         },

@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import type { AmqpClient } from './amqp-client';
 import { compileEventSchemas, eventProblems, InvalidEventError } from './event-schemas';
+import { DOMAIN_EXCHANGE } from './topology';
 import type { DomainEvent } from './events';
 import { classifyFailure, type FailureKind } from './failure';
 import type { Inbox } from './inbox';
@@ -27,7 +28,6 @@ import {
   declareBackoffQueues,
   declareConsumerQueue,
   declareDomainExchange,
-  DOMAIN_EXCHANGE,
   parkingQueueOf,
   type ConsumerQueue,
 } from './topology';
