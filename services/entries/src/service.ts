@@ -2,6 +2,8 @@ import { Router } from 'express';
 import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
 import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
+import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
+import { perDiemRoutes } from './http/per-diem-routes';
 import { PerDiemEmployeesClient } from './infra/per-diem-employees-client';
 import { PerDiemFxClient } from './infra/per-diem-fx-client';
 import { AttachmentsApp } from './app/attachments';
@@ -43,15 +45,18 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const models = registerModels(mongo);
       const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
       const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
+      const residencies = new PerDiemEmployeesClient(config.employeesUrl, config.internalContextSecret);
+      const pricer = new PerDiemPricer(fx, residencies);
       const entries = new EntriesApp(
         models,
         new EmployeesClient(config.employeesUrl, config.internalContextSecret),
         fx,
         vehicles,
         nudgeOutbox,
+        pricer,
       );
       const calculator = new PerDiemCalculator(
-        new PerDiemEmployeesClient(config.employeesUrl, config.internalContextSecret),
+        residencies,
         new PerDiemFxClient(config.referenceFxUrl, config.internalContextSecret),
       );
       const api = Router();
@@ -63,6 +68,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         }),
       );
       api.use(perDiemCalculatorRoutes(calculator));
+      api.use(perDiemRoutes(new PerDiemsApp(models, entries, pricer, nudgeOutbox)));
       return {
         api,
         // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.
