@@ -4,8 +4,7 @@ import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
 import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
 import { perDiemRoutes } from './http/per-diem-routes';
-import { PerDiemEmployeesClient } from './infra/per-diem-employees-client';
-import { PerDiemFxClient } from './infra/per-diem-fx-client';
+import { FxClient } from '@travel/reference-fx/src/fx-client';
 import { AttachmentsApp } from './app/attachments';
 import { EntriesApp } from './app/entries';
 import { ExpensesApp } from './app/expenses';
@@ -45,19 +44,13 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const models = registerModels(mongo);
       const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
       const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
-      const residencies = new PerDiemEmployeesClient(config.employeesUrl, config.internalContextSecret);
-      const pricer = new PerDiemPricer(fx, residencies);
-      const entries = new EntriesApp(
-        models,
-        new EmployeesClient(config.employeesUrl, config.internalContextSecret),
-        fx,
-        vehicles,
-        nudgeOutbox,
-        pricer,
-      );
+      const employees = new EmployeesClient(config.employeesUrl, config.internalContextSecret);
+      const pricer = new PerDiemPricer(fx, employees);
+      const entries = new EntriesApp(models, employees, fx, vehicles, nudgeOutbox, pricer);
+      // reference-fx's own client answers the calculator's conversions as they are (decimals).
       const calculator = new PerDiemCalculator(
-        residencies,
-        new PerDiemFxClient(config.referenceFxUrl, config.internalContextSecret),
+        employees,
+        new FxClient(config.referenceFxUrl, config.internalContextSecret, 'entries'),
       );
       const api = Router();
       api.use(
