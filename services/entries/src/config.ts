@@ -1,7 +1,8 @@
+import { serviceEntry } from '@travel/contracts';
 import { env, envSection, serviceConfig } from '@travel/platform';
 
 export const SERVICE = 'entries';
-export const DEFAULT_PORT = 8082;
+export const DEFAULT_PORT = serviceEntry('entries').port;
 
 /** The shared settings plus the services entries calls (docs/configuration.md, "Entries"). */
 export const configSchema = serviceConfig(

@@ -1,7 +1,8 @@
+import { serviceEntry } from '@travel/contracts';
 import { env, envSection, serviceConfig } from '@travel/platform';
 
 export const SERVICE = 'fleet';
-export const DEFAULT_PORT = 8083;
+export const DEFAULT_PORT = serviceEntry('fleet').port;
 
 /** The shared settings plus employees' address and the deadline reminders (docs/configuration.md, "Fleet"). */
 export const configSchema = serviceConfig(

@@ -1,26 +1,19 @@
+import { localUrlOf, serviceEntry, urlEnvOf } from '@travel/contracts';
 import { defineConfig, env, envSection, httpEnv } from '@travel/platform';
 import { UPSTREAMS, type Upstream } from './domain/routes';
 
 export const SERVICE = 'gateway';
-export const DEFAULT_PORT = 8080;
+export const DEFAULT_PORT = serviceEntry('gateway').port;
 
-const DEFAULT_PORTS: Record<Upstream, number> = {
-  employees: 8081,
-  entries: 8082,
-  fleet: 8083,
-  payouts: 8084,
-  'reference-fx': 8085,
-  'webhook-dispatcher': 8086,
-};
-
-export const upstreamVariable = (upstream: Upstream) => `${upstream.toUpperCase().replace(/-/g, '_')}_URL`;
+/** The upstream URL variable of a service (`reference-fx` → `REFERENCE_FX_URL`), from the registry. */
+export const upstreamVariable = (upstream: Upstream) => urlEnvOf(upstream);
 
 const upstreamEnv = () =>
   Object.fromEntries(
     UPSTREAMS.map((u) => [
       upstreamVariable(u),
       env.string({
-        default: `http://127.0.0.1:${DEFAULT_PORTS[u]}`,
+        default: localUrlOf(u),
         type: 'URL',
         description:
           u === 'employees'

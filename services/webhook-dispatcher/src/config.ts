@@ -1,9 +1,10 @@
+import { serviceEntry } from '@travel/contracts';
 import { env, envSection, serviceConfig } from '@travel/platform';
 import { parseCidrs } from './domain/address-policy';
 import { SPEC_SCHEDULE, parseSchedule } from './domain/schedule';
 
 export const SERVICE = 'webhook-dispatcher';
-export const DEFAULT_PORT = 8086;
+export const DEFAULT_PORT = serviceEntry('webhook-dispatcher').port;
 
 const dispatcherEnv = () =>
   envSection('webhook-dispatcher', {

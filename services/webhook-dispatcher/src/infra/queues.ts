@@ -1,4 +1,5 @@
 import type { Channel } from 'amqplib';
+import { EVENT_ROUTES, EVENT_ROUTING_KEYS } from '@travel/contracts';
 import {
   backoffTopology,
   consumerQueueTopology,
@@ -19,7 +20,8 @@ export const ATTEMPT_QUEUE = 'webhook-dispatcher.attempts';
 export const ATTEMPT_KEY = 'attempt';
 export const ATTEMPT_QUEUE_SPEC = { name: ATTEMPT_QUEUE, bindings: [ATTEMPT_KEY], deliveryLimit: 10 };
 export const EVENTS_QUEUE = 'webhook-dispatcher.events';
-export const EVENT_BINDINGS = ['employees.employee.*', 'entries.entry.*'];
+/** The routing key of every public event type, from the contract's one list (docs/events.md). */
+export const EVENT_BINDINGS: string[] = EVENT_ROUTING_KEYS.filter((k) => EVENT_ROUTES[k].webhook);
 /** Short wait for an attempt deferred because its subscription is at its concurrency bound. */
 export const DEFER_LABEL = 'defer-1s';
 const DEFER_MS = 1000;
