@@ -1,11 +1,10 @@
 import { Router } from 'express';
-import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
+import { parseConfig, startService, type StartOptions } from '@travel/platform';
 import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
 import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
 import { perDiemRoutes } from './http/per-diem-routes';
-import { PerDiemEmployeesClient } from './infra/per-diem-employees-client';
-import { PerDiemFxClient } from './infra/per-diem-fx-client';
+import { FxClient } from '@travel/reference-fx/src/fx-client';
 import { AttachmentsApp } from './app/attachments';
 import { EntriesApp } from './app/entries';
 import { ExpensesApp } from './app/expenses';
@@ -24,23 +23,11 @@ import { workflowRoutes } from './http/workflow-routes';
 import { EntryCounters } from './infra/entry-numbers';
 import { registerWorkflowModels } from './infra/workflow-models';
 
-export const SERVICE = 'entries';
-export const DEFAULT_PORT = 8082;
+import { configSchema } from './config';
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env) {
-  const reader = new EnvReader(env);
-  const config = {
-    ...readBaseConfig(SERVICE, DEFAULT_PORT, reader),
-    /** The employees service: an entry's employee and the cost centers they may charge. */
-    employeesUrl: reader.string('EMPLOYEES_URL', 'http://127.0.0.1:8081'),
-    /** reference-fx: conversion of amounts into the base currency. */
-    referenceFxUrl: reader.string('REFERENCE_FX_URL', 'http://127.0.0.1:8085'),
-    /** fleet: a vehicle named on a Mileage row is claimed there before the row is stored. */
-    fleetUrl: reader.string('FLEET_URL', 'http://127.0.0.1:8083'),
-  };
-  reader.done();
-  return config;
-}
+export { DEFAULT_PORT, SERVICE } from './config';
+
+export const readConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptions) {
   const config = readConfig(env);
@@ -50,13 +37,13 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const models = registerModels(mongo);
       const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
       const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
-      const residencies = new PerDiemEmployeesClient(config.employeesUrl, config.internalContextSecret);
-      const pricer = new PerDiemPricer(fx, residencies);
       const employees = new EmployeesClient(config.employeesUrl, config.internalContextSecret);
+      const pricer = new PerDiemPricer(fx, employees);
       const entries = new EntriesApp(models, employees, fx, vehicles, nudgeOutbox, pricer);
+      // reference-fx's own client answers the calculator's conversions as they are (decimals).
       const calculator = new PerDiemCalculator(
-        residencies,
-        new PerDiemFxClient(config.referenceFxUrl, config.internalContextSecret),
+        employees,
+        new FxClient(config.referenceFxUrl, config.internalContextSecret, 'entries'),
       );
       const api = Router();
       api.use(
