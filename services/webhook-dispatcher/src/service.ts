@@ -28,8 +28,10 @@ import {
   type AttemptMessage,
 } from './infra/queues';
 import { OutcomeWriter } from './infra/outcome-writer';
+import { InsertBatcher } from './infra/insert-batcher';
 import { SecretBox } from './infra/secret-box';
 import { SubscriptionCache } from './infra/subscription-cache';
+import { SubscriptionSlots } from './app/subscription-slots';
 import type { Resolve } from './infra/destination';
 
 export const SERVICE = 'webhook-dispatcher';
@@ -63,6 +65,8 @@ export function readDispatcherConfig(env: NodeJS.ProcessEnv = process.env) {
     subscriptionCacheMs: r.int('WEBHOOK_SUBSCRIPTION_CACHE_MS', 1000, { min: 0, max: 60_000 }),
     /** How long an attempt's outcome waits to be written with others (docs/decisions/0060). */
     outcomeBatchMs: r.int('WEBHOOK_OUTCOME_BATCH_MS', 5, { min: 0, max: 1000 }),
+    /** How long an attempt over its subscription's bound may wait here for a slot (docs/decisions/0088). */
+    slotWaitMs: r.int('WEBHOOK_SLOT_WAIT_MS', 500, { min: 0, max: 1000 }),
   };
   r.done();
   return config;
@@ -88,6 +92,10 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
       const deliveries = new DeliveriesApp(models, amqp);
       const recovery = new RecoveryApp(models, amqp, logger, subscriptionCache);
       const envelopes = new EnvelopeCache();
+      const inserts = {
+        envelopes: new InsertBatcher(() => models.Envelope.collection as never, config.outcomeBatchMs),
+        deliveries: new InsertBatcher(() => models.Delivery.collection as never, config.outcomeBatchMs),
+      };
       const runner = new AttemptRunner({
         envelopes,
         subscriptions: subscriptionCache,
@@ -100,7 +108,17 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
         metrics,
         tiers: config.tiers,
         allowedCidrs: config.allowedCidrs,
-        maxInFlightPerSubscription: config.maxInFlightPerSubscription,
+        slots: new SubscriptionSlots(
+          config.maxInFlightPerSubscription,
+          // A subscription may hold at most half of the worker slots (sending and waiting), and all the
+          // waiters together a quarter of them: the rest stay free for other partners (decision 0088).
+          Math.min(
+            2 * config.maxInFlightPerSubscription,
+            Math.max(0, Math.floor(config.attemptPrefetch / 2) - config.maxInFlightPerSubscription),
+          ),
+          Math.floor(config.attemptPrefetch / 4),
+          config.slotWaitMs,
+        ),
         resolve: options?.resolve,
       });
 
@@ -135,7 +153,7 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             queue: { name: EVENTS_QUEUE, bindings: EVENT_BINDINGS },
             prefetch: 32,
             handle: async (event) => {
-              await fanOut(models, amqp, event, envelopes, subscriptionCache);
+              await fanOut(models, amqp, event, envelopes, subscriptionCache, inserts);
             },
           });
           await startConsumer<AttemptMessage>({

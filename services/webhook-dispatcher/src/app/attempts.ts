@@ -12,6 +12,7 @@ import { deferLabel, enqueueAfter, type AttemptMessage } from '../infra/queues';
 import type { OutcomeWriter } from '../infra/outcome-writer';
 import type { SecretBox } from '../infra/secret-box';
 import type { SubscriptionCache } from '../infra/subscription-cache';
+import type { SubscriptionSlots } from './subscription-slots';
 import { randomUUID } from 'node:crypto';
 
 const tracer = trace.getTracer('webhook-dispatcher');
@@ -26,7 +27,8 @@ export interface AttemptDeps {
   box: SecretBox;
   tiers: Tier[];
   allowedCidrs: Cidr[];
-  maxInFlightPerSubscription: number;
+  /** Each subscription's share of the sends in flight (its bound, and short local waits). */
+  slots: SubscriptionSlots;
   resolve?: Resolve;
   logger: Logger;
   metrics: Metrics;
@@ -38,7 +40,6 @@ export interface AttemptDeps {
  * between the POST and the write) is sent again with the same event id and bytes.
  */
 export class AttemptRunner {
-  private readonly inFlight = new Map<string, number>();
   private readonly attemptsTotal;
   private readonly latency;
   private readonly disabledTotal;
@@ -63,9 +64,10 @@ export class AttemptRunner {
 
   async run(m: AttemptMessage): Promise<void> {
     const { models } = this.deps;
-    // One slow partner must not take every worker slot: over its bound, the attempt waits a second,
-    // checked before any store read when the message names its subscription.
-    if (m.subscriptionId && this.busy(m.subscriptionId)) {
+    // One slow partner must not take every worker slot: over its bound (and with no room to wait for a
+    // slot here), the attempt waits a second in the broker, checked before any store read when the
+    // message names its subscription.
+    if (m.subscriptionId && this.deps.slots.saturated(m.subscriptionId)) {
       await this.defer(m, m.subscriptionId);
       return;
     }
@@ -87,18 +89,15 @@ export class AttemptRunner {
       await this.record(delivery, m, 'failed', { body: null, error: 'event no longer stored', durationMs: 0 });
       return;
     }
-    if (this.busy(sub._id)) {
+    if (!(await this.deps.slots.acquire(sub._id))) {
       await this.defer(m, sub._id);
       return;
     }
-    this.inFlight.set(sub._id, (this.inFlight.get(sub._id) ?? 0) + 1);
     let result: SendResult;
     try {
       result = await this.send(sub, delivery, payload);
     } finally {
-      const left = (this.inFlight.get(sub._id) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(sub._id, left);
-      else this.inFlight.delete(sub._id);
+      this.deps.slots.release(sub._id);
     }
     const refused = result.error?.startsWith('refused:');
     const outcome: AttemptOutcome = refused ? 'failed' : classify(result.statusCode, m.attempt);
@@ -125,10 +124,6 @@ export class AttemptRunner {
   private defer(m: AttemptMessage, subscriptionId: string): Promise<void> {
     const deferrals = m.deferrals ?? 0;
     return enqueueAfter(this.deps.amqp, deferLabel(deferrals), { ...m, subscriptionId, deferrals: deferrals + 1 });
-  }
-
-  private busy(subscriptionId: string): boolean {
-    return (this.inFlight.get(subscriptionId) ?? 0) >= this.deps.maxInFlightPerSubscription;
   }
 
   /**

@@ -3,6 +3,7 @@ import { WEBHOOK_EVENT_TYPES } from '@travel/contracts';
 import { isDuplicateKey, type AmqpClient, type DomainEvent } from '@travel/platform';
 import { envelopeBytes } from '../domain/envelope';
 import type { EnvelopeCache } from '../infra/envelope-cache';
+import type { InsertBatcher } from '../infra/insert-batcher';
 import type { DeliveryDoc, DispatcherModels, EnvelopeDoc, SubscriptionDoc } from '../infra/models';
 import type { SubscriptionCache } from '../infra/subscription-cache';
 import { enqueueAttempt } from '../infra/queues';
@@ -15,8 +16,19 @@ export const isBulkDuplicate = (err: unknown): boolean => {
   return isDuplicateKey(e) || (Array.isArray(e?.writeErrors) && e.writeErrors.every((w) => w.code === 11000));
 };
 
+/** The fan-outs' inserts, shared by concurrent events (one command per collection; decision 0088). */
+export interface FanOutInserts {
+  envelopes: InsertBatcher;
+  deliveries: InsertBatcher;
+}
+
 /** Stores the event's signed body once (a redelivered event finds it there already). */
-async function storeEnvelope(models: DispatcherModels, event: DomainEvent, now: Date): Promise<string> {
+async function storeEnvelope(
+  models: DispatcherModels,
+  event: DomainEvent,
+  now: Date,
+  inserts?: FanOutInserts,
+): Promise<string> {
   const doc: EnvelopeDoc = {
     _id: event.id,
     tenantId: event.tenantId,
@@ -26,13 +38,19 @@ async function storeEnvelope(models: DispatcherModels, event: DomainEvent, now: 
     createdAt: now,
     lastUsedAt: now,
   };
-  try {
-    await models.Envelope.collection.insertOne(doc as never);
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-    // A redelivered event: its rows may be written only now, so retention counts from now too.
-    await models.Envelope.updateOne({ _id: event.id, tenantId: event.tenantId }, { $set: { lastUsedAt: now } });
+  let duplicate = false;
+  if (inserts) duplicate = (await inserts.envelopes.insert([doc as never]))[0] === 'duplicate';
+  else {
+    try {
+      await models.Envelope.collection.insertOne(doc as never);
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      duplicate = true;
+    }
   }
+  // A redelivered event: its rows may be written only now, so retention counts from now too.
+  if (duplicate)
+    await models.Envelope.updateOne({ _id: event.id, tenantId: event.tenantId }, { $set: { lastUsedAt: now } });
   return doc.payload;
 }
 
@@ -51,6 +69,7 @@ export async function fanOut(
   event: DomainEvent,
   cache?: EnvelopeCache,
   subscriptionCache?: SubscriptionCache,
+  inserts?: FanOutInserts,
 ): Promise<number> {
   if (!PUBLIC_TYPES.has(event.type)) return 0;
   const occurredAt = new Date(event.occurredAt);
@@ -70,7 +89,7 @@ export async function fanOut(
   if (subscriptions.length === 0) return 0;
 
   const now = new Date();
-  const payload = await storeEnvelope(models, event, now);
+  const payload = await storeEnvelope(models, event, now, inserts);
   // A subscription receives the events raised after it was registered, not older ones still in flight,
   // unless it asked to recover events since a time before them (an older event arriving only now was
   // not there for `recover` to see).
@@ -105,10 +124,17 @@ export async function fanOut(
   }));
 
   let pending: Array<Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'status' | 'subscriptionId'>> = rows;
-  try {
-    await models.Delivery.collection.insertMany(rows as never[], { ordered: false });
-  } catch (err) {
-    if (!isBulkDuplicate(err)) throw err;
+  let duplicates = false;
+  if (inserts) duplicates = (await inserts.deliveries.insert(rows as never[])).includes('duplicate');
+  else {
+    try {
+      await models.Delivery.collection.insertMany(rows as never[], { ordered: false });
+    } catch (err) {
+      if (!isBulkDuplicate(err)) throw err;
+      duplicates = true;
+    }
+  }
+  if (duplicates) {
     // A redelivered event: take the rows as they are now, whichever run created them.
     pending = await models.Delivery.find(
       { tenantId: event.tenantId, eventId: event.id, subscriptionId: { $in: targets.map((s) => s._id) } },
