@@ -2,6 +2,7 @@ import {
   EnvReader,
   readBaseConfig,
   startConsumer,
+  retryCountOf,
   startService,
   type DomainEvent,
   type StartOptions,
@@ -164,7 +165,8 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             queue: ATTEMPT_QUEUE_SPEC,
             declare: (ch) => declareAttemptTopology(ch, config.tiers),
             prefetch: config.attemptPrefetch,
-            handle: (m) => runner.run(m),
+            // A first-time message (not redelivered, never failed) may skip the row read (decision 0089).
+            handle: (m, raw) => runner.run(m, !raw.fields.redelivered && retryCountOf(raw) === 0),
           });
           stopRetention = startRetentionJob(models, logger, config.retentionEveryMs);
         },

@@ -17,6 +17,36 @@ import { randomUUID } from 'node:crypto';
 
 const tracer = trace.getTracer('webhook-dispatcher');
 
+/**
+ * The delivery row of a fan-out's first attempt, from the message instead of the store (decision 0089): it
+ * was written by the fan-out just before the message was queued, as Pending, series 1, nothing attempted.
+ * Nothing else moves such a row before its first attempt is recorded (a manual retry needs Failed or
+ * Exhausted and starts series 2), and the outcome is still a compare-and-set on those fields.
+ */
+function carried(m: AttemptMessage): DeliveryDoc | undefined {
+  if (!m.first || !m.subscriptionId || m.attempt !== 1 || m.series !== 1) return undefined;
+  const occurredAt = new Date(m.first.occurredAt);
+  if (Number.isNaN(occurredAt.getTime())) return undefined;
+  return {
+    _id: m.deliveryId,
+    tenantId: m.tenantId,
+    subscriptionId: m.subscriptionId,
+    eventId: m.first.eventId,
+    eventType: m.first.eventType,
+    occurredAt,
+    status: 'Pending',
+    series: 1,
+    attemptsMade: 0,
+    totalAttempts: 0,
+    attemptLog: [],
+    lastStatusCode: null,
+    responseBody: null,
+    nextAttemptAt: null,
+    createdAt: occurredAt,
+    updatedAt: occurredAt,
+  };
+}
+
 export interface AttemptDeps {
   models: DispatcherModels;
   envelopes: EnvelopeCache;
@@ -62,7 +92,12 @@ export class AttemptRunner {
     );
   }
 
-  async run(m: AttemptMessage): Promise<void> {
+  /**
+   * `fresh`: the broker has not delivered this message before and no handling of it failed (not
+   * redelivered, no retry count). Only then may a first attempt that carries its row's data skip reading
+   * the row (docs/decisions/0089).
+   */
+  async run(m: AttemptMessage, fresh = false): Promise<void> {
     const { models } = this.deps;
     // One slow partner must not take every worker slot: over its bound (and with no room to wait for a
     // slot here), the attempt waits a second in the broker, checked before any store read when the
@@ -71,7 +106,7 @@ export class AttemptRunner {
       await this.defer(m, m.subscriptionId);
       return;
     }
-    const delivery = await findOwned(models.Delivery, m.deliveryId, m.tenantId);
+    const delivery = (fresh && carried(m)) || (await findOwned(models.Delivery, m.deliveryId, m.tenantId));
     if (!delivery || delivery.series !== m.series || delivery.status !== 'Pending') return;
     if (delivery.attemptsMade >= m.attempt) {
       if (delivery.attemptsMade === m.attempt) await this.scheduleNext(m);
@@ -240,7 +275,12 @@ export class AttemptRunner {
   private async scheduleNext(m: AttemptMessage): Promise<void> {
     const tier = this.deps.tiers[m.attempt - 1];
     if (!tier) return;
-    await enqueueAfter(this.deps.amqp, tier.label, { ...m, attempt: m.attempt + 1, deferrals: undefined });
+    await enqueueAfter(this.deps.amqp, tier.label, {
+      ...m,
+      attempt: m.attempt + 1,
+      deferrals: undefined,
+      first: undefined,
+    });
   }
 
   private async countExhausted(sub: SubscriptionDoc): Promise<void> {
