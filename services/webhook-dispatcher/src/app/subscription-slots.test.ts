@@ -45,6 +45,20 @@ describe('SubscriptionSlots', () => {
     expect(await waiting).toBe(true);
   });
 
+  it("does not let a subscription wait whose sends stopped ending (a hanging partner's)", async () => {
+    const slots = new SubscriptionSlots(1, 4, 10, 30);
+    expect(await slots.acquire('a')).toBe(true);
+    await new Promise((r) => setTimeout(r, 50)); // no slot of 'a' freed for longer than waitMs
+    expect(slots.saturated('a')).toBe(true);
+    expect(await slots.acquire('a')).toBe(false);
+    // Once a send ends, waiting is allowed again.
+    slots.release('a');
+    expect(await slots.acquire('a')).toBe(true);
+    const waiting = slots.acquire('a');
+    slots.release('a');
+    expect(await waiting).toBe(true);
+  });
+
   it('with no room to wait, behaves as the plain bound', async () => {
     const slots = new SubscriptionSlots(2, 0, 0, 500);
     await slots.acquire('a');

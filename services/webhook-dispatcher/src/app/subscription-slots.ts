@@ -6,11 +6,16 @@
  * attempts cannot take the worker slots (the consumer's prefetch) from the others:
  * - per subscription, at most `maxWaiting` waiters;
  * - in all, at most `maxWaitingTotal`;
- * - each waits at most `waitMs`.
+ * - each waits at most `waitMs`;
+ * - only while the subscription's sends are ending: when none of its slots was freed within the last
+ *   `waitMs` (a hanging or very slow partner), its attempts do not wait at all.
  * An attempt refused here (or one whose wait ended) is deferred through the broker, as before.
  */
 export class SubscriptionSlots {
-  private readonly subs = new Map<string, { active: number; waiters: Array<(granted: boolean) => void> }>();
+  private readonly subs = new Map<
+    string,
+    { active: number; waiters: Array<(granted: boolean) => void>; lastFreedAt: number }
+  >();
   private waitingTotal = 0;
 
   constructor(
@@ -24,19 +29,18 @@ export class SubscriptionSlots {
   saturated(subscriptionId: string): boolean {
     const s = this.subs.get(subscriptionId);
     if (!s || s.active < this.max) return false;
-    return s.waiters.length >= this.maxWaiting || this.waitingTotal >= this.maxWaitingTotal;
+    return !this.mayWait(s);
   }
 
   /** Takes a slot, waiting for one within the bounds; false when the attempt should be deferred. */
   acquire(subscriptionId: string): Promise<boolean> {
     let s = this.subs.get(subscriptionId);
-    if (!s) this.subs.set(subscriptionId, (s = { active: 0, waiters: [] }));
+    if (!s) this.subs.set(subscriptionId, (s = { active: 0, waiters: [], lastFreedAt: Date.now() }));
     if (s.active < this.max) {
       s.active++;
       return Promise.resolve(true);
     }
-    if (this.waitMs <= 0 || s.waiters.length >= this.maxWaiting || this.waitingTotal >= this.maxWaitingTotal)
-      return Promise.resolve(false);
+    if (!this.mayWait(s)) return Promise.resolve(false);
     const waiters = s.waiters;
     this.waitingTotal++;
     return new Promise<boolean>((resolve) => {
@@ -54,10 +58,20 @@ export class SubscriptionSlots {
     });
   }
 
+  private mayWait(s: { waiters: unknown[]; lastFreedAt: number }): boolean {
+    return (
+      this.waitMs > 0 &&
+      s.waiters.length < this.maxWaiting &&
+      this.waitingTotal < this.maxWaitingTotal &&
+      Date.now() - s.lastFreedAt <= this.waitMs
+    );
+  }
+
   /** Ends a send: its slot goes to the first waiter, if any. */
   release(subscriptionId: string): void {
     const s = this.subs.get(subscriptionId);
     if (!s) return;
+    s.lastFreedAt = Date.now();
     const next = s.waiters.shift();
     if (next) return next(true); // the slot passes on: active stays
     s.active--;
