@@ -9,7 +9,7 @@ import { waitFor } from '../packages/testkit/src/infra/wait';
 import { SmtpSink } from '../packages/testkit/src/smtp-sink';
 import { ensureTestTls, extraCaCertsEnv } from '../packages/testkit/src/tls';
 import { connectMongo, ensureIndexes, type Market } from '../packages/platform/src';
-import { registerModels } from '../services/employees/src/infra/models';
+import { employeesRepositories } from '../services/employees/src/infra/repositories';
 import { createTenant, type CreatedTenant } from '../services/employees/src/app/tenants';
 
 const root = repoRoot();
@@ -77,10 +77,10 @@ async function seedDemoTenants(mongoUrl: string, gateway: string): Promise<Array
   }
   const conn = await connectMongo(mongoUrl, 'travel_employees');
   try {
-    const models = registerModels(conn);
+    const repos = employeesRepositories(conn);
     await ensureIndexes(conn);
     const tenants = [];
-    for (const demo of DEMO) tenants.push({ market: demo.market, ...(await createTenant(models, demo)) });
+    for (const demo of DEMO) tenants.push({ market: demo.market, ...(await createTenant(repos, demo)) });
     writeFileSync(file, JSON.stringify(tenants, null, 2), { mode: 0o600 });
     return tenants;
   } finally {

@@ -12,7 +12,7 @@ import { Session } from 'node:inspector';
 import express from 'express';
 import { startEmployeesService } from '../../services/employees/src/service';
 import { createTenant } from '../../services/employees/src/app/tenants';
-import { registerModels } from '../../services/employees/src/infra/models';
+import { employeesRepositories } from '../../services/employees/src/infra/repositories';
 import { startGateway } from '../../services/gateway/src/service';
 
 const role = process.env.BENCH_ROLE;
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
       session!.disconnect();
       process.send!({ type: 'profile-stopped' });
     } else if (m.type === 'seed') {
-      const created = await createTenant(registerModels(running.deps.mongo), { name: 'Bench', market: 'CZ' });
+      const created = await createTenant(employeesRepositories(running.deps.mongo), { name: 'Bench', market: 'CZ' });
       process.send!({ type: 'seeded', apiKey: created.apiKey, tenantId: created.tenantId });
     } else if (m.type === 'stop') {
       await running.stop();

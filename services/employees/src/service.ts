@@ -4,8 +4,7 @@ import { EmployeesApp } from './app/employees';
 import { CostCentersApp, DepartmentsApp } from './app/org';
 import { internalRoutes } from './http/internal';
 import { publicRoutes } from './http/routes';
-import { backfillEmployeeStorage } from './infra/migrations';
-import { EMPLOYEES_COLLECTION, registerModels } from './infra/models';
+import { EMPLOYEES_COLLECTION, employeesRepositories } from './infra/repositories';
 
 export const SERVICE = 'employees';
 export const DEFAULT_PORT = 8081;
@@ -22,21 +21,21 @@ export function startEmployeesService(env: NodeJS.ProcessEnv = process.env, opti
   return startService(
     config,
     ({ mongo, nudgeOutbox }) => {
-      const models = registerModels(mongo);
+      const repos = employeesRepositories(mongo);
       const api = publicRoutes({
-        models,
-        employees: new EmployeesApp(models, nudgeOutbox),
-        departments: new DepartmentsApp(models),
-        costCenters: new CostCentersApp(models),
-        apiKeys: new ApiKeysApp(models),
+        repos,
+        employees: new EmployeesApp(repos, nudgeOutbox),
+        departments: new DepartmentsApp(repos),
+        costCenters: new CostCentersApp(repos),
+        apiKeys: new ApiKeysApp(repos),
       });
       return {
         api,
-        internal: internalRoutes(models),
+        internal: internalRoutes(repos),
         outboxCollections: [EMPLOYEES_COLLECTION],
         // Runs before the indexes are created: the unique e-mail index needs every document's emailKey.
         migrate: async () => {
-          await backfillEmployeeStorage(models);
+          await repos.migrate();
         },
       };
     },

@@ -2,8 +2,9 @@ import { Router } from 'express';
 import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
 import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
-import { PerDiemEmployeesClient } from './infra/per-diem-employees-client';
-import { PerDiemFxClient } from './infra/per-diem-fx-client';
+import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
+import { perDiemRoutes } from './http/per-diem-routes';
+import { FxClient } from '@travel/reference-fx/src/fx-client';
 import { AttachmentsApp } from './app/attachments';
 import { EntriesApp } from './app/entries';
 import { ExpensesApp } from './app/expenses';
@@ -43,16 +44,13 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const models = registerModels(mongo);
       const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
       const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
-      const entries = new EntriesApp(
-        models,
-        new EmployeesClient(config.employeesUrl, config.internalContextSecret),
-        fx,
-        vehicles,
-        nudgeOutbox,
-      );
+      const employees = new EmployeesClient(config.employeesUrl, config.internalContextSecret);
+      const pricer = new PerDiemPricer(fx, employees);
+      const entries = new EntriesApp(models, employees, fx, vehicles, nudgeOutbox, pricer);
+      // reference-fx's own client answers the calculator's conversions as they are (decimals).
       const calculator = new PerDiemCalculator(
-        new PerDiemEmployeesClient(config.employeesUrl, config.internalContextSecret),
-        new PerDiemFxClient(config.referenceFxUrl, config.internalContextSecret),
+        employees,
+        new FxClient(config.referenceFxUrl, config.internalContextSecret, 'entries'),
       );
       const api = Router();
       api.use(
@@ -63,6 +61,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         }),
       );
       api.use(perDiemCalculatorRoutes(calculator));
+      api.use(perDiemRoutes(new PerDiemsApp(models, entries, pricer, nudgeOutbox)));
       return {
         api,
         // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.

@@ -8,7 +8,7 @@ import { internalRoutes } from './http/internal';
 import { publicRoutes } from './http/routes';
 import { EmployeesClient } from './infra/employees-client';
 import { SmtpMailer } from './infra/mailer';
-import { REFUSALS_COLLECTION, registerModels } from './infra/models';
+import { REFUSALS_COLLECTION, fleetRepositories } from './infra/repositories';
 import { startUsageConsumer } from './infra/usage-consumer';
 
 export const SERVICE = 'fleet';
@@ -34,18 +34,18 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
   return startService(
     config,
     ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
-      const models = registerModels(mongo);
+      const repos = fleetRepositories(mongo);
       const employees = new EmployeesClient(config.employeesUrl, config.internalContextSecret);
-      const vehicles = new VehiclesApp(models, employees);
+      const vehicles = new VehiclesApp(repos, employees);
       const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.reminderFrom) : undefined;
       let stopReminders = () => {};
-      const usage = new UsageApp(models, nudgeOutbox, logger);
+      const usage = new UsageApp(repos, nudgeOutbox, logger);
       return {
         api: publicRoutes({
           vehicles,
-          costs: new CostsApp(models, vehicles),
-          documents: new DocumentsApp(models, vehicles),
-          deadlines: new DeadlinesApp(models, vehicles, employees),
+          costs: new CostsApp(repos, vehicles),
+          documents: new DocumentsApp(repos, vehicles),
+          deadlines: new DeadlinesApp(repos, vehicles, employees),
         }),
         internal: internalRoutes(usage),
         outboxCollections: [REFUSALS_COLLECTION],
@@ -53,7 +53,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
           await startUsageConsumer({ client: amqp, mongo, logger, metrics, usage });
           if (mailer)
             stopReminders = scheduleReminders(
-              new ReminderJob(models, employees, mailer, logger),
+              new ReminderJob(repos, employees, mailer, logger),
               config.reminderIntervalMs,
               logger,
             );

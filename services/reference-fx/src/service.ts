@@ -4,7 +4,7 @@ import { ReferenceDataApp } from './app/reference-data';
 import { readFxConfig } from './fx-config';
 import { buildFx } from './fx';
 import { referenceDataRoutes } from './http/reference-data-routes';
-import { ALLOW_LISTS_COLLECTION, AllowListsStore, allowListModel } from './infra/allow-lists-store';
+import { ALLOW_LISTS_COLLECTION, AllowListsStore } from './infra/allow-lists-store';
 
 export const SERVICE = 'reference-fx';
 export const DEFAULT_PORT = 8085;
@@ -23,7 +23,7 @@ export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     config,
     (deps) => {
       const fx = buildFx(deps, config.fx, options?.fetch);
-      const referenceData = new ReferenceDataApp(new AllowListsStore(allowListModel(deps.mongo), deps.nudgeOutbox));
+      const referenceData = new ReferenceDataApp(new AllowListsStore(deps.mongo, deps.nudgeOutbox));
       const api = Router();
       api.use(fx.api);
       api.use(referenceDataRoutes(referenceData));

@@ -18,8 +18,7 @@ import { SubscriptionsApp } from './app/subscriptions';
 import { publicRoutes } from './http/routes';
 import { HttpsSender } from './infra/https-sender';
 import { EnvelopeCache } from './infra/envelope-cache';
-import { moveDeliveryPayloads } from './infra/migrations';
-import { registerModels } from './infra/models';
+import { dispatcherRepositories } from './infra/repositories';
 import {
   ATTEMPT_QUEUE_SPEC,
   EVENTS_QUEUE,
@@ -28,8 +27,6 @@ import {
   waitQueueOf,
   type AttemptMessage,
 } from './infra/queues';
-import { OutcomeWriter } from './infra/outcome-writer';
-import { InsertBatcher } from './infra/insert-batcher';
 import { SecretBox } from './infra/secret-box';
 import { SubscriptionCache } from './infra/subscription-cache';
 import { SubscriptionSlots } from './app/subscription-slots';
@@ -87,21 +84,17 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
   return startService(
     config,
     ({ mongo, amqp, logger, metrics }) => {
-      const models = registerModels(mongo);
-      const subscriptionCache = new SubscriptionCache(models, config.subscriptionCacheMs);
-      const subscriptions = new SubscriptionsApp(models, box, config.allowedCidrs, options?.resolve, subscriptionCache);
-      const deliveries = new DeliveriesApp(models, amqp);
-      const recovery = new RecoveryApp(models, amqp, logger, subscriptionCache);
+      const repos = dispatcherRepositories(mongo, { insertBatchMs: config.outcomeBatchMs });
+      const subscriptionCache = new SubscriptionCache(repos, config.subscriptionCacheMs);
+      const subscriptions = new SubscriptionsApp(repos, box, config.allowedCidrs, options?.resolve, subscriptionCache);
+      const deliveries = new DeliveriesApp(repos, amqp);
+      const recovery = new RecoveryApp(repos, amqp, logger, subscriptionCache);
       const envelopes = new EnvelopeCache();
-      const inserts = {
-        envelopes: new InsertBatcher(() => models.Envelope.collection as never, config.outcomeBatchMs),
-        deliveries: new InsertBatcher(() => models.Delivery.collection as never, config.outcomeBatchMs),
-      };
       const runner = new AttemptRunner({
         envelopes,
         subscriptions: subscriptionCache,
-        outcomes: new OutcomeWriter(() => models.Delivery.collection as never, config.outcomeBatchMs),
-        models,
+        outcomes: repos.outcomeWriter(config.outcomeBatchMs),
+        repos,
         amqp,
         sender,
         box,
@@ -134,13 +127,13 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
         }
       });
       metrics.gauge('webhook_subscriptions_inactive', 'Subscriptions currently disabled', [], async function () {
-        this.set(await models.Subscription.countDocuments({ isActive: false, deletedAt: null }));
+        this.set(await repos.countInactiveSubscriptions());
       });
 
       return {
         api: publicRoutes(subscriptions, deliveries, recovery),
         migrate: async () => {
-          await moveDeliveryPayloads(models, logger);
+          await repos.migrate(logger);
         },
         async start() {
           await startConsumer<DomainEvent>({
@@ -154,7 +147,7 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             queue: { name: EVENTS_QUEUE, bindings: EVENT_BINDINGS },
             prefetch: 32,
             handle: async (event) => {
-              await fanOut(models, amqp, event, envelopes, subscriptionCache, inserts);
+              await fanOut(repos, amqp, event, envelopes, subscriptionCache);
             },
           });
           await startConsumer<AttemptMessage>({
@@ -168,7 +161,7 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             // A first-time message (not redelivered, never failed) may skip the row read (decision 0089).
             handle: (m, raw) => runner.run(m, !raw.fields.redelivered && retryCountOf(raw) === 0),
           });
-          stopRetention = startRetentionJob(models, logger, config.retentionEveryMs);
+          stopRetention = startRetentionJob(repos, logger, config.retentionEveryMs);
         },
         async stop() {
           stopRetention();

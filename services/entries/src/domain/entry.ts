@@ -5,6 +5,7 @@ import { addFieldError, optionalText } from '@travel/text-rules';
 import { isCountryCode } from './countries';
 import type { Attachment } from './attachment';
 import type { Expense } from './expense';
+import type { PerDiem } from './per-diem-row';
 
 /** Entry status integers (API-SURFACE.md, Values). */
 export const EntryStatus = {
@@ -56,6 +57,8 @@ export interface TravelEntry extends EntryFields {
   advancePaymentInBaseCurrency: string;
   advancePaymentExchangeRateSource: RateSource;
   expenses: Expense[];
+  /** Per-diem rows (issue 14); absent on entries stored before them. */
+  perDiems?: PerDiem[];
   attachments: Attachment[];
   createdAt: Date;
   editedAt: Date;

@@ -1,6 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { isDuplicateKey, outboxSchemaFields, type OutboxFields } from '@travel/platform';
 import type { TravelEntry } from '../domain/entry';
+import { perDiemSchema } from './per-diem-model';
 
 export interface EntryStorage {
   /** Incremented by every write; an update applies only to the revision it read. */
@@ -112,6 +113,7 @@ export function registerModels(conn: Connection): EntriesModels {
       advancePaymentExchangeRateSource: nullableString,
       costCenterAllocations: { type: [allocation], default: [] },
       expenses: { type: [expense], default: [] },
+      perDiems: { type: [perDiemSchema()], default: [] },
       attachments: { type: [attachment], default: [] },
       createdAt: { type: Date, required: true },
       editedAt: { type: Date, required: true },

@@ -1,4 +1,4 @@
-import { Inbox, startConsumer, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
+import { Inbox, parseTenantId, startConsumer, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
 import type { Connection } from 'mongoose';
 import type { UsageApp } from '../app/usage';
 import { RELEASED, parseVehicleUsageEvent } from '../domain/usage-events';
@@ -26,8 +26,10 @@ export function startUsageConsumer(deps: {
     prefetch: 10,
     parse: parseVehicleUsageEvent,
     handle: async (event) => {
-      if (event.type === RELEASED) await deps.usage.released(event.tenantId, event.data);
-      else await deps.usage.used(event.tenantId, event.data);
+      // The event's tenant is set by the producing service (a trusted seam).
+      const tenant = parseTenantId(event.tenantId);
+      if (event.type === RELEASED) await deps.usage.released(tenant, event.data);
+      else await deps.usage.used(tenant, event.data);
     },
   });
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { startEntriesService } from '@travel/entries/src/service';
 import { startFleetService } from '@travel/fleet/src/service';
 import { startGateway } from '@travel/gateway/src/service';
@@ -65,7 +65,10 @@ export async function startEntriesStack(
     dispatcher,
     gateway,
     async tenant(market: Market = 'CZ') {
-      const created = await createTenant(registerModels(employees.deps.mongo), { name: `Entries ${market}`, market });
+      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
+        name: `Entries ${market}`,
+        market,
+      });
       return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
     },
     async receiver() {

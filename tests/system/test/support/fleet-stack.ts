@@ -2,7 +2,7 @@ import type { RunningService } from '@travel/platform';
 import type { Market } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { startFleetService } from '@travel/fleet/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { ApiClient, createTestEnv, SmtpSink, type TestEnv } from '@travel/testkit';
@@ -34,7 +34,10 @@ export async function startFleetStack(name: string, overrides: Record<string, st
     gateway,
     smtp,
     async tenant(market: Market = 'HR') {
-      const created = await createTenant(registerModels(employees.deps.mongo), { name: `Fleet ${market}`, market });
+      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
+        name: `Fleet ${market}`,
+        market,
+      });
       return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
     },
     async stop() {

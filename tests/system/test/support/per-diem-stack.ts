@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { start as startEntries } from '@travel/entries/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
@@ -44,7 +44,10 @@ export async function startPerDiemStack(name: string): Promise<PerDiemStack> {
     entries,
     gateway,
     async tenant(market: Market) {
-      const created = await createTenant(registerModels(employees.deps.mongo), { name: `Test ${market}`, market });
+      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
+        name: `Test ${market}`,
+        market,
+      });
       return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
     },
     async stop() {

@@ -2,7 +2,7 @@ import type { RunningService } from '@travel/platform';
 import type { Market } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { ApiClient, createTestEnv, type TestEnv } from '@travel/testkit';
@@ -30,7 +30,10 @@ export async function startReferenceStack(name: string): Promise<ReferenceStack>
     referenceFx,
     gateway,
     async tenant(market: Market = 'CZ') {
-      const created = await createTenant(registerModels(employees.deps.mongo), { name: `Test ${market}`, market });
+      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
+        name: `Test ${market}`,
+        market,
+      });
       return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
     },
     async stop() {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { RunningService, StartOptions } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { startGateway } from '@travel/gateway/src/service';
 import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { ApiClient, createTestEnv, ensureTestTls, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
@@ -42,7 +42,10 @@ export async function startE2eStack(
     dispatcher,
     gateway,
     async tenant(market: Market = 'CZ') {
-      const created = await createTenant(registerModels(employees.deps.mongo), { name: `Test ${market}`, market });
+      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
+        name: `Test ${market}`,
+        market,
+      });
       return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
     },
     async receiver() {
