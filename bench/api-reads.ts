@@ -8,7 +8,9 @@
 //   bare       the bare express (the ceiling);
 //   gateway    GET /api/v1/... with the API key, through the gateway to the employees service;
 //   service    the same request straight to the employees service with the context the gateway would
-//              mint (what the gateway's hop costs is gateway − service).
+//              mint (what the gateway's hop costs is gateway − service);
+//   gw-bare    a second gateway whose upstream is the bare express (key lookup included): the gateway's
+//              own cost, with nothing behind it.
 // --profile adds one run per path with V8 CPU profiles of the gateway and the employees service.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -136,12 +138,13 @@ async function main(): Promise<void> {
       },
       body: JSON.stringify({ key: seeded.apiKey }),
     }).then((r) => r.json() as Promise<Record<string, unknown>>);
-    const direct = {
+    // Minted afresh for each run: a context is valid for a short time only.
+    const direct = () => ({
       [CONTEXT_HEADER]: mintContext(
         { kind: 'caller', ...resolved, requestId: randomUUID() } as never,
         env.contextSecret,
       ),
-    };
+    });
     const paths = ['/api/v1/company', '/api/v1/employees?page=1&pageSize=20'];
     const bodies: Record<string, string> = {};
     for (const p of paths) {
@@ -150,13 +153,26 @@ async function main(): Promise<void> {
       bodies[p.split('?')[0]!] = await res.text();
     }
     log(`bodies: ${paths.map((p) => `${p} ${bodies[p.split('?')[0]!]!.length} bytes`).join(', ')}`);
-    const bare = await start('bare', { ...process.env, BENCH_BODIES: JSON.stringify(bodies) });
+    const bare = await start('bare', {
+      ...process.env,
+      BENCH_BODIES: JSON.stringify(bodies),
+      BENCH_CALLER: JSON.stringify(resolved),
+    });
     children.push(bare);
-    const pids = { gateway: gateway.pid, employees: employees.pid, bare: bare.pid, ferretdb: pidListeningOn(port) };
+    const gatewayOverBare = await start('gateway', { ...vars, EMPLOYEES_URL: bare.url });
+    children.push(gatewayOverBare);
+    const pids = {
+      gateway: gateway.pid,
+      employees: employees.pid,
+      bare: bare.pid,
+      'gw-bare': gatewayOverBare.pid,
+      ferretdb: pidListeningOn(port),
+    };
     const targets = [
-      { target: 'bare', base: bare.url, headers: {} },
-      { target: 'gateway', base: gateway.url, headers: auth },
+      { target: 'bare', base: bare.url, headers: () => ({}) },
+      { target: 'gateway', base: gateway.url, headers: () => auth },
       { target: 'service', base: employees.url, headers: direct },
+      { target: 'gw-bare', base: gatewayOverBare.url, headers: () => auth },
     ];
 
     async function run(target: (typeof targets)[number], path: string, seconds: number): Promise<Run> {
@@ -165,7 +181,7 @@ async function main(): Promise<void> {
         url: `${target.base}${path}`,
         connections: CONNECTIONS,
         duration: seconds,
-        headers: target.headers,
+        headers: target.headers(),
       });
       const cpu = meter.read();
       return {
@@ -187,6 +203,8 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       for (const path of paths)
         for (const t of targets) {
+          // Requests still in flight from the previous target (seconds each under load) drain first.
+          await new Promise((resolve) => setTimeout(resolve, 2000));
           const r = await run(t, path, SECONDS);
           runs.push(r);
           log(
@@ -213,14 +231,28 @@ async function main(): Promise<void> {
           p99Ms: med('service', 'p99Ms'),
           ratioToBare: round2(med('service', 'requestsPerSec') / ceiling),
         },
+        'gw-bare': {
+          requestsPerSec: med('gw-bare', 'requestsPerSec'),
+          p50Ms: med('gw-bare', 'p50Ms'),
+          p99Ms: med('gw-bare', 'p99Ms'),
+          ratioToBare: round2(med('gw-bare', 'requestsPerSec') / ceiling),
+        },
       };
     });
     console.table(
       summary.flatMap((s) =>
-        (['bare', 'gateway', 'service'] as const).map((t) => ({ path: s.path, target: t, ...s[t] })),
+        (['bare', 'gateway', 'service', 'gw-bare'] as const).map((t) => ({ path: s.path, target: t, ...s[t] })),
       ),
     );
 
+    // The gateway alone (over the bare express), profiled during a gw-bare run.
+    async function profileGatewayOverBare(path: string) {
+      const file = join(STATE, `gw-bare-${paths.indexOf(path)}.cpuprofile`);
+      await ask(gatewayOverBare.proc, { type: 'profile-start' }, 'profile-started');
+      const r = await run(targets[3]!, path, SECONDS);
+      await ask(gatewayOverBare.proc, { type: 'profile-stop', file }, 'profile-stopped');
+      return { run: r, profile: summarizeCpuProfile(file, 15) };
+    }
     const profiles: Record<string, unknown> = {};
     if (PROFILE) {
       for (const path of paths) {
@@ -236,6 +268,7 @@ async function main(): Promise<void> {
           run: r,
           gateway: summarizeCpuProfile(files.gateway, 12),
           employees: summarizeCpuProfile(files.employees, 12),
+          gatewayOverBare: await profileGatewayOverBare(path),
         };
         log(`profile ${path}: ${JSON.stringify(profiles[path], null, 1)}`);
       }

@@ -2,7 +2,8 @@
 // can be measured apart, as in production:
 //   BENCH_ROLE=employees  the employees service (startEmployeesService), plus `seed` over IPC;
 //   BENCH_ROLE=gateway    the gateway (startGateway), EMPLOYEES_URL in the environment;
-//   BENCH_ROLE=bare       a bare express answering the JSON bodies in BENCH_BODIES (path → body), the ceiling.
+//   BENCH_ROLE=bare       a bare express answering the JSON bodies in BENCH_BODIES (path → body), the ceiling;
+//                         with BENCH_CALLER, also the gateway's key lookup (so a gateway can run over it).
 // IPC: child → { type: 'ready', url, pid }; parent → { type: 'profile-start' | 'profile-stop', file } |
 // { type: 'seed', employees } (employees only) | { type: 'stop' }.
 import { writeFileSync } from 'node:fs';
@@ -25,6 +26,12 @@ const post = (method: string, params?: object) =>
 async function bare(): Promise<{ url: string; stop(): Promise<void> }> {
   const bodies = JSON.parse(process.env.BENCH_BODIES ?? '{}') as Record<string, string>;
   const app = express();
+  // As the employees service answers the gateway's key lookup (for the gateway-over-bare target).
+  const caller = process.env.BENCH_CALLER;
+  if (caller)
+    app.post('/internal/api-keys/resolve', (_req, res) => {
+      res.type('application/json').send(caller);
+    });
   for (const [path, body] of Object.entries(bodies))
     app.get(path, (_req, res) => {
       res.type('application/json').send(body);
