@@ -80,4 +80,22 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Services raise only the events the contract describes, typed by their schema (docs/events.md).
+    files: ['services/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@travel/platform',
+              importNames: ['raiseUncheckedEvent'],
+              message: 'Use raiseEvent: its data is typed by the event schema (contracts/events/internal).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

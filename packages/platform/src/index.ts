@@ -25,3 +25,4 @@ export * from './messaging/retry';
 export * from './messaging/topology';
 export * from './observability/metrics';
 export * from './observability/webhook-agent';
+export * from './messaging/event-schemas';

@@ -1,4 +1,4 @@
-import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
+import { parseConfig, startService, type StartOptions } from '@travel/platform';
 import { ApiKeysApp } from './app/api-keys';
 import { EmployeesApp } from './app/employees';
 import { CostCentersApp, DepartmentsApp } from './app/org';
@@ -6,15 +6,11 @@ import { internalRoutes } from './http/internal';
 import { publicRoutes } from './http/routes';
 import { EMPLOYEES_COLLECTION, employeesRepositories } from './infra/repositories';
 
-export const SERVICE = 'employees';
-export const DEFAULT_PORT = 8081;
+import { configSchema } from './config';
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env) {
-  const reader = new EnvReader(env);
-  const config = readBaseConfig(SERVICE, DEFAULT_PORT, reader);
-  reader.done();
-  return config;
-}
+export { DEFAULT_PORT, SERVICE } from './config';
+
+export const readConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export function startEmployeesService(env: NodeJS.ProcessEnv = process.env, options?: StartOptions) {
   const config = readConfig(env);

@@ -1,4 +1,4 @@
-import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
+import { parseConfig, startService, type StartOptions } from '@travel/platform';
 import { CostsApp } from './app/costs';
 import { DeadlinesApp, ReminderJob, scheduleReminders } from './app/deadlines';
 import { DocumentsApp } from './app/documents';
@@ -11,23 +11,11 @@ import { SmtpMailer } from './infra/mailer';
 import { REFUSALS_COLLECTION, fleetRepositories } from './infra/repositories';
 import { startUsageConsumer } from './infra/usage-consumer';
 
-export const SERVICE = 'fleet';
-export const DEFAULT_PORT = 8083;
+import { configSchema } from './config';
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env) {
-  const reader = new EnvReader(env);
-  const config = {
-    ...readBaseConfig(SERVICE, DEFAULT_PORT, reader),
-    /** The employees service, asked whether a vehicle's owner is an employee of the company. */
-    employeesUrl: reader.string('EMPLOYEES_URL', 'http://127.0.0.1:8081'),
-    /** SMTP server of the deadline reminders (nodemailer URL); unset: no reminder is sent. */
-    smtpUrl: reader.optional('SMTP_URL'),
-    reminderFrom: reader.string('REMINDER_FROM', 'Travel-expense fleet <fleet@travel-expense.invalid>'),
-    reminderIntervalMs: reader.int('REMINDER_INTERVAL_MS', 3_600_000, { min: 100 }),
-  };
-  reader.done();
-  return config;
-}
+export { DEFAULT_PORT, SERVICE } from './config';
+
+export const readConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptions) {
   const config = readConfig(env);

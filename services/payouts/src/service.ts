@@ -1,7 +1,7 @@
 import { startPlaceholderService, type StartOptions } from '@travel/platform';
+import { DEFAULT_PORT, SERVICE } from './config';
 
-export const SERVICE = 'payouts';
-export const DEFAULT_PORT = 8084;
+export { DEFAULT_PORT, SERVICE } from './config';
 
 /** Not built yet: the service runs and answers 501 NOT_IMPLEMENTED for the resources it owns. */
 export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptions) =>

@@ -1,14 +1,12 @@
 import {
-  EnvReader,
-  readBaseConfig,
-  startConsumer,
+  parseConfig,
   retryCountOf,
+  startConsumer,
   startService,
   type DomainEvent,
   type StartOptions,
 } from '@travel/platform';
-import { parseCidrs } from './domain/address-policy';
-import { SPEC_SCHEDULE, parseSchedule } from './domain/schedule';
+import { configSchema } from './config';
 import { AttemptRunner } from './app/attempts';
 import { DeliveriesApp } from './app/deliveries';
 import { fanOut } from './app/fan-out';
@@ -32,43 +30,9 @@ import { SubscriptionCache } from './infra/subscription-cache';
 import { SubscriptionSlots } from './app/subscription-slots';
 import type { Resolve } from './infra/destination';
 
-export const SERVICE = 'webhook-dispatcher';
+export { SERVICE } from './config';
 
-export function readDispatcherConfig(env: NodeJS.ProcessEnv = process.env) {
-  const r = new EnvReader(env);
-  const base = readBaseConfig(SERVICE, 8086, r);
-  const scheduleText = r.string('WEBHOOK_RETRY_SCHEDULE', SPEC_SCHEDULE);
-  let tiers: ReturnType<typeof parseSchedule> = [];
-  try {
-    tiers = parseSchedule(scheduleText);
-  } catch (err) {
-    r.problem(`WEBHOOK_RETRY_SCHEDULE: ${(err as Error).message}`);
-  }
-  let allowedCidrs: ReturnType<typeof parseCidrs> = [];
-  try {
-    allowedCidrs = parseCidrs(r.list('WEBHOOK_ALLOWED_PRIVATE_CIDRS'));
-  } catch (err) {
-    r.problem(`WEBHOOK_ALLOWED_PRIVATE_CIDRS: ${(err as Error).message}`);
-  }
-  const config = {
-    ...base,
-    tiers,
-    allowedCidrs,
-    timeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
-    encryptionKey: r.string('WEBHOOK_SECRET_ENCRYPTION_KEY'),
-    attemptPrefetch: r.int('WEBHOOK_ATTEMPT_PREFETCH', 64, { min: 1, max: 1000 }),
-    maxInFlightPerSubscription: r.int('WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION', 8, { min: 1, max: 1000 }),
-    retentionEveryMs: r.int('WEBHOOK_RETENTION_INTERVAL_MS', 86_400_000, { min: 1000 }),
-    /** How long a replica may act on a subscription changed by another replica (docs/decisions/0059). */
-    subscriptionCacheMs: r.int('WEBHOOK_SUBSCRIPTION_CACHE_MS', 1000, { min: 0, max: 60_000 }),
-    /** How long an attempt's outcome waits to be written with others (docs/decisions/0060). */
-    outcomeBatchMs: r.int('WEBHOOK_OUTCOME_BATCH_MS', 5, { min: 0, max: 1000 }),
-    /** How long an attempt over its subscription's bound may wait here for a slot (docs/decisions/0088). */
-    slotWaitMs: r.int('WEBHOOK_SLOT_WAIT_MS', 500, { min: 0, max: 1000 }),
-  };
-  r.done();
-  return config;
-}
+export const readDispatcherConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export interface DispatcherOptions extends StartOptions {
   /** DNS seam for tests (rebinding, names only the test knows); production uses the system resolver. */

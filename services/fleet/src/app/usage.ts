@@ -1,3 +1,4 @@
+import type { EventData } from '@travel/contracts';
 import {
   raiseEvent,
   withOutbox,
@@ -116,7 +117,7 @@ export class UsageApp {
       'vehicle.used for a missing vehicle; reported back',
     );
     const now = new Date();
-    const refusal = {
+    const refusal: EventData<'fleet.vehicle.usage-refused'> = {
       vehicleId: data.vehicleId.toLowerCase(),
       entryId: data.entryId,
       expenseId: data.expenseId,

@@ -1,3 +1,4 @@
+import type { EventRoutingKey } from '@travel/contracts';
 import { Inbox, parseTenantId, startConsumer, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
 import type { Connection } from 'mongoose';
 import type { UsageApp } from '../app/usage';
@@ -6,7 +7,7 @@ import { RELEASED, parseVehicleUsageEvent } from '../domain/usage-events';
 /** The queue of the usage projection: the entries context's `vehicle.used` and `vehicle.released`. */
 export const USAGE_QUEUE = {
   name: 'fleet.vehicle-usage',
-  bindings: ['entries.vehicle.used', 'entries.vehicle.released'],
+  bindings: ['entries.vehicle.used', 'entries.vehicle.released'] satisfies EventRoutingKey[],
 };
 
 export function startUsageConsumer(deps: {

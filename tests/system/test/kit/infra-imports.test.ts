@@ -1,24 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { repoRoot } from '@travel/testkit';
+import { IMPORT_RULE as RULE, lintRules } from './lint-probe';
 
 // Repositories in a service's src/infra are the only way to its models (issue 8, docs/decisions/0082):
 // app, http and the wiring import the repositories, never the model definitions or mongoose. The lint
 // rule enforces it; these cases fail if the rule is removed or loosened.
-const root = repoRoot();
-const eslint = join(root, 'node_modules', '.bin', 'eslint');
-
-function lint(code: string, file: string): string[] {
-  const run = spawnSync(eslint, ['--format', 'json', '--stdin', '--stdin-filename', file], {
-    cwd: root,
-    input: code,
-    encoding: 'utf8',
-  });
-  const [result] = JSON.parse(run.stdout) as Array<{ messages: Array<{ ruleId: string | null }> }>;
-  return result!.messages.map((m) => m.ruleId ?? 'parse');
-}
-
-const RULE = '@typescript-eslint/no-restricted-imports';
 
 describe('models stay inside src/infra', () => {
   it.each([
@@ -45,7 +29,7 @@ describe('models stay inside src/infra', () => {
     ["import mongoose from 'mongoose';\nexport const m = mongoose;\n", 'services/employees/src/app/probe.ts'],
     ["import type { Model } from 'mongoose';\nexport type M = Model<unknown>;\n", 'services/fleet/src/http/probe.ts'],
   ])('refuses %s in %s', (code, file) => {
-    expect(lint(code, file)).toContain(RULE);
+    expect(lintRules(code, file)).toContain(RULE);
   });
 
   it.each([
@@ -66,6 +50,6 @@ describe('models stay inside src/infra', () => {
       'services/webhook-dispatcher/src/infra/probe.ts',
     ],
   ])('allows %s in %s', (code, file) => {
-    expect(lint(code, file)).toEqual([]);
+    expect(lintRules(code, file)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { urlEnv } from '@travel/contracts';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
@@ -39,20 +40,22 @@ export async function startEntriesStack(
     ...vars,
     FX_SEED_DIR: join(repoRoot(), 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
   });
-  const fleet = options.fleet ? await startFleetService({ ...vars, EMPLOYEES_URL: employees.url }) : undefined;
+  const fleet = options.fleet
+    ? await startFleetService({ ...vars, ...urlEnv({ employees: employees.url }) })
+    : undefined;
   const entries = await startEntriesService({
     ...vars,
-    EMPLOYEES_URL: employees.url,
-    REFERENCE_FX_URL: referenceFx.url,
-    ...(fleet ? { FLEET_URL: fleet.url } : {}),
+    ...urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url, fleet: fleet?.url }),
   });
   const dispatcher = await startDispatcher(vars);
   const gateway = await startGateway({
     ...vars,
-    EMPLOYEES_URL: employees.url,
-    ENTRIES_URL: entries.url,
-    ...(fleet ? { FLEET_URL: fleet.url } : {}),
-    WEBHOOK_DISPATCHER_URL: dispatcher.url,
+    ...urlEnv({
+      employees: employees.url,
+      entries: entries.url,
+      fleet: fleet?.url,
+      'webhook-dispatcher': dispatcher.url,
+    }),
   });
   const receivers: HttpsReceiver[] = [];
   const tls = ensureTestTls(join(repoRoot(), '.local', 'test', 'tls'));

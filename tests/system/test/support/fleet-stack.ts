@@ -1,3 +1,4 @@
+import { urlEnv } from '@travel/contracts';
 import type { RunningService } from '@travel/platform';
 import type { Market } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
@@ -25,8 +26,8 @@ export async function startFleetStack(name: string, overrides: Record<string, st
   const vars = { ...process.env, ...env.vars };
   const smtp = await new SmtpSink().start();
   const employees = await startEmployeesService(vars);
-  const fleet = await startFleetService({ SMTP_URL: smtp.url, ...vars, EMPLOYEES_URL: employees.url });
-  const gateway = await startGateway({ ...vars, EMPLOYEES_URL: employees.url, FLEET_URL: fleet.url });
+  const fleet = await startFleetService({ SMTP_URL: smtp.url, ...vars, ...urlEnv({ employees: employees.url }) });
+  const gateway = await startGateway({ ...vars, ...urlEnv({ employees: employees.url, fleet: fleet.url }) });
   return {
     env,
     employees,

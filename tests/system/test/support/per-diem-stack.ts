@@ -1,3 +1,4 @@
+import { urlEnv } from '@travel/contracts';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
@@ -30,12 +31,13 @@ export async function startPerDiemStack(name: string): Promise<PerDiemStack> {
     ...vars,
     FX_SEED_DIR: join(repoRoot(), 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
   });
-  const entries = await startEntries({ ...vars, EMPLOYEES_URL: employees.url, REFERENCE_FX_URL: referenceFx.url });
+  const entries = await startEntries({
+    ...vars,
+    ...urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url }),
+  });
   const gateway = await startGateway({
     ...vars,
-    EMPLOYEES_URL: employees.url,
-    REFERENCE_FX_URL: referenceFx.url,
-    ENTRIES_URL: entries.url,
+    ...urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url, entries: entries.url }),
   });
   return {
     env,

@@ -1,3 +1,4 @@
+import { urlEnv } from '@travel/contracts';
 import type { RunningService } from '@travel/platform';
 import type { Market } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
@@ -23,7 +24,10 @@ export async function startReferenceStack(name: string): Promise<ReferenceStack>
   const vars = { ...process.env, ...env.vars };
   const employees = await startEmployeesService(vars);
   const referenceFx = await startReferenceFx(vars);
-  const gateway = await startGateway({ ...vars, EMPLOYEES_URL: employees.url, REFERENCE_FX_URL: referenceFx.url });
+  const gateway = await startGateway({
+    ...vars,
+    ...urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url }),
+  });
   return {
     env,
     employees,

@@ -1,3 +1,4 @@
+import { urlEnv } from '@travel/contracts';
 import { join } from 'node:path';
 import type { RunningService, StartOptions } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
@@ -33,7 +34,10 @@ export async function startE2eStack(
   const vars = { ...process.env, ...env.vars };
   const employees = await startEmployeesService(vars);
   const dispatcher = await startDispatcher({ ...vars, ...options.dispatcherEnv }, options.dispatcher);
-  const gateway = await startGateway({ ...vars, EMPLOYEES_URL: employees.url, WEBHOOK_DISPATCHER_URL: dispatcher.url });
+  const gateway = await startGateway({
+    ...vars,
+    ...urlEnv({ employees: employees.url, 'webhook-dispatcher': dispatcher.url }),
+  });
   const receivers: HttpsReceiver[] = [];
   const tls = ensureTestTls(join(repoRoot(), '.local', 'test', 'tls'));
   return {
