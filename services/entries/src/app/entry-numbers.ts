@@ -1,4 +1,4 @@
-import { atRevision, conflict, outboxUpdate, raiseEvent, type Logger } from '@travel/platform';
+import { atRevision, conflict, crossTenant, outboxUpdate, raiseEvent, type Logger } from '@travel/platform';
 import { formatEntryNumber } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntryCounters } from '../infra/entry-numbers';
@@ -45,7 +45,7 @@ export class EntryNumberIssuer {
   }
 
   private async read(tenantId: string, entryId: string): Promise<EntryDoc> {
-    const doc = (await this.models.Entry.findOne({ _id: entryId }).lean()) as EntryDoc | null;
+    const doc = (await this.models.Entry.findOne({ _id: entryId, tenantId }).lean()) as EntryDoc | null;
     if (!doc || doc.tenantId !== tenantId) throw new Error(`entry ${entryId} of tenant ${tenantId} is missing`);
     return doc;
   }
@@ -100,6 +100,8 @@ export class EntryNumberIssuer {
     const pending = (await this.models.Entry.find(
       { numberClaim: { $ne: null } },
       { _id: 1, tenantId: 1 },
+      // Every tenant's pending claims, once at start-up (docs/decisions/0067).
+      crossTenant('start-up recovery of entry numbers'),
     ).lean()) as Pick<EntryDoc, '_id' | 'tenantId'>[];
     for (const p of pending) {
       try {

@@ -49,7 +49,7 @@ export class WorkflowApp {
   ) {}
 
   async workflow(caller: Pick<CallerContext, 'tenantId'>): Promise<ApprovalWorkflow> {
-    const doc = await this.models.ApprovalWorkflow.findOne({ _id: caller.tenantId }).lean();
+    const doc = await this.models.ApprovalWorkflow.findOne({ _id: caller.tenantId, tenantId: caller.tenantId }).lean();
     if (!doc || doc.tenantId !== caller.tenantId) return NO_WORKFLOW;
     return {
       settlementSteps: doc.settlementSteps.map((s) => ({ approverIds: [...s.approverIds] })),
@@ -86,8 +86,8 @@ export class WorkflowApp {
     if (same && current.editedAt) return current;
     const editedAt = new Date();
     await this.models.ApprovalWorkflow.updateOne(
-      { _id: caller.tenantId },
-      { $set: { tenantId: caller.tenantId, settlementSteps, tripApprovalSteps, editedAt } },
+      { _id: caller.tenantId, tenantId: caller.tenantId },
+      { $set: { settlementSteps, tripApprovalSteps, editedAt } },
       { upsert: true },
     );
     return { settlementSteps, tripApprovalSteps, editedAt };

@@ -27,14 +27,14 @@ export class EntryCounters {
   /** The counter as it is now (created at 0 on first use). */
   async read(tenantId: string, year: number): Promise<CounterState> {
     const _id = this.id(tenantId, year);
-    let doc = await this.collection.findOne({ _id } as never);
+    let doc = await this.collection.findOne({ _id, tenantId } as never);
     if (!doc) {
       try {
         await this.collection.insertOne({ _id, tenantId, year, seq: 0, last: null } as never);
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
       }
-      doc = await this.collection.findOne({ _id } as never);
+      doc = await this.collection.findOne({ _id, tenantId } as never);
     }
     const d = doc as unknown as { seq: number; last?: CounterState['last'] };
     return { seq: d.seq, last: d.last ?? null };
@@ -46,7 +46,7 @@ export class EntryCounters {
    */
   async take(tenantId: string, year: number, seen: number, entryId: string): Promise<number | null> {
     const seq = seen + 1;
-    const result = await this.collection.updateOne({ _id: this.id(tenantId, year), seq: seen } as never, {
+    const result = await this.collection.updateOne({ _id: this.id(tenantId, year), tenantId, seq: seen } as never, {
       $inc: { seq: 1 },
       $set: { last: { entryId, seq } },
     });

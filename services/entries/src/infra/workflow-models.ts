@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { tenantScoped } from '@travel/platform';
 import type { ApprovalStep } from '../domain/workflow';
 
 /** The tenant's approval workflow: one document per tenant (`_id` = tenantId). */
@@ -40,5 +41,7 @@ export function registerWorkflowModels(conn: Connection): WorkflowModels {
     },
     { collection: 'approval_workflows', versionKey: false },
   );
+  // Every query names its tenant (docs/decisions/0081).
+  workflow.plugin(tenantScoped);
   return { ApprovalWorkflow: conn.model<ApprovalWorkflowDoc>('ApprovalWorkflow', workflow) };
 }
