@@ -14,14 +14,12 @@ import { AttachmentStore, decodesAsImage } from './infra/attachment-store';
 import { EmployeesClient } from './infra/employees-client';
 import { FleetClient } from './infra/fleet-client';
 import { FxConverter } from './infra/fx-client';
-import { ENTRIES_COLLECTION, registerModels } from './infra/models';
+import { ENTRIES_COLLECTION, entriesRepositories } from './infra/repositories';
 import { startUsageRefusedConsumer } from './infra/usage-refused-consumer';
 import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './domain/attachment';
 import { EntryNumberIssuer } from './app/entry-numbers';
 import { WorkflowApp } from './app/workflow';
 import { workflowRoutes } from './http/workflow-routes';
-import { EntryCounters } from './infra/entry-numbers';
-import { registerWorkflowModels } from './infra/workflow-models';
 
 import { configSchema } from './config';
 
@@ -34,12 +32,12 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
   return startService(
     config,
     ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
-      const models = registerModels(mongo);
+      const repos = entriesRepositories(mongo);
       const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
       const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
       const employees = new EmployeesClient(config.employeesUrl, config.internalContextSecret);
       const pricer = new PerDiemPricer(fx, employees);
-      const entries = new EntriesApp(models, employees, fx, vehicles, nudgeOutbox, pricer);
+      const entries = new EntriesApp(repos, employees, fx, vehicles, nudgeOutbox, pricer);
       // reference-fx's own client answers the calculator's conversions as they are (decimals).
       const calculator = new PerDiemCalculator(
         employees,
@@ -49,21 +47,15 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       api.use(
         publicRoutes({
           entries,
-          expenses: new ExpensesApp(models, entries, fx, vehicles, nudgeOutbox),
-          attachments: new AttachmentsApp(models, entries, new AttachmentStore(mongo), decodesAsImage, nudgeOutbox),
+          expenses: new ExpensesApp(repos, entries, fx, vehicles, nudgeOutbox),
+          attachments: new AttachmentsApp(repos, entries, new AttachmentStore(mongo), decodesAsImage, nudgeOutbox),
         }),
       );
       api.use(perDiemCalculatorRoutes(calculator));
-      api.use(perDiemRoutes(new PerDiemsApp(models, entries, pricer, nudgeOutbox)));
+      api.use(perDiemRoutes(new PerDiemsApp(repos, entries, pricer, nudgeOutbox)));
       // The approval workflow and trip requests (docs/decisions/0066–0068).
-      const numbers = new EntryNumberIssuer(models, new EntryCounters(models), nudgeOutbox, logger);
-      const workflow = new WorkflowApp(
-        { ...models, ...registerWorkflowModels(mongo) },
-        entries,
-        employees,
-        numbers,
-        nudgeOutbox,
-      );
+      const numbers = new EntryNumberIssuer(repos, repos.counters, nudgeOutbox, logger);
+      const workflow = new WorkflowApp(repos, entries, employees, numbers, nudgeOutbox);
       api.use(workflowRoutes(workflow));
       return {
         api,
@@ -79,7 +71,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
             mongo,
             logger,
             metrics,
-            refusals: new UsageRefusals(models, nudgeOutbox, logger),
+            refusals: new UsageRefusals(repos, nudgeOutbox, logger),
           });
         },
       };

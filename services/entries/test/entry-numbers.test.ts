@@ -3,11 +3,12 @@
 // gap-free.
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { connectMongo, crossTenant } from '@travel/platform';
+import { connectMongo, crossTenant, parseTenantId } from '@travel/platform';
 import { createTestEnv, type TestEnv } from '@travel/testkit';
 import { EntryNumberIssuer } from '../src/app/entry-numbers';
 import { EntryCounters } from '../src/infra/entry-numbers';
 import { registerModels, type EntriesModels } from '../src/infra/models';
+import { entriesRepositories, type EntriesRepositories } from '../src/infra/repositories';
 
 const YEAR = 2026;
 const number = (seq: number) => `${YEAR}-${String(seq).padStart(5, '0')}`;
@@ -16,10 +17,12 @@ describe('entry numbers of authorized trips', () => {
   let env: TestEnv;
   let conn: Connection;
   let models: EntriesModels;
+  let repos: EntriesRepositories;
   beforeAll(async () => {
     env = await createTestEnv('entry-numbers');
     conn = await connectMongo(env.infra.mongoUrl, `${env.dbPrefix}entries`);
     models = registerModels(conn);
+    repos = entriesRepositories(conn);
   });
   afterAll(async () => {
     await conn?.close();
@@ -58,10 +61,10 @@ describe('entry numbers of authorized trips', () => {
   // A store probe of the test, across tenants on purpose (docs/decisions/0081).
   const stored = async (id: string) =>
     (await models.Entry.findOne({ _id: id }, null, crossTenant('test probe')).lean())!;
-  const issuer = () => new EntryNumberIssuer(models, new EntryCounters(models), () => undefined);
+  const issuer = () => new EntryNumberIssuer(repos, new EntryCounters(models), () => undefined);
 
   it('a number taken by a process that died before storing it goes to its entry, not to the next one', async () => {
-    const tenant = randomUUID();
+    const tenant = parseTenantId(randomUUID());
     const [a, b] = [await claimed(tenant), await claimed(tenant)];
     // The process authorizing A took number 1 and died.
     expect(
@@ -85,14 +88,14 @@ describe('entry numbers of authorized trips', () => {
   });
 
   it('a claim left before the counter moved is completed at start-up (recover), with the next number', async () => {
-    const tenant = randomUUID();
+    const tenant = parseTenantId(randomUUID());
     const c = await claimed(tenant);
     await issuer().recover();
     expect((await stored(c)).entryNumber).toBe(number(1));
   });
 
   it('two processes issuing 40 numbers at once, the same entry sometimes twice: 1..40, no gap, no duplicate', async () => {
-    const tenant = randomUUID();
+    const tenant = parseTenantId(randomUUID());
     const ids = await Promise.all(Array.from({ length: 40 }, () => claimed(tenant)));
     const [p1, p2] = [issuer(), issuer()];
     await Promise.all(

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, notFound, outboxUpdate, raiseEvent, type CallerContext, type FieldErrors, atRevision, withRevisionRetry } from '@travel/platform';
+import {
+  AppError,
+  notFound,
+  outboxUpdate,
+  raiseEvent,
+  type CallerContext,
+  type FieldErrors,
+  atRevision,
+  tenantOf,
+  withRevisionRetry,
+} from '@travel/platform';
 import {
   MAX_FILES_PER_UPLOAD,
   cleanFileName,
@@ -11,7 +21,7 @@ import {
 import type { TravelEntry } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { AttachmentStore } from '../infra/attachment-store';
-import type { EntriesModels } from '../infra/models';
+import type { EntriesRepositories } from '../infra/repositories';
 import type { EntriesApp } from './entries';
 
 export interface UploadedFile {
@@ -27,7 +37,7 @@ const KEY = 'File';
 
 export class AttachmentsApp {
   constructor(
-    private readonly models: EntriesModels,
+    private readonly repos: Pick<EntriesRepositories, 'entries'>,
     private readonly entries: EntriesApp,
     private readonly store: AttachmentStore,
     private readonly decodesAsImage: (bytes: Buffer) => Promise<boolean>,
@@ -134,10 +144,12 @@ export class AttachmentsApp {
   ): Promise<true | undefined> {
     const next: TravelEntry = { ...current, attachments, editedAt: now };
     const event = raiseEvent('entries', 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
-    const result = await this.models.Entry.updateOne(
-      { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
-      outboxUpdate({ $set: { attachments, editedAt: now, rev: current.rev + 1 } }, event),
-    );
+    const result = await this.repos.entries
+      .of(tenantOf(caller))
+      .updateOne(
+        { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
+        outboxUpdate({ $set: { attachments, editedAt: now, rev: current.rev + 1 } }, event),
+      );
     if (result.matchedCount === 0) return undefined;
     this.nudgeOutbox();
     return true;

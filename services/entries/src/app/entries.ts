@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import {
   AppError,
-  TenantScope,
-  findOwned,
   forbidden,
   invalidState,
   notFound,
   outboxUpdate,
   paginate,
   raiseEvent,
+  tenantOf,
   withOutbox,
   type CallerContext,
   type ErrorCode,
   type FieldErrors,
-  type PageRequest, atRevision, withRevisionRetry } from '@travel/platform';
+  type PageRequest,
+  atRevision,
+  withRevisionRetry,
+} from '@travel/platform';
 import { EDIT_ALL_ENTRIES, mayEdit, mayEditAll, mayRead, mayReadAll } from '../domain/access';
 import { addedCostCenters } from '../domain/allocations';
 import { checkAllocationsCover } from '../domain/entry-total';
@@ -33,7 +35,7 @@ import {
 } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import { isInvolvedApprover } from '../domain/workflow';
-import { nextEntrySequence, type EntriesModels, type EntryDoc } from '../infra/models';
+import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import type { Attachment } from '../domain/attachment';
 import type { Expense, ExpenseInput } from '../domain/expense';
 import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
@@ -88,7 +90,7 @@ function throwIfInvalid(code: ErrorCode, ...sources: FieldErrors[]): void {
 
 export class EntriesApp {
   constructor(
-    private readonly models: EntriesModels,
+    private readonly repos: Pick<EntriesRepositories, 'entries' | 'nextEntrySequence'>,
     private readonly employees: EmployeeDirectory,
     private readonly fx: CurrencyConverter,
     private readonly vehicles: VehicleDirectory,
@@ -96,13 +98,14 @@ export class EntriesApp {
     private readonly perDiems?: PerDiemPricer,
   ) {}
 
-  private scope(caller: CallerContext) {
-    return new TenantScope<EntryDoc>(this.models.Entry, caller.tenantId);
+  /** The caller's tenant's entries: every filter and insert through it names the tenant (0081). */
+  private scope(caller: Pick<CallerContext, 'tenantId'>) {
+    return this.repos.entries.of(tenantOf(caller));
   }
 
   /** A live entry the caller may read, else 404 (another tenant's, another employee's without ReadAll, deleted). */
   async readable(caller: CallerContext, rawId: string): Promise<EntryDoc> {
-    const doc = await findOwned(this.models.Entry, rawId.toLowerCase(), caller.tenantId);
+    const doc = await this.scope(caller).get(rawId.toLowerCase());
     if (!doc || doc.deletedAt || !(mayRead(caller, doc.employeeId) || isInvolvedApprover(doc, caller.employeeId)))
       throw notFound('travel entry');
     return doc;
@@ -273,7 +276,7 @@ export class EntriesApp {
       ? ''
       : formatEntryNumber(
           now.getUTCFullYear(),
-          await nextEntrySequence(this.models, caller.tenantId, now.getUTCFullYear()),
+          await this.repos.nextEntrySequence(tenantOf(caller), now.getUTCFullYear()),
         );
     // Attachment bytes go in only once everything else has passed; a failed insert removes them again.
     const attachments = uploads ? await uploads.stage(entryId, now) : [];
@@ -301,7 +304,7 @@ export class EntriesApp {
     const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
     const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));
     try {
-      await this.models.Entry.create({ ...entry, rev: 0, ...withOutbox(event, ...used) });
+      await this.scope(caller).create({ ...entry, rev: 0, ...withOutbox(event, ...used) });
     } catch (err) {
       await uploads?.unstage(attachments);
       throw err;
@@ -374,8 +377,8 @@ export class EntriesApp {
         editedAt: next.editedAt,
         rev: current.rev + 1,
       };
-      const result = await this.models.Entry.updateOne(
-        { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
+      const result = await this.scope(caller).updateOne(
+        { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
         outboxUpdate({ $set }, event),
       );
       if (result.matchedCount === 0) return undefined;
@@ -393,8 +396,8 @@ export class EntriesApp {
       const released = (current.expenses ?? []).flatMap((x) =>
         vehicleEvents(caller.tenantId, current._id, x, undefined, 'EntryDeleted', now),
       );
-      const result = await this.models.Entry.updateOne(
-        { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
+      const result = await this.scope(caller).updateOne(
+        { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
         outboxUpdate({ $set: { deletedAt: now, rev: current.rev + 1 } }, ...released),
       );
       if (result.matchedCount === 0) return undefined;

@@ -1,8 +1,15 @@
-import { atRevision, conflict, crossTenant, outboxUpdate, raiseEvent, type Logger } from '@travel/platform';
+import {
+  atRevision,
+  conflict,
+  outboxUpdate,
+  parseTenantId,
+  raiseEvent,
+  type Logger,
+  type TenantId,
+} from '@travel/platform';
 import { formatEntryNumber } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
-import type { EntryCounters } from '../infra/entry-numbers';
-import type { EntriesModels, EntryDoc } from '../infra/models';
+import type { EntriesRepositories, EntryCounters, EntryDoc } from '../infra/repositories';
 
 const ROUNDS = 500;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -26,14 +33,14 @@ export class EntryNumberIssuer {
   private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly models: EntriesModels,
+    private readonly repos: Pick<EntriesRepositories, 'entries' | 'pendingNumberClaims'>,
     private readonly counters: EntryCounters,
     private readonly nudgeOutbox: () => void,
     private readonly logger?: Logger,
   ) {}
 
   /** Issues the number of an entry holding a claim; answers the entry as stored afterwards. */
-  issue(tenantId: string, entryId: string): Promise<EntryDoc> {
+  issue(tenantId: TenantId, entryId: string): Promise<EntryDoc> {
     const before = this.queues.get(tenantId) ?? Promise.resolve();
     const run = before.catch(() => undefined).then(() => this.issueNow(tenantId, entryId));
     const tail = run.catch(() => undefined);
@@ -44,13 +51,13 @@ export class EntryNumberIssuer {
     return run;
   }
 
-  private async read(tenantId: string, entryId: string): Promise<EntryDoc> {
-    const doc = (await this.models.Entry.findOne({ _id: entryId, tenantId }).lean()) as EntryDoc | null;
-    if (!doc || doc.tenantId !== tenantId) throw new Error(`entry ${entryId} of tenant ${tenantId} is missing`);
+  private async read(tenantId: TenantId, entryId: string): Promise<EntryDoc> {
+    const doc = await this.repos.entries.of(tenantId).get(entryId);
+    if (!doc) throw new Error(`entry ${entryId} of tenant ${tenantId} is missing`);
     return doc;
   }
 
-  private async issueNow(tenantId: string, entryId: string): Promise<EntryDoc> {
+  private async issueNow(tenantId: TenantId, entryId: string): Promise<EntryDoc> {
     const entry = await this.read(tenantId, entryId);
     if (entry.entryNumber || !entry.numberClaim) return entry;
     const year = entry.numberClaim.year;
@@ -71,7 +78,7 @@ export class EntryNumberIssuer {
 
   /** Step 3: stores the number on an entry still waiting for it (a no-op for one that has it). */
   private async complete(
-    tenantId: string,
+    tenantId: TenantId,
     entryId: string,
     year: number,
     seq: number,
@@ -83,10 +90,12 @@ export class EntryNumberIssuer {
       if (entry.entryNumber || !entry.numberClaim) return entry;
       const next: EntryDoc = { ...entry, entryNumber: formatEntryNumber(year, seq), numberClaim: null };
       const event = raiseEvent('entries', 'entry.updated', tenantId, toEntryWebhookDto(next), entry.editedAt);
-      const result = await this.models.Entry.updateOne(
-        { _id: entryId, tenantId, entryNumber: '', ...atRevision(entry.rev) },
-        outboxUpdate({ $set: { entryNumber: next.entryNumber, numberClaim: null, rev: entry.rev + 1 } }, event),
-      );
+      const result = await this.repos.entries
+        .of(tenantId)
+        .updateOne(
+          { _id: entryId, entryNumber: '', ...atRevision(entry.rev) },
+          outboxUpdate({ $set: { entryNumber: next.entryNumber, numberClaim: null, rev: entry.rev + 1 } }, event),
+        );
       if (result.matchedCount === 1) {
         this.nudgeOutbox();
         return { ...next, rev: entry.rev + 1 };
@@ -97,15 +106,12 @@ export class EntryNumberIssuer {
 
   /** Completes every claim left by a process that stopped between authorization and number (start-up). */
   async recover(): Promise<number> {
-    const pending = (await this.models.Entry.find(
-      { numberClaim: { $ne: null } },
-      { _id: 1, tenantId: 1 },
-      // Every tenant's pending claims, once at start-up (docs/decisions/0067).
-      crossTenant('start-up recovery of entry numbers'),
-    ).lean()) as Pick<EntryDoc, '_id' | 'tenantId'>[];
+    // Every tenant's pending claims, once at start-up (docs/decisions/0067, across tenants: 0081).
+    const pending = await this.repos.pendingNumberClaims();
     for (const p of pending) {
       try {
-        await this.issue(p.tenantId, p._id);
+        // The tenant named by the stored entry (a trusted seam, docs/decisions/0081).
+        await this.issue(parseTenantId(p.tenantId), p._id);
       } catch (err) {
         this.logger?.warn({ err, entryId: p._id }, 'entry number of an authorized trip not issued yet');
       }

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, notFound, outboxUpdate, raiseEvent, type CallerContext, type OutboxEvent, atRevision, withRevisionRetry } from '@travel/platform';
+import {
+  AppError,
+  notFound,
+  outboxUpdate,
+  raiseEvent,
+  type CallerContext,
+  type OutboxEvent,
+  atRevision,
+  tenantOf,
+  withRevisionRetry,
+} from '@travel/platform';
 import {
   expenseFields,
   sameExpenseFields,
@@ -10,7 +20,7 @@ import {
 import type { TravelEntry } from '../domain/entry';
 import { allocationsStillCover } from './per-diems';
 import { toEntryWebhookDto } from '../domain/webhook';
-import type { EntriesModels, EntryDoc } from '../infra/models';
+import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import type { EntriesApp } from './entries';
 import { abandonClaims, prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
@@ -23,7 +33,7 @@ const SERVICE = 'entries';
  */
 export class ExpensesApp {
   constructor(
-    private readonly models: EntriesModels,
+    private readonly repos: Pick<EntriesRepositories, 'entries'>,
     private readonly entries: EntriesApp,
     private readonly fx: CurrencyConverter,
     private readonly vehicles: VehicleDirectory,
@@ -43,10 +53,12 @@ export class ExpensesApp {
     allocationsStillCover(current, expenses, current.perDiems ?? []);
     const next: TravelEntry = { ...current, expenses, editedAt: now };
     const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
-    const result = await this.models.Entry.updateOne(
-      { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
-      outboxUpdate({ $set: { expenses, editedAt: now, rev: current.rev + 1 } }, event, ...extra),
-    );
+    const result = await this.repos.entries
+      .of(tenantOf(caller))
+      .updateOne(
+        { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
+        outboxUpdate({ $set: { expenses, editedAt: now, rev: current.rev + 1 } }, event, ...extra),
+      );
     if (result.matchedCount === 0) return false;
     this.nudgeOutbox();
     return true;

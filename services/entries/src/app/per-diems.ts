@@ -6,6 +6,7 @@ import {
   atRevision,
   outboxUpdate,
   raiseEvent,
+  tenantOf,
   withRevisionRetry,
   type CallerContext,
   type FieldErrors,
@@ -36,7 +37,7 @@ import {
   type PerDiemRowInput,
 } from '../domain/per-diem-row';
 import { toEntryWebhookDto } from '../domain/webhook';
-import type { EntriesModels } from '../infra/models';
+import type { EntriesRepositories } from '../infra/repositories';
 import type { EntriesApp } from './entries';
 import { toBaseCurrency } from './fx';
 import type { ResidencyDirectory } from './per-diem-calculator';
@@ -321,7 +322,7 @@ export class PerDiemPricer {
 /** POST /api/v1/travel-entries/{id}/per-diems/from-itinerary: one conditional write, one entry.updated. */
 export class PerDiemsApp {
   constructor(
-    private readonly models: EntriesModels,
+    private readonly repos: Pick<EntriesRepositories, 'entries'>,
     private readonly entries: EntriesApp,
     private readonly pricer: PerDiemPricer,
     private readonly nudgeOutbox: () => void,
@@ -341,10 +342,12 @@ export class PerDiemsApp {
       const now = new Date();
       const next: TravelEntry = { ...current, perDiems: priced.rows, editedAt: now };
       const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
-      const result = await this.models.Entry.updateOne(
-        { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate({ $set: { perDiems: priced.rows, editedAt: now, rev: current.rev + 1 } }, event),
-      );
+      const result = await this.repos.entries
+        .of(tenantOf(caller))
+        .updateOne(
+          { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
+          outboxUpdate({ $set: { perDiems: priced.rows, editedAt: now, rev: current.rev + 1 } }, event),
+        );
       if (result.matchedCount === 0) return undefined;
       this.nudgeOutbox();
       return next;

@@ -1,8 +1,8 @@
-import { findOwned, outboxUpdate, raiseEvent, type Logger, atRevision, withRevisionRetry } from '@travel/platform';
+import { outboxUpdate, parseTenantId, raiseEvent, type Logger, atRevision, withRevisionRetry } from '@travel/platform';
 import type { TravelEntry } from '../domain/entry';
 import type { UsageRefused } from '../domain/usage-refused';
 import { toEntryWebhookDto } from '../domain/webhook';
-import type { EntriesModels } from '../infra/models';
+import type { EntriesRepositories } from '../infra/repositories';
 
 /**
  * Fleet refused a use we announced (the vehicle was deleted between the claim and the event): the
@@ -12,15 +12,17 @@ import type { EntriesModels } from '../infra/models';
  */
 export class UsageRefusals {
   constructor(
-    private readonly models: EntriesModels,
+    private readonly repos: Pick<EntriesRepositories, 'entries'>,
     private readonly nudgeOutbox: () => void,
     private readonly logger: Logger,
   ) {}
 
   async refused(event: UsageRefused): Promise<void> {
     const { tenantId, data } = event;
+    // The tenant of an event taken from our own bus (docs/decisions/0081).
+    const entries = this.repos.entries.of(parseTenantId(tenantId));
     await withRevisionRetry('travel entry', async () => {
-      const entry = await findOwned(this.models.Entry, data.entryId, tenantId);
+      const entry = await entries.get(data.entryId);
       const expense = entry?.expenses?.find((x) => x._id === data.expenseId);
       if (
         !entry ||
@@ -38,8 +40,8 @@ export class UsageRefusals {
       );
       const next: TravelEntry = { ...entry, expenses, editedAt: now };
       const updated = raiseEvent('entries', 'entry.updated', tenantId, toEntryWebhookDto(next), now);
-      const result = await this.models.Entry.updateOne(
-        { _id: entry._id, tenantId, deletedAt: null, ...atRevision(entry.rev) },
+      const result = await entries.updateOne(
+        { _id: entry._id, deletedAt: null, ...atRevision(entry.rev) },
         outboxUpdate({ $set: { expenses, editedAt: now, rev: entry.rev + 1 } }, updated),
       );
       if (result.matchedCount === 0) return undefined;

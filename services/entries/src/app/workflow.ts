@@ -4,6 +4,7 @@ import {
   invalidState,
   outboxUpdate,
   raiseEvent,
+  tenantOf,
   withRevisionRetry,
   type CallerContext,
   type FieldErrors,
@@ -18,8 +19,7 @@ import {
   type AuditRecord,
   type WorkflowOperation,
 } from '../domain/workflow';
-import type { EntriesModels, EntryDoc } from '../infra/models';
-import type { WorkflowModels } from '../infra/workflow-models';
+import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import type { EntriesApp } from './entries';
 import type { EntryNumberIssuer } from './entry-numbers';
 import type { EmployeeDirectory } from './ports';
@@ -41,7 +41,7 @@ const normalizeSteps = (steps: readonly ApprovalStep[]): ApprovalStep[] =>
  */
 export class WorkflowApp {
   constructor(
-    private readonly models: EntriesModels & WorkflowModels,
+    private readonly repos: Pick<EntriesRepositories, 'entries' | 'workflows'>,
     private readonly entries: EntriesApp,
     private readonly employees: EmployeeDirectory,
     private readonly numbers: EntryNumberIssuer,
@@ -49,8 +49,9 @@ export class WorkflowApp {
   ) {}
 
   async workflow(caller: Pick<CallerContext, 'tenantId'>): Promise<ApprovalWorkflow> {
-    const doc = await this.models.ApprovalWorkflow.findOne({ _id: caller.tenantId, tenantId: caller.tenantId }).lean();
-    if (!doc || doc.tenantId !== caller.tenantId) return NO_WORKFLOW;
+    // One document per tenant, `_id` = tenantId.
+    const doc = await this.repos.workflows.of(tenantOf(caller)).get(caller.tenantId);
+    if (!doc) return NO_WORKFLOW;
     return {
       settlementSteps: doc.settlementSteps.map((s) => ({ approverIds: [...s.approverIds] })),
       tripApprovalSteps: doc.tripApprovalSteps.map((s) => ({ approverIds: [...s.approverIds] })),
@@ -85,11 +86,13 @@ export class WorkflowApp {
       JSON.stringify([settlementSteps, tripApprovalSteps]);
     if (same && current.editedAt) return current;
     const editedAt = new Date();
-    await this.models.ApprovalWorkflow.updateOne(
-      { _id: caller.tenantId, tenantId: caller.tenantId },
-      { $set: { settlementSteps, tripApprovalSteps, editedAt } },
-      { upsert: true },
-    );
+    await this.repos.workflows
+      .of(tenantOf(caller))
+      .updateOne(
+        { _id: caller.tenantId },
+        { $set: { settlementSteps, tripApprovalSteps, editedAt } },
+        { upsert: true },
+      );
     return { settlementSteps, tripApprovalSteps, editedAt };
   }
 
@@ -105,7 +108,7 @@ export class WorkflowApp {
     const stored = await withRevisionRetry('travel entry', async () => {
       let current = await this.entries.readable(caller, rawId);
       // An authorization whose number was not stored yet (a crash half-way): finish it first.
-      if (current.numberClaim) current = await this.numbers.issue(caller.tenantId, current._id);
+      if (current.numberClaim) current = await this.numbers.issue(tenantOf(caller), current._id);
       const decision = decide(
         current,
         operation,
@@ -139,15 +142,17 @@ export class WorkflowApp {
       const events = decision.issueNumber
         ? []
         : [raiseEvent('entries', decision.event, caller.tenantId, toEntryWebhookDto(next), now)];
-      const result = await this.models.Entry.updateOne(
-        { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate({ $set: changes }, ...events),
-      );
+      const result = await this.repos.entries
+        .of(tenantOf(caller))
+        .updateOne(
+          { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
+          outboxUpdate({ $set: changes }, ...events),
+        );
       if (result.matchedCount === 0) return undefined;
       if (decision.issueNumber) authorized = next;
       else this.nudgeOutbox();
       return next;
     });
-    return authorized ? this.numbers.issue(caller.tenantId, authorized._id) : stored;
+    return authorized ? this.numbers.issue(tenantOf(caller), authorized._id) : stored;
   }
 }

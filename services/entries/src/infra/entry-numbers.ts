@@ -1,4 +1,4 @@
-import { isDuplicateKey } from '@travel/platform';
+import { isDuplicateKey, type TenantId } from '@travel/platform';
 import type { EntriesModels } from './models';
 
 /** The counter document of a tenant and year as the issuing protocol reads it. */
@@ -20,12 +20,12 @@ export class EntryCounters {
     return this.models.EntryCounter.collection;
   }
 
-  private id(tenantId: string, year: number): string {
+  private id(tenantId: TenantId, year: number): string {
     return `${tenantId}:${year}`;
   }
 
   /** The counter as it is now (created at 0 on first use). */
-  async read(tenantId: string, year: number): Promise<CounterState> {
+  async read(tenantId: TenantId, year: number): Promise<CounterState> {
     const _id = this.id(tenantId, year);
     let doc = await this.collection.findOne({ _id, tenantId } as never);
     if (!doc) {
@@ -44,7 +44,7 @@ export class EntryCounters {
    * Takes number `seen + 1` for `entryId` if nobody advanced the counter since it was read as `seen`: the
    * increment and the record of who took it are one write. Null when another issue came first.
    */
-  async take(tenantId: string, year: number, seen: number, entryId: string): Promise<number | null> {
+  async take(tenantId: TenantId, year: number, seen: number, entryId: string): Promise<number | null> {
     const seq = seen + 1;
     const result = await this.collection.updateOne({ _id: this.id(tenantId, year), tenantId, seq: seen } as never, {
       $inc: { seq: 1 },

@@ -26,6 +26,14 @@ describe('models stay inside src/infra', () => {
       "import { registerModels } from '@travel/employees/src/infra/models';\nexport const r = registerModels;\n",
       'services/fleet/src/app/probe.ts',
     ],
+    [
+      "import type { EntriesModels } from '../infra/models';\nexport type M = EntriesModels;\n",
+      'services/entries/src/app/probe.ts',
+    ],
+    [
+      "import { registerWorkflowModels } from './infra/workflow-models';\nexport const r = registerWorkflowModels;\n",
+      'services/entries/src/service.ts',
+    ],
     ["import mongoose from 'mongoose';\nexport const m = mongoose;\n", 'services/employees/src/app/probe.ts'],
     ["import type { Model } from 'mongoose';\nexport type M = Model<unknown>;\n", 'services/fleet/src/http/probe.ts'],
   ])('refuses %s in %s', (code, file) => {
@@ -40,6 +48,10 @@ describe('models stay inside src/infra', () => {
     [
       "import type { EmployeesRepositories } from '../infra/repositories';\nexport type R = EmployeesRepositories;\n",
       'services/employees/src/app/probe.ts',
+    ],
+    [
+      "import type { EntriesRepositories } from '../infra/repositories';\nexport type R = EntriesRepositories;\n",
+      'services/entries/src/app/probe.ts',
     ],
     [
       "import { registerModels } from './models';\nexport const r = registerModels;\n",

@@ -1,0 +1,52 @@
+import type { Connection } from 'mongoose';
+import { TenantModel, crossTenant, type TenantId } from '@travel/platform';
+import { EntryCounters } from './entry-numbers';
+import { nextEntrySequence, registerModels, type EntryDoc } from './models';
+import { registerWorkflowModels, type ApprovalWorkflowDoc } from './workflow-models';
+
+export type { EntryCounterDoc, EntryDoc } from './models';
+export type { ApprovalWorkflowDoc } from './workflow-models';
+export type { CounterState } from './entry-numbers';
+export { ENTRIES_COLLECTION } from './models';
+export { EntryCounters } from './entry-numbers';
+
+/** An entry of some tenant holding an entry-number claim (its tenant is read from the stored record). */
+export interface PendingNumberClaim {
+  _id: string;
+  tenantId: string;
+}
+
+/**
+ * The only way to the entries context's store (docs/decisions/0082): a scope per `TenantId` for the
+ * entries and the approval workflows, the entry-number counter taking a `TenantId`, and the one read
+ * across tenants (the start-up completion of pending entry numbers) as a named function marked
+ * `crossTenant` (docs/decisions/0081).
+ */
+export interface EntriesRepositories {
+  entries: TenantModel<EntryDoc>;
+  workflows: TenantModel<ApprovalWorkflowDoc>;
+  /** The per-tenant, per-year counter as the trip-number protocol reads and advances it (0067). */
+  counters: EntryCounters;
+  /** The next entry number's sequence for a tenant and year (an order's number at create, 0046). */
+  nextEntrySequence(tenant: TenantId, year: number): Promise<number>;
+  /** Entries of every company with an entry-number claim a stopped process did not complete (start-up). */
+  pendingNumberClaims(): Promise<PendingNumberClaim[]>;
+}
+
+export function entriesRepositories(conn: Connection): EntriesRepositories {
+  const models = registerModels(conn);
+  const { ApprovalWorkflow } = registerWorkflowModels(conn);
+  return {
+    entries: new TenantModel(models.Entry),
+    workflows: new TenantModel(ApprovalWorkflow),
+    counters: new EntryCounters(models),
+    nextEntrySequence: (tenant, year) => nextEntrySequence(models, tenant, year),
+    pendingNumberClaims: () =>
+      models.Entry.find(
+        { numberClaim: { $ne: null } },
+        { _id: 1, tenantId: 1 },
+        // Every tenant's pending claims, once at start-up (docs/decisions/0067).
+        crossTenant('start-up recovery of entry numbers: the pending claims of every company'),
+      ).lean<PendingNumberClaim[]>(),
+  };
+}
