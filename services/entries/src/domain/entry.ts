@@ -91,8 +91,8 @@ const LOCKED_STATUSES: ReadonlySet<number> = new Set([
 ]);
 
 /** `locked`: true whenever the document is closed to writes, including the automatic lock at payout. */
-export const isLocked = (e: Pick<TravelEntry, 'status' | 'isPaidOut'>): boolean =>
-  e.isPaidOut || LOCKED_STATUSES.has(e.status);
+export const isLocked = (e: Pick<TravelEntry, 'status' | 'isPaidOut'> & { payoutBatchId?: string | null }): boolean =>
+  e.isPaidOut || !!e.payoutBatchId || LOCKED_STATUSES.has(e.status);
 
 /** A real day of the calendar (the contract's `format: date` lets 2026-02-30 through). */
 export function isCalendarDate(value: string): boolean {

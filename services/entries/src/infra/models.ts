@@ -1,13 +1,14 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { isDuplicateKey, outboxSchemaFields, type OutboxFields } from '@travel/platform';
 import type { TravelEntry } from '../domain/entry';
+import type { PayoutFields } from '../domain/payout';
 
 export interface EntryStorage {
   /** Incremented by every write; an update applies only to the revision it read. */
   rev: number;
 }
 
-export type EntryDoc = TravelEntry & EntryStorage & OutboxFields;
+export type EntryDoc = TravelEntry & PayoutFields & EntryStorage & OutboxFields;
 
 /** Per tenant and year: the last entry number issued. */
 export interface EntryCounterDoc {
@@ -116,6 +117,9 @@ export function registerModels(conn: Connection): EntriesModels {
       createdAt: { type: Date, required: true },
       editedAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },
+      // Payouts (docs/decisions/0075): the batch that reserved or paid the entry out; when it was approved.
+      payoutBatchId: nullableString,
+      approvedAt: { type: Date, default: null },
       rev: { type: Number, required: true },
       ...outboxSchemaFields,
     },

@@ -1,0 +1,39 @@
+// The internal `entries.entry.changed` event (contracts/events/entries.entry.changed.schema.json,
+// docs/decisions/0074): raised in the same single-document write as every change of an entry that can
+// change whether it is ready for payout or what is due. No personal data.
+import { raiseEvent, type OutboxEvent } from '@travel/platform';
+import { amountDue, type PayableEntry } from '../domain/payout';
+import { EntryStatus } from '../domain/entry';
+
+export const ENTRY_CHANGED = 'entry.changed';
+
+export interface EntryChangedData {
+  entryId: string;
+  entryNumber: string;
+  employeeId: string;
+  status: number;
+  isPaidOut: boolean;
+  deleted: boolean;
+  approvedAt: string | null;
+  baseCurrency: string;
+  amountDue: string;
+  rev: number;
+}
+
+/** The event of `entry` as it is after the write that stores it at revision `rev`. */
+export function entryChanged(entry: PayableEntry, rev: number, now = new Date()): OutboxEvent<EntryChangedData> {
+  const data: EntryChangedData = {
+    entryId: entry._id,
+    entryNumber: entry.entryNumber ?? '',
+    employeeId: entry.employeeId,
+    status: entry.status,
+    isPaidOut: entry.isPaidOut ?? false,
+    deleted: !!entry.deletedAt,
+    approvedAt:
+      entry.status === EntryStatus.Approved && entry.approvedAt ? new Date(entry.approvedAt).toISOString() : null,
+    baseCurrency: entry.baseCurrency,
+    amountDue: amountDue(entry),
+    rev,
+  };
+  return raiseEvent('entries', ENTRY_CHANGED, entry.tenantId, data, now);
+}
