@@ -1011,7 +1011,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Entries ready for payout (approved, not paid out, something due), most recently approved first; read every page, de-duplicate by id, then create the batch (needs ReadAllEntries or EditAllEntries)
+         * Entries ready for payout (approved, not paid out, something due), most recently approved first; read every page, de-duplicate by id, then create the batch (needs ManagePayouts, ReadAllEntries or EditAllEntries)
          * @description Paid-out entries leave the list while a client pages through it, so the remaining rows shift to earlier pages: read pages until `page >= totalPages`, de-duplicate by `id`, then create the batch. An entry whose employee owes money back is listed with its negative `amountDue` and `direction: FromEmployee`; it can be settled in a batch but never goes into a payment file (docs/decisions/0077).
          */
         get: operations["listReadyForPayout"];
@@ -1030,11 +1030,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Payout history, newest batch first (needs ReadAllEntries or EditAllEntries) */
+        /** Payout history, newest batch first (needs ManagePayouts, ReadAllEntries or EditAllEntries) */
         get: operations["listPayoutBatches"];
         put?: never;
         /**
-         * Create a payout batch from ready entries: each is marked paid out and locked, and entry.paidout is raised per entry; all or nothing (needs EditAllEntries)
+         * Create a payout batch from ready entries: each is marked paid out and locked, and entry.paidout is raised per entry; all or nothing (needs ManagePayouts)
          * @description Every entry must still be ready for payout. If one is not (paid out meanwhile, in another batch, no longer approved, deleted, another company's), nothing is paid and the answer is 400 `VALIDATION_FAILED` with the refused entries keyed `entryIds[i]` (docs/decisions/0075).
          */
         post: operations["createPayoutBatch"];
@@ -1053,11 +1053,11 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One payout batch with its entries (needs ReadAllEntries or EditAllEntries) */
+        /** One payout batch with its entries (needs ManagePayouts, ReadAllEntries or EditAllEntries) */
         get: operations["getPayoutBatch"];
         put?: never;
         post?: never;
-        /** Undo a payout batch: its entries are ready for payout again, without the payout lock, with entry.updated each; refused (409 INVALID_STATE) once its payment file was downloaded or after 30 days (needs EditAllEntries) */
+        /** Undo a payout batch: its entries are ready for payout again, without the payout lock, with entry.updated each; refused (409 INVALID_STATE) once its payment file was downloaded or after 30 days (needs ManagePayouts) */
         delete: operations["deletePayoutBatch"];
         options?: never;
         head?: never;
@@ -1074,7 +1074,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The bank payment file of a BankTransfer batch: ISO 20022 pain.001.001.09 (SEPA credit transfer in EUR; domestic credit transfer in CZK or PLN); carries bank data (needs ManageCompanyData)
+         * The bank payment file of a BankTransfer batch: ISO 20022 pain.001.001.09 (SEPA credit transfer in EUR; domestic credit transfer in CZK or PLN); carries bank data (needs ManagePayouts)
          * @description One credit transfer per entry with a positive amount due, to the employee's IBAN; entries the employee owes money on are never in the file. The first download makes the batch final: it can no longer be deleted (docs/decisions/0076, 0077).
          */
         get: operations["downloadPayoutPaymentFile"];

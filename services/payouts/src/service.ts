@@ -5,7 +5,7 @@ import { publicRoutes } from './http/routes';
 import { EmployeesClient } from './infra/employees-client';
 import { EntriesClient } from './infra/entries-client';
 import { startEntryChangedConsumer } from './infra/entry-changed-consumer';
-import { BATCHES_COLLECTION, registerModels } from './infra/models';
+import { registerModels } from './infra/models';
 
 export const SERVICE = 'payouts';
 export const DEFAULT_PORT = 8084;
@@ -36,7 +36,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
   const config = readConfig(env);
   return startService(
     config,
-    ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
+    ({ mongo, amqp, logger, metrics }) => {
       const models = registerModels(mongo);
       const ready = new ReadyApp(models, logger);
       const batches = new BatchesApp(
@@ -44,7 +44,6 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
         new EntriesClient(config.entriesUrl, config.internalContextSecret),
         new EmployeesClient(config.employeesUrl, config.internalContextSecret),
         ready,
-        nudgeOutbox,
         logger,
         options.crashAt,
       );
@@ -58,7 +57,6 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
       };
       return {
         api: publicRoutes({ ready, batches }),
-        outboxCollections: [BATCHES_COLLECTION],
         start: async () => {
           await startEntryChangedConsumer({ client: amqp, mongo, logger, metrics, ready });
           // At start (a crashed replica's batches), then periodically.

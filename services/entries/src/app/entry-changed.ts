@@ -1,11 +1,11 @@
-// The internal `entries.entry.changed` event (contracts/events/entries.entry.changed.schema.json,
+// The internal `entries.entry-state.changed` event (contracts/events/entries.entry-state.changed.schema.json,
 // docs/decisions/0074): raised in the same single-document write as every change of an entry that can
 // change whether it is ready for payout or what is due. No personal data.
 import { raiseEvent, type OutboxEvent } from '@travel/platform';
 import { amountDue, type PayableEntry } from '../domain/payout';
 import { EntryStatus } from '../domain/entry';
 
-export const ENTRY_CHANGED = 'entry.changed';
+export const ENTRY_CHANGED = 'entry-state.changed';
 
 export interface EntryChangedData {
   entryId: string;

@@ -6,9 +6,7 @@ import {
   findOwned,
   invalidState,
   notFound,
-  outboxUpdate,
   paginate,
-  raiseEvent,
   throwIfInvalid,
   type CallerContext,
   type FieldErrors,
@@ -28,8 +26,6 @@ import { Decimal } from '@travel/money';
 import type { BatchDoc, PayoutsModels } from '../infra/models';
 import type { BatchStep, EntryMark, EntryMarks, PayeeDirectory } from './ports';
 import type { ReadyApp } from './ready';
-
-export const BATCH_CREATED = 'payout.batch.created';
 
 /** Test seams: where a simulated crash stops a create (the process "dies": nothing after it runs). */
 export type CrashPoint = 'afterReserve' | 'midCommit';
@@ -54,7 +50,6 @@ export class BatchesApp {
     private readonly entries: EntryMarks,
     private readonly payees: PayeeDirectory,
     private readonly ready: ReadyApp,
-    private readonly nudgeOutbox: () => void,
     private readonly logger: Logger,
     private readonly crashAt?: CrashPoint,
   ) {}
@@ -65,12 +60,10 @@ export class BatchesApp {
     from: BatchState,
     to: BatchState,
     set: Record<string, unknown> = {},
-    event?: ReturnType<typeof raiseEvent>,
   ): Promise<boolean> {
-    const update = { $set: { ...set, state: to, stateAt: new Date() }, $inc: { rev: 1 } };
     const res = await this.models.Batch.updateOne(
       { _id: b._id, tenantId: b.tenantId, state: from },
-      event ? outboxUpdate(update, event) : update,
+      { $set: { ...set, state: to, stateAt: new Date() }, $inc: { rev: 1 } },
     );
     return res.matchedCount === 1;
   }
@@ -147,20 +140,7 @@ export class BatchesApp {
       throw new Error('the payout batch could not be completed; it will be retried');
     }
     const now = new Date();
-    const event = raiseEvent(
-      'payouts',
-      BATCH_CREATED,
-      batch.tenantId,
-      {
-        batchId: batch._id,
-        payoutMethod: batch.payoutMethod,
-        currencyCode: batch.currencyCode,
-        entryIds: batch.entryIds,
-      },
-      now,
-    );
-    const done = await this.transition(batch, 'committing', 'completed', { completedAt: now }, event);
-    if (done) this.nudgeOutbox();
+    const done = await this.transition(batch, 'committing', 'completed', { completedAt: now });
     await this.ready.applyMarks(batch.tenantId, marks, now);
     return done ? { ...batch, state: 'completed', completedAt: now } : undefined;
   }

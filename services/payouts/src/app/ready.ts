@@ -17,7 +17,7 @@ export class ReadyApp {
     for (let i = 0; i < ATTEMPTS; i++) {
       const stored = (await this.models.Ready.findOne({ _id: change.entryId }).lean()) as ReadyRow | null;
       if (stored && stored.tenantId !== tenantId) {
-        this.logger.warn({ entryId: change.entryId }, 'entry.changed names an entry of another tenant; ignored');
+        this.logger.warn({ entryId: change.entryId }, 'entry-state.changed names an entry of another tenant; ignored');
         return;
       }
       const next = applyChange(stored, tenantId, change, occurredAt);

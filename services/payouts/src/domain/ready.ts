@@ -1,4 +1,4 @@
-// The ready-for-payout projection (docs/decisions/0074): one row per entry, fed by `entries.entry.changed`.
+// The ready-for-payout projection (docs/decisions/0074): one row per entry, fed by `entries.entry-state.changed`.
 // Pure: no I/O.
 import { Decimal } from '@travel/money';
 

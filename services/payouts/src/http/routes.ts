@@ -7,21 +7,17 @@ import { toBatchResponse, toReadyResponse } from './mappers';
 
 type Schemas = components['schemas'];
 
-// Who may do what (docs/decisions/0077): reading the ready list and the history needs ReadAllEntries or
-// EditAllEntries (it names every employee's entries and amounts); creating and deleting batches needs
-// EditAllEntries (it changes every employee's entries); the payment file carries bank data, so it needs
-// ManageCompanyData (the flag that already shows employees' bank data).
-export const READ_ALL_ENTRIES = 'ReadAllEntries';
-export const EDIT_ALL_ENTRIES = 'EditAllEntries';
-export const MANAGE_COMPANY_DATA = 'ManageCompanyData';
+// Who may do what (docs/decisions/0077): the company permission flag `ManagePayouts` (CompanyAdmin has it)
+// creates and deletes batches and downloads payment files (which carry the payees' bank data: paying
+// people is what the flag is for). Reading the ready list and the history also suits auditors and
+// accountants: `ManagePayouts`, `ReadAllEntries` or `EditAllEntries` (every employee's entries and amounts).
+export const MANAGE_PAYOUTS = 'ManagePayouts';
+const READERS = [MANAGE_PAYOUTS, 'ReadAllEntries', 'EditAllEntries'];
 
 function reader(req: Request): CallerContext {
   const caller = callerOf(req);
-  if (!caller.permissions.includes(READ_ALL_ENTRIES) && !caller.permissions.includes(EDIT_ALL_ENTRIES))
-    throw new AppError(
-      'FORBIDDEN',
-      `This operation requires the ${READ_ALL_ENTRIES} or ${EDIT_ALL_ENTRIES} permission.`,
-    );
+  if (!READERS.some((p) => caller.permissions.includes(p)))
+    throw new AppError('FORBIDDEN', `This operation requires one of the ${READERS.join(', ')} permissions.`);
   return caller;
 }
 
@@ -48,7 +44,7 @@ export function publicRoutes({ ready, batches }: { ready: ReadyApp; batches: Bat
     '/api/v1/payouts',
     route(async (req, res) => {
       const body = req.body as Schemas['PayoutBatchCreate'];
-      const batch = await batches.create(requirePermission(req, EDIT_ALL_ENTRIES), body);
+      const batch = await batches.create(requirePermission(req, MANAGE_PAYOUTS), body);
       res.status(201).json(toBatchResponse(batch));
     }),
   );
@@ -61,14 +57,14 @@ export function publicRoutes({ ready, batches }: { ready: ReadyApp; batches: Bat
   r.delete(
     '/api/v1/payouts/:id',
     route(async (req, res) => {
-      await batches.delete(requirePermission(req, EDIT_ALL_ENTRIES), id(req));
+      await batches.delete(requirePermission(req, MANAGE_PAYOUTS), id(req));
       res.status(204).end();
     }),
   );
   r.get(
     '/api/v1/payouts/:id/payment-file',
     route(async (req, res) => {
-      const { xml, batch } = await batches.paymentFile(requirePermission(req, MANAGE_COMPANY_DATA), id(req), {
+      const { xml, batch } = await batches.paymentFile(requirePermission(req, MANAGE_PAYOUTS), id(req), {
         debtorIban: text(req.query.debtorIban) ?? '',
         debtorBic: text(req.query.debtorBic),
         executionDate: text(req.query.executionDate),

@@ -1,20 +1,20 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { Inbox, startConsumer, type AmqpClient, type DomainEvent, type Logger, type Metrics } from '@travel/platform';
-import schema from '@travel/contracts/events/entries.entry.changed.schema.json';
+import schema from '@travel/contracts/events/entries.entry-state.changed.schema.json';
 import type { ReadyApp } from '../app/ready';
 import type { EntryChange } from '../domain/ready';
 
 /** The queue of the ready-for-payout projection. */
-export const READY_QUEUE = { name: 'payouts.ready-projection', bindings: ['entries.entry.changed'] };
+export const READY_QUEUE = { name: 'payouts.ready-projection', bindings: ['entries.entry-state.changed'] };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 const valid = ajv.compile(schema);
 
-/** Validates a message against contracts/events/entries.entry.changed.schema.json; throwing parks it. */
+/** Validates a message against contracts/events/entries.entry-state.changed.schema.json; throwing parks it. */
 export function parseEntryChanged(body: unknown): DomainEvent<EntryChange> {
-  if (!valid(body)) throw new Error(`not an entries.entry.changed event: ${ajv.errorsText(valid.errors)}`);
+  if (!valid(body)) throw new Error(`not an entries.entry-state.changed event: ${ajv.errorsText(valid.errors)}`);
   const e = body as unknown as DomainEvent<EntryChange>;
   return {
     ...e,

@@ -1,10 +1,9 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { outboxSchemaFields, type OutboxFields } from '@travel/platform';
 import type { Batch } from '../domain/batch';
 import type { ReadyRow } from '../domain/ready';
 
 export type ReadyDoc = ReadyRow;
-export type BatchDoc = Batch & OutboxFields;
+export type BatchDoc = Batch;
 
 export interface PayoutsModels {
   Ready: Model<ReadyDoc>;
@@ -15,7 +14,7 @@ export const BATCHES_COLLECTION = 'payout_batches';
 
 /**
  * The payouts context's own collections: the ready-for-payout projection (one row per entry, by entry id)
- * and the batches (with their outbox). Every index starts with tenantId, except the batches' `state`
+ * and the batches. Every index starts with tenantId, except the batches' `state`
  * index the recovery job uses across tenants.
  */
 export function registerModels(conn: Connection): PayoutsModels {
@@ -67,7 +66,6 @@ export function registerModels(conn: Connection): PayoutsModels {
       deletedAt: { type: Date, default: null },
       stateAt: { type: Date, required: true },
       rev: { type: Number, required: true },
-      ...outboxSchemaFields,
     },
     { collection: BATCHES_COLLECTION, versionKey: false, minimize: false },
   );
