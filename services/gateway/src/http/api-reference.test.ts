@@ -25,9 +25,14 @@ describe('referenceView', () => {
     expect(view.tags.map((t: { name: string }) => t.name)).toContain(PLANNED_TAG);
   });
 
-  it('declares the path parameters of a planned path', () => {
-    const op = view.paths['/api/v1/payouts/{id}'].get;
-    expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['path:id']);
+  it('declares the path parameters of the planned paths', () => {
+    for (const [path, methods] of Object.entries<string[]>(contract['x-planned-operations'])) {
+      const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => `path:${m[1]}`);
+      for (const method of methods) {
+        const op = view.paths[path][method];
+        expect((op.parameters ?? []).map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(names);
+      }
+    }
   });
 
   it('keeps the built operations as the contract has them and leaves the contract unchanged', () => {
