@@ -11,9 +11,11 @@ export interface TlsMaterial {
 /**
  * A private CA and a `localhost` / 127.0.0.1 server certificate for test receivers, made once with
  * openssl. The dispatcher trusts the CA through NODE_EXTRA_CA_CERTS, set by scripts/test.sh before
- * any Node process of the run starts (Node reads it only at start-up).
+ * any Node process of the run starts (Node reads it only at start-up). `caName` gives another CA (a
+ * receiver of the partner's own CA) in another directory.
  */
-export function ensureTestTls(dir: string): TlsMaterial {
+export function ensureTestTls(dir: string, options: { caName?: string } = {}): TlsMaterial {
+  const caName = options.caName ?? 'travel-expense test CA';
   mkdirSync(dir, { recursive: true });
   const f = (name: string) => join(dir, name);
   // Regenerated when the names it must cover change (the marker file names them).
@@ -33,7 +35,7 @@ export function ensureTestTls(dir: string): TlsMaterial {
       '-days',
       '3650',
       '-subj',
-      '/CN=travel-expense test CA',
+      `/CN=${caName}`,
       '-addext',
       'basicConstraints=critical,CA:TRUE',
       '-addext',

@@ -18,6 +18,11 @@ import { FxConverter } from './infra/fx-client';
 import { ENTRIES_COLLECTION, registerModels } from './infra/models';
 import { startUsageRefusedConsumer } from './infra/usage-refused-consumer';
 import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './domain/attachment';
+import { EntryNumberIssuer } from './app/entry-numbers';
+import { WorkflowApp } from './app/workflow';
+import { workflowRoutes } from './http/workflow-routes';
+import { EntryCounters } from './infra/entry-numbers';
+import { registerWorkflowModels } from './infra/workflow-models';
 
 export const SERVICE = 'entries';
 export const DEFAULT_PORT = 8082;
@@ -45,13 +50,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const models = registerModels(mongo);
       const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
       const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
-      const entries = new EntriesApp(
-        models,
-        new EmployeesClient(config.employeesUrl, config.internalContextSecret),
-        fx,
-        vehicles,
-        nudgeOutbox,
-      );
+      const employees = new EmployeesClient(config.employeesUrl, config.internalContextSecret);
+      const entries = new EntriesApp(models, employees, fx, vehicles, nudgeOutbox);
       const calculator = new PerDiemCalculator(
         new PerDiemEmployeesClient(config.employeesUrl, config.internalContextSecret),
         new PerDiemFxClient(config.referenceFxUrl, config.internalContextSecret),
@@ -65,6 +65,16 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         }),
       );
       api.use(perDiemCalculatorRoutes(calculator));
+      // The approval workflow and trip requests (docs/decisions/0066–0068).
+      const numbers = new EntryNumberIssuer(models, new EntryCounters(models), nudgeOutbox, logger);
+      const workflow = new WorkflowApp(
+        { ...models, ...registerWorkflowModels(mongo) },
+        entries,
+        employees,
+        numbers,
+        nudgeOutbox,
+      );
+      api.use(workflowRoutes(workflow));
       return {
         api,
         // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).
@@ -73,16 +83,19 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         upload: { maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_UPLOAD },
         outboxCollections: [ENTRIES_COLLECTION],
         // fleet refuses a vehicle use it cannot record: the Mileage row's vehicle is cleared.
-        start: () =>
-          startUsageRefusedConsumer({
+        start: async () => {
+          // Authorizations whose number a stopped process did not store yet are completed first.
+          await numbers.recover().catch((err: unknown) => logger.warn({ err }, 'pending entry numbers not recovered'));
+          await startUsageRefusedConsumer({
             client: amqp,
             mongo,
             logger,
             metrics,
             refusals: new UsageRefusals(models, nudgeOutbox, logger),
-          }),
-        // The approval workflow (issue 13) is not built yet.
-        notImplemented: ['/api/v1/approval-workflow'],
+          });
+        },
+        // Per-diem rows on entries (from-itinerary) are not built yet.
+        notImplemented: ['/api/v1/travel-entries/:id/per-diems/from-itinerary'],
       };
     },
     options,

@@ -64,7 +64,7 @@ describe('the API reference page in a browser', () => {
 
     const plannedSection = page.locator('.opblock-tag-section', { has: page.locator('h3[data-tag^="Planned"]') });
     await expect(plannedSection.locator('.opblock-summary-path').allTextContents()).resolves.toContain(
-      '/api/v1/travel-entries/{id}/submit',
+      '/api/v1/payouts/ready',
     );
   });
 

@@ -9,6 +9,9 @@ import { startGateway } from '@travel/gateway/src/service';
 import { ApiClient } from '@travel/testkit';
 import { startE2eStack, type E2eStack } from './support/stack';
 
+/** An entry id no record has (from-itinerary answers 501 before looking it up). */
+const MISSING = '00000000-0000-4000-8000-00000000dead';
+
 describe('gateway', () => {
   let stack: E2eStack;
   let key: string;
@@ -79,7 +82,7 @@ describe('gateway', () => {
 
   it('routes each resource to its owner: 501 from a context not built yet, 503 when the owner is down, 404 for unknown ones', async () => {
     const api = new ApiClient(gw.url, key);
-    const entriesRes = await api.get('/api/v1/approval-workflow');
+    const entriesRes = await api.post(`/api/v1/travel-entries/${MISSING}/per-diems/from-itinerary`, {});
     expect(entriesRes.status).toBe(501);
     expect(entriesRes.body).toMatchObject({ code: 'NOT_IMPLEMENTED' });
     const fleet = await api.get('/api/v1/vehicles');
@@ -127,7 +130,7 @@ describe('gateway', () => {
     });
 
     it('still routes the methods a path has: 501 from a context not built yet, 200 from a built one', async () => {
-      expect((await api().get('/api/v1/approval-workflow')).status).toBe(501);
+      expect((await api().post(`/api/v1/travel-entries/${MISSING}/per-diems/from-itinerary`, {})).status).toBe(501);
       expect((await api().get('/api/v1/company')).status).toBe(200);
     });
 

@@ -3,7 +3,7 @@
 // certificate". The dispatcher now gets one bundle with both (`extraCaCertsEnv`, used by scripts/stack.ts).
 // Proved with a dispatcher process started with that environment, delivering through the gateway to a
 // receiver of the user's own CA and to one of the local CA.
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,66 +29,6 @@ import {
 
 const execFileAsync = promisify(execFile);
 
-/** A CA of the user's own (another name, another key) and a localhost certificate it signed. */
-function userCa(dir: string): TlsMaterial {
-  const f = (name: string) => join(dir, name);
-  const run = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-  run(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    f('ca.key'),
-    '-out',
-    f('ca.crt'),
-    '-days',
-    '30',
-    '-subj',
-    '/CN=Partner Company Root CA',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  );
-  run(
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    f('server.key'),
-    '-out',
-    f('server.csr'),
-    '-subj',
-    '/CN=localhost',
-  );
-  writeFileSync(f('server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  run(
-    'x509',
-    '-req',
-    '-in',
-    f('server.csr'),
-    '-CA',
-    f('ca.crt'),
-    '-CAkey',
-    f('ca.key'),
-    '-CAcreateserial',
-    '-out',
-    f('server.crt'),
-    '-days',
-    '30',
-    '-extfile',
-    f('server.ext'),
-  );
-  return {
-    caFile: f('ca.crt'),
-    cert: readFileSync(f('server.crt'), 'utf8'),
-    key: readFileSync(f('server.key'), 'utf8'),
-  };
-}
-
 /** What a fresh Node process with this NODE_EXTRA_CA_CERTS gets from an HTTPS GET: a status or an error code. */
 async function probe(url: string, extraCa: string): Promise<string> {
   const script = `require('https').get(process.argv[1], (r) => { console.log(r.statusCode); r.resume(); })
@@ -108,7 +48,7 @@ describe("npm start trusts the user's NODE_EXTRA_CA_CERTS and the local CA", () 
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'own-ca-'));
-    user = userCa(dir);
+    user = ensureTestTls(join(dir, 'user'), { caName: 'Partner Company Root CA' });
     local = ensureTestTls(join(repoRoot(), '.local', 'test', 'tls'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -194,8 +194,12 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
     expect(res.body).toMatchObject({ code: 'GONE', status: 410, detail: expect.stringContaining(replacement) });
   });
 
-  it('the approval workflow of the entries context still answers 501 NOT_IMPLEMENTED', async () => {
+  it('per-diem rows on entries (from-itinerary) still answer 501 NOT_IMPLEMENTED', async () => {
     const t = await stack.tenant('CZ');
-    expect((await t.api.get('/api/v1/approval-workflow')).status).toBe(501);
+    const res = await t.api.post(
+      '/api/v1/travel-entries/00000000-0000-4000-8000-00000000dead/per-diems/from-itinerary',
+      {},
+    );
+    expect(res.status).toBe(501);
   });
 });

@@ -4,6 +4,7 @@ import { expenseTotal } from '../app/entries';
 import { isLocked, type TravelEntry } from '../domain/entry';
 import type { Attachment } from '../domain/attachment';
 import type { Expense } from '../domain/expense';
+import { workflowView } from './workflow-mappers';
 
 type Schemas = components['schemas'];
 
@@ -35,6 +36,7 @@ export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
     locked: isLocked(e),
     isPaidOut: e.isPaidOut,
     paidOutAt: e.paidOutAt ? e.paidOutAt.toISOString() : null,
+    ...workflowView(e),
     advancePayment: wireNumber(e.advancePayment),
     currencyCode: e.currencyCode,
     advancePaymentDate: e.advancePaymentDate,

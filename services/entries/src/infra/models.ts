@@ -2,6 +2,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { isDuplicateKey, outboxSchemaFields, type OutboxFields } from '@travel/platform';
 import type { TravelEntry } from '../domain/entry';
 import type { PayoutFields } from '../domain/payout';
+import { workflowEntrySchemaFields } from './workflow-models';
 
 export interface EntryStorage {
   /** Incremented by every write; an update applies only to the revision it read. */
@@ -117,10 +118,10 @@ export function registerModels(conn: Connection): EntriesModels {
       createdAt: { type: Date, required: true },
       editedAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },
-      // Payouts (docs/decisions/0075): the batch that reserved or paid the entry out; when it was approved.
+      // Payouts (docs/decisions/0075): the batch that reserved or paid the entry out (approvedAt: workflow).
       payoutBatchId: nullableString,
-      approvedAt: { type: Date, default: null },
       rev: { type: Number, required: true },
+      ...workflowEntrySchemaFields,
       ...outboxSchemaFields,
     },
     { collection: ENTRIES_COLLECTION, versionKey: false, minimize: false },
