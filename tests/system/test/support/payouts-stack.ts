@@ -1,13 +1,10 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
-import { outboxUpdate } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { registerModels } from '@travel/employees/src/infra/models';
 import { startEntriesService } from '@travel/entries/src/service';
-import { entryChanged } from '@travel/entries/src/app/entry-changed';
-import { registerModels as registerEntryModels } from '@travel/entries/src/infra/models';
 import { startGateway } from '@travel/gateway/src/service';
 import { startPayoutsService, type PayoutsStartOptions } from '@travel/payouts/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
@@ -24,11 +21,6 @@ export interface PayoutsStack {
   receiver(): Promise<HttpsReceiver>;
   /** Stops payouts and starts it again on the same port (a crash seam, other settings). */
   restartPayouts(options?: PayoutsStartOptions, env?: Record<string, string>): Promise<RunningService>;
-  /**
-   * Approves an entry as the approval workflow does (status 3, approvedAt, entry.changed through the
-   * entries outbox), for tests that need approved entries whatever the workflow's state.
-   */
-  approve(tenantId: string, entryId: string, approvedAt: Date): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,7 +68,6 @@ export async function startPayoutsStack(name: string, overrides: Record<string, 
   });
   const receivers: HttpsReceiver[] = [];
   const tls = ensureTestTls(join(repoRoot(), '.local', 'test', 'tls'));
-  const entryModels = registerEntryModels(entries.deps.mongo);
   const stack: PayoutsStack = {
     env,
     employees,
@@ -100,17 +91,6 @@ export async function startPayoutsStack(name: string, overrides: Record<string, 
       payouts = await startPayoutsService({ ...payoutsVars, ...extra }, options);
       stack.payouts = payouts;
       return payouts;
-    },
-    async approve(tenantId, entryId, approvedAt) {
-      const doc = await entryModels.Entry.findOne({ _id: entryId, tenantId }).lean();
-      if (!doc) throw new Error(`no entry ${entryId}`);
-      const next = { ...doc, status: 3 as const, approvedAt };
-      const res = await entryModels.Entry.updateOne(
-        { _id: entryId, tenantId, rev: doc.rev },
-        outboxUpdate({ $set: { status: 3, approvedAt, rev: doc.rev + 1 } }, entryChanged(next, doc.rev + 1)),
-      );
-      if (res.matchedCount !== 1) throw new Error('entry changed meanwhile');
-      entries.relay?.nudge();
     },
     async stop() {
       await Promise.all(receivers.map((r) => r.stop()));
