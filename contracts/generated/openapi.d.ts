@@ -851,13 +851,16 @@ export interface paths {
         get: operations["listTravelEntries"];
         put?: never;
         /**
-         * Create a travel entry with its expenses and cost-center allocations in one atomic call; raises entry.created
+         * Create a travel entry with its expenses, per-diem rows and cost-center allocations in one atomic call; raises entry.created
          * @description All or nothing: every nested child is checked (currencies and FX, vehicles, cost centers) before
          *     anything is stored; when one fails, nothing is stored and no event is raised. The entry starts as
          *     `status` 0 (Draft), `phase` null; an order (`isRequest` false) gets its `entryNumber` at once, a trip
          *     request keeps `""`. `employeeId` defaults to the caller's employee; naming another employee needs
          *     `EditAllEntries` (403). `advancePaymentDate` defaults to `departureDate`; `currencyCode` to the
-         *     company's base currency; `advancePayment` to 0.
+         *     company's base currency; `advancePayment` to 0. Nested `perDiems` are the rows of an itinerary as
+         *     `from-itinerary` (or a GET) returns them: the server re-runs its engine over the itinerary they
+         *     describe and refuses rows that are not its rows (docs/decisions/0070). Amount allocations must sum to
+         *     the expenses plus the per-diems in the base currency (docs/decisions/0072).
          */
         post: operations["createTravelEntry"];
         delete?: never;
@@ -885,7 +888,9 @@ export interface paths {
          * @description Full replace: optional fields the body omits are cleared (`advancePayment` 0, `currencyCode` the base
          *     currency, `advancePaymentDate` the departure date, `costCenterAllocations` none); echo stored values,
          *     place ids included, to keep them. A body a GET returned is valid: read-only fields are accepted and
-         *     ignored, children (`expenses`) are changed through their own endpoints. A PUT that changes nothing
+         *     ignored, children (`expenses`) are changed through their own endpoints. `perDiems` omitted keeps the
+         *     rows; sent, it replaces the rows' settings (meals, manual rate, override, short night; a row without
+         *     `overrideAmount` loses its override) and the server re-prices them (docs/decisions/0071). A PUT that changes nothing
          *     stores nothing and raises no event. Another employee's entry needs `EditAllEntries` (403 when the
          *     caller may only read it); `employeeId` cannot change. A locked entry is 409 `INVALID_STATE`.
          */
@@ -1107,6 +1112,39 @@ export interface paths {
         post?: never;
         /** Remove one expense; raises entry.updated */
         delete: operations["deleteExpense"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/per-diems/from-itinerary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rebuild the entry's per-diem rows from an itinerary in one call; raises one entry.updated
+         * @description The request is the calculator's (`stops`, `meals` keyed by the rows' (`countryCode`, `departureTime`)
+         *     as the calculator returns them, wall clock or UTC; optional `employeeId`, which must be the entry's
+         *     employee). The server re-runs its own engine over the stops (amounts are never taken from the body),
+         *     with the itinerary-level redistribution of the tenant's market, applies the meals, converts each row
+         *     into the base currency (CZ: on the entry's `advancePaymentDate`; other markets: on the trip's start
+         *     date, as the calculator) and replaces all of the entry's per-diem rows in one conditional write with
+         *     one `entry.updated`. Overrides, manual rates and short nights of the old rows are not carried over:
+         *     set them afterwards with a PUT of the entry. Returned and later-read `departureTime` / `arrivalTime`
+         *     are true UTC instants. A row whose statutory rate or exchange rate is unknown is stored with
+         *     `amountInBaseCurrency` null and a `reason`. A locked entry is 409 `INVALID_STATE`; when the entry is
+         *     split over cost centers by amounts that the new total no longer matches, 409 `CONFLICT` under
+         *     `errors.costCenterAllocations` (docs/decisions/0072).
+         */
+        post: operations["perDiemsFromItinerary"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2012,6 +2050,8 @@ export interface components {
             costCenterAllocations?: components["schemas"]["CostCenterAllocation"][];
             /** @description Created with the entry, atomically (one failing expense creates nothing) */
             expenses?: components["schemas"]["ExpenseWrite"][];
+            /** @description Per-diem rows, created with the entry atomically: the rows of an itinerary as from-itinerary returns them; the server re-runs the engine over the itinerary they describe (docs/decisions/0070) */
+            perDiems?: components["schemas"]["PerDiemWrite"][];
         };
         /** @description Body of the full-replace update. The writable fields are those of the create except `isRequest`; read-only fields (what a GET returns besides them) are accepted and ignored. */
         TravelEntryUpdate: {
@@ -2034,6 +2074,9 @@ export interface components {
             advancePaymentDate?: string | null;
             manualAdvanceExchangeRate?: number | null;
             costCenterAllocations?: components["schemas"]["CostCenterAllocation"][];
+            /** @description Omitted: the rows are kept. Sent: a full replace of the rows' settings (meals, manual rate, override, short night; an omitted override is cleared), re-priced by the server (docs/decisions/0071) */
+            perDiems?: components["schemas"]["PerDiemWrite"][];
+            readonly perDiemTotal?: unknown;
             readonly id?: unknown;
             readonly entryNumber?: unknown;
             readonly isRequest?: unknown;
@@ -2148,6 +2191,8 @@ export interface components {
          *         }
          *       ],
          *       "expenseTotal": 302.61,
+         *       "perDiems": [],
+         *       "perDiemTotal": 0,
          *       "attachments": [],
          *       "createdAt": "2026-11-18T09:00:00.000Z",
          *       "editedAt": "2026-11-20T16:00:00.000Z"
@@ -2197,6 +2242,9 @@ export interface components {
             readonly expenses: components["schemas"]["Expense"][];
             /** @description Sum of the expenses in the base currency */
             readonly expenseTotal: number;
+            perDiems: components["schemas"]["PerDiem"][];
+            /** @description Sum of the per-diem rows' amountInBaseCurrency; null when a row's is unknown */
+            readonly perDiemTotal: number | null;
             readonly attachments: components["schemas"]["Attachment"][];
             createdAt: components["schemas"]["Timestamp"];
             editedAt: components["schemas"]["Timestamp"];
@@ -2409,6 +2457,198 @@ export interface components {
             /** @description The base currency of the caller's company */
             currencyCode: string;
             /** @description False when any row's amount or conversion is unknown */
+            complete: boolean;
+        };
+        /** @description Meals provided on one calendar day (the market's zone) of a per-diem row */
+        PerDiemMealsOfDay: {
+            /** Format: date */
+            date: string;
+            breakfastsProvided?: number;
+            lunchesProvided?: number;
+            dinnersProvided?: number;
+        };
+        /** @description A night shorter than six hours spent travelling (docs/decisions/0071) */
+        PerDiemNightAllocation: {
+            /**
+             * Format: date
+             * @description The local date the night starts on (21:00–07:00 of the market)
+             */
+            date: string;
+            /** @description Hours of the night inside the row */
+            hours: number;
+        };
+        /** @description A per-diem row as a create or a PUT sends it: the rows of an itinerary as `from-itinerary` returns them (the server re-runs the engine over the itinerary the rows describe and refuses rows that are not its rows; submitted amounts are never read). Read-only fields of a GET are accepted and ignored. */
+        PerDiemWrite: {
+            countryCode: string;
+            /**
+             * Format: date-time
+             * @description UTC instant (an offset is required)
+             */
+            departureTime: string;
+            /**
+             * Format: date-time
+             * @description UTC instant (an offset is required)
+             */
+            arrivalTime: string;
+            /** @description Canonical; the server recomputes the reduction */
+            breakfastsProvided?: number;
+            lunchesProvided?: number;
+            dinnersProvided?: number;
+            /**
+             * @deprecated
+             * @description Legacy aggregate of the main meals; read only when the per-meal counts and the allocation are absent, mapped lunches first then dinners (1 → 1 lunch, 2 → 1 lunch + 1 dinner, 3 → 2 lunches + 1 dinner)
+             */
+            mealsProvided?: number | null;
+            /** @description Optional per-day allocation of the meals; its sums are the row's per-meal counts */
+            mealsProvidedAllocation?: components["schemas"]["PerDiemMealsOfDay"][] | null;
+            /** @description Honoured only when the provider publishes no rate for the per-diem FX date (else EXCHANGE_RATE_UNAVAILABLE) */
+            manualExchangeRate?: number | null;
+            /** @description Pays this instead of the statutory amount (row currency; the base currency when the rate is unknown); omitted clears it */
+            overrideAmount?: number | null;
+            /** @description Required with overrideAmount */
+            overrideReason?: string | null;
+            nightAllocation?: components["schemas"]["PerDiemNightAllocation"] | null;
+            /** @deprecated */
+            readonly nightOffWindowOverride?: unknown;
+            /** @deprecated */
+            readonly nightOverrideReason?: unknown;
+            readonly date?: unknown;
+            readonly kind?: unknown;
+            readonly hours?: unknown;
+            readonly band?: unknown;
+            readonly grossAmount?: unknown;
+            readonly amount?: unknown;
+            readonly currencyCode?: unknown;
+            readonly exchangeRateSource?: unknown;
+            readonly fxDate?: unknown;
+            readonly excessAmount?: unknown;
+            readonly payableAmount?: unknown;
+            readonly nightAllocationAmount?: unknown;
+            readonly amountInBaseCurrency?: unknown;
+            readonly taxTreatment?: unknown;
+            readonly source?: unknown;
+            readonly rule?: unknown;
+            readonly reason?: unknown;
+            readonly warnings?: unknown;
+        };
+        /**
+         * @description A per-diem row of a travel entry (SPEC "Per-diem (fields known)"); times are true UTC instants
+         * @example {
+         *       "countryCode": "AT",
+         *       "departureTime": "2026-11-03T07:00:00Z",
+         *       "arrivalTime": "2026-11-03T21:00:00Z",
+         *       "date": "2026-11-03",
+         *       "kind": "Foreign",
+         *       "hours": 14,
+         *       "band": ">12h",
+         *       "grossAmount": 57,
+         *       "amount": 57,
+         *       "currencyCode": "EUR",
+         *       "breakfastsProvided": 0,
+         *       "lunchesProvided": 0,
+         *       "dinnersProvided": 0,
+         *       "mealsProvided": 0,
+         *       "mealsProvidedAllocation": null,
+         *       "manualExchangeRate": null,
+         *       "exchangeRateSource": "NBP",
+         *       "fxDate": "2026-11-03",
+         *       "overrideAmount": null,
+         *       "overrideReason": null,
+         *       "excessAmount": null,
+         *       "payableAmount": 57,
+         *       "nightAllocation": null,
+         *       "nightAllocationAmount": null,
+         *       "nightOffWindowOverride": [],
+         *       "nightOverrideReason": null,
+         *       "amountInBaseCurrency": 242.58,
+         *       "taxTreatment": "StatutoryMinimum",
+         *       "source": {
+         *         "act": "Rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2023 poz. 2190)",
+         *         "provision": "załącznik"
+         *       },
+         *       "rule": "PL foreign: an incomplete day over 12 h, 100 % of the country rate",
+         *       "reason": null,
+         *       "warnings": []
+         *     }
+         */
+        PerDiem: {
+            countryCode: string;
+            /**
+             * Format: date-time
+             * @description The row's start, UTC
+             */
+            departureTime: string;
+            /**
+             * Format: date-time
+             * @description The row's end, UTC
+             */
+            arrivalTime: string;
+            /**
+             * Format: date
+             * @description The row's account date (market calendar)
+             */
+            readonly date: string;
+            /** @enum {string} */
+            readonly kind: "Domestic" | "Foreign";
+            readonly hours: number;
+            readonly band: string | null;
+            /** @description The band amount before meal reductions */
+            readonly grossAmount: number | null;
+            /** @description The statutory amount after meal reductions (tax-free cap in HR and SI, statutory minimum in CZ, SK, PL); null when unknown */
+            readonly amount: number | null;
+            /** @description The rate's currency */
+            readonly currencyCode: string | null;
+            breakfastsProvided: number;
+            lunchesProvided: number;
+            dinnersProvided: number;
+            /**
+             * @deprecated
+             * @description Legacy aggregate: lunchesProvided + dinnersProvided
+             */
+            mealsProvided: number;
+            mealsProvidedAllocation: components["schemas"]["PerDiemMealsOfDay"][] | null;
+            manualExchangeRate: number | null;
+            exchangeRateSource: components["schemas"]["AmountRateSource"];
+            /**
+             * Format: date
+             * @description The conversion's referential date: CZ the entry's advancePaymentDate, other markets the trip's start
+             */
+            readonly fxDate: string | null;
+            overrideAmount: number | null;
+            overrideReason: string | null;
+            /** @description What the override pays above the statutory amount (taxable); null without an override */
+            readonly excessAmount: number | null;
+            /** @description The override when given */
+            readonly payableAmount: number | null;
+            nightAllocation: components["schemas"]["PerDiemNightAllocation"] | null;
+            /** @description The short night's amount (0 - no statutory allowance below six hours); no override changes it */
+            readonly nightAllocationAmount: number | null;
+            /**
+             * @deprecated
+             * @description Deprecated; one `false` per night the row runs through; stop reading it
+             */
+            readonly nightOffWindowOverride: false[];
+            /**
+             * @deprecated
+             * @description Deprecated; always null
+             */
+            readonly nightOverrideReason: null;
+            /** @description The payable amount (and the short night) in the base currency; null when unknown (`reason`) */
+            readonly amountInBaseCurrency: number | null;
+            /** @enum {string} */
+            readonly taxTreatment: "TaxFreeCap" | "StatutoryMinimum" | "Unknown";
+            readonly source: components["schemas"]["LegalSource"] | null;
+            readonly rule: string;
+            readonly reason: string | null;
+            readonly warnings: string[];
+        };
+        PerDiemsOfEntry: {
+            items: components["schemas"]["PerDiem"][];
+            /** @description Sum of the rows' `amountInBaseCurrency`; null when any is unknown */
+            total: number | null;
+            /** @description The base currency */
+            currencyCode: string;
+            /** @description False when a row's amount or conversion is unknown */
             complete: boolean;
         };
         PerDiemRates: {
@@ -5051,6 +5291,84 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    perDiemsFromItinerary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PerDiemCalculationRequest"];
+            };
+        };
+        responses: {
+            /** @description The entry's new per-diem rows, their total in the base currency, and whether all is known */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "countryCode": "AT",
+                     *           "departureTime": "2026-11-03T07:00:00Z",
+                     *           "arrivalTime": "2026-11-03T21:00:00Z",
+                     *           "date": "2026-11-03",
+                     *           "kind": "Foreign",
+                     *           "hours": 14,
+                     *           "band": ">12h",
+                     *           "grossAmount": 57,
+                     *           "amount": 57,
+                     *           "currencyCode": "EUR",
+                     *           "breakfastsProvided": 0,
+                     *           "lunchesProvided": 0,
+                     *           "dinnersProvided": 0,
+                     *           "mealsProvided": 0,
+                     *           "mealsProvidedAllocation": null,
+                     *           "manualExchangeRate": null,
+                     *           "exchangeRateSource": "NBP",
+                     *           "fxDate": "2026-11-03",
+                     *           "overrideAmount": null,
+                     *           "overrideReason": null,
+                     *           "excessAmount": null,
+                     *           "payableAmount": 57,
+                     *           "nightAllocation": null,
+                     *           "nightAllocationAmount": null,
+                     *           "nightOffWindowOverride": [],
+                     *           "nightOverrideReason": null,
+                     *           "amountInBaseCurrency": 242.58,
+                     *           "taxTreatment": "StatutoryMinimum",
+                     *           "source": {
+                     *             "act": "Rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2023 poz. 2190)",
+                     *             "provision": "załącznik"
+                     *           },
+                     *           "rule": "PL foreign: an incomplete day over 12 h, 100 % of the country rate",
+                     *           "reason": null,
+                     *           "warnings": []
+                     *         }
+                     *       ],
+                     *       "total": 242.58,
+                     *       "currencyCode": "PLN",
+                     *       "complete": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PerDiemsOfEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadAttachments: {

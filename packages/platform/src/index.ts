@@ -6,6 +6,7 @@ export * from './service';
 export * from './http/app';
 export * from './http/contract';
 export * from './http/error-handler';
+export * from './http/internal-client';
 export * from './http/request-context';
 export * from './mongo/connection';
 export * from './mongo/tenant-scope';

@@ -2,8 +2,9 @@ import { Router } from 'express';
 import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
 import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
-import { PerDiemEmployeesClient } from './infra/per-diem-employees-client';
-import { PerDiemFxClient } from './infra/per-diem-fx-client';
+import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
+import { perDiemRoutes } from './http/per-diem-routes';
+import { FxClient } from '@travel/reference-fx/src/fx-client';
 import { AttachmentsApp } from './app/attachments';
 import { EntriesApp } from './app/entries';
 import { ExpensesApp } from './app/expenses';
@@ -51,10 +52,12 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
       const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
       const employees = new EmployeesClient(config.employeesUrl, config.internalContextSecret);
-      const entries = new EntriesApp(models, employees, fx, vehicles, nudgeOutbox);
+      const pricer = new PerDiemPricer(fx, employees);
+      const entries = new EntriesApp(models, employees, fx, vehicles, nudgeOutbox, pricer);
+      // reference-fx's own client answers the calculator's conversions as they are (decimals).
       const calculator = new PerDiemCalculator(
-        new PerDiemEmployeesClient(config.employeesUrl, config.internalContextSecret),
-        new PerDiemFxClient(config.referenceFxUrl, config.internalContextSecret),
+        employees,
+        new FxClient(config.referenceFxUrl, config.internalContextSecret, 'entries'),
       );
       const api = Router();
       api.use(
@@ -75,6 +78,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         nudgeOutbox,
       );
       api.use(workflowRoutes(workflow));
+      api.use(perDiemRoutes(new PerDiemsApp(models, entries, pricer, nudgeOutbox)));
       return {
         api,
         // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).
@@ -94,8 +98,6 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
             refusals: new UsageRefusals(models, nudgeOutbox, logger),
           });
         },
-        // Per-diem rows on entries (from-itinerary) are not built yet.
-        notImplemented: ['/api/v1/travel-entries/:id/per-diems/from-itinerary'],
       };
     },
     options,

@@ -18,7 +18,9 @@ import {
   withRevisionRetry,
 } from '@travel/platform';
 import { EDIT_ALL_ENTRIES, mayEdit, mayEditAll, mayRead, mayReadAll } from '../domain/access';
-import { addedCostCenters, checkAllocationSum } from '../domain/allocations';
+import { addedCostCenters } from '../domain/allocations';
+import { checkAllocationsCover } from '../domain/entry-total';
+import type { PerDiem, PerDiemRowInput } from '../domain/per-diem-row';
 import { minorDigitsOf, sumText } from '../domain/amounts';
 import {
   EntryStatus,
@@ -40,6 +42,7 @@ import type { Expense, ExpenseInput } from '../domain/expense';
 import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
 import { entryChanged } from './entry-changed';
 import { toBaseCurrency } from './fx';
+import type { PerDiemPricer, PricedRows } from './per-diems';
 import type { CurrencyConverter, EmployeeDirectory, VehicleDirectory } from './ports';
 
 export interface EntryFilter {
@@ -60,7 +63,15 @@ export interface CreateUploads {
 export interface CreateEntryInput extends EntryInput {
   isRequest?: boolean;
   expenses?: ExpenseInput[];
+  perDiems?: PerDiemRowInput[];
 }
+
+/** A PUT body: the entry's fields and, when sent, its per-diem rows (docs/decisions/0071). */
+export interface UpdateEntryInput extends EntryInput {
+  perDiems?: PerDiemRowInput[];
+}
+
+const NO_ROWS: PricedRows = { rows: [], errors: {} };
 
 /** Sum of the expenses in the base currency (decimal text). */
 export const expenseTotal = (e: Pick<TravelEntry, 'expenses' | 'baseCurrency'>): string =>
@@ -86,6 +97,7 @@ export class EntriesApp {
     private readonly fx: CurrencyConverter,
     private readonly vehicles: VehicleDirectory,
     private readonly nudgeOutbox: () => void,
+    private readonly perDiems?: PerDiemPricer,
   ) {}
 
   private scope(caller: CallerContext) {
@@ -120,11 +132,13 @@ export class EntriesApp {
     context: {
       checkEmployee: boolean;
       before: EntryFields['costCenterAllocations'];
-      expenseTotal: string;
-      expenses?: Prepared[];
+      expenses: readonly Pick<Expense, 'amountInBaseCurrency'>[];
+      prepared?: Prepared[];
+      perDiems?: PricedRows;
     },
   ) {
-    const errors: FieldErrors[] = [bodyErrors, ...(context.expenses ?? []).map((p) => p.errors)];
+    const perDiems = context.perDiems ?? NO_ROWS;
+    const errors: FieldErrors[] = [bodyErrors, ...(context.prepared ?? []).map((p) => p.errors), perDiems.errors];
     const added = addedCostCenters(context.before, fields.costCenterAllocations);
     const [exists, chargeable, advance] = await Promise.all([
       context.checkEmployee ? this.employees.exists(caller.tenantId, fields.employeeId) : true,
@@ -161,12 +175,20 @@ export class EntriesApp {
       });
     }
     if (advance) errors.push(advance.errors);
+    // The whole an amount split must reach: expenses and per-diems (docs/decisions/0072).
     errors.push(
-      checkAllocationSum(fields.costCenterAllocations, context.expenseTotal, minorDigitsOf(caller.baseCurrency)),
+      checkAllocationsCover(
+        fields.costCenterAllocations,
+        context.expenses,
+        perDiems.rows,
+        minorDigitsOf(caller.baseCurrency),
+      ),
     );
     // A missing or refused rate is EXCHANGE_RATE_UNAVAILABLE (validation-family body), whatever else failed.
     const rateProblem =
-      advance?.error?.code === 'EXCHANGE_RATE_UNAVAILABLE' || (context.expenses ?? []).some((p) => p.code);
+      advance?.error?.code === 'EXCHANGE_RATE_UNAVAILABLE' ||
+      (context.prepared ?? []).some((p) => p.code) ||
+      perDiems.code === 'EXCHANGE_RATE_UNAVAILABLE';
     throwIfInvalid(rateProblem ? 'EXCHANGE_RATE_UNAVAILABLE' : 'VALIDATION_FAILED', ...errors);
     return advance!.conversion!;
   }
@@ -193,7 +215,19 @@ export class EntriesApp {
     try {
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
-      const entry = await this.insert(caller, input, fields, errors, { entryId, now, prepared, expenses, uploads });
+      // Nested per-diem rows: the engine re-runs the itinerary they describe (docs/decisions/0070).
+      const perDiems =
+        input.perDiems?.length && this.perDiems
+          ? await this.perDiems.fromRows(caller, fields, input.perDiems)
+          : NO_ROWS;
+      const entry = await this.insert(caller, input, fields, errors, {
+        entryId,
+        now,
+        prepared,
+        expenses,
+        perDiems,
+        uploads,
+      });
       this.nudgeOutbox();
       return entry;
     } catch (err) {
@@ -214,7 +248,15 @@ export class EntriesApp {
       prepared,
       expenses,
       uploads,
-    }: { entryId: string; now: Date; prepared: Prepared[]; expenses: Expense[]; uploads?: CreateUploads },
+      perDiems,
+    }: {
+      entryId: string;
+      now: Date;
+      prepared: Prepared[];
+      expenses: Expense[];
+      perDiems: PricedRows;
+      uploads?: CreateUploads;
+    },
   ): Promise<TravelEntry> {
     const advance = await this.check(
       caller,
@@ -223,8 +265,9 @@ export class EntriesApp {
       {
         checkEmployee: fields.employeeId !== caller.employeeId,
         before: [],
-        expenseTotal: expenseTotal({ expenses, baseCurrency: caller.baseCurrency }),
-        expenses: prepared,
+        expenses,
+        prepared,
+        perDiems,
       },
     );
 
@@ -253,6 +296,7 @@ export class EntriesApp {
       advancePaymentInBaseCurrency: advance.baseAmount,
       advancePaymentExchangeRateSource: advance.source,
       expenses,
+      perDiems: perDiems.rows,
       attachments,
       createdAt: now,
       editedAt: now,
@@ -295,7 +339,7 @@ export class EntriesApp {
    * Full replace of the entry's own fields and allocations. Unchanged: nothing stored, no event. Changed:
    * one conditional single-document write with `entry.updated` in its outbox.
    */
-  async update(caller: CallerContext, rawId: string, input: EntryInput): Promise<TravelEntry> {
+  async update(caller: CallerContext, rawId: string, input: UpdateEntryInput): Promise<TravelEntry> {
     return withRevisionRetry('travel entry', async () => {
       const current = await this.writable(caller, rawId);
       const { fields, errors } = entryFields(input, {
@@ -304,15 +348,23 @@ export class EntriesApp {
       });
       if (fields.employeeId !== current.employeeId)
         errors.employeeId = ['cannot be changed; create a new entry for another employee'];
-      if (sameFields(fields, storedFields(current)) && Object.keys(errors).length === 0) return current;
+      // perDiems omitted: kept; sent: a full replace of the rows' settings (docs/decisions/0071).
+      const perDiems: PricedRows & { changed: boolean } = this.perDiems
+        ? await this.perDiems.forUpdate(caller, current, fields, input.perDiems)
+        : { ...NO_ROWS, rows: current.perDiems ?? [], changed: false };
+      const unchanged = sameFields(fields, storedFields(current)) && !perDiems.changed;
+      if (unchanged && Object.keys({ ...errors, ...perDiems.errors }).length === 0) return current;
       const advance = await this.check(caller, fields, errors, {
         checkEmployee: false,
         before: current.costCenterAllocations ?? [],
-        expenseTotal: expenseTotal(current),
+        expenses: current.expenses ?? [],
+        perDiems,
       });
+      const rows: PerDiem[] = perDiems.rows;
       const next: TravelEntry = {
         ...current,
         ...fields,
+        perDiems: rows,
         advancePaymentInBaseCurrency: advance.baseAmount,
         advancePaymentExchangeRateSource: advance.source,
         editedAt: new Date(),
@@ -322,6 +374,7 @@ export class EntriesApp {
         ...fields,
         advancePaymentInBaseCurrency: next.advancePaymentInBaseCurrency,
         advancePaymentExchangeRateSource: next.advancePaymentExchangeRateSource,
+        ...(perDiems.changed ? { perDiems: rows } : {}),
         editedAt: next.editedAt,
         rev: current.rev + 1,
       };

@@ -17,6 +17,7 @@ import {
   type ExpenseInput,
 } from '../domain/expense';
 import type { TravelEntry } from '../domain/entry';
+import { allocationsStillCover } from './per-diems';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesModels, EntryDoc } from '../infra/models';
 import type { EntriesApp } from './entries';
@@ -48,6 +49,8 @@ export class ExpensesApp {
 
   /** Stores the entry's new expense list at the revision read, raising entry.updated (+ vehicle events). */
   private async save(caller: CallerContext, current: EntryDoc, expenses: Expense[], now: Date, extra: OutboxEvent[]) {
+    // Amount-mode allocations must still add up to the new total (docs/decisions/0072): 409 otherwise.
+    allocationsStillCover(current, expenses, current.perDiems ?? []);
     const next: TravelEntry = { ...current, expenses, editedAt: now };
     const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
     const result = await this.models.Entry.updateOne(

@@ -6,6 +6,7 @@ import { isCountryCode } from './countries';
 import type { Attachment } from './attachment';
 import type { Expense } from './expense';
 import type { WorkflowFields } from './workflow';
+import type { PerDiem } from './per-diem-row';
 
 /** Entry status integers (API-SURFACE.md, Values). */
 export const EntryStatus = {
@@ -57,6 +58,8 @@ export interface TravelEntry extends EntryFields, WorkflowFields {
   advancePaymentInBaseCurrency: string;
   advancePaymentExchangeRateSource: RateSource;
   expenses: Expense[];
+  /** Per-diem rows (issue 14); absent on entries stored before them. */
+  perDiems?: PerDiem[];
   attachments: Attachment[];
   createdAt: Date;
   editedAt: Date;

@@ -16,9 +16,12 @@ const entry = (over: Partial<PayableEntry> = {}) =>
 describe('amount due for payout', () => {
   it('expenses plus per-diems minus the advance, in the base currency', () => {
     expect(amountDue(entry())).toBe('20.35');
-    expect(amountDue(entry({ perDiems: [{ amountInBaseCurrency: '53.20' }, { amountInBaseCurrency: '26.60' }] }))).toBe(
-      '100.15',
-    );
+    const perDiems = [
+      { amountInBaseCurrency: '53.20' },
+      { amountInBaseCurrency: '26.60' },
+      { amountInBaseCurrency: null },
+    ];
+    expect(amountDue(entry({ perDiems } as unknown as Partial<PayableEntry>))).toBe('100.15');
     expect(amountDue(entry({ advancePaymentInBaseCurrency: '500.00' }))).toBe('-379.65');
     expect(amountDue(entry({ baseCurrency: 'CZK', expenses: [], advancePaymentInBaseCurrency: '0.00' }))).toBe('0.00');
   });

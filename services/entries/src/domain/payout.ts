@@ -9,8 +9,8 @@ export interface PayoutFields {
   payoutBatchId?: string | null;
   /** When the entry reached Approved (set by the workflow; absent on entries approved before it was kept). */
   approvedAt?: Date | null;
-  /** Stored per-diem rows (the per-diem rows of an entry; optional until they exist). */
-  perDiems?: readonly { amountInBaseCurrency: string }[] | null;
+  /** Stored per-diem rows; a row still waiting for a manual rate (amount null) counts nothing yet. */
+  perDiems?: readonly { amountInBaseCurrency: string | null }[] | null;
 }
 
 export type PayableEntry = TravelEntry & PayoutFields;

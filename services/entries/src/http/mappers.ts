@@ -1,6 +1,8 @@
 import type { components } from '@travel/contracts';
 import { wireNumber } from '../domain/amounts';
 import { expenseTotal } from '../app/entries';
+import { entryPerDiemTotal } from '../app/per-diems';
+import { toPerDiemResponse } from './per-diem-mappers';
 import { isLocked, type TravelEntry } from '../domain/entry';
 import type { Attachment } from '../domain/attachment';
 import type { Expense } from '../domain/expense';
@@ -47,6 +49,8 @@ export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
     costCenterAllocations: (e.costCenterAllocations ?? []).map(allocationOut),
     expenses: (e.expenses ?? []).map(toExpenseResponse),
     expenseTotal: wireNumber(expenseTotal(e)),
+    perDiems: (e.perDiems ?? []).map(toPerDiemResponse),
+    perDiemTotal: ((t) => (t === null ? null : wireNumber(t)))(entryPerDiemTotal(e)),
     attachments: (e.attachments ?? []).map(toAttachmentResponse),
     createdAt: e.createdAt.toISOString(),
     editedAt: e.editedAt.toISOString(),

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { AppError, CONTEXT_HEADER, mintContext } from '@travel/platform';
+import { InternalClient, tenantPath } from '@travel/platform';
 import type { VehicleDirectory } from '../app/ports';
 
 type Use = { entryId: string; expenseId: string; revision: number };
@@ -11,70 +10,28 @@ type Use = { entryId: string; expenseId: string; revision: number };
  * expense revision confirms it. Fleet unreachable: 503, never a wrong answer.
  */
 export class FleetClient implements VehicleDirectory {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly contextSecret: string,
-    private readonly timeoutMs = 5000,
-  ) {}
+  private readonly client: InternalClient;
 
-  private post(tenantId: string, vehicleId: string, suffix: string, use: Use): Promise<Response> {
-    return fetch(
-      `${this.baseUrl}/internal/tenants/${encodeURIComponent(tenantId)}/vehicles/${encodeURIComponent(vehicleId)}/claims${suffix}`,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          [CONTEXT_HEADER]: mintContext(
-            { kind: 'service', service: 'entries', requestId: randomUUID() },
-            this.contextSecret,
-          ),
-        },
-        body: JSON.stringify(use),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      },
-    );
+  constructor(baseUrl: string, contextSecret: string, timeoutMs = 5000) {
+    this.client = new InternalClient({ baseUrl, contextSecret, caller: 'entries', target: 'fleet', timeoutMs });
   }
 
   async claim(tenantId: string, vehicleId: string, use: Use): Promise<boolean> {
-    let res: Response;
-    try {
-      res = await this.post(tenantId, vehicleId, '', use);
-    } catch {
-      throw new AppError('SERVICE_UNAVAILABLE', 'The fleet service did not answer; try again.');
-    }
+    const res = await this.client.send('POST', tenantPath(tenantId, 'vehicles', vehicleId, 'claims'), use);
     if (res.status === 404) return false;
     if (res.ok) return true;
-    throw new AppError('SERVICE_UNAVAILABLE', `The fleet service answered ${res.status}; try again.`);
+    throw this.client.failed(res);
   }
 
   /** `GET /internal/tenants/{tenantId}/vehicles/{id}`: 200 when the vehicle is the company's, 404 when not. */
-  async exists(tenantId: string, vehicleId: string): Promise<boolean> {
-    let res: Response;
-    try {
-      res = await fetch(
-        `${this.baseUrl}/internal/tenants/${encodeURIComponent(tenantId)}/vehicles/${encodeURIComponent(vehicleId)}`,
-        {
-          headers: {
-            [CONTEXT_HEADER]: mintContext(
-              { kind: 'service', service: 'entries', requestId: randomUUID() },
-              this.contextSecret,
-            ),
-          },
-          signal: AbortSignal.timeout(this.timeoutMs),
-        },
-      );
-    } catch {
-      throw new AppError('SERVICE_UNAVAILABLE', 'The fleet service did not answer; try again.');
-    }
-    if (res.status === 404) return false;
-    if (res.ok) return true;
-    throw new AppError('SERVICE_UNAVAILABLE', `The fleet service answered ${res.status}; try again.`);
+  exists(tenantId: string, vehicleId: string): Promise<boolean> {
+    return this.client.exists(tenantPath(tenantId, 'vehicles', vehicleId));
   }
 
   /** `…/claims/abandon`: the expense of that revision was not stored. A failure leaves the claim to fleet's reconciliation. */
   async abandon(tenantId: string, vehicleId: string, use: Use): Promise<void> {
     try {
-      await this.post(tenantId, vehicleId, '/abandon', use);
+      await this.client.send('POST', tenantPath(tenantId, 'vehicles', vehicleId, 'claims', 'abandon'), use);
     } catch {
       /* best effort */
     }

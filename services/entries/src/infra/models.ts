@@ -3,6 +3,7 @@ import { isDuplicateKey, outboxSchemaFields, type OutboxFields } from '@travel/p
 import type { TravelEntry } from '../domain/entry';
 import type { PayoutFields } from '../domain/payout';
 import { workflowEntrySchemaFields } from './workflow-models';
+import { perDiemSchema } from './per-diem-model';
 
 export interface EntryStorage {
   /** Incremented by every write; an update applies only to the revision it read. */
@@ -114,6 +115,7 @@ export function registerModels(conn: Connection): EntriesModels {
       advancePaymentExchangeRateSource: nullableString,
       costCenterAllocations: { type: [allocation], default: [] },
       expenses: { type: [expense], default: [] },
+      perDiems: { type: [perDiemSchema()], default: [] },
       attachments: { type: [attachment], default: [] },
       createdAt: { type: Date, required: true },
       editedAt: { type: Date, required: true },

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { AppError, CONTEXT_HEADER, mintContext } from '@travel/platform';
+import { InternalClient, tenantPath } from '@travel/platform';
 import type { EmployeeContact, EmployeeDirectory } from '../app/vehicles';
 
 /**
@@ -8,40 +7,17 @@ import type { EmployeeContact, EmployeeDirectory } from '../app/vehicles';
  * employees service is 503 (the client retries), never a wrong answer.
  */
 export class EmployeesClient implements EmployeeDirectory {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly contextSecret: string,
-    private readonly timeoutMs = 5000,
-  ) {}
+  private readonly client: InternalClient;
 
-  async exists(tenantId: string, employeeId: string): Promise<boolean> {
-    return (await this.get(tenantId, employeeId, '')) !== null;
+  constructor(baseUrl: string, contextSecret: string, timeoutMs = 5000) {
+    this.client = new InternalClient({ baseUrl, contextSecret, caller: 'fleet', target: 'employees', timeoutMs });
   }
 
-  async contact(tenantId: string, employeeId: string): Promise<EmployeeContact | null> {
-    return (await this.get(tenantId, employeeId, '/contact')) as EmployeeContact | null;
+  exists(tenantId: string, employeeId: string): Promise<boolean> {
+    return this.client.exists(tenantPath(tenantId, 'employees', employeeId));
   }
 
-  private async get(tenantId: string, employeeId: string, suffix: string): Promise<unknown> {
-    let res: Response;
-    try {
-      res = await fetch(
-        `${this.baseUrl}/internal/tenants/${encodeURIComponent(tenantId)}/employees/${encodeURIComponent(employeeId)}${suffix}`,
-        {
-          headers: {
-            [CONTEXT_HEADER]: mintContext(
-              { kind: 'service', service: 'fleet', requestId: randomUUID() },
-              this.contextSecret,
-            ),
-          },
-          signal: AbortSignal.timeout(this.timeoutMs),
-        },
-      );
-    } catch {
-      throw new AppError('SERVICE_UNAVAILABLE', 'The employees service did not answer; try again.');
-    }
-    if (res.status === 404) return null;
-    if (res.ok) return res.json();
-    throw new AppError('SERVICE_UNAVAILABLE', `The employees service answered ${res.status}; try again.`);
+  contact(tenantId: string, employeeId: string): Promise<EmployeeContact | null> {
+    return this.client.getOrNull<EmployeeContact>(tenantPath(tenantId, 'employees', employeeId, 'contact'));
   }
 }

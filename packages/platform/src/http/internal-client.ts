@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { mintContext, CONTEXT_HEADER } from '../context';
+import { AppError } from '../errors';
+
+export interface InternalClientOptions {
+  /** Base URL of the target service (its `/internal` routes hang below it). */
+  baseUrl: string;
+  /** The shared INTERNAL_CONTEXT_SECRET the service context is minted with. */
+  contextSecret: string;
+  /** Who calls (the minted context's `service`). */
+  caller: string;
+  /** Who is called, for the error a client sees when it does not answer. */
+  target: string;
+  timeoutMs?: number;
+  fetchImpl?: typeof fetch;
+}
+
+/** `/tenants/{tenantId}/…` with every segment encoded. */
+export const tenantPath = (tenantId: string, ...segments: string[]): string =>
+  ['/tenants', tenantId, ...segments].map((s, i) => (i === 0 ? s : encodeURIComponent(s))).join('/');
+
+/**
+ * Service-to-service calls to another context's `/internal` routes, behind a service context minted with
+ * the shared secret (never through the gateway). An unreachable or failing target is 503
+ * `SERVICE_UNAVAILABLE` (the partner's client retries), never a wrong answer; 404 is the target's "not
+ * the company's" and is left to the caller to read.
+ */
+export class InternalClient {
+  private readonly timeoutMs: number;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: InternalClientOptions) {
+    this.timeoutMs = options.timeoutMs ?? 5000;
+    this.fetchImpl = options.fetchImpl ?? fetch;
+  }
+
+  /** One call; only a transport failure throws here (503). */
+  async send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = {
+      [CONTEXT_HEADER]: mintContext(
+        { kind: 'service', service: this.options.caller, requestId: randomUUID() },
+        this.options.contextSecret,
+      ),
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      return await this.fetchImpl(`${this.options.baseUrl}/internal${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch {
+      throw new AppError('SERVICE_UNAVAILABLE', `The ${this.options.target} service did not answer; try again.`);
+    }
+  }
+
+  /** The 503 for an answer the caller cannot use. */
+  failed(res: Response): AppError {
+    return new AppError('SERVICE_UNAVAILABLE', `The ${this.options.target} service answered ${res.status}; try again.`);
+  }
+
+  /** GET a JSON body; 404 is null. */
+  async getOrNull<T>(path: string): Promise<T | null> {
+    const res = await this.send('GET', path);
+    if (res.status === 404) return null;
+    if (!res.ok) throw this.failed(res);
+    return (await res.json()) as T;
+  }
+
+  /** Whether the target has the record (200) or not (404). */
+  async exists(path: string): Promise<boolean> {
+    const res = await this.send('GET', path);
+    if (res.status === 404) return false;
+    if (res.ok) return true;
+    throw this.failed(res);
+  }
+}

@@ -1,0 +1,58 @@
+import type { components } from '@travel/contracts';
+import { wireNumber } from '../domain/amounts';
+import { derivedMealsProvided, type PerDiem } from '../domain/per-diem-row';
+
+type Schemas = components['schemas'];
+
+const num = (t: string | null | undefined): number | null => (t === null || t === undefined ? null : wireNumber(t));
+
+/** One per-diem row of an entry: true UTC times, the legacy and deprecated fields derived (SPEC). */
+export function toPerDiemResponse(r: PerDiem): Schemas['PerDiem'] {
+  return {
+    countryCode: r.countryCode,
+    departureTime: r.departureTime,
+    arrivalTime: r.arrivalTime,
+    date: r.date,
+    kind: r.kind,
+    hours: r.hours,
+    band: r.band ?? null,
+    grossAmount: num(r.grossAmount),
+    amount: num(r.amount),
+    currencyCode: r.currencyCode ?? null,
+    breakfastsProvided: r.breakfastsProvided,
+    lunchesProvided: r.lunchesProvided,
+    dinnersProvided: r.dinnersProvided,
+    mealsProvided: derivedMealsProvided(r),
+    mealsProvidedAllocation: r.mealsProvidedAllocation ?? null,
+    manualExchangeRate: num(r.manualExchangeRate),
+    exchangeRateSource: r.exchangeRateSource ?? null,
+    fxDate: r.fxDate ?? null,
+    overrideAmount: num(r.overrideAmount),
+    overrideReason: r.overrideReason ?? null,
+    excessAmount: num(r.excessAmount),
+    payableAmount: num(r.payableAmount),
+    nightAllocation: r.nightAllocation
+      ? { date: r.nightAllocation.date, hours: wireNumber(r.nightAllocation.hours) }
+      : null,
+    nightAllocationAmount: num(r.nightAllocationAmount),
+    // Deprecated (SPEC): one `false` per night, and null.
+    nightOffWindowOverride: Array.from({ length: r.nights ?? 0 }, () => false as const),
+    nightOverrideReason: null,
+    amountInBaseCurrency: num(r.amountInBaseCurrency),
+    taxTreatment: r.taxTreatment,
+    source: r.source ?? null,
+    rule: r.rule,
+    reason: r.reason ?? null,
+    warnings: r.warnings ?? [],
+  };
+}
+
+/** The rows of an entry with their total (null when a row's amount is unknown). */
+export function toPerDiemsOfEntry(rows: readonly PerDiem[], total: string | null, currencyCode: string) {
+  return {
+    items: rows.map(toPerDiemResponse),
+    total: num(total),
+    currencyCode,
+    complete: total !== null,
+  } satisfies Schemas['PerDiemsOfEntry'];
+}

@@ -1,0 +1,21 @@
+import { Router } from 'express';
+import type { components } from '@travel/contracts';
+import { callerOf, route } from '@travel/platform';
+import { entryPerDiemTotal, type PerDiemsApp } from '../app/per-diems';
+import { toPerDiemsOfEntry } from './per-diem-mappers';
+
+type FromItineraryRequest = components['schemas']['PerDiemCalculationRequest'];
+
+/** POST /api/v1/travel-entries/{id}/per-diems/from-itinerary (issue 14). */
+export function perDiemRoutes(perDiems: PerDiemsApp): Router {
+  const r = Router();
+  r.post(
+    '/api/v1/travel-entries/:id/per-diems/from-itinerary',
+    route(async (req, res) => {
+      const body = req.body as FromItineraryRequest;
+      const entry = await perDiems.fromItinerary(callerOf(req), String(req.params.id), body);
+      res.json(toPerDiemsOfEntry(entry.perDiems ?? [], entryPerDiemTotal(entry), entry.baseCurrency));
+    }),
+  );
+  return r;
+}
