@@ -81,6 +81,13 @@ describe('the API reference page in a browser', () => {
     const first = Object.values<any>(example)[0].value;
     expect(body).toContain(`"licensePlate": "${first.licensePlate}"`);
 
+    // With this many schemas Swagger UI renders the Schemas section as it is scrolled: scroll until it is there.
+    const title = page.locator('.models .json-schema-2020-12__title', { hasText: /^VehicleType$/ });
+    for (let i = 0; i < 100 && (await title.count()) === 0; i++) {
+      await page.locator('.models .json-schema-2020-12').last().scrollIntoViewIfNeeded();
+      await page.mouse.wheel(0, 1500);
+      await page.waitForTimeout(50);
+    }
     const model = page
       .locator('.models .json-schema-2020-12', {
         has: page.locator('.json-schema-2020-12__title', { hasText: /^VehicleType$/ }),

@@ -96,6 +96,25 @@ describe('payouts', () => {
     expect((await t.api.get('/api/v1/payouts/ready?page=0')).status).toBe(400);
   });
 
+  it('the amount due counts per-diem rows: expenses + per-diems − advance, in the base currency', async () => {
+    const t = await stack.tenant('HR');
+    const res = await t.api.post('/api/v1/travel-entries', {
+      departureDate: '2026-11-02',
+      returnDate: '2026-11-02',
+      advancePayment: 20,
+      currencyCode: 'EUR',
+      expenses: [{ kind: 'Other', date: '2026-11-02', amount: 50.4, currencyCode: 'EUR', description: 'Train' }],
+      // A domestic day over 12 hours in HR: 30 € (Pravilnik, NN 143/2023).
+      perDiems: [{ countryCode: 'HR', departureTime: '2026-11-02T05:00:00Z', arrivalTime: '2026-11-02T21:00:00Z' }],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.perDiems[0].amountInBaseCurrency).toBe(30);
+    await submit(t.api, res.body.id);
+    await untilReady(t.api, [res.body.id]);
+    const row = (await t.api.get('/api/v1/payouts/ready')).body.items[0];
+    expect(row).toMatchObject({ id: res.body.id, amountDue: 60.4, currencyCode: 'EUR', direction: 'ToEmployee' });
+  });
+
   it('a batch marks its entries paid out and locked, with entry.paidout at an HTTPS receiver; undo brings them back with entry.updated', async () => {
     const t = await stack.tenant('CZ');
     const receiver = await stack.receiver();
