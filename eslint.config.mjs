@@ -19,6 +19,33 @@ export default tseslint.config(
     },
   },
   {
+    // Repositories in src/infra are the only way to the models (docs/decisions/0082): no other room of a
+    // service imports the model definitions or mongoose itself. Services join this list when their app
+    // layer goes through repositories (entries and payouts: see the decision).
+    files: ['services/{employees,fleet,gateway,reference-fx,webhook-dispatcher}/src/**/*.ts'],
+    ignores: ['services/*/src/infra/**', 'services/*/src/domain/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'mongoose',
+              message: 'Only src/infra talks to the store: call a repository function from src/infra instead.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/infra/models', '**/infra/*-models', '**/infra/models/**'],
+              message:
+                "A service's models stay inside its src/infra: use the repositories (they take a TenantId) instead.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // src/domain holds pure rules: no I/O, no framework, no other room of the service (ARCHITECTURE.md).
     files: ['services/*/src/domain/**/*.ts'],
     ignores: ['**/*.test.ts'],
@@ -47,6 +74,24 @@ export default tseslint.config(
             {
               group: ['**/infra', '**/infra/**', '**/http', '**/http/**', '**/app', '**/app/**'],
               message: 'src/domain depends on nothing else in the service (infra, http and app depend on domain).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Services raise only the events the contract describes, typed by their schema (docs/events.md).
+    files: ['services/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@travel/platform',
+              importNames: ['raiseUncheckedEvent'],
+              message: 'Use raiseEvent: its data is typed by the event schema (contracts/events/internal).',
             },
           ],
         },

@@ -6,9 +6,11 @@
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { SERVICE_NAMES } from '../contracts/src/services';
 
 const root = join(__dirname, '..');
-const ALL = ['gateway', 'employees', 'entries', 'fleet', 'payouts', 'reference-fx', 'webhook-dispatcher'];
+/** Every service of the registry (contracts/src/services.ts). */
+const ALL: readonly string[] = SERVICE_NAMES;
 
 /** Loaded at run time from the service's own node_modules (see the header). */
 export const RUNTIME_EXTERNALS = ['express', 'mongoose', 'mongodb', 'amqplib'];

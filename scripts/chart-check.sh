@@ -14,7 +14,9 @@
 #     the oldest Kubernetes the chart supports and of the newest the validator bundles; the
 #     ServiceMonitors and PrometheusRule against the Prometheus Operator CRD models (strict too);
 #     parses every PromQL expression (alerts and dashboard panels); then checks the chart's own
-#     promises (probes, hardening, wiring between objects, JSON payloads, NetworkPolicy shape)
+#     promises (probes, hardening, wiring between objects, JSON payloads, NetworkPolicy shape), and
+#     that the chart's services (values.yaml ports, values.schema.json lists) are the registry's
+#     (contracts/src/services.ts, through scripts/services.ts)
 #  5. checks that bad input fails: no secrets at all, a value the schema rejects, a malformed key
 #
 # Prints one line per step; exits non-zero on the first failure. Needs no cluster and no internet
@@ -131,6 +133,7 @@ cat >"$WORK/validate.py" <<'PY'
 import functools
 import inspect
 import json
+import os
 import re
 import sys
 
@@ -164,8 +167,35 @@ def promql_error(expr):
     except Exception as e:  # the parser raises ValueError with the position
         return str(e)
 
-SERVICES = {"gateway": 8080, "employees": 8081, "entries": 8082, "fleet": 8083, "payouts": 8084,
-            "reference-fx": 8085, "webhook-dispatcher": 8086}
+# The registry of services (contracts/src/services.ts, printed by scripts/services.ts): name -> port.
+with open(os.environ["TE_SERVICES_JSON"]) as _f:
+    REGISTRY = json.load(_f)
+SERVICES = {s["name"]: s["port"] for s in REGISTRY}
+
+
+def registry_errors(chart_dir):
+    """The chart's own lists of services (values.yaml, values.schema.json) against the registry."""
+    errors = []
+    with open(f"{chart_dir}/values.yaml") as f:
+        values = yaml.safe_load(f)
+    with open(f"{chart_dir}/values.schema.json") as f:
+        schema = json.load(f)
+    names = sorted(SERVICES)
+    declared = values.get("services") or {}
+    if sorted(declared) != names:
+        errors.append(f"values.yaml services {sorted(declared)} differ from the registry {names}")
+    for name, port in SERVICES.items():
+        got = (declared.get(name) or {}).get("port")
+        if got != port:
+            errors.append(f"values.yaml services.{name}.port is {got}, the registry says {port}")
+    props = schema["properties"]["services"]
+    if sorted(props.get("properties", {})) != names or sorted(props.get("required", [])) != names:
+        errors.append(f"values.schema.json services.properties/required differ from the registry {names}")
+    for path, node in (("defaults", schema["definitions"]["defaults"]), ("service", schema["definitions"]["service"])):
+        enum = sorted(node["properties"]["allowedCallers"]["items"]["enum"])
+        if enum != names:
+            errors.append(f"values.schema.json definitions.{path}.allowedCallers enum {enum} differs from the registry {names}")
+    return errors
 CRDS = {("monitoring.coreos.com/v1", "ServiceMonitor"), ("monitoring.coreos.com/v1", "PrometheusRule")}
 DNS1123 = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 DURATION = re.compile(r"^([0-9]+(ms|s|m|h|d|w|y))+$")
@@ -173,9 +203,16 @@ PRIVATE = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16", "1
 
 
 def main():
-    """argv: comma-separated Kubernetes versions, then one NAME:FILE:MONITORING(yes/no):EXISTING_SECRET(or -) per render"""
-    versions = sys.argv[1].split(",")
+    """argv: chart directory, comma-separated Kubernetes versions, then one NAME:FILE:MONITORING(yes/no):EXISTING_SECRET(or -) per render"""
+    chart_dir = sys.argv.pop(1)
     failed = 0
+    print("[chart-check] the chart's services (values.yaml, values.schema.json) against the registry of services", flush=True)
+    for e in registry_errors(chart_dir):
+        print(f"[chart-check]   ERROR {e}", file=sys.stderr)
+        failed += 1
+    if sys.argv[1] == "--registry-only":
+        sys.exit(1 if failed else 0)
+    versions = sys.argv[1].split(",")
     for spec in sys.argv[2:]:
         name, path, monitoring, existing_secret = spec.split(":")
         print(f"[chart-check] validating {name} manifests (Kubernetes {' and '.join(versions)} schemas, "
@@ -496,8 +533,20 @@ if __name__ == "__main__":
     main()
 PY
 
+# The registry of services (contracts/src/services.ts): the ports, names and URL variables checked below.
+"$ROOT/node_modules/.bin/tsx" "$ROOT/scripts/services.ts" >"$WORK/services.json" \
+  || fail "could not read the registry of services (scripts/services.ts; run scripts/bootstrap.sh first)"
+
+# The chart must disagree with a registry that is not its own (a service moved to another port).
+say "registry check must fail: a port the chart does not have"
+sed 's/"port":8084/"port":8094/' "$WORK/services.json" >"$WORK/services-moved.json"
+if TE_SERVICES_JSON="$WORK/services-moved.json" "$PY" "$WORK/validate.py" "$CHART" --registry-only 2>"$WORK/neg.err" >/dev/null; then
+  fail "the registry check accepted a registry whose payouts port the chart does not have"
+fi
+grep -q "services.payouts.port is 8084, the registry says 8094" "$WORK/neg.err" || { cat "$WORK/neg.err" >&2; fail "unexpected error for: registry check"; }
+
 # One process for all renders (the validators take a few seconds to load).
-"$PY" "$WORK/validate.py" "$KUBE_OLDEST,$KUBE_NEWEST" \
+TE_SERVICES_JSON="$WORK/services.json" "$PY" "$WORK/validate.py" "$CHART" "$KUBE_OLDEST,$KUBE_NEWEST" \
   "full:$WORK/full.yaml:yes:-" \
   "no-monitoring:$WORK/no-monitoring.yaml:no:-" \
   "existing-secret:$WORK/existing-secret.yaml:no:travel-expense-credentials" \

@@ -3,27 +3,22 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVICES as REGISTRY, localUrlOf, serviceEntry, urlEnvOf, type UpstreamName } from '../contracts/src/services';
 import { ensureInfra, repoRoot } from '../packages/testkit/src/infra/infra';
 import { startProcess, type ManagedProcess } from '../packages/testkit/src/infra/processes';
 import { waitFor } from '../packages/testkit/src/infra/wait';
 import { SmtpSink } from '../packages/testkit/src/smtp-sink';
 import { ensureTestTls, extraCaCertsEnv } from '../packages/testkit/src/tls';
 import { connectMongo, ensureIndexes, type Market } from '../packages/platform/src';
-import { registerModels } from '../services/employees/src/infra/models';
+import { employeesRepositories } from '../services/employees/src/infra/repositories';
 import { createTenant, type CreatedTenant } from '../services/employees/src/app/tenants';
 
 const root = repoRoot();
 const state = join(root, '.local', 'dev');
 const say = (line: string) => process.stdout.write(`[stack] ${line}\n`);
 
-const SERVICES: Array<{ name: string; port: number }> = [
-  { name: 'employees', port: 8081 },
-  { name: 'entries', port: 8082 },
-  { name: 'fleet', port: 8083 },
-  { name: 'payouts', port: 8084 },
-  { name: 'reference-fx', port: 8085 },
-  { name: 'webhook-dispatcher', port: 8086 },
-];
+/** Every service but the gateway, at its registry port (contracts/src/services.ts). */
+const SERVICES = REGISTRY.filter((s) => s.name !== 'gateway') as ReadonlyArray<{ name: UpstreamName; port: number }>;
 const DEMO: Array<{ market: Market; name: string }> = [
   { market: 'HR', name: 'Demo d.o.o. (HR)' },
   { market: 'SI', name: 'Demo d.o.o. (SI)' },
@@ -77,10 +72,10 @@ async function seedDemoTenants(mongoUrl: string, gateway: string): Promise<Array
   }
   const conn = await connectMongo(mongoUrl, 'travel_employees');
   try {
-    const models = registerModels(conn);
+    const repos = employeesRepositories(conn);
     await ensureIndexes(conn);
     const tenants = [];
-    for (const demo of DEMO) tenants.push({ market: demo.market, ...(await createTenant(models, demo)) });
+    for (const demo of DEMO) tenants.push({ market: demo.market, ...(await createTenant(repos, demo)) });
     writeFileSync(file, JSON.stringify(tenants, null, 2), { mode: 0o600 });
     return tenants;
   } finally {
@@ -99,7 +94,7 @@ async function main(): Promise<void> {
   if (trust.warning) say(`warning: ${trust.warning}`);
   else if (trust.NODE_EXTRA_CA_CERTS !== tls.caFile)
     say(`the dispatcher trusts ${process.env.NODE_EXTRA_CA_CERTS} and the local CA (${trust.NODE_EXTRA_CA_CERTS})`);
-  const gatewayPort = Number(process.env.PORT ?? 8080);
+  const gatewayPort = Number(process.env.PORT ?? serviceEntry('gateway').port);
   const common = {
     HOST: '127.0.0.1',
     MONGO_URL: infra.mongoUrl,
@@ -156,9 +151,7 @@ async function main(): Promise<void> {
         ),
       ),
     );
-    const upstreams = Object.fromEntries(
-      SERVICES.map(({ name, port }) => [`${name.toUpperCase().replace(/-/g, '_')}_URL`, `http://127.0.0.1:${port}`]),
-    );
+    const upstreams = Object.fromEntries(SERVICES.map(({ name }) => [urlEnvOf(name), localUrlOf(name)]));
     await start('gateway', gatewayPort, upstreams);
     const gateway = `http://127.0.0.1:${gatewayPort}`;
     const tenants = await seedDemoTenants(infra.mongoUrl, gateway);

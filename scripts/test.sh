@@ -11,6 +11,10 @@ echo "[test] typecheck (tsc --noEmit)"
 tsc -p tsconfig.json
 echo "[test] generated contract types are current"
 npm run --silent contracts:check
+echo "[test] docs/configuration.md is generated from the configuration schemas"
+npm run --silent config:check
+echo "[test] the chart's RabbitMQ definitions are rendered from the topology description"
+npm run --silent topology:check
 echo "[test] lint"
 eslint --max-warnings=0 .
 echo "[test] FerretDB front and SQLite patch (go test)"

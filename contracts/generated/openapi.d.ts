@@ -238,6 +238,7 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** Get a department */
         get: operations["getDepartment"];
         /**
          * Replace a department (needs ManageCompanyData); an omitted parentId makes it a root department
@@ -280,6 +281,7 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** Get a cost center */
         get: operations["getCostCenter"];
         /**
          * Replace a cost center (needs ManageCompanyData); omitted description is cleared, omitted isActive is true
@@ -302,6 +304,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get the caller's company (market, base currency, enabled countries and currencies) */
         get: operations["getCompany"];
         put?: never;
         post?: never;

@@ -18,12 +18,8 @@ export function openApiPath(): string {
   return existsSync(bundled) ? bundled : join(__dirname, '..', 'openapi.yaml');
 }
 
-export const WEBHOOK_EVENT_TYPES = [
-  'entry.approved',
-  'entry.paidout',
-  'entry.created',
-  'entry.updated',
-  'employee.created',
-  'employee.updated',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+// The one list of webhook event types and of routing keys, every event schema and the events' types
+// (generated from openapi.yaml and contracts/events/internal: docs/events.md).
+export * from '../generated/events';
+// The registry of services (docs/services.md).
+export * from './services';

@@ -1,48 +1,57 @@
-import { ConfigError, EnvReader, readBaseConfig } from './config';
+import {
+  ConfigError,
+  defineConfig,
+  env,
+  envDocs,
+  parseConfig,
+  serviceConfig,
+  type EnvShape,
+  type EnvVar,
+} from './config';
 
-const reader = (env: Record<string, string | undefined>) => new EnvReader(env);
+/** Parses `source` with a schema of the given variables, mapped to their values as they are. */
+const parse = <S extends EnvShape>(shape: S, source: Record<string, string | undefined>) =>
+  parseConfig(
+    defineConfig('test', shape, (v) => v),
+    source,
+  );
 
-/** The ConfigError that done() throws, or a test failure when it does not throw one. */
-function configErrorOf(env: EnvReader): ConfigError {
+/** The ConfigError that parsing throws, or a test failure when it does not throw one. */
+function problemsOf(run: () => unknown): string[] {
   try {
-    env.done();
+    run();
   } catch (err) {
-    if (err instanceof ConfigError) return err;
+    if (err instanceof ConfigError) return err.problems;
     throw err;
   }
-  throw new Error('expected done() to throw a ConfigError');
+  throw new Error('expected a ConfigError');
 }
 
-describe('EnvReader', () => {
+const one = <T>(schema: EnvVar<T>, value: string | undefined, name = 'V') =>
+  (parse({ [name]: schema }, { [name]: value }) as Record<string, T>)[name];
+
+describe('variables', () => {
   describe('string', () => {
     it('returns the value when set', () => {
-      const env = reader({ HOST: '0.0.0.0' });
-      expect(env.string('HOST', '127.0.0.1')).toBe('0.0.0.0');
-      expect(() => env.done()).not.toThrow();
+      expect(one(env.string({ default: '127.0.0.1', description: '' }), '0.0.0.0')).toBe('0.0.0.0');
     });
 
     it.each<[string, string | undefined]>([
       ['missing', undefined],
       ['empty', ''],
     ])('falls back to the default when %s', (_name, value) => {
-      const env = reader({ HOST: value });
-      expect(env.string('HOST', '127.0.0.1')).toBe('127.0.0.1');
-      expect(() => env.done()).not.toThrow();
+      expect(one(env.string({ default: '127.0.0.1', description: '' }), value)).toBe('127.0.0.1');
     });
 
     it.each<[string, string | undefined]>([
       ['missing', undefined],
       ['empty', ''],
-    ])('records a problem for a required variable that is %s', (_name, value) => {
-      const env = reader({ SECRET: value });
-      expect(env.string('SECRET')).toBe('');
-      expect(configErrorOf(env).problems).toEqual(['SECRET is required']);
+    ])('names a required variable that is %s', (_name, value) => {
+      expect(problemsOf(() => one(env.string({ description: '' }), value, 'SECRET'))).toEqual(['SECRET is required']);
     });
 
     it('accepts an empty-string default as a default (not as "required")', () => {
-      const env = reader({});
-      expect(env.string('PREFIX', '')).toBe('');
-      expect(() => env.done()).not.toThrow();
+      expect(one(env.string({ default: '', description: '' }), undefined)).toBe('');
     });
   });
 
@@ -52,11 +61,13 @@ describe('EnvReader', () => {
       ['', undefined],
       ['x', 'x'],
     ])('%p → %p', (value, expected) => {
-      expect(reader({ V: value }).optional('V')).toBe(expected);
+      expect(one(env.optional({ description: '' }), value)).toBe(expected);
     });
   });
 
   describe('int', () => {
+    const port = () => env.int({ default: 8080, max: 65535, description: '' });
+
     it.each<[string | undefined, number]>([
       [undefined, 8080],
       ['', 8080],
@@ -65,25 +76,25 @@ describe('EnvReader', () => {
       ['65535', 65535],
       ['3000', 3000],
     ])('PORT=%p → %p without problems', (value, expected) => {
-      const env = reader({ PORT: value });
-      expect(env.int('PORT', 8080, { max: 65535 })).toBe(expected);
-      expect(() => env.done()).not.toThrow();
+      expect(one(port(), value, 'PORT')).toBe(expected);
     });
 
     it.each(['65536', '-1', '1.5', 'abc', '80abc', 'NaN', 'Infinity', '0x10', '1e3', '0b11', '   '])(
-      'PORT=%p → the default and a problem',
+      'PORT=%p is refused, naming the variable and the range',
       (value) => {
-        const env = reader({ PORT: value });
-        expect(env.int('PORT', 8080, { max: 65535 })).toBe(8080);
-        expect(configErrorOf(env).problems).toEqual([`PORT must be an integer between 0 and 65535, got "${value}"`]);
+        expect(problemsOf(() => one(port(), value, 'PORT'))).toEqual([
+          `PORT must be an integer between 0 and 65535, got "${value}"`,
+        ]);
       },
     );
 
     it('honours a custom minimum', () => {
-      const env = reader({ A: '999', B: '1000' });
-      expect(env.int('A', 10_000, { min: 1000 })).toBe(10_000);
-      expect(env.int('B', 10_000, { min: 1000 })).toBe(1000);
-      expect(configErrorOf(env).problems).toEqual([
+      const shape = {
+        A: env.int({ default: 10_000, min: 1000, description: '' }),
+        B: env.int({ default: 10_000, min: 1000, description: '' }),
+      };
+      expect(parse(shape, { B: '1000' })).toEqual({ A: 10_000, B: 1000 });
+      expect(problemsOf(() => parse(shape, { A: '999', B: '1000' }))).toEqual([
         `A must be an integer between 1000 and ${Number.MAX_SAFE_INTEGER}, got "999"`,
       ]);
     });
@@ -103,15 +114,13 @@ describe('EnvReader', () => {
       ['False', true, false],
       ['NO', true, false],
     ])('%p (default %p) → %p', (value, fallback, expected) => {
-      const env = reader({ FLAG: value });
-      expect(env.bool('FLAG', fallback)).toBe(expected);
-      expect(() => env.done()).not.toThrow();
+      expect(one(env.bool({ default: fallback, description: '' }), value)).toBe(expected);
     });
 
-    it.each(['on', 'off', 'y', '2', 'truthy'])('%p → the default and a problem', (value) => {
-      const env = reader({ FLAG: value });
-      expect(env.bool('FLAG', true)).toBe(true);
-      expect(configErrorOf(env).problems).toEqual([`FLAG must be true or false, got "${value}"`]);
+    it.each(['on', 'off', 'y', '2', 'truthy'])('%p is refused', (value) => {
+      expect(problemsOf(() => one(env.bool({ default: true, description: '' }), value, 'FLAG'))).toEqual([
+        `FLAG must be true or false, got "${value}"`,
+      ]);
     });
   });
 
@@ -123,69 +132,58 @@ describe('EnvReader', () => {
       ['single', ['single']],
       [',', []],
     ])('%p → %p', (value, expected) => {
-      expect(reader({ L: value }).list('L', ['fallback'])).toEqual(expected);
+      expect(one(env.list({ default: ['fallback'], description: '' }), value)).toEqual(expected);
     });
 
     it.each<[string | undefined]>([[undefined], ['']])('%p → the default', (value) => {
-      expect(reader({ L: value }).list('L', ['x', 'y'])).toEqual(['x', 'y']);
-      expect(reader({ L: value }).list('L')).toEqual([]);
+      expect(one(env.list({ default: ['x', 'y'], description: '' }), value)).toEqual(['x', 'y']);
+      expect(one(env.list({ description: '' }), value)).toEqual([]);
     });
   });
 
-  describe('done', () => {
-    it('does nothing when everything was valid', () => {
-      const env = reader({ A: 'a', N: '5', B: 'true' });
-      env.string('A');
-      env.int('N', 1);
-      env.bool('B', false);
-      expect(() => env.done()).not.toThrow();
-    });
-
-    it('reports ALL problems at once, in the order they were found', () => {
-      const env = reader({ PORT: '99999', VERBOSE: 'maybe', TIMEOUT: '-5' });
-      env.string('INTERNAL_CONTEXT_SECRET');
-      env.int('PORT', 8080, { max: 65535 });
-      env.bool('VERBOSE', false);
-      env.string('AMQP_URL');
-      env.int('TIMEOUT', 10_000, { min: 1 });
-      env.problem('WEBHOOK_RETRY_SCHEDULE needs 8 delays');
-
-      const err = configErrorOf(env);
-      expect(err).toBeInstanceOf(Error);
-      expect(err.problems).toEqual([
-        'INTERNAL_CONTEXT_SECRET is required',
-        'PORT must be an integer between 0 and 65535, got "99999"',
-        'VERBOSE must be true or false, got "maybe"',
-        'AMQP_URL is required',
-        `TIMEOUT must be an integer between 1 and ${Number.MAX_SAFE_INTEGER}, got "-5"`,
-        'WEBHOOK_RETRY_SCHEDULE needs 8 delays',
-      ]);
-      expect(err.message).toBe(`invalid configuration:\n  - ${err.problems.join('\n  - ')}`);
-      for (const p of err.problems) expect(err.message).toContain(p);
-    });
-
-    it('a problem added by the caller alone is enough to fail', () => {
-      const env = reader({});
-      env.problem('custom check failed');
-      expect(configErrorOf(env).problems).toEqual(['custom check failed']);
-    });
+  it('oneOf refuses a word outside its set', () => {
+    const level = env.oneOf({ values: ['info', 'debug'] as const, default: 'info', description: '' });
+    expect(one(level, 'debug')).toBe('debug');
+    expect(problemsOf(() => one(level, 'loud', 'LOG_LEVEL'))).toEqual([
+      'LOG_LEVEL must be one of info, debug, got "loud"',
+    ]);
   });
 
-  it('reads process.env by default', () => {
-    const name = `ENV_READER_TEST_${process.pid}`;
-    process.env[name] = 'from-process';
-    try {
-      expect(new EnvReader().string(name)).toBe('from-process');
-    } finally {
-      delete process.env[name];
-    }
+  it('url refuses anything but http(s)', () => {
+    const url = env.url({ default: 'https://example.test/feed', description: '' });
+    expect(one(url, undefined)).toBe('https://example.test/feed');
+    expect(problemsOf(() => one(url, 'ftp://x', 'FX_ECB_URL'))).toEqual([
+      'FX_ECB_URL must be an http(s) URL, got "ftp://x"',
+    ]);
+  });
+
+  it("parsed reports the parser's message after the variable's name", () => {
+    const delays = env.parsed({ type: 'delays', default: '1s', fallback: [] as number[], description: '' }, (text) =>
+      text.split(',').map((d) => {
+        if (!/^\d+s$/.test(d)) throw new Error(`"${d}" is not a delay`);
+        return Number.parseInt(d, 10);
+      }),
+    );
+    expect(one(delays, undefined)).toEqual([1]);
+    expect(one(delays, '2s,3s')).toEqual([2, 3]);
+    expect(problemsOf(() => one(delays, '1x', 'SCHEDULE'))).toEqual(['SCHEDULE: "1x" is not a delay']);
+  });
+
+  it('carries the documentation the configuration page is generated from', () => {
+    expect(envDocs.get(env.int({ default: 5, min: 1, max: 9, note: 'five', description: 'How many.' }))).toEqual({
+      type: 'integer 1–9',
+      default: '`5` (five)',
+      description: 'How many.',
+    });
+    expect(envDocs.get(env.string({ description: 'A secret.' }))?.default).toBe('**required**');
   });
 });
 
-describe('readBaseConfig', () => {
+describe('a service schema', () => {
+  const schema = serviceConfig('webhook-dispatcher', 3007);
+
   it('applies the defaults and requires only the context secret', () => {
-    const env = reader({ INTERNAL_CONTEXT_SECRET: 's3cret' });
-    expect(readBaseConfig('webhook-dispatcher', 3007, env)).toEqual({
+    expect(parseConfig(schema, { INTERNAL_CONTEXT_SECRET: 's3cret' })).toEqual({
       serviceName: 'webhook-dispatcher',
       port: 3007,
       host: '127.0.0.1',
@@ -198,23 +196,62 @@ describe('readBaseConfig', () => {
       // docs/configuration.md: 1 s doubling up to 5 min, parked at the 50th failed attempt.
       consumerRetry: { baseMs: 1000, maxDelayMs: 300_000, maxAttempts: 50 },
     });
-    expect(() => env.done()).not.toThrow();
   });
 
   it('derives the database name from MONGO_DB_PREFIX unless MONGO_DB_NAME is set', () => {
-    expect(readBaseConfig('reference-fx', 1, reader({ MONGO_DB_PREFIX: 'ci_' })).mongoDbName).toBe('ci_reference_fx');
-    expect(
-      readBaseConfig('reference-fx', 1, reader({ MONGO_DB_PREFIX: 'ci_', MONGO_DB_NAME: 'explicit' })).mongoDbName,
-    ).toBe('explicit');
+    const fx = serviceConfig('reference-fx', 1);
+    const secret = { INTERNAL_CONTEXT_SECRET: 's' };
+    expect(parseConfig(fx, { ...secret, MONGO_DB_PREFIX: 'ci_' }).mongoDbName).toBe('ci_reference_fx');
+    expect(parseConfig(fx, { ...secret, MONGO_DB_PREFIX: 'ci_', MONGO_DB_NAME: 'explicit' }).mongoDbName).toBe(
+      'explicit',
+    );
   });
 
-  it('collects every invalid base setting together', () => {
-    const env = reader({ PORT: '70000', VALIDATE_RESPONSES: 'sometimes' });
-    readBaseConfig('employees', 3001, env);
-    expect(configErrorOf(env).problems).toEqual([
+  it('reads the consumer back-off from CONSUMER_RETRY_*', () => {
+    expect(
+      parseConfig(schema, {
+        INTERNAL_CONTEXT_SECRET: 's',
+        CONSUMER_RETRY_BASE_MS: '50',
+        CONSUMER_RETRY_MAX_DELAY_MS: '400',
+        CONSUMER_RETRY_MAX_ATTEMPTS: '8',
+      }).consumerRetry,
+    ).toEqual({ baseMs: 50, maxDelayMs: 400, maxAttempts: 8 });
+  });
+
+  it('reports ALL problems at once, each naming its variable, checks across variables included', () => {
+    let error: ConfigError | undefined;
+    try {
+      parseConfig(schema, {
+        PORT: '70000',
+        VALIDATE_RESPONSES: 'sometimes',
+        LOG_LEVEL: 'loud',
+        CONSUMER_RETRY_BASE_MS: '5000',
+        CONSUMER_RETRY_MAX_DELAY_MS: '1000',
+        CONSUMER_RETRY_MAX_ATTEMPTS: '0',
+      });
+    } catch (err) {
+      error = err as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems).toEqual([
       'PORT must be an integer between 0 and 65535, got "70000"',
       'INTERNAL_CONTEXT_SECRET is required',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
       'VALIDATE_RESPONSES must be true or false, got "sometimes"',
+      'CONSUMER_RETRY_MAX_ATTEMPTS must be an integer between 1 and 1000, got "0"',
+      'CONSUMER_RETRY_MAX_DELAY_MS (1000) must not be below CONSUMER_RETRY_BASE_MS (5000)',
     ]);
+    expect(error!.message).toBe(`invalid configuration:\n  - ${error!.problems.join('\n  - ')}`);
+  });
+
+  it('reads process.env by default', () => {
+    const saved = process.env.INTERNAL_CONTEXT_SECRET;
+    process.env.INTERNAL_CONTEXT_SECRET = 'from-process';
+    try {
+      expect(parseConfig(schema).internalContextSecret).toBe('from-process');
+    } finally {
+      if (saved === undefined) delete process.env.INTERNAL_CONTEXT_SECRET;
+      else process.env.INTERNAL_CONTEXT_SECRET = saved;
+    }
   });
 });

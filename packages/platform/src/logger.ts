@@ -31,7 +31,9 @@ export function createLogger(
 ): Logger {
   const options: pino.LoggerOptions = {
     name: service,
-    level,
+    // An unknown level would make pino throw before the configuration is read: the configuration's
+    // check then names LOG_LEVEL among its problems instead (docs/configuration.md).
+    level: level in pino.levels.values || level === 'silent' ? level : 'info',
     base: { service },
     redact: { paths: REDACT, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,

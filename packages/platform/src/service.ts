@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { Connection } from 'mongoose';
-import { EnvReader, readBaseConfig, type BaseConfig } from './config';
+import { parseConfig, serviceConfig, type BaseConfig } from './config';
 import { createHttpApp, type ReadinessCheck } from './http/app';
 import { createLogger, type Logger } from './logger';
 import { AmqpClient } from './messaging/amqp-client';
@@ -164,9 +164,7 @@ export function startPlaceholderService(
   env: NodeJS.ProcessEnv = process.env,
   options?: StartOptions,
 ) {
-  const reader = new EnvReader(env);
-  const config = readBaseConfig(name, defaultPort, reader);
-  reader.done();
+  const config = parseConfig(serviceConfig(name, defaultPort), env);
   return startService(config, () => ({ notImplemented: prefixes }), options);
 }
 

@@ -1,12 +1,7 @@
-/** Every event type of API v1. The catalog only grows together with a new SDK release. */
-export const WEBHOOK_EVENT_TYPES = [
-  'entry.created',
-  'entry.updated',
-  'entry.approved',
-  'entry.paidout',
-  'employee.created',
-  'employee.updated',
-] as const;
+import { WEBHOOK_EVENT_TYPES } from './event-types';
+
+// The list is a generated copy of the contract's (event-types.ts, npm run contracts:generate).
+export { WEBHOOK_EVENT_TYPES };
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type EntryEventType = Extract<WebhookEventType, `entry.${string}`>;

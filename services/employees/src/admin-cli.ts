@@ -4,8 +4,7 @@
 import { connectMongo, ensureIndexes } from '@travel/platform';
 import { isMarket, MARKETS } from './domain/company';
 import { createTenant } from './app/tenants';
-import { backfillEmployeeStorage } from './infra/migrations';
-import { registerModels } from './infra/models';
+import { employeesRepositories } from './infra/repositories';
 
 const USAGE = [
   `usage: npm run admin -- tenant create --market <${MARKETS.join('|')}> --name "<company name>"`,
@@ -31,10 +30,10 @@ async function main(args: string[]): Promise<void> {
     );
   });
   try {
-    const models = registerModels(conn);
-    await backfillEmployeeStorage(models);
+    const repos = employeesRepositories(conn);
+    await repos.migrate();
     await ensureIndexes(conn);
-    const created = await createTenant(models, {
+    const created = await createTenant(repos, {
       name,
       market,
       address: flag(args, 'address'),

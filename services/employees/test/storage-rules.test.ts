@@ -88,7 +88,7 @@ describe('employees storage rules', () => {
     for (const r of results) expect([200, 409]).toContain(r.status);
     const succeeded = results.filter((r) => r.status === 200);
     expect(succeeded.length).toBeGreaterThan(0);
-    const stored = await models.Employee.findById(id).lean();
+    const stored = await models.Employee.findOne({ _id: id, tenantId }).lean();
     // Every success is one revision: none overwrote another unseen.
     expect(stored!.rev).toBe(succeeded.length);
     expect(succeeded.map((r) => r.body.position)).toContain(stored!.position);
@@ -123,7 +123,7 @@ describe('employees storage rules', () => {
       position: 'Archivist',
     });
     expect(updated.status).toBe(200);
-    expect(await models.Employee.findById(legacyId).lean()).toMatchObject({
+    expect(await models.Employee.findOne({ _id: legacyId, tenantId }).lean()).toMatchObject({
       rev: 1,
       emailKey: 'old.record@example.hr',
     });
@@ -139,7 +139,10 @@ describe('employees storage rules', () => {
       editedAt: now,
     });
     expect(await backfillEmployeeStorage(models)).toBe(1);
-    expect(await models.Employee.findById(other).lean()).toMatchObject({ rev: 0, emailKey: `no-email:${other}` });
+    expect(await models.Employee.findOne({ _id: other, tenantId }).lean()).toMatchObject({
+      rev: 0,
+      emailKey: `no-email:${other}`,
+    });
     expect(await backfillEmployeeStorage(models)).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
+import { parseConfig, startService, type StartOptions } from '@travel/platform';
 import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
 import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
@@ -25,23 +25,11 @@ import { workflowRoutes } from './http/workflow-routes';
 import { EntryCounters } from './infra/entry-numbers';
 import { registerWorkflowModels } from './infra/workflow-models';
 
-export const SERVICE = 'entries';
-export const DEFAULT_PORT = 8082;
+import { configSchema } from './config';
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env) {
-  const reader = new EnvReader(env);
-  const config = {
-    ...readBaseConfig(SERVICE, DEFAULT_PORT, reader),
-    /** The employees service: an entry's employee and the cost centers they may charge. */
-    employeesUrl: reader.string('EMPLOYEES_URL', 'http://127.0.0.1:8081'),
-    /** reference-fx: conversion of amounts into the base currency. */
-    referenceFxUrl: reader.string('REFERENCE_FX_URL', 'http://127.0.0.1:8085'),
-    /** fleet: a vehicle named on a Mileage row is claimed there before the row is stored. */
-    fleetUrl: reader.string('FLEET_URL', 'http://127.0.0.1:8083'),
-  };
-  reader.done();
-  return config;
-}
+export { DEFAULT_PORT, SERVICE } from './config';
+
+export const readConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptions) {
   const config = readConfig(env);

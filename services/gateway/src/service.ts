@@ -1,40 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EnvReader, Metrics, createLogger, type Logger } from '@travel/platform';
+import { Metrics, createLogger, parseConfig, type Logger } from '@travel/platform';
 import { RateLimiter } from './domain/rate-limit';
-import { UPSTREAMS, type Upstream } from './domain/routes';
+import { configSchema } from './config';
 import { createGatewayApp } from './http/app';
 import { KeyResolver } from './infra/key-resolver';
 
-const DEFAULT_PORTS: Record<Upstream, number> = {
-  employees: 8081,
-  entries: 8082,
-  fleet: 8083,
-  payouts: 8084,
-  'reference-fx': 8085,
-  'webhook-dispatcher': 8086,
-};
-
-const envName = (upstream: Upstream) => `${upstream.toUpperCase().replace(/-/g, '_')}_URL`;
-
-export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
-  const r = new EnvReader(env);
-  const upstreams = Object.fromEntries(
-    UPSTREAMS.map((u) => [u, r.string(envName(u), `http://127.0.0.1:${DEFAULT_PORTS[u]}`)]),
-  ) as Record<Upstream, string>;
-  const config = {
-    port: r.int('PORT', 8080, { max: 65535 }),
-    host: r.string('HOST', '127.0.0.1'),
-    contextSecret: r.string('INTERNAL_CONTEXT_SECRET'),
-    logLevel: r.string('LOG_LEVEL', 'info'),
-    rateLimitPerMinute: r.int('RATE_LIMIT_PER_MINUTE', 1200, { min: 1 }),
-    rateLimitBurst: r.int('RATE_LIMIT_BURST', 200, { min: 1 }),
-    keyCacheMs: r.int('API_KEY_CACHE_MS', 5000),
-    upstreams,
-  };
-  r.done();
-  return config;
-}
+export const readGatewayConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export async function startGateway(env: NodeJS.ProcessEnv = process.env, logger?: Logger) {
   const config = readGatewayConfig(env);

@@ -1,31 +1,16 @@
-import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
+import { parseConfig, startService, type StartOptions } from '@travel/platform';
 import { BatchesApp, type CrashPoint } from './app/batches';
 import { ReadyApp } from './app/ready';
+import { configSchema } from './config';
 import { publicRoutes } from './http/routes';
 import { EmployeesClient } from './infra/employees-client';
 import { EntriesClient } from './infra/entries-client';
 import { startEntryChangedConsumer } from './infra/entry-changed-consumer';
 import { registerModels } from './infra/models';
 
-export const SERVICE = 'payouts';
-export const DEFAULT_PORT = 8084;
+export { DEFAULT_PORT, SERVICE } from './config';
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env) {
-  const reader = new EnvReader(env);
-  const config = {
-    ...readBaseConfig(SERVICE, DEFAULT_PORT, reader),
-    /** entries: reserves, commits, releases and undoes the entries of a batch (internal routes). */
-    entriesUrl: reader.string('ENTRIES_URL', 'http://127.0.0.1:8082'),
-    /** employees: the payer's name and the payees' bank data, for the payment file only. */
-    employeesUrl: reader.string('EMPLOYEES_URL', 'http://127.0.0.1:8081'),
-    /** How often the recovery job looks for batches a crash left half-way (docs/decisions/0075). */
-    recoveryIntervalMs: reader.int('PAYOUT_RECOVERY_INTERVAL_MS', 30_000, { min: 100 }),
-    /** A batch is recovered only when its state is older than this (a request may still be working on it). */
-    recoveryGraceMs: reader.int('PAYOUT_RECOVERY_GRACE_MS', 120_000, { min: 0 }),
-  };
-  reader.done();
-  return config;
-}
+export const readConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export interface PayoutsStartOptions extends StartOptions {
   /** Test seam: the create of a batch "crashes" at this point (docs/decisions/0075, tested). */

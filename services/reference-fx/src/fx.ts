@@ -5,7 +5,6 @@ import { FxRatesApp } from './app/fx-rates';
 import type { FxConfig } from './fx-config';
 import { exchangeRatesRoutes } from './http/exchange-rates-routes';
 import { fxInternalRoutes } from './http/fx-internal-routes';
-import { registerFxModels } from './infra/fx-models';
 import { readRecordedFeeds } from './infra/fx-seed-files';
 import { FxStore } from './infra/fx-store';
 
@@ -21,7 +20,7 @@ export interface FxParts {
 
 /** The exchange-rate half of reference-fx: storage, importer, public and internal routes. */
 export function buildFx(deps: ServiceDeps, config: FxConfig, fetchImpl: typeof fetch = fetch): FxParts {
-  const store = new FxStore(registerFxModels(deps.mongo));
+  const store = FxStore.open(deps.mongo);
   const importer = new FxImporter(store, deps.logger, deps.metrics, fetchImpl);
   const rates = new FxRatesApp(store);
   let stopSchedule: (() => void) | undefined;

@@ -1,20 +1,14 @@
 import { Router } from 'express';
-import { EnvReader, readBaseConfig, startService, type StartOptions } from '@travel/platform';
+import { parseConfig, startService, type StartOptions } from '@travel/platform';
 import { ReferenceDataApp } from './app/reference-data';
-import { readFxConfig } from './fx-config';
+import { configSchema } from './config';
 import { buildFx } from './fx';
 import { referenceDataRoutes } from './http/reference-data-routes';
-import { ALLOW_LISTS_COLLECTION, AllowListsStore, allowListModel } from './infra/allow-lists-store';
+import { ALLOW_LISTS_COLLECTION, AllowListsStore } from './infra/allow-lists-store';
 
-export const SERVICE = 'reference-fx';
-export const DEFAULT_PORT = 8085;
+export { DEFAULT_PORT, SERVICE } from './config';
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env) {
-  const reader = new EnvReader(env);
-  const config = { ...readBaseConfig(SERVICE, DEFAULT_PORT, reader), fx: readFxConfig(reader) };
-  reader.done();
-  return config;
-}
+export const readConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 /** Exchange rates (HNB, ECB, CNB, NBP) and conversion; municipalities, statutory rates, allow-lists. */
 export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptions & { fetch?: typeof fetch }) => {
@@ -23,7 +17,7 @@ export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     config,
     (deps) => {
       const fx = buildFx(deps, config.fx, options?.fetch);
-      const referenceData = new ReferenceDataApp(new AllowListsStore(allowListModel(deps.mongo), deps.nudgeOutbox));
+      const referenceData = new ReferenceDataApp(new AllowListsStore(deps.mongo, deps.nudgeOutbox));
       const api = Router();
       api.use(fx.api);
       api.use(referenceDataRoutes(referenceData));

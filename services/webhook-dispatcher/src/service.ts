@@ -1,13 +1,5 @@
-import {
-  EnvReader,
-  readBaseConfig,
-  startConsumer,
-  startService,
-  type DomainEvent,
-  type StartOptions,
-} from '@travel/platform';
-import { parseCidrs } from './domain/address-policy';
-import { SPEC_SCHEDULE, parseSchedule } from './domain/schedule';
+import { parseConfig, startConsumer, startService, type DomainEvent, type StartOptions } from '@travel/platform';
+import { configSchema } from './config';
 import { AttemptRunner } from './app/attempts';
 import { DeliveriesApp } from './app/deliveries';
 import { fanOut } from './app/fan-out';
@@ -17,8 +9,7 @@ import { SubscriptionsApp } from './app/subscriptions';
 import { publicRoutes } from './http/routes';
 import { HttpsSender } from './infra/https-sender';
 import { EnvelopeCache } from './infra/envelope-cache';
-import { moveDeliveryPayloads } from './infra/migrations';
-import { registerModels } from './infra/models';
+import { dispatcherRepositories } from './infra/repositories';
 import {
   ATTEMPT_QUEUE_SPEC,
   EVENTS_QUEUE,
@@ -27,46 +18,13 @@ import {
   waitQueueOf,
   type AttemptMessage,
 } from './infra/queues';
-import { OutcomeWriter } from './infra/outcome-writer';
 import { SecretBox } from './infra/secret-box';
 import { SubscriptionCache } from './infra/subscription-cache';
 import type { Resolve } from './infra/destination';
 
-export const SERVICE = 'webhook-dispatcher';
+export { SERVICE } from './config';
 
-export function readDispatcherConfig(env: NodeJS.ProcessEnv = process.env) {
-  const r = new EnvReader(env);
-  const base = readBaseConfig(SERVICE, 8086, r);
-  const scheduleText = r.string('WEBHOOK_RETRY_SCHEDULE', SPEC_SCHEDULE);
-  let tiers: ReturnType<typeof parseSchedule> = [];
-  try {
-    tiers = parseSchedule(scheduleText);
-  } catch (err) {
-    r.problem(`WEBHOOK_RETRY_SCHEDULE: ${(err as Error).message}`);
-  }
-  let allowedCidrs: ReturnType<typeof parseCidrs> = [];
-  try {
-    allowedCidrs = parseCidrs(r.list('WEBHOOK_ALLOWED_PRIVATE_CIDRS'));
-  } catch (err) {
-    r.problem(`WEBHOOK_ALLOWED_PRIVATE_CIDRS: ${(err as Error).message}`);
-  }
-  const config = {
-    ...base,
-    tiers,
-    allowedCidrs,
-    timeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
-    encryptionKey: r.string('WEBHOOK_SECRET_ENCRYPTION_KEY'),
-    attemptPrefetch: r.int('WEBHOOK_ATTEMPT_PREFETCH', 64, { min: 1, max: 1000 }),
-    maxInFlightPerSubscription: r.int('WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION', 8, { min: 1, max: 1000 }),
-    retentionEveryMs: r.int('WEBHOOK_RETENTION_INTERVAL_MS', 86_400_000, { min: 1000 }),
-    /** How long a replica may act on a subscription changed by another replica (docs/decisions/0059). */
-    subscriptionCacheMs: r.int('WEBHOOK_SUBSCRIPTION_CACHE_MS', 1000, { min: 0, max: 60_000 }),
-    /** How long an attempt's outcome waits to be written with others (docs/decisions/0060). */
-    outcomeBatchMs: r.int('WEBHOOK_OUTCOME_BATCH_MS', 5, { min: 0, max: 1000 }),
-  };
-  r.done();
-  return config;
-}
+export const readDispatcherConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export interface DispatcherOptions extends StartOptions {
   /** DNS seam for tests (rebinding, names only the test knows); production uses the system resolver. */
@@ -82,17 +40,17 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
   return startService(
     config,
     ({ mongo, amqp, logger, metrics }) => {
-      const models = registerModels(mongo);
-      const subscriptionCache = new SubscriptionCache(models, config.subscriptionCacheMs);
-      const subscriptions = new SubscriptionsApp(models, box, config.allowedCidrs, options?.resolve, subscriptionCache);
-      const deliveries = new DeliveriesApp(models, amqp);
-      const recovery = new RecoveryApp(models, amqp, logger, subscriptionCache);
+      const repos = dispatcherRepositories(mongo);
+      const subscriptionCache = new SubscriptionCache(repos, config.subscriptionCacheMs);
+      const subscriptions = new SubscriptionsApp(repos, box, config.allowedCidrs, options?.resolve, subscriptionCache);
+      const deliveries = new DeliveriesApp(repos, amqp);
+      const recovery = new RecoveryApp(repos, amqp, logger, subscriptionCache);
       const envelopes = new EnvelopeCache();
       const runner = new AttemptRunner({
         envelopes,
         subscriptions: subscriptionCache,
-        outcomes: new OutcomeWriter(() => models.Delivery.collection as never, config.outcomeBatchMs),
-        models,
+        outcomes: repos.outcomeWriter(config.outcomeBatchMs),
+        repos,
         amqp,
         sender,
         box,
@@ -115,13 +73,13 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
         }
       });
       metrics.gauge('webhook_subscriptions_inactive', 'Subscriptions currently disabled', [], async function () {
-        this.set(await models.Subscription.countDocuments({ isActive: false, deletedAt: null }));
+        this.set(await repos.countInactiveSubscriptions());
       });
 
       return {
         api: publicRoutes(subscriptions, deliveries, recovery),
         migrate: async () => {
-          await moveDeliveryPayloads(models, logger);
+          await repos.migrate(logger);
         },
         async start() {
           await startConsumer<DomainEvent>({
@@ -135,7 +93,7 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             queue: { name: EVENTS_QUEUE, bindings: EVENT_BINDINGS },
             prefetch: 32,
             handle: async (event) => {
-              await fanOut(models, amqp, event, envelopes, subscriptionCache);
+              await fanOut(repos, amqp, event, envelopes, subscriptionCache);
             },
           });
           await startConsumer<AttemptMessage>({
@@ -148,7 +106,7 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             prefetch: config.attemptPrefetch,
             handle: (m) => runner.run(m),
           });
-          stopRetention = startRetentionJob(models, logger, config.retentionEveryMs);
+          stopRetention = startRetentionJob(repos, logger, config.retentionEveryMs);
         },
         async stop() {
           stopRetention();

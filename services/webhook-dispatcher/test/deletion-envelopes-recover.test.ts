@@ -46,7 +46,7 @@ describe('deleted subscriptions and envelopes stored once', () => {
     ]);
     expect(r.requests).toHaveLength(1);
     // Its secret is gone from the store; the record stays until retention, out of the list.
-    const stored = await models().Subscription.findById(sub.id).lean();
+    const stored = await models().Subscription.findOne({ _id: sub.id, tenantId: h.tenantId }).lean();
     expect(stored!.secret).toBeUndefined();
     expect(stored!.deletedAt).toEqual(expect.any(Date));
     expect((await h.api('GET', '/api/v1/webhooks')).body.items.map((s: any) => s.id)).not.toContain(sub.id);
@@ -77,9 +77,9 @@ describe('deleted subscriptions and envelopes stored once', () => {
     const subs = [await h.register(r.url), await h.register(r.url), await h.register(r.url)];
     const event = await h.publish();
     const rows = await Promise.all(subs.map(async (s) => (await h.settled(s.id, 1))[0]));
-    const envelopes = await models().Envelope.find({ _id: event.id }).lean();
+    const envelopes = await models().Envelope.find({ _id: event.id, tenantId: h.tenantId }).lean();
     expect(envelopes).toHaveLength(1);
-    const stored = await models().Delivery.find({ eventId: event.id }, { payload: 1 }).lean();
+    const stored = await models().Delivery.find({ eventId: event.id, tenantId: h.tenantId }, { payload: 1 }).lean();
     expect(stored).toHaveLength(3);
     for (const row of stored) expect(row.payload).toBeUndefined();
     // Every delivery reads the same bytes, and those are what every subscription received.
@@ -128,9 +128,9 @@ describe('deleted subscriptions and envelopes stored once', () => {
     // The migration moves the bytes to one envelope, kept 30 days from the newest row, and is idempotent.
     expect(await moveDeliveryPayloads(models())).toBeGreaterThanOrEqual(2);
     expect(await moveDeliveryPayloads(models())).toBe(0);
-    const envelope = await models().Envelope.findById(eventId).lean();
+    const envelope = await models().Envelope.findOne({ _id: eventId, tenantId: h.tenantId }).lean();
     expect(envelope).toMatchObject({ tenantId: h.tenantId, payload, lastUsedAt: newer.createdAt });
-    const rows = await models().Delivery.find({ eventId }).lean();
+    const rows = await models().Delivery.find({ eventId, tenantId: h.tenantId }).lean();
     expect(rows.map((x) => x.payload)).toEqual([undefined, undefined]);
     expect((await detail(sub.id, older._id)).payload).toBe(payload);
     expect((await detail(other.id, newer._id)).payload).toBe(payload);
@@ -168,7 +168,7 @@ describe('deleted subscriptions and envelopes stored once', () => {
     const other = '99999999-9999-4999-8999-999999999999';
     expect((await h.api('POST', `/api/v1/webhooks/${sub.id}/recover`, { since }, other)).status).toBe(404);
     expect((await h.api('POST', `/api/v1/webhooks/${other}/recover`, { since })).status).toBe(404);
-    await models().Subscription.updateOne({ _id: sub.id }, { $set: { isActive: false } });
+    await models().Subscription.updateOne({ _id: sub.id, tenantId: h.tenantId }, { $set: { isActive: false } });
     const disabled = await h.api('POST', `/api/v1/webhooks/${sub.id}/recover`, { since });
     expect(disabled.status).toBe(409);
     expect(disabled.body.code).toBe('INVALID_STATE');

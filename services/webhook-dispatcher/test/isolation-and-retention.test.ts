@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { purgeOldDeliveries } from '../src/app/retention';
 import { registerModels } from '../src/infra/models';
+import { dispatcherRepositories } from '../src/infra/repositories';
 import { startHarness, type Harness } from './support/harness';
 
 describe('slow partners and retention', () => {
@@ -89,15 +90,15 @@ describe('slow partners and retention', () => {
     await models.Envelope.create([oldEnvelope, reusedEnvelope]);
     await models.Subscription.create([longDeleted, recentlyDeleted, active]);
 
-    const purged = await purgeOldDeliveries(models);
+    const purged = await purgeOldDeliveries(dispatcherRepositories(h.dispatcher.deps.mongo));
     expect(purged).toEqual({ deliveries: 1, envelopes: 1, subscriptions: 1 });
-    expect(await models.Delivery.exists({ _id: oldRow._id })).toBeNull();
-    expect(await models.Delivery.exists({ _id: newRow._id })).not.toBeNull();
-    expect(await models.Envelope.exists({ _id: oldEnvelope._id })).toBeNull();
-    expect(await models.Envelope.exists({ _id: reusedEnvelope._id })).not.toBeNull();
-    expect(await models.Subscription.exists({ _id: longDeleted._id })).toBeNull();
-    expect(await models.Subscription.exists({ _id: recentlyDeleted._id })).not.toBeNull();
-    expect(await models.Subscription.exists({ _id: active._id })).not.toBeNull();
+    expect(await models.Delivery.exists({ _id: oldRow._id, tenantId: h.tenantId })).toBeNull();
+    expect(await models.Delivery.exists({ _id: newRow._id, tenantId: h.tenantId })).not.toBeNull();
+    expect(await models.Envelope.exists({ _id: oldEnvelope._id, tenantId: h.tenantId })).toBeNull();
+    expect(await models.Envelope.exists({ _id: reusedEnvelope._id, tenantId: h.tenantId })).not.toBeNull();
+    expect(await models.Subscription.exists({ _id: longDeleted._id, tenantId: h.tenantId })).toBeNull();
+    expect(await models.Subscription.exists({ _id: recentlyDeleted._id, tenantId: h.tenantId })).not.toBeNull();
+    expect(await models.Subscription.exists({ _id: active._id, tenantId: h.tenantId })).not.toBeNull();
   });
 
   it('finds what it purges by indexed fields', async () => {

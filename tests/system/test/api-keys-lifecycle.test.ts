@@ -21,12 +21,14 @@ describe('API keys', () => {
   let stack: E2eStack;
   let owner: ApiClient;
   let ownerId: string;
+  let tenantId: string;
 
   beforeAll(async () => {
     stack = await startE2eStack('api-keys', { RATE_LIMIT_BURST: '5000', API_KEY_CACHE_MS: String(CACHE_MS) });
     const t = await stack.tenant('HR');
     owner = t.api;
     ownerId = t.employeeId;
+    tenantId = t.tenantId;
   });
   afterAll(async () => {
     await stack?.stop();
@@ -50,7 +52,7 @@ describe('API keys', () => {
       key,
     });
 
-    const stored = await models().ApiKey.findById(created.body.id).lean();
+    const stored = await models().ApiKey.findOne({ _id: created.body.id, tenantId }).lean();
     expect(stored!.hash).toBe(createHash('sha256').update(key).digest('hex'));
     expect(JSON.stringify(stored)).not.toContain(key);
 

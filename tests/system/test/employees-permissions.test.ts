@@ -17,7 +17,7 @@ describe('employees: permissions', () => {
     const t = await stack.tenant('SK');
     // The owner also holds a flag of a newer version, as if written by one (before any request is cached).
     await registerModels(stack.employees.deps.mongo).Employee.updateOne(
-      { _id: t.employeeId },
+      { _id: t.employeeId, tenantId: t.tenantId },
       { $push: { permissions: 'FutureFlag' } },
     );
     owner = t.api;

@@ -109,7 +109,9 @@ describe('entries with fleet', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     const schema = (name: string) =>
-      ajv.compile(JSON.parse(readFileSync(join(repoRoot(), 'contracts', 'events', `${name}.schema.json`), 'utf8')));
+      ajv.compile(
+        JSON.parse(readFileSync(join(repoRoot(), 'contracts', 'events', 'internal', `${name}.schema.json`), 'utf8')),
+      );
     const validators: Record<string, ReturnType<typeof schema>> = {
       'entries.vehicle.used': schema('entries.vehicle.used'),
       'entries.vehicle.released': schema('entries.vehicle.released'),

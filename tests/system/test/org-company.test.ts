@@ -1,7 +1,7 @@
 // The company profile through the gateway: every key of the company reads its own company, whatever its
 // permissions; the market decides the base currency; operator-given details are shown.
 import { createTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { ApiClient } from '@travel/testkit';
 import { limitedCaller } from '@travel/employees/test/support/org-fixtures';
 import { startE2eStack, type E2eStack } from './support/stack';
@@ -41,7 +41,7 @@ describe('company profile', () => {
   });
 
   it('shows the address, registration and VAT numbers the operator gave', async () => {
-    const created = await createTenant(registerModels(stack.employees.deps.mongo), {
+    const created = await createTenant(employeesRepositories(stack.employees.deps.mongo), {
       name: 'Primjer d.o.o.',
       market: 'HR',
       address: ' Ilica 1, 10000 Zagreb ',

@@ -12,7 +12,7 @@ import { verify } from '@travel/webhook-verify';
 import type { RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { startGateway } from '@travel/gateway/src/service';
 import {
   ApiClient,
@@ -134,7 +134,7 @@ describe("npm start trusts the user's NODE_EXTRA_CA_CERTS and the local CA", () 
     });
 
     it("delivers to a receiver of the user's own CA and to one of the local CA", async () => {
-      const tenant = await createTenant(registerModels(employees!.deps.mongo), { name: 'Own CA', market: 'SI' });
+      const tenant = await createTenant(employeesRepositories(employees!.deps.mongo), { name: 'Own CA', market: 'SI' });
       const api = new ApiClient(gateway!.url, tenant.apiKey);
       const own = await new HttpsReceiver(user).start();
       const ours = await new HttpsReceiver(local).start();

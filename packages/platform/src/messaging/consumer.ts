@@ -2,6 +2,8 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import type { AmqpClient } from './amqp-client';
+import { compileEventSchemas, eventProblems, InvalidEventError } from './event-schemas';
+import { DOMAIN_EXCHANGE } from './topology';
 import type { DomainEvent } from './events';
 import { classifyFailure, type FailureKind } from './failure';
 import type { Inbox } from './inbox';
@@ -23,9 +25,9 @@ import {
 } from './retry';
 import {
   backoffQueueOf,
-  declareBackoffQueues,
-  declareConsumerQueue,
-  declareDomainExchange,
+  backoffTopology,
+  consumerTopology,
+  declareTopology,
   parkingQueueOf,
   type ConsumerQueue,
 } from './topology';
@@ -43,6 +45,13 @@ export interface ConsumerOptions<T> {
   retry?: RetryPolicy;
   /** How a handler failure is classified; default `classifyFailure` (decision 0041). */
   classify?: (err: unknown) => FailureKind;
+  /**
+   * Validates every message that arrives from `domain.events` against the schema of its routing key
+   * (contracts/events, docs/events.md) before `parse`; one that does not match, or whose routing key has
+   * no schema, is parked at once (reason `invalid`) and counted in `events_invalid_total{queue,type}`.
+   * Default true; false only for the platform's own tests, which route made-up keys.
+   */
+  validateEvents?: boolean;
   /** Parses a message body; throwing parks the message at once (it can never succeed). */
   parse?: (body: unknown) => T;
   handle: (message: T, raw: ConsumeMessage) => Promise<void>;
@@ -156,15 +165,21 @@ export async function startConsumer<T = DomainEvent>(options: ConsumerOptions<T>
     'queue',
     'outcome',
   ]);
+  const invalid = options.metrics.counter(
+    'events_invalid_total',
+    'Events parked because they do not match the schema of their routing key',
+    ['queue', 'type'],
+  );
+  const validateEvents = options.validateEvents ?? true;
+  if (validateEvents) compileEventSchemas();
   watchQueueDepth(options.metrics, client, queue.name, policy);
 
   await client.onConnect(async (ch: Channel) => {
-    if (options.declare) await options.declare(ch);
-    else {
-      await declareDomainExchange(ch);
-      await declareConsumerQueue(ch, queue);
-    }
-    await declareBackoffQueues(ch, queue.name, policy);
+    // The queue, its parking and back-off queues, from the one topology description (topology.ts).
+    if (options.declare) {
+      await options.declare(ch);
+      await declareTopology(ch, backoffTopology(queue.name, policy));
+    } else await declareTopology(ch, consumerTopology(queue, policy));
     await ch.prefetch(options.prefetch ?? 20);
     await ch.consume(queue.name, (msg) => {
       if (msg) void onMessage(ch, msg);
@@ -176,6 +191,17 @@ export async function startConsumer<T = DomainEvent>(options: ConsumerOptions<T>
     let parsed: T;
     try {
       const body = JSON.parse(msg.content.toString('utf8'));
+      // Only a first delivery comes from domain.events with its routing key; a copy coming back from a
+      // back-off queue (through the default exchange) passed this check on its way in.
+      if (validateEvents && msg.fields.exchange === DOMAIN_EXCHANGE) {
+        const problems = eventProblems(msg.fields.routingKey, body);
+        if (problems.length) {
+          invalid.inc({ queue: queue.name, type: msg.fields.routingKey });
+          const eventId = typeof body?.id === 'string' ? body.id : String(msg.properties.messageId ?? '');
+          await park(ch, msg, 'invalid', new InvalidEventError(msg.fields.routingKey, problems), failures, eventId);
+          return;
+        }
+      }
       parsed = options.parse ? options.parse(body) : (body as T);
     } catch (err) {
       await park(ch, msg, 'poison', err, failures, String(msg.properties.messageId ?? ''));

@@ -5,7 +5,8 @@ import { LAST_ERROR_HEADER, RETRY_COUNT_HEADER } from './retry';
 /** Why and when a message was parked (headers on the copy in `<queue>.parking`). */
 export const PARKED_REASON_HEADER = 'x-parked-reason';
 export const PARKED_AT_HEADER = 'x-parked-at';
-export type ParkedReason = 'poison' | 'permanent' | 'retries-exhausted';
+/** `invalid`: the event does not match the schema of its routing key (contracts/events). */
+export type ParkedReason = 'poison' | 'invalid' | 'permanent' | 'retries-exhausted';
 
 // Set by the broker on dead-lettering and redelivery, and by the consumer on the way to a back-off or
 // parking queue: none of them belongs on a fresh copy, which gets its own.

@@ -1,5 +1,4 @@
-import { ConfigError, EnvReader } from '../config';
-import { DEFAULT_RETRY_POLICY, backoffDelayMs, backoffDelays, delayLabel, readRetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, backoffDelayMs, backoffDelays, delayLabel } from './retry';
 
 describe('consumer back-off', () => {
   it('doubles from the base delay and stops growing at the bound', () => {
@@ -44,34 +43,5 @@ describe('consumer back-off', () => {
       '90s',
       '1h',
     ]);
-  });
-
-  it('reads the policy from CONSUMER_RETRY_* and reports bad values together', () => {
-    expect(readRetryPolicy(new EnvReader({}))).toEqual(DEFAULT_RETRY_POLICY);
-    expect(
-      readRetryPolicy(
-        new EnvReader({
-          CONSUMER_RETRY_BASE_MS: '50',
-          CONSUMER_RETRY_MAX_DELAY_MS: '400',
-          CONSUMER_RETRY_MAX_ATTEMPTS: '8',
-        }),
-      ),
-    ).toEqual({ baseMs: 50, maxDelayMs: 400, maxAttempts: 8 });
-
-    const env = new EnvReader({
-      CONSUMER_RETRY_BASE_MS: '5000',
-      CONSUMER_RETRY_MAX_DELAY_MS: '1000',
-      CONSUMER_RETRY_MAX_ATTEMPTS: '0',
-    });
-    readRetryPolicy(env);
-    expect(() => env.done()).toThrow(ConfigError);
-    try {
-      env.done();
-    } catch (err) {
-      expect((err as ConfigError).problems).toEqual([
-        'CONSUMER_RETRY_MAX_ATTEMPTS must be an integer between 1 and 1000, got "0"',
-        'CONSUMER_RETRY_MAX_DELAY_MS (1000) must not be below CONSUMER_RETRY_BASE_MS (5000)',
-      ]);
-    }
   });
 });

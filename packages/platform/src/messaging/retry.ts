@@ -1,10 +1,9 @@
-import type { EnvReader } from '../config';
-
 /**
  * Delayed redelivery of a message whose handler failed for a reason that may pass (the store or the
  * broker briefly away). The n-th failure waits `min(baseMs * 2^(n-1), maxDelayMs)` in a back-off queue
  * whose TTL hands the message back to the consumer's own queue; the failure that would make
- * `maxAttempts` handling attempts parks it instead. Configured per process (docs/configuration.md).
+ * `maxAttempts` handling attempts parks it instead. Configured per process by `CONSUMER_RETRY_*` (`retryEnv` in
+ * config.ts, docs/configuration.md).
  */
 export interface RetryPolicy {
   /** Delay after the first failure, in ms. */
@@ -47,17 +46,4 @@ export function delayLabel(ms: number): string {
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
   if (ms % 1000 === 0) return `${ms / 1000}s`;
   return `${ms}ms`;
-}
-
-/** Reads `CONSUMER_RETRY_BASE_MS`, `CONSUMER_RETRY_MAX_DELAY_MS` and `CONSUMER_RETRY_MAX_ATTEMPTS`. */
-export function readRetryPolicy(env: EnvReader): RetryPolicy {
-  const baseMs = env.int('CONSUMER_RETRY_BASE_MS', DEFAULT_RETRY_POLICY.baseMs, { min: 10, max: 3_600_000 });
-  const maxDelayMs = env.int('CONSUMER_RETRY_MAX_DELAY_MS', DEFAULT_RETRY_POLICY.maxDelayMs, {
-    min: 10,
-    max: 86_400_000,
-  });
-  const maxAttempts = env.int('CONSUMER_RETRY_MAX_ATTEMPTS', DEFAULT_RETRY_POLICY.maxAttempts, { min: 1, max: 1000 });
-  if (maxDelayMs < baseMs)
-    env.problem(`CONSUMER_RETRY_MAX_DELAY_MS (${maxDelayMs}) must not be below CONSUMER_RETRY_BASE_MS (${baseMs})`);
-  return { baseMs, maxDelayMs, maxAttempts };
 }

@@ -1,8 +1,12 @@
 import type { Channel } from 'amqplib';
 import { backoffDelays, delayLabel, type RetryPolicy } from './retry';
 
-// The whole broker topology of the platform, declared in one place. Every declaration is idempotent,
-// so every service declares what it touches at boot (and again after a reconnect).
+// The broker topology of the platform as one description: data (`Topology`) built by the functions
+// below, declared from that data by the services at boot (and again after a reconnect; every declaration
+// is idempotent), and rendered by `scripts/topology.ts` into the chart's RabbitMQ definitions
+// (charts/travel-expense/files/rabbitmq-topology.json, checked for drift by `npm test`). Queue arguments
+// can't change on an existing queue, so the definitions imported into a broker and the services'
+// declarations must agree exactly: both come from here.
 export const DOMAIN_EXCHANGE = 'domain.events';
 
 /**
@@ -39,33 +43,70 @@ export const parkingQueueOf = (queue: string): string => `${queue}.parking`;
 /** The back-off queue of `queue` for one delay: `<queue>.backoff.<delay>`, e.g. `….events.backoff.4s`. */
 export const backoffQueueOf = (queue: string, delayMs: number): string => `${queue}.backoff.${delayLabel(delayMs)}`;
 
-/** `domain.events`, and its alternate exchange with the parking queue of unroutable events. */
-export async function declareDomainExchange(ch: Channel): Promise<void> {
-  await ch.assertExchange(UNROUTABLE_EXCHANGE, 'fanout', { durable: true });
-  await ch.assertQueue(UNROUTABLE_PARKING_QUEUE, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
-  await ch.bindQueue(UNROUTABLE_PARKING_QUEUE, UNROUTABLE_EXCHANGE, '');
-  await ch.assertExchange(DOMAIN_EXCHANGE, 'topic', { durable: true });
+export type QueueArguments = Record<string, string | number>;
+
+/** Exchanges, queues and bindings (all durable), and broker policies, as the services declare them. */
+export interface Topology {
+  exchanges: { name: string; type: 'topic' | 'direct' | 'fanout' }[];
+  queues: { name: string; arguments: QueueArguments }[];
+  /** From the `source` exchange to `queue`, with a routing key (pattern on a topic exchange). */
+  bindings: { source: string; queue: string; routingKey: string }[];
+  /**
+   * Policies can't be declared over AMQP: the definitions import (or an operator) sets them. A service
+   * works without them; what they add is described where they are built.
+   */
+  policies: (typeof UNROUTABLE_POLICY)[];
 }
 
-/** A quorum queue bound to domain events, whose poison messages dead-letter into `<name>.parking`. */
-export async function declareConsumerQueue(
-  ch: Channel,
-  spec: ConsumerQueue,
-  exchange = DOMAIN_EXCHANGE,
-): Promise<void> {
-  const parking = parkingQueueOf(spec.name);
-  await ch.assertQueue(parking, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
-  await ch.assertQueue(spec.name, {
-    durable: true,
-    arguments: {
-      'x-queue-type': 'quorum',
-      'x-delivery-limit': spec.deliveryLimit ?? 5,
-      'x-dead-letter-exchange': '',
-      'x-dead-letter-routing-key': parking,
-    },
-  });
-  for (const pattern of spec.bindings) await ch.bindQueue(spec.name, exchange, pattern);
+const QUORUM = { 'x-queue-type': 'quorum' } as const;
+
+/** One topology out of several; a name declared twice must be declared the same way. */
+export function mergeTopologies(...parts: Topology[]): Topology {
+  const out: Topology = { exchanges: [], queues: [], bindings: [], policies: [] };
+  const keyed = <T>(list: T[], item: T, key: (t: T) => string) => {
+    const existing = list.find((t) => key(t) === key(item));
+    if (!existing) list.push(item);
+    else if (JSON.stringify(existing) !== JSON.stringify(item))
+      throw new Error(`topology: ${key(item)} is declared two different ways`);
+  };
+  for (const part of parts) {
+    for (const e of part.exchanges) keyed(out.exchanges, e, (x) => `exchange ${x.name}`);
+    for (const q of part.queues) keyed(out.queues, q, (x) => `queue ${x.name}`);
+    for (const b of part.bindings) keyed(out.bindings, b, (x) => `binding ${x.source} ${x.queue} ${x.routingKey}`);
+    for (const p of part.policies) keyed(out.policies, p, (x) => `policy ${x.name}`);
+  }
+  return out;
 }
+
+/** `domain.events`, and its alternate exchange with the parking queue of unroutable events. */
+export const domainTopology = (): Topology => ({
+  exchanges: [
+    { name: UNROUTABLE_EXCHANGE, type: 'fanout' },
+    { name: DOMAIN_EXCHANGE, type: 'topic' },
+  ],
+  queues: [{ name: UNROUTABLE_PARKING_QUEUE, arguments: { ...QUORUM } }],
+  bindings: [{ source: UNROUTABLE_EXCHANGE, queue: UNROUTABLE_PARKING_QUEUE, routingKey: '' }],
+  policies: [UNROUTABLE_POLICY],
+});
+
+/** A quorum queue bound to `exchange`, whose poison messages dead-letter into `<name>.parking`. */
+export const consumerQueueTopology = (spec: ConsumerQueue, exchange = DOMAIN_EXCHANGE): Topology => ({
+  exchanges: [],
+  queues: [
+    { name: parkingQueueOf(spec.name), arguments: { ...QUORUM } },
+    {
+      name: spec.name,
+      arguments: {
+        ...QUORUM,
+        'x-delivery-limit': spec.deliveryLimit ?? 5,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': parkingQueueOf(spec.name),
+      },
+    },
+  ],
+  bindings: spec.bindings.map((routingKey) => ({ source: exchange, queue: spec.name, routingKey })),
+  policies: [],
+});
 
 /**
  * One back-off queue per delay of the policy. Nothing consumes them: a message waits there for the
@@ -73,18 +114,61 @@ export async function declareConsumerQueue(
  * (never to `domain.events`, which would hand it to every other consumer again). Quorum, at-least-once
  * dead-lettering, so a waiting message survives a broker restart and is not dropped on its way back.
  */
-export async function declareBackoffQueues(ch: Channel, queue: string, policy: RetryPolicy): Promise<void> {
-  for (const ms of backoffDelays(policy)) {
-    await ch.assertQueue(backoffQueueOf(queue, ms), {
+export const backoffTopology = (queue: string, policy: RetryPolicy): Topology => ({
+  exchanges: [],
+  queues: backoffDelays(policy).map((ms) => ({
+    name: backoffQueueOf(queue, ms),
+    arguments: {
+      ...QUORUM,
+      'x-message-ttl': ms,
+      'x-dead-letter-exchange': '',
+      'x-dead-letter-routing-key': queue,
+      'x-dead-letter-strategy': 'at-least-once',
+      'x-overflow': 'reject-publish',
+    },
+  })),
+  bindings: [],
+  policies: [],
+});
+
+/** Everything a consumer of `spec` on `domain.events` relies on: what `startConsumer` declares by default. */
+export const consumerTopology = (spec: ConsumerQueue, policy: RetryPolicy): Topology =>
+  mergeTopologies(domainTopology(), consumerQueueTopology(spec), backoffTopology(spec.name, policy));
+
+/** Declares exchanges, then queues, then bindings (policies are the definitions' part, see `Topology`). */
+export async function declareTopology(ch: Channel, topology: Topology): Promise<void> {
+  for (const e of topology.exchanges) await ch.assertExchange(e.name, e.type, { durable: true });
+  for (const q of topology.queues) await ch.assertQueue(q.name, { durable: true, arguments: q.arguments });
+  for (const b of topology.bindings) await ch.bindQueue(b.queue, b.source, b.routingKey);
+}
+
+export const declareDomainExchange = (ch: Channel): Promise<void> => declareTopology(ch, domainTopology());
+
+export const declareConsumerQueue = (ch: Channel, spec: ConsumerQueue, exchange = DOMAIN_EXCHANGE): Promise<void> =>
+  declareTopology(ch, consumerQueueTopology(spec, exchange));
+
+export const declareBackoffQueues = (ch: Channel, queue: string, policy: RetryPolicy): Promise<void> =>
+  declareTopology(ch, backoffTopology(queue, policy));
+
+/** The topology in RabbitMQ's definitions format (`rabbitmqadmin import`, `load_definitions`), without vhost. */
+export function rabbitDefinitions(topology: Topology) {
+  return {
+    exchanges: topology.exchanges.map((e) => ({
+      name: e.name,
+      type: e.type,
       durable: true,
-      arguments: {
-        'x-queue-type': 'quorum',
-        'x-message-ttl': ms,
-        'x-dead-letter-exchange': '',
-        'x-dead-letter-routing-key': queue,
-        'x-dead-letter-strategy': 'at-least-once',
-        'x-overflow': 'reject-publish',
-      },
-    });
-  }
+      auto_delete: false,
+      internal: false,
+      arguments: {},
+    })),
+    queues: topology.queues.map((q) => ({ name: q.name, durable: true, auto_delete: false, arguments: q.arguments })),
+    bindings: topology.bindings.map((b) => ({
+      source: b.source,
+      destination: b.queue,
+      destination_type: 'queue',
+      routing_key: b.routingKey,
+      arguments: {},
+    })),
+    policies: topology.policies.map((p) => ({ ...p, definition: { ...p.definition } })),
+  };
 }

@@ -1,8 +1,11 @@
-import type { Model, FilterQuery } from 'mongoose';
+import type { FilterQuery, Model, QueryOptions, UpdateQuery } from 'mongoose';
+import { TenantScopeError, type TenantId } from './tenant-guard';
 
 /**
  * Every query of a tenant's data goes through a scope that adds `tenantId` to the filter, so a handler
- * cannot forget it. Another tenant's record is simply not found (404), never forbidden.
+ * cannot forget it. Another tenant's record is simply not found (404), never forbidden. Repositories in a
+ * service's `src/infra/` hand these out for a `TenantId` (`TenantModel.of`); on a schema with the
+ * `tenantScoped` plugin every other query without `tenantId` is refused (docs/decisions/0081).
  */
 export class TenantScope<T extends { tenantId: string }> {
   constructor(
@@ -18,27 +21,91 @@ export class TenantScope<T extends { tenantId: string }> {
     return this.model.findOne(this.filter({ _id: id } as FilterQuery<T>));
   }
 
-  find(extra: FilterQuery<T> = {}) {
-    return this.model.find(this.filter(extra));
+  /** The tenant's record with this id as a plain object, or null (missing, or another tenant's). */
+  async get(id: string): Promise<T | null> {
+    return (await this.findById(id).lean()) as T | null;
+  }
+
+  find(extra: FilterQuery<T> = {}, projection?: Record<string, 0 | 1>) {
+    return this.model.find(this.filter(extra), projection);
+  }
+
+  findOne(extra: FilterQuery<T> = {}, projection?: Record<string, 0 | 1>) {
+    return this.model.findOne(this.filter(extra), projection);
   }
 
   count(extra: FilterQuery<T> = {}) {
     return this.model.countDocuments(this.filter(extra));
   }
+
+  exists(extra: FilterQuery<T> = {}) {
+    return this.model.exists(this.filter(extra));
+  }
+
+  distinct(field: string, extra: FilterQuery<T> = {}) {
+    return this.model.distinct(field, this.filter(extra));
+  }
+
+  /** Inserts the tenant's record; a record of another tenant is a programming error. */
+  create(doc: Omit<T, 'tenantId'> & { tenantId?: string }) {
+    return this.model.create(this.own(doc));
+  }
+
+  insertMany(docs: Array<Omit<T, 'tenantId'> & { tenantId?: string }>) {
+    return this.model.insertMany(docs.map((d) => this.own(d)));
+  }
+
+  updateOne(extra: FilterQuery<T>, update: UpdateQuery<T>, options?: QueryOptions<T>) {
+    return this.model.updateOne(this.filter(extra), update, options as never);
+  }
+
+  updateMany(extra: FilterQuery<T>, update: UpdateQuery<T>) {
+    return this.model.updateMany(this.filter(extra), update);
+  }
+
+  findOneAndUpdate(extra: FilterQuery<T>, update: UpdateQuery<T>, options: QueryOptions<T> = {}) {
+    return this.model.findOneAndUpdate(this.filter(extra), update, options);
+  }
+
+  deleteOne(extra: FilterQuery<T>) {
+    return this.model.deleteOne(this.filter(extra));
+  }
+
+  deleteMany(extra: FilterQuery<T>) {
+    return this.model.deleteMany(this.filter(extra));
+  }
+
+  private own<D extends { tenantId?: string }>(doc: D): D & { tenantId: string } {
+    if (doc.tenantId !== undefined && doc.tenantId !== this.tenantId) {
+      throw new TenantScopeError(`a ${this.model.modelName} of another tenant written through this tenant's scope`);
+    }
+    return { ...doc, tenantId: this.tenantId };
+  }
+}
+
+/**
+ * A repository's door to one model: the tenant's scope for a `TenantId`. The model itself stays inside
+ * the service's `src/infra/`; cross-tenant work there is written as named functions with `crossTenant`.
+ */
+export class TenantModel<T extends { tenantId: string }> {
+  constructor(private readonly model: Model<T>) {}
+
+  of(tenantId: TenantId): TenantScope<T> {
+    return new TenantScope<T>(this.model, tenantId);
+  }
 }
 
 /**
  * One record by its (globally unique, UUID) id, or null when it is missing or another tenant's.
- * The lookup is by `_id` alone and the tenant is checked on the result: identical semantics, and the
- * one filter FerretDB pushes down to SQL (any other field makes it decode every document in Go;
- * docs/decisions/0002). For hot paths; TenantScope.findById stays the general form.
+ * Filters by `_id` and `tenantId`: since decision 0017 FerretDB serves that as cheaply as `_id` alone
+ * (docs/decisions/0002), and the `tenantScoped` plugin accepts it.
  */
 export async function findOwned<T extends { tenantId: string }>(
   model: Model<T>,
   id: string,
   tenantId: string,
 ): Promise<T | null> {
-  const doc = (await model.findOne({ _id: id } as FilterQuery<T>).lean()) as T | null;
+  const doc = (await model.findOne({ _id: id, tenantId } as FilterQuery<T>).lean()) as T | null;
   return doc && doc.tenantId === tenantId ? doc : null;
 }
 

@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import {
   AppError,
-  TenantScope,
   notFound,
   paginate,
+  parseTenantId,
+  tenantOf,
   type CallerContext,
   type FieldErrors,
   type Market,
-  type PageRequest, throwIfInvalid } from '@travel/platform';
+  type PageRequest,
+  throwIfInvalid,
+} from '@travel/platform';
 import { hashApiKey, issueApiKey, looksLikeApiKey, toApiKeyResponse, type ApiKey } from '../domain/api-key';
 import { addFieldError, requiredText } from '../domain/text';
-import type { ApiKeyDoc, EmployeesModels } from '../infra/models';
+import type { ApiKeyDoc, EmployeesRepositories } from '../infra/repositories';
 
 export interface ResolvedKey {
   tenantId: string;
@@ -25,13 +28,15 @@ export interface ResolvedKey {
  * The gateway's question, answered by the context that owns keys: which caller is this key? A revoked
  * key, an inactive or archived employee, or an unknown key all answer `undefined` (the gateway says 401).
  */
-export async function resolveApiKey(models: EmployeesModels, key: string): Promise<ResolvedKey | undefined> {
+export async function resolveApiKey(repos: EmployeesRepositories, key: string): Promise<ResolvedKey | undefined> {
   if (!looksLikeApiKey(key)) return undefined;
-  const row = await models.ApiKey.findOne({ hash: hashApiKey(key), revokedAt: null }).lean();
+  const row = await repos.findUnrevokedKeyByHash(hashApiKey(key));
   if (!row) return undefined;
+  // The stored key names its tenant: from here on every read is that tenant's.
+  const tenant = parseTenantId(row.tenantId);
   const [employee, company] = await Promise.all([
-    models.Employee.findOne({ _id: row.employeeId, tenantId: row.tenantId }).lean(),
-    models.Company.findOne({ tenantId: row.tenantId }).lean(),
+    repos.employees.of(tenant).findById(row.employeeId).lean(),
+    repos.companies.of(tenant).findOne().lean(),
   ]);
   if (!employee || !company || employee.status !== 'Active' || employee.isArchived) return undefined;
   return {
@@ -51,10 +56,10 @@ export interface CreateApiKeyInput {
 
 /** API keys of the company: issued for an employee, shown once, listed by hint, revocable. */
 export class ApiKeysApp {
-  constructor(private readonly models: EmployeesModels) {}
+  constructor(private readonly repos: EmployeesRepositories) {}
 
   private scope(caller: CallerContext) {
-    return new TenantScope<ApiKeyDoc>(this.models.ApiKey, caller.tenantId);
+    return this.repos.apiKeys.of(tenantOf(caller));
   }
 
   async list(caller: CallerContext, filter: { employeeId?: string; revoked?: boolean }, page: PageRequest) {
@@ -78,7 +83,7 @@ export class ApiKeysApp {
   async create(caller: CallerContext, input: CreateApiKeyInput) {
     const name = requiredText(input.name);
     const employeeId = (input.employeeId ?? caller.employeeId).toLowerCase();
-    const employee = await this.models.Employee.findOne({ _id: employeeId, tenantId: caller.tenantId }).lean();
+    const employee = await this.repos.employees.of(tenantOf(caller)).findById(employeeId).lean();
     const errors: FieldErrors = {};
     addFieldError(errors, 'name', name.problem);
     if (!employee) errors.employeeId = ['must be an employee of this company'];
@@ -105,7 +110,7 @@ export class ApiKeysApp {
       createdAt: new Date(),
       revokedAt: null,
     };
-    await this.models.ApiKey.create(row);
+    await this.scope(caller).create(row);
     return { ...toApiKeyResponse(row), key: issued.key };
   }
 
@@ -118,9 +123,6 @@ export class ApiKeysApp {
     const row = await this.scope(caller).findById(id).select({ _id: 1, revokedAt: 1 }).lean();
     if (!row) throw notFound('API key');
     if (!row.revokedAt)
-      await this.models.ApiKey.updateOne(
-        { _id: id, tenantId: caller.tenantId, revokedAt: null },
-        { $set: { revokedAt: new Date() } },
-      );
+      await this.scope(caller).updateOne({ _id: id, revokedAt: null }, { $set: { revokedAt: new Date() } });
   }
 }

@@ -1,10 +1,10 @@
-import { notFound, type CallerContext } from '@travel/platform';
+import { notFound, tenantOf, type CallerContext } from '@travel/platform';
 import { toCompanyResponse } from '../domain/company';
-import type { EmployeesModels } from '../infra/models';
+import type { EmployeesRepositories } from '../infra/repositories';
 
 /** The caller's company profile. */
-export async function getCompany(models: EmployeesModels, caller: CallerContext) {
-  const company = await models.Company.findOne({ tenantId: caller.tenantId }).lean();
+export async function getCompany(repos: EmployeesRepositories, caller: CallerContext) {
+  const company = await repos.companies.of(tenantOf(caller)).findOne().lean();
   if (!company) throw notFound('company');
   return toCompanyResponse(company);
 }

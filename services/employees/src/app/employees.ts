@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   AppError,
-  TenantScope,
   notFound,
   outboxUpdate,
   paginate,
@@ -9,7 +8,13 @@ import {
   withOutbox,
   type CallerContext,
   type FieldErrors,
-  type PageRequest, atRevision, throwIfInvalid, uniqueWrite, withRevisionRetry } from '@travel/platform';
+  type PageRequest,
+  atRevision,
+  tenantOf,
+  throwIfInvalid,
+  uniqueWrite,
+  withRevisionRetry,
+} from '@travel/platform';
 import {
   accountOwnerErrors,
   emailKeyOf,
@@ -26,7 +31,7 @@ import {
   type EmployeeWrite,
 } from '../domain/employee';
 import { flagsCallerLacks, permissionChange } from '../domain/permissions';
-import type { EmployeeDoc, EmployeesModels } from '../infra/models';
+import type { EmployeeDoc, EmployeesRepositories } from '../infra/repositories';
 import { textSearchFilter } from '../infra/queries';
 
 export interface EmployeeFilter {
@@ -41,12 +46,12 @@ const EMAIL_TAKEN = 'Another employee of this company has this e-mail address.';
 
 export class EmployeesApp {
   constructor(
-    private readonly models: EmployeesModels,
+    private readonly repos: EmployeesRepositories,
     private readonly nudgeOutbox: () => void,
   ) {}
 
   private scope(caller: CallerContext) {
-    return new TenantScope<EmployeeDoc>(this.models.Employee, caller.tenantId);
+    return this.repos.employees.of(tenantOf(caller));
   }
 
   private async emailTaken(caller: CallerContext, email: string | null, exceptId?: string): Promise<boolean> {
@@ -67,9 +72,12 @@ export class EmployeesApp {
   ): Promise<FieldErrors> {
     const errors: FieldErrors = {};
     const [department, found] = await Promise.all([
-      departmentId ? this.models.Department.exists({ tenantId: caller.tenantId, _id: departmentId }) : true,
+      departmentId ? this.repos.departments.of(tenantOf(caller)).exists({ _id: departmentId }) : true,
       costCenterIds?.length
-        ? this.models.CostCenter.find({ tenantId: caller.tenantId, _id: { $in: costCenterIds } }, { _id: 1 }).lean()
+        ? this.repos.costCenters
+            .of(tenantOf(caller))
+            .find({ _id: { $in: costCenterIds } }, { _id: 1 })
+            .lean()
         : [],
     ]);
     if (!department) errors.departmentId = ['must be a department of this company'];
@@ -119,7 +127,7 @@ export class EmployeesApp {
     };
     const event = raiseEvent('employees', 'employee.created', caller.tenantId, toEmployeeWebhookDto(employee), now);
     await uniqueWrite(
-      () => this.models.Employee.create({ ...employee, emailKey: emailKeyOf(employee), rev: 0, ...withOutbox(event) }),
+      () => this.scope(caller).create({ ...employee, emailKey: emailKeyOf(employee), rev: 0, ...withOutbox(event) }),
       () => this.emailTaken(caller, employee.email, employee._id),
       EMAIL_TAKEN,
     );
@@ -210,11 +218,7 @@ export class EmployeesApp {
         rev: (current.rev ?? 0) + 1,
       };
       const result = await uniqueWrite(
-        () =>
-          this.models.Employee.updateOne(
-            { _id: id, tenantId: caller.tenantId, ...atRevision(current.rev) },
-            outboxUpdate({ $set }, event),
-          ),
+        () => this.scope(caller).updateOne({ _id: id, ...atRevision(current.rev) }, outboxUpdate({ $set }, event)),
         () => this.emailTaken(caller, next.email, id),
         EMAIL_TAKEN,
       );

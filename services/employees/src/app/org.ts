@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { Model } from 'mongoose';
 import {
-  TenantScope,
   conflict,
   notFound,
   paginate,
   type CallerContext,
   type FieldErrors,
-  type PageRequest, atRevision, throwIfInvalid, uniqueWrite, withRevisionRetry } from '@travel/platform';
+  type PageRequest,
+  type TenantModel,
+  atRevision,
+  tenantOf,
+  throwIfInvalid,
+  uniqueWrite,
+  withRevisionRetry,
+} from '@travel/platform';
 import {
   costCenterFields,
   departmentFields,
@@ -21,7 +26,7 @@ import {
 } from '../domain/org';
 import { sameValue } from '../domain/equality';
 import { codeKey } from '../domain/text';
-import type { EmployeesModels } from '../infra/models';
+import type { EmployeesRepositories } from '../infra/repositories';
 import { textSearchFilter } from '../infra/queries';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -45,8 +50,8 @@ type Fields<R extends CodedRecord> = Omit<R, '_id' | 'tenantId' | 'createdAt' | 
  */
 abstract class CodedRecords<R extends CodedRecord, W, Out> {
   constructor(
-    protected readonly models: EmployeesModels,
-    private readonly model: Model<R>,
+    protected readonly repos: EmployeesRepositories,
+    private readonly records: TenantModel<R>,
     private readonly noun: string,
   ) {}
 
@@ -63,7 +68,7 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
   protected abstract toResponse(record: R): Out;
 
   protected scope(caller: CallerContext) {
-    return new TenantScope<R>(this.model, caller.tenantId);
+    return this.records.of(tenantOf(caller));
   }
 
   private async codeTaken(caller: CallerContext, code: string, exceptId?: string): Promise<boolean> {
@@ -94,7 +99,7 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
       rev: 0,
     } as R;
     await uniqueWrite(
-      () => this.model.create(record),
+      () => this.scope(caller).create(record),
       () => this.codeTaken(caller, fields.code, record._id),
       this.codeConflict(fields.code),
     );
@@ -131,7 +136,7 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
       const next = { ...current, ...fields, editedAt: new Date(), rev: current.rev + 1 };
       const result = await uniqueWrite(
         () =>
-          this.model.updateOne({ _id: id, tenantId: caller.tenantId, ...atRevision(current.rev) } as never, {
+          this.scope(caller).updateOne({ _id: id, ...atRevision(current.rev) } as never, {
             $set: { ...fields, editedAt: next.editedAt, rev: next.rev },
           }),
         () => this.codeTaken(caller, fields.code, id),
@@ -151,7 +156,7 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
     if (!(await this.scope(caller).findById(id).select({ _id: 1 }).lean())) throw notFound(this.noun);
     const inUse = await uses(id);
     if (inUse) throw conflict(inUse);
-    await this.model.deleteOne({ _id: id, tenantId: caller.tenantId } as never);
+    await this.scope(caller).deleteOne({ _id: id } as never);
   }
 }
 
@@ -161,8 +166,8 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
  * and when they do, their references are checked here too.
  */
 export class DepartmentsApp extends CodedRecords<Department, DepartmentWrite, ReturnType<typeof toDepartmentResponse>> {
-  constructor(models: EmployeesModels) {
-    super(models, models.Department, 'department');
+  constructor(repos: EmployeesRepositories) {
+    super(repos, repos.departments, 'department');
   }
 
   protected fields(input: DepartmentWrite) {
@@ -194,7 +199,7 @@ export class DepartmentsApp extends CodedRecords<Department, DepartmentWrite, Re
   delete(caller: CallerContext, rawId: string): Promise<void> {
     return this.deleteUnlessUsed(caller, rawId, async (id) => {
       const [employees, children] = await Promise.all([
-        this.models.Employee.countDocuments({ tenantId: caller.tenantId, departmentId: id }),
+        this.repos.employees.of(tenantOf(caller)).count({ departmentId: id }),
         this.scope(caller).count({ parentId: id }),
       ]);
       const uses = [
@@ -212,8 +217,8 @@ export class DepartmentsApp extends CodedRecords<Department, DepartmentWrite, Re
  * yet, and when they do, their references are checked here too.
  */
 export class CostCentersApp extends CodedRecords<CostCenter, CostCenterWrite, ReturnType<typeof toCostCenterResponse>> {
-  constructor(models: EmployeesModels) {
-    super(models, models.CostCenter, 'cost center');
+  constructor(repos: EmployeesRepositories) {
+    super(repos, repos.costCenters, 'cost center');
   }
 
   protected fields(input: CostCenterWrite) {
@@ -232,7 +237,7 @@ export class CostCentersApp extends CodedRecords<CostCenter, CostCenterWrite, Re
 
   delete(caller: CallerContext, rawId: string): Promise<void> {
     return this.deleteUnlessUsed(caller, rawId, async (id) => {
-      const employees = await this.models.Employee.countDocuments({ tenantId: caller.tenantId, costCenterIds: id });
+      const employees = await this.repos.employees.of(tenantOf(caller)).count({ costCenterIds: id });
       return employees
         ? `The cost center is still in the allowed list of ${plural(employees, 'employee', 'employees')}; remove it there first.`
         : undefined;

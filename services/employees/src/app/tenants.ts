@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { raiseEvent, withOutbox, type Market } from '@travel/platform';
+import { parseTenantId, raiseEvent, withOutbox, type Market } from '@travel/platform';
 import { issueApiKey } from '../domain/api-key';
 import { BASE_CURRENCY, DEFAULT_COUNTRIES, DEFAULT_CURRENCIES } from '../domain/company';
 import { ownerPermissions } from '../domain/permissions';
 import { emailKeyOf, toEmployeeWebhookDto, type Employee } from '../domain/employee';
-import type { EmployeesModels } from '../infra/models';
+import type { EmployeesRepositories } from '../infra/repositories';
 
 export interface CreatedTenant {
   tenantId: string;
@@ -27,10 +27,11 @@ export interface NewTenant {
   ownerLastName?: string;
 }
 
-export async function createTenant(models: EmployeesModels, input: NewTenant): Promise<CreatedTenant> {
-  const tenantId = randomUUID();
+export async function createTenant(repos: EmployeesRepositories, input: NewTenant): Promise<CreatedTenant> {
+  // The one place a tenant id is minted.
+  const tenantId = parseTenantId(randomUUID());
   const now = new Date();
-  await models.Company.create({
+  await repos.companies.of(tenantId).create({
     _id: tenantId,
     tenantId,
     name: input.name,
@@ -67,7 +68,7 @@ export async function createTenant(models: EmployeesModels, input: NewTenant): P
     createdAt: now,
     editedAt: now,
   };
-  await models.Employee.create({
+  await repos.employees.of(tenantId).create({
     ...owner,
     emailKey: emailKeyOf(owner),
     rev: 0,
@@ -75,7 +76,7 @@ export async function createTenant(models: EmployeesModels, input: NewTenant): P
   });
 
   const issued = issueApiKey();
-  await models.ApiKey.create({
+  await repos.apiKeys.of(tenantId).create({
     _id: randomUUID(),
     tenantId,
     employeeId: owner._id,

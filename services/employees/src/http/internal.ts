@@ -1,17 +1,21 @@
 import { Router } from 'express';
-import { AppError, findOwned, notFound, route } from '@travel/platform';
+import { AppError, notFound, parseTenantId, route, type TenantId } from '@travel/platform';
 import { resolveApiKey } from '../app/api-keys';
-import type { EmployeesModels } from '../infra/models';
+import type { EmployeesRepositories } from '../infra/repositories';
 
 /** Service-to-service routes (behind a service context, never reachable through the gateway). */
-export function internalRoutes(models: EmployeesModels): Router {
+export function internalRoutes(repos: EmployeesRepositories): Router {
   const r = Router();
+  // The tenant in these paths comes from another service behind a verified service context: a trusted seam.
+  const tenantIn = (params: Record<string, unknown>): TenantId => parseTenantId(String(params.tenantId));
+  const employeeOf = (tenant: TenantId, id: unknown) =>
+    repos.employees.of(tenant).findById(String(id).toLowerCase()).lean();
   r.post(
     '/api-keys/resolve',
     route(async (req, res) => {
       const key = (req.body as { key?: unknown })?.key;
       if (typeof key !== 'string') throw new AppError('VALIDATION_FAILED', undefined, { key: ['is required'] });
-      const resolved = await resolveApiKey(models, key);
+      const resolved = await resolveApiKey(repos, key);
       if (!resolved) throw new AppError('UNAUTHORIZED');
       res.json(resolved);
     }),
@@ -21,11 +25,7 @@ export function internalRoutes(models: EmployeesModels): Router {
   r.get(
     '/tenants/:tenantId/employees/:id',
     route(async (req, res) => {
-      const employee = await findOwned(
-        models.Employee,
-        String(req.params.id).toLowerCase(),
-        String(req.params.tenantId),
-      );
+      const employee = await employeeOf(tenantIn(req.params), req.params.id);
       if (!employee) throw notFound('employee');
       res.json({
         id: employee._id,
@@ -41,8 +41,8 @@ export function internalRoutes(models: EmployeesModels): Router {
   r.get(
     '/tenants/:tenantId/employees/:id/chargeable-cost-centers',
     route(async (req, res) => {
-      const tenantId = String(req.params.tenantId);
-      const employee = await findOwned(models.Employee, String(req.params.id).toLowerCase(), tenantId);
+      const tenant = tenantIn(req.params);
+      const employee = await employeeOf(tenant, req.params.id);
       if (!employee) throw notFound('employee');
       const asked = String(req.query.ids ?? '')
         .split(',')
@@ -52,7 +52,10 @@ export function internalRoutes(models: EmployeesModels): Router {
       const allowed = employee.costCenterIds ?? [];
       const candidates = allowed.length ? asked.filter((id) => allowed.includes(id)) : asked;
       const active = candidates.length
-        ? await models.CostCenter.find({ tenantId, _id: { $in: candidates }, isActive: true }, { _id: 1 }).lean()
+        ? await repos.costCenters
+            .of(tenant)
+            .find({ _id: { $in: candidates }, isActive: true }, { _id: 1 })
+            .lean()
         : [];
       res.json({ employeeId: employee._id, chargeable: active.map((c) => c._id) });
     }),
@@ -62,11 +65,7 @@ export function internalRoutes(models: EmployeesModels): Router {
   r.get(
     '/tenants/:tenantId/employees/:id/contact',
     route(async (req, res) => {
-      const employee = await findOwned(
-        models.Employee,
-        String(req.params.id).toLowerCase(),
-        String(req.params.tenantId),
-      );
+      const employee = await employeeOf(tenantIn(req.params), req.params.id);
       if (!employee) throw notFound('employee');
       res.json({
         id: employee._id,
@@ -84,15 +83,20 @@ export function internalRoutes(models: EmployeesModels): Router {
   r.get(
     '/tenants/:tenantId/payees',
     route(async (req, res) => {
-      const tenantId = String(req.params.tenantId);
+      const tenant = tenantIn(req.params);
       const ids = String(req.query.ids ?? '')
         .split(',')
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean)
         .slice(0, 1000);
       const [company, employees] = await Promise.all([
-        models.Company.findOne({ tenantId }).lean(),
-        ids.length ? models.Employee.find({ tenantId, _id: { $in: ids } }).lean() : [],
+        repos.companies.of(tenant).findOne().lean(),
+        ids.length
+          ? repos.employees
+              .of(tenant)
+              .find({ _id: { $in: ids } })
+              .lean()
+          : [],
       ]);
       if (!company) throw notFound('company');
       res.json({

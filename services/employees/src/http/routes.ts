@@ -13,7 +13,7 @@ import { getCompany } from '../app/company';
 import type { EmployeeFilter, EmployeesApp } from '../app/employees';
 import type { CostCentersApp, DepartmentsApp } from '../app/org';
 import type { EmployeeWrite } from '../domain/employee';
-import type { EmployeesModels } from '../infra/models';
+import type { EmployeesRepositories } from '../infra/repositories';
 
 // Who may write what (docs/decisions/0009, 0011, 0013): employees need ManageEmployees; departments,
 // cost centers and API keys (reading the key list too) need ManageCompanyData. Other reads need a key of
@@ -23,7 +23,7 @@ const MANAGE_EMPLOYEES = 'ManageEmployees';
 const MANAGE_COMPANY_DATA = 'ManageCompanyData';
 
 export interface EmployeesContext {
-  models: EmployeesModels;
+  repos: EmployeesRepositories;
   employees: EmployeesApp;
   departments: DepartmentsApp;
   costCenters: CostCentersApp;
@@ -86,7 +86,7 @@ export function publicRoutes(ctx: EmployeesContext): Router {
   r.get(
     '/api/v1/company',
     route(async (req, res) => {
-      res.json(await getCompany(ctx.models, callerOf(req)));
+      res.json(await getCompany(ctx.repos, callerOf(req)));
     }),
   );
 

@@ -1,3 +1,4 @@
+import { crossTenant } from '@travel/platform';
 import { emailKeyOf } from '../domain/employee';
 import type { EmployeesModels } from './models';
 
@@ -7,10 +8,11 @@ import type { EmployeesModels } from './models';
  * created; a no-op once every document has both. Idempotent and safe to run from several replicas.
  */
 export async function backfillEmployeeStorage(models: EmployeesModels): Promise<number> {
+  const migration = crossTenant('migration: backfilling storage fields of every company');
   let updated = 0;
   let stalled = 0;
   for (;;) {
-    const batch = await models.Employee.find({ emailKey: { $exists: false } }, { _id: 1, email: 1, rev: 1 })
+    const batch = await models.Employee.find({ emailKey: { $exists: false } }, { _id: 1, email: 1, rev: 1 }, migration)
       .limit(500)
       .lean();
     if (batch.length === 0) return updated;
@@ -18,7 +20,7 @@ export async function backfillEmployeeStorage(models: EmployeesModels): Promise<
     for (const doc of batch) {
       const $set: Record<string, unknown> = { emailKey: emailKeyOf({ _id: doc._id, email: doc.email ?? null }) };
       if (typeof doc.rev !== 'number') $set.rev = 0;
-      const res = await models.Employee.updateOne({ _id: doc._id, emailKey: { $exists: false } }, { $set });
+      const res = await models.Employee.updateOne({ _id: doc._id, emailKey: { $exists: false } }, { $set }, migration);
       updated += res.modifiedCount;
     }
     // Another replica may have done a batch at the same time; twice in a row without progress is a fault.

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { outboxSchemaFields, type OutboxFields } from '@travel/platform';
+import { outboxSchemaFields, tenantScoped, type OutboxFields } from '@travel/platform';
 import type { ApiKey } from '../domain/api-key';
 import type { Company } from '../domain/company';
 import type { Employee } from '../domain/employee';
@@ -37,7 +37,8 @@ const NAMES = ['Company', 'Employee', 'ApiKey', 'Department', 'CostCenter'] as c
  * Every index starts with tenantId, except the API-key hash (the key is what identifies the tenant) and the
  * outbox counter (the relay works across tenants). Uniqueness is enforced by indexes at insert; updates
  * check first and re-check after a write error, because FerretDB reports a unique violation on update as
- * an internal error instead of E11000 (docs/decisions/0002).
+ * an internal error instead of E11000 (docs/decisions/0002). Only `src/infra` (the repositories) and test
+ * fixtures use the models; the app layer goes through `./repositories` (docs/decisions/0082).
  */
 export function registerModels(conn: Connection): EmployeesModels {
   // Idempotent: the admin command, the seeding script and tests may ask again on one connection.
@@ -148,6 +149,9 @@ export function registerModels(conn: Connection): EmployeesModels {
   costCenter.index({ tenantId: 1, codeKey: 1 }, { unique: true });
   costCenter.index({ tenantId: 1, code: 1 });
   costCenter.index({ tenantId: 1, isActive: 1 });
+
+  // Every query of these collections must name the tenant or say why not (docs/decisions/0081).
+  for (const schema of [company, employee, apiKey, department, costCenter] as Schema[]) schema.plugin(tenantScoped);
 
   return {
     Company: conn.model<CompanyDoc>('Company', company),

@@ -1,24 +1,14 @@
 // The internal `entries.entry-state.changed` event (contracts/events/entries.entry-state.changed.schema.json,
 // docs/decisions/0074): raised in the same single-document write as every change of an entry that can
 // change whether it is ready for payout or what is due. No personal data.
+import type { EventData } from '@travel/contracts';
 import { raiseEvent, type OutboxEvent } from '@travel/platform';
 import { amountDue, type PayableEntry } from '../domain/payout';
 import { EntryStatus } from '../domain/entry';
 
 export const ENTRY_CHANGED = 'entry-state.changed';
 
-export interface EntryChangedData {
-  entryId: string;
-  entryNumber: string;
-  employeeId: string;
-  status: number;
-  isPaidOut: boolean;
-  deleted: boolean;
-  approvedAt: string | null;
-  baseCurrency: string;
-  amountDue: string;
-  rev: number;
-}
+export type EntryChangedData = EventData<'entries.entry-state.changed'>;
 
 /** The event of `entry` as it is after the write that stores it at revision `rev`. */
 export function entryChanged(entry: PayableEntry, rev: number, now = new Date()): OutboxEvent<EntryChangedData> {
@@ -26,7 +16,7 @@ export function entryChanged(entry: PayableEntry, rev: number, now = new Date())
     entryId: entry._id,
     entryNumber: entry.entryNumber ?? '',
     employeeId: entry.employeeId,
-    status: entry.status,
+    status: entry.status as EntryChangedData['status'],
     isPaidOut: entry.isPaidOut ?? false,
     deleted: !!entry.deletedAt,
     approvedAt:

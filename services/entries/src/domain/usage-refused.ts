@@ -1,15 +1,12 @@
 // fleet.vehicle.usage-refused (contracts/events, fleet's decision 0032): a vehicle.used of ours named a
 // vehicle that does not exist (any longer) in the company. Parsed strictly; anything else is poison.
 
+import type { EventBody } from '@travel/contracts';
+
 export const USAGE_REFUSED = 'vehicle.usage-refused';
 
-export interface UsageRefused {
-  id: string;
-  type: typeof USAGE_REFUSED;
-  tenantId: string;
-  occurredAt: string;
-  data: { vehicleId: string; entryId: string; expenseId: string; revision: number; reason: 'VehicleNotFound' };
-}
+/** The event as contracts/events/internal/fleet.vehicle.usage-refused.schema.json describes it. */
+export type UsageRefused = EventBody<'fleet.vehicle.usage-refused'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,3 +1,4 @@
+import type { EventRoutingKey } from '@travel/contracts';
 import { Inbox, startConsumer, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
 import type { Connection } from 'mongoose';
 import type { UsageRefusals } from '../app/usage-refusals';
@@ -6,7 +7,7 @@ import { parseUsageRefused } from '../domain/usage-refused';
 /** fleet's refusals of a vehicle use (an inbox makes a redelivery a no-op; a malformed one is parked). */
 export const USAGE_REFUSED_QUEUE = {
   name: 'entries.vehicle-usage-refused',
-  bindings: ['fleet.vehicle.usage-refused'],
+  bindings: ['fleet.vehicle.usage-refused'] satisfies EventRoutingKey[],
 };
 
 export function startUsageRefusedConsumer(deps: {

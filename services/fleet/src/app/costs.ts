@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { TenantScope, findOwned, notFound, paginate, type CallerContext, type PageRequest, throwIfInvalid } from '@travel/platform';
+import { notFound, paginate, tenantOf, type CallerContext, type PageRequest, throwIfInvalid } from '@travel/platform';
 import { costFields, toCostResponse, type CostKind, type CostWrite, type VehicleCost } from '../domain/cost';
-import type { FleetModels, VehicleCostDoc } from '../infra/models';
+import type { FleetRepositories, VehicleCostDoc } from '../infra/repositories';
 import type { VehiclesApp } from './vehicles';
 
 export type CostResponse = ReturnType<typeof toCostResponse>;
@@ -14,13 +14,17 @@ export type CostResponse = ReturnType<typeof toCostResponse>;
  */
 export class CostsApp {
   constructor(
-    private readonly models: FleetModels,
+    private readonly repos: FleetRepositories,
     private readonly vehicles: VehiclesApp,
   ) {}
 
+  private scope(caller: CallerContext) {
+    return this.repos.costs.of(tenantOf(caller));
+  }
+
   private async cost(caller: CallerContext, vehicleId: string, costId: string): Promise<VehicleCostDoc> {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
-    const cost = await findOwned(this.models.VehicleCost, costId.toLowerCase(), caller.tenantId);
+    const cost = await this.scope(caller).get(costId.toLowerCase());
     if (!cost || cost.vehicleId !== vehicle._id) throw notFound('cost');
     return cost;
   }
@@ -30,7 +34,7 @@ export class CostsApp {
     const query: Record<string, unknown> = { vehicleId: vehicle._id };
     if (filter.kind) query.kind = filter.kind;
     return paginate<VehicleCostDoc, CostResponse>(
-      new TenantScope<VehicleCostDoc>(this.models.VehicleCost, caller.tenantId),
+      this.scope(caller),
       query,
       page,
       { date: -1, createdAt: -1, _id: 1 },
@@ -42,10 +46,9 @@ export class CostsApp {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
     const { fields, errors } = costFields(input);
     throwIfInvalid(errors);
-    const counted = await this.models.Vehicle.updateOne(
-      { _id: vehicle._id, tenantId: caller.tenantId },
-      { $inc: { costCount: 1, rev: 1 } },
-    );
+    const counted = await this.repos.vehicles
+      .of(tenantOf(caller))
+      .updateOne({ _id: vehicle._id }, { $inc: { costCount: 1, rev: 1 } });
     if (counted.matchedCount === 0) throw notFound('vehicle');
     const now = new Date();
     const cost: VehicleCost = {
@@ -57,7 +60,7 @@ export class CostsApp {
       editedAt: now,
     };
     try {
-      await this.models.VehicleCost.create(cost);
+      await this.scope(caller).create(cost);
     } catch (err) {
       await this.uncount(caller, vehicle._id).catch(() => undefined);
       throw err;
@@ -71,25 +74,21 @@ export class CostsApp {
     const { fields, errors } = costFields(input);
     throwIfInvalid(errors);
     const editedAt = new Date();
-    const res = await this.models.VehicleCost.updateOne(
-      { _id: current._id, tenantId: caller.tenantId },
-      { $set: { ...fields, editedAt } },
-    );
+    const res = await this.scope(caller).updateOne({ _id: current._id }, { $set: { ...fields, editedAt } });
     if (res.matchedCount === 0) throw notFound('cost');
     return toCostResponse({ ...current, ...fields, editedAt });
   }
 
   async delete(caller: CallerContext, vehicleId: string, costId: string): Promise<void> {
     const current = await this.cost(caller, vehicleId, costId);
-    const res = await this.models.VehicleCost.deleteOne({ _id: current._id, tenantId: caller.tenantId });
+    const res = await this.scope(caller).deleteOne({ _id: current._id });
     if (res.deletedCount === 0) throw notFound('cost');
     await this.uncount(caller, current.vehicleId);
   }
 
   private uncount(caller: CallerContext, vehicleId: string) {
-    return this.models.Vehicle.updateOne(
-      { _id: vehicleId, tenantId: caller.tenantId, costCount: { $gt: 0 } },
-      { $inc: { costCount: -1, rev: 1 } },
-    );
+    return this.repos.vehicles
+      .of(tenantOf(caller))
+      .updateOne({ _id: vehicleId, costCount: { $gt: 0 } }, { $inc: { costCount: -1, rev: 1 } });
   }
 }

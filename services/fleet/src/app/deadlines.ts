@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import {
-  TenantScope,
-  findOwned,
   notFound,
+  parseTenantId,
+  tenantOf,
   paginate,
   type CallerContext,
   type FieldErrors,
   type Logger,
-  type PageRequest, throwIfInvalid, withRevisionRetry } from '@travel/platform';
+  type PageRequest,
+  throwIfInvalid,
+  withRevisionRetry,
+} from '@travel/platform';
 import {
   deadlineFields,
   nextReminderOn,
@@ -18,7 +21,7 @@ import {
   type DeadlineFields,
   type DeadlineWrite,
 } from '../domain/deadline';
-import type { FleetModels } from '../infra/models';
+import type { FleetRepositories } from '../infra/repositories';
 import type { Mailer } from '../infra/mailer';
 import type { EmployeeDirectory, VehiclesApp } from './vehicles';
 
@@ -26,10 +29,14 @@ export type DeadlineResponse = ReturnType<typeof toDeadlineResponse>;
 
 export class DeadlinesApp {
   constructor(
-    private readonly models: FleetModels,
+    private readonly repos: FleetRepositories,
     private readonly vehicles: VehiclesApp,
     private readonly employees: EmployeeDirectory,
   ) {}
+
+  private scope(caller: CallerContext) {
+    return this.repos.deadlines.of(tenantOf(caller));
+  }
 
   private async decide(caller: CallerContext, input: DeadlineWrite, before?: Deadline): Promise<DeadlineFields> {
     const { fields, errors } = deadlineFields(input);
@@ -48,7 +55,7 @@ export class DeadlinesApp {
   async list(caller: CallerContext, vehicleId: string, page: PageRequest) {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
     return paginate<Deadline, DeadlineResponse>(
-      new TenantScope<Deadline>(this.models.Deadline, caller.tenantId),
+      this.scope(caller),
       { vehicleId: vehicle._id },
       page,
       { dueDate: 1, _id: 1 },
@@ -71,13 +78,13 @@ export class DeadlinesApp {
       createdAt: now,
       editedAt: now,
     };
-    await this.models.Deadline.create(deadline);
+    await this.scope(caller).create(deadline);
     return toDeadlineResponse(deadline);
   }
 
   private async deadline(caller: CallerContext, vehicleId: string, deadlineId: string): Promise<Deadline> {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
-    const d = await findOwned(this.models.Deadline, deadlineId.toLowerCase(), caller.tenantId);
+    const d = await this.scope(caller).get(deadlineId.toLowerCase());
     if (!d || d.vehicleId !== vehicle._id) throw notFound('deadline');
     return d;
   }
@@ -88,10 +95,9 @@ export class DeadlinesApp {
       const current = await this.deadline(caller, vehicleId, deadlineId);
       const fields = await this.decide(caller, input, current);
       const next = { ...fields, nextReminderOn: nextReminderOn(fields, current.remindedFor), editedAt: new Date() };
-      const res = await this.models.Deadline.updateOne(
+      const res = await this.scope(caller).updateOne(
         {
           _id: current._id,
-          tenantId: caller.tenantId,
           remindedFor: current.remindedFor,
           nextReminderOn: current.nextReminderOn,
         },
@@ -103,7 +109,7 @@ export class DeadlinesApp {
 
   async delete(caller: CallerContext, vehicleId: string, deadlineId: string): Promise<void> {
     const current = await this.deadline(caller, vehicleId, deadlineId);
-    const res = await this.models.Deadline.deleteOne({ _id: current._id, tenantId: caller.tenantId });
+    const res = await this.scope(caller).deleteOne({ _id: current._id });
     if (res.deletedCount === 0) throw notFound('deadline');
   }
 }
@@ -118,7 +124,7 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
  */
 export class ReminderJob {
   constructor(
-    private readonly models: FleetModels,
+    private readonly repos: FleetRepositories,
     private readonly employees: EmployeeDirectory,
     private readonly mailer: Mailer,
     private readonly logger: Logger,
@@ -128,11 +134,11 @@ export class ReminderJob {
   async run(now = new Date()): Promise<number> {
     const today = dayOf(now);
     let sent = 0;
-    const due = await this.models.Deadline.find({ nextReminderOn: { $lte: today } })
-      .limit(500)
-      .lean();
+    const due = await this.repos.dueDeadlines(today, 500);
     for (const d of due) {
-      const claimed = await this.models.Deadline.updateOne(
+      // Each due deadline names its company (a stored record: a trusted seam); the rest is that tenant's.
+      const deadlines = this.repos.deadlines.of(parseTenantId(d.tenantId));
+      const claimed = await deadlines.updateOne(
         { _id: d._id, nextReminderOn: d.nextReminderOn },
         { $set: { nextReminderOn: null, remindedFor: remindedForOf(d), lastReminderSentAt: now } },
       );
@@ -141,7 +147,7 @@ export class ReminderJob {
         if (await this.send(d, today)) sent++;
       } catch (err) {
         this.logger.warn({ deadlineId: d._id, err: (err as Error).message }, 'reminder not sent; will retry');
-        await this.models.Deadline.updateOne(
+        await deadlines.updateOne(
           { _id: d._id, nextReminderOn: null, remindedFor: remindedForOf(d) },
           {
             $set: {
@@ -157,7 +163,7 @@ export class ReminderJob {
   }
 
   private async send(d: Deadline, today: string): Promise<boolean> {
-    const vehicle = await findOwned(this.models.Vehicle, d.vehicleId, d.tenantId);
+    const vehicle = await this.repos.vehicles.of(parseTenantId(d.tenantId)).get(d.vehicleId);
     if (!vehicle) return false; // the vehicle is gone; nothing to remind of
     const contacts = await Promise.all(d.remindEmployeeIds.map((id) => this.employees.contact(d.tenantId, id)));
     const to = contacts.filter((c) => c?.email && !c.isArchived).map((c) => c!.email!);

@@ -1,17 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   AppError,
-  TenantScope,
-  findOwned,
   notFound,
   paginate,
+  tenantOf,
+  type TenantId,
   type CallerContext,
   type FieldErrors,
   type PageRequest,
 } from '@travel/platform';
 import { toDocumentResponse, type VehicleDocument } from '../domain/document';
 import { MAX_FILES_PER_REQUEST, checkDocumentBytes, cleanFileName } from '../domain/document-file';
-import type { FleetModels } from '../infra/models';
+import type { FleetRepositories } from '../infra/repositories';
 import type { VehiclesApp } from './vehicles';
 
 /** One uploaded part, as the HTTP layer hands it over. */
@@ -27,14 +27,18 @@ export type DocumentResponse = ReturnType<typeof toDocumentResponse>;
 
 export class DocumentsApp {
   constructor(
-    private readonly models: FleetModels,
+    private readonly repos: FleetRepositories,
     private readonly vehicles: VehiclesApp,
   ) {}
+
+  private scope(caller: CallerContext) {
+    return this.repos.documents.of(tenantOf(caller));
+  }
 
   async list(caller: CallerContext, vehicleId: string, page: PageRequest) {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
     return paginate<VehicleDocument, DocumentResponse>(
-      new TenantScope<VehicleDocument>(this.models.VehicleDocument, caller.tenantId),
+      this.scope(caller),
       { vehicleId: vehicle._id },
       page,
       { uploadedAt: -1, _id: 1 },
@@ -72,21 +76,21 @@ export class DocumentsApp {
     }));
     // Contents first: a crash before the metadata leaves bytes no one can reach, never a dangling document.
     for (const [i, doc] of docs.entries())
-      await this.models.DocumentContent.create({ _id: doc._id, tenantId: caller.tenantId, data: checked[i]!.f.bytes });
-    await this.models.VehicleDocument.insertMany(docs);
+      await this.repos.documentContents.of(tenantOf(caller)).create({ _id: doc._id, data: checked[i]!.f.bytes });
+    await this.scope(caller).insertMany(docs);
     return { items: docs.map(toDocumentResponse) };
   }
 
   private async document(caller: CallerContext, vehicleId: string, documentId: string): Promise<VehicleDocument> {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
-    const doc = await findOwned(this.models.VehicleDocument, documentId.toLowerCase(), caller.tenantId);
+    const doc = await this.scope(caller).get(documentId.toLowerCase());
     if (!doc || doc.vehicleId !== vehicle._id) throw notFound('document');
     return doc;
   }
 
   async download(caller: CallerContext, vehicleId: string, documentId: string) {
     const doc = await this.document(caller, vehicleId, documentId);
-    const content = await findOwned(this.models.DocumentContent, doc._id, caller.tenantId);
+    const content = await this.repos.documentContents.of(tenantOf(caller)).get(doc._id);
     if (!content) throw notFound('document');
     // A lean read gives the driver's Binary, not a Buffer.
     const data = content.data as unknown;
@@ -97,16 +101,17 @@ export class DocumentsApp {
   /** Metadata first, then the bytes: a crash in between leaves only unreachable bytes. */
   async delete(caller: CallerContext, vehicleId: string, documentId: string): Promise<void> {
     const doc = await this.document(caller, vehicleId, documentId);
-    const res = await this.models.VehicleDocument.deleteOne({ _id: doc._id, tenantId: caller.tenantId });
+    const res = await this.scope(caller).deleteOne({ _id: doc._id });
     if (res.deletedCount === 0) throw notFound('document');
-    await this.models.DocumentContent.deleteOne({ _id: doc._id, tenantId: caller.tenantId });
+    await this.repos.documentContents.of(tenantOf(caller)).deleteOne({ _id: doc._id });
   }
 }
 
 /** After a vehicle is deleted its documents go with it (metadata first, then the bytes). */
-export async function deleteDocumentsOf(models: FleetModels, tenantId: string, vehicleId: string): Promise<void> {
-  const ids = (await models.VehicleDocument.find({ tenantId, vehicleId }, { _id: 1 }).lean()).map((d) => d._id);
+export async function deleteDocumentsOf(repos: FleetRepositories, tenant: TenantId, vehicleId: string): Promise<void> {
+  const documents = repos.documents.of(tenant);
+  const ids = (await documents.find({ vehicleId }, { _id: 1 }).lean()).map((d) => d._id);
   if (!ids.length) return;
-  await models.VehicleDocument.deleteMany({ tenantId, _id: { $in: ids } });
-  await models.DocumentContent.deleteMany({ tenantId, _id: { $in: ids } });
+  await documents.deleteMany({ _id: { $in: ids } });
+  await repos.documentContents.of(tenant).deleteMany({ _id: { $in: ids } });
 }

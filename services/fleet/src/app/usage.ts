@@ -1,6 +1,14 @@
-import { findOwned, raiseEvent, withOutbox, isDuplicateKey, type Logger, withRevisionRetry } from '@travel/platform';
+import type { EventData } from '@travel/contracts';
+import {
+  raiseEvent,
+  withOutbox,
+  isDuplicateKey,
+  type Logger,
+  type TenantId,
+  withRevisionRetry,
+} from '@travel/platform';
 import { abandonClaim, applyUsage, liveCount, usageKey, type Usage, type UsageChange } from '../domain/usage';
-import type { FleetModels, VehicleDoc } from '../infra/models';
+import type { FleetRepositories, VehicleDoc } from '../infra/repositories';
 
 export interface UsageEventData extends Omit<UsageChange, 'live'> {
   vehicleId: string;
@@ -27,7 +35,7 @@ export const REFUSED_EVENT = 'vehicle.usage-refused';
  */
 export class UsageApp {
   constructor(
-    private readonly models: FleetModels,
+    private readonly repos: FleetRepositories,
     private readonly nudgeOutbox: () => void,
     private readonly logger: Logger,
   ) {}
@@ -36,18 +44,18 @@ export class UsageApp {
    * Records a change on an existing vehicle. Returns the vehicle (changed or not), or null when the
    * vehicle does not exist in this company (never existed, or deleted).
    */
-  async apply(tenantId: string, vehicleId: string, change: UsageChange): Promise<VehicleDoc | null> {
+  async apply(tenantId: TenantId, vehicleId: string, change: UsageChange): Promise<VehicleDoc | null> {
     return this.change(tenantId, vehicleId, usageKey(change), (usage, now) => applyUsage(usage, change, now));
   }
 
   /** Gives back a claim whose expense was not stored (see abandonClaim). */
-  async abandon(tenantId: string, data: UsageEventData): Promise<void> {
+  async abandon(tenantId: TenantId, data: UsageEventData): Promise<void> {
     await this.change(tenantId, data.vehicleId, usageKey(data), (usage, now) => abandonClaim(usage, data, now));
   }
 
   /** Decides a usage change on the vehicle's document and writes it at the revision read. */
   private change(
-    tenantId: string,
+    tenantId: TenantId,
     vehicleId: string,
     key: string,
     decide: (usage: Usage, now: Date) => Usage | undefined,
@@ -55,13 +63,14 @@ export class UsageApp {
     return withRevisionRetry(
       'vehicle',
       async () => {
-        const current = await findOwned(this.models.Vehicle, vehicleId.toLowerCase(), tenantId);
+        const vehicles = this.repos.vehicles.of(tenantId);
+        const current = await vehicles.get(vehicleId.toLowerCase());
         if (!current) return null;
         const usage = decide(current.usage ?? {}, new Date());
         if (!usage) return current;
         const inUse = liveCount(usage);
-        const res = await this.models.Vehicle.updateOne(
-          { _id: current._id, tenantId, rev: current.rev },
+        const res = await vehicles.updateOne(
+          { _id: current._id, rev: current.rev },
           { $set: { [`usage.${key}`]: usage[key], inUse, rev: current.rev + 1 } },
         );
         return res.matchedCount === 1 ? { ...current, usage, inUse, rev: current.rev + 1 } : undefined;
@@ -75,7 +84,7 @@ export class UsageApp {
    * The synchronous check the entries context makes before it stores a mileage expense: records the use
    * at once, so a delete that comes later sees it. Null when the vehicle is not (any longer) the company's.
    */
-  async claim(tenantId: string, data: UsageEventData): Promise<ClaimedVehicle | null> {
+  async claim(tenantId: TenantId, data: UsageEventData): Promise<ClaimedVehicle | null> {
     const v = await this.apply(tenantId, data.vehicleId, { ...data, live: true });
     if (!v) return null;
     return {
@@ -94,13 +103,13 @@ export class UsageApp {
    * Whether a vehicle is the company's, without recording a use: entries checks a `vehicleId` sent on a
    * non-mileage expense, which it then does not store (SPEC, Endpoints rule 3).
    */
-  async find(tenantId: string, vehicleId: string): Promise<{ id: string; isArchived: boolean } | null> {
-    const v = await findOwned(this.models.Vehicle, vehicleId.toLowerCase(), tenantId);
+  async find(tenantId: TenantId, vehicleId: string): Promise<{ id: string; isArchived: boolean } | null> {
+    const v = await this.repos.vehicles.of(tenantId).get(vehicleId.toLowerCase());
     return v ? { id: v._id, isArchived: v.isArchived } : null;
   }
 
   /** `vehicle.used` from the bus. A use of a vehicle that no longer exists is reported back, once. */
-  async used(tenantId: string, data: UsageEventData): Promise<void> {
+  async used(tenantId: TenantId, data: UsageEventData): Promise<void> {
     const v = await this.apply(tenantId, data.vehicleId, { ...data, live: true });
     if (v) return;
     this.logger.warn(
@@ -108,7 +117,7 @@ export class UsageApp {
       'vehicle.used for a missing vehicle; reported back',
     );
     const now = new Date();
-    const refusal = {
+    const refusal: EventData<'fleet.vehicle.usage-refused'> = {
       vehicleId: data.vehicleId.toLowerCase(),
       entryId: data.entryId,
       expenseId: data.expenseId,
@@ -117,7 +126,7 @@ export class UsageApp {
     };
     const event = raiseEvent('fleet', REFUSED_EVENT, tenantId, refusal, now);
     try {
-      await this.models.UsageRefusal.create({
+      await this.repos.usageRefusals.of(tenantId).create({
         _id: `${tenantId}_${usageKey(data)}_${data.revision}`,
         tenantId,
         ...refusal,
@@ -131,7 +140,7 @@ export class UsageApp {
   }
 
   /** `vehicle.released` from the bus: the expense or its entry was removed, or it names another vehicle now. */
-  async released(tenantId: string, data: UsageEventData): Promise<void> {
+  async released(tenantId: TenantId, data: UsageEventData): Promise<void> {
     await this.apply(tenantId, data.vehicleId, { ...data, live: false });
   }
 }

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
-  TenantScope,
   conflict,
-  findOwned,
   notFound,
+  tenantOf,
   paginate,
   type CallerContext,
   type FieldErrors,
-  type PageRequest, throwIfInvalid, withRevisionRetry } from '@travel/platform';
+  type PageRequest,
+  throwIfInvalid,
+  withRevisionRetry,
+} from '@travel/platform';
 import {
   canSee,
   deleteBlocker,
@@ -19,7 +21,7 @@ import {
   type VehicleType,
   type VehicleWrite,
 } from '../domain/vehicle';
-import type { FleetModels, VehicleDoc } from '../infra/models';
+import type { FleetRepositories, VehicleDoc } from '../infra/repositories';
 import { deleteDocumentsOf } from './documents';
 
 /** Who the employees of a company are (answered by the employees context). */
@@ -48,17 +50,17 @@ export type VehicleResponse = ReturnType<typeof toVehicleResponse>;
 
 export class VehiclesApp {
   constructor(
-    private readonly models: FleetModels,
+    private readonly repos: FleetRepositories,
     private readonly employees: EmployeeDirectory,
   ) {}
 
   private scope(caller: CallerContext) {
-    return new TenantScope<VehicleDoc>(this.models.Vehicle, caller.tenantId);
+    return this.repos.vehicles.of(tenantOf(caller));
   }
 
   /** The vehicle as this caller may see it: another company's, or another employee's Personal one, is 404. */
   async visible(caller: CallerContext, id: string): Promise<VehicleDoc> {
-    const doc = await findOwned(this.models.Vehicle, id.toLowerCase(), caller.tenantId);
+    const doc = await this.scope(caller).get(id.toLowerCase());
     if (!doc || !canSee(caller, doc)) throw notFound('vehicle');
     return doc;
   }
@@ -88,7 +90,7 @@ export class VehiclesApp {
       createdAt: now,
       editedAt: now,
     };
-    await this.models.Vehicle.create({ ...vehicle, rev: 0, usage: {}, inUse: 0, costCount: 0 });
+    await this.scope(caller).create({ ...vehicle, rev: 0, usage: {}, inUse: 0, costCount: 0 });
     return toVehicleResponse(vehicle);
   }
 
@@ -123,8 +125,8 @@ export class VehiclesApp {
       );
       if (unchanged) return toVehicleResponse(current);
       const editedAt = new Date();
-      const res = await this.models.Vehicle.updateOne(
-        { _id: current._id, tenantId: caller.tenantId, rev: current.rev },
+      const res = await this.scope(caller).updateOne(
+        { _id: current._id, rev: current.rev },
         { $set: { ...fields, editedAt, rev: current.rev + 1 } },
       );
       if (res.matchedCount === 0) return undefined;
@@ -138,8 +140,8 @@ export class VehiclesApp {
       const current = await this.visible(caller, id);
       if (current.isArchived === isArchived) return toVehicleResponse(current);
       const editedAt = new Date();
-      const res = await this.models.Vehicle.updateOne(
-        { _id: current._id, tenantId: caller.tenantId, rev: current.rev },
+      const res = await this.scope(caller).updateOne(
+        { _id: current._id, rev: current.rev },
         { $set: { isArchived, editedAt, rev: current.rev + 1 } },
       );
       if (res.matchedCount === 0) return undefined;
@@ -157,14 +159,10 @@ export class VehiclesApp {
       const current = await this.visible(caller, id);
       const blocker = deleteBlocker({ inUse: current.inUse ?? 0, costCount: current.costCount ?? 0 });
       if (blocker) throw conflict(blocker);
-      const res = await this.models.Vehicle.deleteOne({
-        _id: current._id,
-        tenantId: caller.tenantId,
-        rev: current.rev,
-      });
+      const res = await this.scope(caller).deleteOne({ _id: current._id, rev: current.rev });
       return res.deletedCount === 1 ? true : undefined;
     });
-    await deleteDocumentsOf(this.models, caller.tenantId, id.toLowerCase());
-    await this.models.Deadline.deleteMany({ tenantId: caller.tenantId, vehicleId: id.toLowerCase() });
+    await deleteDocumentsOf(this.repos, tenantOf(caller), id.toLowerCase());
+    await this.repos.deadlines.of(tenantOf(caller)).deleteMany({ vehicleId: id.toLowerCase() });
   }
 }

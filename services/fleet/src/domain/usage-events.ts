@@ -1,16 +1,14 @@
-// The entries context's internal events about vehicle use, as contracts/events/entries.vehicle.*.schema.json
-// describe them. Parsed strictly: a message that does not match can never succeed and is parked.
+// The entries context's internal events about vehicle use, as
+// contracts/events/internal/entries.vehicle.*.schema.json describe them. Parsed strictly: a message that does
+// not match can never succeed and is parked.
+
+import type { EventBody } from '@travel/contracts';
 
 export const USED = 'vehicle.used';
 export const RELEASED = 'vehicle.released';
 
-export interface VehicleUsageEvent {
-  id: string;
-  type: typeof USED | typeof RELEASED;
-  tenantId: string;
-  occurredAt: string;
-  data: { vehicleId: string; entryId: string; expenseId: string; revision: number; reason?: string };
-}
+/** The two events, typed by their schemas in contracts/events/internal. */
+export type VehicleUsageEvent = EventBody<'entries.vehicle.used'> | EventBody<'entries.vehicle.released'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REASONS = ['ExpenseRemoved', 'EntryDeleted', 'VehicleChanged'];
@@ -40,7 +38,9 @@ export function parseVehicleUsageEvent(body: unknown): VehicleUsageEvent {
       entryId: (d.entryId as string).toLowerCase(),
       expenseId: (d.expenseId as string).toLowerCase(),
       revision: d.revision as number,
-      ...(d.reason !== undefined ? { reason: d.reason as string } : {}),
+      ...(d.reason !== undefined
+        ? { reason: d.reason as EventBody<'entries.vehicle.released'>['data']['reason'] }
+        : {}),
     },
   };
 }

@@ -1,8 +1,11 @@
 import { Router, type Request } from 'express';
-import { AppError, route } from '@travel/platform';
+import { AppError, parseTenantId, route, type TenantId } from '@travel/platform';
 import type { UsageApp, UsageEventData } from '../app/usage';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The company in the path: set by another service behind a verified service context (a trusted seam). */
+const tenantIn = (req: Request): TenantId => parseTenantId(String(req.params.tenantId));
 
 /** The usage change a claim or release body describes (400 when it is not one). */
 function usageOf(req: Request): UsageEventData {
@@ -37,7 +40,7 @@ export function internalRoutes(usage: UsageApp): Router {
   r.get(
     '/tenants/:tenantId/vehicles/:id',
     route(async (req, res) => {
-      const found = await usage.find(String(req.params.tenantId), String(req.params.id));
+      const found = await usage.find(tenantIn(req), String(req.params.id));
       if (!found) throw new AppError('NOT_FOUND', 'The vehicle does not exist in this company.');
       res.json(found);
     }),
@@ -45,7 +48,7 @@ export function internalRoutes(usage: UsageApp): Router {
   r.post(
     '/tenants/:tenantId/vehicles/:id/claims',
     route(async (req, res) => {
-      const claimed = await usage.claim(String(req.params.tenantId), usageOf(req));
+      const claimed = await usage.claim(tenantIn(req), usageOf(req));
       if (!claimed) throw new AppError('NOT_FOUND', 'The vehicle does not exist in this company.');
       res.json(claimed);
     }),
@@ -56,7 +59,7 @@ export function internalRoutes(usage: UsageApp): Router {
   r.post(
     '/tenants/:tenantId/vehicles/:id/claims/abandon',
     route(async (req, res) => {
-      await usage.abandon(String(req.params.tenantId), usageOf(req));
+      await usage.abandon(tenantIn(req), usageOf(req));
       res.status(204).end();
     }),
   );

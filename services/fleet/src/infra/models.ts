@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { outboxSchemaFields, type OutboxFields } from '@travel/platform';
+import { outboxSchemaFields, tenantScoped, type OutboxFields } from '@travel/platform';
 import type { VehicleCost } from '../domain/cost';
 import type { Deadline } from '../domain/deadline';
 import type { VehicleDocument } from '../domain/document';
@@ -165,6 +165,9 @@ export function registerModels(conn: Connection): FleetModels {
   deadline.index({ tenantId: 1, vehicleId: 1, dueDate: 1 });
   // The reminder job works across tenants, like the outbox relay: its index cannot start with tenantId.
   deadline.index({ nextReminderOn: 1 });
+
+  // Every query of these collections must name the tenant or say why not (docs/decisions/0081).
+  for (const schema of [vehicle, cost, refusal, document, content, deadline] as Schema[]) schema.plugin(tenantScoped);
 
   return {
     Deadline: conn.model<Deadline>('Deadline', deadline),

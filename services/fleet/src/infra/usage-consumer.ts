@@ -1,4 +1,5 @@
-import { Inbox, startConsumer, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
+import type { EventRoutingKey } from '@travel/contracts';
+import { Inbox, parseTenantId, startConsumer, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
 import type { Connection } from 'mongoose';
 import type { UsageApp } from '../app/usage';
 import { RELEASED, parseVehicleUsageEvent } from '../domain/usage-events';
@@ -6,7 +7,7 @@ import { RELEASED, parseVehicleUsageEvent } from '../domain/usage-events';
 /** The queue of the usage projection: the entries context's `vehicle.used` and `vehicle.released`. */
 export const USAGE_QUEUE = {
   name: 'fleet.vehicle-usage',
-  bindings: ['entries.vehicle.used', 'entries.vehicle.released'],
+  bindings: ['entries.vehicle.used', 'entries.vehicle.released'] satisfies EventRoutingKey[],
 };
 
 export function startUsageConsumer(deps: {
@@ -26,8 +27,10 @@ export function startUsageConsumer(deps: {
     prefetch: 10,
     parse: parseVehicleUsageEvent,
     handle: async (event) => {
-      if (event.type === RELEASED) await deps.usage.released(event.tenantId, event.data);
-      else await deps.usage.used(event.tenantId, event.data);
+      // The event's tenant is set by the producing service (a trusted seam).
+      const tenant = parseTenantId(event.tenantId);
+      if (event.type === RELEASED) await deps.usage.released(tenant, event.data);
+      else await deps.usage.used(tenant, event.data);
     },
   });
 }

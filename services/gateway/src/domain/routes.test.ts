@@ -1,3 +1,4 @@
+import { openApiDocument, SERVICES } from '@travel/contracts';
 import { ownerOf } from './routes';
 
 describe('ownerOf', () => {
@@ -20,5 +21,30 @@ describe('ownerOf', () => {
     expect(ownerOf('/api/v1/nope')).toBeUndefined();
     expect(ownerOf('/api/v2/employees')).toBeUndefined();
     expect(ownerOf('/internal/api-keys/resolve')).toBeUndefined();
+  });
+});
+
+describe('the registry of services and the contract', () => {
+  const doc = openApiDocument();
+  // The operations of the contract, and the planned ones (answered 501 by their owner until built).
+  const paths = [
+    ...Object.keys((doc.paths ?? {}) as Record<string, unknown>),
+    ...Object.keys((doc['x-planned-operations'] ?? {}) as Record<string, unknown>),
+  ].filter((p) => p.startsWith('/api/v1/'));
+
+  it('every /api/v1 path of openapi.yaml has an owning service', () => {
+    expect(paths.filter((p) => ownerOf(p) === undefined)).toEqual([]);
+  });
+
+  it('every resource a service claims is a path of openapi.yaml, and no resource has two owners', () => {
+    const segments = new Set(paths.map((p) => p.split('/')[3]));
+    const claimed = SERVICES.flatMap((s) => [...s.resources]);
+    expect(claimed.filter((r) => !segments.has(r))).toEqual([]);
+    expect(new Set(claimed).size).toBe(claimed.length);
+  });
+
+  it('names and ports are unique', () => {
+    expect(new Set(SERVICES.map((s) => s.name)).size).toBe(SERVICES.length);
+    expect(new Set(SERVICES.map((s) => s.port)).size).toBe(SERVICES.length);
   });
 });

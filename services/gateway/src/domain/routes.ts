@@ -1,34 +1,13 @@
-// Which bounded context owns which /api/v1 resource. The gateway forwards the path unchanged.
-export type Upstream = 'employees' | 'entries' | 'fleet' | 'payouts' | 'reference-fx' | 'webhook-dispatcher';
+// Which bounded context owns which /api/v1 resource (the registry of services, contracts/src/services.ts).
+// The gateway forwards the path unchanged.
+import { RESOURCE_OWNERS, UPSTREAM_NAMES, type UpstreamName } from '@travel/contracts';
 
-export const UPSTREAMS: readonly Upstream[] = [
-  'employees',
-  'entries',
-  'fleet',
-  'payouts',
-  'reference-fx',
-  'webhook-dispatcher',
-];
+export type Upstream = UpstreamName;
 
-const OWNERS: Record<string, Upstream> = {
-  employees: 'employees',
-  departments: 'employees',
-  'cost-centers': 'employees',
-  company: 'employees',
-  'api-keys': 'employees',
-  'travel-entries': 'entries',
-  'approval-workflow': 'entries',
-  utilities: 'entries',
-  // Only the removed POST /api/v1/per-diems/calculate-simple lives here: entries answers it 410 Gone.
-  'per-diems': 'entries',
-  vehicles: 'fleet',
-  payouts: 'payouts',
-  reference: 'reference-fx',
-  webhooks: 'webhook-dispatcher',
-};
+export const UPSTREAMS: readonly Upstream[] = UPSTREAM_NAMES;
 
 /** The owning service of an /api/v1 path, or undefined for an unknown resource. */
 export function ownerOf(path: string): Upstream | undefined {
   const match = /^\/api\/v1\/([^/?#]+)/.exec(path);
-  return match ? OWNERS[match[1]!] : undefined;
+  return match && Object.hasOwn(RESOURCE_OWNERS, match[1]!) ? RESOURCE_OWNERS[match[1]!] : undefined;
 }

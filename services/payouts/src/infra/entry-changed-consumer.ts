@@ -1,21 +1,22 @@
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { EventData, EventRoutingKey } from '@travel/contracts';
 import { Inbox, startConsumer, type AmqpClient, type DomainEvent, type Logger, type Metrics } from '@travel/platform';
-import schema from '@travel/contracts/events/entries.entry-state.changed.schema.json';
+import type { Connection } from 'mongoose';
 import type { ReadyApp } from '../app/ready';
 import type { EntryChange } from '../domain/ready';
 
 /** The queue of the ready-for-payout projection. */
-export const READY_QUEUE = { name: 'payouts.ready-projection', bindings: ['entries.entry-state.changed'] };
+export const READY_QUEUE = {
+  name: 'payouts.ready-projection',
+  bindings: ['entries.entry-state.changed'] satisfies EventRoutingKey[],
+};
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-const valid = ajv.compile(schema);
-
-/** Validates a message against contracts/events/entries.entry-state.changed.schema.json; throwing parks it. */
+/**
+ * The consumer has already validated the message against its routing key's JSON Schema
+ * (contracts/events/internal/entries.entry-state.changed.schema.json) and parked it otherwise; ids are
+ * compared in lower case.
+ */
 export function parseEntryChanged(body: unknown): DomainEvent<EntryChange> {
-  if (!valid(body)) throw new Error(`not an entries.entry-state.changed event: ${ajv.errorsText(valid.errors)}`);
-  const e = body as unknown as DomainEvent<EntryChange>;
+  const e = body as DomainEvent<EventData<'entries.entry-state.changed'>>;
   return {
     ...e,
     data: { ...e.data, entryId: e.data.entryId.toLowerCase(), employeeId: e.data.employeeId.toLowerCase() },
@@ -24,7 +25,7 @@ export function parseEntryChanged(body: unknown): DomainEvent<EntryChange> {
 
 export function startEntryChangedConsumer(deps: {
   client: AmqpClient;
-  mongo: ConstructorParameters<typeof Inbox>[0];
+  mongo: Connection;
   logger: Logger;
   metrics: Metrics;
   ready: ReadyApp;

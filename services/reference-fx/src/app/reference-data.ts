@@ -1,6 +1,6 @@
 // Use cases of the reference data: the municipality lists, the statutory rate table of the caller's
 // market, and the company's allow-lists.
-import type { CallerContext, PageRequest } from '@travel/platform';
+import { tenantOf, type CallerContext, type PageRequest } from '@travel/platform';
 import { ratesInForce, type RatesInForce } from '@travel/regulations';
 import { defaultList, normalizeList, type AllowListKind } from '../domain/allow-lists';
 import { CROATIAN_MUNICIPALITIES, SLOVENIAN_MUNICIPALITIES, pageOf } from '../domain/municipalities';
@@ -32,14 +32,14 @@ export class ReferenceDataApp {
   }
 
   async getAllowList(caller: CallerContext, kind: AllowListKind): Promise<AllowList> {
-    const doc = await this.allowLists.get(caller.tenantId, kind);
+    const doc = await this.allowLists.get(tenantOf(caller), kind);
     return doc
       ? { codes: doc.codes, isDefault: false, editedAt: doc.editedAt }
       : { codes: defaultList(kind, caller.market), isDefault: true, editedAt: null };
   }
 
   async putAllowList(caller: CallerContext, kind: AllowListKind, codes: string[]): Promise<AllowList> {
-    const doc = await this.allowLists.put(caller.tenantId, kind, normalizeList(kind, codes), caller.employeeId);
+    const doc = await this.allowLists.put(tenantOf(caller), kind, normalizeList(kind, codes), caller.employeeId);
     return { codes: doc.codes, isDefault: false, editedAt: doc.editedAt };
   }
 }

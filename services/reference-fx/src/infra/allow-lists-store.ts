@@ -1,10 +1,17 @@
-// The companies' allow-lists: one document per (tenant, list), its id `<tenantId>:<kind>`, so every
-// read and write is by `_id` (the one filter FerretDB pushes down, docs/decisions/0002) and the tenant
-// is checked on the result. A company that never wrote a list has no document: its market's defaults apply.
+// The companies' allow-lists: one document per (tenant, list), its id `<tenantId>:<kind>`; every read and
+// write filters by that `_id` and the tenant (the `tenantScoped` plugin refuses anything else,
+// docs/decisions/0081). The only way to the model (0082). A company that never wrote a list has no document: its market's defaults apply.
 // A write raises the internal `allow-list.updated` event in the same atomic update (single-document
 // outbox), so the contexts that refuse disabled countries and currencies can keep a copy.
 import { Schema, type Connection, type Model } from 'mongoose';
-import { outboxSchemaFields, outboxUpdate, raiseEvent, type OutboxFields } from '@travel/platform';
+import {
+  outboxSchemaFields,
+  outboxUpdate,
+  raiseEvent,
+  tenantScoped,
+  type OutboxFields,
+  type TenantId,
+} from '@travel/platform';
 import type { AllowListKind } from '../domain/allow-lists';
 
 /** Routing key `reference-fx.allow-list.updated`; data `{ kind, codes }` (the list as stored). */
@@ -21,7 +28,7 @@ export interface AllowListDoc extends OutboxFields {
 
 export const ALLOW_LISTS_COLLECTION = 'allow_lists';
 
-export function allowListModel(conn: Connection): Model<AllowListDoc> {
+function allowListModel(conn: Connection): Model<AllowListDoc> {
   if (conn.models.AllowList) return conn.models.AllowList as Model<AllowListDoc>;
   const schema = new Schema<AllowListDoc>(
     {
@@ -36,24 +43,28 @@ export function allowListModel(conn: Connection): Model<AllowListDoc> {
     { collection: ALLOW_LISTS_COLLECTION, versionKey: false },
   );
   schema.index({ tenantId: 1, kind: 1 }, { unique: true });
+  schema.plugin(tenantScoped);
   return conn.model<AllowListDoc>('AllowList', schema);
 }
 
-const idOf = (tenantId: string, kind: AllowListKind) => `${tenantId}:${kind}`;
+const idOf = (tenantId: TenantId, kind: AllowListKind) => `${tenantId}:${kind}`;
 
 export class AllowListsStore {
-  constructor(
-    private readonly model: Model<AllowListDoc>,
-    private readonly nudgeOutbox: () => void = () => undefined,
-  ) {}
+  private readonly model: Model<AllowListDoc>;
 
-  async get(tenantId: string, kind: AllowListKind): Promise<AllowListDoc | null> {
-    const doc = await this.model.findOne({ _id: idOf(tenantId, kind) }).lean<AllowListDoc>();
-    return doc && doc.tenantId === tenantId ? doc : null;
+  constructor(
+    conn: Connection,
+    private readonly nudgeOutbox: () => void = () => undefined,
+  ) {
+    this.model = allowListModel(conn);
+  }
+
+  async get(tenantId: TenantId, kind: AllowListKind): Promise<AllowListDoc | null> {
+    return this.model.findOne({ _id: idOf(tenantId, kind), tenantId }).lean<AllowListDoc>();
   }
 
   /** Replaces the list (last write wins: the list is one value, so there is nothing to merge). */
-  async put(tenantId: string, kind: AllowListKind, codes: string[], employeeId: string): Promise<AllowListDoc> {
+  async put(tenantId: TenantId, kind: AllowListKind, codes: string[], employeeId: string): Promise<AllowListDoc> {
     const event = raiseEvent('reference-fx', ALLOW_LIST_UPDATED, tenantId, { kind, codes });
     const update = outboxUpdate(
       { $set: { tenantId, kind, codes, editedAt: new Date(), editedByEmployeeId: employeeId } },
@@ -61,7 +72,7 @@ export class AllowListsStore {
     );
     // No projection here: FerretDB does not implement `fields` on findAndModify (the outbox comes back too).
     const doc = await this.model
-      .findOneAndUpdate({ _id: idOf(tenantId, kind) }, update, { upsert: true, new: true })
+      .findOneAndUpdate({ _id: idOf(tenantId, kind), tenantId }, update, { upsert: true, new: true })
       .lean<AllowListDoc>();
     this.nudgeOutbox();
     return doc!;

@@ -1,7 +1,8 @@
 import type { AppliedRate } from '../domain/fx-conversion';
 import { PROVIDER_PROFILES, type FxProvider } from '../domain/fx-providers';
 import type { Publication } from '../domain/fx-publication';
-import type { FxModels, FxPublicationDoc } from './fx-models';
+import type { Connection } from 'mongoose';
+import { registerFxModels, type FxModels, type FxPublicationDoc } from './fx-models';
 
 /** Days read by `_id` before the indexed query: a weekend plus the longest holiday run (Christmas). */
 const POINT_READ_DAYS = 7;
@@ -12,6 +13,11 @@ const daysBefore = (date: string, days: number): string =>
 /** The only way to the FX publications (reference data, not tenant data). */
 export class FxStore {
   constructor(private readonly models: FxModels) {}
+
+  /** The store on a connection (the models stay inside src/infra: docs/decisions/0082). */
+  static open(conn: Connection): FxStore {
+    return new FxStore(registerFxModels(conn));
+  }
 
   /**
    * Stores checked publications, each in one single-document replace (all its rates or none). A

@@ -1,5 +1,12 @@
 import { sign } from '@travel/webhook-verify';
-import { WEBHOOK_USER_AGENT, findOwned, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
+import {
+  WEBHOOK_USER_AGENT,
+  parseTenantId,
+  type AmqpClient,
+  type Logger,
+  type Metrics,
+  type TenantId,
+} from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
 import { DISABLE_AFTER_EXHAUSTED, classify, statusAfter, type AttemptOutcome } from '../domain/outcome';
 import type { Tier } from '../domain/schedule';
@@ -7,7 +14,7 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { DestinationRefused, checkDestination, type CheckedDestination, type Resolve } from '../infra/destination';
 import type { EnvelopeCache } from '../infra/envelope-cache';
 import type { HttpsSender, SendResult } from '../infra/https-sender';
-import type { DeliveryDoc, DispatcherModels, SubscriptionDoc } from '../infra/models';
+import type { DeliveryDoc, DispatcherRepositories, SubscriptionDoc } from '../infra/repositories';
 import { deferLabel, enqueueAfter, type AttemptMessage } from '../infra/queues';
 import type { OutcomeWriter } from '../infra/outcome-writer';
 import type { SecretBox } from '../infra/secret-box';
@@ -17,7 +24,7 @@ import { randomUUID } from 'node:crypto';
 const tracer = trace.getTracer('webhook-dispatcher');
 
 export interface AttemptDeps {
-  models: DispatcherModels;
+  repos: DispatcherRepositories;
   envelopes: EnvelopeCache;
   subscriptions: SubscriptionCache;
   outcomes: OutcomeWriter;
@@ -62,27 +69,29 @@ export class AttemptRunner {
   }
 
   async run(m: AttemptMessage): Promise<void> {
-    const { models } = this.deps;
+    const { repos } = this.deps;
     // One slow partner must not take every worker slot: over its bound, the attempt waits a second,
     // checked before any store read when the message names its subscription.
     if (m.subscriptionId && this.busy(m.subscriptionId)) {
       await this.defer(m, m.subscriptionId);
       return;
     }
-    const delivery = await findOwned(models.Delivery, m.deliveryId, m.tenantId);
+    // The attempt message names its tenant; we wrote it (a trusted seam).
+    const tenant = parseTenantId(m.tenantId);
+    const delivery = await repos.deliveries.of(tenant).get(m.deliveryId);
     if (!delivery || delivery.series !== m.series || delivery.status !== 'Pending') return;
     if (delivery.attemptsMade >= m.attempt) {
       if (delivery.attemptsMade === m.attempt) await this.scheduleNext(m);
       return;
     }
-    const sub = await this.subscription(m.tenantId, delivery.subscriptionId);
+    const sub = await this.subscription(tenant, delivery.subscriptionId);
     if (!sub) return; // purged by retention with its deliveries
     if (sub.deletedAt || !sub.isActive) {
       const error = sub.deletedAt ? 'subscription was deleted' : 'subscription is disabled';
       await this.record(delivery, m, 'failed', { body: null, error, durationMs: 0 });
       return;
     }
-    const payload = delivery.payload ?? (await this.envelope(delivery.eventId, m.tenantId));
+    const payload = delivery.payload ?? (await this.envelope(delivery.eventId, tenant));
     if (payload === undefined) {
       await this.record(delivery, m, 'failed', { body: null, error: 'event no longer stored', durationMs: 0 });
       return;
@@ -112,10 +121,9 @@ export class AttemptRunner {
       }
       // Only a write when there is a streak to break: a success is the common case and writes are costly.
       if (sub.consecutiveExhausted) {
-        await models.Subscription.updateOne(
-          { _id: sub._id, tenantId: sub.tenantId, consecutiveExhausted: { $ne: 0 } },
-          { $set: { consecutiveExhausted: 0 } },
-        );
+        await repos.subscriptions
+          .of(tenant)
+          .updateOne({ _id: sub._id, consecutiveExhausted: { $ne: 0 } }, { $set: { consecutiveExhausted: 0 } });
         this.deps.subscriptions.invalidate(sub.tenantId);
       }
     } else if (outcome === 'exhausted') await this.countExhausted(sub);
@@ -135,17 +143,17 @@ export class AttemptRunner {
    * The subscription from this process's cache of the tenant's subscriptions; one it does not hold yet
    * (registered through another replica since the cache was filled) is read again before it counts as gone.
    */
-  private async subscription(tenantId: string, id: string): Promise<SubscriptionDoc | undefined> {
+  private async subscription(tenantId: TenantId, id: string): Promise<SubscriptionDoc | undefined> {
     const cached = await this.deps.subscriptions.get(tenantId, id);
     if (cached) return cached;
     return (await this.deps.subscriptions.tenant(tenantId, Date.now())).get(id);
   }
 
   /** The event's stored bytes: from the cache when this process has them, else by `_id` from the store. */
-  private async envelope(eventId: string, tenantId: string): Promise<string | undefined> {
+  private async envelope(eventId: string, tenantId: TenantId): Promise<string | undefined> {
     const cached = this.deps.envelopes.get(eventId, tenantId);
     if (cached !== undefined) return cached;
-    const doc = await findOwned(this.deps.models.Envelope, eventId, tenantId);
+    const doc = await this.deps.repos.envelopes.of(tenantId).get(eventId);
     if (doc) this.deps.envelopes.set(eventId, tenantId, doc.payload);
     return doc?.payload;
   }
@@ -249,16 +257,14 @@ export class AttemptRunner {
   }
 
   private async countExhausted(sub: SubscriptionDoc): Promise<void> {
-    const { Subscription } = this.deps.models;
-    const after = await Subscription.findOneAndUpdate(
-      { _id: sub._id, tenantId: sub.tenantId },
-      { $inc: { consecutiveExhausted: 1 } },
-      { new: true },
-    ).lean();
+    const subscriptions = this.deps.repos.subscriptions.of(parseTenantId(sub.tenantId));
+    const after = await subscriptions
+      .findOneAndUpdate({ _id: sub._id }, { $inc: { consecutiveExhausted: 1 } }, { new: true })
+      .lean();
     this.deps.subscriptions.invalidate(sub.tenantId);
     if (!after || after.consecutiveExhausted < DISABLE_AFTER_EXHAUSTED || !after.isActive) return;
-    const disabled = await Subscription.updateOne(
-      { _id: sub._id, tenantId: sub.tenantId, isActive: true },
+    const disabled = await subscriptions.updateOne(
+      { _id: sub._id, isActive: true },
       {
         $set: {
           isActive: false,

@@ -1,15 +1,14 @@
 import {
   AppError,
-  TenantScope,
-  findOwned,
   invalidState,
   notFound,
   paginate,
   type AmqpClient,
   type CallerContext,
   type PageRequest,
+  tenantOf,
 } from '@travel/platform';
-import type { DeliveryDoc, DispatcherModels } from '../infra/models';
+import type { DeliveryDoc, DispatcherRepositories } from '../infra/repositories';
 import { enqueueAttempt } from '../infra/queues';
 
 function summary(d: DeliveryDoc) {
@@ -46,12 +45,12 @@ function detail(d: DeliveryDoc, payload: string) {
 
 export class DeliveriesApp {
   constructor(
-    private readonly models: DispatcherModels,
+    private readonly repos: DispatcherRepositories,
     private readonly amqp: AmqpClient,
   ) {}
 
   private scope(caller: CallerContext) {
-    return new TenantScope<DeliveryDoc>(this.models.Delivery, caller.tenantId);
+    return this.repos.deliveries.of(tenantOf(caller));
   }
 
   list(
@@ -77,7 +76,7 @@ export class DeliveriesApp {
     const [d] = await this.scope(caller).find({ _id: deliveryId, subscriptionId }).lean<DeliveryDoc[]>();
     if (!d) throw notFound('delivery');
     // Rows reference the event's envelope, stored once; rows older than that carried their own copy.
-    const payload = d.payload ?? (await findOwned(this.models.Envelope, d.eventId, caller.tenantId))?.payload;
+    const payload = d.payload ?? (await this.repos.envelopes.of(tenantOf(caller)).get(d.eventId))?.payload;
     // Only in the moments between the retention job removing the envelope and then the row.
     if (payload === undefined) throw notFound('delivery');
     return detail(d, payload);
@@ -86,7 +85,7 @@ export class DeliveriesApp {
   /** A new attempt series for a Failed or Exhausted delivery: same event id, same bytes, fresh signature. */
   async retry(caller: CallerContext, subscriptionId: string, deliveryId: string) {
     const current = await this.get(caller, subscriptionId, deliveryId);
-    const sub = await this.models.Subscription.findOne({ _id: subscriptionId, tenantId: caller.tenantId }).lean();
+    const sub = await this.repos.subscriptions.of(tenantOf(caller)).get(subscriptionId);
     if (!sub) throw notFound('webhook subscription');
     if (sub.deletedAt) {
       throw invalidState('The subscription was deleted; register the endpoint again and recover the events it missed.');
@@ -99,14 +98,16 @@ export class DeliveriesApp {
     if (current.status !== 'Failed' && current.status !== 'Exhausted') {
       throw invalidState(`Only Failed or Exhausted deliveries can be retried; this one is ${current.status}.`);
     }
-    const prev = await this.models.Delivery.findOneAndUpdate(
-      { _id: deliveryId, tenantId: caller.tenantId, subscriptionId, status: { $in: ['Failed', 'Exhausted'] } },
-      {
-        $set: { status: 'Pending', attemptsMade: 0, nextAttemptAt: new Date(), updatedAt: new Date() },
-        $inc: { series: 1 },
-      },
-      { new: true },
-    ).lean<DeliveryDoc>();
+    const prev = await this.scope(caller)
+      .findOneAndUpdate(
+        { _id: deliveryId, subscriptionId, status: { $in: ['Failed', 'Exhausted'] } },
+        {
+          $set: { status: 'Pending', attemptsMade: 0, nextAttemptAt: new Date(), updatedAt: new Date() },
+          $inc: { series: 1 },
+        },
+        { new: true },
+      )
+      .lean<DeliveryDoc>();
     if (!prev) throw invalidState('The delivery changed state meanwhile; read it again.');
     try {
       await enqueueAttempt(this.amqp, {
@@ -117,8 +118,8 @@ export class DeliveriesApp {
         subscriptionId,
       });
     } catch {
-      await this.models.Delivery.updateOne(
-        { _id: deliveryId, tenantId: caller.tenantId, series: prev.series, attemptsMade: 0 },
+      await this.scope(caller).updateOne(
+        { _id: deliveryId, series: prev.series, attemptsMade: 0 },
         { $set: { status: current.status } },
       );
       throw new AppError('SERVICE_UNAVAILABLE', 'The retry could not be queued; try again.');

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_EVENT_TYPES } from '@travel/contracts';
-import { isDuplicateKey, type AmqpClient, type DomainEvent } from '@travel/platform';
+import { isDuplicateKey, parseTenantId, type AmqpClient, type DomainEvent, type TenantId } from '@travel/platform';
 import { envelopeBytes } from '../domain/envelope';
 import type { EnvelopeCache } from '../infra/envelope-cache';
-import type { DeliveryDoc, DispatcherModels, EnvelopeDoc, SubscriptionDoc } from '../infra/models';
+import type { DeliveryDoc, DispatcherRepositories, EnvelopeDoc, SubscriptionDoc } from '../infra/repositories';
 import type { SubscriptionCache } from '../infra/subscription-cache';
 import { enqueueAttempt } from '../infra/queues';
 
@@ -16,7 +16,12 @@ export const isBulkDuplicate = (err: unknown): boolean => {
 };
 
 /** Stores the event's signed body once (a redelivered event finds it there already). */
-async function storeEnvelope(models: DispatcherModels, event: DomainEvent, now: Date): Promise<string> {
+async function storeEnvelope(
+  repos: DispatcherRepositories,
+  tenant: TenantId,
+  event: DomainEvent,
+  now: Date,
+): Promise<string> {
   const doc: EnvelopeDoc = {
     _id: event.id,
     tenantId: event.tenantId,
@@ -27,11 +32,11 @@ async function storeEnvelope(models: DispatcherModels, event: DomainEvent, now: 
     lastUsedAt: now,
   };
   try {
-    await models.Envelope.collection.insertOne(doc as never);
+    await repos.insertEnvelope(tenant, doc);
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
     // A redelivered event: its rows may be written only now, so retention counts from now too.
-    await models.Envelope.updateOne({ _id: event.id, tenantId: event.tenantId }, { $set: { lastUsedAt: now } });
+    await repos.envelopes.of(tenant).updateOne({ _id: event.id }, { $set: { lastUsedAt: now } });
   }
   return doc.payload;
 }
@@ -46,31 +51,33 @@ async function storeEnvelope(models: DispatcherModels, event: DomainEvent, now: 
  * included, so a partner back from an outage can `recover` what was raised meanwhile (docs/decisions/0039).
  */
 export async function fanOut(
-  models: DispatcherModels,
+  repos: DispatcherRepositories,
   amqp: AmqpClient,
   event: DomainEvent,
   cache?: EnvelopeCache,
   subscriptionCache?: SubscriptionCache,
 ): Promise<number> {
   if (!PUBLIC_TYPES.has(event.type)) return 0;
+  // The event's tenant is set by the producing service (a trusted seam).
+  const tenant = parseTenantId(event.tenantId);
   const occurredAt = new Date(event.occurredAt);
   type Head = Pick<SubscriptionDoc, '_id' | 'isActive' | 'createdAt' | 'deletedAt' | 'recoverSince'>;
   const find = (): Promise<Head[]> =>
-    models.Subscription.find(
-      { tenantId: event.tenantId, eventTypes: event.type },
-      { _id: 1, isActive: 1, createdAt: 1, deletedAt: 1, recoverSince: 1 },
-    ).lean<Head[]>();
+    repos.subscriptions
+      .of(tenant)
+      .find({ eventTypes: event.type }, { _id: 1, isActive: 1, createdAt: 1, deletedAt: 1, recoverSince: 1 })
+      .lean<Head[]>();
   // From the cache only as loaded after the event was raised: every subscription registered before
   // the event is in it (docs/decisions/0059).
   let subscriptions: Head[] = subscriptionCache
-    ? [...(await subscriptionCache.tenant(event.tenantId, occurredAt.getTime())).values()].filter((s) =>
+    ? [...(await subscriptionCache.tenant(tenant, occurredAt.getTime())).values()].filter((s) =>
         s.eventTypes.includes(event.type),
       )
     : await find();
   if (subscriptions.length === 0) return 0;
 
   const now = new Date();
-  const payload = await storeEnvelope(models, event, now);
+  const payload = await storeEnvelope(repos, tenant, event, now);
   // A subscription receives the events raised after it was registered, not older ones still in flight,
   // unless it asked to recover events since a time before them (an older event arriving only now was
   // not there for `recover` to see).
@@ -106,14 +113,17 @@ export async function fanOut(
 
   let pending: Array<Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'status' | 'subscriptionId'>> = rows;
   try {
-    await models.Delivery.collection.insertMany(rows as never[], { ordered: false });
+    await repos.insertDeliveries(tenant, rows);
   } catch (err) {
     if (!isBulkDuplicate(err)) throw err;
     // A redelivered event: take the rows as they are now, whichever run created them.
-    pending = await models.Delivery.find(
-      { tenantId: event.tenantId, eventId: event.id, subscriptionId: { $in: targets.map((s) => s._id) } },
-      { _id: 1, series: 1, attemptsMade: 1, status: 1, subscriptionId: 1 },
-    ).lean();
+    pending = await repos.deliveries
+      .of(tenant)
+      .find(
+        { eventId: event.id, subscriptionId: { $in: targets.map((s) => s._id) } },
+        { _id: 1, series: 1, attemptsMade: 1, status: 1, subscriptionId: 1 },
+      )
+      .lean();
   }
   const first = pending.filter((d) => d.status === 'Pending' && d.series === 1 && d.attemptsMade === 0);
   await Promise.all(

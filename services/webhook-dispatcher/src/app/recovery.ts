@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, invalidState, notFound, type AmqpClient, type CallerContext, type Logger } from '@travel/platform';
+import {
+  AppError,
+  invalidState,
+  notFound,
+  tenantOf,
+  type AmqpClient,
+  type CallerContext,
+  type Logger,
+  type TenantId,
+} from '@travel/platform';
 import { checkRecoverySince, eventsToRecover } from '../domain/recovery';
-import type { DeliveryDoc, DispatcherModels, EnvelopeDoc, SubscriptionDoc } from '../infra/models';
+import type { DeliveryDoc, DispatcherRepositories, EnvelopeDoc, SubscriptionDoc } from '../infra/repositories';
 import { enqueueAttempt } from '../infra/queues';
 import type { SubscriptionCache } from '../infra/subscription-cache';
 import { isBulkDuplicate } from './fan-out';
@@ -20,7 +29,7 @@ type EnvelopeHead = Pick<EnvelopeDoc, '_id' | 'eventType' | 'occurredAt'>;
  */
 export class RecoveryApp {
   constructor(
-    private readonly models: DispatcherModels,
+    private readonly repos: DispatcherRepositories,
     private readonly amqp: AmqpClient,
     private readonly logger: Logger,
     private readonly subscriptionCache?: SubscriptionCache,
@@ -29,30 +38,28 @@ export class RecoveryApp {
   async recover(caller: CallerContext, subscriptionId: string, sinceText: string) {
     const { errors, since } = checkRecoverySince(sinceText, new Date());
     if (!since) throw new AppError('VALIDATION_FAILED', undefined, errors);
-    const { Subscription } = this.models;
-    const sub = await Subscription.findOne({ _id: subscriptionId, tenantId: caller.tenantId }).lean<SubscriptionDoc>();
+    const tenant = tenantOf(caller);
+    const subscriptions = this.repos.subscriptions.of(tenant);
+    const sub = await subscriptions.get(subscriptionId);
     if (!sub || sub.deletedAt) throw notFound('webhook subscription');
     if (!sub.isActive) {
       throw invalidState('The subscription is disabled; delete it and register the endpoint again, then recover.');
     }
     // First, so an event still in transit now is delivered by the fan-out when it arrives (or found here).
     if (!sub.recoverSince || sub.recoverSince > since) {
-      await Subscription.updateOne({ _id: sub._id, tenantId: caller.tenantId }, { $set: { recoverSince: since } });
+      await subscriptions.updateOne({ _id: sub._id }, { $set: { recoverSince: since } });
       this.subscriptionCache?.invalidate(caller.tenantId);
     }
-    const earlier = await Subscription.find(
-      { tenantId: caller.tenantId, url: sub.url, _id: { $ne: sub._id } },
-      { _id: 1 },
-    ).lean();
+    const earlier = await subscriptions.find({ url: sub.url, _id: { $ne: sub._id } }, { _id: 1 }).lean();
     const subscriptionIds = [sub._id, ...earlier.map((s) => s._id)];
 
     let count = 0;
     let after: EnvelopeHead | undefined;
     for (;;) {
-      const batch = await this.nextBatch(caller.tenantId, sub.eventTypes, since, after);
+      const batch = await this.nextBatch(tenant, sub.eventTypes, since, after);
       if (batch.length === 0) break;
       after = batch[batch.length - 1];
-      count += await this.resend(caller.tenantId, sub, subscriptionIds, batch, count);
+      count += await this.resend(tenant, sub, subscriptionIds, batch, count);
       if (batch.length < BATCH) break;
     }
     this.logger.info({ tenantId: caller.tenantId, subscriptionId: sub._id, count }, 'webhook events recovered');
@@ -60,16 +67,18 @@ export class RecoveryApp {
   }
 
   /** The next stored events of the types, oldest first, after `after` (by occurredAt, then id). */
-  private nextBatch(tenantId: string, types: string[], since: Date, after?: EnvelopeHead): Promise<EnvelopeHead[]> {
+  private nextBatch(tenant: TenantId, types: string[], since: Date, after?: EnvelopeHead): Promise<EnvelopeHead[]> {
     const range = after
       ? {
           $or: [{ occurredAt: { $gt: after.occurredAt } }, { occurredAt: after.occurredAt, _id: { $gt: after._id } }],
         }
       : {};
-    return this.models.Envelope.find(
-      { tenantId, eventType: { $in: types }, occurredAt: { $gte: since }, ...range },
-      { _id: 1, eventType: 1, occurredAt: 1 },
-    )
+    return this.repos.envelopes
+      .of(tenant)
+      .find(
+        { eventType: { $in: types }, occurredAt: { $gte: since }, ...range },
+        { _id: 1, eventType: 1, occurredAt: 1 },
+      )
       .sort({ occurredAt: 1, _id: 1 })
       .limit(BATCH)
       .lean<EnvelopeHead[]>();
@@ -77,17 +86,19 @@ export class RecoveryApp {
 
   /** Writes and queues the batch's missing deliveries; returns how many were queued. */
   private async resend(
-    tenantId: string,
+    tenantId: TenantId,
     sub: SubscriptionDoc,
     subscriptionIds: string[],
     batch: EnvelopeHead[],
     queuedBefore: number,
   ): Promise<number> {
-    const { Delivery, Envelope } = this.models;
-    const prior = await Delivery.find(
-      { tenantId, eventId: { $in: batch.map((e) => e._id) }, subscriptionId: { $in: subscriptionIds } },
-      { _id: 0, eventId: 1, subscriptionId: 1, status: 1 },
-    ).lean<Array<Pick<DeliveryDoc, 'eventId' | 'subscriptionId' | 'status'>>>();
+    const deliveries = this.repos.deliveries.of(tenantId);
+    const prior = await deliveries
+      .find(
+        { eventId: { $in: batch.map((e) => e._id) }, subscriptionId: { $in: subscriptionIds } },
+        { _id: 0, eventId: 1, subscriptionId: 1, status: 1 },
+      )
+      .lean<Array<Pick<DeliveryDoc, 'eventId' | 'subscriptionId' | 'status'>>>();
     const wanted = new Set(
       eventsToRecover(
         batch.map((e) => e._id),
@@ -100,7 +111,9 @@ export class RecoveryApp {
 
     const now = new Date();
     // The new rows keep the bytes 30 days from now, as every delivery row does.
-    await Envelope.updateMany({ tenantId, _id: { $in: missing.map((e) => e._id) } }, { $set: { lastUsedAt: now } });
+    await this.repos.envelopes
+      .of(tenantId)
+      .updateMany({ _id: { $in: missing.map((e) => e._id) } }, { $set: { lastUsedAt: now } });
     const rows: DeliveryDoc[] = missing.map((e) => ({
       _id: randomUUID(),
       tenantId,
@@ -122,11 +135,11 @@ export class RecoveryApp {
     }));
     let written = rows;
     try {
-      await Delivery.collection.insertMany(rows as never[], { ordered: false });
+      await this.repos.insertDeliveries(tenantId, rows);
     } catch (err) {
       if (!isBulkDuplicate(err)) throw err;
       // A delivery of the event reached this subscription meanwhile (fan-out, a concurrent recover).
-      const ours = await Delivery.find({ _id: { $in: rows.map((r) => r._id) } }, { _id: 1 }).lean();
+      const ours = await deliveries.find({ _id: { $in: rows.map((r) => r._id) } }, { _id: 1 }).lean();
       const kept = new Set(ours.map((r) => r._id));
       written = rows.filter((r) => kept.has(r._id));
     }
@@ -146,7 +159,7 @@ export class RecoveryApp {
     const queued = written.length - lost.length;
     if (lost.length > 0) {
       // Rows whose first attempt could not be queued are removed, so calling again sends them.
-      await Delivery.deleteMany({ tenantId, _id: { $in: lost.map((r) => r._id) } });
+      await deliveries.deleteMany({ _id: { $in: lost.map((r) => r._id) } });
       throw new AppError(
         'SERVICE_UNAVAILABLE',
         `${queuedBefore + queued} events were queued, the rest could not be; call recover again to send them.`,

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AppError, TenantScope, notFound, paginate, type CallerContext, type PageRequest } from '@travel/platform';
+import { AppError, notFound, paginate, tenantOf, type CallerContext, type PageRequest } from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
 import { checkRegistration } from '../domain/subscription-rules';
 import { DestinationRefused, checkDestination, type Resolve } from '../infra/destination';
-import type { DispatcherModels, SubscriptionDoc } from '../infra/models';
+import type { DispatcherRepositories, SubscriptionDoc } from '../infra/repositories';
 import type { SecretBox } from '../infra/secret-box';
 import type { SubscriptionCache } from '../infra/subscription-cache';
 
@@ -22,15 +22,15 @@ export function toSubscriptionResponse(s: SubscriptionDoc) {
 
 export class SubscriptionsApp {
   constructor(
-    private readonly models: DispatcherModels,
+    private readonly repos: DispatcherRepositories,
     private readonly box: SecretBox,
     private readonly allowedCidrs: Cidr[],
     private readonly resolve?: Resolve,
     private readonly subscriptionCache?: SubscriptionCache,
   ) {}
 
-  scope(tenantId: string) {
-    return new TenantScope<SubscriptionDoc>(this.models.Subscription, tenantId);
+  private scope(caller: CallerContext) {
+    return this.repos.subscriptions.of(tenantOf(caller));
   }
 
   async create(caller: CallerContext, input: { url: string; eventTypes: string[] }) {
@@ -57,7 +57,7 @@ export class SubscriptionsApp {
       consecutiveExhausted: 0,
       createdAt: new Date(),
     };
-    await this.models.Subscription.create(doc);
+    await this.scope(caller).create(doc);
     this.subscriptionCache?.invalidate(caller.tenantId);
     return { ...toSubscriptionResponse(doc), signingSecret };
   }
@@ -71,14 +71,14 @@ export class SubscriptionsApp {
 
   /** The subscription whose delivery log is read: a deleted one answers until retention purges it. */
   async withLog(caller: CallerContext, id: string) {
-    const doc = await this.scope(caller.tenantId).findById(id).lean<SubscriptionDoc>();
+    const doc = await this.scope(caller).findById(id).lean<SubscriptionDoc>();
     if (!doc) throw notFound('webhook subscription');
     return doc;
   }
 
   list(caller: CallerContext, page: PageRequest) {
     return paginate<SubscriptionDoc, ReturnType<typeof toSubscriptionResponse>>(
-      this.scope(caller.tenantId),
+      this.scope(caller),
       { deletedAt: null },
       page,
       { createdAt: -1, _id: 1 },
@@ -92,8 +92,8 @@ export class SubscriptionsApp {
    * 30-day retention, after which the retention job removes the record and its rows.
    */
   async delete(caller: CallerContext, id: string) {
-    const result = await this.models.Subscription.updateOne(
-      { _id: id, tenantId: caller.tenantId, deletedAt: null },
+    const result = await this.scope(caller).updateOne(
+      { _id: id, deletedAt: null },
       { $set: { deletedAt: new Date() }, $unset: { secret: 1 } },
     );
     this.subscriptionCache?.invalidate(caller.tenantId);

@@ -1,4 +1,4 @@
-import type { Logger } from '@travel/platform';
+import { crossTenant, type Logger } from '@travel/platform';
 import type { DeliveryDoc, DispatcherModels } from './models';
 
 const BATCH = 500;
@@ -11,11 +11,13 @@ const BATCH = 500;
  */
 export async function moveDeliveryPayloads(models: DispatcherModels, logger?: Logger): Promise<number> {
   const { Delivery, Envelope } = models;
+  const migration = crossTenant('migration: delivery payloads of every company move to envelopes');
   let moved = 0;
   for (;;) {
     const rows = await Delivery.find(
       { payload: { $exists: true } },
       { _id: 1, tenantId: 1, eventId: 1, eventType: 1, occurredAt: 1, payload: 1, createdAt: 1 },
+      migration,
     )
       .limit(BATCH)
       .lean<DeliveryDoc[]>();
@@ -41,7 +43,7 @@ export async function moveDeliveryPayloads(models: DispatcherModels, logger?: Lo
         { upsert: true },
       );
     }
-    await Delivery.updateMany({ _id: { $in: rows.map((r) => r._id) } }, { $unset: { payload: 1 } });
+    await Delivery.updateMany({ _id: { $in: rows.map((r) => r._id) } }, { $unset: { payload: 1 } }, migration);
     moved += rows.length;
   }
   if (moved) logger?.info({ rows: moved }, 'delivery payloads moved to envelopes');

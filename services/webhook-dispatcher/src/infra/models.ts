@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { tenantScoped } from '@travel/platform';
 import type { AttemptOutcome, DeliveryStatus } from '../domain/outcome';
 
 export interface SubscriptionDoc {
@@ -180,6 +181,9 @@ export function registerModels(conn: Connection): DispatcherModels {
   );
   envelope.index({ tenantId: 1, occurredAt: 1 });
   envelope.index({ lastUsedAt: 1 });
+
+  // Every query of these collections must name the tenant or say why not (docs/decisions/0081).
+  for (const schema of [subscription, delivery, envelope] as Schema[]) schema.plugin(tenantScoped);
 
   return {
     Subscription: conn.model<SubscriptionDoc>('Subscription', subscription),

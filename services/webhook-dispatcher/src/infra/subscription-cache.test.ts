@@ -1,20 +1,26 @@
-import type { DispatcherModels, SubscriptionDoc } from './models';
+import { parseTenantId } from '@travel/platform';
+import type { DispatcherRepositories, SubscriptionDoc } from './repositories';
 import { SubscriptionCache } from './subscription-cache';
 
-/** A stand-in Subscription model: counts the reads, answers what `docs` holds when the read is sent. */
+/** A stand-in subscriptions repository: counts the reads, answers what `docs` holds when the read is sent. */
 function fakeModels(docs: SubscriptionDoc[]) {
   const reads: string[] = [];
   const models = {
-    Subscription: {
-      find: (filter: { tenantId: string }) => {
-        reads.push(filter.tenantId);
-        const snapshot = docs.filter((d) => d.tenantId === filter.tenantId);
-        return { lean: () => new Promise((resolve) => setImmediate(() => resolve(snapshot))) };
-      },
+    subscriptions: {
+      of: (tenantId: string) => ({
+        find: () => {
+          reads.push(tenantId);
+          const snapshot = docs.filter((d) => d.tenantId === tenantId);
+          return { lean: () => new Promise((resolve) => setImmediate(() => resolve(snapshot))) };
+        },
+      }),
     },
-  } as unknown as DispatcherModels;
+  } as unknown as Pick<DispatcherRepositories, 'subscriptions'>;
   return { models, reads };
 }
+
+const T1 = parseTenantId('t1');
+const T2 = parseTenantId('t2');
 
 const sub = (id: string, tenantId = 't1') =>
   ({ _id: id, tenantId, eventTypes: ['employee.created'], isActive: true, createdAt: new Date() }) as SubscriptionDoc;
@@ -23,7 +29,7 @@ describe('SubscriptionCache', () => {
   it('shares one read between concurrent callers of a tenant', async () => {
     const { models, reads } = fakeModels([sub('s1')]);
     const cache = new SubscriptionCache(models, 60_000);
-    const [a, b] = await Promise.all([cache.tenant('t1'), cache.tenant('t1')]);
+    const [a, b] = await Promise.all([cache.tenant(T1), cache.tenant(T1)]);
     expect([...a.keys()]).toEqual(['s1']);
     expect(b).toBe(a);
     expect(reads).toEqual(['t1']);
@@ -33,35 +39,35 @@ describe('SubscriptionCache', () => {
     const docs = [sub('s1')];
     const { models, reads } = fakeModels(docs);
     const cache = new SubscriptionCache(models, 60_000);
-    await cache.tenant('t1');
+    await cache.tenant(T1);
     docs.push(sub('s2'));
     const raisedLater = Date.now() + 1;
     await new Promise((r) => setTimeout(r, 5));
-    const seen = await cache.tenant('t1', raisedLater);
+    const seen = await cache.tenant(T1, raisedLater);
     expect([...seen.keys()].sort()).toEqual(['s1', 's2']);
     expect(reads).toEqual(['t1', 't1']);
     // An event raised before that read is served from it.
-    await cache.tenant('t1', raisedLater - 1);
+    await cache.tenant(T1, raisedLater - 1);
     expect(reads).toHaveLength(2);
   });
 
   it('reads again once the entry is older than its time to live, and after an invalidation', async () => {
     const { models, reads } = fakeModels([sub('s1'), sub('x', 't2')]);
     const cache = new SubscriptionCache(models, 0);
-    await cache.tenant('t1');
-    await cache.tenant('t1');
+    await cache.tenant(T1);
+    await cache.tenant(T1);
     expect(reads).toEqual(['t1', 't1']);
     const kept = new SubscriptionCache(models, 60_000);
-    await kept.get('t2', 'x');
+    await kept.get(T2, 'x');
     kept.invalidate('t2');
-    expect(await kept.get('t2', 'x')).toBeDefined();
+    expect(await kept.get(T2, 'x')).toBeDefined();
     expect(reads).toEqual(['t1', 't1', 't2', 't2']);
   });
 
   it('keeps tenants apart', async () => {
     const { models } = fakeModels([sub('s1', 't1'), sub('s2', 't2')]);
     const cache = new SubscriptionCache(models, 60_000);
-    expect(await cache.get('t1', 's2')).toBeUndefined();
-    expect(await cache.get('t2', 's2')).toBeDefined();
+    expect(await cache.get(T1, 's2')).toBeUndefined();
+    expect(await cache.get(T2, 's2')).toBeDefined();
   });
 });

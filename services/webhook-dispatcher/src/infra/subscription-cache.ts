@@ -1,4 +1,5 @@
-import type { DispatcherModels, SubscriptionDoc } from './models';
+import type { TenantId } from '@travel/platform';
+import type { DispatcherRepositories, SubscriptionDoc } from './repositories';
 
 interface TenantEntry {
   /** When the query that filled it was sent: every subscription registered before then is in it. */
@@ -23,13 +24,13 @@ export class SubscriptionCache {
   private generation = 0;
 
   constructor(
-    private readonly models: DispatcherModels,
+    private readonly repos: Pick<DispatcherRepositories, 'subscriptions'>,
     private readonly ttlMs = 1000,
     private readonly maxTenants = 10_000,
   ) {}
 
   /** The tenant's subscriptions as they were at some moment after `notBefore` (ms since epoch). */
-  async tenant(tenantId: string, notBefore = 0): Promise<Map<string, SubscriptionDoc>> {
+  async tenant(tenantId: TenantId, notBefore = 0): Promise<Map<string, SubscriptionDoc>> {
     const now = Date.now();
     const entry = this.tenants.get(tenantId);
     if (entry && entry.loadedAt > notBefore && now - entry.loadedAt < this.ttlMs) return entry.subscriptions;
@@ -39,7 +40,7 @@ export class SubscriptionCache {
   }
 
   /** One subscription of the tenant (deleted and disabled ones included), or undefined. */
-  async get(tenantId: string, id: string): Promise<SubscriptionDoc | undefined> {
+  async get(tenantId: TenantId, id: string): Promise<SubscriptionDoc | undefined> {
     return (await this.tenant(tenantId)).get(id);
   }
 
@@ -50,11 +51,11 @@ export class SubscriptionCache {
     this.loading.delete(tenantId);
   }
 
-  private load(tenantId: string): Promise<TenantEntry> {
+  private load(tenantId: TenantId): Promise<TenantEntry> {
     const startedAt = Date.now();
     const generation = this.generation;
     const promise = (async () => {
-      const docs = await this.models.Subscription.find({ tenantId }).lean<SubscriptionDoc[]>();
+      const docs = await this.repos.subscriptions.of(tenantId).find().lean<SubscriptionDoc[]>();
       const entry: TenantEntry = { loadedAt: startedAt, subscriptions: new Map(docs.map((d) => [d._id, d])) };
       if (this.generation === generation) {
         if (this.tenants.size >= this.maxTenants) this.tenants.delete(this.tenants.keys().next().value as string);

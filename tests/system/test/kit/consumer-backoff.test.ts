@@ -94,6 +94,8 @@ describe('consumer back-off and parking', () => {
       logger,
       metrics,
       retry: policy,
+      // Made-up routing keys: no schema in contracts/events (the platform's own test).
+      validateEvents: false,
       queue: { name: queue, bindings: ['backoff.transient'] },
       handle: async (_m, raw) => {
         record(calls, raw);
@@ -125,6 +127,8 @@ describe('consumer back-off and parking', () => {
       metrics,
       retry: policy,
       prefetch: 1, // one at a time, so the marker is handled after the messages before it
+      // Made-up routing keys: no schema in contracts/events (the platform's own test).
+      validateEvents: false,
       queue: { name: queue, bindings: ['backoff.poison'] },
       parse: (body) => {
         const b = body as { id?: unknown };
@@ -165,6 +169,8 @@ describe('consumer back-off and parking', () => {
       logger,
       metrics,
       retry: policy,
+      // Made-up routing keys: no schema in contracts/events (the platform's own test).
+      validateEvents: false,
       queue: { name: queue, bindings: ['backoff.exhaust'] },
       handle: async (_m, raw) => {
         record(calls, raw);
@@ -218,6 +224,8 @@ describe('consumer back-off and parking', () => {
       logger,
       metrics,
       retry: policy,
+      // Made-up routing keys: no schema in contracts/events (the platform's own test).
+      validateEvents: false,
       queue: { name: queue, bindings: ['backoff.loop'] },
       handle: async () => {
         handled++;

@@ -1,23 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { repoRoot } from '@travel/testkit';
+import { IMPORT_RULE as RULE, lintRules } from './lint-probe';
 
 // ARCHITECTURE.md: src/domain holds pure rules; it imports no I/O, no framework and no other room of the
 // service. The lint rule enforces it; these cases fail if the rule is removed or loosened.
-const root = repoRoot();
-const eslint = join(root, 'node_modules', '.bin', 'eslint');
-
-function lint(code: string, file: string): string[] {
-  const run = spawnSync(eslint, ['--format', 'json', '--stdin', '--stdin-filename', file], {
-    cwd: root,
-    input: code,
-    encoding: 'utf8',
-  });
-  const [result] = JSON.parse(run.stdout) as Array<{ messages: Array<{ ruleId: string | null }> }>;
-  return result!.messages.map((m) => m.ruleId ?? 'parse');
-}
-
-const RULE = '@typescript-eslint/no-restricted-imports';
 
 describe('src/domain imports no I/O', () => {
   it.each([
@@ -30,7 +14,7 @@ describe('src/domain imports no I/O', () => {
     ["import { routes } from '../http/routes';\nexport const r = routes;\n"],
     ["import { VehiclesApp } from '../app/vehicles';\nexport const a = VehiclesApp;\n"],
   ])('refuses %s', (code) => {
-    expect(lint(code, 'services/fleet/src/domain/probe.ts')).toContain(RULE);
+    expect(lintRules(code, 'services/fleet/src/domain/probe.ts')).toContain(RULE);
   });
 
   it.each([
@@ -39,12 +23,12 @@ describe('src/domain imports no I/O', () => {
     ["import { Money } from '@travel/money';\nexport const m = Money;\n"],
     ["import { requiredText } from '@travel/text-rules';\nexport const t = requiredText;\n"],
   ])('allows %s', (code) => {
-    expect(lint(code, 'services/fleet/src/domain/probe.ts')).toEqual([]);
+    expect(lintRules(code, 'services/fleet/src/domain/probe.ts')).toEqual([]);
   });
 
   it('leaves the other rooms free to do I/O', () => {
     expect(
-      lint("import mongoose from 'mongoose';\nexport const m = mongoose;\n", 'services/fleet/src/infra/probe.ts'),
+      lintRules("import mongoose from 'mongoose';\nexport const m = mongoose;\n", 'services/fleet/src/infra/probe.ts'),
     ).toEqual([]);
   });
 });

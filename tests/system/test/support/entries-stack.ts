@@ -1,8 +1,9 @@
+import { urlEnv } from '@travel/contracts';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { startEntriesService } from '@travel/entries/src/service';
 import { startFleetService } from '@travel/fleet/src/service';
 import { startGateway } from '@travel/gateway/src/service';
@@ -39,20 +40,22 @@ export async function startEntriesStack(
     ...vars,
     FX_SEED_DIR: join(repoRoot(), 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
   });
-  const fleet = options.fleet ? await startFleetService({ ...vars, EMPLOYEES_URL: employees.url }) : undefined;
+  const fleet = options.fleet
+    ? await startFleetService({ ...vars, ...urlEnv({ employees: employees.url }) })
+    : undefined;
   const entries = await startEntriesService({
     ...vars,
-    EMPLOYEES_URL: employees.url,
-    REFERENCE_FX_URL: referenceFx.url,
-    ...(fleet ? { FLEET_URL: fleet.url } : {}),
+    ...urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url, fleet: fleet?.url }),
   });
   const dispatcher = await startDispatcher(vars);
   const gateway = await startGateway({
     ...vars,
-    EMPLOYEES_URL: employees.url,
-    ENTRIES_URL: entries.url,
-    ...(fleet ? { FLEET_URL: fleet.url } : {}),
-    WEBHOOK_DISPATCHER_URL: dispatcher.url,
+    ...urlEnv({
+      employees: employees.url,
+      entries: entries.url,
+      fleet: fleet?.url,
+      'webhook-dispatcher': dispatcher.url,
+    }),
   });
   const receivers: HttpsReceiver[] = [];
   const tls = ensureTestTls(join(repoRoot(), '.local', 'test', 'tls'));
@@ -65,7 +68,10 @@ export async function startEntriesStack(
     dispatcher,
     gateway,
     async tenant(market: Market = 'CZ') {
-      const created = await createTenant(registerModels(employees.deps.mongo), { name: `Entries ${market}`, market });
+      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
+        name: `Entries ${market}`,
+        market,
+      });
       return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
     },
     async receiver() {

@@ -1,8 +1,9 @@
+import { urlEnv } from '@travel/contracts';
 import type { RunningService } from '@travel/platform';
 import type { Market } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { startFleetService } from '@travel/fleet/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { ApiClient, createTestEnv, SmtpSink, type TestEnv } from '@travel/testkit';
@@ -25,8 +26,8 @@ export async function startFleetStack(name: string, overrides: Record<string, st
   const vars = { ...process.env, ...env.vars };
   const smtp = await new SmtpSink().start();
   const employees = await startEmployeesService(vars);
-  const fleet = await startFleetService({ SMTP_URL: smtp.url, ...vars, EMPLOYEES_URL: employees.url });
-  const gateway = await startGateway({ ...vars, EMPLOYEES_URL: employees.url, FLEET_URL: fleet.url });
+  const fleet = await startFleetService({ SMTP_URL: smtp.url, ...vars, ...urlEnv({ employees: employees.url }) });
+  const gateway = await startGateway({ ...vars, ...urlEnv({ employees: employees.url, fleet: fleet.url }) });
   return {
     env,
     employees,
@@ -34,7 +35,10 @@ export async function startFleetStack(name: string, overrides: Record<string, st
     gateway,
     smtp,
     async tenant(market: Market = 'HR') {
-      const created = await createTenant(registerModels(employees.deps.mongo), { name: `Fleet ${market}`, market });
+      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
+        name: `Fleet ${market}`,
+        market,
+      });
       return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
     },
     async stop() {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { startEntriesService } from '@travel/entries/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { startPayoutsService, type PayoutsStartOptions } from '@travel/payouts/src/service';
@@ -75,7 +75,7 @@ export async function startPayoutsStack(name: string, overrides: Record<string, 
     payouts,
     gateway,
     async tenant(market: Market = 'CZ') {
-      const created = await createTenant(registerModels(employees.deps.mongo), {
+      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
         name: `Payouts ${market} s.r.o.`,
         market,
       });

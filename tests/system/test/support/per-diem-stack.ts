@@ -1,8 +1,9 @@
+import { urlEnv } from '@travel/contracts';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { start as startEntries } from '@travel/entries/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
@@ -30,12 +31,13 @@ export async function startPerDiemStack(name: string): Promise<PerDiemStack> {
     ...vars,
     FX_SEED_DIR: join(repoRoot(), 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
   });
-  const entries = await startEntries({ ...vars, EMPLOYEES_URL: employees.url, REFERENCE_FX_URL: referenceFx.url });
+  const entries = await startEntries({
+    ...vars,
+    ...urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url }),
+  });
   const gateway = await startGateway({
     ...vars,
-    EMPLOYEES_URL: employees.url,
-    REFERENCE_FX_URL: referenceFx.url,
-    ENTRIES_URL: entries.url,
+    ...urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url, entries: entries.url }),
   });
   return {
     env,
@@ -44,7 +46,10 @@ export async function startPerDiemStack(name: string): Promise<PerDiemStack> {
     entries,
     gateway,
     async tenant(market: Market) {
-      const created = await createTenant(registerModels(employees.deps.mongo), { name: `Test ${market}`, market });
+      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
+        name: `Test ${market}`,
+        market,
+      });
       return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
     },
     async stop() {

@@ -1,8 +1,9 @@
+import { urlEnv } from '@travel/contracts';
 import type { RunningService } from '@travel/platform';
 import type { Market } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { ApiClient, createTestEnv, type TestEnv } from '@travel/testkit';
@@ -23,14 +24,20 @@ export async function startReferenceStack(name: string): Promise<ReferenceStack>
   const vars = { ...process.env, ...env.vars };
   const employees = await startEmployeesService(vars);
   const referenceFx = await startReferenceFx(vars);
-  const gateway = await startGateway({ ...vars, EMPLOYEES_URL: employees.url, REFERENCE_FX_URL: referenceFx.url });
+  const gateway = await startGateway({
+    ...vars,
+    ...urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url }),
+  });
   return {
     env,
     employees,
     referenceFx,
     gateway,
     async tenant(market: Market = 'CZ') {
-      const created = await createTenant(registerModels(employees.deps.mongo), { name: `Test ${market}`, market });
+      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
+        name: `Test ${market}`,
+        market,
+      });
       return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
     },
     async stop() {

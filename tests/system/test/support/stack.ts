@@ -1,8 +1,9 @@
+import { urlEnv } from '@travel/contracts';
 import { join } from 'node:path';
 import type { RunningService, StartOptions } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { registerModels } from '@travel/employees/src/infra/models';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { startGateway } from '@travel/gateway/src/service';
 import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { ApiClient, createTestEnv, ensureTestTls, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
@@ -33,7 +34,10 @@ export async function startE2eStack(
   const vars = { ...process.env, ...env.vars };
   const employees = await startEmployeesService(vars);
   const dispatcher = await startDispatcher({ ...vars, ...options.dispatcherEnv }, options.dispatcher);
-  const gateway = await startGateway({ ...vars, EMPLOYEES_URL: employees.url, WEBHOOK_DISPATCHER_URL: dispatcher.url });
+  const gateway = await startGateway({
+    ...vars,
+    ...urlEnv({ employees: employees.url, 'webhook-dispatcher': dispatcher.url }),
+  });
   const receivers: HttpsReceiver[] = [];
   const tls = ensureTestTls(join(repoRoot(), '.local', 'test', 'tls'));
   return {
@@ -42,7 +46,10 @@ export async function startE2eStack(
     dispatcher,
     gateway,
     async tenant(market: Market = 'CZ') {
-      const created = await createTenant(registerModels(employees.deps.mongo), { name: `Test ${market}`, market });
+      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
+        name: `Test ${market}`,
+        market,
+      });
       return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
     },
     async receiver() {

@@ -1,0 +1,64 @@
+// The registry of services: the one list of what runs, on which port, owning which /api/v1 resources,
+// and under which variable the others find it. The gateway's routing, scripts/build.ts, the local stack
+// (scripts/stack.ts), the test stacks and the Helm chart check (scripts/chart-check.sh, through
+// `npx tsx scripts/services.ts --json`) all read it; docs/services.md says how to add a service.
+
+export interface ServiceEntry {
+  /** Directory under services/, SERVICE_NAME, the chart's `services.<name>` key and component label. */
+  readonly name: string;
+  /** Default (and in-cluster) HTTP port. */
+  readonly port: number;
+  /** First path segments under /api/v1 that the gateway forwards to this service. */
+  readonly resources: readonly string[];
+}
+
+export const SERVICES = [
+  { name: 'gateway', port: 8080, resources: [] },
+  {
+    name: 'employees',
+    port: 8081,
+    resources: ['employees', 'departments', 'cost-centers', 'company', 'api-keys'],
+  },
+  {
+    name: 'entries',
+    port: 8082,
+    // `per-diems`: only the removed POST /api/v1/per-diems/calculate-simple, answered 410 Gone (decision 0058).
+    resources: ['travel-entries', 'approval-workflow', 'utilities', 'per-diems'],
+  },
+  { name: 'fleet', port: 8083, resources: ['vehicles'] },
+  { name: 'payouts', port: 8084, resources: ['payouts'] },
+  { name: 'reference-fx', port: 8085, resources: ['reference'] },
+  { name: 'webhook-dispatcher', port: 8086, resources: ['webhooks'] },
+] as const satisfies readonly ServiceEntry[];
+
+export type ServiceName = (typeof SERVICES)[number]['name'];
+/** The services behind the gateway (every one but the gateway itself). */
+export type UpstreamName = Exclude<ServiceName, 'gateway'>;
+
+export const SERVICE_NAMES: readonly ServiceName[] = SERVICES.map((s) => s.name);
+export const UPSTREAM_NAMES: readonly UpstreamName[] = SERVICES.filter(
+  (s): s is Extract<(typeof SERVICES)[number], { name: UpstreamName }> => s.name !== 'gateway',
+).map((s) => s.name);
+
+export function serviceEntry(name: ServiceName): ServiceEntry {
+  return SERVICES.find((s) => s.name === name)!;
+}
+
+/** The variable holding a service's base URL for its callers: reference-fx -> REFERENCE_FX_URL. */
+export const urlEnvOf = (name: ServiceName): string => `${name.toUpperCase().replace(/-/g, '_')}_URL`;
+
+/** A service's base URL on this machine at its registry port (the local stack, the services' defaults). */
+export const localUrlOf = (name: ServiceName, host = '127.0.0.1'): string =>
+  `http://${host}:${serviceEntry(name).port}`;
+
+/** `{ EMPLOYEES_URL: …, … }` for the services given (a stack wiring callers to what it started). */
+export function urlEnv(urls: Partial<Record<UpstreamName, string>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, url] of Object.entries(urls)) if (url) env[urlEnvOf(name as UpstreamName)] = url;
+  return env;
+}
+
+/** Which service owns each first path segment under /api/v1. */
+export const RESOURCE_OWNERS: Readonly<Record<string, UpstreamName>> = Object.fromEntries(
+  SERVICES.flatMap((s) => s.resources.map((r) => [r, s.name as UpstreamName])),
+);

@@ -1,0 +1,49 @@
+import type { Connection } from 'mongoose';
+import { TenantModel, crossTenant } from '@travel/platform';
+import { backfillEmployeeStorage } from './migrations';
+import {
+  registerModels,
+  type ApiKeyDoc,
+  type CompanyDoc,
+  type CostCenterDoc,
+  type DepartmentDoc,
+  type EmployeeDoc,
+} from './models';
+
+export type { ApiKeyDoc, CompanyDoc, CostCenterDoc, DepartmentDoc, EmployeeDoc } from './models';
+export { EMPLOYEES_COLLECTION } from './models';
+
+/**
+ * The only way to the employees context's store (docs/decisions/0082). Tenant data is reached through a
+ * scope for a `TenantId` (every filter gets the tenant); the few calls across tenants are the named
+ * functions below, each marked `crossTenant` with its reason (docs/decisions/0081).
+ */
+export interface EmployeesRepositories {
+  companies: TenantModel<CompanyDoc>;
+  employees: TenantModel<EmployeeDoc>;
+  apiKeys: TenantModel<ApiKeyDoc>;
+  departments: TenantModel<DepartmentDoc>;
+  costCenters: TenantModel<CostCenterDoc>;
+  /** The gateway's question: the unrevoked key with this hash, whichever company holds it. */
+  findUnrevokedKeyByHash(hash: string): Promise<ApiKeyDoc | null>;
+  /** Brings documents written before the storage fields existed up to date (before the indexes). */
+  migrate(): Promise<number>;
+}
+
+export function employeesRepositories(conn: Connection): EmployeesRepositories {
+  const models = registerModels(conn);
+  return {
+    companies: new TenantModel(models.Company),
+    employees: new TenantModel(models.Employee),
+    apiKeys: new TenantModel(models.ApiKey),
+    departments: new TenantModel(models.Department),
+    costCenters: new TenantModel(models.CostCenter),
+    findUnrevokedKeyByHash: (hash) =>
+      models.ApiKey.findOne(
+        { hash, revokedAt: null },
+        null,
+        crossTenant('API-key lookup: the key is what identifies the tenant'),
+      ).lean<ApiKeyDoc>(),
+    migrate: () => backfillEmployeeStorage(models),
+  };
+}

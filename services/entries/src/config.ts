@@ -1,0 +1,39 @@
+import { serviceEntry } from '@travel/contracts';
+import { env, envSection, serviceConfig } from '@travel/platform';
+
+export const SERVICE = 'entries';
+export const DEFAULT_PORT = serviceEntry('entries').port;
+
+/** The shared settings plus the services entries calls (docs/configuration.md, "Entries"). */
+export const configSchema = serviceConfig(
+  SERVICE,
+  DEFAULT_PORT,
+  envSection('entries', {
+    EMPLOYEES_URL: env.string({
+      default: 'http://127.0.0.1:8081',
+      type: 'URL',
+      description:
+        'The employees service: an entry’s employee and the cost centers they may charge (docs/decisions/0045). Unreachable: such writes answer `503 SERVICE_UNAVAILABLE`.',
+    }),
+    REFERENCE_FX_URL: env.string({
+      default: 'http://127.0.0.1:8085',
+      type: 'URL',
+      description:
+        'reference-fx: amounts in a foreign currency converted into the base currency (advances, expenses). Unreachable: writes that need a rate answer `503 SERVICE_UNAVAILABLE`.',
+    }),
+    FLEET_URL: env.string({
+      default: 'http://127.0.0.1:8083',
+      type: 'URL',
+      description:
+        'fleet: the vehicle of a Mileage row is claimed there before the row is stored (docs/decisions/0048). Unreachable: such writes answer `503 SERVICE_UNAVAILABLE`.',
+    }),
+  }),
+  (v) => ({
+    /** The employees service: an entry's employee and the cost centers they may charge. */
+    employeesUrl: v.EMPLOYEES_URL,
+    /** reference-fx: conversion of amounts into the base currency. */
+    referenceFxUrl: v.REFERENCE_FX_URL,
+    /** fleet: a vehicle named on a Mileage row is claimed there before the row is stored. */
+    fleetUrl: v.FLEET_URL,
+  }),
+);

@@ -1,0 +1,109 @@
+import { serviceEntry } from '@travel/contracts';
+import { env, envSection, serviceConfig } from '@travel/platform';
+import { parseCidrs } from './domain/address-policy';
+import { SPEC_SCHEDULE, parseSchedule } from './domain/schedule';
+
+export const SERVICE = 'webhook-dispatcher';
+export const DEFAULT_PORT = serviceEntry('webhook-dispatcher').port;
+
+const dispatcherEnv = () =>
+  envSection('webhook-dispatcher', {
+    WEBHOOK_SECRET_ENCRYPTION_KEY: env.string({
+      type: '32 bytes, base64',
+      description:
+        'AES-256-GCM key for partners’ signing secrets at rest (`openssl rand -base64 32`). Any other length stops the start with `WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes, base64-encoded`. See [rotation](#the-webhook-secret-encryption-key).',
+    }),
+    WEBHOOK_RETRY_SCHEDULE: env.parsed(
+      {
+        type: 'exactly 8 comma-separated delays, each `<integer><ms|s|m|h|d>`',
+        default: SPEC_SCHEDULE,
+        fallback: [],
+        description:
+          'Delays before attempts 2–9. Each delay is one wait queue named after it (`webhook-dispatcher.wait.30s`), so a changed schedule creates new queues (see operations.md).',
+      },
+      parseSchedule,
+    ),
+    WEBHOOK_ALLOWED_PRIVATE_CIDRS: env.parsed(
+      {
+        type: 'comma-separated CIDR ranges',
+        default: '',
+        fallback: [],
+        description:
+          'CIDR ranges let through the destination check, which otherwise refuses loopback, RFC 1918, link-local, CGNAT, unique-local IPv6 and other non-public addresses. **Development and tests only; keep it empty in production.**',
+      },
+      (text) =>
+        parseCidrs(
+          text
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        ),
+    ),
+    WEBHOOK_TIMEOUT_MS: env.int({
+      default: 10_000,
+      min: 100,
+      max: 60_000,
+      description: 'Total time for one attempt (connect, TLS, answer), in ms.',
+    }),
+    WEBHOOK_ATTEMPT_PREFETCH: env.int({
+      default: 64,
+      min: 1,
+      max: 1000,
+      description:
+        'Unacknowledged attempt messages per replica, which is the number of attempts a replica runs at once.',
+    }),
+    WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION: env.int({
+      default: 8,
+      min: 1,
+      max: 1000,
+      description:
+        'Attempts in flight per subscription **per replica**. An attempt over the bound waits 1 s in `webhook-dispatcher.wait.defer-1s` (10 s in `…defer-10s` after 3 deferrals in a row) instead of holding a slot.',
+    }),
+    WEBHOOK_RETENTION_INTERVAL_MS: env.int({
+      default: 86_400_000,
+      min: 1000,
+      note: '24 h',
+      description:
+        'How often the job that deletes delivery rows older than 30 days runs; it also runs once at boot. The 30 days are fixed.',
+    }),
+    WEBHOOK_SUBSCRIPTION_CACHE_MS: env.int({
+      default: 1000,
+      max: 60_000,
+      description:
+        'How long a replica uses its cached copy of a tenant’s subscriptions (docs/decisions/0059): a delete or disable made through another replica reaches this one within this time. Changes made through the replica itself, and new subscriptions, are seen at once.',
+    }),
+    WEBHOOK_OUTCOME_BATCH_MS: env.int({
+      default: 5,
+      max: 1000,
+      description:
+        'Attempt outcomes finishing within this time are written as one bulk write (docs/decisions/0060); each attempt is acknowledged after its write.',
+    }),
+  });
+
+/** The shared settings plus the dispatcher's own (docs/configuration.md, "Webhook dispatcher"). */
+export const configSchema = serviceConfig(
+  SERVICE,
+  DEFAULT_PORT,
+  dispatcherEnv(),
+  (v) => ({
+    tiers: v.WEBHOOK_RETRY_SCHEDULE,
+    allowedCidrs: v.WEBHOOK_ALLOWED_PRIVATE_CIDRS,
+    timeoutMs: v.WEBHOOK_TIMEOUT_MS,
+    encryptionKey: v.WEBHOOK_SECRET_ENCRYPTION_KEY,
+    attemptPrefetch: v.WEBHOOK_ATTEMPT_PREFETCH,
+    maxInFlightPerSubscription: v.WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+    retentionEveryMs: v.WEBHOOK_RETENTION_INTERVAL_MS,
+    /** How long a replica may act on a subscription changed by another replica (docs/decisions/0059). */
+    subscriptionCacheMs: v.WEBHOOK_SUBSCRIPTION_CACHE_MS,
+    /** How long an attempt's outcome waits to be written with others (docs/decisions/0060). */
+    outcomeBatchMs: v.WEBHOOK_OUTCOME_BATCH_MS,
+  }),
+  [
+    // Checked with the rest, so a wrong key is in the same list as every other problem.
+    (v, problem) => {
+      const key = v.WEBHOOK_SECRET_ENCRYPTION_KEY;
+      if (key && Buffer.from(key, 'base64').length !== 32)
+        problem('WEBHOOK_SECRET_ENCRYPTION_KEY', 'must be 32 bytes, base64-encoded');
+    },
+  ],
+);

@@ -1,0 +1,74 @@
+import type { Connection } from 'mongoose';
+import { TenantModel, crossTenant, type Logger, type TenantId } from '@travel/platform';
+import { moveDeliveryPayloads } from './migrations';
+import { registerModels, type DeliveryDoc, type EnvelopeDoc, type SubscriptionDoc } from './models';
+import { OutcomeWriter } from './outcome-writer';
+
+export type { AttemptRow, DeliveryDoc, EnvelopeDoc, SubscriptionDoc } from './models';
+
+export interface Purged {
+  deliveries: number;
+  envelopes: number;
+  subscriptions: number;
+}
+
+/**
+ * The only way to the dispatcher's store (docs/decisions/0082): a scope per `TenantId` for every
+ * collection, the two bulk inserts of the fan-out (on the driver, checked to be one tenant's rows), and the
+ * few calls across tenants as named functions marked `crossTenant` (docs/decisions/0081).
+ */
+export interface DispatcherRepositories {
+  subscriptions: TenantModel<SubscriptionDoc>;
+  deliveries: TenantModel<DeliveryDoc>;
+  envelopes: TenantModel<EnvelopeDoc>;
+  /** Inserts an event's envelope; a duplicate key (a redelivered event) is the caller's to handle. */
+  insertEnvelope(tenant: TenantId, doc: EnvelopeDoc): Promise<void>;
+  /** Inserts delivery rows in one unordered command; duplicates (a redelivered event) are the caller's. */
+  insertDeliveries(tenant: TenantId, rows: DeliveryDoc[]): Promise<void>;
+  /** The batched writer of attempt outcomes (its filters carry the row's tenant: app/attempts.ts). */
+  outcomeWriter(windowMs: number): OutcomeWriter;
+  /** Retention: what is older than `cutoff`, of every company (rows first, so a row never outlives its bytes). */
+  purgeOlderThan(cutoff: Date): Promise<Purged>;
+  /** The gauge of disabled subscriptions, over every company. */
+  countInactiveSubscriptions(): Promise<number>;
+  /** Moves payloads of rows written before envelopes existed (a migration, over every company). */
+  migrate(logger?: Logger): Promise<number>;
+}
+
+function ownRows<T extends { tenantId: string }>(tenant: TenantId, docs: T[]): T[] {
+  if (docs.some((d) => d.tenantId !== tenant)) throw new Error('rows of another tenant written in this tenant’s name');
+  return docs;
+}
+
+export function dispatcherRepositories(conn: Connection): DispatcherRepositories {
+  const models = registerModels(conn);
+  return {
+    subscriptions: new TenantModel(models.Subscription),
+    deliveries: new TenantModel(models.Delivery),
+    envelopes: new TenantModel(models.Envelope),
+    insertEnvelope: async (tenant, doc) => {
+      // On the driver: no mongoose document is built for a body stored once per event (hot path).
+      await models.Envelope.collection.insertOne(ownRows(tenant, [doc])[0] as never);
+    },
+    insertDeliveries: async (tenant, rows) => {
+      await models.Delivery.collection.insertMany(ownRows(tenant, rows) as never[], { ordered: false });
+    },
+    outcomeWriter: (windowMs) => new OutcomeWriter(() => models.Delivery.collection as never, windowMs),
+    purgeOlderThan: async (cutoff) => {
+      const retention = crossTenant('retention: the 30-day delivery log of every company');
+      const deliveries = await models.Delivery.deleteMany({ createdAt: { $lt: cutoff } }, retention);
+      const envelopes = await models.Envelope.deleteMany({ lastUsedAt: { $lt: cutoff } }, retention);
+      const subscriptions = await models.Subscription.deleteMany({ deletedAt: { $lt: cutoff } }, retention);
+      return {
+        deliveries: deliveries.deletedCount,
+        envelopes: envelopes.deletedCount,
+        subscriptions: subscriptions.deletedCount,
+      };
+    },
+    countInactiveSubscriptions: () =>
+      models.Subscription.countDocuments({ isActive: false, deletedAt: null }).setOptions(
+        crossTenant('metrics: disabled subscriptions of every company'),
+      ),
+    migrate: (logger) => moveDeliveryPayloads(models, logger),
+  };
+}
