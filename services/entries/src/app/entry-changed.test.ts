@@ -5,14 +5,24 @@ import addFormats from 'ajv-formats';
 import { entryChanged } from './entry-changed';
 import type { PayableEntry } from '../domain/payout';
 
-// What entries raises matches contracts/events/entries.entry-state.changed.schema.json (payouts validates
+// What entries raises matches contracts/events/internal/entries.entry-state.changed.schema.json (payouts validates
 // every message against it and parks what does not match).
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 const valid = ajv.compile(
   JSON.parse(
     readFileSync(
-      join(__dirname, '..', '..', '..', '..', 'contracts', 'events', 'entries.entry-state.changed.schema.json'),
+      join(
+        __dirname,
+        '..',
+        '..',
+        '..',
+        '..',
+        'contracts',
+        'events',
+        'internal',
+        'entries.entry-state.changed.schema.json',
+      ),
       'utf8',
     ),
   ),

@@ -1,4 +1,4 @@
-// The internal `entries.entry-state.changed` event (contracts/events/entries.entry-state.changed.schema.json,
+// The internal `entries.entry-state.changed` event (contracts/events/internal/entries.entry-state.changed.schema.json,
 // docs/decisions/0074): raised in the same single-document write as every change of an entry that can
 // change whether it is ready for payout or what is due. No personal data.
 import type { EventData } from '@travel/contracts';
