@@ -3,7 +3,7 @@
 // gap-free.
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { connectMongo } from '@travel/platform';
+import { connectMongo, crossTenant } from '@travel/platform';
 import { createTestEnv, type TestEnv } from '@travel/testkit';
 import { EntryNumberIssuer } from '../src/app/entry-numbers';
 import { EntryCounters } from '../src/infra/entry-numbers';
@@ -55,7 +55,8 @@ describe('entry numbers of authorized trips', () => {
     return _id;
   }
 
-  const stored = async (id: string) => (await models.Entry.findOne({ _id: id }).lean())!;
+  const stored = async (id: string) =>
+    (await models.Entry.findOne({ _id: id }, null, crossTenant('the test reads what it stored, by id')).lean())!;
   const issuer = () => new EntryNumberIssuer(models, new EntryCounters(models), () => undefined);
 
   it('a number taken by a process that died before storing it goes to its entry, not to the next one', async () => {

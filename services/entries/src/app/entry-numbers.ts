@@ -1,4 +1,4 @@
-import { atRevision, conflict, outboxUpdate, raiseEvent, type Logger } from '@travel/platform';
+import { atRevision, conflict, crossTenant, outboxUpdate, raiseEvent, type Logger } from '@travel/platform';
 import { entryChanged } from './entry-changed';
 import { formatEntryNumber } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
@@ -46,7 +46,7 @@ export class EntryNumberIssuer {
   }
 
   private async read(tenantId: string, entryId: string): Promise<EntryDoc> {
-    const doc = (await this.models.Entry.findOne({ _id: entryId }).lean()) as EntryDoc | null;
+    const doc = (await this.models.Entry.findOne({ _id: entryId, tenantId }).lean()) as EntryDoc | null;
     if (!doc || doc.tenantId !== tenantId) throw new Error(`entry ${entryId} of tenant ${tenantId} is missing`);
     return doc;
   }
@@ -98,6 +98,7 @@ export class EntryNumberIssuer {
     const pending = (await this.models.Entry.find(
       { numberClaim: { $ne: null } },
       { _id: 1, tenantId: 1 },
+      crossTenant('start-up recovery: the entries of every company waiting for their number'),
     ).lean()) as Pick<EntryDoc, '_id' | 'tenantId'>[];
     for (const p of pending) {
       try {
