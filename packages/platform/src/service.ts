@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { Connection } from 'mongoose';
-import { parseConfig, serviceConfig, type BaseConfig } from './config';
+import type { BaseConfig } from './config';
 import { createHttpApp, type ReadinessCheck } from './http/app';
 import { createLogger, type Logger } from './logger';
 import { AmqpClient } from './messaging/amqp-client';
@@ -154,18 +154,6 @@ function startInboxRetention(inbox: Inbox, logger: Logger): () => void {
   const timer = setInterval(run, 3_600_000);
   timer.unref();
   return () => clearInterval(timer);
-}
-
-/** A bounded context whose API is not built yet: it runs, reports health, and answers 501 for its resources. */
-export function startPlaceholderService(
-  name: string,
-  defaultPort: number,
-  prefixes: string[],
-  env: NodeJS.ProcessEnv = process.env,
-  options?: StartOptions,
-) {
-  const config = parseConfig(serviceConfig(name, defaultPort), env);
-  return startService(config, () => ({ notImplemented: prefixes }), options);
 }
 
 /** Entry point of a migrate job: run once, exit 0 when done, 1 with the reason otherwise. */

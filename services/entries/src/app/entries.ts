@@ -39,6 +39,7 @@ import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import type { Attachment } from '../domain/attachment';
 import type { Expense, ExpenseInput } from '../domain/expense';
 import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
+import { entryChanged } from './entry-changed';
 import { toBaseCurrency } from './fx';
 import type { PerDiemPricer, PricedRows } from './per-diems';
 import type { CurrencyConverter, EmployeeDirectory, VehicleDirectory } from './ports';
@@ -304,7 +305,7 @@ export class EntriesApp {
     const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
     const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));
     try {
-      await this.scope(caller).create({ ...entry, rev: 0, ...withOutbox(event, ...used) });
+      await this.scope(caller).create({ ...entry, rev: 0, ...withOutbox(event, entryChanged(entry, 0, now), ...used) });
     } catch (err) {
       await uploads?.unstage(attachments);
       throw err;
@@ -379,7 +380,7 @@ export class EntriesApp {
       };
       const result = await this.scope(caller).updateOne(
         { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate({ $set }, event),
+        outboxUpdate({ $set }, event, entryChanged(next, current.rev + 1, next.editedAt)),
       );
       if (result.matchedCount === 0) return undefined;
       this.nudgeOutbox();
@@ -398,10 +399,14 @@ export class EntriesApp {
       );
       const result = await this.scope(caller).updateOne(
         { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate({ $set: { deletedAt: now, rev: current.rev + 1 } }, ...released),
+        outboxUpdate(
+          { $set: { deletedAt: now, rev: current.rev + 1 } },
+          entryChanged({ ...current, deletedAt: now }, current.rev + 1, now),
+          ...released,
+        ),
       );
       if (result.matchedCount === 0) return undefined;
-      if (released.length) this.nudgeOutbox();
+      this.nudgeOutbox();
       return true;
     });
   }

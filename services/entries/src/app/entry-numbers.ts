@@ -7,6 +7,7 @@ import {
   type Logger,
   type TenantId,
 } from '@travel/platform';
+import { entryChanged } from './entry-changed';
 import { formatEntryNumber } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories, EntryCounters, EntryDoc } from '../infra/repositories';
@@ -94,7 +95,11 @@ export class EntryNumberIssuer {
         .of(tenantId)
         .updateOne(
           { _id: entryId, entryNumber: '', ...atRevision(entry.rev) },
-          outboxUpdate({ $set: { entryNumber: next.entryNumber, numberClaim: null, rev: entry.rev + 1 } }, event),
+          outboxUpdate(
+            { $set: { entryNumber: next.entryNumber, numberClaim: null, rev: entry.rev + 1 } },
+            event,
+            entryChanged(next, entry.rev + 1, entry.editedAt),
+          ),
         );
       if (result.matchedCount === 1) {
         this.nudgeOutbox();

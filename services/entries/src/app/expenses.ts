@@ -22,6 +22,7 @@ import { allocationsStillCover } from './per-diems';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import type { EntriesApp } from './entries';
+import { entryChanged } from './entry-changed';
 import { abandonClaims, prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
 
@@ -57,7 +58,12 @@ export class ExpensesApp {
       .of(tenantOf(caller))
       .updateOne(
         { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate({ $set: { expenses, editedAt: now, rev: current.rev + 1 } }, event, ...extra),
+        outboxUpdate(
+          { $set: { expenses, editedAt: now, rev: current.rev + 1 } },
+          event,
+          entryChanged(next, current.rev + 1, now),
+          ...extra,
+        ),
       );
     if (result.matchedCount === 0) return false;
     this.nudgeOutbox();

@@ -11,6 +11,7 @@ import {
   type CallerContext,
   type FieldErrors,
 } from '@travel/platform';
+import { entryChanged } from './entry-changed';
 import {
   calculatePerDiems,
   PerDiemInputError,
@@ -346,7 +347,11 @@ export class PerDiemsApp {
         .of(tenantOf(caller))
         .updateOne(
           { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
-          outboxUpdate({ $set: { perDiems: priced.rows, editedAt: now, rev: current.rev + 1 } }, event),
+          outboxUpdate(
+            { $set: { perDiems: priced.rows, editedAt: now, rev: current.rev + 1 } },
+            event,
+            entryChanged(next, current.rev + 1, now),
+          ),
         );
       if (result.matchedCount === 0) return undefined;
       this.nudgeOutbox();

@@ -21,6 +21,7 @@ import {
 } from '../domain/workflow';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import type { EntriesApp } from './entries';
+import { entryChanged } from './entry-changed';
 import type { EntryNumberIssuer } from './entry-numbers';
 import type { EmployeeDirectory } from './ports';
 
@@ -142,12 +143,11 @@ export class WorkflowApp {
       const events = decision.issueNumber
         ? []
         : [raiseEvent('entries', decision.event, caller.tenantId, toEntryWebhookDto(next), now)];
-      const result = await this.repos.entries
-        .of(tenantOf(caller))
-        .updateOne(
-          { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
-          outboxUpdate({ $set: changes }, ...events),
-        );
+      const result = await this.repos.entries.of(tenantOf(caller)).updateOne(
+        { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
+        // The payouts context learns every status change (entries.entry-state.changed, docs/decisions/0074).
+        outboxUpdate({ $set: changes }, ...events, entryChanged(next, current.rev + 1, now)),
+      );
       if (result.matchedCount === 0) return undefined;
       if (decision.issueNumber) authorized = next;
       else this.nudgeOutbox();
