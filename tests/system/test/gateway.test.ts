@@ -128,6 +128,10 @@ describe('gateway', () => {
 
     it('still routes the methods a path has: 501 from a context not built yet, 200 from a built one', async () => {
       expect((await api().get('/api/v1/approval-workflow')).status).toBe(501);
+      // A planned action on a built resource is 501 too, not the 404 of an unknown route.
+      const submit = await api().post('/api/v1/travel-entries/0b3e0f0e-0000-4000-8000-000000000001/submit', {});
+      expect(submit.status).toBe(501);
+      expect(submit.body).toMatchObject({ code: 'NOT_IMPLEMENTED' });
       expect((await api().get('/api/v1/company')).status).toBe(200);
     });
 
