@@ -1,9 +1,13 @@
 // Attachments through the gateway: multipart upload of up to 5 files (more, or a file over 10 MiB: 413),
 // images decoded for real (undecodable bytes: 400 under errors.File, never 500), PDF by its signature,
 // bytes kept in GridFS and streamed back with their content type, delete; entry.updated on each change.
+import { crossTenant } from '@travel/platform';
 import { registerModels } from '@travel/entries/src/infra/models';
 import type { ApiClient } from '@travel/testkit';
 import { startEntriesStack, type EntriesStack } from './support/entries-stack';
+
+// Direct store probes of the test look across tenants on purpose (docs/decisions/0081).
+const TEST_PROBE = crossTenant('test probe');
 
 // A valid 1×1 PNG, and the same file cut short.
 const PNG = Buffer.from(
@@ -146,7 +150,7 @@ describe('entries: attachments', () => {
     it('an undecodable image is 400 under errors.attachments, and nothing is stored (no entry, no bytes)', async () => {
       const { Entry } = registerModels(stack.entries.deps.mongo);
       const files = stack.entries.deps.mongo.db!.collection('attachments.files');
-      const [entriesBefore, filesBefore] = [await Entry.countDocuments({}), await files.countDocuments({})];
+      const [entriesBefore, filesBefore] = [await Entry.countDocuments({}, TEST_PROBE), await files.countDocuments({})];
       const res = await createMultipart({ departureDate: '2026-11-19', returnDate: '2026-11-20' }, [
         { name: 'ok.png', type: 'image/png', bytes: PNG },
         { name: 'broken.png', type: 'image/png', bytes: TRUNCATED_PNG },
@@ -154,7 +158,10 @@ describe('entries: attachments', () => {
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
       expect(Object.keys(res.body.errors)).toEqual(['attachments']);
-      expect([await Entry.countDocuments({}), await files.countDocuments({})]).toEqual([entriesBefore, filesBefore]);
+      expect([await Entry.countDocuments({}, TEST_PROBE), await files.countDocuments({})]).toEqual([
+        entriesBefore,
+        filesBefore,
+      ]);
     });
 
     it('the entry part is checked like the JSON body, with the same field keys', async () => {
@@ -177,7 +184,7 @@ describe('entries: attachments', () => {
 
   it("a locked entry is 409, another tenant's entry 404", async () => {
     const e = await entry();
-    await registerModels(stack.entries.deps.mongo).Entry.updateOne({ _id: e.id }, { $set: { status: 1 } });
+    await registerModels(stack.entries.deps.mongo).Entry.updateOne({ _id: e.id }, { $set: { status: 1 } }, TEST_PROBE);
     expect((await upload(e.id, [{ name: 'r.png', type: 'image/png', bytes: PNG }])).status).toBe(409);
     const other = await stack.tenant('SI');
     const res = await fetch(`${stack.gateway.url}/api/v1/travel-entries/${e.id}/attachments`, {

@@ -2,10 +2,14 @@
 // amounts converted on the expense date with exchangeRateSource provenance and the manual-rate rule;
 // Mileage rows priced from @travel/regulations (distance × statutory rate, plus the CZ/SK fuel part);
 // the vehicle kept only on Mileage rows; full replace; child changes raise entry.updated; atomic create.
+import { crossTenant } from '@travel/platform';
 import { limitedCaller } from '@travel/employees/test/support/org-fixtures';
 import { registerModels } from '@travel/entries/src/infra/models';
 import { eventually, type ApiClient } from '@travel/testkit';
 import { startEntriesStack, type EntriesStack } from './support/entries-stack';
+
+// Direct store probes of the test look across tenants on purpose (docs/decisions/0081).
+const TEST_PROBE = crossTenant('test probe');
 
 const TRIP = { departureDate: '2026-11-19', returnDate: '2026-11-20' };
 const VEHICLE = '3f2b8a4e-1c7d-4e8a-9b1f-2a6c5d4e3f21';
@@ -228,7 +232,9 @@ describe('entries: expenses', () => {
       const fuel = await cz.post(path(e.id), { kind: 'Fuel', date: '2026-11-20', amount: 1500, vehicleId: car });
       expect(fuel.status).toBe(201);
       expect(fuel.body).toMatchObject({ vehicleId: null, vehicle: null });
-      const stored = await registerModels(stack.entries.deps.mongo).Entry.findOne({ _id: e.id }).lean();
+      const stored = await registerModels(stack.entries.deps.mongo)
+        .Entry.findOne({ _id: e.id }, null, TEST_PROBE)
+        .lean();
       expect(stored!.expenses[0]!.vehicleId).toBeNull();
     });
   });
@@ -253,7 +259,7 @@ describe('entries: expenses', () => {
 
     it('entry create with nested expenses is atomic: one failing expense stores nothing', async () => {
       const { Entry } = registerModels(stack.entries.deps.mongo);
-      const before = await Entry.countDocuments({});
+      const before = await Entry.countDocuments({}, TEST_PROBE);
       const res = await cz.post('/api/v1/travel-entries', {
         ...TRIP,
         expenses: [
@@ -272,7 +278,7 @@ describe('entries: expenses', () => {
           'expenses[2].fuelType',
         ].sort(),
       );
-      expect(await Entry.countDocuments({})).toBe(before);
+      expect(await Entry.countDocuments({}, TEST_PROBE)).toBe(before);
 
       const ok = await cz.post('/api/v1/travel-entries', {
         ...TRIP,
@@ -306,7 +312,11 @@ describe('entries: expenses', () => {
 
     it('a locked entry refuses expense writes (409)', async () => {
       const e = await entry(cz);
-      await registerModels(stack.entries.deps.mongo).Entry.updateOne({ _id: e.id }, { $set: { isPaidOut: true } });
+      await registerModels(stack.entries.deps.mongo).Entry.updateOne(
+        { _id: e.id },
+        { $set: { isPaidOut: true } },
+        TEST_PROBE,
+      );
       const res = await cz.post(path(e.id), { kind: 'Meals', date: '2026-11-19', amount: 1 });
       expect(res.status).toBe(409);
       expect(res.body.code).toBe('INVALID_STATE');

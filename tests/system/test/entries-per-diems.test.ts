@@ -4,11 +4,15 @@
 // allocations re-checked when a child changes the entry's total (issue 12; docs/decisions/0072).
 // Expected figures are computed by hand from /work/shared/research/REGULATIONS.md (2026 tables) and the
 // recorded provider feeds, not taken from the engine. November 2026: CET (UTC+1) in every market.
+import { crossTenant } from '@travel/platform';
 import { verify } from '@travel/webhook-verify';
 import { costCenter } from '@travel/employees/test/support/org-fixtures';
 import { registerModels } from '@travel/entries/src/infra/models';
 import { eventually, type ApiClient } from '@travel/testkit';
 import { startEntriesStack, type EntriesStack } from './support/entries-stack';
+
+// Direct store probes of the test look across tenants on purpose (docs/decisions/0081).
+const TEST_PROBE = crossTenant('test probe');
 
 const ENTRIES = '/api/v1/travel-entries';
 const CALCULATE = '/api/v1/utilities/per-diems/calculate';
@@ -211,7 +215,7 @@ describe('entries: per-diem rows', () => {
       expect(other.status).toBe(400);
       expect(other.body.errors.employeeId).toBeDefined();
       const Entry = registerModels(stack.entries.deps.mongo).Entry;
-      await Entry.updateOne({ _id: e.id }, { $set: { status: 1 } });
+      await Entry.updateOne({ _id: e.id }, { $set: { status: 1 } }, TEST_PROBE);
       const locked = await hr.post(fromItinerary(e.id), {
         stops: [
           { time: '2026-11-02T05:00:00Z', countryCode: 'HR' },

@@ -1,10 +1,14 @@
 // Travel entries through the gateway: create (defaults, the spec's fields, atomic refusal), detail, list
 // with its filters, full-replace PUT (a GET body PUT back is valid; omitted fields cleared), soft delete,
 // the visibility/edit matrix of docs/decisions/0044 and another tenant's entry as 404.
+import { crossTenant } from '@travel/platform';
 import type { ApiClient } from '@travel/testkit';
 import { limitedCaller } from '@travel/employees/test/support/org-fixtures';
 import { registerModels } from '@travel/entries/src/infra/models';
 import { startEntriesStack, type EntriesStack } from './support/entries-stack';
+
+// Direct store probes of the test look across tenants on purpose (docs/decisions/0081).
+const TEST_PROBE = crossTenant('test probe');
 
 const TRIP = { departureDate: '2026-11-02', returnDate: '2026-11-04' };
 
@@ -96,7 +100,7 @@ describe('entries: records', () => {
 
     it('refuses bad input with 400 and field errors, and stores nothing', async () => {
       const { Entry } = registerModels(stack.entries.deps.mongo);
-      const before = await Entry.countDocuments({});
+      const before = await Entry.countDocuments({}, TEST_PROBE);
       for (const [body, key] of [
         [{ ...TRIP, destinationCountryCode: 'XX' }, 'destinationCountryCode'],
         [{ ...TRIP, destinationCountryCode: 'cz' }, 'destinationCountryCode'],
@@ -116,7 +120,7 @@ describe('entries: records', () => {
         });
         expect(Object.keys(res.body.errors).join(' ')).toContain(key);
       }
-      expect(await Entry.countDocuments({})).toBe(before);
+      expect(await Entry.countDocuments({}, TEST_PROBE)).toBe(before);
     });
   });
 
@@ -182,7 +186,11 @@ describe('entries: records', () => {
 
     it('a locked entry is 409 INVALID_STATE', async () => {
       const e = await create(owner, TRIP);
-      await registerModels(stack.entries.deps.mongo).Entry.updateOne({ _id: e.id }, { $set: { status: 3 } });
+      await registerModels(stack.entries.deps.mongo).Entry.updateOne(
+        { _id: e.id },
+        { $set: { status: 3 } },
+        TEST_PROBE,
+      );
       const got = await owner.get(`/api/v1/travel-entries/${e.id}`);
       expect(got.body.locked).toBe(true);
       const res = await owner.put(`/api/v1/travel-entries/${e.id}`, { ...got.body, destination: 'Elsewhere' });

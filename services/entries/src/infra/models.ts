@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { isDuplicateKey, outboxSchemaFields, type OutboxFields } from '@travel/platform';
+import { isDuplicateKey, tenantScoped, outboxSchemaFields, type OutboxFields } from '@travel/platform';
 import type { TravelEntry } from '../domain/entry';
 import { perDiemSchema } from './per-diem-model';
 
@@ -138,6 +138,9 @@ export function registerModels(conn: Connection): EntriesModels {
     { collection: 'entry_counters', versionKey: false },
   );
   counter.index({ tenantId: 1, year: 1 });
+  // Every query names its tenant, or says why it may not (docs/decisions/0081).
+  entry.plugin(tenantScoped);
+  counter.plugin(tenantScoped);
 
   return {
     Entry: conn.model<EntryDoc>('Entry', entry),
@@ -149,8 +152,8 @@ export function registerModels(conn: Connection): EntriesModels {
 export async function nextEntrySequence(models: EntriesModels, tenantId: string, year: number): Promise<number> {
   const next = () =>
     models.EntryCounter.findOneAndUpdate(
-      { _id: `${tenantId}:${year}` },
-      { $inc: { seq: 1 }, $setOnInsert: { tenantId, year } },
+      { _id: `${tenantId}:${year}`, tenantId },
+      { $inc: { seq: 1 }, $setOnInsert: { year } },
       { upsert: true, new: true, lean: true },
     );
   try {
