@@ -3,7 +3,8 @@
 # `npm test` does, runs the webhook-dispatch benchmark against it, and stops what it started.
 # Extra arguments go to bench/webhook-dispatch.ts (--quick, --profile, --runs N, --scenarios a,b, ...).
 # `npm run bench -- store [...]` runs the store benchmark instead (bench/store.ts: stock vs patched FerretDB,
-# its own servers on port 27057, no shared infrastructure).
+# its own servers on port 27057, no shared infrastructure). `npm run bench -- api [...]` runs the API-read
+# benchmark (bench/api-reads.ts: gateway vs bare express, its own FerretDB).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -13,5 +14,9 @@ bash scripts/bootstrap.sh
 if [ "${1:-}" = "store" ]; then
   shift
   exec tsx bench/store.ts "$@"
+fi
+if [ "${1:-}" = "api" ]; then
+  shift
+  exec tsx bench/api-reads.ts "$@"
 fi
 exec tsx bench/infra-run.ts "$@"

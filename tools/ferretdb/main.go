@@ -9,7 +9,10 @@
 // front that serializes write commands per collection while reads pass through concurrently
 // (docs/decisions/0002). The front fails closed: a command it does not know to be a read runs alone
 // (no write in flight), compressed messages and bulkWrite are refused, an unacknowledged write is
-// made acknowledged so its lock covers it, and a locked command's backend I/O has a deadline.
+// made acknowledged so its lock covers it, and every wait of a serialized command (for its lock, for the
+// backend's answer) has a deadline past which the client gets an error; a command whose backend answer is
+// late keeps its lock until the backend has answered (docs/decisions/0087), and the patched FerretDB
+// bounds every write command itself (-write-timeout).
 package main
 
 import (
@@ -85,37 +88,85 @@ var refusedCommands = map[string]string{
 	"bulkWrite": "bulkWrite is not supported by this server (tools/ferretdb); use insert/update/delete",
 }
 
-// locks serializes writes: per collection, and all of them against lockAll commands.
+// locks serializes writes: per collection, and all of them against lockAll commands. Every wait is
+// bounded: a request that cannot have its lock within the deadline is answered with an error instead.
+// (sync.Mutex has no timed wait, hence the state and a channel closed at every release.)
 type locks struct {
-	all sync.RWMutex
-	mu  sync.Mutex
-	m   map[string]*sync.Mutex
+	mu          sync.Mutex
+	held        map[string]bool // collection keys held
+	collections int             // collection locks held
+	exclusive   bool            // a lockAll command holds everything
+	exclWaiting int             // lockAll commands waiting: new collection writes queue behind them
+	changed     chan struct{}   // closed and replaced whenever a lock is released or a waiter gives up
 }
 
-func newLocks() *locks { return &locks{m: map[string]*sync.Mutex{}} }
+func newLocks() *locks { return &locks{held: map[string]bool{}, changed: make(chan struct{})} }
 
-func (l *locks) get(key string) *sync.Mutex {
+var errLockWait = errors.New("lock wait deadline")
+
+// broadcast wakes every waiter; l.mu is held.
+func (l *locks) broadcast() {
+	close(l.changed)
+	l.changed = make(chan struct{})
+}
+
+// acquire takes what the action needs, waiting until deadline at most, and returns its release.
+func (l *locks) acquire(a action, key string, deadline time.Time) (func(), error) {
+	if a != lockCollection && a != lockAll {
+		return func() {}, nil
+	}
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.m[key] == nil {
-		l.m[key] = &sync.Mutex{}
+	if a == lockAll {
+		l.exclWaiting++
 	}
-	return l.m[key]
-}
-
-// acquire takes what the action needs and returns its release.
-func (l *locks) acquire(a action, key string) func() {
-	switch a {
-	case lockCollection:
-		l.all.RLock()
-		m := l.get(key)
-		m.Lock()
-		return func() { m.Unlock(); l.all.RUnlock() }
-	case lockAll:
-		l.all.Lock()
-		return l.all.Unlock
+	for {
+		switch {
+		case a == lockCollection && !l.exclusive && l.exclWaiting == 0 && !l.held[key]:
+			l.held[key] = true
+			l.collections++
+			l.mu.Unlock()
+			return func() {
+				l.mu.Lock()
+				delete(l.held, key)
+				l.collections--
+				l.broadcast()
+				l.mu.Unlock()
+			}, nil
+		case a == lockAll && !l.exclusive && l.collections == 0:
+			l.exclWaiting--
+			l.exclusive = true
+			l.mu.Unlock()
+			return func() {
+				l.mu.Lock()
+				l.exclusive = false
+				l.broadcast()
+				l.mu.Unlock()
+			}, nil
+		}
+		changed := l.changed
+		l.mu.Unlock()
+		if timer == nil {
+			timer = time.NewTimer(time.Until(deadline))
+		}
+		select {
+		case <-changed:
+			l.mu.Lock()
+		case <-timer.C:
+			l.mu.Lock()
+			if a == lockAll {
+				l.exclWaiting--
+				l.broadcast() // collection writes held back by this waiter may go now
+			}
+			l.mu.Unlock()
+			return nil, errLockWait
+		}
 	}
-	return func() {}
 }
 
 // readMessage reads one length-prefixed wire-protocol message.
@@ -330,11 +381,16 @@ func replyHasMore(msg []byte) bool {
 		binary.LittleEndian.Uint32(msg[16:20])&moreToCome != 0
 }
 
-// errorReply builds an OP_MSG answering request with {ok: 0, errmsg, code}.
+// errorReply builds an OP_MSG answering request with {ok: 0, errmsg, code: CommandNotSupported}.
 func errorReply(request []byte, errmsg string) []byte {
+	return errorReplyCode(request, errmsg, 115, "CommandNotSupported")
+}
+
+// errorReplyCode builds an OP_MSG answering request with {ok: 0, errmsg, code, codeName}.
+func errorReplyCode(request []byte, errmsg string, code int32, codeName string) []byte {
 	doc, err := bson.Marshal(bson.D{
 		{Key: "ok", Value: 0.0}, {Key: "errmsg", Value: errmsg},
-		{Key: "code", Value: int32(115)}, {Key: "codeName", Value: "CommandNotSupported"},
+		{Key: "code", Value: code}, {Key: "codeName", Value: codeName},
 	})
 	if err != nil {
 		panic(err)
@@ -365,9 +421,13 @@ func acknowledged(msg []byte) []byte {
 type front struct {
 	backend string
 	locks   *locks
-	// lockTimeout bounds the backend I/O of a locked command: a stuck backend cannot hold a lock longer.
+	// lockTimeout bounds both waits of a serialized command: for its lock, and for the backend's answer.
 	lockTimeout time.Duration
 }
+
+// errBackendDeadline: the backend did not answer a locked command in time; its connection was handed to
+// drain, which keeps the lock until the backend has answered.
+var errBackendDeadline = errors.New("backend deadline")
 
 func (f *front) serve(client net.Conn) {
 	defer client.Close()
@@ -376,7 +436,11 @@ func (f *front) serve(client net.Conn) {
 		log.Printf("backend: %v", err)
 		return
 	}
-	defer server.Close()
+	defer func() {
+		if server != nil {
+			server.Close()
+		}
+	}()
 	for {
 		req, err := readMessage(client)
 		if err != nil {
@@ -398,13 +462,31 @@ func (f *front) serve(client net.Conn) {
 			}
 			continue
 		}
-		if err := f.locked(client, server, req, act, detail); err != nil {
-			if ne, ok := err.(net.Error); ok && ne.Timeout() {
-				log.Printf("backend did not answer a locked command within %s; connection closed", f.lockTimeout)
+		err = f.locked(client, server, req, act, detail)
+		if errors.Is(err, errBackendDeadline) {
+			server = nil // drain owns it now
+			log.Printf("backend did not answer a serialized command (%s) within %s; answered with an error, lock kept until the backend answers", lockName(act, detail), f.lockTimeout)
+			if !noReply(req) {
+				_, _ = client.Write(errorReplyCode(req, "tools/ferretdb: the store did not answer within "+f.lockTimeout.String()+
+					"; the write may still be applied, and writes to "+lockName(act, detail)+" wait until it has answered", 50, "MaxTimeMSExpired"))
 			}
 			return
 		}
+		if err != nil {
+			return
+		}
 	}
+}
+
+func lockName(act action, key string) string {
+	if act == lockAll {
+		return "every collection"
+	}
+	return key
+}
+
+func noReply(req []byte) bool {
+	return opCode(req) == opMsg && binary.LittleEndian.Uint32(req[16:20])&moreToCome != 0
 }
 
 // relay forwards an unlocked request and streams its replies back.
@@ -432,14 +514,30 @@ func relay(client, server net.Conn, req []byte) error {
 // locked runs a request under its lock: the backend's whole answer is read with a deadline while the
 // lock is held, then the lock is released before anything is written to the client (a slow client
 // holds no lock either).
+//
+// It fails closed. A request that cannot have its lock within lockTimeout is answered with an error and
+// never forwarded. When the backend does not answer within lockTimeout, the lock is NOT released: the
+// front cannot stop a command the backend is running, and letting the next write in beside it would
+// break the serialization this front exists for. The connection goes to drain, which releases the lock
+// once the backend has answered (the patched FerretDB gives every write command its own, shorter,
+// deadline: -write-timeout), and the caller gets errBackendDeadline.
 func (f *front) locked(client, server net.Conn, req []byte, act action, key string) error {
-	noReply := opCode(req) == opMsg && binary.LittleEndian.Uint32(req[16:20])&moreToCome != 0
-	if noReply {
+	quiet := noReply(req)
+	if quiet {
 		req = acknowledged(req)
 	}
-	release := f.locks.acquire(act, key)
+	release, err := f.locks.acquire(act, key, time.Now().Add(f.lockTimeout))
+	if err != nil {
+		if quiet {
+			return err // nobody reads an answer: close the connection rather than drop the write silently
+		}
+		log.Printf("lock of %s not granted within %s; request refused", lockName(act, key), f.lockTimeout)
+		_, err := client.Write(errorReplyCode(req, "tools/ferretdb: the write lock of "+lockName(act, key)+" was not granted within "+
+			f.lockTimeout.String()+" (an earlier command on it has not finished); nothing was done", 50, "MaxTimeMSExpired"))
+		return err
+	}
 	var replies [][]byte
-	err := func() error {
+	err = func() error {
 		if err := server.SetDeadline(time.Now().Add(f.lockTimeout)); err != nil {
 			return err
 		}
@@ -457,11 +555,15 @@ func (f *front) locked(client, server net.Conn, req []byte, act action, key stri
 			}
 		}
 	}()
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		go drain(server, release, lockName(act, key))
+		return errBackendDeadline
+	}
 	release()
 	if err != nil {
 		return err
 	}
-	if noReply {
+	if quiet {
 		return nil
 	}
 	for _, r := range replies {
@@ -472,10 +574,27 @@ func (f *front) locked(client, server net.Conn, req []byte, act action, key stri
 	return nil
 }
 
+// drain reads the late answer of a command whose deadline passed, then releases its lock and closes the
+// backend connection. A backend that never answers keeps the lock: its writers are refused (fail closed).
+func drain(server net.Conn, release func(), name string) {
+	defer server.Close()
+	start := time.Now()
+	_ = server.SetDeadline(time.Time{})
+	for {
+		reply, err := readMessage(server)
+		if err != nil || !replyHasMore(reply) {
+			break
+		}
+	}
+	release()
+	log.Printf("the late command on %s ended %s after its deadline; lock released", name, time.Since(start).Round(time.Millisecond))
+}
+
 func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	dir := flag.String("data", "data", "directory for the SQLite database files")
-	lockTimeout := flag.Duration("lock-timeout", 2*time.Minute, "longest backend I/O of a serialized command; past it the connection is closed and the lock released")
+	lockTimeout := flag.Duration("lock-timeout", 2*time.Minute, "longest wait of a serialized command, for its lock and for the backend's answer; past it the client gets an error")
+	writeTimeout := flag.Duration("write-timeout", 0, "deadline of a write command inside FerretDB (default: half of -lock-timeout); must be shorter than -lock-timeout")
 	flag.Parse()
 
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
@@ -483,6 +602,16 @@ func main() {
 	}
 	abs, err := filepath.Abs(*dir)
 	if err != nil {
+		log.Fatal(err)
+	}
+	if *writeTimeout == 0 {
+		*writeTimeout = *lockTimeout / 2
+	}
+	if *writeTimeout >= *lockTimeout {
+		log.Fatal("-write-timeout must be shorter than -lock-timeout")
+	}
+	// Read by the patched FerretDB (internal/clientconn/conn.go) for every write command.
+	if err := os.Setenv("FERRETDB_LOCAL_WRITE_TIMEOUT", writeTimeout.String()); err != nil {
 		log.Fatal(err)
 	}
 	socket := filepath.Join(abs, "ferretdb.sock")

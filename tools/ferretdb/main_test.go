@@ -248,35 +248,112 @@ func TestFrontMakesUnacknowledgedWritesWaitForTheBackend(t *testing.T) {
 	}
 }
 
-func TestAStuckBackendReleasesTheLock(t *testing.T) {
-	// The first message hangs far longer than the lock timeout; the others answer at once.
+func TestAStuckBackendFailsClosedWithDeadlines(t *testing.T) {
+	// The first message is answered only when unblock is closed; the others at once.
+	unblock := make(chan struct{})
+	t.Cleanup(func() {
+		select {
+		case <-unblock:
+		default:
+			close(unblock)
+		}
+	})
 	b := startFakeBackend(t, func(n int32) time.Duration {
 		if n == 1 {
-			return time.Hour
+			<-unblock
 		}
 		return 0
 	})
-	dial := startFront(t, b.path, 300*time.Millisecond)
+	timeout := 300 * time.Millisecond
+	dial := startFront(t, b.path, timeout)
 	insert := buildOpMsg(t, 0, bson.D{{Key: "insert", Value: "c"}, {Key: "$db", Value: "d"}})
 
 	stuck := dial()
+	start := time.Now()
 	if _, err := stuck.Write(insert); err != nil {
 		t.Fatal(err)
 	}
 	<-b.received // the stuck write holds the lock of d.c now
 
-	start := time.Now()
+	// Another write of d.c waits for the lock no longer than the deadline, is refused, and is never
+	// forwarded: the stuck one may still be applied, so nothing runs beside it.
 	other := dial()
 	reply, err := roundTrip(t, other, insert)
-	if err != nil || reply["ok"] != 1.0 {
-		t.Fatalf("second write: %v %v", reply, err)
+	if err != nil || reply["ok"] != 0.0 || reply["code"] != int32(50) {
+		t.Fatalf("write behind the stuck one: %v %v", reply, err)
 	}
-	if waited := time.Since(start); waited < 200*time.Millisecond || waited > 5*time.Second {
-		t.Errorf("second write waited %s; want about the lock timeout", waited)
+	if waited := time.Since(start); waited < timeout/2 || waited > 5*time.Second {
+		t.Errorf("refused after %s; want about the deadline", waited)
 	}
-	// The stuck client's connection is closed rather than answered.
-	if _, err := readMessage(stuck); err == nil {
-		t.Error("the stuck write got a reply")
+	// The stuck client gets an error at its deadline.
+	if reply, err := readReply(t, stuck); err != nil || reply["ok"] != 0.0 || reply["code"] != int32(50) {
+		t.Errorf("the stuck write: %v %v", reply, err)
+	}
+	// Other collections are not held up.
+	if reply, err := roundTrip(t, other, buildOpMsg(t, 0, bson.D{{Key: "insert", Value: "e"}, {Key: "$db", Value: "d"}})); err != nil || reply["ok"] != 1.0 {
+		t.Errorf("write of another collection: %v %v", reply, err)
+	}
+	if n := b.count.Load(); n != 2 {
+		t.Errorf("backend received %d messages, want 2 (the stuck write and the other collection's)", n)
+	}
+
+	// Once the backend has answered the stuck command, d.c is writable again, on the refused
+	// client's still open connection.
+	close(unblock)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		reply, err := roundTrip(t, other, insert)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reply["ok"] == 1.0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("d.c still refused after the backend answered: %v", reply)
+		}
+	}
+}
+
+func readReply(t *testing.T, c net.Conn) (bson.M, error) {
+	t.Helper()
+	reply, err := readMessage(c)
+	if err != nil {
+		return nil, err
+	}
+	doc, _, err := commandDoc(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m bson.M
+	return m, bson.Unmarshal(doc, &m)
+}
+
+func TestExclusiveCommandsWaitWithADeadline(t *testing.T) {
+	// A write that never answers: a drop waits for it no longer than the deadline, then is refused
+	// without reaching the backend, and writes of other collections queued behind the drop go on.
+	unblock := make(chan struct{})
+	t.Cleanup(func() { close(unblock) })
+	b := startFakeBackend(t, func(n int32) time.Duration {
+		if n == 1 {
+			<-unblock
+		}
+		return 0
+	})
+	dial := startFront(t, b.path, 300*time.Millisecond)
+	if _, err := dial().Write(buildOpMsg(t, 0, bson.D{{Key: "update", Value: "c"}, {Key: "$db", Value: "d"}})); err != nil {
+		t.Fatal(err)
+	}
+	<-b.received
+	reply, err := roundTrip(t, dial(), buildOpMsg(t, 0, bson.D{{Key: "drop", Value: "other"}, {Key: "$db", Value: "d"}}))
+	if err != nil || reply["ok"] != 0.0 {
+		t.Fatalf("drop beside a stuck write: %v %v", reply, err)
+	}
+	if reply, err := roundTrip(t, dial(), buildOpMsg(t, 0, bson.D{{Key: "update", Value: "e"}, {Key: "$db", Value: "d"}})); err != nil || reply["ok"] != 1.0 {
+		t.Errorf("write of another collection after the refused drop: %v %v", reply, err)
+	}
+	if n := b.count.Load(); n != 2 {
+		t.Errorf("backend received %d messages, want 2", n)
 	}
 }
 

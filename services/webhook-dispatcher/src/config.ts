@@ -57,7 +57,7 @@ const dispatcherEnv = () =>
       min: 1,
       max: 1000,
       description:
-        'Attempts in flight per subscription **per replica**. An attempt over the bound waits 1 s in `webhook-dispatcher.wait.defer-1s` (10 s in `…defer-10s` after 3 deferrals in a row) instead of holding a slot.',
+        'Attempts in flight per subscription **per replica**. An attempt over the bound may first wait in the replica for a slot (`WEBHOOK_SLOT_WAIT_MS`, docs/decisions/0088); otherwise it waits 1 s in `webhook-dispatcher.wait.defer-1s` (10 s in `…defer-10s` after 3 deferrals in a row) instead of holding a slot.',
     }),
     WEBHOOK_RETENTION_INTERVAL_MS: env.int({
       default: 86_400_000,
@@ -76,7 +76,13 @@ const dispatcherEnv = () =>
       default: 5,
       max: 1000,
       description:
-        'Attempt outcomes finishing within this time are written as one bulk write (docs/decisions/0060); each attempt is acknowledged after its write.',
+        'Attempt outcomes finishing within this time are written as one bulk write of at most 64 statements (docs/decisions/0060, 0087); each attempt is acknowledged after its write. The fan-outs of concurrent events also share one insert of envelopes and one of delivery rows per window (0088).',
+    }),
+    WEBHOOK_SLOT_WAIT_MS: env.int({
+      default: 500,
+      max: 1000,
+      description:
+        'How long an attempt over its subscription’s bound may wait in the replica for a slot before it is deferred through the broker (docs/decisions/0088): only while that subscription’s sends are ending, and within room bounded by `WEBHOOK_ATTEMPT_PREFETCH` (at most half of it per subscription, a quarter in all). `0` defers at once.',
     }),
   });
 
@@ -97,6 +103,8 @@ export const configSchema = serviceConfig(
     subscriptionCacheMs: v.WEBHOOK_SUBSCRIPTION_CACHE_MS,
     /** How long an attempt's outcome waits to be written with others (docs/decisions/0060). */
     outcomeBatchMs: v.WEBHOOK_OUTCOME_BATCH_MS,
+    /** How long an attempt over its subscription's bound may wait here for a slot (docs/decisions/0088). */
+    slotWaitMs: v.WEBHOOK_SLOT_WAIT_MS,
   }),
   [
     // Checked with the rest, so a wrong key is in the same list as every other problem.

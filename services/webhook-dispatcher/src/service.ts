@@ -1,4 +1,11 @@
-import { parseConfig, startConsumer, startService, type DomainEvent, type StartOptions } from '@travel/platform';
+import {
+  parseConfig,
+  retryCountOf,
+  startConsumer,
+  startService,
+  type DomainEvent,
+  type StartOptions,
+} from '@travel/platform';
 import { configSchema } from './config';
 import { AttemptRunner } from './app/attempts';
 import { DeliveriesApp } from './app/deliveries';
@@ -20,6 +27,7 @@ import {
 } from './infra/queues';
 import { SecretBox } from './infra/secret-box';
 import { SubscriptionCache } from './infra/subscription-cache';
+import { SubscriptionSlots } from './app/subscription-slots';
 import type { Resolve } from './infra/destination';
 
 export { SERVICE } from './config';
@@ -40,7 +48,7 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
   return startService(
     config,
     ({ mongo, amqp, logger, metrics }) => {
-      const repos = dispatcherRepositories(mongo);
+      const repos = dispatcherRepositories(mongo, { insertBatchMs: config.outcomeBatchMs });
       const subscriptionCache = new SubscriptionCache(repos, config.subscriptionCacheMs);
       const subscriptions = new SubscriptionsApp(repos, box, config.allowedCidrs, options?.resolve, subscriptionCache);
       const deliveries = new DeliveriesApp(repos, amqp);
@@ -58,7 +66,17 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
         metrics,
         tiers: config.tiers,
         allowedCidrs: config.allowedCidrs,
-        maxInFlightPerSubscription: config.maxInFlightPerSubscription,
+        slots: new SubscriptionSlots(
+          config.maxInFlightPerSubscription,
+          // A subscription may hold at most half of the worker slots (sending and waiting), and all the
+          // waiters together a quarter of them: the rest stay free for other partners (decision 0088).
+          Math.min(
+            2 * config.maxInFlightPerSubscription,
+            Math.max(0, Math.floor(config.attemptPrefetch / 2) - config.maxInFlightPerSubscription),
+          ),
+          Math.floor(config.attemptPrefetch / 4),
+          config.slotWaitMs,
+        ),
         resolve: options?.resolve,
       });
 
@@ -104,7 +122,8 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             queue: ATTEMPT_QUEUE_SPEC,
             declare: (ch) => declareAttemptTopology(ch, config.tiers),
             prefetch: config.attemptPrefetch,
-            handle: (m) => runner.run(m),
+            // A first-time message (not redelivered, never failed) may skip the row read (decision 0089).
+            handle: (m, raw) => runner.run(m, !raw.fields.redelivered && retryCountOf(raw) === 0),
           });
           stopRetention = startRetentionJob(repos, logger, config.retentionEveryMs);
         },

@@ -6,10 +6,15 @@ export type ResolvedCaller = Omit<CallerContext, 'kind' | 'requestId'>;
 
 /**
  * Asks the employees service who an API key belongs to, and remembers the answer briefly: a revoked
- * key stops working within `ttlMs`, while a busy partner costs one lookup per key per window.
+ * key stops working within `ttlMs`, while a busy partner costs one lookup per key per window. Concurrent
+ * requests with a key that is not cached share one lookup: when an entry expired under load, its 64
+ * requests in flight made 64 lookups (each three store reads and a new connection) at once, every
+ * `ttlMs` (docs/benchmarks.md, "API reads"). A shared lookup started before a revocation can answer
+ * requests that arrive while it runs, which is within the same `ttlMs` bound.
  */
 export class KeyResolver {
   private readonly cache = new Map<string, { value: ResolvedCaller | null; until: number }>();
+  private readonly inFlight = new Map<string, Promise<ResolvedCaller | null>>();
 
   constructor(
     private readonly employeesUrl: string,
@@ -22,7 +27,15 @@ export class KeyResolver {
     const cacheKey = createHash('sha256').update(key).digest('base64');
     const hit = this.cache.get(cacheKey);
     if (hit && hit.until > Date.now()) return hit.value;
+    let pending = this.inFlight.get(cacheKey);
+    if (!pending) {
+      pending = this.lookup(key, cacheKey).finally(() => this.inFlight.delete(cacheKey));
+      this.inFlight.set(cacheKey, pending);
+    }
+    return pending;
+  }
 
+  private async lookup(key: string, cacheKey: string): Promise<ResolvedCaller | null> {
     const res = await fetch(`${this.employeesUrl}/internal/api-keys/resolve`, {
       method: 'POST',
       headers: {

@@ -19,9 +19,40 @@ import { deferLabel, enqueueAfter, type AttemptMessage } from '../infra/queues';
 import type { OutcomeWriter } from '../infra/outcome-writer';
 import type { SecretBox } from '../infra/secret-box';
 import type { SubscriptionCache } from '../infra/subscription-cache';
+import type { SubscriptionSlots } from './subscription-slots';
 import { randomUUID } from 'node:crypto';
 
 const tracer = trace.getTracer('webhook-dispatcher');
+
+/**
+ * The delivery row of a fan-out's first attempt, from the message instead of the store (decision 0089): it
+ * was written by the fan-out just before the message was queued, as Pending, series 1, nothing attempted.
+ * Nothing else moves such a row before its first attempt is recorded (a manual retry needs Failed or
+ * Exhausted and starts series 2), and the outcome is still a compare-and-set on those fields.
+ */
+function carried(m: AttemptMessage): DeliveryDoc | undefined {
+  if (!m.first || !m.subscriptionId || m.attempt !== 1 || m.series !== 1) return undefined;
+  const occurredAt = new Date(m.first.occurredAt);
+  if (Number.isNaN(occurredAt.getTime())) return undefined;
+  return {
+    _id: m.deliveryId,
+    tenantId: m.tenantId,
+    subscriptionId: m.subscriptionId,
+    eventId: m.first.eventId,
+    eventType: m.first.eventType,
+    occurredAt,
+    status: 'Pending',
+    series: 1,
+    attemptsMade: 0,
+    totalAttempts: 0,
+    attemptLog: [],
+    lastStatusCode: null,
+    responseBody: null,
+    nextAttemptAt: null,
+    createdAt: occurredAt,
+    updatedAt: occurredAt,
+  };
+}
 
 export interface AttemptDeps {
   repos: DispatcherRepositories;
@@ -33,7 +64,8 @@ export interface AttemptDeps {
   box: SecretBox;
   tiers: Tier[];
   allowedCidrs: Cidr[];
-  maxInFlightPerSubscription: number;
+  /** Each subscription's share of the sends in flight (its bound, and short local waits). */
+  slots: SubscriptionSlots;
   resolve?: Resolve;
   logger: Logger;
   metrics: Metrics;
@@ -45,7 +77,6 @@ export interface AttemptDeps {
  * between the POST and the write) is sent again with the same event id and bytes.
  */
 export class AttemptRunner {
-  private readonly inFlight = new Map<string, number>();
   private readonly attemptsTotal;
   private readonly latency;
   private readonly disabledTotal;
@@ -68,17 +99,23 @@ export class AttemptRunner {
     );
   }
 
-  async run(m: AttemptMessage): Promise<void> {
+  /**
+   * `fresh`: the broker has not delivered this message before and no handling of it failed (not
+   * redelivered, no retry count). Only then may a first attempt that carries its row's data skip reading
+   * the row (docs/decisions/0089).
+   */
+  async run(m: AttemptMessage, fresh = false): Promise<void> {
     const { repos } = this.deps;
-    // One slow partner must not take every worker slot: over its bound, the attempt waits a second,
-    // checked before any store read when the message names its subscription.
-    if (m.subscriptionId && this.busy(m.subscriptionId)) {
+    // One slow partner must not take every worker slot: over its bound (and with no room to wait for a
+    // slot here), the attempt waits a second in the broker, checked before any store read when the
+    // message names its subscription.
+    if (m.subscriptionId && this.deps.slots.saturated(m.subscriptionId)) {
       await this.defer(m, m.subscriptionId);
       return;
     }
     // The attempt message names its tenant; we wrote it (a trusted seam).
     const tenant = parseTenantId(m.tenantId);
-    const delivery = await repos.deliveries.of(tenant).get(m.deliveryId);
+    const delivery = (fresh && carried(m)) || (await repos.deliveries.of(tenant).get(m.deliveryId));
     if (!delivery || delivery.series !== m.series || delivery.status !== 'Pending') return;
     if (delivery.attemptsMade >= m.attempt) {
       if (delivery.attemptsMade === m.attempt) await this.scheduleNext(m);
@@ -96,18 +133,15 @@ export class AttemptRunner {
       await this.record(delivery, m, 'failed', { body: null, error: 'event no longer stored', durationMs: 0 });
       return;
     }
-    if (this.busy(sub._id)) {
+    if (!(await this.deps.slots.acquire(sub._id))) {
       await this.defer(m, sub._id);
       return;
     }
-    this.inFlight.set(sub._id, (this.inFlight.get(sub._id) ?? 0) + 1);
     let result: SendResult;
     try {
       result = await this.send(sub, delivery, payload);
     } finally {
-      const left = (this.inFlight.get(sub._id) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(sub._id, left);
-      else this.inFlight.delete(sub._id);
+      this.deps.slots.release(sub._id);
     }
     const refused = result.error?.startsWith('refused:');
     const outcome: AttemptOutcome = refused ? 'failed' : classify(result.statusCode, m.attempt);
@@ -133,10 +167,6 @@ export class AttemptRunner {
   private defer(m: AttemptMessage, subscriptionId: string): Promise<void> {
     const deferrals = m.deferrals ?? 0;
     return enqueueAfter(this.deps.amqp, deferLabel(deferrals), { ...m, subscriptionId, deferrals: deferrals + 1 });
-  }
-
-  private busy(subscriptionId: string): boolean {
-    return (this.inFlight.get(subscriptionId) ?? 0) >= this.deps.maxInFlightPerSubscription;
   }
 
   /**
@@ -253,7 +283,12 @@ export class AttemptRunner {
   private async scheduleNext(m: AttemptMessage): Promise<void> {
     const tier = this.deps.tiers[m.attempt - 1];
     if (!tier) return;
-    await enqueueAfter(this.deps.amqp, tier.label, { ...m, attempt: m.attempt + 1, deferrals: undefined });
+    await enqueueAfter(this.deps.amqp, tier.label, {
+      ...m,
+      attempt: m.attempt + 1,
+      deferrals: undefined,
+      first: undefined,
+    });
   }
 
   private async countExhausted(sub: SubscriptionDoc): Promise<void> {

@@ -134,6 +134,7 @@ export async function fanOut(
         series: 1,
         attempt: 1,
         subscriptionId: d.subscriptionId,
+        first: { eventId: event.id, eventType: event.type, occurredAt: occurredAt.toISOString() },
       }),
     ),
   );

@@ -25,7 +25,8 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
  * follows them), a time-out over the whole exchange, and at most 2 KB of the answer read.
  */
 export class HttpsSender {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 8, timeout: 30_000 });
+  // As many idle sockets kept as may be open: a fan-out burst reuses the last one's TLS connections (0088).
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 32, timeout: 30_000 });
 
   constructor(private readonly timeoutMs: number) {}
 

@@ -66,4 +66,14 @@ describe('OutcomeWriter', () => {
     await Promise.all([writer.write(write('a', 't1')), writer.write(write('b', 't2'))]);
     expect(commands).toEqual([2]);
   });
+
+  it('never sends more than 64 statements in one command (decision 0087)', async () => {
+    const ids = Array.from({ length: 150 }, (_, i) => `d${i}`);
+    const rows = new Map(ids.map((id) => [id, { attemptsMade: 0, attemptLog: [] }]));
+    const { collection, commands } = fakeCollection(rows);
+    const writer = new OutcomeWriter(() => collection as never, 5);
+    const won = await Promise.all(ids.map((id) => writer.write(write(id, `t-${id}`))));
+    expect(won.every(Boolean)).toBe(true);
+    expect(commands).toEqual([64, 64, 22]);
+  });
 });

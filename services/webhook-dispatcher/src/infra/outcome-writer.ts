@@ -20,8 +20,17 @@ interface Queued {
 }
 
 /**
+ * Most statements in one `update` command (docs/decisions/0087). MongoDB takes 100,000; FerretDB v1.24
+ * upstream held one pooled SQLite connection (of 100) per matching statement until the command ended and
+ * stalled for good at the 100th. Our patched build no longer does, but a store running an older build
+ * (a shared test server started before the fix) must not be wedged by a burst, and a smaller command
+ * holds the store's per-collection write lock for a shorter time.
+ */
+export const MAX_STATEMENTS_PER_COMMAND = 64;
+
+/**
  * Writes attempt outcomes in batches (docs/decisions/0060): what arrives within `windowMs` (or `maxBatch`
- * writes) goes out as one `bulkWrite`, which the driver sends as one ordinary `update` command with many
+ * writes, at most MAX_STATEMENTS_PER_COMMAND) goes out as one `bulkWrite`, which the driver sends as one ordinary `update` command with many
  * statements. Each caller's promise settles only after that command answered, so its broker message is
  * acknowledged only once its outcome is stored. When some compare-and-set did not match, the rows are read
  * back once to tell, by token, which attempts won. A failed command fails every write of the batch (their
@@ -34,7 +43,7 @@ export class OutcomeWriter {
   constructor(
     private readonly collection: () => Collection<Document>,
     private readonly windowMs = 5,
-    private readonly maxBatch = 200,
+    private readonly maxBatch = MAX_STATEMENTS_PER_COMMAND,
   ) {}
 
   /** Resolves true when this write took effect, false when another attempt recorded the row first. */

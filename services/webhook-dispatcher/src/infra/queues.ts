@@ -50,6 +50,19 @@ export interface AttemptMessage {
   subscriptionId?: string;
   /** Times this attempt was deferred in a row because its subscription was at its bound. */
   deferrals?: number;
+  /**
+   * What the first attempt of a fresh fan-out needs of its delivery row (docs/decisions/0089): with it, a
+   * message handled for the first time is sent without reading the row it was queued for.
+   */
+  first?: FirstAttempt;
+}
+
+/** The delivery row as the fan-out wrote it: series 1, nothing attempted yet. */
+export interface FirstAttempt {
+  eventId: string;
+  eventType: string;
+  /** ISO 8601. */
+  occurredAt: string;
 }
 
 /** The attempt exchange, its queue, and one wait queue per retry tier and per deferral. */

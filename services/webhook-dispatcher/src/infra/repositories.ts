@@ -3,6 +3,7 @@ import { TenantModel, crossTenant, type Logger, type TenantId } from '@travel/pl
 import { moveDeliveryPayloads } from './migrations';
 import { registerModels, type DeliveryDoc, type EnvelopeDoc, type SubscriptionDoc } from './models';
 import { OutcomeWriter } from './outcome-writer';
+import { InsertBatcher } from './insert-batcher';
 
 export type { AttemptRow, DeliveryDoc, EnvelopeDoc, SubscriptionDoc } from './models';
 
@@ -40,18 +41,35 @@ function ownRows<T extends { tenantId: string }>(tenant: TenantId, docs: T[]): T
   return docs;
 }
 
-export function dispatcherRepositories(conn: Connection): DispatcherRepositories {
+/** A duplicate-key error as the driver reports one, for a document a batched insert found existing. */
+function duplicateKey(): Error {
+  return Object.assign(new Error('E11000 duplicate key (batched insert)'), { code: 11000 });
+}
+
+/**
+ * `insertBatchMs`: the fan-outs of concurrent events share one insert command per collection per window
+ * (docs/decisions/0088); 0 sends each on its own.
+ */
+export function dispatcherRepositories(
+  conn: Connection,
+  options: { insertBatchMs?: number } = {},
+): DispatcherRepositories {
   const models = registerModels(conn);
+  const batchMs = options.insertBatchMs ?? 0;
+  const envelopeInserts = new InsertBatcher(() => models.Envelope.collection as never, batchMs);
+  const deliveryInserts = new InsertBatcher(() => models.Delivery.collection as never, batchMs);
   return {
     subscriptions: new TenantModel(models.Subscription),
     deliveries: new TenantModel(models.Delivery),
     envelopes: new TenantModel(models.Envelope),
     insertEnvelope: async (tenant, doc) => {
       // On the driver: no mongoose document is built for a body stored once per event (hot path).
-      await models.Envelope.collection.insertOne(ownRows(tenant, [doc])[0] as never);
+      const [status] = await envelopeInserts.insert(ownRows(tenant, [doc]) as never[]);
+      if (status === 'duplicate') throw duplicateKey();
     },
     insertDeliveries: async (tenant, rows) => {
-      await models.Delivery.collection.insertMany(ownRows(tenant, rows) as never[], { ordered: false });
+      const statuses = await deliveryInserts.insert(ownRows(tenant, rows) as never[]);
+      if (statuses.includes('duplicate')) throw duplicateKey();
     },
     outcomeWriter: (windowMs) => new OutcomeWriter(() => models.Delivery.collection as never, windowMs),
     purgeOlderThan: async (cutoff) => {

@@ -1,0 +1,306 @@
+// API reads through the gateway against a bare express answering the same JSON (issue 7):
+//   npx tsx bench/api-reads.ts [--seconds 5] [--rounds 2] [--connections 64] [--employees 40] [--profile]
+// (also `npm run bench -- api ...`). The employees service, the gateway and the bare express each run in
+// their own process (bench/lib/api-process.ts); the store is a FerretDB of this run's own (a free port, a
+// fresh directory under .local/bench/api); the broker is the shared test-profile RabbitMQ (a vhost of its
+// own; the employees service only declares its topology there). Load: autocannon, `connections` keep-alive
+// connections, closed loop, from this process. Targets, interleaved in each round:
+//   bare       the bare express (the ceiling);
+//   gateway    GET /api/v1/... with the API key, through the gateway to the employees service;
+//   service    the same request straight to the employees service with the context the gateway would
+//              mint (what the gateway's hop costs is gateway − service);
+//   gw-bare    a second gateway whose upstream is the bare express (key lookup included): the gateway's
+//              own cost, with nothing behind it.
+// --profile adds one run per path with V8 CPU profiles of the gateway and the employees service.
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { CONTEXT_HEADER, mintContext } from '../packages/platform/src';
+import { startFerretDb } from '../packages/testkit/src/infra/ferretdb';
+import { deleteVhost, ensureInfra, repoRoot, testInfraEnv } from '../packages/testkit/src/infra/infra';
+import { freePort } from '../packages/testkit/src/processes';
+import { createTestEnv } from '../packages/testkit/src/env';
+import { ensureTestTls } from '../packages/testkit/src/tls';
+import { summarizeCpuProfile } from './lib/cpuprofile';
+import { CpuMeter, load, machine, pidListeningOn, round2 } from './lib/system';
+
+const autocannon = createRequire(__filename)('autocannon') as (opts: object) => Promise<any>;
+
+const argv = process.argv.slice(2);
+const opt = (name: string, dflt: number) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : dflt;
+};
+const SECONDS = opt('seconds', 5);
+const ROUNDS = opt('rounds', 2);
+const CONNECTIONS = opt('connections', 64);
+const EMPLOYEES = opt('employees', 40);
+const PROFILE = argv.includes('--profile');
+const ROOT = repoRoot();
+const STATE = join(ROOT, '.local', 'bench', 'api');
+const log = (line: string) => process.stdout.write(`[api-bench] ${line}\n`);
+
+interface Child {
+  proc: ChildProcess;
+  url: string;
+  pid: number;
+}
+
+function ask<T>(child: ChildProcess, message: object, reply: string, timeoutMs = 60_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${reply} from ${child.pid}`)), timeoutMs);
+    const on = (m: { type: string }) => {
+      if (m.type !== reply) return;
+      clearTimeout(timer);
+      child.off('message', on);
+      resolve(m as T);
+    };
+    child.on('message', on);
+    if (Object.keys(message).length > 0) child.send(message);
+  });
+}
+
+async function start(role: string, env: NodeJS.ProcessEnv): Promise<Child> {
+  const proc = fork(join(ROOT, 'bench', 'lib', 'api-process.ts'), [], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    env: { ...env, BENCH_ROLE: role },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await ask<{ url: string; pid: number }>(proc, {}, 'ready');
+  return { proc, url: ready.url, pid: ready.pid };
+}
+
+interface Run {
+  target: string;
+  path: string;
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  cores: Record<string, number>;
+  otherCores: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+async function main(): Promise<void> {
+  const infra = await ensureInfra('test');
+  const tls = ensureTestTls(join(ROOT, '.local', 'test', 'tls'));
+  Object.assign(process.env, testInfraEnv(infra, tls.caFile));
+  rmSync(join(STATE, 'ferretdb'), { recursive: true, force: true });
+  mkdirSync(STATE, { recursive: true });
+  const port = await freePort();
+  const ferret = await startFerretDb(ROOT, STATE, port);
+  const env = await createTestEnv('apibench', {
+    MONGO_URL: `mongodb://127.0.0.1:${port}`,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_BURST: '100000000',
+    VALIDATE_RESPONSES: 'false',
+    LOG_LEVEL: 'warn',
+  });
+  const vars = { ...process.env, ...env.vars };
+  const children: Child[] = [];
+  try {
+    const employees = await start('employees', vars);
+    children.push(employees);
+    const gateway = await start('gateway', { ...vars, EMPLOYEES_URL: employees.url });
+    children.push(gateway);
+    const seeded = await ask<{ apiKey: string; tenantId: string }>(employees.proc, { type: 'seed' }, 'seeded');
+    const auth = { authorization: `Bearer ${seeded.apiKey}` };
+    for (let i = 0; i < EMPLOYEES; i += 4) {
+      await Promise.all(
+        Array.from({ length: Math.min(4, EMPLOYEES - i) }, async (_, j) => {
+          const res = await fetch(`${gateway.url}/api/v1/employees`, {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify({ firstName: `Ann${i + j}`, lastName: 'Bench', email: `ann${i + j}@bench.test` }),
+          });
+          if (res.status !== 201) throw new Error(`create employee: ${res.status} ${await res.text()}`);
+        }),
+      );
+    }
+    // The caller context the gateway mints for this key (for the direct runs).
+    const resolved = await fetch(`${employees.url}/internal/api-keys/resolve`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        [CONTEXT_HEADER]: mintContext(
+          { kind: 'service', service: 'gateway', requestId: randomUUID() },
+          env.contextSecret,
+        ),
+      },
+      body: JSON.stringify({ key: seeded.apiKey }),
+    }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    // Minted afresh for each run: a context is valid for a short time only.
+    const direct = () => ({
+      [CONTEXT_HEADER]: mintContext(
+        { kind: 'caller', ...resolved, requestId: randomUUID() } as never,
+        env.contextSecret,
+      ),
+    });
+    const paths = ['/api/v1/company', '/api/v1/employees?page=1&pageSize=20'];
+    const bodies: Record<string, string> = {};
+    for (const p of paths) {
+      const res = await fetch(`${gateway.url}${p}`, { headers: auth });
+      if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
+      bodies[p.split('?')[0]!] = await res.text();
+    }
+    log(`bodies: ${paths.map((p) => `${p} ${bodies[p.split('?')[0]!]!.length} bytes`).join(', ')}`);
+    const bare = await start('bare', {
+      ...process.env,
+      BENCH_BODIES: JSON.stringify(bodies),
+      BENCH_CALLER: JSON.stringify(resolved),
+    });
+    children.push(bare);
+    const gatewayOverBare = await start('gateway', { ...vars, EMPLOYEES_URL: bare.url });
+    children.push(gatewayOverBare);
+    const pids = {
+      gateway: gateway.pid,
+      employees: employees.pid,
+      bare: bare.pid,
+      'gw-bare': gatewayOverBare.pid,
+      ferretdb: pidListeningOn(port),
+    };
+    const targets = [
+      { target: 'bare', base: bare.url, headers: () => ({}) },
+      { target: 'gateway', base: gateway.url, headers: () => auth },
+      { target: 'service', base: employees.url, headers: direct },
+      { target: 'gw-bare', base: gatewayOverBare.url, headers: () => auth },
+    ];
+
+    async function run(target: (typeof targets)[number], path: string, seconds: number): Promise<Run> {
+      const meter = new CpuMeter(pids);
+      const r = await autocannon({
+        url: `${target.base}${path}`,
+        connections: CONNECTIONS,
+        duration: seconds,
+        headers: target.headers(),
+      });
+      const cpu = meter.read();
+      return {
+        target: target.target,
+        path,
+        requestsPerSec: Math.round(r.requests.average),
+        p50Ms: r.latency.p50,
+        p99Ms: r.latency.p99,
+        non2xx: r.non2xx,
+        errors: r.errors + r.timeouts,
+        cores: cpu.cores,
+        otherCores: cpu.otherCores,
+      };
+    }
+
+    log(`warm-up (1 s per target and path); load ${load().join(' ')}`);
+    for (const path of paths) for (const t of targets) await run(t, path, 1);
+    const runs: Run[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const path of paths)
+        for (const t of targets) {
+          // Requests still in flight from the previous target (seconds each under load) drain first.
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+          const r = await run(t, path, SECONDS);
+          runs.push(r);
+          log(
+            `round ${round} ${path} ${t.target}: ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, errors ${r.errors}; cores ${JSON.stringify(r.cores)} other ${r.otherCores}; load ${load()[0]}`,
+          );
+        }
+    }
+    const summary = paths.map((path) => {
+      const of = (target: string) => runs.filter((r) => r.path === path && r.target === target);
+      const med = (target: string, k: 'requestsPerSec' | 'p50Ms' | 'p99Ms') => median(of(target).map((r) => r[k]));
+      const ceiling = med('bare', 'requestsPerSec');
+      return {
+        path,
+        bare: { requestsPerSec: ceiling, p50Ms: med('bare', 'p50Ms'), p99Ms: med('bare', 'p99Ms') },
+        gateway: {
+          requestsPerSec: med('gateway', 'requestsPerSec'),
+          p50Ms: med('gateway', 'p50Ms'),
+          p99Ms: med('gateway', 'p99Ms'),
+          ratioToBare: round2(med('gateway', 'requestsPerSec') / ceiling),
+        },
+        service: {
+          requestsPerSec: med('service', 'requestsPerSec'),
+          p50Ms: med('service', 'p50Ms'),
+          p99Ms: med('service', 'p99Ms'),
+          ratioToBare: round2(med('service', 'requestsPerSec') / ceiling),
+        },
+        'gw-bare': {
+          requestsPerSec: med('gw-bare', 'requestsPerSec'),
+          p50Ms: med('gw-bare', 'p50Ms'),
+          p99Ms: med('gw-bare', 'p99Ms'),
+          ratioToBare: round2(med('gw-bare', 'requestsPerSec') / ceiling),
+        },
+      };
+    });
+    console.table(
+      summary.flatMap((s) =>
+        (['bare', 'gateway', 'service', 'gw-bare'] as const).map((t) => ({ path: s.path, target: t, ...s[t] })),
+      ),
+    );
+
+    // The gateway alone (over the bare express), profiled during a gw-bare run.
+    async function profileGatewayOverBare(path: string) {
+      const file = join(STATE, `gw-bare-${paths.indexOf(path)}.cpuprofile`);
+      await ask(gatewayOverBare.proc, { type: 'profile-start' }, 'profile-started');
+      const r = await run(targets[3]!, path, SECONDS);
+      await ask(gatewayOverBare.proc, { type: 'profile-stop', file }, 'profile-stopped');
+      return { run: r, profile: summarizeCpuProfile(file, 15) };
+    }
+    const profiles: Record<string, unknown> = {};
+    if (PROFILE) {
+      for (const path of paths) {
+        const files = {
+          gateway: join(STATE, `gateway-${paths.indexOf(path)}.cpuprofile`),
+          employees: join(STATE, `employees-${paths.indexOf(path)}.cpuprofile`),
+        };
+        await Promise.all([gateway, employees].map((c) => ask(c.proc, { type: 'profile-start' }, 'profile-started')));
+        const r = await run(targets[1]!, path, SECONDS);
+        await ask(gateway.proc, { type: 'profile-stop', file: files.gateway }, 'profile-stopped');
+        await ask(employees.proc, { type: 'profile-stop', file: files.employees }, 'profile-stopped');
+        profiles[path] = {
+          run: r,
+          gateway: summarizeCpuProfile(files.gateway, 12),
+          employees: summarizeCpuProfile(files.employees, 12),
+          gatewayOverBare: await profileGatewayOverBare(path),
+        };
+        log(`profile ${path}: ${JSON.stringify(profiles[path], null, 1)}`);
+      }
+    }
+
+    const date = new Date().toISOString().slice(0, 10);
+    const file = join(ROOT, 'bench', 'results', `${date}-api-reads.json`);
+    const previous = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { runs: [] };
+    previous.runs.push({
+      startedAt: new Date().toISOString(),
+      machine: machine(),
+      load: load(),
+      settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, employees: EMPLOYEES },
+      summary,
+      runs,
+      profiles,
+    });
+    writeFileSync(file, `${JSON.stringify(previous, null, 1)}\n`);
+    log(`results written to ${file}`);
+  } finally {
+    for (const c of children.reverse())
+      await ask(c.proc, { type: 'stop' }, 'stopped', 10_000).catch(() => c.proc.kill());
+    await deleteVhost(infra, env.vhost).catch(() => undefined);
+    await ferret.stop();
+    rmSync(join(STATE, 'ferretdb'), { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

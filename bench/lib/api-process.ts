@@ -1,0 +1,81 @@
+// One process of the API-read benchmark (bench/api-reads.ts), so each has its own event loop and its CPU
+// can be measured apart, as in production:
+//   BENCH_ROLE=employees  the employees service (startEmployeesService), plus `seed` over IPC;
+//   BENCH_ROLE=gateway    the gateway (startGateway), EMPLOYEES_URL in the environment;
+//   BENCH_ROLE=bare       a bare express answering the JSON bodies in BENCH_BODIES (path → body), the ceiling;
+//                         with BENCH_CALLER, also the gateway's key lookup (so a gateway can run over it).
+// IPC: child → { type: 'ready', url, pid }; parent → { type: 'profile-start' | 'profile-stop', file } |
+// { type: 'seed', employees } (employees only) | { type: 'stop' }.
+import { writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Session } from 'node:inspector';
+import express from 'express';
+import { startEmployeesService } from '../../services/employees/src/service';
+import { createTenant } from '../../services/employees/src/app/tenants';
+import { employeesRepositories } from '../../services/employees/src/infra/repositories';
+import { startGateway } from '../../services/gateway/src/service';
+
+const role = process.env.BENCH_ROLE;
+let session: Session | undefined;
+const post = (method: string, params?: object) =>
+  new Promise<any>((resolve, reject) =>
+    session!.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result))),
+  );
+
+async function bare(): Promise<{ url: string; stop(): Promise<void> }> {
+  const bodies = JSON.parse(process.env.BENCH_BODIES ?? '{}') as Record<string, string>;
+  const app = express();
+  // As the employees service answers the gateway's key lookup (for the gateway-over-bare target).
+  const caller = process.env.BENCH_CALLER;
+  if (caller)
+    app.post('/internal/api-keys/resolve', (_req, res) => {
+      res.type('application/json').send(caller);
+    });
+  for (const [path, body] of Object.entries(bodies))
+    app.get(path, (_req, res) => {
+      res.type('application/json').send(body);
+    });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+async function main(): Promise<void> {
+  let running: { url: string; stop(): Promise<void>; deps?: any };
+  if (role === 'employees') running = await startEmployeesService(process.env);
+  else if (role === 'gateway') running = await startGateway(process.env);
+  else running = await bare();
+  process.on('message', async (m: { type: string; file?: string; employees?: number }) => {
+    if (m.type === 'profile-start') {
+      session = new Session();
+      session.connect();
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: 500 });
+      await post('Profiler.start');
+      process.send!({ type: 'profile-started' });
+    } else if (m.type === 'profile-stop') {
+      const { profile } = await post('Profiler.stop');
+      writeFileSync(m.file!, JSON.stringify(profile));
+      session!.disconnect();
+      process.send!({ type: 'profile-stopped' });
+    } else if (m.type === 'seed') {
+      const created = await createTenant(employeesRepositories(running.deps.mongo), { name: 'Bench', market: 'CZ' });
+      process.send!({ type: 'seeded', apiKey: created.apiKey, tenantId: created.tenantId });
+    } else if (m.type === 'stop') {
+      await running.stop();
+      process.send!({ type: 'stopped' });
+      process.exit(0);
+    }
+  });
+  process.send!({ type: 'ready', url: running.url, pid: process.pid });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

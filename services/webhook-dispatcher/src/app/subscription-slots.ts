@@ -1,0 +1,80 @@
+/**
+ * Each subscription's share of the attempts in flight (docs/decisions/0059, 0088): at most `max` sends at
+ * once per subscription. An attempt over the bound may wait here for a slot, briefly and only while few
+ * others wait, instead of a round trip through the broker's 1 s defer queue: a busy but healthy partner
+ * then gets its next attempt as soon as a send ends. The waits are bounded so that a hanging partner's
+ * attempts cannot take the worker slots (the consumer's prefetch) from the others:
+ * - per subscription, at most `maxWaiting` waiters;
+ * - in all, at most `maxWaitingTotal`;
+ * - each waits at most `waitMs`;
+ * - only while the subscription's sends are ending: when none of its slots was freed within the last
+ *   `waitMs` (a hanging or very slow partner), its attempts do not wait at all.
+ * An attempt refused here (or one whose wait ended) is deferred through the broker, as before.
+ */
+export class SubscriptionSlots {
+  private readonly subs = new Map<
+    string,
+    { active: number; waiters: Array<(granted: boolean) => void>; lastFreedAt: number }
+  >();
+  private waitingTotal = 0;
+
+  constructor(
+    private readonly max: number,
+    private readonly maxWaiting: number,
+    private readonly maxWaitingTotal: number,
+    private readonly waitMs: number,
+  ) {}
+
+  /** Every slot taken and no room to wait: the attempt is deferred without further work. */
+  saturated(subscriptionId: string): boolean {
+    const s = this.subs.get(subscriptionId);
+    if (!s || s.active < this.max) return false;
+    return !this.mayWait(s);
+  }
+
+  /** Takes a slot, waiting for one within the bounds; false when the attempt should be deferred. */
+  acquire(subscriptionId: string): Promise<boolean> {
+    let s = this.subs.get(subscriptionId);
+    if (!s) this.subs.set(subscriptionId, (s = { active: 0, waiters: [], lastFreedAt: Date.now() }));
+    if (s.active < this.max) {
+      s.active++;
+      return Promise.resolve(true);
+    }
+    if (!this.mayWait(s)) return Promise.resolve(false);
+    const waiters = s.waiters;
+    this.waitingTotal++;
+    return new Promise<boolean>((resolve) => {
+      const settle = (granted: boolean) => {
+        clearTimeout(timer);
+        this.waitingTotal--;
+        resolve(granted);
+      };
+      const timer = setTimeout(() => {
+        const i = waiters.indexOf(settle);
+        if (i >= 0) waiters.splice(i, 1);
+        settle(false);
+      }, this.waitMs);
+      waiters.push(settle);
+    });
+  }
+
+  private mayWait(s: { waiters: unknown[]; lastFreedAt: number }): boolean {
+    return (
+      this.waitMs > 0 &&
+      s.waiters.length < this.maxWaiting &&
+      this.waitingTotal < this.maxWaitingTotal &&
+      Date.now() - s.lastFreedAt <= this.waitMs
+    );
+  }
+
+  /** Ends a send: its slot goes to the first waiter, if any. */
+  release(subscriptionId: string): void {
+    const s = this.subs.get(subscriptionId);
+    if (!s) return;
+    s.lastFreedAt = Date.now();
+    const next = s.waiters.shift();
+    if (next) return next(true); // the slot passes on: active stays
+    s.active--;
+    if (s.active <= 0) this.subs.delete(subscriptionId);
+  }
+}
