@@ -911,6 +911,161 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/approval-workflow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's approval workflow (settlement steps and trip-approval steps)
+         * @description Each step lists its eligible approvers (employee ids); any one of them decides at that step. No
+         *     step with an eligible approver means no workflow: a submitted entry is approved at once (an
+         *     `entry.updated`, never `entry.approved`) and a submitted trip request is authorized at once. A
+         *     company that never set a workflow gets empty lists and `editedAt` null.
+         */
+        get: operations["getApprovalWorkflow"];
+        /**
+         * Replace the company's approval workflow (needs ManageCompanyData); a GET body is a valid PUT body
+         * @description Every approver id must be an employee of the company, else 400 `VALIDATION_FAILED` keyed
+         *     `settlementSteps[i].approverIds[j]` / `tripApprovalSteps[i].approverIds[j]`. Ids repeated within a
+         *     step count once. The change applies to entries submitted after it: an entry in approval keeps the
+         *     steps it was submitted with (docs/decisions/0066). An employee never approves their own entry: for
+         *     that entry they are left out of every step, and a step with nobody left is skipped.
+         */
+        put: operations["putApprovalWorkflow"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a Draft or ChangesRequested entry for approval (a trip request for authorization); raises entry.updated
+         * @description By the entry's employee or a key with `EditAllEntries` (403 otherwise). The entry takes a copy of
+         *     the company's workflow steps (settlement steps for an order, trip-approval steps for a trip
+         *     request), becomes Submitted (1) in phase 0 (settlement) or 1 (trip authorization) and is locked.
+         *     Without a workflow the decision is immediate: an order becomes Approved (3) with only an
+         *     `entry.updated` (never `entry.approved`); a trip request is authorized (see `approve`). Another
+         *     status is 409 `INVALID_STATE`.
+         */
+        post: operations["submitTravelEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a Submitted entry at its current step (an eligible approver of that step); the final step raises entry.approved
+         * @description Only an eligible approver of the entry's current step, never the entry's own employee (403
+         *     otherwise); an entry not in approval is 409 `INVALID_STATE`. An intermediate step moves the entry
+         *     to the next step (`entry.updated`). The final step of a settlement makes it Approved (3) and raises
+         *     `entry.approved`. The final step of a trip request authorizes the trip: `isRequest` becomes false,
+         *     the entry number is issued (here, not before), the order is open for its settlement (Draft, phase
+         *     0), and only `entry.updated` is raised, never `entry.approved`.
+         */
+        post: operations["approveTravelEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a Submitted entry (an eligible approver of the current step); terminal, raises entry.updated
+         * @description Rejected (4) is terminal and locked; a rejected trip request never receives an entry number. Same
+         *     403 / 409 rules as `approve`.
+         */
+        post: operations["rejectTravelEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a Draft, Submitted or ChangesRequested entry (its employee or EditAllEntries); terminal, raises entry.updated
+         * @description Cancelled (5) is terminal and locked; a cancelled trip request never receives an entry number. An
+         *     Approved, Rejected or Cancelled entry is 409 `INVALID_STATE`.
+         */
+        post: operations["cancelTravelEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/request-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a Submitted entry back to its employee (an eligible approver of the current step); raises entry.updated
+         * @description ChangesRequested (2) reopens the entry for writes (`locked` false); submitting it again starts a
+         *     new approval round from the first step, with the workflow as it is then. Same 403 / 409 rules as
+         *     `approve`.
+         */
+        post: operations["requestTravelEntryChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/travel-entries/{id}/expenses": {
         parameters: {
             query?: never;
@@ -1445,6 +1600,98 @@ export interface components {
             /** @description The key: shown once, here; send it as `Authorization: Bearer <key>` */
             key: string;
         };
+        ApprovalStep: {
+            /** @description Employees of the company, any one of whom decides at this step */
+            approverIds: components["schemas"]["Id"][];
+        };
+        /**
+         * @description The company's approval workflow; no step with an eligible approver = no workflow
+         * @example {
+         *       "settlementSteps": [
+         *         {
+         *           "approverIds": [
+         *             "5d0e8a3c-2b1f-4c6d-8e9a-7f6b5c4d3e21"
+         *           ]
+         *         },
+         *         {
+         *           "approverIds": [
+         *             "8b2c4d6e-1a3f-4b5c-9d7e-6f5a4b3c2d10"
+         *           ]
+         *         }
+         *       ],
+         *       "tripApprovalSteps": [
+         *         {
+         *           "approverIds": [
+         *             "5d0e8a3c-2b1f-4c6d-8e9a-7f6b5c4d3e21"
+         *           ]
+         *         }
+         *       ],
+         *       "editedAt": "2026-11-20T08:00:00.000Z"
+         *     }
+         */
+        ApprovalWorkflow: {
+            /** @description Steps of the settlement approval (phase 0), in order */
+            settlementSteps: components["schemas"]["ApprovalStep"][];
+            /** @description Steps of the trip authorization of a trip request (phase 1), in order */
+            tripApprovalSteps: components["schemas"]["ApprovalStep"][];
+            /** Format: date-time */
+            readonly editedAt: string | null;
+        };
+        /**
+         * @description The body of a PUT; `editedAt` (read-only) is accepted and ignored
+         * @example {
+         *       "settlementSteps": [
+         *         {
+         *           "approverIds": [
+         *             "5d0e8a3c-2b1f-4c6d-8e9a-7f6b5c4d3e21"
+         *           ]
+         *         }
+         *       ],
+         *       "tripApprovalSteps": []
+         *     }
+         */
+        ApprovalWorkflowWrite: {
+            settlementSteps: components["schemas"]["ApprovalStep"][];
+            tripApprovalSteps: components["schemas"]["ApprovalStep"][];
+            /** @description Read-only; ignored */
+            readonly editedAt?: string | null;
+        };
+        /**
+         * @description Body of submit, approve, reject, cancel and request-changes (optional, as is the comment)
+         * @example {
+         *       "comment": "Receipts checked"
+         *     }
+         */
+        WorkflowOperationBody: {
+            /** @description Recorded in the entry's audit log with the operation */
+            comment?: string | null;
+        };
+        /** @description The steps the entry runs through, copied from the company's workflow when it was submitted (the entry's own employee left out); null when the entry is not in approval */
+        ApprovalRound: {
+            /**
+             * @description 1 trip authorization, 0 settlement
+             * @enum {integer}
+             */
+            phase: 0 | 1;
+            steps: components["schemas"]["ApprovalStep"][];
+            /** @description Index into `steps` of the step that decides now */
+            currentStep: number;
+        } | null;
+        /** @description One workflow transition of the entry */
+        AuditRecord: {
+            /**
+             * @description `Approved` at a step (intermediate or final), `AutoApproved` on submission without a workflow, `Authorized` when a trip request becomes an order
+             * @enum {string}
+             */
+            action: "Submitted" | "Approved" | "AutoApproved" | "Authorized" | "Rejected" | "Cancelled" | "ChangesRequested";
+            employeeId: components["schemas"]["Id"];
+            at: components["schemas"]["Timestamp"];
+            comment: string | null;
+            status: components["schemas"]["EntryStatus"];
+            phase: components["schemas"]["EntryPhase"];
+            /** @description The step (0-based) a decision was given at */
+            step: number | null;
+        };
         /**
          * @description 0 Draft, 1 Submitted (in approval), 2 ChangesRequested, 3 Approved, 4 Rejected, 5 Cancelled
          * @enum {integer}
@@ -1623,7 +1870,7 @@ export interface components {
         /** @description Body of the entry create (see the operation for defaults). */
         TravelEntryCreate: {
             employeeId?: components["schemas"]["Id"];
-            /** @description true creates a trip request (no entry number until the trip is authorized); default false */
+            /** @description true creates a trip request (`phase` 1, no entry number until the trip is authorized by the trip-approval steps, see `submit` and `approve`); default false */
             isRequest?: boolean;
             travelType?: components["schemas"]["TravelType"];
             /** Format: date */
@@ -1689,6 +1936,9 @@ export interface components {
             readonly locked?: unknown;
             readonly isPaidOut?: unknown;
             readonly paidOutAt?: unknown;
+            readonly approvedAt?: unknown;
+            readonly approval?: unknown;
+            readonly auditLog?: unknown;
             readonly advancePaymentInBaseCurrency?: unknown;
             readonly advancePaymentExchangeRateSource?: unknown;
             readonly baseCurrency?: unknown;
@@ -1749,6 +1999,9 @@ export interface components {
          *       "locked": false,
          *       "isPaidOut": false,
          *       "paidOutAt": null,
+         *       "approvedAt": null,
+         *       "approval": null,
+         *       "auditLog": [],
          *       "advancePayment": 200,
          *       "currencyCode": "EUR",
          *       "advancePaymentDate": "2026-11-19",
@@ -1819,6 +2072,14 @@ export interface components {
             readonly isPaidOut: boolean;
             /** Format: date-time */
             readonly paidOutAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the entry became Approved (3), by its final step or automatically; null before
+             */
+            readonly approvedAt: string | null;
+            approval: components["schemas"]["ApprovalRound"];
+            /** @description Every workflow transition, oldest first (who, when, what, the comment) */
+            readonly auditLog: components["schemas"]["AuditRecord"][];
             advancePayment: number;
             currencyCode: string;
             /** Format: date */
@@ -2692,6 +2953,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The entry after the operation (its audit log records it) */
+        WorkflowEntry: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TravelEntry"];
+            };
+        };
         /** @description A dependency (the store or the message broker) did not answer (`SERVICE_UNAVAILABLE`); try again */
         ServiceUnavailable: {
             headers: {
@@ -2719,7 +2989,13 @@ export interface components {
         /** @description Words that must all occur in the name (case and diacritics ignored), or an exact code */
         MunicipalityQuery: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        WorkflowOperation: {
+            content: {
+                "application/json": components["schemas"]["WorkflowOperationBody"];
+            };
+        };
+    };
     headers: never;
     pathItems: never;
 }
@@ -4603,6 +4879,149 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getApprovalWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalWorkflow"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    putApprovalWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalWorkflowWrite"];
+            };
+        };
+        responses: {
+            /** @description The workflow as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalWorkflow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    submitTravelEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["WorkflowOperation"];
+        responses: {
+            200: components["responses"]["WorkflowEntry"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    approveTravelEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["WorkflowOperation"];
+        responses: {
+            200: components["responses"]["WorkflowEntry"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    rejectTravelEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["WorkflowOperation"];
+        responses: {
+            200: components["responses"]["WorkflowEntry"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    cancelTravelEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["WorkflowOperation"];
+        responses: {
+            200: components["responses"]["WorkflowEntry"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    requestTravelEntryChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["WorkflowOperation"];
+        responses: {
+            200: components["responses"]["WorkflowEntry"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -17,6 +17,11 @@ import { FxConverter } from './infra/fx-client';
 import { ENTRIES_COLLECTION, registerModels } from './infra/models';
 import { startUsageRefusedConsumer } from './infra/usage-refused-consumer';
 import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './domain/attachment';
+import { EntryNumberIssuer } from './app/entry-numbers';
+import { WorkflowApp } from './app/workflow';
+import { workflowRoutes } from './http/workflow-routes';
+import { EntryCounters } from './infra/entry-numbers';
+import { registerWorkflowModels } from './infra/workflow-models';
 
 import { configSchema } from './config';
 
@@ -50,22 +55,33 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       );
       api.use(perDiemCalculatorRoutes(calculator));
       api.use(perDiemRoutes(new PerDiemsApp(models, entries, pricer, nudgeOutbox)));
+      // The approval workflow and trip requests (docs/decisions/0066–0068).
+      const numbers = new EntryNumberIssuer(models, new EntryCounters(models), nudgeOutbox, logger);
+      const workflow = new WorkflowApp(
+        { ...models, ...registerWorkflowModels(mongo) },
+        entries,
+        employees,
+        numbers,
+        nudgeOutbox,
+      );
+      api.use(workflowRoutes(workflow));
       return {
         api,
         // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.
         upload: { maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_UPLOAD },
         outboxCollections: [ENTRIES_COLLECTION],
         // fleet refuses a vehicle use it cannot record: the Mileage row's vehicle is cleared.
-        start: () =>
-          startUsageRefusedConsumer({
+        start: async () => {
+          // Authorizations whose number a stopped process did not store yet are completed first.
+          await numbers.recover().catch((err: unknown) => logger.warn({ err }, 'pending entry numbers not recovered'));
+          await startUsageRefusedConsumer({
             client: amqp,
             mongo,
             logger,
             metrics,
             refusals: new UsageRefusals(models, nudgeOutbox, logger),
-          }),
-        // The approval workflow (issue 13) is not built yet.
-        notImplemented: ['/api/v1/approval-workflow'],
+          });
+        },
       };
     },
     options,

@@ -64,7 +64,7 @@ describe('the API reference page in a browser', () => {
 
     const plannedSection = page.locator('.opblock-tag-section', { has: page.locator('h3[data-tag^="Planned"]') });
     await expect(plannedSection.locator('.opblock-summary-path').allTextContents()).resolves.toContain(
-      '/api/v1/travel-entries/{id}/submit',
+      '/api/v1/payouts/ready',
     );
   });
 
@@ -83,6 +83,13 @@ describe('the API reference page in a browser', () => {
         has: page.locator('.json-schema-2020-12__title', { hasText: /^VehicleType$/ }),
       })
       .first();
+    // From 100 schemas on, Swagger UI virtualizes the Schemas section in its own scroller (`.models-scroll`):
+    // only the models in view are rendered, so scroll it until this one is.
+    const scroller = page.locator('.models-scroll');
+    for (let i = 0; i < 400 && (await model.count()) === 0 && (await scroller.count()) > 0; i++) {
+      await scroller.evaluate((el) => el.scrollBy(0, el.clientHeight / 2));
+      await page.waitForTimeout(25);
+    }
     await model.locator('.json-schema-2020-12-expand-deep-button').first().click();
     const values = await model
       .locator('.json-schema-2020-12-keyword--enum .json-schema-2020-12-json-viewer__value')

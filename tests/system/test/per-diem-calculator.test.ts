@@ -193,9 +193,4 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
     expect(res.status).toBe(410);
     expect(res.body).toMatchObject({ code: 'GONE', status: 410, detail: expect.stringContaining(replacement) });
   });
-
-  it('the approval workflow of the entries context still answers 501 NOT_IMPLEMENTED', async () => {
-    const t = await stack.tenant('CZ');
-    expect((await t.api.get('/api/v1/approval-workflow')).status).toBe(501);
-  });
 });

@@ -32,6 +32,7 @@ import {
   type TravelEntry,
 } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
+import { isInvolvedApprover } from '../domain/workflow';
 import { nextEntrySequence, type EntriesModels, type EntryDoc } from '../infra/models';
 import type { Attachment } from '../domain/attachment';
 import type { Expense, ExpenseInput } from '../domain/expense';
@@ -102,7 +103,8 @@ export class EntriesApp {
   /** A live entry the caller may read, else 404 (another tenant's, another employee's without ReadAll, deleted). */
   async readable(caller: CallerContext, rawId: string): Promise<EntryDoc> {
     const doc = await findOwned(this.models.Entry, rawId.toLowerCase(), caller.tenantId);
-    if (!doc || doc.deletedAt || !mayRead(caller, doc.employeeId)) throw notFound('travel entry');
+    if (!doc || doc.deletedAt || !(mayRead(caller, doc.employeeId) || isInvolvedApprover(doc, caller.employeeId)))
+      throw notFound('travel entry');
     return doc;
   }
 
@@ -282,7 +284,8 @@ export class EntriesApp {
       entryNumber,
       isRequest,
       status: EntryStatus.Draft,
-      phase: null,
+      // A trip request is in its authorization phase (1 PreApproval) from the start; an order in none yet.
+      phase: isRequest ? 1 : null,
       isPaidOut: false,
       paidOutAt: null,
       baseCurrency: caller.baseCurrency,

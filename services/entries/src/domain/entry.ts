@@ -6,6 +6,7 @@ import { isCountryCode } from './countries';
 import type { Attachment } from './attachment';
 import type { Expense } from './expense';
 import type { PerDiem } from './per-diem-row';
+import type { WorkflowFields } from './workflow';
 
 /** Entry status integers (API-SURFACE.md, Values). */
 export const EntryStatus = {
@@ -43,7 +44,7 @@ export interface EntryFields {
   costCenterAllocations: CostCenterAllocation[];
 }
 
-export interface TravelEntry extends EntryFields {
+export interface TravelEntry extends EntryFields, WorkflowFields {
   _id: string;
   tenantId: string;
   entryNumber: string;
@@ -94,8 +95,8 @@ const LOCKED_STATUSES: ReadonlySet<number> = new Set([
 ]);
 
 /** `locked`: true whenever the document is closed to writes, including the automatic lock at payout. */
-export const isLocked = (e: Pick<TravelEntry, 'status' | 'isPaidOut'>): boolean =>
-  e.isPaidOut || LOCKED_STATUSES.has(e.status);
+export const isLocked = (e: Pick<TravelEntry, 'status' | 'isPaidOut' | 'numberClaim'>): boolean =>
+  e.isPaidOut || LOCKED_STATUSES.has(e.status) || Boolean(e.numberClaim);
 
 /** A real day of the calendar (the contract's `format: date` lets 2026-02-30 through). */
 export function isCalendarDate(value: string): boolean {

@@ -6,6 +6,7 @@ import { toPerDiemResponse } from './per-diem-mappers';
 import { isLocked, type TravelEntry } from '../domain/entry';
 import type { Attachment } from '../domain/attachment';
 import type { Expense } from '../domain/expense';
+import { workflowView } from './workflow-mappers';
 
 type Schemas = components['schemas'];
 
@@ -37,6 +38,7 @@ export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
     locked: isLocked(e),
     isPaidOut: e.isPaidOut,
     paidOutAt: e.paidOutAt ? e.paidOutAt.toISOString() : null,
+    ...workflowView(e),
     advancePayment: wireNumber(e.advancePayment),
     currencyCode: e.currencyCode,
     advancePaymentDate: e.advancePaymentDate,

@@ -2,6 +2,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { isDuplicateKey, tenantScoped, outboxSchemaFields, type OutboxFields } from '@travel/platform';
 import type { TravelEntry } from '../domain/entry';
 import { perDiemSchema } from './per-diem-model';
+import { workflowEntrySchemaFields } from './workflow-models';
 
 export interface EntryStorage {
   /** Incremented by every write; an update applies only to the revision it read. */
@@ -119,6 +120,7 @@ export function registerModels(conn: Connection): EntriesModels {
       editedAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },
       rev: { type: Number, required: true },
+      ...workflowEntrySchemaFields,
       ...outboxSchemaFields,
     },
     { collection: ENTRIES_COLLECTION, versionKey: false, minimize: false },

@@ -1,0 +1,115 @@
+import { atRevision, conflict, crossTenant, outboxUpdate, raiseEvent, type Logger } from '@travel/platform';
+import { formatEntryNumber } from '../domain/entry';
+import { toEntryWebhookDto } from '../domain/webhook';
+import type { EntryCounters } from '../infra/entry-numbers';
+import type { EntriesModels, EntryDoc } from '../infra/models';
+
+const ROUNDS = 500;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Issues the entry number of an authorized trip (docs/decisions/0067): once, and without gaps, even when
+ * the process dies half-way.
+ *
+ * 1. The authorization itself (one write on the entry, before this runs) sets `numberClaim`; the entry is
+ *    locked and raises nothing yet.
+ * 2. The counter is advanced by compare-and-set, recording `last = { entryId, seq }` in the same write.
+ * 3. The entry stores its number where it has none yet, clears the claim and raises `entry.updated`.
+ *
+ * Before anyone takes the next number, the holder of `last` is completed (step 3 on its behalf), so a
+ * number taken is always stored on its entry, and an entry re-reads itself after reading the counter, so it
+ * never takes a second one. A crash between 1 and 3 is completed by the next issue in the tenant, by a
+ * retried operation on the entry, or at start-up (`recover`).
+ */
+export class EntryNumberIssuer {
+  /** One issue at a time per tenant in this process (the compare-and-set keeps several processes right). */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly models: EntriesModels,
+    private readonly counters: EntryCounters,
+    private readonly nudgeOutbox: () => void,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** Issues the number of an entry holding a claim; answers the entry as stored afterwards. */
+  issue(tenantId: string, entryId: string): Promise<EntryDoc> {
+    const before = this.queues.get(tenantId) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(() => this.issueNow(tenantId, entryId));
+    const tail = run.catch(() => undefined);
+    this.queues.set(tenantId, tail);
+    void tail.then(() => {
+      if (this.queues.get(tenantId) === tail) this.queues.delete(tenantId);
+    });
+    return run;
+  }
+
+  private async read(tenantId: string, entryId: string): Promise<EntryDoc> {
+    const doc = (await this.models.Entry.findOne({ _id: entryId, tenantId }).lean()) as EntryDoc | null;
+    if (!doc || doc.tenantId !== tenantId) throw new Error(`entry ${entryId} of tenant ${tenantId} is missing`);
+    return doc;
+  }
+
+  private async issueNow(tenantId: string, entryId: string): Promise<EntryDoc> {
+    const entry = await this.read(tenantId, entryId);
+    if (entry.entryNumber || !entry.numberClaim) return entry;
+    const year = entry.numberClaim.year;
+    for (let round = 0; round < ROUNDS; round++) {
+      const counter = await this.counters.read(tenantId, year);
+      if (counter.last?.entryId === entryId) return this.complete(tenantId, entryId, year, counter.last.seq);
+      if (counter.last) await this.complete(tenantId, counter.last.entryId, year, counter.last.seq);
+      // Read after the counter: a number given to this entry by a helper is visible now.
+      const fresh = await this.read(tenantId, entryId);
+      if (fresh.entryNumber || !fresh.numberClaim) return fresh;
+      const seq = await this.counters.take(tenantId, year, counter.seq, entryId);
+      if (seq !== null) return this.complete(tenantId, entryId, year, seq, fresh);
+      // Another process (or an order's create) advanced the counter first: read it again.
+      await pause(Math.random() * 10);
+    }
+    throw conflict('Entry numbers are being issued by many requests at once; try again.');
+  }
+
+  /** Step 3: stores the number on an entry still waiting for it (a no-op for one that has it). */
+  private async complete(
+    tenantId: string,
+    entryId: string,
+    year: number,
+    seq: number,
+    known?: EntryDoc,
+  ): Promise<EntryDoc> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      // The entry as just read by the caller on the first attempt; a lost revision race reads it again.
+      const entry = attempt === 0 && known ? known : await this.read(tenantId, entryId);
+      if (entry.entryNumber || !entry.numberClaim) return entry;
+      const next: EntryDoc = { ...entry, entryNumber: formatEntryNumber(year, seq), numberClaim: null };
+      const event = raiseEvent('entries', 'entry.updated', tenantId, toEntryWebhookDto(next), entry.editedAt);
+      const result = await this.models.Entry.updateOne(
+        { _id: entryId, tenantId, entryNumber: '', ...atRevision(entry.rev) },
+        outboxUpdate({ $set: { entryNumber: next.entryNumber, numberClaim: null, rev: entry.rev + 1 } }, event),
+      );
+      if (result.matchedCount === 1) {
+        this.nudgeOutbox();
+        return { ...next, rev: entry.rev + 1 };
+      }
+    }
+    throw conflict('The travel entry was changed by other requests at the same time; read it again and retry.');
+  }
+
+  /** Completes every claim left by a process that stopped between authorization and number (start-up). */
+  async recover(): Promise<number> {
+    const pending = (await this.models.Entry.find(
+      { numberClaim: { $ne: null } },
+      { _id: 1, tenantId: 1 },
+      // Every tenant's pending claims, once at start-up (docs/decisions/0067).
+      crossTenant('start-up recovery of entry numbers'),
+    ).lean()) as Pick<EntryDoc, '_id' | 'tenantId'>[];
+    for (const p of pending) {
+      try {
+        await this.issue(p.tenantId, p._id);
+      } catch (err) {
+        this.logger?.warn({ err, entryId: p._id }, 'entry number of an authorized trip not issued yet');
+      }
+    }
+    return pending.length;
+  }
+}

@@ -1,0 +1,153 @@
+import {
+  AppError,
+  atRevision,
+  invalidState,
+  outboxUpdate,
+  raiseEvent,
+  withRevisionRetry,
+  type CallerContext,
+  type FieldErrors,
+} from '@travel/platform';
+import { mayEdit } from '../domain/access';
+import type { TravelEntry } from '../domain/entry';
+import { toEntryWebhookDto } from '../domain/webhook';
+import {
+  decide,
+  type ApprovalStep,
+  type ApprovalWorkflow,
+  type AuditRecord,
+  type WorkflowOperation,
+} from '../domain/workflow';
+import type { EntriesModels, EntryDoc } from '../infra/models';
+import type { WorkflowModels } from '../infra/workflow-models';
+import type { EntriesApp } from './entries';
+import type { EntryNumberIssuer } from './entry-numbers';
+import type { EmployeeDirectory } from './ports';
+
+export interface ApprovalWorkflowInput {
+  settlementSteps: ApprovalStep[];
+  tripApprovalSteps: ApprovalStep[];
+}
+
+const NO_WORKFLOW: ApprovalWorkflow = { settlementSteps: [], tripApprovalSteps: [], editedAt: null };
+
+const normalizeSteps = (steps: readonly ApprovalStep[]): ApprovalStep[] =>
+  steps.map((s) => ({ approverIds: [...new Set(s.approverIds.map((id) => id.toLowerCase()))] }));
+
+/**
+ * The tenant's approval workflow and the operations on an entry (submit, approve, reject, cancel,
+ * request-changes): decided by `domain/workflow`, written as one conditional write on the entry with its
+ * event in the outbox (docs/decisions/0066–0068).
+ */
+export class WorkflowApp {
+  constructor(
+    private readonly models: EntriesModels & WorkflowModels,
+    private readonly entries: EntriesApp,
+    private readonly employees: EmployeeDirectory,
+    private readonly numbers: EntryNumberIssuer,
+    private readonly nudgeOutbox: () => void,
+  ) {}
+
+  async workflow(caller: Pick<CallerContext, 'tenantId'>): Promise<ApprovalWorkflow> {
+    const doc = await this.models.ApprovalWorkflow.findOne({ _id: caller.tenantId, tenantId: caller.tenantId }).lean();
+    if (!doc || doc.tenantId !== caller.tenantId) return NO_WORKFLOW;
+    return {
+      settlementSteps: doc.settlementSteps.map((s) => ({ approverIds: [...s.approverIds] })),
+      tripApprovalSteps: doc.tripApprovalSteps.map((s) => ({ approverIds: [...s.approverIds] })),
+      editedAt: doc.editedAt,
+    };
+  }
+
+  /** Replaces the workflow (ManageCompanyData is checked by the route). Every approver must be the company's. */
+  async replaceWorkflow(caller: CallerContext, input: ApprovalWorkflowInput): Promise<ApprovalWorkflow> {
+    const settlementSteps = normalizeSteps(input.settlementSteps);
+    const tripApprovalSteps = normalizeSteps(input.tripApprovalSteps);
+    const named = new Set([...settlementSteps, ...tripApprovalSteps].flatMap((s) => s.approverIds));
+    const known = new Map(
+      await Promise.all([...named].map(async (id) => [id, await this.employees.exists(caller.tenantId, id)] as const)),
+    );
+    const errors: FieldErrors = {};
+    for (const [list, steps] of [
+      ['settlementSteps', input.settlementSteps],
+      ['tripApprovalSteps', input.tripApprovalSteps],
+    ] as const)
+      steps.forEach((s, i) =>
+        s.approverIds.forEach((id, j) => {
+          if (!known.get(id.toLowerCase()))
+            (errors[`${list}[${i}].approverIds[${j}]`] ??= []).push('must be an employee of this company');
+        }),
+      );
+    if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
+
+    const current = await this.workflow(caller);
+    const same =
+      JSON.stringify([current.settlementSteps, current.tripApprovalSteps]) ===
+      JSON.stringify([settlementSteps, tripApprovalSteps]);
+    if (same && current.editedAt) return current;
+    const editedAt = new Date();
+    await this.models.ApprovalWorkflow.updateOne(
+      { _id: caller.tenantId, tenantId: caller.tenantId },
+      { $set: { settlementSteps, tripApprovalSteps, editedAt } },
+      { upsert: true },
+    );
+    return { settlementSteps, tripApprovalSteps, editedAt };
+  }
+
+  /** One workflow operation on an entry; answers the entry as stored afterwards. */
+  async operate(
+    caller: CallerContext,
+    rawId: string,
+    operation: WorkflowOperation,
+    comment: string | null,
+  ): Promise<TravelEntry> {
+    const workflow = operation === 'submit' ? await this.workflow(caller) : NO_WORKFLOW;
+    let authorized: EntryDoc | undefined;
+    const stored = await withRevisionRetry('travel entry', async () => {
+      let current = await this.entries.readable(caller, rawId);
+      // An authorization whose number was not stored yet (a crash half-way): finish it first.
+      if (current.numberClaim) current = await this.numbers.issue(caller.tenantId, current._id);
+      const decision = decide(
+        current,
+        operation,
+        { employeeId: caller.employeeId, mayEdit: mayEdit(caller, current.employeeId) },
+        workflow,
+      );
+      if (decision.kind === 'refused') {
+        if (decision.code === 'FORBIDDEN') throw new AppError('FORBIDDEN', decision.detail);
+        throw invalidState(decision.detail);
+      }
+      const now = new Date();
+      const records: AuditRecord[] = decision.records.map((r) => ({
+        ...r,
+        employeeId: caller.employeeId,
+        at: now,
+        comment,
+      }));
+      const changes = {
+        status: decision.status,
+        phase: decision.phase,
+        isRequest: decision.isRequest,
+        approval: decision.approval,
+        auditLog: [...(current.auditLog ?? []), ...records],
+        ...(decision.approved ? { approvedAt: now } : {}),
+        ...(decision.issueNumber ? { numberClaim: { year: now.getUTCFullYear(), at: now } } : {}),
+        editedAt: now,
+        rev: current.rev + 1,
+      };
+      const next: EntryDoc = { ...current, ...changes };
+      // An authorization raises its entry.updated when the number is stored (with the number in it).
+      const events = decision.issueNumber
+        ? []
+        : [raiseEvent('entries', decision.event, caller.tenantId, toEntryWebhookDto(next), now)];
+      const result = await this.models.Entry.updateOne(
+        { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
+        outboxUpdate({ $set: changes }, ...events),
+      );
+      if (result.matchedCount === 0) return undefined;
+      if (decision.issueNumber) authorized = next;
+      else this.nudgeOutbox();
+      return next;
+    });
+    return authorized ? this.numbers.issue(caller.tenantId, authorized._id) : stored;
+  }
+}

@@ -1,0 +1,251 @@
+// The approval workflow of travel entries as a pure state machine (SPEC "Travel entry (events that expose
+// transitions)", the event catalog; docs/decisions/0066–0068). No I/O: the app reads, decides here, writes.
+import { EntryStatus, type EntryPhase, type EntryStatusValue } from './entry';
+
+/** One step of the tenant's workflow: who may decide at that step (any one of them suffices). */
+export interface ApprovalStep {
+  approverIds: string[];
+}
+
+/** The tenant's workflow as configured (`GET` / `PUT /api/v1/approval-workflow`). */
+export interface ApprovalWorkflow {
+  settlementSteps: ApprovalStep[];
+  tripApprovalSteps: ApprovalStep[];
+  editedAt: Date | null;
+}
+
+/** The steps an entry runs through, copied from the tenant's workflow when it was submitted. */
+export interface ApprovalRound {
+  /** 1 = trip authorization (PreApproval), 0 = settlement (Standard). */
+  phase: 0 | 1;
+  /** Eligible approvers per step (the entry's own employee removed, empty steps dropped). */
+  steps: ApprovalStep[];
+  /** Index into `steps` of the step that decides now. */
+  currentStep: number;
+}
+
+export type WorkflowAction =
+  'Submitted' | 'Approved' | 'AutoApproved' | 'Authorized' | 'Rejected' | 'Cancelled' | 'ChangesRequested';
+
+/** One line of the entry's audit log: who did what, when, why, and where it left the entry. */
+export interface AuditRecord {
+  action: WorkflowAction;
+  employeeId: string;
+  at: Date;
+  comment: string | null;
+  status: EntryStatusValue;
+  phase: EntryPhase;
+  /** The step (0-based) an approval, rejection or change request was given at; null otherwise. */
+  step: number | null;
+}
+
+/** An authorized trip's number is being issued: set with the authorization, cleared when the number is stored. */
+export interface NumberClaim {
+  year: number;
+  at: Date;
+}
+
+/** What the workflow keeps on an entry (all optional: entries stored before the workflow have none). */
+export interface WorkflowFields {
+  approval?: ApprovalRound | null;
+  auditLog?: AuditRecord[];
+  approvedAt?: Date | null;
+  numberClaim?: NumberClaim | null;
+}
+
+export type WorkflowOperation = 'submit' | 'approve' | 'reject' | 'cancel' | 'request-changes';
+export const WORKFLOW_OPERATIONS: readonly WorkflowOperation[] = [
+  'submit',
+  'approve',
+  'reject',
+  'cancel',
+  'request-changes',
+];
+
+/** The part of an entry the workflow decides on. */
+export interface WorkflowSubject extends WorkflowFields {
+  employeeId: string;
+  status: EntryStatusValue;
+  phase: EntryPhase;
+  isRequest: boolean;
+  isPaidOut: boolean;
+}
+
+export interface Actor {
+  employeeId: string;
+  /** May change this entry (its own employee, or EditAllEntries): submits and cancels. */
+  mayEdit: boolean;
+}
+
+export type Decision =
+  | { kind: 'refused'; code: 'INVALID_STATE' | 'FORBIDDEN'; detail: string }
+  | {
+      kind: 'moved';
+      status: EntryStatusValue;
+      phase: EntryPhase;
+      isRequest: boolean;
+      approval: ApprovalRound | null;
+      /** Audit records to append (a submission that decides at once records both steps). */
+      records: Omit<AuditRecord, 'employeeId' | 'at' | 'comment'>[];
+      /** `entry.approved` only for the final step of a settlement workflow (never auto, never authorization). */
+      event: 'entry.updated' | 'entry.approved';
+      /** A trip request was authorized: the entry number is issued now (docs/decisions/0067). */
+      issueNumber: boolean;
+      approved: boolean;
+    };
+
+/**
+ * The steps an entry of `employeeId` runs through: every step's approvers without the entry's own
+ * employee (nobody approves their own entry), duplicates removed, steps left without approvers dropped.
+ * No step left = no workflow for this entry.
+ */
+export function effectiveSteps(steps: readonly ApprovalStep[], employeeId: string): ApprovalStep[] {
+  return steps
+    .map((s) => ({
+      approverIds: [...new Set(s.approverIds.map((id) => id.toLowerCase()))].filter((id) => id !== employeeId),
+    }))
+    .filter((s) => s.approverIds.length > 0);
+}
+
+/** Whether the employee is named in the entry's approval round or audit log (they may read the entry). */
+export function isInvolvedApprover(e: WorkflowFields, employeeId: string): boolean {
+  return (
+    (e.approval?.steps ?? []).some((s) => s.approverIds.includes(employeeId)) ||
+    (e.auditLog ?? []).some((r) => r.employeeId === employeeId && r.step !== null)
+  );
+}
+
+const refused = (code: 'INVALID_STATE' | 'FORBIDDEN', detail: string): Decision => ({ kind: 'refused', code, detail });
+
+const STATUS_NAMES = ['Draft', 'Submitted', 'ChangesRequested', 'Approved', 'Rejected', 'Cancelled'];
+const named = (s: EntryStatusValue) => `${STATUS_NAMES[s]} (${s})`;
+
+/**
+ * The next state of an entry for one operation, or why not. `workflow` is the tenant's workflow now
+ * (read only by a submission: entries in approval keep the round they started with).
+ */
+export function decide(
+  entry: WorkflowSubject,
+  operation: WorkflowOperation,
+  actor: Actor,
+  workflow: Pick<ApprovalWorkflow, 'settlementSteps' | 'tripApprovalSteps'>,
+): Decision {
+  if (entry.numberClaim) return refused('INVALID_STATE', 'The trip is being authorized; read the entry again.');
+  if (entry.isPaidOut) return refused('INVALID_STATE', 'The entry is paid out.');
+  const open = entry.status === EntryStatus.Draft || entry.status === EntryStatus.ChangesRequested;
+  const inApproval = entry.status === EntryStatus.Submitted && !!entry.approval;
+
+  switch (operation) {
+    case 'submit': {
+      if (!open)
+        return refused(
+          'INVALID_STATE',
+          `Only a Draft or ChangesRequested entry can be submitted; it is ${named(entry.status)}.`,
+        );
+      if (!actor.mayEdit)
+        return refused('FORBIDDEN', "Only the entry's employee or a key with EditAllEntries submits it.");
+      const phase: 0 | 1 = entry.isRequest ? 1 : 0;
+      const steps = effectiveSteps(
+        entry.isRequest ? workflow.tripApprovalSteps : workflow.settlementSteps,
+        entry.employeeId,
+      );
+      if (steps.length > 0)
+        return moved(EntryStatus.Submitted, phase, entry.isRequest, { phase, steps, currentStep: 0 }, [
+          { action: 'Submitted', status: EntryStatus.Submitted, phase, step: null },
+        ]);
+      // No workflow (no step with an eligible approver): decided on submission, entry.updated only.
+      if (entry.isRequest)
+        return authorize([{ action: 'Submitted', status: EntryStatus.Submitted, phase: 1, step: null }]);
+      return {
+        ...moved(EntryStatus.Approved, entry.phase, false, null, [
+          { action: 'Submitted', status: EntryStatus.Submitted, phase: entry.phase, step: null },
+          { action: 'AutoApproved', status: EntryStatus.Approved, phase: entry.phase, step: null },
+        ]),
+        approved: true,
+      };
+    }
+    case 'cancel': {
+      if (!open && entry.status !== EntryStatus.Submitted)
+        return refused(
+          'INVALID_STATE',
+          `Only a Draft, Submitted or ChangesRequested entry can be cancelled; it is ${named(entry.status)}.`,
+        );
+      if (!actor.mayEdit)
+        return refused('FORBIDDEN', "Only the entry's employee or a key with EditAllEntries cancels it.");
+      return moved(EntryStatus.Cancelled, entry.phase, entry.isRequest, null, [
+        { action: 'Cancelled', status: EntryStatus.Cancelled, phase: entry.phase, step: null },
+      ]);
+    }
+    case 'approve':
+    case 'reject':
+    case 'request-changes': {
+      if (!inApproval)
+        return refused(
+          'INVALID_STATE',
+          `Only a Submitted entry in approval can be decided; it is ${named(entry.status)}.`,
+        );
+      const round = entry.approval!;
+      const step = round.currentStep;
+      if (actor.employeeId === entry.employeeId) return refused('FORBIDDEN', 'Nobody decides on their own entry.');
+      if (!(round.steps[step]?.approverIds ?? []).includes(actor.employeeId))
+        return refused(
+          'FORBIDDEN',
+          `Only an eligible approver of the current step (${step + 1} of ${round.steps.length}) decides.`,
+        );
+      if (operation === 'reject')
+        return moved(EntryStatus.Rejected, round.phase, entry.isRequest, null, [
+          { action: 'Rejected', status: EntryStatus.Rejected, phase: round.phase, step },
+        ]);
+      if (operation === 'request-changes')
+        return moved(EntryStatus.ChangesRequested, round.phase, entry.isRequest, null, [
+          { action: 'ChangesRequested', status: EntryStatus.ChangesRequested, phase: round.phase, step },
+        ]);
+      if (step + 1 < round.steps.length)
+        return moved(EntryStatus.Submitted, round.phase, entry.isRequest, { ...round, currentStep: step + 1 }, [
+          { action: 'Approved', status: EntryStatus.Submitted, phase: round.phase, step },
+        ]);
+      if (round.phase === 1) return authorize([{ action: 'Approved', status: EntryStatus.Submitted, phase: 1, step }]);
+      return {
+        ...moved(EntryStatus.Approved, 0, false, null, [
+          { action: 'Approved', status: EntryStatus.Approved, phase: 0, step },
+        ]),
+        event: 'entry.approved',
+        approved: true,
+      };
+    }
+  }
+}
+
+function moved(
+  status: EntryStatusValue,
+  phase: EntryPhase,
+  isRequest: boolean,
+  approval: ApprovalRound | null,
+  records: Omit<AuditRecord, 'employeeId' | 'at' | 'comment'>[],
+): Extract<Decision, { kind: 'moved' }> {
+  return {
+    kind: 'moved',
+    status,
+    phase,
+    isRequest,
+    approval,
+    records,
+    event: 'entry.updated',
+    issueNumber: false,
+    approved: false,
+  };
+}
+
+/**
+ * Trip authorized: the request becomes an order (`isRequest` false) open for its settlement (Draft, phase 0
+ * Standard), and its entry number is issued. `entry.updated` only, never `entry.approved`.
+ */
+function authorize(before: Omit<AuditRecord, 'employeeId' | 'at' | 'comment'>[]): Extract<Decision, { kind: 'moved' }> {
+  return {
+    ...moved(EntryStatus.Draft, 0, false, null, [
+      ...before,
+      { action: 'Authorized', status: EntryStatus.Draft, phase: 0, step: null },
+    ]),
+    issueNumber: true,
+  };
+}
