@@ -10,6 +10,7 @@ import { DEFAULT_RETRY_POLICY } from '../packages/platform/src/messaging/retry';
 import { domainTopology, mergeTopologies, rabbitDefinitions } from '../packages/platform/src/messaging/topology';
 import { entriesTopology } from '../services/entries/src/infra/topology';
 import { fleetTopology } from '../services/fleet/src/infra/topology';
+import { payoutsTopology } from '../services/payouts/src/infra/topology';
 import { SPEC_SCHEDULE, parseSchedule } from '../services/webhook-dispatcher/src/domain/schedule';
 import { dispatcherTopology } from '../services/webhook-dispatcher/src/infra/queues';
 
@@ -22,6 +23,7 @@ export const deploymentTopology = () =>
     domainTopology(),
     entriesTopology(DEFAULT_RETRY_POLICY),
     fleetTopology(DEFAULT_RETRY_POLICY),
+    payoutsTopology(DEFAULT_RETRY_POLICY),
     dispatcherTopology(parseSchedule(SPEC_SCHEDULE), DEFAULT_RETRY_POLICY),
   );
 

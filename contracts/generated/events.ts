@@ -15,6 +15,7 @@ export const WEBHOOK_EVENT_TYPES = [
 export const EVENT_ROUTES = {
   'employees.employee.created': { producer: 'employees', type: 'employee.created', webhook: true },
   'employees.employee.updated': { producer: 'employees', type: 'employee.updated', webhook: true },
+  'entries.entry-state.changed': { producer: 'entries', type: 'entry-state.changed', webhook: false },
   'entries.entry.approved': { producer: 'entries', type: 'entry.approved', webhook: true },
   'entries.entry.created': { producer: 'entries', type: 'entry.created', webhook: true },
   'entries.entry.paidout': { producer: 'entries', type: 'entry.paidout', webhook: true },
@@ -33,6 +34,8 @@ export const EVENT_SCHEMA_IDS = {
     'https://docs.travel-expense.example/events/internal/employees.employee.created.schema.json',
   'employees.employee.updated':
     'https://docs.travel-expense.example/events/internal/employees.employee.updated.schema.json',
+  'entries.entry-state.changed':
+    'https://docs.travel-expense.example/events/internal/entries.entry-state.changed.schema.json',
   'entries.entry.approved': 'https://docs.travel-expense.example/events/internal/entries.entry.approved.schema.json',
   'entries.entry.created': 'https://docs.travel-expense.example/events/internal/entries.entry.created.schema.json',
   'entries.entry.paidout': 'https://docs.travel-expense.example/events/internal/entries.entry.paidout.schema.json',
@@ -216,6 +219,64 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
       tenantId: { type: 'string', minLength: 1 },
       occurredAt: { type: 'string', format: 'date-time' },
       data: { type: 'object', $ref: '../public/EmployeeWebhookDto.schema.json', unevaluatedProperties: false },
+    },
+  },
+  {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://docs.travel-expense.example/events/internal/entries.entry-state.changed.schema.json',
+    title: 'entries.entry-state.changed',
+    description:
+      'Published by entries (outbox, same write as the change) on every write that can change whether an entry is ready for payout or what is due: create, update, expense changes, status transitions, delete, paid out and its undo. Carries no personal data. Consumers keep the highest `rev` per entry (docs/decisions/0074).',
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      type: { const: 'entry-state.changed' },
+      tenantId: { type: 'string', minLength: 1 },
+      occurredAt: { type: 'string', format: 'date-time' },
+      data: {
+        type: 'object',
+        additionalProperties: false,
+        required: [
+          'entryId',
+          'entryNumber',
+          'employeeId',
+          'status',
+          'isPaidOut',
+          'deleted',
+          'approvedAt',
+          'baseCurrency',
+          'amountDue',
+          'rev',
+        ],
+        properties: {
+          entryId: { type: 'string', format: 'uuid' },
+          entryNumber: { type: 'string', description: 'Empty while a trip request' },
+          employeeId: { type: 'string', format: 'uuid' },
+          status: { type: 'integer', enum: [0, 1, 2, 3, 4, 5], description: 'Entry status integer (API-SURFACE.md)' },
+          isPaidOut: { type: 'boolean' },
+          deleted: { type: 'boolean' },
+          approvedAt: {
+            type: ['string', 'null'],
+            format: 'date-time',
+            description:
+              'When the entry reached Approved; null when not approved or not known to entries (the consumer then uses occurredAt of the first Approved event)',
+          },
+          baseCurrency: { type: 'string', pattern: '^[A-Z]{3}$' },
+          amountDue: {
+            type: 'string',
+            pattern: '^-?[0-9]+(\\.[0-9]+)?$',
+            description:
+              'Expenses plus per-diems minus the advance, in the base currency, as decimal text; negative when the employee owes money back',
+          },
+          rev: {
+            type: 'integer',
+            minimum: 0,
+            description: "The entry document's revision after the write; orders the events of one entry",
+          },
+        },
+      },
     },
   },
   {
@@ -435,6 +496,7 @@ export type WebhookEventType =
 export interface EventSchemas {
   'employees.employee.created': EmployeesEmployeeCreated;
   'employees.employee.updated': EmployeesEmployeeUpdated;
+  'entries.entry-state.changed': EntriesEntryStateChanged;
   'entries.entry.approved': EntriesEntryApproved;
   'entries.entry.created': EntriesEntryCreated;
   'entries.entry.paidout': EntriesEntryPaidout;
@@ -502,6 +564,42 @@ export interface EmployeeWebhookDto1 {
   permissions: string[];
   createdAt: Timestamp;
   editedAt: Timestamp;
+}
+/**
+ * Published by entries (outbox, same write as the change) on every write that can change whether an entry is ready for payout or what is due: create, update, expense changes, status transitions, delete, paid out and its undo. Carries no personal data. Consumers keep the highest `rev` per entry (docs/decisions/0074).
+ */
+export interface EntriesEntryStateChanged {
+  id: string;
+  type: 'entry-state.changed';
+  tenantId: string;
+  occurredAt: string;
+  data: {
+    entryId: string;
+    /**
+     * Empty while a trip request
+     */
+    entryNumber: string;
+    employeeId: string;
+    /**
+     * Entry status integer (API-SURFACE.md)
+     */
+    status: 0 | 1 | 2 | 3 | 4 | 5;
+    isPaidOut: boolean;
+    deleted: boolean;
+    /**
+     * When the entry reached Approved; null when not approved or not known to entries (the consumer then uses occurredAt of the first Approved event)
+     */
+    approvedAt: string | null;
+    baseCurrency: string;
+    /**
+     * Expenses plus per-diems minus the advance, in the base currency, as decimal text; negative when the employee owes money back
+     */
+    amountDue: string;
+    /**
+     * The entry document's revision after the write; orders the events of one entry
+     */
+    rev: number;
+  };
 }
 /**
  * Published by entries when the entry reached terminal Approved through a workflow step. The webhook dispatcher delivers it as the public `entry.approved` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.

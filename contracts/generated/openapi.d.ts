@@ -1199,6 +1199,89 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payouts/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Entries ready for payout (approved, not paid out, something due), most recently approved first; read every page, de-duplicate by id, then create the batch (needs ManagePayouts, ReadAllEntries or EditAllEntries)
+         * @description Paid-out entries leave the list while a client pages through it, so the remaining rows shift to earlier pages: read pages until `page >= totalPages`, de-duplicate by `id`, then create the batch. An entry whose employee owes money back is listed with its negative `amountDue` and `direction: FromEmployee`; it can be settled in a batch but never goes into a payment file (docs/decisions/0077).
+         */
+        get: operations["listReadyForPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payout history, newest batch first (needs ManagePayouts, ReadAllEntries or EditAllEntries) */
+        get: operations["listPayoutBatches"];
+        put?: never;
+        /**
+         * Create a payout batch from ready entries: each is marked paid out and locked, and entry.paidout is raised per entry; all or nothing (needs ManagePayouts)
+         * @description Every entry must still be ready for payout. If one is not (paid out meanwhile, in another batch, no longer approved, deleted, another company's), nothing is paid and the answer is 400 `VALIDATION_FAILED` with the refused entries keyed `entryIds[i]` (docs/decisions/0075).
+         */
+        post: operations["createPayoutBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** One payout batch with its entries (needs ManagePayouts, ReadAllEntries or EditAllEntries) */
+        get: operations["getPayoutBatch"];
+        put?: never;
+        post?: never;
+        /** Undo a payout batch: its entries are ready for payout again, without the payout lock, with entry.updated each; refused (409 INVALID_STATE) once its payment file was downloaded or after 30 days (needs ManagePayouts) */
+        delete: operations["deletePayoutBatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/{id}/payment-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The bank payment file of a BankTransfer batch: ISO 20022 pain.001.001.09 (SEPA credit transfer in EUR; domestic credit transfer in CZK or PLN); carries bank data (needs ManagePayouts)
+         * @description One credit transfer per entry with a positive amount due, to the employee's IBAN; entries the employee owes money on are never in the file. The first download makes the batch final: it can no longer be deleted (docs/decisions/0076, 0077).
+         */
+        get: operations["downloadPayoutPaymentFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     entryEvent: {
@@ -1599,6 +1682,75 @@ export interface components {
         ApiKeyCreated: components["schemas"]["ApiKey"] & {
             /** @description The key: shown once, here; send it as `Authorization: Bearer <key>` */
             key: string;
+        };
+        /**
+         * @description How a batch is paid: `BankTransfer` (a bank payment file, pain.001.001.09), `Cash` (paid out at the cash desk), `Payroll` (paid with the next salary). Only BankTransfer batches have a payment file.
+         * @enum {string}
+         */
+        PayoutMethod: "BankTransfer" | "Cash" | "Payroll";
+        /**
+         * @description `ToEmployee` (the company pays the amount due) or `FromEmployee` (the employee owes it back)
+         * @enum {string}
+         */
+        PayoutDirection: "ToEmployee" | "FromEmployee";
+        /** @description An approved entry with something due, not paid out yet */
+        ReadyForPayout: {
+            id: components["schemas"]["Id"];
+            /** @example 2026-00042 */
+            entryNumber: string;
+            employeeId: components["schemas"]["Id"];
+            /**
+             * Format: date-time
+             * @description When the entry was approved; the list's order
+             */
+            approvedAt: string;
+            /** @description Expenses and per-diems minus the advance paid, in the base currency (decimal); negative when the employee owes money back */
+            amountDue: number;
+            /**
+             * @description The company's base currency
+             * @enum {string}
+             */
+            currencyCode: "EUR" | "CZK" | "PLN";
+            direction: components["schemas"]["PayoutDirection"];
+        };
+        PayoutBatchCreate: {
+            /** @description Ids of ready entries (each at most once) */
+            entryIds: components["schemas"]["Id"][];
+            payoutMethod: components["schemas"]["PayoutMethod"];
+        };
+        PayoutBatchEntry: {
+            entryId: components["schemas"]["Id"];
+            entryNumber: string;
+            employeeId: components["schemas"]["Id"];
+            /** @description As on the ready list when the batch was made (decimal) */
+            amountDue: number;
+            direction: components["schemas"]["PayoutDirection"];
+        };
+        /** @description A completed payout batch (docs/decisions/0075) */
+        PayoutBatch: {
+            id: components["schemas"]["Id"];
+            payoutMethod: components["schemas"]["PayoutMethod"];
+            /** @enum {string} */
+            currencyCode: "EUR" | "CZK" | "PLN";
+            entryCount: number;
+            /** @description Sum of the positive amounts due (what the payment file transfers) */
+            totalToEmployees: number;
+            /** @description Sum of what employees owe back (a positive number; never in the payment file) */
+            totalFromEmployees: number;
+            entries: components["schemas"]["PayoutBatchEntry"][];
+            /** Format: date-time */
+            createdAt: string;
+            createdByEmployeeId: components["schemas"]["Id"];
+            /**
+             * Format: date-time
+             * @description First download of the payment file; from then on the batch cannot be deleted
+             */
+            paymentFileDownloadedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when DELETE undoes the batch; null once it can no longer be deleted
+             */
+            deletableUntil: string | null;
         };
         ApprovalStep: {
             /** @description Employees of the company, any one of whom decides at this step */
@@ -5311,6 +5463,184 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listReadyForPayout: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of ready entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["ReadyForPayout"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listPayoutBatches: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payout batches */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["PayoutBatch"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutBatchCreate"];
+            };
+        };
+        responses: {
+            /** @description The completed batch */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            /** @description Validation failed (`VALIDATION_FAILED`); refused entries keyed `entryIds[i]` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deletePayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Undone; the batch is gone from the history */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    downloadPayoutPaymentFile: {
+        parameters: {
+            query: {
+                /** @description The company account the transfers are paid from (IBAN, spaces allowed) */
+                debtorIban: string;
+                /** @description BIC of the company's bank; omitted, the file says `NOTPROVIDED` (IBAN-only, as SEPA allows) */
+                debtorBic?: string;
+                /** @description Requested execution date (yyyy-MM-dd); default today (UTC) */
+                executionDate?: string;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment file, sent as an attachment (Content-Disposition) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -10,6 +10,8 @@ import { EntriesApp } from './app/entries';
 import { ExpensesApp } from './app/expenses';
 import { UsageRefusals } from './app/usage-refusals';
 import { publicRoutes } from './http/routes';
+import { PayoutMarks } from './app/payout-marks';
+import { internalPayoutRoutes } from './http/internal-payout-routes';
 import { AttachmentStore, decodesAsImage } from './infra/attachment-store';
 import { EmployeesClient } from './infra/employees-client';
 import { FleetClient } from './infra/fleet-client';
@@ -67,6 +69,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       api.use(workflowRoutes(workflow));
       return {
         api,
+        // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).
+        internal: internalPayoutRoutes(new PayoutMarks(models, nudgeOutbox)),
         // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.
         upload: { maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_UPLOAD },
         outboxCollections: [ENTRIES_COLLECTION],

@@ -1,8 +1,62 @@
-import { startPlaceholderService, type StartOptions } from '@travel/platform';
-import { DEFAULT_PORT, SERVICE } from './config';
+import { parseConfig, startService, type StartOptions } from '@travel/platform';
+import { BatchesApp, type CrashPoint } from './app/batches';
+import { ReadyApp } from './app/ready';
+import { configSchema } from './config';
+import { publicRoutes } from './http/routes';
+import { EmployeesClient } from './infra/employees-client';
+import { EntriesClient } from './infra/entries-client';
+import { startEntryChangedConsumer } from './infra/entry-changed-consumer';
+import { registerModels } from './infra/models';
 
 export { DEFAULT_PORT, SERVICE } from './config';
 
-/** Not built yet: the service runs and answers 501 NOT_IMPLEMENTED for the resources it owns. */
-export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptions) =>
-  startPlaceholderService(SERVICE, DEFAULT_PORT, ['/api/v1/payouts'], env, options);
+export const readConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
+
+export interface PayoutsStartOptions extends StartOptions {
+  /** Test seam: the create of a batch "crashes" at this point (docs/decisions/0075, tested). */
+  crashAt?: CrashPoint;
+}
+
+export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStartOptions = {}) {
+  const config = readConfig(env);
+  return startService(
+    config,
+    ({ mongo, amqp, logger, metrics }) => {
+      const models = registerModels(mongo);
+      const ready = new ReadyApp(models, logger);
+      const batches = new BatchesApp(
+        models,
+        new EntriesClient(config.entriesUrl, config.internalContextSecret),
+        new EmployeesClient(config.employeesUrl, config.internalContextSecret),
+        ready,
+        logger,
+        options.crashAt,
+      );
+      let timer: NodeJS.Timeout | undefined;
+      let running: Promise<unknown> = Promise.resolve();
+      const recover = () => {
+        running = batches
+          .recover(config.recoveryGraceMs)
+          .catch((err) => logger.warn({ err: (err as Error).message }, 'payout recovery pass failed'));
+        return running;
+      };
+      return {
+        api: publicRoutes({ ready, batches }),
+        start: async () => {
+          await startEntryChangedConsumer({ client: amqp, mongo, logger, metrics, ready });
+          // At start (a crashed replica's batches), then periodically.
+          await recover();
+          timer = setInterval(() => void recover(), config.recoveryIntervalMs);
+          timer.unref();
+        },
+        stop: async () => {
+          clearInterval(timer);
+          await running;
+        },
+      };
+    },
+    options,
+  );
+}
+
+export const startPayoutsService = start;

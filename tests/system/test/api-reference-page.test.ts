@@ -59,13 +59,16 @@ describe('the API reference page in a browser', () => {
     const planned = Object.entries<string[]>(contract['x-planned-operations']).flatMap(([path, methods]) =>
       methods.map((m) => `${m} ${path}`),
     );
-    expect(planned.length).toBeGreaterThan(0);
     expect([...rendered].sort()).toEqual([...built, ...planned].sort());
 
+    // Planned operations (none today: every context is built) render under their own tag, and only then.
     const plannedSection = page.locator('.opblock-tag-section', { has: page.locator('h3[data-tag^="Planned"]') });
-    await expect(plannedSection.locator('.opblock-summary-path').allTextContents()).resolves.toContain(
-      '/api/v1/payouts/ready',
-    );
+    const plannedPaths = Object.keys(contract['x-planned-operations'] ?? {});
+    if (plannedPaths.length === 0) expect(await plannedSection.count()).toBe(0);
+    else
+      expect(await plannedSection.locator('.opblock-summary-path').allTextContents()).toEqual(
+        expect.arrayContaining(plannedPaths),
+      );
   });
 
   it('shows an operation with its contract example and a schema with its enum values', async () => {
@@ -78,6 +81,13 @@ describe('the API reference page in a browser', () => {
     const first = Object.values<any>(example)[0].value;
     expect(body).toContain(`"licensePlate": "${first.licensePlate}"`);
 
+    // With this many schemas Swagger UI renders the Schemas section as it is scrolled: scroll until it is there.
+    const title = page.locator('.models .json-schema-2020-12__title', { hasText: /^VehicleType$/ });
+    for (let i = 0; i < 100 && (await title.count()) === 0; i++) {
+      await page.locator('.models .json-schema-2020-12').last().scrollIntoViewIfNeeded();
+      await page.mouse.wheel(0, 1500);
+      await page.waitForTimeout(50);
+    }
     const model = page
       .locator('.models .json-schema-2020-12', {
         has: page.locator('.json-schema-2020-12__title', { hasText: /^VehicleType$/ }),

@@ -77,5 +77,38 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
       });
     }),
   );
+  // The payouts context builds a batch's bank payment file (docs/decisions/0076): the payee's name and
+  // bank data, and the company's name as the payer. Personal data: only over this service-to-service
+  // route, only into the payment file, never in an event or a log.
+  r.get(
+    '/tenants/:tenantId/payees',
+    route(async (req, res) => {
+      const tenant = tenantIn(req.params);
+      const ids = String(req.query.ids ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean)
+        .slice(0, 1000);
+      const [company, employees] = await Promise.all([
+        repos.companies.of(tenant).findOne().lean(),
+        ids.length
+          ? repos.employees
+              .of(tenant)
+              .find({ _id: { $in: ids } })
+              .lean()
+          : [],
+      ]);
+      if (!company) throw notFound('company');
+      res.json({
+        company: { name: company.name, market: company.market, baseCurrency: company.baseCurrency },
+        payees: employees.map((e) => ({
+          id: e._id,
+          name: `${e.firstName} ${e.lastName}`.trim(),
+          bankAccount: e.bankAccount ?? null,
+          bic: e.bic ?? null,
+        })),
+      });
+    }),
+  );
   return r;
 }

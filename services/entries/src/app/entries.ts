@@ -13,7 +13,10 @@ import {
   type CallerContext,
   type ErrorCode,
   type FieldErrors,
-  type PageRequest, atRevision, withRevisionRetry } from '@travel/platform';
+  type PageRequest,
+  atRevision,
+  withRevisionRetry,
+} from '@travel/platform';
 import { EDIT_ALL_ENTRIES, mayEdit, mayEditAll, mayRead, mayReadAll } from '../domain/access';
 import { addedCostCenters } from '../domain/allocations';
 import { checkAllocationsCover } from '../domain/entry-total';
@@ -37,6 +40,7 @@ import { nextEntrySequence, type EntriesModels, type EntryDoc } from '../infra/m
 import type { Attachment } from '../domain/attachment';
 import type { Expense, ExpenseInput } from '../domain/expense';
 import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
+import { entryChanged } from './entry-changed';
 import { toBaseCurrency } from './fx';
 import type { PerDiemPricer, PricedRows } from './per-diems';
 import type { CurrencyConverter, EmployeeDirectory, VehicleDirectory } from './ports';
@@ -301,7 +305,7 @@ export class EntriesApp {
     const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
     const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));
     try {
-      await this.models.Entry.create({ ...entry, rev: 0, ...withOutbox(event, ...used) });
+      await this.models.Entry.create({ ...entry, rev: 0, ...withOutbox(event, entryChanged(entry, 0, now), ...used) });
     } catch (err) {
       await uploads?.unstage(attachments);
       throw err;
@@ -376,7 +380,7 @@ export class EntriesApp {
       };
       const result = await this.models.Entry.updateOne(
         { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate({ $set }, event),
+        outboxUpdate({ $set }, event, entryChanged(next, current.rev + 1, next.editedAt)),
       );
       if (result.matchedCount === 0) return undefined;
       this.nudgeOutbox();
@@ -395,10 +399,14 @@ export class EntriesApp {
       );
       const result = await this.models.Entry.updateOne(
         { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate({ $set: { deletedAt: now, rev: current.rev + 1 } }, ...released),
+        outboxUpdate(
+          { $set: { deletedAt: now, rev: current.rev + 1 } },
+          entryChanged({ ...current, deletedAt: now }, current.rev + 1, now),
+          ...released,
+        ),
       );
       if (result.matchedCount === 0) return undefined;
-      if (released.length) this.nudgeOutbox();
+      this.nudgeOutbox();
       return true;
     });
   }

@@ -1,4 +1,5 @@
 import { atRevision, conflict, crossTenant, outboxUpdate, raiseEvent, type Logger } from '@travel/platform';
+import { entryChanged } from './entry-changed';
 import { formatEntryNumber } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntryCounters } from '../infra/entry-numbers';
@@ -85,7 +86,11 @@ export class EntryNumberIssuer {
       const event = raiseEvent('entries', 'entry.updated', tenantId, toEntryWebhookDto(next), entry.editedAt);
       const result = await this.models.Entry.updateOne(
         { _id: entryId, tenantId, entryNumber: '', ...atRevision(entry.rev) },
-        outboxUpdate({ $set: { entryNumber: next.entryNumber, numberClaim: null, rev: entry.rev + 1 } }, event),
+        outboxUpdate(
+          { $set: { entryNumber: next.entryNumber, numberClaim: null, rev: entry.rev + 1 } },
+          event,
+          entryChanged(next, entry.rev + 1, entry.editedAt),
+        ),
       );
       if (result.matchedCount === 1) {
         this.nudgeOutbox();

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, notFound, outboxUpdate, raiseEvent, type CallerContext, type OutboxEvent, atRevision, withRevisionRetry } from '@travel/platform';
+import {
+  AppError,
+  notFound,
+  outboxUpdate,
+  raiseEvent,
+  type CallerContext,
+  type OutboxEvent,
+  atRevision,
+  withRevisionRetry,
+} from '@travel/platform';
 import {
   expenseFields,
   sameExpenseFields,
@@ -12,6 +21,7 @@ import { allocationsStillCover } from './per-diems';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesModels, EntryDoc } from '../infra/models';
 import type { EntriesApp } from './entries';
+import { entryChanged } from './entry-changed';
 import { abandonClaims, prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
 
@@ -45,7 +55,12 @@ export class ExpensesApp {
     const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
     const result = await this.models.Entry.updateOne(
       { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
-      outboxUpdate({ $set: { expenses, editedAt: now, rev: current.rev + 1 } }, event, ...extra),
+      outboxUpdate(
+        { $set: { expenses, editedAt: now, rev: current.rev + 1 } },
+        event,
+        entryChanged(next, current.rev + 1, now),
+        ...extra,
+      ),
     );
     if (result.matchedCount === 0) return false;
     this.nudgeOutbox();

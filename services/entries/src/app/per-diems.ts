@@ -10,6 +10,7 @@ import {
   type CallerContext,
   type FieldErrors,
 } from '@travel/platform';
+import { entryChanged } from './entry-changed';
 import {
   calculatePerDiems,
   PerDiemInputError,
@@ -343,7 +344,11 @@ export class PerDiemsApp {
       const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
       const result = await this.models.Entry.updateOne(
         { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate({ $set: { perDiems: priced.rows, editedAt: now, rev: current.rev + 1 } }, event),
+        outboxUpdate(
+          { $set: { perDiems: priced.rows, editedAt: now, rev: current.rev + 1 } },
+          event,
+          entryChanged(next, current.rev + 1, now),
+        ),
       );
       if (result.matchedCount === 0) return undefined;
       this.nudgeOutbox();

@@ -21,6 +21,7 @@ import {
 import type { EntriesModels, EntryDoc } from '../infra/models';
 import type { WorkflowModels } from '../infra/workflow-models';
 import type { EntriesApp } from './entries';
+import { entryChanged } from './entry-changed';
 import type { EntryNumberIssuer } from './entry-numbers';
 import type { EmployeeDirectory } from './ports';
 
@@ -141,7 +142,8 @@ export class WorkflowApp {
         : [raiseEvent('entries', decision.event, caller.tenantId, toEntryWebhookDto(next), now)];
       const result = await this.models.Entry.updateOne(
         { _id: current._id, tenantId: caller.tenantId, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate({ $set: changes }, ...events),
+        // The payouts context learns every status change (entries.entry-state.changed, docs/decisions/0074).
+        outboxUpdate({ $set: changes }, ...events, entryChanged(next, current.rev + 1, now)),
       );
       if (result.matchedCount === 0) return undefined;
       if (decision.issueNumber) authorized = next;

@@ -95,8 +95,9 @@ const LOCKED_STATUSES: ReadonlySet<number> = new Set([
 ]);
 
 /** `locked`: true whenever the document is closed to writes, including the automatic lock at payout. */
-export const isLocked = (e: Pick<TravelEntry, 'status' | 'isPaidOut' | 'numberClaim'>): boolean =>
-  e.isPaidOut || LOCKED_STATUSES.has(e.status) || Boolean(e.numberClaim);
+export const isLocked = (
+  e: Pick<TravelEntry, 'status' | 'isPaidOut' | 'numberClaim'> & { payoutBatchId?: string | null },
+): boolean => e.isPaidOut || LOCKED_STATUSES.has(e.status) || Boolean(e.numberClaim) || !!e.payoutBatchId;
 
 /** A real day of the calendar (the contract's `format: date` lets 2026-02-30 through). */
 export function isCalendarDate(value: string): boolean {

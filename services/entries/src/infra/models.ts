@@ -1,6 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { isDuplicateKey, tenantScoped, outboxSchemaFields, type OutboxFields } from '@travel/platform';
 import type { TravelEntry } from '../domain/entry';
+import type { PayoutFields } from '../domain/payout';
 import { perDiemSchema } from './per-diem-model';
 import { workflowEntrySchemaFields } from './workflow-models';
 
@@ -9,7 +10,7 @@ export interface EntryStorage {
   rev: number;
 }
 
-export type EntryDoc = TravelEntry & EntryStorage & OutboxFields;
+export type EntryDoc = TravelEntry & PayoutFields & EntryStorage & OutboxFields;
 
 /** Per tenant and year: the last entry number issued. */
 export interface EntryCounterDoc {
@@ -119,6 +120,8 @@ export function registerModels(conn: Connection): EntriesModels {
       createdAt: { type: Date, required: true },
       editedAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },
+      // Payouts (docs/decisions/0075): the batch that reserved or paid the entry out (approvedAt: workflow).
+      payoutBatchId: nullableString,
       rev: { type: Number, required: true },
       ...workflowEntrySchemaFields,
       ...outboxSchemaFields,

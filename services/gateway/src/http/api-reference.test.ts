@@ -9,12 +9,23 @@ const contract = openApiDocument() as any;
 describe('referenceView', () => {
   const view = referenceView(contract);
 
+  // Every context is built today, so the contract plans nothing; the view is checked on planned operations
+  // added to it (one with a path parameter).
+  const plannedContract = {
+    ...contract,
+    'x-planned-operations': {
+      ...contract['x-planned-operations'],
+      '/api/v1/example-things/{id}/parts/{partId}': ['get', 'post'],
+    },
+  };
+  const plannedView = referenceView(plannedContract);
+
   it('adds every planned operation, tagged as planned, answering 501 with the Problem body', () => {
-    const planned = Object.entries<string[]>(contract['x-planned-operations']);
+    const planned = Object.entries<string[]>(plannedContract['x-planned-operations']);
     expect(planned.length).toBeGreaterThan(0);
     for (const [path, methods] of planned) {
       for (const method of methods) {
-        const op = view.paths[path][method];
+        const op = plannedView.paths[path][method];
         expect(op.tags).toEqual([PLANNED_TAG]);
         expect(Object.keys(op.responses)).toEqual(['501']);
         expect(op.responses['501'].content['application/problem+json'].schema).toEqual({
@@ -22,12 +33,17 @@ describe('referenceView', () => {
         });
       }
     }
-    expect(view.tags.map((t: { name: string }) => t.name)).toContain(PLANNED_TAG);
+    expect(plannedView.tags.map((t: { name: string }) => t.name)).toContain(PLANNED_TAG);
   });
 
-  it('declares the path parameters of a planned path', () => {
-    const op = view.paths['/api/v1/payouts/{id}'].get;
-    expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['path:id']);
+  it('declares the path parameters of the planned paths', () => {
+    for (const [path, methods] of Object.entries<string[]>(plannedContract['x-planned-operations'])) {
+      const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => `path:${m[1]}`);
+      for (const method of methods) {
+        const op = plannedView.paths[path][method];
+        expect((op.parameters ?? []).map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(names);
+      }
+    }
   });
 
   it('keeps the built operations as the contract has them and leaves the contract unchanged', () => {

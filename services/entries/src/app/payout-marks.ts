@@ -1,0 +1,135 @@
+// The entries side of a payout batch (docs/decisions/0075): payouts reserves the entries of a new batch,
+// then commits them (paid out, locked, `entry.paidout`), releases them when the batch is refused or rolled
+// back, and undoes them when the batch is deleted (`entry.updated`). Every step is one conditional
+// single-document write per entry at the revision read, with its events in the same write, and is
+// idempotent per batch: payouts repeats a step after a crash and gets the same answer.
+import { atRevision, findOwned, outboxUpdate, raiseEvent, withRevisionRetry, type OutboxEvent } from '@travel/platform';
+import { amountDue, refusalToReserve, type PayableEntry } from '../domain/payout';
+import { toEntryWebhookDto } from '../domain/webhook';
+import type { EntriesModels, EntryDoc } from '../infra/models';
+import { entryChanged } from './entry-changed';
+
+export interface PayoutMark {
+  entryId: string;
+  ok: boolean;
+  /** Why the step was refused for this entry (only when `ok` is false). */
+  reason?: string;
+  entryNumber?: string;
+  employeeId?: string;
+  /** Decimal text in the base currency; negative when the employee owes money back. */
+  amountDue?: string;
+  baseCurrency?: string;
+  isPaidOut?: boolean;
+  /** The entry's revision after the step. */
+  rev?: number;
+}
+
+type Step = 'reserve' | 'commit' | 'release' | 'undo';
+
+const figures = (e: PayableEntry & { rev: number }, rev = e.rev): PayoutMark => ({
+  entryId: e._id,
+  ok: true,
+  entryNumber: e.entryNumber,
+  employeeId: e.employeeId,
+  amountDue: amountDue(e),
+  baseCurrency: e.baseCurrency,
+  isPaidOut: e.isPaidOut,
+  rev,
+});
+
+/** Entries handled at once per call (the store serializes the writes anyway). */
+const PARALLEL = 8;
+
+export class PayoutMarks {
+  constructor(
+    private readonly models: EntriesModels,
+    private readonly nudgeOutbox: () => void,
+  ) {}
+
+  async run(step: Step, tenantId: string, batchId: string, entryIds: readonly string[]): Promise<PayoutMark[]> {
+    const out: PayoutMark[] = [];
+    for (let i = 0; i < entryIds.length; i += PARALLEL)
+      out.push(
+        ...(await Promise.all(
+          entryIds.slice(i, i + PARALLEL).map((id) => this.one(step, tenantId, batchId, id.toLowerCase())),
+        )),
+      );
+    if (step === 'commit' || step === 'undo') this.nudgeOutbox();
+    return out;
+  }
+
+  private one(step: Step, tenantId: string, batchId: string, entryId: string): Promise<PayoutMark> {
+    return withRevisionRetry(
+      'travel entry',
+      async () => {
+        const doc = (await findOwned(this.models.Entry, entryId, tenantId)) as (EntryDoc & PayableEntry) | null;
+        switch (step) {
+          case 'reserve':
+            return this.reserve(doc, entryId, batchId);
+          case 'commit':
+            return this.commit(doc, entryId, batchId);
+          case 'release':
+            return this.release(doc, entryId, batchId);
+          case 'undo':
+            return this.undo(doc, entryId, batchId);
+        }
+      },
+      25,
+    );
+  }
+
+  private async write(doc: EntryDoc, $set: Record<string, unknown>, events: OutboxEvent[]): Promise<boolean> {
+    const update = { $set: { ...$set, rev: doc.rev + 1 } };
+    const res = await this.models.Entry.updateOne(
+      { _id: doc._id, tenantId: doc.tenantId, ...atRevision(doc.rev) },
+      events.length ? outboxUpdate(update, ...events) : update,
+    );
+    return res.matchedCount === 1;
+  }
+
+  /** Approved, not paid out, not deleted, something due, not in another batch: now this batch's (and locked). */
+  private async reserve(doc: (EntryDoc & PayableEntry) | null, entryId: string, batchId: string) {
+    const refusal = refusalToReserve(doc, batchId);
+    if (refusal || !doc) return { entryId, ok: false, reason: refusal };
+    if (doc.payoutBatchId === batchId) return figures(doc);
+    return (await this.write(doc, { payoutBatchId: batchId }, [])) ? figures(doc, doc.rev + 1) : undefined;
+  }
+
+  /** Marked paid out (locked automatically): `entry.paidout` and the internal change in the same write. */
+  private async commit(doc: (EntryDoc & PayableEntry) | null, entryId: string, batchId: string) {
+    if (!doc || doc.payoutBatchId !== batchId) return { entryId, ok: false, reason: 'is not reserved by this batch' };
+    if (doc.isPaidOut) return figures(doc);
+    const now = new Date();
+    const next = { ...doc, isPaidOut: true, paidOutAt: now, editedAt: now };
+    const events = [
+      raiseEvent('entries', 'entry.paidout', doc.tenantId, toEntryWebhookDto(next), now),
+      entryChanged(next, doc.rev + 1, now),
+    ];
+    return (await this.write(doc, { isPaidOut: true, paidOutAt: now, editedAt: now }, events))
+      ? figures(next, doc.rev + 1)
+      : undefined;
+  }
+
+  /** A reservation of a batch that did not happen is given back; nothing visible changed, so no event. */
+  private async release(doc: (EntryDoc & PayableEntry) | null, entryId: string, batchId: string) {
+    if (!doc || doc.payoutBatchId !== batchId) return { entryId, ok: true };
+    if (doc.isPaidOut) return { entryId, ok: false, reason: 'is paid out by this batch; undo the batch instead' };
+    return (await this.write(doc, { payoutBatchId: null }, []))
+      ? figures({ ...doc, payoutBatchId: null }, doc.rev + 1)
+      : undefined;
+  }
+
+  /** The batch is deleted: the entry is ready for payout again, without the payout lock (`entry.updated`). */
+  private async undo(doc: (EntryDoc & PayableEntry) | null, entryId: string, batchId: string) {
+    if (!doc || doc.payoutBatchId !== batchId) return { entryId, ok: true };
+    const now = new Date();
+    const next = { ...doc, isPaidOut: false, paidOutAt: null, payoutBatchId: null, editedAt: now };
+    const events = [
+      raiseEvent('entries', 'entry.updated', doc.tenantId, toEntryWebhookDto(next), now),
+      entryChanged(next, doc.rev + 1, now),
+    ];
+    return (await this.write(doc, { isPaidOut: false, paidOutAt: null, payoutBatchId: null, editedAt: now }, events))
+      ? figures(next, doc.rev + 1)
+      : undefined;
+  }
+}

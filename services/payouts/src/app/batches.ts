@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppError,
+  TenantScope,
+  conflict,
+  findOwned,
+  invalidState,
+  notFound,
+  paginate,
+  throwIfInvalid,
+  type CallerContext,
+  type FieldErrors,
+  type Logger,
+  type PageRequest,
+} from '@travel/platform';
+import {
+  batchEntry,
+  duplicateIds,
+  refusalToDelete,
+  type Batch,
+  type BatchState,
+  type PayoutMethod,
+} from '../domain/batch';
+import { buildPain001, compactIban, isIban } from '../domain/pain001';
+import { Decimal } from '@travel/money';
+import type { BatchDoc, PayoutsModels } from '../infra/models';
+import type { BatchStep, EntryMark, EntryMarks, PayeeDirectory } from './ports';
+import type { ReadyApp } from './ready';
+
+/** Test seams: where a simulated crash stops a create (the process "dies": nothing after it runs). */
+export type CrashPoint = 'afterReserve' | 'midCommit';
+export class SimulatedCrash extends Error {}
+
+export interface PaymentFileRequest {
+  debtorIban: string;
+  debtorBic?: string;
+  executionDate?: string;
+}
+
+/**
+ * Payout batches without multi-document transactions (docs/decisions/0075). The batch document is the
+ * saga's log: `pending` (written first) → entries reserved → `committing` → entries marked paid out →
+ * `completed`; a refusal goes `pending` → `releasing` → `rolledBack`; a delete `completed` → `undoing` →
+ * `deleted`. Every state change is a conditional single-document write, and every entries step is
+ * idempotent, so the recovery job can finish or roll back whatever a crash left half-way.
+ */
+export class BatchesApp {
+  constructor(
+    private readonly models: PayoutsModels,
+    private readonly entries: EntryMarks,
+    private readonly payees: PayeeDirectory,
+    private readonly ready: ReadyApp,
+    private readonly logger: Logger,
+    private readonly crashAt?: CrashPoint,
+  ) {}
+
+  /** Moves a batch from one state to the next if nobody else did (false otherwise). */
+  private async transition(
+    b: Pick<Batch, '_id' | 'tenantId'>,
+    from: BatchState,
+    to: BatchState,
+    set: Record<string, unknown> = {},
+  ): Promise<boolean> {
+    const res = await this.models.Batch.updateOne(
+      { _id: b._id, tenantId: b.tenantId, state: from },
+      { $set: { ...set, state: to, stateAt: new Date() }, $inc: { rev: 1 } },
+    );
+    return res.matchedCount === 1;
+  }
+
+  private step(step: BatchStep, b: Pick<Batch, '_id' | 'tenantId' | 'entryIds'>, ids = b.entryIds) {
+    return this.entries.run(step, b.tenantId, b._id, ids);
+  }
+
+  async create(caller: CallerContext, input: { entryIds: string[]; payoutMethod: PayoutMethod }): Promise<BatchDoc> {
+    throwIfInvalid(duplicateIds(input.entryIds));
+    const now = new Date();
+    const batch: BatchDoc = {
+      _id: randomUUID(),
+      tenantId: caller.tenantId,
+      state: 'pending',
+      payoutMethod: input.payoutMethod,
+      currencyCode: caller.baseCurrency,
+      entryIds: input.entryIds.map((id) => id.toLowerCase()),
+      entries: [],
+      createdAt: now,
+      createdByEmployeeId: caller.employeeId,
+      completedAt: null,
+      paymentFileDownloadedAt: null,
+      deletedAt: null,
+      stateAt: now,
+      rev: 0,
+    };
+    await this.models.Batch.create(batch);
+
+    let reserved: EntryMark[];
+    try {
+      reserved = await this.step('reserve', batch);
+    } catch (err) {
+      // Entries did not answer: give back whatever it reserved (the recovery job does it if this fails too).
+      await this.rollBack(batch).catch(() => undefined);
+      throw err;
+    }
+    const errors: FieldErrors = {};
+    reserved.forEach((m, i) => {
+      if (!m.ok) errors[`entryIds[${i}]`] = [m.reason ?? 'is not ready for payout'];
+    });
+    if (Object.keys(errors).length) {
+      await this.rollBack(batch);
+      throw new AppError('VALIDATION_FAILED', 'Some entries are not ready for payout; nothing was paid.', errors);
+    }
+    if (this.crashAt === 'afterReserve') throw new SimulatedCrash('crash after reserve');
+
+    const entries = reserved.map((m) =>
+      batchEntry({
+        entryId: m.entryId,
+        entryNumber: m.entryNumber!,
+        employeeId: m.employeeId!,
+        amountDue: m.amountDue!,
+      }),
+    );
+    if (!(await this.transition(batch, 'pending', 'committing', { entries }))) {
+      // The recovery job took it for a stale batch and rolled it back: nothing was paid.
+      throw conflict('The payout batch took too long and was rolled back; nothing was paid. Create it again.');
+    }
+    if (this.crashAt === 'midCommit') {
+      await this.step('commit', batch, batch.entryIds.slice(0, 1));
+      throw new SimulatedCrash('crash in the middle of the commit');
+    }
+    return (await this.complete({ ...batch, state: 'committing', entries }))!;
+  }
+
+  /** `committing` → every entry paid out → `completed` (with payout.batch.created). Idempotent. */
+  private async complete(batch: BatchDoc): Promise<BatchDoc | undefined> {
+    const marks = await this.step('commit', batch);
+    const failed = marks.filter((m) => !m.ok);
+    if (failed.length) {
+      // Cannot happen while the entries stay reserved; the recovery job tries again, and the log says why.
+      this.logger.error({ batchId: batch._id, failed: failed.map((m) => m.entryId) }, 'payout commit refused');
+      throw new Error('the payout batch could not be completed; it will be retried');
+    }
+    const now = new Date();
+    const done = await this.transition(batch, 'committing', 'completed', { completedAt: now });
+    await this.ready.applyMarks(batch.tenantId, marks, now);
+    return done ? { ...batch, state: 'completed', completedAt: now } : undefined;
+  }
+
+  /** `pending` → `releasing` → entries given back → `rolledBack`. Idempotent. */
+  private async rollBack(batch: Pick<Batch, '_id' | 'tenantId' | 'entryIds' | 'state'>): Promise<void> {
+    if (batch.state === 'pending' && !(await this.transition(batch, 'pending', 'releasing'))) {
+      const now = await this.models.Batch.findById(batch._id).lean();
+      if (now?.state !== 'releasing') return; // another worker moved it on (committing / rolled back)
+    }
+    await this.step('release', batch);
+    await this.transition(batch, 'releasing', 'rolledBack');
+  }
+
+  /** `undoing` → entries ready again → `deleted`. Idempotent. */
+  private async finishUndo(batch: BatchDoc): Promise<void> {
+    const marks = await this.step('undo', batch);
+    const now = new Date();
+    await this.transition(batch, 'undoing', 'deleted', { deletedAt: now });
+    await this.ready.applyMarks(batch.tenantId, marks, now);
+  }
+
+  /**
+   * Finishes or rolls back what a crash (or a lost connection) left half-way, for batches whose state is
+   * older than `graceMs` (a request may still be working on a younger one). Returns how many it handled.
+   */
+  async recover(graceMs: number): Promise<number> {
+    const cutoff = new Date(Date.now() - graceMs);
+    let handled = 0;
+    for (const state of ['pending', 'releasing', 'committing', 'undoing'] as const) {
+      const stale = (await this.models.Batch.find({ state }).lean()).filter((b) => b.stateAt <= cutoff);
+      for (const b of stale) {
+        try {
+          if (state === 'pending' || state === 'releasing') await this.rollBack(b);
+          else if (state === 'committing') await this.complete(b);
+          else await this.finishUndo(b);
+          handled++;
+          this.logger.info({ batchId: b._id, state }, 'payout batch recovered');
+        } catch (err) {
+          this.logger.warn({ batchId: b._id, state, err: (err as Error).message }, 'payout batch recovery failed');
+        }
+      }
+    }
+    return handled;
+  }
+
+  /** A completed batch of the caller's company, else 404 (another company's, rolled back, deleted). */
+  async get(caller: CallerContext, rawId: string): Promise<BatchDoc> {
+    const b = await findOwned(this.models.Batch, rawId.toLowerCase(), caller.tenantId);
+    if (!b || b.state !== 'completed') throw notFound('payout batch');
+    return b;
+  }
+
+  list(caller: CallerContext, page: PageRequest) {
+    return paginate<BatchDoc, BatchDoc>(
+      new TenantScope<BatchDoc>(this.models.Batch, caller.tenantId),
+      { state: 'completed' },
+      page,
+      { createdAt: -1, _id: 1 },
+      (d) => d,
+    );
+  }
+
+  /** Undo (docs/decisions/0077): the entries are ready for payout again, without the payout lock. */
+  async delete(caller: CallerContext, rawId: string): Promise<void> {
+    const b = await this.get(caller, rawId);
+    const refusal = refusalToDelete(b, new Date());
+    if (refusal) throw invalidState(refusal);
+    const claimed = await this.models.Batch.updateOne(
+      { _id: b._id, tenantId: b.tenantId, state: 'completed', paymentFileDownloadedAt: null },
+      { $set: { state: 'undoing', stateAt: new Date() }, $inc: { rev: 1 } },
+    );
+    if (claimed.matchedCount !== 1) {
+      // The payment file was downloaded, or another delete came first.
+      const now = await this.models.Batch.findById(b._id).lean();
+      if (now?.paymentFileDownloadedAt) throw invalidState(refusalToDelete(now, new Date())!);
+      throw notFound('payout batch');
+    }
+    await this.finishUndo({ ...b, state: 'undoing' });
+  }
+
+  /** The pain.001.001.09 file of a BankTransfer batch; its first download makes the batch final. */
+  async paymentFile(
+    caller: CallerContext,
+    rawId: string,
+    req: PaymentFileRequest,
+  ): Promise<{ xml: string; batch: BatchDoc }> {
+    const debtorIban = compactIban(req.debtorIban);
+    const errors: FieldErrors = {};
+    if (!isIban(debtorIban)) errors.debtorIban = ['must be a valid IBAN (ISO 13616)'];
+    const executionDate = req.executionDate ?? new Date().toISOString().slice(0, 10);
+    if (req.executionDate && Number.isNaN(Date.parse(`${req.executionDate}T00:00:00Z`)))
+      errors.executionDate = ['must be a calendar date (yyyy-MM-dd)'];
+    throwIfInvalid(errors);
+    const b = await this.get(caller, rawId);
+    if (b.payoutMethod !== 'BankTransfer')
+      throw invalidState(`A ${b.payoutMethod} batch has no bank payment file; only BankTransfer batches do.`);
+    const paid = b.entries.filter((e) => new Decimal(e.amountDue).isPositive() && !new Decimal(e.amountDue).isZero());
+    if (!paid.length) throw invalidState('Nothing in this batch is paid to an employee; there is no payment file.');
+
+    const { company, payees } = await this.payees.payees(b.tenantId, [...new Set(paid.map((e) => e.employeeId))]);
+    const byId = new Map(payees.map((p) => [p.id, p]));
+    const missing: FieldErrors = {};
+    b.entries.forEach((e, i) => {
+      if (!paid.includes(e)) return;
+      const iban = byId.get(e.employeeId)?.bankAccount;
+      if (!iban || !isIban(compactIban(iban)))
+        missing[`entries[${i}].employeeId`] = ['has no valid bank account (IBAN) on record; add it to the employee'];
+    });
+    if (Object.keys(missing).length)
+      throw new AppError('INVALID_STATE', 'Some employees of this batch have no bank account on record.', missing);
+
+    const xml = buildPain001({
+      messageId: b._id,
+      createdAt: new Date(),
+      executionDate,
+      currency: b.currencyCode,
+      debtorName: company.name,
+      debtorIban,
+      debtorBic: req.debtorBic ?? null,
+      transfers: paid.map((e) => {
+        const p = byId.get(e.employeeId)!;
+        return {
+          endToEndId: e.entryNumber || e.entryId,
+          amount: e.amountDue,
+          creditorName: p.name,
+          creditorIban: compactIban(p.bankAccount!),
+          creditorBic: p.bic,
+          remittance: `Travel expenses ${e.entryNumber || e.entryId}`,
+        };
+      }),
+    });
+    // Final before the file leaves: a delete racing this download either came first (404/409) or fails.
+    if (!b.paymentFileDownloadedAt) {
+      const now = new Date();
+      const res = await this.models.Batch.updateOne(
+        { _id: b._id, tenantId: b.tenantId, state: 'completed', paymentFileDownloadedAt: null },
+        { $set: { paymentFileDownloadedAt: now }, $inc: { rev: 1 } },
+      );
+      if (res.matchedCount === 1) b.paymentFileDownloadedAt = now;
+      else if ((await this.models.Batch.findById(b._id).lean())?.state !== 'completed') throw notFound('payout batch');
+    }
+    return { xml, batch: b };
+  }
+}

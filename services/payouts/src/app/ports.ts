@@ -1,0 +1,31 @@
+/** One entry's answer to a step of a batch (the entries context's internal payout routes). */
+export interface EntryMark {
+  entryId: string;
+  ok: boolean;
+  reason?: string;
+  entryNumber?: string;
+  employeeId?: string;
+  amountDue?: string;
+  baseCurrency?: string;
+  isPaidOut?: boolean;
+  rev?: number;
+}
+
+export type BatchStep = 'reserve' | 'commit' | 'release' | 'undo';
+
+/** The entries context, as a batch needs it (docs/decisions/0075). Every step is idempotent per batch. */
+export interface EntryMarks {
+  run(step: BatchStep, tenantId: string, batchId: string, entryIds: readonly string[]): Promise<EntryMark[]>;
+}
+
+export interface Payee {
+  id: string;
+  name: string;
+  bankAccount: string | null;
+  bic: string | null;
+}
+
+/** The employees context: the payer's name and the payees' bank data, for the payment file only. */
+export interface PayeeDirectory {
+  payees(tenantId: string, employeeIds: readonly string[]): Promise<{ company: { name: string }; payees: Payee[] }>;
+}

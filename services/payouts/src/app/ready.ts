@@ -1,0 +1,73 @@
+import { TenantScope, paginate, type Logger, type PageRequest } from '@travel/platform';
+import { APPROVED, applyChange, type EntryChange, type ReadyRow } from '../domain/ready';
+import type { PayoutsModels, ReadyDoc } from '../infra/models';
+import type { EntryMark } from './ports';
+
+const ATTEMPTS = 10;
+
+/** The ready-for-payout projection (docs/decisions/0074): written by the consumer and by the batches. */
+export class ReadyApp {
+  constructor(
+    private readonly models: PayoutsModels,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Applies a change when it is newer than the row (highest `rev` wins; older and repeated ones are no-ops). */
+  async apply(tenantId: string, change: EntryChange, occurredAt: Date): Promise<void> {
+    for (let i = 0; i < ATTEMPTS; i++) {
+      const stored = (await this.models.Ready.findOne({ _id: change.entryId }).lean()) as ReadyRow | null;
+      if (stored && stored.tenantId !== tenantId) {
+        this.logger.warn({ entryId: change.entryId }, 'entry-state.changed names an entry of another tenant; ignored');
+        return;
+      }
+      const next = applyChange(stored, tenantId, change, occurredAt);
+      if (!next) return;
+      if (!stored) {
+        try {
+          await this.models.Ready.create(next);
+          return;
+        } catch (err) {
+          if ((err as { code?: number }).code === 11000) continue; // created meanwhile: decide again
+          throw err;
+        }
+      }
+      const { _id, ...fields } = next;
+      const res = await this.models.Ready.updateOne({ _id, tenantId, rev: stored.rev }, { $set: fields });
+      if (res.matchedCount === 1) return;
+    }
+    throw new Error(`ready projection: entry ${change.entryId} kept changing; will retry`);
+  }
+
+  /** What a batch step told us about its entries: applied like the events that will follow. */
+  async applyMarks(tenantId: string, marks: readonly EntryMark[], now: Date): Promise<void> {
+    for (const m of marks) {
+      if (!m.ok || m.rev === undefined || !m.employeeId || m.amountDue === undefined || !m.baseCurrency) continue;
+      await this.apply(
+        tenantId,
+        {
+          entryId: m.entryId,
+          entryNumber: m.entryNumber ?? '',
+          employeeId: m.employeeId,
+          status: APPROVED,
+          isPaidOut: m.isPaidOut ?? false,
+          deleted: false,
+          approvedAt: null,
+          baseCurrency: m.baseCurrency,
+          amountDue: m.amountDue,
+          rev: m.rev,
+        },
+        now,
+      );
+    }
+  }
+
+  list(tenantId: string, page: PageRequest) {
+    return paginate<ReadyDoc, ReadyDoc>(
+      new TenantScope<ReadyDoc>(this.models.Ready, tenantId),
+      { ready: true },
+      page,
+      { approvedAt: -1, _id: 1 },
+      (d) => d,
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import { batchEntry, deletableUntil, duplicateIds, refusalToDelete, totals, type Batch } from './batch';
+
+const batch = (over: Partial<Batch> = {}): Batch => ({
+  _id: 'b1',
+  tenantId: 't1',
+  state: 'completed',
+  payoutMethod: 'BankTransfer',
+  currencyCode: 'EUR',
+  entryIds: [],
+  entries: [],
+  createdAt: new Date('2026-11-01T10:00:00.000Z'),
+  createdByEmployeeId: 'e1',
+  completedAt: new Date('2026-11-01T10:00:01.000Z'),
+  paymentFileDownloadedAt: null,
+  deletedAt: null,
+  stateAt: new Date('2026-11-01T10:00:01.000Z'),
+  rev: 2,
+  ...over,
+});
+
+describe('payout batches', () => {
+  it('repeated entry ids are keyed by the later index', () => {
+    expect(duplicateIds(['a', 'b', 'A', 'c', 'b'])).toEqual({
+      'entryIds[2]': ['repeats entryIds[0]'],
+      'entryIds[4]': ['repeats entryIds[1]'],
+    });
+  });
+
+  it('totals split what the company pays from what employees owe back, in decimals', () => {
+    const entries = ['0.10', '0.20', '-30.00', '1000.05'].map((amountDue, i) =>
+      batchEntry({ entryId: `e${i}`, entryNumber: '', employeeId: 'x', amountDue }),
+    );
+    expect(totals(entries, 'EUR')).toEqual({ toEmployees: '1000.35', fromEmployees: '30.00' });
+    expect(entries[2]!.direction).toBe('FromEmployee');
+  });
+
+  it('can be undone for 30 days, and never once its payment file was downloaded', () => {
+    const b = batch();
+    expect(deletableUntil(b)).toEqual(new Date('2026-12-01T10:00:00.000Z'));
+    expect(refusalToDelete(b, new Date('2026-11-30T10:00:00.000Z'))).toBeUndefined();
+    expect(refusalToDelete(b, new Date('2026-12-01T10:00:01.000Z'))).toMatch(/30 days/);
+    const downloaded = batch({ paymentFileDownloadedAt: new Date('2026-11-02T08:00:00.000Z') });
+    expect(deletableUntil(downloaded)).toBeNull();
+    expect(refusalToDelete(downloaded, new Date('2026-11-02T09:00:00.000Z'))).toMatch(/downloaded/);
+  });
+});

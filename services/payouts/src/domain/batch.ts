@@ -1,0 +1,100 @@
+// Payout batches (docs/decisions/0075, 0077). Pure: no I/O.
+import { Decimal, minorDigits } from '@travel/money';
+import type { FieldErrors } from '@travel/platform';
+import { directionOf, type Direction } from './ready';
+
+export const PAYOUT_METHODS = ['BankTransfer', 'Cash', 'Payroll'] as const;
+export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
+
+/**
+ * `pending`: written first; entries are being reserved. `releasing`: refused or stale, reservations being given back. `committing`: every entry is reserved, they are
+ * being marked paid out. `completed`: all paid out. `rolledBack`: refused or recovered before commit
+ * (never shown). `undoing`: being deleted. `deleted`: undone (never shown).
+ */
+export type BatchState = 'pending' | 'releasing' | 'committing' | 'completed' | 'rolledBack' | 'undoing' | 'deleted';
+
+export interface BatchEntry {
+  entryId: string;
+  entryNumber: string;
+  employeeId: string;
+  /** Decimal text in the base currency, as reserved. */
+  amountDue: string;
+  direction: Direction;
+}
+
+export interface Batch {
+  _id: string;
+  tenantId: string;
+  state: BatchState;
+  payoutMethod: PayoutMethod;
+  currencyCode: string;
+  entryIds: string[];
+  entries: BatchEntry[];
+  createdAt: Date;
+  createdByEmployeeId: string;
+  completedAt: Date | null;
+  paymentFileDownloadedAt: Date | null;
+  deletedAt: Date | null;
+  /** When the state last changed: recovery leaves a batch alone while a request may still be working on it. */
+  stateAt: Date;
+  rev: number;
+}
+
+/** A batch can be undone for this long after it was made, and never once its payment file was downloaded. */
+export const UNDO_WINDOW_DAYS = 30;
+
+export function deletableUntil(b: Pick<Batch, 'state' | 'createdAt' | 'paymentFileDownloadedAt'>): Date | null {
+  if (b.state !== 'completed' || b.paymentFileDownloadedAt) return null;
+  return new Date(b.createdAt.getTime() + UNDO_WINDOW_DAYS * 86_400_000);
+}
+
+/** Why the batch cannot be deleted now, or undefined. */
+export function refusalToDelete(b: Batch, now: Date): string | undefined {
+  if (b.paymentFileDownloadedAt)
+    return 'The payment file of this batch was downloaded: the transfers may be under way, so the batch can no longer be undone.';
+  const until = deletableUntil(b);
+  if (!until || until.getTime() < now.getTime())
+    return `A batch can be undone for ${UNDO_WINDOW_DAYS} days after it was made; this one is older.`;
+  return undefined;
+}
+
+/** Field errors of the entry ids of a create: each at most once. */
+export function duplicateIds(entryIds: readonly string[]): FieldErrors {
+  const errors: FieldErrors = {};
+  const seen = new Map<string, number>();
+  entryIds.forEach((raw, i) => {
+    const id = raw.toLowerCase();
+    if (seen.has(id)) errors[`entryIds[${i}]`] = [`repeats entryIds[${seen.get(id)}]`];
+    else seen.set(id, i);
+  });
+  return errors;
+}
+
+export const batchEntry = (r: {
+  entryId: string;
+  entryNumber: string;
+  employeeId: string;
+  amountDue: string;
+}): BatchEntry => ({
+  entryId: r.entryId,
+  entryNumber: r.entryNumber,
+  employeeId: r.employeeId,
+  amountDue: r.amountDue,
+  direction: directionOf(r.amountDue),
+});
+
+/** What the company pays (positive amounts) and what employees owe back (negative amounts, as a positive sum). */
+export function totals(
+  entries: readonly BatchEntry[],
+  currency: string,
+): { toEmployees: string; fromEmployees: string } {
+  let to = new Decimal(0);
+  let from = new Decimal(0);
+  for (const e of entries) {
+    const a = new Decimal(e.amountDue);
+    if (a.isNegative()) from = from.minus(a);
+    else to = to.plus(a);
+  }
+  const places = minorDigits(currency);
+  return { toEmployees: to.toFixed(places), fromEmployees: from.toFixed(places) };
+}

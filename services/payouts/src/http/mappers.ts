@@ -1,0 +1,45 @@
+import type { components } from '@travel/contracts';
+import { deletableUntil, totals } from '../domain/batch';
+import { directionOf } from '../domain/ready';
+import type { BatchDoc, ReadyDoc } from '../infra/models';
+
+type Schemas = components['schemas'];
+
+/** The JSON number of a stored decimal text (its digits are exactly the text's). */
+const wire = (text: string): number => Number(text);
+
+export function toReadyResponse(r: ReadyDoc): Schemas['ReadyForPayout'] {
+  return {
+    id: r._id,
+    entryNumber: r.entryNumber,
+    employeeId: r.employeeId,
+    approvedAt: (r.approvedAt ?? new Date(0)).toISOString(),
+    amountDue: wire(r.amountDue),
+    currencyCode: r.baseCurrency as Schemas['ReadyForPayout']['currencyCode'],
+    direction: directionOf(r.amountDue),
+  };
+}
+
+export function toBatchResponse(b: BatchDoc): Schemas['PayoutBatch'] {
+  const t = totals(b.entries, b.currencyCode);
+  const until = deletableUntil(b);
+  return {
+    id: b._id,
+    payoutMethod: b.payoutMethod,
+    currencyCode: b.currencyCode as Schemas['PayoutBatch']['currencyCode'],
+    entryCount: b.entries.length,
+    totalToEmployees: wire(t.toEmployees),
+    totalFromEmployees: wire(t.fromEmployees),
+    entries: b.entries.map((e) => ({
+      entryId: e.entryId,
+      entryNumber: e.entryNumber,
+      employeeId: e.employeeId,
+      amountDue: wire(e.amountDue),
+      direction: e.direction,
+    })),
+    createdAt: b.createdAt.toISOString(),
+    createdByEmployeeId: b.createdByEmployeeId,
+    paymentFileDownloadedAt: b.paymentFileDownloadedAt ? b.paymentFileDownloadedAt.toISOString() : null,
+    deletableUntil: until ? until.toISOString() : null,
+  };
+}

@@ -1,0 +1,78 @@
+import { Router, type Request } from 'express';
+import { AppError, callerOf, pageRequest, requirePermission, route, type CallerContext } from '@travel/platform';
+import type { components } from '@travel/contracts';
+import type { BatchesApp } from '../app/batches';
+import type { ReadyApp } from '../app/ready';
+import { toBatchResponse, toReadyResponse } from './mappers';
+
+type Schemas = components['schemas'];
+
+// Who may do what (docs/decisions/0077): the company permission flag `ManagePayouts` (CompanyAdmin has it)
+// creates and deletes batches and downloads payment files (which carry the payees' bank data: paying
+// people is what the flag is for). Reading the ready list and the history also suits auditors and
+// accountants: `ManagePayouts`, `ReadAllEntries` or `EditAllEntries` (every employee's entries and amounts).
+export const MANAGE_PAYOUTS = 'ManagePayouts';
+const READERS = [MANAGE_PAYOUTS, 'ReadAllEntries', 'EditAllEntries'];
+
+function reader(req: Request): CallerContext {
+  const caller = callerOf(req);
+  if (!READERS.some((p) => caller.permissions.includes(p)))
+    throw new AppError('FORBIDDEN', `This operation requires one of the ${READERS.join(', ')} permissions.`);
+  return caller;
+}
+
+const id = (req: Request): string => String(req.params.id);
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+export function publicRoutes({ ready, batches }: { ready: ReadyApp; batches: BatchesApp }): Router {
+  const r = Router();
+  r.get(
+    '/api/v1/payouts/ready',
+    route(async (req, res) => {
+      const page = await ready.list(reader(req).tenantId, pageRequest(req.query));
+      res.json({ ...page, items: page.items.map(toReadyResponse) });
+    }),
+  );
+  r.get(
+    '/api/v1/payouts',
+    route(async (req, res) => {
+      const page = await batches.list(reader(req), pageRequest(req.query));
+      res.json({ ...page, items: page.items.map(toBatchResponse) });
+    }),
+  );
+  r.post(
+    '/api/v1/payouts',
+    route(async (req, res) => {
+      const body = req.body as Schemas['PayoutBatchCreate'];
+      const batch = await batches.create(requirePermission(req, MANAGE_PAYOUTS), body);
+      res.status(201).json(toBatchResponse(batch));
+    }),
+  );
+  r.get(
+    '/api/v1/payouts/:id',
+    route(async (req, res) => {
+      res.json(toBatchResponse(await batches.get(reader(req), id(req))));
+    }),
+  );
+  r.delete(
+    '/api/v1/payouts/:id',
+    route(async (req, res) => {
+      await batches.delete(requirePermission(req, MANAGE_PAYOUTS), id(req));
+      res.status(204).end();
+    }),
+  );
+  r.get(
+    '/api/v1/payouts/:id/payment-file',
+    route(async (req, res) => {
+      const { xml, batch } = await batches.paymentFile(requirePermission(req, MANAGE_PAYOUTS), id(req), {
+        debtorIban: text(req.query.debtorIban) ?? '',
+        debtorBic: text(req.query.debtorBic),
+        executionDate: text(req.query.executionDate),
+      });
+      res.setHeader('content-type', 'application/xml; charset=utf-8');
+      res.setHeader('content-disposition', `attachment; filename="payout-${batch._id}.pain.001.001.09.xml"`);
+      res.send(xml);
+    }),
+  );
+  return r;
+}

@@ -1,0 +1,79 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { Batch } from '../domain/batch';
+import type { ReadyRow } from '../domain/ready';
+
+export type ReadyDoc = ReadyRow;
+export type BatchDoc = Batch;
+
+export interface PayoutsModels {
+  Ready: Model<ReadyDoc>;
+  Batch: Model<BatchDoc>;
+}
+
+export const BATCHES_COLLECTION = 'payout_batches';
+
+/**
+ * The payouts context's own collections: the ready-for-payout projection (one row per entry, by entry id)
+ * and the batches. Every index starts with tenantId, except the batches' `state`
+ * index the recovery job uses across tenants.
+ */
+export function registerModels(conn: Connection): PayoutsModels {
+  if (conn.models.Ready) return { Ready: conn.models.Ready, Batch: conn.models.Batch } as PayoutsModels;
+
+  const ready = new Schema<ReadyDoc>(
+    {
+      _id: String,
+      tenantId: { type: String, required: true },
+      entryNumber: { type: String, default: '' },
+      employeeId: { type: String, required: true },
+      status: { type: Number, required: true },
+      isPaidOut: { type: Boolean, required: true },
+      deleted: { type: Boolean, required: true },
+      approvedAt: { type: Date, default: null },
+      baseCurrency: { type: String, required: true },
+      amountDue: { type: String, required: true },
+      ready: { type: Boolean, required: true },
+      rev: { type: Number, required: true },
+    },
+    { collection: 'payout_ready', versionKey: false },
+  );
+  // The list: {tenantId, ready: true}, most recently approved first, then by id.
+  ready.index({ tenantId: 1, ready: 1, approvedAt: -1, _id: 1 });
+
+  const entry = new Schema(
+    {
+      entryId: { type: String, required: true },
+      entryNumber: { type: String, default: '' },
+      employeeId: { type: String, required: true },
+      amountDue: { type: String, required: true },
+      direction: { type: String, required: true },
+    },
+    { _id: false },
+  );
+  const batch = new Schema<BatchDoc>(
+    {
+      _id: String,
+      tenantId: { type: String, required: true },
+      state: { type: String, required: true },
+      payoutMethod: { type: String, required: true },
+      currencyCode: { type: String, required: true },
+      entryIds: { type: [String], default: [] },
+      entries: { type: [entry], default: [] },
+      createdAt: { type: Date, required: true },
+      createdByEmployeeId: { type: String, required: true },
+      completedAt: { type: Date, default: null },
+      paymentFileDownloadedAt: { type: Date, default: null },
+      deletedAt: { type: Date, default: null },
+      stateAt: { type: Date, required: true },
+      rev: { type: Number, required: true },
+    },
+    { collection: BATCHES_COLLECTION, versionKey: false, minimize: false },
+  );
+  batch.index({ tenantId: 1, state: 1, createdAt: -1 });
+  batch.index({ state: 1 });
+
+  return {
+    Ready: conn.model<ReadyDoc>('Ready', ready),
+    Batch: conn.model<BatchDoc>('Batch', batch),
+  };
+}

@@ -1,0 +1,483 @@
+// Payouts through the gateway (issue 15): the ready-for-payout list (paged envelope, most recently
+// approved first, negative balances), batches that mark entries paid out and locked with entry.paidout
+// at a real HTTPS receiver, refusals keyed entryIds[i] with nothing half-paid, the client contract of
+// SPEC "Payouts" while entries are paid out concurrently, undo (entry.updated), the pain.001.001.09
+// payment file validated against the schema, permissions and another company's batch (404).
+import { randomUUID } from 'node:crypto';
+import { DOMAIN_EXCHANGE, Inbox, parkingQueueOf } from '@travel/platform';
+import { READY_QUEUE } from '@travel/payouts/src/infra/entry-changed-consumer';
+import { verify } from '@travel/webhook-verify';
+import { eventually, type ApiClient, type HttpsReceiver } from '@travel/testkit';
+import { VALID, employee } from '@travel/employees/test/support/org-fixtures';
+import { pain001SchemaErrors } from '@travel/payouts/test/support/xsd';
+import { startPayoutsStack, type PayoutsStack } from './support/payouts-stack';
+
+type Tenant = Awaited<ReturnType<PayoutsStack['tenant']>>;
+
+describe('payouts', () => {
+  let stack: PayoutsStack;
+
+  beforeAll(async () => {
+    stack = await startPayoutsStack('payouts');
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  /** Submitted in a company without an approval workflow: approved at once (SPEC "What the service does" 5). */
+  async function submit(api: ApiClient, id: string): Promise<void> {
+    const res = await api.post(`/api/v1/travel-entries/${id}/submit`, {});
+    if (res.status !== 200 || res.body.status !== 3) throw new Error(`submitting: ${res.status} ${res.text}`);
+  }
+
+  /** An entry with one expense of `amount` (base currency) and an advance, submitted and so approved. */
+  async function approvedEntry(t: Tenant, amount: number, advance = 0, base = 'CZK'): Promise<string> {
+    const res = await t.api.post('/api/v1/travel-entries', {
+      departureDate: '2026-11-16',
+      returnDate: '2026-11-18',
+      advancePayment: advance,
+      currencyCode: base,
+      expenses: [{ kind: 'Other', date: '2026-11-17', amount, currencyCode: base, description: 'Taxi' }],
+    });
+    if (res.status !== 201) throw new Error(`creating an entry: ${res.status} ${res.text}`);
+    await submit(t.api, res.body.id);
+    return res.body.id;
+  }
+
+  const readyIds = async (api: ApiClient): Promise<string[]> =>
+    (await api.get('/api/v1/payouts/ready?pageSize=100')).body.items.map((r: { id: string }) => r.id);
+
+  /** Waits until the projection lists exactly these (order as the list has them). */
+  const untilReady = (api: ApiClient, ids: string[]) =>
+    eventually(async () => {
+      const listed = await readyIds(api);
+      return ids.every((id) => listed.includes(id)) && listed.length === ids.length ? listed : false;
+    }, 15_000);
+
+  const events = (receiver: HttpsReceiver, secret: string) =>
+    receiver.requests.map((r) => {
+      verify(r.body, r.headers as Record<string, string>, secret);
+      return JSON.parse(r.body.toString('utf8')) as { type: string; data: Record<string, any> };
+    });
+
+  it('lists approved entries with something due, most recently approved first, in the paged envelope', async () => {
+    const t = await stack.tenant('CZ');
+    const first = await approvedEntry(t, 1200);
+    const negative = await approvedEntry(t, 100, 350); // the employee owes 250 back
+    const last = await approvedEntry(t, 99.5);
+    await approvedEntry(t, 500, 500); // nothing due: never listed
+    const draft = await t.api.post('/api/v1/travel-entries', {
+      departureDate: '2026-11-16',
+      returnDate: '2026-11-16',
+      expenses: [{ kind: 'Other', date: '2026-11-16', amount: 10, currencyCode: 'CZK', description: 'Bus' }],
+    });
+    expect(draft.status).toBe(201);
+
+    expect(await untilReady(t.api, [first, negative, last])).toEqual([last, negative, first]);
+    const page1 = await t.api.get('/api/v1/payouts/ready?pageSize=2');
+    expect(page1.status).toBe(200);
+    expect(Object.keys(page1.body).sort()).toEqual(['items', 'page', 'pageSize', 'total', 'totalPages']);
+    expect(page1.body).toMatchObject({ page: 1, pageSize: 2, total: 3, totalPages: 2 });
+    expect(page1.body.items[0]).toEqual({
+      id: last,
+      entryNumber: expect.stringMatching(/^\d{4}-\d{5}$/),
+      employeeId: t.employeeId,
+      approvedAt: expect.any(String),
+      amountDue: 99.5,
+      currencyCode: 'CZK',
+      direction: 'ToEmployee',
+    });
+    expect(page1.body.items[1]).toMatchObject({ id: negative, amountDue: -250, direction: 'FromEmployee' });
+    const page2 = await t.api.get('/api/v1/payouts/ready?page=2&pageSize=2');
+    expect(page2.body).toMatchObject({ page: 2, total: 3, totalPages: 2, items: [{ id: first, amountDue: 1200 }] });
+    // Defaults and bounds (SPEC Limits): pageSize 20 by default, at most 100.
+    expect((await t.api.get('/api/v1/payouts/ready')).body).toMatchObject({ page: 1, pageSize: 20 });
+    expect((await t.api.get('/api/v1/payouts/ready?pageSize=101')).status).toBe(400);
+    expect((await t.api.get('/api/v1/payouts/ready?page=0')).status).toBe(400);
+  });
+
+  it('the amount due counts per-diem rows: expenses + per-diems − advance, in the base currency', async () => {
+    const t = await stack.tenant('HR');
+    const res = await t.api.post('/api/v1/travel-entries', {
+      departureDate: '2026-11-02',
+      returnDate: '2026-11-02',
+      advancePayment: 20,
+      currencyCode: 'EUR',
+      expenses: [{ kind: 'Other', date: '2026-11-02', amount: 50.4, currencyCode: 'EUR', description: 'Train' }],
+      // A domestic day over 12 hours in HR: 30 € (Pravilnik, NN 143/2023).
+      perDiems: [{ countryCode: 'HR', departureTime: '2026-11-02T05:00:00Z', arrivalTime: '2026-11-02T21:00:00Z' }],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.perDiems[0].amountInBaseCurrency).toBe(30);
+    await submit(t.api, res.body.id);
+    await untilReady(t.api, [res.body.id]);
+    const row = (await t.api.get('/api/v1/payouts/ready')).body.items[0];
+    expect(row).toMatchObject({ id: res.body.id, amountDue: 60.4, currencyCode: 'EUR', direction: 'ToEmployee' });
+  });
+
+  it('a batch marks its entries paid out and locked, with entry.paidout at an HTTPS receiver; undo brings them back with entry.updated', async () => {
+    const t = await stack.tenant('CZ');
+    const receiver = await stack.receiver();
+    const sub = await t.api.post('/api/v1/webhooks', {
+      url: receiver.url,
+      eventTypes: ['entry.paidout', 'entry.updated'],
+    });
+    expect(sub.status).toBe(201);
+    const a = await approvedEntry(t, 1000);
+    const b = await approvedEntry(t, 50, 80);
+    await untilReady(t.api, [a, b]);
+    const lockedBefore = (await t.api.get(`/api/v1/travel-entries/${a}`)).body.locked;
+
+    const created = await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [a, b] });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      payoutMethod: 'BankTransfer',
+      currencyCode: 'CZK',
+      entryCount: 2,
+      totalToEmployees: 1000,
+      totalFromEmployees: 30,
+      createdByEmployeeId: t.employeeId,
+      paymentFileDownloadedAt: null,
+      deletableUntil: expect.any(String),
+    });
+    expect(created.body.entries).toEqual([
+      expect.objectContaining({ entryId: a, amountDue: 1000, direction: 'ToEmployee' }),
+      expect.objectContaining({ entryId: b, amountDue: -30, direction: 'FromEmployee' }),
+    ]);
+    for (const id of [a, b]) {
+      const e = (await t.api.get(`/api/v1/travel-entries/${id}`)).body;
+      expect(e).toMatchObject({ isPaidOut: true, locked: true });
+      expect(e.paidOutAt).toEqual(expect.any(String));
+    }
+    // Paid out: off the list at once, in the history, locked against changes.
+    expect(await readyIds(t.api)).toEqual([]);
+    const history = await t.api.get('/api/v1/payouts');
+    expect(history.body).toMatchObject({ total: 1, items: [{ id: created.body.id }] });
+    expect((await t.api.get(`/api/v1/payouts/${created.body.id}`)).body).toEqual(created.body);
+
+    await eventually(
+      async () => events(receiver, sub.body.signingSecret).filter((e) => e.type === 'entry.paidout').length === 2,
+      15_000,
+    );
+    const paid = events(receiver, sub.body.signingSecret).filter((e) => e.type === 'entry.paidout');
+    expect(paid.map((e) => e.data.id).sort()).toEqual([a, b].sort());
+    for (const e of paid) expect(e.data).toMatchObject({ isPaidOut: true, isLocked: true, status: 3 });
+    expect(paid[0]!.data.paidOutAt).toEqual(expect.any(String));
+
+    // Undo: ready again, the payout lock gone, entry.updated for each.
+    expect((await t.api.delete(`/api/v1/payouts/${created.body.id}`)).status).toBe(204);
+    for (const id of [a, b]) {
+      const e = (await t.api.get(`/api/v1/travel-entries/${id}`)).body;
+      expect(e).toMatchObject({ isPaidOut: false, paidOutAt: null, locked: lockedBefore });
+    }
+    // Submission (auto-approval) raised entry.updated too; the undo's are the ones edited after the batch.
+    await receiver.waitForRequests(6);
+    const updated = events(receiver, sub.body.signingSecret).filter(
+      (e) => e.type === 'entry.updated' && Date.parse(e.data.editedAt) >= Date.parse(created.body.createdAt),
+    );
+    expect(updated.map((e) => e.data.id).sort()).toEqual([a, b].sort());
+    for (const e of updated) expect(e.data).toMatchObject({ isPaidOut: false, paidOutAt: null });
+    expect((await t.api.get(`/api/v1/payouts/${created.body.id}`)).status).toBe(404);
+    expect((await t.api.get('/api/v1/payouts')).body.total).toBe(0);
+    expect((await readyIds(t.api)).sort()).toEqual([a, b].sort());
+    // And they can be paid again.
+    expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [b, a] })).status).toBe(201);
+  });
+
+  it('refuses entries that are not ready, keyed entryIds[i], and pays nothing', async () => {
+    const t = await stack.tenant('CZ');
+    const other = await stack.tenant('CZ');
+    const ready = await approvedEntry(t, 300);
+    const paidElsewhere = await approvedEntry(t, 400);
+    const theirs = await approvedEntry(other, 500);
+    const draft = (
+      await t.api.post('/api/v1/travel-entries', { departureDate: '2026-11-16', returnDate: '2026-11-16' })
+    ).body.id;
+    await untilReady(t.api, [ready, paidElsewhere]);
+    expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Payroll', entryIds: [paidElsewhere] })).status).toBe(
+      201,
+    );
+
+    const res = await t.api.post('/api/v1/payouts', {
+      payoutMethod: 'BankTransfer',
+      entryIds: [ready, paidElsewhere, draft, theirs, ready],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+    expect(Object.keys(res.body.errors).sort()).toEqual(['entryIds[4]']); // the repeated id first
+    const refused = await t.api.post('/api/v1/payouts', {
+      payoutMethod: 'BankTransfer',
+      entryIds: [ready, paidElsewhere, draft, theirs],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual({
+      'entryIds[1]': ['is already in another payout batch'],
+      'entryIds[2]': ['is not approved'],
+      'entryIds[3]': ['does not exist'],
+    });
+    // Nothing half-paid: the ready entry is still ready and not paid out, and can be paid on its own.
+    expect((await t.api.get(`/api/v1/travel-entries/${ready}`)).body.isPaidOut).toBe(false);
+    expect(await readyIds(t.api)).toEqual([ready]);
+    expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [ready] })).status).toBe(201);
+    expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Bitcoin', entryIds: [ready] })).status).toBe(400);
+    expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [] })).status).toBe(400);
+  });
+
+  it('the client contract holds while entries are paid out concurrently: every entry is paid exactly once', async () => {
+    const t = await stack.tenant('CZ');
+    const ids: string[] = [];
+    for (let i = 0; i < 24; i++) ids.push(await approvedEntry(t, 100 + i));
+    await untilReady(t.api, ids);
+    // Another payer takes every third entry while this client pages through the list (pageSize 5).
+    const theirs = ids.filter((_, i) => i % 3 === 0);
+    const paidBy = new Map<string, string>();
+    const concurrent = (async () => {
+      for (const id of theirs) {
+        const res = await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [id] });
+        // 400 when this client's batch took the entry first.
+        if (res.status === 201) paidBy.set(id, res.body.id);
+        else
+          expect(res.body.errors).toEqual({ 'entryIds[0]': [expect.stringMatching(/another payout batch|paid out/)] });
+      }
+    })();
+
+    let rounds = 0;
+    for (;;) {
+      // SPEC: read every page until page >= totalPages, de-duplicate by id, then create the batch.
+      const seen = new Map<string, unknown>();
+      for (let page = 1; ; page++) {
+        const res = await t.api.get(`/api/v1/payouts/ready?page=${page}&pageSize=5`);
+        expect(res.status).toBe(200);
+        for (const row of res.body.items) seen.set(row.id, row);
+        if (page >= res.body.totalPages) break;
+      }
+      if (seen.size === 0) break;
+      const batch = [...seen.keys()];
+      const res = await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: batch });
+      if (res.status === 201) for (const id of batch) paidBy.set(id, res.body.id);
+      else {
+        // Only entries the other payer took meanwhile are refused; the rest are paid without them.
+        expect(res.status).toBe(400);
+        const refused = Object.keys(res.body.errors).map((k) => batch[Number(/\[(\d+)\]/.exec(k)![1])]!);
+        for (const id of refused) expect(theirs).toContain(id);
+        const rest = batch.filter((id) => !refused.includes(id));
+        if (rest.length) {
+          const retry = await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: rest });
+          if (retry.status === 201) for (const id of rest) paidBy.set(id, retry.body.id);
+          else expect(retry.status).toBe(400); // the other payer was faster again: the next round reads afresh
+        }
+      }
+      expect(++rounds).toBeLessThan(20);
+    }
+    await concurrent;
+    // Every entry paid out exactly once: in one batch of the history, and marked paid out.
+    const history = await t.api.get('/api/v1/payouts?pageSize=100');
+    const counts = new Map<string, number>();
+    for (const b of history.body.items)
+      for (const e of b.entries) counts.set(e.entryId, (counts.get(e.entryId) ?? 0) + 1);
+    expect([...counts.keys()].sort()).toEqual([...ids].sort());
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    for (const id of ids) expect((await t.api.get(`/api/v1/travel-entries/${id}`)).body.isPaidOut).toBe(true);
+  });
+
+  it('pays by a pain.001.001.09 file valid against the schema, which makes the batch final', async () => {
+    for (const [market, currency] of [
+      ['HR', 'EUR'],
+      ['CZ', 'CZK'],
+      ['PL', 'PLN'],
+    ] as const) {
+      const t = await stack.tenant(market);
+      const payee = await employee(t.api, { firstName: 'Ivo', lastName: 'Kovač', ...VALID[market] });
+      const noBank = await employee(t.api, { firstName: 'Ana', lastName: 'Bez' });
+      const make = async (employeeId: string, amount: number, advance = 0) => {
+        const res = await t.api.post('/api/v1/travel-entries', {
+          employeeId,
+          departureDate: '2026-11-16',
+          returnDate: '2026-11-18',
+          advancePayment: advance,
+          currencyCode: currency,
+          expenses: [{ kind: 'Other', date: '2026-11-17', amount, currencyCode: currency, description: 'Hotel' }],
+        });
+        expect(res.status).toBe(201);
+        await submit(t.api, res.body.id);
+        return res.body.id as string;
+      };
+      const one = await make(payee.id, 250.25);
+      const two = await make(payee.id, 99.75);
+      const owes = await make(payee.id, 10, 60);
+      const other = await make(noBank.id, 5);
+      await untilReady(t.api, [one, two, owes, other]);
+
+      const batch = (await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [one, two, owes] }))
+        .body;
+      const debtor = VALID[market].bankAccount;
+      const path = `/api/v1/payouts/${batch.id}/payment-file?debtorIban=${debtor}&executionDate=2026-11-24`;
+      const file = await t.api.get(path);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toMatch(/^application\/xml/);
+      expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.xml"$/);
+      expect(await pain001SchemaErrors(file.text)).toEqual([]);
+      // Two transfers (the negative entry is never in the file), to the payee's IBAN, summed exactly.
+      expect(file.text.match(/<CdtTrfTxInf>/g)).toHaveLength(2);
+      expect(file.text).toContain(`<CtrlSum>350.00</CtrlSum>`);
+      expect(file.text).toContain(`<InstdAmt Ccy="${currency}">250.25</InstdAmt>`);
+      expect(file.text).toContain(`<IBAN>${VALID[market].bankAccount}</IBAN>`);
+      expect(file.text).toContain('<Nm>Ivo Kovac</Nm>');
+      expect(file.text.includes('<Cd>SEPA</Cd>')).toBe(currency === 'EUR');
+      // Downloaded: final, cannot be undone; the file can be fetched again.
+      const after = (await t.api.get(`/api/v1/payouts/${batch.id}`)).body;
+      expect(after.paymentFileDownloadedAt).toEqual(expect.any(String));
+      expect(after.deletableUntil).toBeNull();
+      const refusedUndo = await t.api.delete(`/api/v1/payouts/${batch.id}`);
+      expect(refusedUndo.status).toBe(409);
+      expect(refusedUndo.body.code).toBe('INVALID_STATE');
+      expect((await t.api.get(path)).status).toBe(200);
+
+      // A payee without bank data: 409 naming the entry, not the person's data.
+      const noBankBatch = (await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [other] }))
+        .body;
+      const missing = await t.api.get(`/api/v1/payouts/${noBankBatch.id}/payment-file?debtorIban=${debtor}`);
+      expect(missing.status).toBe(409);
+      expect(missing.body.errors).toEqual({ 'entries[0].employeeId': [expect.stringContaining('bank account')] });
+      // Bad input is 400; a Cash batch has no file.
+      expect((await t.api.get(`/api/v1/payouts/${batch.id}/payment-file?debtorIban=HR00123`)).status).toBe(400);
+      expect(
+        (await t.api.get(`/api/v1/payouts/${batch.id}/payment-file?debtorIban=HR1210010051863000161`)).body.errors,
+      ).toHaveProperty('debtorIban');
+    }
+  });
+
+  it('permissions: ManagePayouts to pay, delete and download; ReadAllEntries to read; another company is 404', async () => {
+    const t = await stack.tenant('CZ');
+    const other = await stack.tenant('CZ');
+    const id = await approvedEntry(t, 10);
+    await untilReady(t.api, [id]);
+    const batch = (await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [id] })).body;
+
+    const keyFor = async (permissions: string[]) => {
+      const e = await employee(t.api, { permissions });
+      const key = await t.api.post('/api/v1/api-keys', { name: 'payouts test', employeeId: e.id });
+      expect(key.status).toBe(201);
+      return t.api.withKey(key.body.key);
+    };
+    const reader = await keyFor(['ReadAllEntries']);
+    const nobody = await keyFor([]);
+    expect((await reader.get('/api/v1/payouts/ready')).status).toBe(200);
+    expect((await reader.get(`/api/v1/payouts/${batch.id}`)).status).toBe(200);
+    expect((await reader.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [id] })).status).toBe(403);
+    expect((await reader.delete(`/api/v1/payouts/${batch.id}`)).status).toBe(403);
+    expect(
+      (await reader.get(`/api/v1/payouts/${batch.id}/payment-file?debtorIban=${VALID.CZ.bankAccount}`)).status,
+    ).toBe(403);
+    for (const path of ['/api/v1/payouts/ready', '/api/v1/payouts', `/api/v1/payouts/${batch.id}`])
+      expect((await nobody.get(path)).status).toBe(403);
+
+    // Another company's batch does not exist for this one.
+    expect((await other.api.get(`/api/v1/payouts/${batch.id}`)).status).toBe(404);
+    expect((await other.api.delete(`/api/v1/payouts/${batch.id}`)).status).toBe(404);
+    expect(
+      (await other.api.get(`/api/v1/payouts/${batch.id}/payment-file?debtorIban=${VALID.CZ.bankAccount}`)).status,
+    ).toBe(404);
+    expect((await other.api.get('/api/v1/payouts')).body.total).toBe(0);
+    expect((await t.api.delete(`/api/v1/payouts/${batch.id}`)).status).toBe(204);
+  });
+
+  it('the projection keeps the newest revision of each entry, whatever order the events arrive in', async () => {
+    const t = await stack.tenant('CZ');
+    const entryId = randomUUID();
+    const publish = (rev: number, change: Record<string, unknown>, id = randomUUID()) =>
+      stack.entries.deps.amqp.publish(
+        DOMAIN_EXCHANGE,
+        'entries.entry-state.changed',
+        Buffer.from(
+          JSON.stringify({
+            id,
+            type: 'entry-state.changed',
+            tenantId: t.tenantId,
+            occurredAt: new Date().toISOString(),
+            data: {
+              entryId,
+              entryNumber: '2026-09999',
+              employeeId: t.employeeId,
+              status: 3,
+              isPaidOut: false,
+              deleted: false,
+              approvedAt: '2026-11-21T10:00:00.000Z',
+              baseCurrency: 'CZK',
+              amountDue: '75.50',
+              rev,
+              ...change,
+            },
+          }),
+        ),
+        { messageId: id },
+      );
+    // rev 7 (paid out) arrives before rev 5 (approved, ready) and a repeat of rev 5; a malformed event is parked.
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    await publish(7, { isPaidOut: true }, ids[0]);
+    await publish(5, {}, ids[1]);
+    await publish(5, {}, ids[1]);
+    await publish(4, { status: 1, approvedAt: null }, ids[2]);
+    await publish(6, { amountDue: 'a lot' });
+    // Every valid one handled (the consumer's inbox has them), the malformed one parked.
+    const inbox = new Inbox(stack.payouts.deps.mongo);
+    await eventually(
+      async () => (await Promise.all(ids.map((id) => inbox.seen(READY_QUEUE.name, id)))).every(Boolean),
+      15_000,
+    );
+    const ch = await stack.payouts.deps.amqp.channel();
+    await eventually(async () => (await ch.checkQueue(parkingQueueOf(READY_QUEUE.name))).messageCount === 1, 15_000);
+    await ch.close();
+    expect(await readyIds(t.api)).not.toContain(entryId);
+    // A newer revision (undone, ready again with another amount) does apply.
+    await publish(8, { amountDue: '80.00' });
+    await eventually(async () => (await readyIds(t.api)).includes(entryId), 15_000);
+    const row = (await t.api.get('/api/v1/payouts/ready')).body.items.find((r: { id: string }) => r.id === entryId);
+    expect(row).toMatchObject({ amountDue: 80, approvedAt: '2026-11-21T10:00:00.000Z' });
+  });
+
+  it('a crash in the middle of a create is rolled back or finished by the recovery: nothing is half-paid', async () => {
+    const t = await stack.tenant('CZ');
+    const [a, b, c, d] = [
+      await approvedEntry(t, 11),
+      await approvedEntry(t, 12),
+      await approvedEntry(t, 13),
+      await approvedEntry(t, 14),
+    ];
+    await untilReady(t.api, [a, b, c, d]);
+    const paid = async (id: string) => (await t.api.get(`/api/v1/travel-entries/${id}`)).body.isPaidOut as boolean;
+    try {
+      // 1. The process dies after entries reserved a and b: they are in no batch, paid by nobody, and
+      //    another batch cannot take them; the restart's recovery gives them back.
+      await stack.restartPayouts({ crashAt: 'afterReserve' });
+      expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [a, b] })).status).toBe(500);
+      expect([await paid(a), await paid(b)]).toEqual([false, false]);
+      expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [b] })).body.errors).toEqual({
+        'entryIds[0]': ['is already in another payout batch'],
+      });
+      await stack.restartPayouts({}, { PAYOUT_RECOVERY_GRACE_MS: '0' });
+      expect((await t.api.get('/api/v1/payouts')).body.total).toBe(0);
+      expect([await paid(a), await paid(b)]).toEqual([false, false]);
+      const retried = await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [a, b] });
+      expect(retried.status).toBe(201);
+
+      // 2. The process dies after c was marked paid out and before d was: the restart finishes the batch.
+      await stack.restartPayouts({ crashAt: 'midCommit' });
+      expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [c, d] })).status).toBe(500);
+      expect([await paid(c), await paid(d)]).toEqual([true, false]);
+      await stack.restartPayouts({}, { PAYOUT_RECOVERY_GRACE_MS: '0' });
+      expect([await paid(c), await paid(d)]).toEqual([true, true]);
+      const history = (await t.api.get('/api/v1/payouts')).body;
+      expect(history.total).toBe(2);
+      expect(history.items.map((x: { entries: { entryId: string }[] }) => x.entries.map((e) => e.entryId))).toEqual(
+        expect.arrayContaining([
+          [c, d],
+          [a, b],
+        ]),
+      );
+      await eventually(async () => (await readyIds(t.api)).length === 0, 15_000);
+    } finally {
+      await stack.restartPayouts();
+    }
+  });
+});

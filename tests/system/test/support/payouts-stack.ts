@@ -1,0 +1,107 @@
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { Market, RunningService } from '@travel/platform';
+import { startEmployeesService } from '@travel/employees/src/service';
+import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
+import { employeesRepositories } from '@travel/employees/src/infra/repositories';
+import { startEntriesService } from '@travel/entries/src/service';
+import { startGateway } from '@travel/gateway/src/service';
+import { startPayoutsService, type PayoutsStartOptions } from '@travel/payouts/src/service';
+import { start as startReferenceFx } from '@travel/reference-fx/src/service';
+import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
+import { ApiClient, createTestEnv, ensureTestTls, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
+
+export interface PayoutsStack {
+  env: TestEnv;
+  employees: RunningService;
+  entries: RunningService;
+  payouts: RunningService;
+  gateway: { url: string; stop(): Promise<void> };
+  tenant(market?: Market): Promise<CreatedTenant & { api: ApiClient }>;
+  receiver(): Promise<HttpsReceiver>;
+  /** Stops payouts and starts it again on the same port (a crash seam, other settings). */
+  restartPayouts(options?: PayoutsStartOptions, env?: Record<string, string>): Promise<RunningService>;
+  stop(): Promise<void>;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Employees, reference-fx, entries, payouts, the dispatcher and the gateway in this process, on real infrastructure. */
+export async function startPayoutsStack(name: string, overrides: Record<string, string> = {}): Promise<PayoutsStack> {
+  const env = await createTestEnv(name, { RATE_LIMIT_BURST: '5000', API_KEY_CACHE_MS: '0', ...overrides });
+  const vars = { ...process.env, ...env.vars };
+  const employees = await startEmployeesService(vars);
+  const referenceFx = await startReferenceFx({
+    ...vars,
+    FX_SEED_DIR: join(repoRoot(), 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
+  });
+  const entries = await startEntriesService({
+    ...vars,
+    EMPLOYEES_URL: employees.url,
+    REFERENCE_FX_URL: referenceFx.url,
+  });
+  const payoutsPort = await freePort();
+  const payoutsVars = {
+    ...vars,
+    PORT: String(payoutsPort),
+    ENTRIES_URL: entries.url,
+    EMPLOYEES_URL: employees.url,
+    // The recovery job runs at start; tests that crash a create restart payouts with a grace of 0.
+    PAYOUT_RECOVERY_INTERVAL_MS: '3600000',
+  };
+  let payouts = await startPayoutsService(payoutsVars);
+  const dispatcher = await startDispatcher(vars);
+  const gateway = await startGateway({
+    ...vars,
+    EMPLOYEES_URL: employees.url,
+    ENTRIES_URL: entries.url,
+    PAYOUTS_URL: payouts.url,
+    WEBHOOK_DISPATCHER_URL: dispatcher.url,
+  });
+  const receivers: HttpsReceiver[] = [];
+  const tls = ensureTestTls(join(repoRoot(), '.local', 'test', 'tls'));
+  const stack: PayoutsStack = {
+    env,
+    employees,
+    entries,
+    payouts,
+    gateway,
+    async tenant(market: Market = 'CZ') {
+      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
+        name: `Payouts ${market} s.r.o.`,
+        market,
+      });
+      return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
+    },
+    async receiver() {
+      const r = await new HttpsReceiver(tls).start();
+      receivers.push(r);
+      return r;
+    },
+    async restartPayouts(options = {}, extra = {}) {
+      await payouts.stop();
+      payouts = await startPayoutsService({ ...payoutsVars, ...extra }, options);
+      stack.payouts = payouts;
+      return payouts;
+    },
+    async stop() {
+      await Promise.all(receivers.map((r) => r.stop()));
+      await gateway.stop();
+      await dispatcher.stop();
+      await payouts.stop();
+      await entries.stop();
+      await referenceFx.stop();
+      await employees.stop();
+      await env.cleanup();
+    },
+  };
+  return stack;
+}
