@@ -68,6 +68,20 @@ export class InternalClient {
     return (await res.json()) as T;
   }
 
+  /** POST a JSON body and read the JSON answer; anything but 2xx is 503. */
+  async postJson<T>(path: string, body: unknown): Promise<T> {
+    const res = await this.send('POST', path, body);
+    if (!res.ok) throw this.failed(res);
+    return (await res.json()) as T;
+  }
+
+  /** GET a JSON answer; anything but 2xx is 503. */
+  async getJson<T>(path: string): Promise<T> {
+    const res = await this.send('GET', path);
+    if (!res.ok) throw this.failed(res);
+    return (await res.json()) as T;
+  }
+
   /** Whether the target has the record (200) or not (404). */
   async exists(path: string): Promise<boolean> {
     const res = await this.send('GET', path);

@@ -3,6 +3,7 @@ import {
   AppError,
   TenantScope,
   conflict,
+  crossTenant,
   findOwned,
   invalidState,
   notFound,
@@ -148,7 +149,7 @@ export class BatchesApp {
   /** `pending` → `releasing` → entries given back → `rolledBack`. Idempotent. */
   private async rollBack(batch: Pick<Batch, '_id' | 'tenantId' | 'entryIds' | 'state'>): Promise<void> {
     if (batch.state === 'pending' && !(await this.transition(batch, 'pending', 'releasing'))) {
-      const now = await this.models.Batch.findById(batch._id).lean();
+      const now = await this.models.Batch.findOne({ _id: batch._id, tenantId: batch.tenantId }).lean();
       if (now?.state !== 'releasing') return; // another worker moved it on (committing / rolled back)
     }
     await this.step('release', batch);
@@ -171,7 +172,13 @@ export class BatchesApp {
     const cutoff = new Date(Date.now() - graceMs);
     let handled = 0;
     for (const state of ['pending', 'releasing', 'committing', 'undoing'] as const) {
-      const stale = (await this.models.Batch.find({ state }).lean()).filter((b) => b.stateAt <= cutoff);
+      const stale = (
+        await this.models.Batch.find(
+          { state },
+          null,
+          crossTenant('payout recovery: the unfinished batches of every company'),
+        ).lean()
+      ).filter((b) => b.stateAt <= cutoff);
       for (const b of stale) {
         try {
           if (state === 'pending' || state === 'releasing') await this.rollBack(b);
@@ -215,7 +222,7 @@ export class BatchesApp {
     );
     if (claimed.matchedCount !== 1) {
       // The payment file was downloaded, or another delete came first.
-      const now = await this.models.Batch.findById(b._id).lean();
+      const now = await this.models.Batch.findOne({ _id: b._id, tenantId: b.tenantId }).lean();
       if (now?.paymentFileDownloadedAt) throw invalidState(refusalToDelete(now, new Date())!);
       throw notFound('payout batch');
     }
@@ -281,7 +288,8 @@ export class BatchesApp {
         { $set: { paymentFileDownloadedAt: now }, $inc: { rev: 1 } },
       );
       if (res.matchedCount === 1) b.paymentFileDownloadedAt = now;
-      else if ((await this.models.Batch.findById(b._id).lean())?.state !== 'completed') throw notFound('payout batch');
+      else if ((await this.models.Batch.findOne({ _id: b._id, tenantId: b.tenantId }).lean())?.state !== 'completed')
+        throw notFound('payout batch');
     }
     return { xml, batch: b };
   }

@@ -1,4 +1,4 @@
-import { TenantScope, paginate, type Logger, type PageRequest } from '@travel/platform';
+import { TenantScope, crossTenant, paginate, type Logger, type PageRequest } from '@travel/platform';
 import { APPROVED, applyChange, type EntryChange, type ReadyRow } from '../domain/ready';
 import type { PayoutsModels, ReadyDoc } from '../infra/models';
 import type { EntryMark } from './ports';
@@ -15,7 +15,12 @@ export class ReadyApp {
   /** Applies a change when it is newer than the row (highest `rev` wins; older and repeated ones are no-ops). */
   async apply(tenantId: string, change: EntryChange, occurredAt: Date): Promise<void> {
     for (let i = 0; i < ATTEMPTS; i++) {
-      const stored = (await this.models.Ready.findOne({ _id: change.entryId }).lean()) as ReadyRow | null;
+      const stored = (await this.models.Ready.findOne(
+        { _id: change.entryId },
+        null,
+        // By entry id alone, so an event naming another company's entry is seen and refused.
+        crossTenant('projection: an entry id owned by another company is refused'),
+      ).lean()) as ReadyRow | null;
       if (stored && stored.tenantId !== tenantId) {
         this.logger.warn({ entryId: change.entryId }, 'entry-state.changed names an entry of another tenant; ignored');
         return;

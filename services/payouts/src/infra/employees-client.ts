@@ -1,23 +1,27 @@
+import { InternalClient, tenantPath } from '@travel/platform';
 import type { Payee, PayeeDirectory } from '../app/ports';
-import { callService } from './service-call';
 
 /**
  * The employees context's payee route: the company's name and the payees' bank data. Personal data: used
  * only to build the payment file, never stored here, logged or put in an event.
  */
 export class EmployeesClient implements PayeeDirectory {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly contextSecret: string,
-  ) {}
+  private readonly client: InternalClient;
 
-  async payees(tenantId: string, employeeIds: readonly string[]) {
+  constructor(baseUrl: string, contextSecret: string) {
+    this.client = new InternalClient({
+      baseUrl,
+      contextSecret,
+      caller: 'payouts',
+      target: 'employees',
+      timeoutMs: 30_000,
+    });
+  }
+
+  payees(tenantId: string, employeeIds: readonly string[]) {
     const query = new URLSearchParams({ ids: employeeIds.join(',') });
-    const res = await callService(
-      'employees',
-      `${this.baseUrl}/internal/tenants/${encodeURIComponent(tenantId)}/payees?${query}`,
-      this.contextSecret,
+    return this.client.getJson<{ company: { name: string }; payees: Payee[] }>(
+      `${tenantPath(tenantId, 'payees')}?${query}`,
     );
-    return (await res.json()) as { company: { name: string }; payees: Payee[] };
   }
 }

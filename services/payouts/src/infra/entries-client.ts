@@ -1,19 +1,25 @@
+import { InternalClient, tenantPath } from '@travel/platform';
 import type { BatchStep, EntryMark, EntryMarks } from '../app/ports';
-import { callService } from './service-call';
 
 /** The entries context's internal payout routes (docs/decisions/0075). */
 export class EntriesClient implements EntryMarks {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly contextSecret: string,
-  ) {}
+  private readonly client: InternalClient;
+
+  constructor(baseUrl: string, contextSecret: string) {
+    this.client = new InternalClient({
+      baseUrl,
+      contextSecret,
+      caller: 'payouts',
+      target: 'entries',
+      timeoutMs: 30_000,
+    });
+  }
 
   async run(step: BatchStep, tenantId: string, batchId: string, entryIds: readonly string[]): Promise<EntryMark[]> {
-    const path = `/internal/tenants/${encodeURIComponent(tenantId)}/payout-batches/${encodeURIComponent(batchId)}/${step}`;
-    const res = await callService('entries', `${this.baseUrl}${path}`, this.contextSecret, {
-      method: 'POST',
-      body: { entryIds },
-    });
-    return ((await res.json()) as { results: EntryMark[] }).results;
+    const body = await this.client.postJson<{ results: EntryMark[] }>(
+      tenantPath(tenantId, 'payout-batches', batchId, step),
+      { entryIds },
+    );
+    return body.results;
   }
 }

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { tenantScoped } from '@travel/platform';
 import type { Batch } from '../domain/batch';
 import type { ReadyRow } from '../domain/ready';
 
@@ -71,6 +72,9 @@ export function registerModels(conn: Connection): PayoutsModels {
   );
   batch.index({ tenantId: 1, state: 1, createdAt: -1 });
   batch.index({ state: 1 });
+  // Every query names its tenant, or says why it may not (docs/decisions/0081).
+  ready.plugin(tenantScoped);
+  batch.plugin(tenantScoped);
 
   return {
     Ready: conn.model<ReadyDoc>('Ready', ready),
