@@ -232,7 +232,8 @@ describe('reference data', () => {
       expect(read.body).toEqual(put.body);
       const again = await a.api.put('/api/v1/reference/countries', read.body);
       expect(again.status).toBe(200);
-      expect(again.body.countryCodes).toEqual(['AT', 'DE', 'SK']);
+      // A PUT that changes nothing is a no-op: the same body, editedAt included.
+      expect(again.body).toEqual(put.body);
 
       const currencies = await a.api.put('/api/v1/reference/currencies', { currencyCodes: ['USD', 'EUR'] });
       expect(currencies.body).toMatchObject({ currencyCodes: ['EUR', 'USD'], isDefault: false });
@@ -263,6 +264,16 @@ describe('reference data', () => {
           tenantId: t.tenantId,
           data: { kind: 'currencies', codes: ['CZK', 'EUR', 'USD'] },
         });
+        // The same list again changes nothing and raises nothing: the next event is the later change.
+        await t.api.put('/api/v1/reference/currencies', { currencyCodes: ['EUR', 'CZK', 'USD'] });
+        await t.api.put('/api/v1/reference/currencies', { currencyCodes: ['EUR'] });
+        const next = await eventually(async () => {
+          const message = await ch.get(queue, { noAck: true });
+          if (!message) return undefined;
+          const body = JSON.parse(message.content.toString('utf8'));
+          return body.tenantId === t.tenantId ? body : undefined;
+        }, 10_000);
+        expect(next).toMatchObject({ tenantId: t.tenantId, data: { kind: 'currencies', codes: ['EUR'] } });
       } finally {
         await ch.deleteQueue(queue);
       }

@@ -126,6 +126,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
         next(new AppError('NOT_IMPLEMENTED', `${req.method} ${path} is not implemented yet.`));
       });
     }
+    // Any operation the contract lists only under x-planned-operations (e.g. an action on a built
+    // resource: POST /travel-entries/{id}/submit) is 501, not the 404 of an unknown route.
+    app.use('/api/v1', (req: Request, _res: Response, next: NextFunction) => {
+      const path = req.originalUrl.split('?')[0]!;
+      if (contractRoutes.planned(req.method, path))
+        return next(new AppError('NOT_IMPLEMENTED', `${req.method} ${path} is not implemented yet.`));
+      next();
+    });
     app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
     // A body a GET returned is a valid PUT body: read-only fields are dropped here, for every operation,
     // before the validator (which would refuse them); unknown fields still fail validation (0035).

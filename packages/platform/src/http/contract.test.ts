@@ -71,6 +71,14 @@ describe('ContractRoutes.match', () => {
     expect(routes.documents('GET', '/api/v1/nope')).toBe(false);
   });
 
+  it('tells a planned-only operation (501) from a built or unknown one', () => {
+    expect(routes.planned('PUT', '/api/v1/later/42')).toBe(true);
+    expect(routes.planned('get', '/api/v1/later/ready')).toBe(true);
+    expect(routes.planned('DELETE', '/api/v1/later/42')).toBe(false);
+    expect(routes.planned('GET', '/api/v1/things/7')).toBe(false);
+    expect(routes.planned('GET', '/api/v1/nope')).toBe(false);
+  });
+
   it('knows nothing of other paths', () => {
     expect(routes.match('/api/v1/things/1/2')).toBeUndefined();
     expect(routes.match('/api/v1/nope')).toBeUndefined();

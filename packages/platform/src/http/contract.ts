@@ -82,6 +82,13 @@ export class ContractRoutes {
     return this.matching(path).some((t) => Boolean(t.item?.[method.toLowerCase()]));
   }
 
+  /** Whether the operation is only planned (x-planned-operations), not built: 501 NOT_IMPLEMENTED. */
+  planned(method: string, path: string): boolean {
+    const m = method.toLowerCase();
+    const found = this.matching(path);
+    return found.some((t) => t.methods.has(m)) && !found.some((t) => Boolean(t.item?.[m]));
+  }
+
   /** The JSON request-body schema of an operation, or undefined. */
   requestSchema(method: string, path: string): Doc | undefined {
     for (const t of this.matching(path)) {

@@ -145,5 +145,23 @@ export async function paginate<D, T>(
       .limit(pageSize)
       .lean(),
   ]);
-  return { items: (docs as D[]).map(map), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
+  const consistent = pageTotal(total, (page - 1) * pageSize, pageSize, docs.length);
+  return {
+    items: (docs as D[]).map(map),
+    page,
+    pageSize,
+    total: consistent,
+    totalPages: Math.ceil(consistent / pageSize),
+  };
+}
+
+/**
+ * The count and the page are two reads, so a write between them can make the envelope contradict its own
+ * items (one item with `total: 0` right after a create). The page wins: a short page ends the list where
+ * it ends; a full page means at least that many; an empty page, at most what lies before it.
+ */
+export function pageTotal(counted: number, skipped: number, pageSize: number, returned: number): number {
+  if (returned === 0) return Math.min(counted, skipped); // past the end: at most what lies before it
+  if (returned < pageSize) return skipped + returned;
+  return Math.max(counted, skipped + returned);
 }

@@ -39,7 +39,13 @@ export class ReferenceDataApp {
   }
 
   async putAllowList(caller: CallerContext, kind: AllowListKind, codes: string[]): Promise<AllowList> {
-    const doc = await this.allowLists.put(tenantOf(caller), kind, normalizeList(kind, codes), caller.employeeId);
+    const tenantId = tenantOf(caller);
+    const list = normalizeList(kind, codes);
+    // A PUT that changes nothing is a no-op: same editedAt, no event (a GET body PUT back, decision 0035).
+    const current = await this.allowLists.get(tenantId, kind);
+    if (current && current.codes.length === list.length && current.codes.every((c, i) => c === list[i]))
+      return { codes: current.codes, isDefault: false, editedAt: current.editedAt };
+    const doc = await this.allowLists.put(tenantId, kind, list, caller.employeeId);
     return { codes: doc.codes, isDefault: false, editedAt: doc.editedAt };
   }
 }
