@@ -23,3 +23,5 @@ export function openApiPath(): string {
 export * from '../generated/events';
 // The registry of services (docs/services.md).
 export * from './services';
+// The internal payout-batch steps between payouts and entries.
+export * from './payout-marks';

@@ -1,3 +1,4 @@
+import type { PayoutBatchStep, PayoutMark } from '@travel/contracts';
 // The entries side of a payout batch (docs/decisions/0075): payouts reserves the entries of a new batch,
 // then commits them (paid out, locked, `entry.paidout`), releases them when the batch is refused or rolled
 // back, and undoes them when the batch is deleted (`entry.updated`). Every step is one conditional
@@ -17,22 +18,9 @@ import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import { entryChanged } from './entry-changed';
 
-export interface PayoutMark {
-  entryId: string;
-  ok: boolean;
-  /** Why the step was refused for this entry (only when `ok` is false). */
-  reason?: string;
-  entryNumber?: string;
-  employeeId?: string;
-  /** Decimal text in the base currency; negative when the employee owes money back. */
-  amountDue?: string;
-  baseCurrency?: string;
-  isPaidOut?: boolean;
-  /** The entry's revision after the step. */
-  rev?: number;
-}
+export type { PayoutMark };
 
-type Step = 'reserve' | 'commit' | 'release' | 'undo';
+type Step = PayoutBatchStep;
 
 const figures = (e: PayableEntry & { rev: number }, rev = e.rev): PayoutMark => ({
   entryId: e._id,

@@ -1,3 +1,4 @@
+import { PAYOUT_BATCH_STEPS } from '@travel/contracts';
 import { Router, type Request } from 'express';
 import { AppError, parseTenantId, route } from '@travel/platform';
 import type { PayoutMarks } from '../app/payout-marks';
@@ -25,7 +26,7 @@ function entryIdsOf(req: Request): string[] {
  */
 export function internalPayoutRoutes(marks: PayoutMarks): Router {
   const r = Router();
-  for (const step of ['reserve', 'commit', 'release', 'undo'] as const)
+  for (const step of PAYOUT_BATCH_STEPS)
     r.post(
       `/tenants/:tenantId/payout-batches/:batchId/${step}`,
       route(async (req, res) => {

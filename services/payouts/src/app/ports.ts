@@ -1,17 +1,8 @@
-/** One entry's answer to a step of a batch (the entries context's internal payout routes). */
-export interface EntryMark {
-  entryId: string;
-  ok: boolean;
-  reason?: string;
-  entryNumber?: string;
-  employeeId?: string;
-  amountDue?: string;
-  baseCurrency?: string;
-  isPaidOut?: boolean;
-  rev?: number;
-}
+import type { PayoutBatchStep, PayoutMark } from '@travel/contracts';
 
-export type BatchStep = 'reserve' | 'commit' | 'release' | 'undo';
+/** One entry's answer to a step of a batch (the entries context's internal payout routes). */
+export type EntryMark = PayoutMark;
+export type BatchStep = PayoutBatchStep;
 
 /** The entries context, as a batch needs it (docs/decisions/0075). Every step is idempotent per batch. */
 export interface EntryMarks {

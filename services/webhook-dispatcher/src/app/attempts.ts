@@ -21,6 +21,7 @@ import type { SecretBox } from '../infra/secret-box';
 import type { SubscriptionCache } from '../infra/subscription-cache';
 import type { SubscriptionSlots } from './subscription-slots';
 import { randomUUID } from 'node:crypto';
+import { newDeliveryRow } from './new-delivery';
 
 const tracer = trace.getTracer('webhook-dispatcher');
 
@@ -34,24 +35,16 @@ function carried(m: AttemptMessage): DeliveryDoc | undefined {
   if (!m.first || !m.subscriptionId || m.attempt !== 1 || m.series !== 1) return undefined;
   const occurredAt = new Date(m.first.occurredAt);
   if (Number.isNaN(occurredAt.getTime())) return undefined;
-  return {
+  return newDeliveryRow({
     _id: m.deliveryId,
     tenantId: m.tenantId,
     subscriptionId: m.subscriptionId,
     eventId: m.first.eventId,
     eventType: m.first.eventType,
     occurredAt,
-    status: 'Pending',
-    series: 1,
-    attemptsMade: 0,
-    totalAttempts: 0,
-    attemptLog: [],
-    lastStatusCode: null,
-    responseBody: null,
     nextAttemptAt: null,
-    createdAt: occurredAt,
-    updatedAt: occurredAt,
-  };
+    at: occurredAt,
+  });
 }
 
 export interface AttemptDeps {

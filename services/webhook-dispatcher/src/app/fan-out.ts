@@ -6,6 +6,7 @@ import type { EnvelopeCache } from '../infra/envelope-cache';
 import type { DeliveryDoc, DispatcherRepositories, EnvelopeDoc, SubscriptionDoc } from '../infra/repositories';
 import type { SubscriptionCache } from '../infra/subscription-cache';
 import { enqueueAttempt } from '../infra/queues';
+import { newDeliveryRow } from './new-delivery';
 
 const PUBLIC_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
 
@@ -92,24 +93,18 @@ export async function fanOut(
   if (targets.length === 0) return 0;
   cache?.set(event.id, event.tenantId, payload);
 
-  const rows: DeliveryDoc[] = targets.map((sub) => ({
-    _id: randomUUID(),
-    tenantId: event.tenantId,
-    subscriptionId: sub._id,
-    eventId: event.id,
-    eventType: event.type,
-    occurredAt,
-    status: 'Pending',
-    series: 1,
-    attemptsMade: 0,
-    totalAttempts: 0,
-    attemptLog: [],
-    lastStatusCode: null,
-    responseBody: null,
-    nextAttemptAt: now,
-    createdAt: now,
-    updatedAt: now,
-  }));
+  const rows: DeliveryDoc[] = targets.map((sub) =>
+    newDeliveryRow({
+      _id: randomUUID(),
+      tenantId: event.tenantId,
+      subscriptionId: sub._id,
+      eventId: event.id,
+      eventType: event.type,
+      occurredAt,
+      nextAttemptAt: now,
+      at: now,
+    }),
+  );
 
   let pending: Array<Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'status' | 'subscriptionId'>> = rows;
   try {

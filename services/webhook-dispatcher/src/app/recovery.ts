@@ -14,6 +14,7 @@ import type { DeliveryDoc, DispatcherRepositories, EnvelopeDoc, SubscriptionDoc 
 import { enqueueAttempt } from '../infra/queues';
 import type { SubscriptionCache } from '../infra/subscription-cache';
 import { isBulkDuplicate } from './fan-out';
+import { newDeliveryRow } from './new-delivery';
 
 const BATCH = 200;
 
@@ -114,25 +115,19 @@ export class RecoveryApp {
     await this.repos.envelopes
       .of(tenantId)
       .updateMany({ _id: { $in: missing.map((e) => e._id) } }, { $set: { lastUsedAt: now } });
-    const rows: DeliveryDoc[] = missing.map((e) => ({
-      _id: randomUUID(),
-      tenantId,
-      subscriptionId: sub._id,
-      eventId: e._id,
-      eventType: e.eventType,
-      occurredAt: e.occurredAt,
-      status: 'Pending',
-      series: 1,
-      attemptsMade: 0,
-      totalAttempts: 0,
-      attemptLog: [],
-      lastStatusCode: null,
-      responseBody: null,
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-      recovered: true,
-    }));
+    const rows: DeliveryDoc[] = missing.map((e) =>
+      newDeliveryRow({
+        _id: randomUUID(),
+        tenantId,
+        subscriptionId: sub._id,
+        eventId: e._id,
+        eventType: e.eventType,
+        occurredAt: e.occurredAt,
+        nextAttemptAt: now,
+        at: now,
+        recovered: true,
+      }),
+    );
     let written = rows;
     try {
       await this.repos.insertDeliveries(tenantId, rows);

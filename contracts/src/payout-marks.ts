@@ -1,0 +1,22 @@
+// The entries context's internal payout routes (`POST /internal/tenants/{t}/payout-batches/{b}/{step}`,
+// docs/decisions/0075): what payouts sends and what entries answers, written once for both sides.
+
+/** The steps of a batch, in order: reserve, then commit or release; undo reverses a committed batch. */
+export const PAYOUT_BATCH_STEPS = ['reserve', 'commit', 'release', 'undo'] as const;
+export type PayoutBatchStep = (typeof PAYOUT_BATCH_STEPS)[number];
+
+/** One entry's answer to a step of a batch. */
+export interface PayoutMark {
+  entryId: string;
+  ok: boolean;
+  /** Why the step was refused for this entry (only when `ok` is false). */
+  reason?: string;
+  entryNumber?: string;
+  employeeId?: string;
+  /** Decimal text in the base currency; negative when the employee owes money back. */
+  amountDue?: string;
+  baseCurrency?: string;
+  isPaidOut?: boolean;
+  /** The entry's revision after the step. */
+  rev?: number;
+}

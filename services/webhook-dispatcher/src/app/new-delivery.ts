@@ -1,0 +1,32 @@
+import type { DeliveryDoc } from '../infra/repositories';
+
+/** What tells one new delivery row from another: its id, subscription, event and clock. */
+export interface NewDelivery {
+  _id: string;
+  tenantId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  occurredAt: Date;
+  /** When the row is written (createdAt, updatedAt). */
+  at: Date;
+  nextAttemptAt: Date | null;
+  recovered?: boolean;
+}
+
+/** A delivery row as it starts: Pending, series 1, nothing attempted (the fan-out, recovery, a first attempt). */
+export function newDeliveryRow({ at, recovered, ...row }: NewDelivery): DeliveryDoc {
+  return {
+    ...row,
+    status: 'Pending',
+    series: 1,
+    attemptsMade: 0,
+    totalAttempts: 0,
+    attemptLog: [],
+    lastStatusCode: null,
+    responseBody: null,
+    createdAt: at,
+    updatedAt: at,
+    ...(recovered ? { recovered } : {}),
+  };
+}
