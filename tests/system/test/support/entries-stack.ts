@@ -2,14 +2,14 @@ import { urlEnv } from '@travel/contracts';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
-import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { employeesRepositories } from '@travel/employees/src/infra/repositories';
+import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { startEntriesService } from '@travel/entries/src/service';
 import { startFleetService } from '@travel/fleet/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
-import { ApiClient, createTestEnv, ensureTestTls, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
+import { ApiClient, createTestEnv, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
+import { receiverPool, tenantMaker } from './stack-parts';
 
 export interface EntriesStack {
   env: TestEnv;
@@ -57,8 +57,7 @@ export async function startEntriesStack(
       'webhook-dispatcher': dispatcher.url,
     }),
   });
-  const receivers: HttpsReceiver[] = [];
-  const tls = ensureTestTls(join(repoRoot(), '.local', 'test', 'tls'));
+  const receivers = receiverPool();
   return {
     env,
     employees,
@@ -67,20 +66,10 @@ export async function startEntriesStack(
     fleet,
     dispatcher,
     gateway,
-    async tenant(market: Market = 'CZ') {
-      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
-        name: `Entries ${market}`,
-        market,
-      });
-      return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
-    },
-    async receiver() {
-      const r = await new HttpsReceiver(tls).start();
-      receivers.push(r);
-      return r;
-    },
+    tenant: tenantMaker(employees, gateway, 'Entries', 'CZ'),
+    receiver: receivers.receiver,
     async stop() {
-      await Promise.all(receivers.map((r) => r.stop()));
+      await receivers.stopAll();
       await gateway.stop();
       await dispatcher.stop();
       await entries.stop();

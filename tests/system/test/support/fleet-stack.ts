@@ -2,11 +2,11 @@ import { urlEnv } from '@travel/contracts';
 import type { RunningService } from '@travel/platform';
 import type { Market } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
-import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { employeesRepositories } from '@travel/employees/src/infra/repositories';
+import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { startFleetService } from '@travel/fleet/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { ApiClient, createTestEnv, SmtpSink, type TestEnv } from '@travel/testkit';
+import { tenantMaker } from './stack-parts';
 
 export interface FleetStack {
   env: TestEnv;
@@ -34,13 +34,7 @@ export async function startFleetStack(name: string, overrides: Record<string, st
     fleet,
     gateway,
     smtp,
-    async tenant(market: Market = 'HR') {
-      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
-        name: `Fleet ${market}`,
-        market,
-      });
-      return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
-    },
+    tenant: tenantMaker(employees, gateway, 'Fleet', 'HR'),
     async stop() {
       await gateway.stop();
       await fleet.stop();

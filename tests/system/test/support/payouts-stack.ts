@@ -2,14 +2,14 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
-import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { employeesRepositories } from '@travel/employees/src/infra/repositories';
+import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { startEntriesService } from '@travel/entries/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { startPayoutsService, type PayoutsStartOptions } from '@travel/payouts/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
-import { ApiClient, createTestEnv, ensureTestTls, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
+import { ApiClient, createTestEnv, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
+import { receiverPool, tenantMaker } from './stack-parts';
 
 export interface PayoutsStack {
   env: TestEnv;
@@ -66,26 +66,15 @@ export async function startPayoutsStack(name: string, overrides: Record<string, 
     PAYOUTS_URL: payouts.url,
     WEBHOOK_DISPATCHER_URL: dispatcher.url,
   });
-  const receivers: HttpsReceiver[] = [];
-  const tls = ensureTestTls(join(repoRoot(), '.local', 'test', 'tls'));
+  const receivers = receiverPool();
   const stack: PayoutsStack = {
     env,
     employees,
     entries,
     payouts,
     gateway,
-    async tenant(market: Market = 'CZ') {
-      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
-        name: `Payouts ${market} s.r.o.`,
-        market,
-      });
-      return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
-    },
-    async receiver() {
-      const r = await new HttpsReceiver(tls).start();
-      receivers.push(r);
-      return r;
-    },
+    tenant: tenantMaker(employees, gateway, 'Payouts', 'CZ'),
+    receiver: receivers.receiver,
     async restartPayouts(options = {}, extra = {}) {
       await payouts.stop();
       payouts = await startPayoutsService({ ...payoutsVars, ...extra }, options);
@@ -93,7 +82,7 @@ export async function startPayoutsStack(name: string, overrides: Record<string, 
       return payouts;
     },
     async stop() {
-      await Promise.all(receivers.map((r) => r.stop()));
+      await receivers.stopAll();
       await gateway.stop();
       await dispatcher.stop();
       await payouts.stop();

@@ -2,12 +2,12 @@ import { urlEnv } from '@travel/contracts';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
-import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { employeesRepositories } from '@travel/employees/src/infra/repositories';
+import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { start as startEntries } from '@travel/entries/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { ApiClient, createTestEnv, repoRoot, type TestEnv } from '@travel/testkit';
+import { tenantMaker } from './stack-parts';
 
 export interface PerDiemStack {
   env: TestEnv;
@@ -45,13 +45,7 @@ export async function startPerDiemStack(name: string): Promise<PerDiemStack> {
     referenceFx,
     entries,
     gateway,
-    async tenant(market: Market) {
-      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
-        name: `Test ${market}`,
-        market,
-      });
-      return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
-    },
+    tenant: tenantMaker(employees, gateway, 'Test', 'CZ'),
     async stop() {
       await gateway.stop();
       await entries.stop();

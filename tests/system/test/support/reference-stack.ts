@@ -2,11 +2,11 @@ import { urlEnv } from '@travel/contracts';
 import type { RunningService } from '@travel/platform';
 import type { Market } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
-import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { employeesRepositories } from '@travel/employees/src/infra/repositories';
+import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { ApiClient, createTestEnv, type TestEnv } from '@travel/testkit';
+import { tenantMaker } from './stack-parts';
 
 export interface ReferenceStack {
   env: TestEnv;
@@ -33,13 +33,7 @@ export async function startReferenceStack(name: string): Promise<ReferenceStack>
     employees,
     referenceFx,
     gateway,
-    async tenant(market: Market = 'CZ') {
-      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
-        name: `Test ${market}`,
-        market,
-      });
-      return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
-    },
+    tenant: tenantMaker(employees, gateway, 'Test', 'CZ'),
     async stop() {
       await gateway.stop();
       await referenceFx.stop();

@@ -1,13 +1,12 @@
 import { urlEnv } from '@travel/contracts';
-import { join } from 'node:path';
 import type { RunningService, StartOptions } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
-import { createTenant, type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { employeesRepositories } from '@travel/employees/src/infra/repositories';
+import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { startGateway } from '@travel/gateway/src/service';
 import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
-import { ApiClient, createTestEnv, ensureTestTls, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
+import { ApiClient, createTestEnv, HttpsReceiver, type TestEnv } from '@travel/testkit';
 import type { Market } from '@travel/platform';
+import { receiverPool, tenantMaker } from './stack-parts';
 
 export interface E2eStack {
   env: TestEnv;
@@ -38,27 +37,16 @@ export async function startE2eStack(
     ...vars,
     ...urlEnv({ employees: employees.url, 'webhook-dispatcher': dispatcher.url }),
   });
-  const receivers: HttpsReceiver[] = [];
-  const tls = ensureTestTls(join(repoRoot(), '.local', 'test', 'tls'));
+  const receivers = receiverPool();
   return {
     env,
     employees,
     dispatcher,
     gateway,
-    async tenant(market: Market = 'CZ') {
-      const created = await createTenant(employeesRepositories(employees.deps.mongo), {
-        name: `Test ${market}`,
-        market,
-      });
-      return { ...created, api: new ApiClient(gateway.url, created.apiKey) };
-    },
-    async receiver() {
-      const r = await new HttpsReceiver(tls).start();
-      receivers.push(r);
-      return r;
-    },
+    tenant: tenantMaker(employees, gateway, 'Test', 'CZ'),
+    receiver: receivers.receiver,
     async stop() {
-      await Promise.all(receivers.map((r) => r.stop()));
+      await receivers.stopAll();
       await gateway.stop();
       await dispatcher.stop();
       await employees.stop();
