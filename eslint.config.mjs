@@ -22,7 +22,7 @@ export default tseslint.config(
     // Repositories in src/infra are the only way to the models (docs/decisions/0082): no other room of a
     // service imports the model definitions or mongoose itself. Services join this list when their app
     // layer goes through repositories (payouts: see the decision).
-    files: ['services/{employees,entries,fleet,gateway,reference-fx,webhook-dispatcher}/src/**/*.ts'],
+    files: ['services/{employees,entries,fleet,gateway,payouts,reference-fx,webhook-dispatcher}/src/**/*.ts'],
     ignores: ['services/*/src/infra/**', 'services/*/src/domain/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

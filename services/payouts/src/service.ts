@@ -6,7 +6,7 @@ import { publicRoutes } from './http/routes';
 import { EmployeesClient } from './infra/employees-client';
 import { EntriesClient } from './infra/entries-client';
 import { startEntryChangedConsumer } from './infra/entry-changed-consumer';
-import { registerModels } from './infra/models';
+import { payoutsRepositories } from './infra/repositories';
 
 export { DEFAULT_PORT, SERVICE } from './config';
 
@@ -22,10 +22,10 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
   return startService(
     config,
     ({ mongo, amqp, logger, metrics }) => {
-      const models = registerModels(mongo);
-      const ready = new ReadyApp(models, logger);
+      const repos = payoutsRepositories(mongo);
+      const ready = new ReadyApp(repos, logger);
       const batches = new BatchesApp(
-        models,
+        repos,
         new EntriesClient(config.entriesUrl, config.internalContextSecret),
         new EmployeesClient(config.employeesUrl, config.internalContextSecret),
         ready,

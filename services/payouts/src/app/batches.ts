@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import {
   AppError,
-  TenantScope,
   conflict,
-  crossTenant,
-  findOwned,
   invalidState,
   notFound,
   paginate,
+  parseTenantId,
+  tenantOf,
   throwIfInvalid,
   type CallerContext,
   type FieldErrors,
@@ -24,7 +23,7 @@ import {
 } from '../domain/batch';
 import { buildPain001, compactIban, isIban } from '../domain/pain001';
 import { Decimal } from '@travel/money';
-import type { BatchDoc, PayoutsModels } from '../infra/models';
+import type { BatchDoc, PayoutsRepositories } from '../infra/repositories';
 import type { BatchStep, EntryMark, EntryMarks, PayeeDirectory } from './ports';
 import type { ReadyApp } from './ready';
 
@@ -47,13 +46,18 @@ export interface PaymentFileRequest {
  */
 export class BatchesApp {
   constructor(
-    private readonly models: PayoutsModels,
+    private readonly repos: PayoutsRepositories,
     private readonly entries: EntryMarks,
     private readonly payees: PayeeDirectory,
     private readonly ready: ReadyApp,
     private readonly logger: Logger,
     private readonly crashAt?: CrashPoint,
   ) {}
+
+  /** The batches of a batch's or a caller's company (a stored record names its tenant). */
+  private batchesOf(tenantId: string) {
+    return this.repos.batches.of(parseTenantId(tenantId));
+  }
 
   /** Moves a batch from one state to the next if nobody else did (false otherwise). */
   private async transition(
@@ -62,8 +66,8 @@ export class BatchesApp {
     to: BatchState,
     set: Record<string, unknown> = {},
   ): Promise<boolean> {
-    const res = await this.models.Batch.updateOne(
-      { _id: b._id, tenantId: b.tenantId, state: from },
+    const res = await this.batchesOf(b.tenantId).updateOne(
+      { _id: b._id, state: from },
       { $set: { ...set, state: to, stateAt: new Date() }, $inc: { rev: 1 } },
     );
     return res.matchedCount === 1;
@@ -92,7 +96,7 @@ export class BatchesApp {
       stateAt: now,
       rev: 0,
     };
-    await this.models.Batch.create(batch);
+    await this.batchesOf(batch.tenantId).create(batch);
 
     let reserved: EntryMark[];
     try {
@@ -149,7 +153,7 @@ export class BatchesApp {
   /** `pending` → `releasing` → entries given back → `rolledBack`. Idempotent. */
   private async rollBack(batch: Pick<Batch, '_id' | 'tenantId' | 'entryIds' | 'state'>): Promise<void> {
     if (batch.state === 'pending' && !(await this.transition(batch, 'pending', 'releasing'))) {
-      const now = await this.models.Batch.findOne({ _id: batch._id, tenantId: batch.tenantId }).lean();
+      const now = await this.batchesOf(batch.tenantId).findOne({ _id: batch._id }).lean();
       if (now?.state !== 'releasing') return; // another worker moved it on (committing / rolled back)
     }
     await this.step('release', batch);
@@ -172,13 +176,7 @@ export class BatchesApp {
     const cutoff = new Date(Date.now() - graceMs);
     let handled = 0;
     for (const state of ['pending', 'releasing', 'committing', 'undoing'] as const) {
-      const stale = (
-        await this.models.Batch.find(
-          { state },
-          null,
-          crossTenant('payout recovery: the unfinished batches of every company'),
-        ).lean()
-      ).filter((b) => b.stateAt <= cutoff);
+      const stale = (await this.repos.batchesIn(state)).filter((b) => b.stateAt <= cutoff);
       for (const b of stale) {
         try {
           if (state === 'pending' || state === 'releasing') await this.rollBack(b);
@@ -196,14 +194,14 @@ export class BatchesApp {
 
   /** A completed batch of the caller's company, else 404 (another company's, rolled back, deleted). */
   async get(caller: CallerContext, rawId: string): Promise<BatchDoc> {
-    const b = await findOwned(this.models.Batch, rawId.toLowerCase(), caller.tenantId);
+    const b = await this.repos.batches.of(tenantOf(caller)).get(rawId.toLowerCase());
     if (!b || b.state !== 'completed') throw notFound('payout batch');
     return b;
   }
 
   list(caller: CallerContext, page: PageRequest) {
     return paginate<BatchDoc, BatchDoc>(
-      new TenantScope<BatchDoc>(this.models.Batch, caller.tenantId),
+      this.repos.batches.of(tenantOf(caller)),
       { state: 'completed' },
       page,
       { createdAt: -1, _id: 1 },
@@ -216,13 +214,13 @@ export class BatchesApp {
     const b = await this.get(caller, rawId);
     const refusal = refusalToDelete(b, new Date());
     if (refusal) throw invalidState(refusal);
-    const claimed = await this.models.Batch.updateOne(
-      { _id: b._id, tenantId: b.tenantId, state: 'completed', paymentFileDownloadedAt: null },
+    const claimed = await this.batchesOf(b.tenantId).updateOne(
+      { _id: b._id, state: 'completed', paymentFileDownloadedAt: null },
       { $set: { state: 'undoing', stateAt: new Date() }, $inc: { rev: 1 } },
     );
     if (claimed.matchedCount !== 1) {
       // The payment file was downloaded, or another delete came first.
-      const now = await this.models.Batch.findOne({ _id: b._id, tenantId: b.tenantId }).lean();
+      const now = await this.batchesOf(b.tenantId).findOne({ _id: b._id }).lean();
       if (now?.paymentFileDownloadedAt) throw invalidState(refusalToDelete(now, new Date())!);
       throw notFound('payout batch');
     }
@@ -283,12 +281,12 @@ export class BatchesApp {
     // Final before the file leaves: a delete racing this download either came first (404/409) or fails.
     if (!b.paymentFileDownloadedAt) {
       const now = new Date();
-      const res = await this.models.Batch.updateOne(
-        { _id: b._id, tenantId: b.tenantId, state: 'completed', paymentFileDownloadedAt: null },
+      const res = await this.batchesOf(b.tenantId).updateOne(
+        { _id: b._id, state: 'completed', paymentFileDownloadedAt: null },
         { $set: { paymentFileDownloadedAt: now }, $inc: { rev: 1 } },
       );
       if (res.matchedCount === 1) b.paymentFileDownloadedAt = now;
-      else if ((await this.models.Batch.findOne({ _id: b._id, tenantId: b.tenantId }).lean())?.state !== 'completed')
+      else if ((await this.batchesOf(b.tenantId).findOne({ _id: b._id }).lean())?.state !== 'completed')
         throw notFound('payout batch');
     }
     return { xml, batch: b };

@@ -1,6 +1,6 @@
-import { TenantScope, crossTenant, paginate, type Logger, type PageRequest } from '@travel/platform';
+import { paginate, parseTenantId, type Logger, type PageRequest } from '@travel/platform';
 import { APPROVED, applyChange, type EntryChange, type ReadyRow } from '../domain/ready';
-import type { PayoutsModels, ReadyDoc } from '../infra/models';
+import type { PayoutsRepositories, ReadyDoc } from '../infra/repositories';
 import type { EntryMark } from './ports';
 
 const ATTEMPTS = 10;
@@ -8,19 +8,14 @@ const ATTEMPTS = 10;
 /** The ready-for-payout projection (docs/decisions/0074): written by the consumer and by the batches. */
 export class ReadyApp {
   constructor(
-    private readonly models: PayoutsModels,
+    private readonly repos: PayoutsRepositories,
     private readonly logger: Logger,
   ) {}
 
   /** Applies a change when it is newer than the row (highest `rev` wins; older and repeated ones are no-ops). */
   async apply(tenantId: string, change: EntryChange, occurredAt: Date): Promise<void> {
     for (let i = 0; i < ATTEMPTS; i++) {
-      const stored = (await this.models.Ready.findOne(
-        { _id: change.entryId },
-        null,
-        // By entry id alone, so an event naming another company's entry is seen and refused.
-        crossTenant('projection: an entry id owned by another company is refused'),
-      ).lean()) as ReadyRow | null;
+      const stored = (await this.repos.readyRowOfEntry(change.entryId)) as ReadyRow | null;
       if (stored && stored.tenantId !== tenantId) {
         this.logger.warn({ entryId: change.entryId }, 'entry-state.changed names an entry of another tenant; ignored');
         return;
@@ -29,7 +24,7 @@ export class ReadyApp {
       if (!next) return;
       if (!stored) {
         try {
-          await this.models.Ready.create(next);
+          await this.repos.ready.of(parseTenantId(tenantId)).create(next);
           return;
         } catch (err) {
           if ((err as { code?: number }).code === 11000) continue; // created meanwhile: decide again
@@ -37,7 +32,9 @@ export class ReadyApp {
         }
       }
       const { _id, ...fields } = next;
-      const res = await this.models.Ready.updateOne({ _id, tenantId, rev: stored.rev }, { $set: fields });
+      const res = await this.repos.ready
+        .of(parseTenantId(tenantId))
+        .updateOne({ _id, rev: stored.rev }, { $set: fields });
       if (res.matchedCount === 1) return;
     }
     throw new Error(`ready projection: entry ${change.entryId} kept changing; will retry`);
@@ -68,7 +65,7 @@ export class ReadyApp {
 
   list(tenantId: string, page: PageRequest) {
     return paginate<ReadyDoc, ReadyDoc>(
-      new TenantScope<ReadyDoc>(this.models.Ready, tenantId),
+      this.repos.ready.of(parseTenantId(tenantId)),
       { ready: true },
       page,
       { approvedAt: -1, _id: 1 },

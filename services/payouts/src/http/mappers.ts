@@ -1,7 +1,7 @@
 import type { components } from '@travel/contracts';
 import { deletableUntil, totals } from '../domain/batch';
 import { directionOf } from '../domain/ready';
-import type { BatchDoc, ReadyDoc } from '../infra/models';
+import type { BatchDoc, ReadyDoc } from '../infra/repositories';
 
 type Schemas = components['schemas'];
 

@@ -34,6 +34,10 @@ describe('models stay inside src/infra', () => {
       "import { registerWorkflowModels } from './infra/workflow-models';\nexport const r = registerWorkflowModels;\n",
       'services/entries/src/service.ts',
     ],
+    [
+      "import type { PayoutsModels } from '../infra/models';\nexport type M = PayoutsModels;\n",
+      'services/payouts/src/app/probe.ts',
+    ],
     ["import mongoose from 'mongoose';\nexport const m = mongoose;\n", 'services/employees/src/app/probe.ts'],
     ["import type { Model } from 'mongoose';\nexport type M = Model<unknown>;\n", 'services/fleet/src/http/probe.ts'],
   ])('refuses %s in %s', (code, file) => {

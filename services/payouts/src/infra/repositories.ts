@@ -1,0 +1,37 @@
+import type { Connection } from 'mongoose';
+import { TenantModel, crossTenant } from '@travel/platform';
+import { registerModels, type BatchDoc, type ReadyDoc } from './models';
+
+export type { BatchDoc, ReadyDoc } from './models';
+export { BATCHES_COLLECTION } from './models';
+
+/**
+ * The only way to the payouts context's store (docs/decisions/0082): the projection and the batches through
+ * a scope for a `TenantId`, and the two reads across tenants as named functions (docs/decisions/0081).
+ */
+export interface PayoutsRepositories {
+  ready: TenantModel<ReadyDoc>;
+  batches: TenantModel<BatchDoc>;
+  /** The projection row of an entry id, whichever company it belongs to (an event naming another company's entry is refused). */
+  readyRowOfEntry(entryId: string): Promise<ReadyDoc | null>;
+  /** The batches of every company in a state the recovery job finishes or rolls back. */
+  batchesIn(state: BatchDoc['state']): Promise<BatchDoc[]>;
+}
+
+export function payoutsRepositories(conn: Connection): PayoutsRepositories {
+  const models = registerModels(conn);
+  return {
+    ready: new TenantModel(models.Ready),
+    batches: new TenantModel(models.Batch),
+    readyRowOfEntry: (entryId) =>
+      models.Ready.findOne(
+        { _id: entryId },
+        null,
+        crossTenant('projection: an entry id owned by another company is refused'),
+      ).lean<ReadyDoc>(),
+    batchesIn: (state) =>
+      models.Batch.find({ state }, null, crossTenant('payout recovery: the unfinished batches of every company')).lean<
+        BatchDoc[]
+      >(),
+  };
+}
