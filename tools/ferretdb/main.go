@@ -23,6 +23,8 @@ import (
 	"io"
 	"log"
 	"net"
+	"net/http"
+	_ "net/http/pprof" // served only with -pprof, for profiling the store under load
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -595,7 +597,11 @@ func main() {
 	dir := flag.String("data", "data", "directory for the SQLite database files")
 	lockTimeout := flag.Duration("lock-timeout", 2*time.Minute, "longest wait of a serialized command, for its lock and for the backend's answer; past it the client gets an error")
 	writeTimeout := flag.Duration("write-timeout", 0, "deadline of a write command inside FerretDB (default: half of -lock-timeout); must be shorter than -lock-timeout")
+	pprofAddr := flag.String("pprof", "", "address of a Go profiling endpoint (/debug/pprof/), e.g. 127.0.0.1:6060; off by default")
 	flag.Parse()
+	if *pprofAddr != "" {
+		go func() { log.Printf("pprof: %v", http.ListenAndServe(*pprofAddr, nil)) }()
+	}
 
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		log.Fatal(err)

@@ -7,9 +7,10 @@ import { portOpen, waitFor } from './wait';
 export async function startFerretDb(root: string, stateDir: string, port: number): Promise<ManagedProcess> {
   const binary = join(root, '.tools', 'bin', 'ferretdb-local');
   if (!existsSync(binary)) throw new Error(`${binary} is missing: run scripts/bootstrap.sh`);
-  const proc = startProcess('ferretdb', binary, ['-listen', `127.0.0.1:${port}`, '-data', join(stateDir, 'ferretdb')], {
-    logDir: join(stateDir, 'logs'),
-  });
+  const args = ['-listen', `127.0.0.1:${port}`, '-data', join(stateDir, 'ferretdb')];
+  // Benchmarks profile the store with `go tool pprof http://<FERRETDB_PPROF>/debug/pprof/profile`.
+  if (process.env.FERRETDB_PPROF) args.push('-pprof', process.env.FERRETDB_PPROF);
+  const proc = startProcess('ferretdb', binary, args, { logDir: join(stateDir, 'logs') });
   await waitFor('FerretDB', () => portOpen(port), 30_000, proc.exitReason);
   return proc;
 }
