@@ -42,6 +42,7 @@ import {
   type CeilingResult,
 } from './lib/children';
 import { isolatedInfra } from './lib/isolated-infra';
+import { mongoClient } from './lib/store-probe';
 import type { Arrival, DispatcherStats } from './lib/protocol';
 import { CpuMeter, load, machine, percentile, pidListeningOn, round2 } from './lib/system';
 
@@ -204,6 +205,8 @@ interface StepResult {
   subscriptions: number;
   clients: number;
   windowSeconds: number;
+  /** From the first create of the window to the last answer (≥ the window when the clients fell behind). */
+  loadSeconds: number;
   creates: {
     sent: number;
     accepted: number;
@@ -216,18 +219,19 @@ interface StepResult {
   expected: number;
   /** Distinct (subscription, event) deliveries of the window's creates that verified. */
   received: number;
+  /** Deliveries received and verified while the load ran, per second of it. */
   receivedPerSecInWindow: number;
   unverified: number;
   duplicates: number;
   latencyMs: { p50: number; p95: number; p99: number; max: number };
-  /** Seconds from the window's end to the last create's answer (the load has stopped then). */
+  /** Seconds from the window's scheduled end to the last create's answer (the load has stopped then). */
   loadStopSeconds: number;
   missingAtLoadStop: number;
   missingOneSecondAfterLoadStop: number;
   /** Seconds from the load's stop until the last delivery of the window arrived; null: not all in the bound. */
   drainSeconds: number | null;
   missingAtEnd: number;
-  /** Per second of the window: accepted creates × N − deliveries received, so far. */
+  /** Per second of the load: accepted creates × N − deliveries received, so far. */
   backlogBySecond: number[];
   queuesAtLoadStop: Record<string, number>;
   attemptOutcomes: Record<string, number>;
@@ -235,6 +239,10 @@ interface StepResult {
   /** CPU milliseconds per received delivery, per process (cores ÷ deliveries/s in the window). */
   cpuMsPerDelivery: Record<string, number>;
   machineBusyCores: number;
+  /** Share of the load time the dispatcher's event loop was busy. */
+  dispatcherEventLoopBusy: number;
+  /** Where the event→receipt time goes, per delivery of the window (from the dispatcher's delivery rows). */
+  stagesMs?: Record<string, { p50: number; p95: number; p99: number }>;
   load1AtStart: number;
   load1AtEnd: number;
   verdict: { deliveries: boolean; p99: boolean; backlog: boolean };
@@ -258,16 +266,16 @@ interface Context {
   pids: { ferretdb?: number; rabbitmq?: number };
 }
 
-async function subscribe(gatewayUrl: string, apiKey: string, url: string): Promise<string> {
+async function subscribe(gatewayUrl: string, apiKey: string, url: string): Promise<{ id: string; secret: string }> {
   const res = await fetch(`${gatewayUrl}/api/v1/webhooks`, {
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ url, eventTypes: ['employee.created'] }),
   });
-  const body = (await res.json()) as { signingSecret?: string };
-  if (res.status !== 201 || !body.signingSecret)
+  const body = (await res.json()) as { id?: string; signingSecret?: string };
+  if (res.status !== 201 || !body.signingSecret || !body.id)
     throw new Error(`registering ${url}: ${res.status} ${JSON.stringify(body)}`);
-  return body.signingSecret;
+  return { id: body.id, secret: body.signingSecret };
 }
 
 async function runStep(ctx: Context, step: number, rate: number): Promise<StepResult> {
@@ -284,13 +292,22 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
       { ...vars, ...urlEnv({ employees: employees.url, 'webhook-dispatcher': dispatcher.url }) },
       `e2e-${step}-gateway`,
     );
-    const { apiKey } = await ask<{ apiKey: string }>(employees.proc, { type: 'seed' }, 'seeded', 60_000);
-    const secrets: string[] = [];
+    const { apiKey, tenantId } = await ask<{ apiKey: string; tenantId: string }>(
+      employees.proc,
+      { type: 'seed' },
+      'seeded',
+      60_000,
+    );
+    const subscriptions: Array<{ id: string; secret: string }> = [];
     for (let i = 0; i < SUBSCRIPTIONS; i++)
-      secrets.push(
+      subscriptions.push(
         await subscribe(gateway.url, apiKey, `https://localhost:${ctx.receiver.healthyPort}/b/${step}/${i}`),
       );
-    await ctx.receiver.verifyWith(step, secrets);
+    const subscriptionIds = subscriptions.map((x) => x.id);
+    await ctx.receiver.verifyWith(
+      step,
+      subscriptions.map((x) => x.secret),
+    );
 
     // Every row of this step; the phase of an event is that of the create its data.id names.
     const rows: Arrival[] = [];
@@ -345,6 +362,7 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
     });
     const loadStop = Math.max(windowRun.endsAt, ...windowRun.creates.map((c) => c.answeredAt));
     const cpuRead = cpu.read();
+    const elu = await dispatcher.stats();
     const load1AtEnd = load()[0]!;
     const queuesAtLoadStop: Record<string, number> = {};
     for (const [name, q] of [
@@ -381,18 +399,21 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
     const measured = [...firsts.values()].filter((r) => phaseOf.get(r[6] ?? '') === 'measure');
     const latencies = measured.map((r) => r[3] - r[4]).sort((a, b) => a - b);
     const arrivals = measured.map((r) => r[3]);
-    const inWindow = arrivals.filter((t) => t >= windowRun.startedAt && t <= windowRun.endsAt).length;
+    // The load lasts from the first create to the last answer: longer than the window when the clients
+    // could not keep the schedule (every one busy), so rates are per second of that time.
+    const loadSeconds = (loadStop - windowRun.startedAt) / 1000;
+    const inWindow = arrivals.filter((t) => t >= windowRun.startedAt && t <= loadStop).length;
     const lastArrival = arrivals.reduce((a, b) => Math.max(a, b), 0);
     const received = measured.length;
     const backlogBySecond: number[] = [];
-    for (let t = windowRun.startedAt + 1000; t <= windowRun.endsAt; t += 1000)
+    for (let t = windowRun.startedAt + 1000; t <= loadStop; t += 1000)
       backlogBySecond.push(
         accepted.filter((c) => c.answeredAt <= t).length * SUBSCRIPTIONS - arrivals.filter((a) => a <= t).length,
       );
     const apiLatencies = windowRun.creates.map((c) => c.doneAt - c.sentAt).sort((a, b) => a - b);
     const byStatus: Record<string, number> = {};
     for (const c of windowRun.creates) byStatus[c.status] = (byStatus[c.status] ?? 0) + 1;
-    const receivedPerSec = round2(inWindow / WINDOW_S);
+    const receivedPerSec = round2(inWindow / loadSeconds);
     const ms = (cores: number) => (receivedPerSec > 0 ? round2((cores * 1000) / receivedPerSec) : NaN);
     const cores = { ...cpuRead.cores, other: cpuRead.otherCores };
     const missingOneSecondAfter = expected - arrivals.filter((a) => a <= loadStop + 1000).length;
@@ -402,10 +423,11 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
       subscriptions: SUBSCRIPTIONS,
       clients: CLIENTS,
       windowSeconds: WINDOW_S,
+      loadSeconds: round2(loadSeconds),
       creates: {
         sent: windowRun.creates.length,
         accepted: accepted.length,
-        acceptedPerSec: round2(accepted.length / WINDOW_S),
+        acceptedPerSec: round2(accepted.length / loadSeconds),
         byStatus,
         latencyMs: {
           p50: round2(percentile(apiLatencies, 0.5)),
@@ -437,6 +459,14 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
       cpuCores: cores,
       cpuMsPerDelivery: Object.fromEntries(Object.entries(cores).map(([k, v]) => [k, ms(v)])),
       machineBusyCores: cpuRead.machineBusyCores,
+      dispatcherEventLoopBusy: round2(
+        (elu.eluActiveMs - before.eluActiveMs) /
+          (elu.eluActiveMs - before.eluActiveMs + elu.eluIdleMs - before.eluIdleMs),
+      ),
+      stagesMs: await stages(env, tenantId, subscriptionIds, measured).catch((err) => {
+        log(`stages: ${(err as Error).message}`);
+        return undefined;
+      }),
       load1AtStart,
       load1AtEnd,
       verdict: {
@@ -456,13 +486,90 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
   }
 }
 
+interface DeliveryRow {
+  subscriptionId: string;
+  eventId: string;
+  occurredAt: Date;
+  createdAt: Date;
+  attemptLog?: Array<{ at: Date; durationMs: number }>;
+}
+
+/**
+ * Where the time of each measured delivery went, from the dispatcher's delivery rows (read after the
+ * drain, so not during the measurement): raised → fanned out (the row's createdAt: the employees
+ * outbox relay, the broker and the dispatcher's event consumer), fanned out → the first attempt's send
+ * started (the attempt queue, the envelope, the destination check), send started → arrival at the
+ * receiver (TLS and HTTP). Clocks: one machine, so the differences hold to the millisecond.
+ */
+async function stages(env: TestEnv, tenantId: string, subscriptionIds: string[], measured: Arrival[]) {
+  const client = mongoClient(ROOT, env.infra.mongoUrl) as unknown as {
+    connect(): Promise<unknown>;
+    db(name: string): {
+      collection(name: string): {
+        find(filter: object, options: object): { toArray(): Promise<DeliveryRow[]> };
+      };
+    };
+    close(): Promise<void>;
+  };
+  await client.connect();
+  try {
+    const rows = await client
+      .db(`${env.dbPrefix}webhook_dispatcher`)
+      .collection('deliveries')
+      .find(
+        { tenantId },
+        {
+          projection: {
+            subscriptionId: 1,
+            eventId: 1,
+            occurredAt: 1,
+            createdAt: 1,
+            'attemptLog.at': 1,
+            'attemptLog.durationMs': 1,
+          },
+        },
+      )
+      .toArray();
+    const byKey = new Map(
+      rows.map((r) => [`${subscriptionIds.indexOf(r.subscriptionId)}:${r.eventId.toLowerCase()}`, r]),
+    );
+    const fanout: number[] = [];
+    const queued: number[] = [];
+    const send: number[] = [];
+    for (const [, sub, eventId, arrivedAt] of measured) {
+      const r = byKey.get(`${sub}:${eventId.toLowerCase()}`);
+      if (!r) continue;
+      fanout.push(r.createdAt.getTime() - r.occurredAt.getTime());
+      // An attempt row is written when the send ended: it started durationMs before `at`.
+      const first = r.attemptLog?.[0];
+      if (first) {
+        const started = first.at.getTime() - first.durationMs;
+        queued.push(started - r.createdAt.getTime());
+        send.push(arrivedAt - started);
+      }
+    }
+    const q = (xs: number[]) => {
+      xs.sort((a, b) => a - b);
+      return { p50: percentile(xs, 0.5), p95: percentile(xs, 0.95), p99: percentile(xs, 0.99), n: xs.length };
+    };
+    return {
+      'raised → fanned out': q(fanout),
+      'fanned out → send started': q(queued),
+      'send started → arrival': q(send),
+    };
+  } finally {
+    await client.close();
+  }
+}
+
 function describe(r: StepResult): string {
   const l = r.latencyMs;
   return (
     `${r.createsPerSecOffered} creates/s offered: ${r.creates.acceptedPerSec}/s accepted (API p50 ${r.creates.latencyMs.p50} p99 ${r.creates.latencyMs.p99} ms, lag ${r.creates.maxLagMs} ms, ${JSON.stringify(r.creates.byStatus)}); ` +
     `deliveries ${r.receivedPerSecInWindow}/s received+verified of ${r.deliveriesOfferedPerSec}/s offered, p50 ${l.p50} p95 ${l.p95} p99 ${l.p99} max ${l.max} ms; ` +
     `missing at load stop ${r.missingAtLoadStop}, 1 s after ${r.missingOneSecondAfterLoadStop}, drain ${r.drainSeconds ?? 'NOT DRAINED'} s; ` +
-    `dup ${r.duplicates}, unverified ${r.unverified}; cpu ${JSON.stringify(r.cpuCores)}; load ${r.load1AtStart}→${r.load1AtEnd}`
+    `dup ${r.duplicates}, unverified ${r.unverified}; cpu ${JSON.stringify(r.cpuCores)}, dispatcher ELU ${r.dispatcherEventLoopBusy}; ` +
+    `stages ${JSON.stringify(r.stagesMs)}; load ${r.load1AtStart}→${r.load1AtEnd}`
   );
 }
 
@@ -474,6 +581,7 @@ function markdown(steps: StepResult[], ceiling: { atStart?: CeilingResult; atEnd
   const ceil = ceilingRate.length ? Math.min(...ceilingRate) : undefined;
   const head = [
     'creates/s offered',
+    'load s',
     'accepted/s',
     'API p50 / p99 ms',
     'deliveries/s offered',
@@ -489,6 +597,7 @@ function markdown(steps: StepResult[], ceiling: { atStart?: CeilingResult; atEnd
   ];
   const rows = steps.map((r) => [
     r.createsPerSecOffered,
+    r.loadSeconds,
     r.creates.acceptedPerSec,
     `${Math.round(r.creates.latencyMs.p50)} / ${Math.round(r.creates.latencyMs.p99)}`,
     r.deliveriesOfferedPerSec,
@@ -503,11 +612,25 @@ function markdown(steps: StepResult[], ceiling: { atStart?: CeilingResult; atEnd
     `${r.load1AtStart}→${r.load1AtEnd}`,
   ]);
   const procs = ['gateway', 'employees', 'dispatcher', 'ferretdb', 'rabbitmq', 'receiver', 'bench', 'other'];
-  const cpuHead = ['creates/s offered', ...procs.map((p) => `${p} cores (ms/delivery)`), 'machine busy cores'];
+  const cpuHead = [
+    'creates/s offered',
+    ...procs.map((p) => `${p} cores (ms/delivery)`),
+    'machine busy cores',
+    'dispatcher event loop busy',
+  ];
   const cpuRows = steps.map((r) => [
     r.createsPerSecOffered,
     ...procs.map((p) => `${r.cpuCores[p] ?? '-'} (${r.cpuMsPerDelivery[p] ?? '-'})`),
     r.machineBusyCores,
+    r.dispatcherEventLoopBusy,
+  ]);
+  const stageNames = [...new Set(steps.flatMap((r) => Object.keys(r.stagesMs ?? {})))];
+  const stageRows = steps.map((r) => [
+    r.createsPerSecOffered,
+    ...stageNames.map((n) => {
+      const x = r.stagesMs?.[n];
+      return x ? `${x.p50} / ${x.p95} / ${x.p99}` : '-';
+    }),
   ]);
   const table = (h: unknown[], rs: unknown[][]) =>
     [`| ${h.join(' | ')} |`, `|${h.map(() => '---').join('|')}|`, ...rs.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -523,6 +646,10 @@ function markdown(steps: StepResult[], ceiling: { atStart?: CeilingResult; atEnd
     'CPU over the window:',
     '',
     table(cpuHead, cpuRows),
+    '',
+    'Where the event→receipt time goes (ms, p50 / p95 / p99 per delivery, from the delivery rows):',
+    '',
+    table(['creates/s offered', ...stageNames], stageRows),
   ].join('\n');
 }
 
