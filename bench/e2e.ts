@@ -18,7 +18,8 @@
 //
 // Options: --rates 25/50/100 (creates/s, default 100), --subscriptions N (10), --clients C (16),
 // --window S (20), --warmup S (5), --drain-max S (60), --ceiling-seconds S (3; 0 skips it),
-// --quick (a ~1 min smoke run: 20 creates/s, 5 s window).
+// --quick (a ~1 min smoke run: 20 creates/s, 5 s window), --monitor (the dispatcher counts and times its
+// store commands and broker publishes, as the dispatch benchmark's --profile does; adds to its CPU).
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -65,6 +66,8 @@ const WINDOW_S = Number(opt('window') ?? (QUICK ? 5 : 20));
 const WARMUP_S = Number(opt('warmup') ?? (QUICK ? 2 : 5));
 const DRAIN_MAX_S = Number(opt('drain-max') ?? (QUICK ? 30 : 60));
 const CEILING_S = Number(opt('ceiling-seconds') ?? (QUICK ? 2 : 3));
+/** The dispatcher counts and times its store commands and broker publishes (adds to its CPU). */
+const MONITOR = flag('monitor');
 if (RATES.some((r) => !(r > 0)) || !(SUBSCRIPTIONS >= 1) || !(CLIENTS >= 1) || !(WINDOW_S > 0))
   throw new Error('--rates, --subscriptions, --clients and --window take positive numbers');
 
@@ -243,6 +246,8 @@ interface StepResult {
   dispatcherEventLoopBusy: number;
   /** Where the event→receipt time goes, per delivery of the window (from the dispatcher's delivery rows). */
   stagesMs?: Record<string, { p50: number; p95: number; p99: number }>;
+  /** --monitor: the dispatcher's store commands and broker publishes over the window and the drain. */
+  dispatcherOps?: Record<string, { perDelivery: number; count: number; p50Ms: number; p95Ms: number }>;
   load1AtStart: number;
   load1AtEnd: number;
   verdict: { deliveries: boolean; p99: boolean; backlog: boolean };
@@ -286,7 +291,7 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
   let dispatcher: Dispatcher | undefined;
   try {
     employees = await startApi('employees', vars, `e2e-${step}-employees`);
-    dispatcher = await Dispatcher.start(env.vars, false, `e2e-${step}-dispatcher`);
+    dispatcher = await Dispatcher.start(env.vars, MONITOR, `e2e-${step}-dispatcher`);
     gateway = await startApi(
       'gateway',
       { ...vars, ...urlEnv({ employees: employees.url, 'webhook-dispatcher': dispatcher.url }) },
@@ -354,6 +359,7 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
       receiver: ctx.receiver.pid,
       bench: process.pid,
     });
+    if (MONITOR) await dispatcher.resetStats();
     const before = await dispatcher.stats();
     const load1AtStart = load()[0]!;
     cpu.reset();
@@ -463,6 +469,23 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
         (elu.eluActiveMs - before.eluActiveMs) /
           (elu.eluActiveMs - before.eluActiveMs + elu.eluIdleMs - before.eluIdleMs),
       ),
+      ...(MONITOR
+        ? {
+            dispatcherOps: Object.fromEntries(
+              Object.entries({ ...after.store, ...after.broker })
+                .sort((a, b) => b[1].count - a[1].count)
+                .map(([k, v]) => [
+                  k,
+                  {
+                    perDelivery: round2(v.count / Math.max(1, received)),
+                    count: v.count,
+                    p50Ms: round2(v.p50Ms),
+                    p95Ms: round2(v.p95Ms),
+                  },
+                ]),
+            ),
+          }
+        : {}),
       stagesMs: await stages(env, tenantId, subscriptionIds, measured).catch((err) => {
         log(`stages: ${(err as Error).message}`);
         return undefined;
@@ -569,7 +592,8 @@ function describe(r: StepResult): string {
     `deliveries ${r.receivedPerSecInWindow}/s received+verified of ${r.deliveriesOfferedPerSec}/s offered, p50 ${l.p50} p95 ${l.p95} p99 ${l.p99} max ${l.max} ms; ` +
     `missing at load stop ${r.missingAtLoadStop}, 1 s after ${r.missingOneSecondAfterLoadStop}, drain ${r.drainSeconds ?? 'NOT DRAINED'} s; ` +
     `dup ${r.duplicates}, unverified ${r.unverified}; cpu ${JSON.stringify(r.cpuCores)}, dispatcher ELU ${r.dispatcherEventLoopBusy}; ` +
-    `stages ${JSON.stringify(r.stagesMs)}; load ${r.load1AtStart}→${r.load1AtEnd}`
+    `stages ${JSON.stringify(r.stagesMs)}; load ${r.load1AtStart}→${r.load1AtEnd}` +
+    (r.dispatcherOps ? `\n  dispatcher ops: ${JSON.stringify(r.dispatcherOps)}` : '')
   );
 }
 
