@@ -754,6 +754,8 @@ async function main(): Promise<void> {
       {
         startedAt,
         argv,
+        // Dispatcher settings given in the shell (e.g. WEBHOOK_ATTEMPT_PREFETCH=256 npm run bench -- e2e ...).
+        shellEnv: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))),
         code: {
           head: git('rev-parse', '--short', 'HEAD'),
           dirty: git('status', '--porcelain', '--', 'services', 'packages', 'tools') !== '',
