@@ -32,6 +32,9 @@ import type { Resolve } from './infra/destination';
 
 export { SERVICE } from './config';
 
+/** At most one read of a tenant's subscriptions per this many ms under a stream of its events (0096). */
+const SUBSCRIPTION_READ_SPACING_MS = 20;
+
 export const readDispatcherConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export interface DispatcherOptions extends StartOptions {
@@ -49,7 +52,12 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
     config,
     ({ mongo, amqp, logger, metrics }) => {
       const repos = dispatcherRepositories(mongo, { insertBatchMs: config.outcomeBatchMs });
-      const subscriptionCache = new SubscriptionCache(repos, config.subscriptionCacheMs);
+      const subscriptionCache = new SubscriptionCache(
+        repos,
+        config.subscriptionCacheMs,
+        undefined,
+        SUBSCRIPTION_READ_SPACING_MS,
+      );
       const subscriptions = new SubscriptionsApp(repos, box, config.allowedCidrs, options?.resolve, subscriptionCache);
       const deliveries = new DeliveriesApp(repos, amqp);
       const recovery = new RecoveryApp(repos, amqp, logger, subscriptionCache);
