@@ -78,6 +78,8 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
           config.slotWaitMs,
         ),
         resolve: options?.resolve,
+        // Half of the event prefetch at most waits on first attempts sent from the fan-out (0095).
+        maxEventsSending: config.directFirstAttempt ? Math.max(1, Math.floor(config.eventPrefetch / 2)) : 0,
       });
 
       metrics.gauge('webhook_wait_queue_messages', 'Attempts waiting in each retry tier', ['tier'], async function () {
@@ -109,9 +111,11 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             // (docs/decisions/0061).
             retry: config.consumerRetry,
             queue: { name: EVENTS_QUEUE, bindings: EVENT_BINDINGS },
-            prefetch: 32,
-            handle: async (event) => {
-              await fanOut(repos, amqp, event, envelopes, subscriptionCache);
+            prefetch: config.eventPrefetch,
+            // A first-time event may send its first attempts itself (decision 0095).
+            handle: async (event, raw) => {
+              const fresh = !raw.fields.redelivered && retryCountOf(raw) === 0;
+              await fanOut(repos, amqp, event, envelopes, subscriptionCache, { sender: runner, fresh });
             },
           });
           await startConsumer<AttemptMessage>({
