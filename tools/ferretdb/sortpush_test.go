@@ -383,3 +383,35 @@ func TestExactCountsEqualTheGoPath(t *testing.T) {
 		t.Errorf("missing collection: %d %v", n, err)
 	}
 }
+
+// A pushed sort whose limit spans several batches keeps its order across getMore, and a projection
+// (applied after the limit) does not change which rows come.
+func TestPushedSortAcrossBatchesAndWithAProjection(t *testing.T) {
+	client := startFerret(t)
+	db := client.Database("sortpush")
+	c := db.Collection("rows")
+	seedMixed(t, c)
+	ctx := context.Background()
+	f := bson.D{{Key: "tenantId", Value: "t1"}}
+	s := bson.D{{Key: "k", Value: -1}, {Key: "_id", Value: 1}}
+	want := window(findIDs(t, c, f, s, 0, 0), 3, 50)
+
+	cur, err := c.Find(ctx, f, options.Find().SetSort(s).SetSkip(3).SetLimit(50).SetBatchSize(7).SetProjection(bson.D{{Key: "k", Value: 0}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []bson.M
+	if err := cur.All(ctx, &docs); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range docs {
+		if _, ok := d["k"]; ok {
+			t.Errorf("projection: %v", d)
+		}
+		got = append(got, fmt.Sprint(d["_id"]))
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") || len(want) != 50 {
+		t.Errorf("batches of 7:\n got %v\nwant %v", got, want)
+	}
+}
