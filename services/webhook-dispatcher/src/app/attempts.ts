@@ -33,8 +33,11 @@ export interface SentFirst {
 /** Sends a claimed first attempt (its slot is taken: it must be called). */
 export type SendFirst = () => Promise<SentFirst>;
 
-/** A first attempt sent from the fan-out that took longer than this marks its partner slow (0095). */
-const SLOW_SEND_MS = 1000;
+/**
+ * A first attempt sent from the fan-out that got no answer, or took longer than this, marks its partner
+ * slow (0095). Well above a healthy answer on a busy replica, whose sends can queue for a socket.
+ */
+const SLOW_SEND_MS = 5000;
 /** How long a slow partner's first attempts go through the queue. */
 const SLOW_PARTNER_MS = 30_000;
 
@@ -240,7 +243,7 @@ export class AttemptRunner {
     if ((this.slowUntil.get(row.subscriptionId) ?? 0) > Date.now()) return undefined;
     const sub = await this.deps.subscriptions.get(tenant, row.subscriptionId);
     if (!sub || sub.deletedAt || !sub.isActive) return undefined;
-    if (!this.deps.slots.tryAcquire(sub._id)) return undefined;
+    if (!(await this.deps.slots.acquireForEvent(sub._id))) return undefined;
     return () => this.sendFirst(sub, row, payload);
   }
 

@@ -93,4 +93,24 @@ describe('SubscriptionSlots', () => {
     await new Promise((r) => setTimeout(r, 80));
     expect(slots.tryAcquire('a')).toBe(true); // none in flight: a fresh start
   });
+
+  it('acquireForEvent: waits in line for a slot while sends end, not for a subscription whose sends stopped', async () => {
+    // No room for attempts to wait (maxWaiting 0): the fan-out's waits do not use that room.
+    const slots = new SubscriptionSlots(1, 0, 0, 50);
+    expect(await slots.acquireForEvent('a')).toBe(true);
+    const next = slots.acquireForEvent('a');
+    slots.release('a');
+    expect(await next).toBe(true); // the freed slot passed to it
+    // Held for longer than waitMs with none freed: no wait, queued at once.
+    await new Promise((r) => setTimeout(r, 80));
+    const started = Date.now();
+    expect(await slots.acquireForEvent('a')).toBe(false);
+    expect(Date.now() - started).toBeLessThan(20);
+    slots.release('a');
+    // A wait that outlives waitMs gives up, and the slot it did not get is not leaked.
+    expect(await slots.acquireForEvent('a')).toBe(true);
+    expect(await slots.acquireForEvent('a')).toBe(false);
+    slots.release('a');
+    expect(await slots.acquireForEvent('a')).toBe(true);
+  });
 });

@@ -48,6 +48,30 @@ export class SubscriptionSlots {
     return true;
   }
 
+  /**
+   * For a first attempt sent from the fan-out (0095): a slot at once, or after a wait of at most `waitMs`
+   * in line with the others while the subscription's sends keep ending; false: the attempt is queued.
+   * The waits are bounded by the events the fan-out may hold, not by the attempts' waiting room.
+   */
+  acquireForEvent(subscriptionId: string): Promise<boolean> {
+    if (this.tryAcquire(subscriptionId)) return Promise.resolve(true);
+    const s = this.subs.get(subscriptionId);
+    if (!s || this.waitMs <= 0 || Date.now() - s.lastFreedAt > this.waitMs) return Promise.resolve(false);
+    const waiters = s.waiters;
+    return new Promise<boolean>((resolve) => {
+      const settle = (granted: boolean) => {
+        clearTimeout(timer);
+        resolve(granted);
+      };
+      const timer = setTimeout(() => {
+        const i = waiters.indexOf(settle);
+        if (i >= 0) waiters.splice(i, 1);
+        settle(false);
+      }, this.waitMs);
+      waiters.push(settle);
+    });
+  }
+
   /** Takes a slot, waiting for one within the bounds; false when the attempt should be deferred. */
   acquire(subscriptionId: string): Promise<boolean> {
     let s = this.subs.get(subscriptionId);
