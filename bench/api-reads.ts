@@ -1,5 +1,6 @@
 // API reads through the gateway against a bare express answering the same JSON (issue 7):
 //   npx tsx bench/api-reads.ts [--seconds 5] [--rounds 2] [--connections 64] [--employees 40] [--profile]
+//                              [--log-level info] [--count-commands]
 // (also `npm run bench -- api ...`). The employees service, the gateway and the bare express each run in
 // their own process (bench/lib/api-process.ts); the store is a FerretDB of this run's own (a free port, a
 // fresh directory under .local/bench/api); the broker is the shared test-profile RabbitMQ (a vhost of its
@@ -12,9 +13,13 @@
 //   gw-bare    a second gateway whose upstream is the bare express (key lookup included): the gateway's
 //              own cost, with nothing behind it.
 // --profile adds one run per path with V8 CPU profiles of the gateway and the employees service.
-import { fork, type ChildProcess } from 'node:child_process';
+// --log-level: the services' LOG_LEVEL, by default `info` as in production (a request line per request in
+// the gateway and in the service); each process's stdout goes to a file under .local/bench/api/logs.
+// --count-commands: the employees service counts its store commands (driver command monitoring), and each
+// run reports store commands per request. Not for timed runs (monitoring decodes every reply again).
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { CONTEXT_HEADER, mintContext } from '../packages/platform/src';
@@ -38,6 +43,8 @@ const ROUNDS = opt('rounds', 2);
 const CONNECTIONS = opt('connections', 64);
 const EMPLOYEES = opt('employees', 40);
 const PROFILE = argv.includes('--profile');
+const COUNT_COMMANDS = argv.includes('--count-commands');
+const LOG_LEVEL = argv.includes('--log-level') ? argv[argv.indexOf('--log-level') + 1]! : 'info';
 const ROOT = repoRoot();
 const STATE = join(ROOT, '.local', 'bench', 'api');
 const log = (line: string) => process.stdout.write(`[api-bench] ${line}\n`);
@@ -62,12 +69,16 @@ function ask<T>(child: ChildProcess, message: object, reply: string, timeoutMs =
   });
 }
 
+let started = 0;
 async function start(role: string, env: NodeJS.ProcessEnv): Promise<Child> {
+  mkdirSync(join(STATE, 'logs'), { recursive: true });
+  // The request log goes where production sends it, out of the process (a file here, a pipe there).
+  const out = openSync(join(STATE, 'logs', `${role}-${++started}.log`), 'w');
   const proc = fork(join(ROOT, 'bench', 'lib', 'api-process.ts'), [], {
     cwd: ROOT,
     execArgv: ['--import', 'tsx'],
-    env: { ...env, BENCH_ROLE: role },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...env, BENCH_ROLE: role, ...(COUNT_COMMANDS ? { BENCH_COUNT_COMMANDS: 'true' } : {}) },
+    stdio: ['ignore', out, 'inherit', 'ipc'],
   });
   const ready = await ask<{ url: string; pid: number }>(proc, {}, 'ready');
   return { proc, url: ready.url, pid: ready.pid };
@@ -83,7 +94,17 @@ interface Run {
   errors: number;
   cores: Record<string, number>;
   otherCores: number;
+  /** With --count-commands: the employees service's store commands per request of this run, by name. */
+  storeCommandsPerRequest?: Record<string, number>;
 }
+
+const git = (args: string[]) => {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return '?';
+  }
+};
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -103,7 +124,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_PER_MINUTE: '100000000',
     RATE_LIMIT_BURST: '100000000',
     VALIDATE_RESPONSES: 'false',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL,
   });
   const vars = { ...process.env, ...env.vars };
   const children: Child[] = [];
@@ -176,6 +197,11 @@ async function main(): Promise<void> {
     ];
 
     async function run(target: (typeof targets)[number], path: string, seconds: number): Promise<Run> {
+      const commands = () =>
+        ask<{ commands: Record<string, number> }>(employees.proc, { type: 'commands' }, 'commands').then(
+          (m) => m.commands,
+        );
+      const before = COUNT_COMMANDS ? await commands() : {};
       const meter = new CpuMeter(pids);
       const r = await autocannon({
         url: `${target.base}${path}`,
@@ -184,6 +210,12 @@ async function main(): Promise<void> {
         headers: target.headers(),
       });
       const cpu = meter.read();
+      const after = COUNT_COMMANDS ? await commands() : {};
+      const perRequest = Object.fromEntries(
+        Object.entries(after)
+          .map(([name, n]) => [name, round2((n - (before[name] ?? 0)) / Math.max(1, r.requests.total))] as const)
+          .filter(([, n]) => n > 0),
+      );
       return {
         target: target.target,
         path,
@@ -194,6 +226,7 @@ async function main(): Promise<void> {
         errors: r.errors + r.timeouts,
         cores: cpu.cores,
         otherCores: cpu.otherCores,
+        ...(COUNT_COMMANDS ? { storeCommandsPerRequest: perRequest } : {}),
       };
     }
 
@@ -208,7 +241,7 @@ async function main(): Promise<void> {
           const r = await run(t, path, SECONDS);
           runs.push(r);
           log(
-            `round ${round} ${path} ${t.target}: ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, errors ${r.errors}; cores ${JSON.stringify(r.cores)} other ${r.otherCores}; load ${load()[0]}`,
+            `round ${round} ${path} ${t.target}: ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, errors ${r.errors};${r.storeCommandsPerRequest ? ` store commands/request ${JSON.stringify(r.storeCommandsPerRequest)};` : ''} cores ${JSON.stringify(r.cores)} other ${r.otherCores}; load ${load()[0]}`,
           );
         }
     }
@@ -279,9 +312,18 @@ async function main(): Promise<void> {
     const previous = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { runs: [] };
     previous.runs.push({
       startedAt: new Date().toISOString(),
+      commit:
+        git(['rev-parse', '--short', 'HEAD']) + (git(['status', '--porcelain']) ? ' (with uncommitted changes)' : ''),
       machine: machine(),
       load: load(),
-      settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, employees: EMPLOYEES },
+      settings: {
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        connections: CONNECTIONS,
+        employees: EMPLOYEES,
+        logLevel: LOG_LEVEL,
+        countCommands: COUNT_COMMANDS,
+      },
       summary,
       runs,
       profiles,
