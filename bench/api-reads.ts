@@ -15,8 +15,9 @@
 // --profile adds one run per path with V8 CPU profiles of the gateway and the employees service.
 // --log-level: the services' LOG_LEVEL, by default `info` as in production (a request line per request in
 // the gateway and in the service); each process's stdout goes to a file under .local/bench/api/logs.
-// --count-commands: the employees service counts its store commands (driver command monitoring), and each
-// run reports store commands per request. Not for timed runs (monitoring decodes every reply again).
+// --count-commands: the employees service counts its store commands (driver command monitoring); after the
+// warm-up, 50 requests one at a time per path give the commands per request. Monitoring decodes every reply
+// a second time, so the timed figures of such a run are not comparable with others.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -94,8 +95,6 @@ interface Run {
   errors: number;
   cores: Record<string, number>;
   otherCores: number;
-  /** With --count-commands: the employees service's store commands per request of this run, by name. */
-  storeCommandsPerRequest?: Record<string, number>;
 }
 
 const git = (args: string[]) => {
@@ -197,11 +196,6 @@ async function main(): Promise<void> {
     ];
 
     async function run(target: (typeof targets)[number], path: string, seconds: number): Promise<Run> {
-      const commands = () =>
-        ask<{ commands: Record<string, number> }>(employees.proc, { type: 'commands' }, 'commands').then(
-          (m) => m.commands,
-        );
-      const before = COUNT_COMMANDS ? await commands() : {};
       const meter = new CpuMeter(pids);
       const r = await autocannon({
         url: `${target.base}${path}`,
@@ -210,12 +204,6 @@ async function main(): Promise<void> {
         headers: target.headers(),
       });
       const cpu = meter.read();
-      const after = COUNT_COMMANDS ? await commands() : {};
-      const perRequest = Object.fromEntries(
-        Object.entries(after)
-          .map(([name, n]) => [name, round2((n - (before[name] ?? 0)) / Math.max(1, r.requests.total))] as const)
-          .filter(([, n]) => n > 0),
-      );
       return {
         target: target.target,
         path,
@@ -226,12 +214,54 @@ async function main(): Promise<void> {
         errors: r.errors + r.timeouts,
         cores: cpu.cores,
         otherCores: cpu.otherCores,
-        ...(COUNT_COMMANDS ? { storeCommandsPerRequest: perRequest } : {}),
       };
     }
 
     log(`warm-up (1 s per target and path); load ${load().join(' ')}`);
     for (const path of paths) for (const t of targets) await run(t, path, 1);
+
+    // Store commands per request, exactly: requests one at a time, less what the service sends while idle
+    // over the same time (the outbox relay's poll).
+    const storeCommands: Record<string, Record<string, number>> = {};
+    if (COUNT_COMMANDS) {
+      const counts = () =>
+        ask<{ commands: Record<string, number> }>(employees.proc, { type: 'commands' }, 'commands').then(
+          (m) => m.commands,
+        );
+      const delta = (a: Record<string, number>, b: Record<string, number>) =>
+        Object.fromEntries(Object.keys(b).map((k) => [k, b[k]! - (a[k] ?? 0)]));
+      const N = 50;
+      for (const path of paths)
+        for (const t of targets.filter((x) => x.target === 'gateway' || x.target === 'service')) {
+          // The previous requests (a page run leaves dozens in flight for seconds) must be done first: wait
+          // for a second in which the service sends no more than the relay's polls.
+          for (let quiet = 0, last = await counts(); quiet < 2;) {
+            await new Promise((resolve) => setTimeout(resolve, 500));
+            const now = await counts();
+            const sent = Object.values(delta(last, now)).reduce((a, b) => a + b, 0);
+            quiet = sent <= 1 ? quiet + 1 : 0;
+            last = now;
+          }
+          const before = await counts();
+          const started = Date.now();
+          for (let i = 0; i < N; i++) {
+            const res = await fetch(`${t.base}${path}`, { headers: t.headers() });
+            if (res.status !== 200) throw new Error(`${t.target} ${path}: ${res.status} ${await res.text()}`);
+            await res.arrayBuffer();
+          }
+          const busy = delta(before, await counts());
+          const took = Date.now() - started;
+          const idleFrom = await counts();
+          await new Promise((resolve) => setTimeout(resolve, took));
+          const idle = delta(idleFrom, await counts());
+          storeCommands[`${t.target} ${path}`] = Object.fromEntries(
+            Object.entries(busy)
+              .map(([k, n]) => [k, round2((n - (idle[k] ?? 0)) / N)] as const)
+              .filter(([, n]) => n !== 0),
+          );
+        }
+      log(`store commands per request (${N} requests one at a time): ${JSON.stringify(storeCommands)}`);
+    }
     const runs: Run[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const path of paths)
@@ -241,7 +271,7 @@ async function main(): Promise<void> {
           const r = await run(t, path, SECONDS);
           runs.push(r);
           log(
-            `round ${round} ${path} ${t.target}: ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, errors ${r.errors};${r.storeCommandsPerRequest ? ` store commands/request ${JSON.stringify(r.storeCommandsPerRequest)};` : ''} cores ${JSON.stringify(r.cores)} other ${r.otherCores}; load ${load()[0]}`,
+            `round ${round} ${path} ${t.target}: ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, errors ${r.errors}; cores ${JSON.stringify(r.cores)} other ${r.otherCores}; load ${load()[0]}`,
           );
         }
     }
@@ -325,6 +355,7 @@ async function main(): Promise<void> {
         countCommands: COUNT_COMMANDS,
       },
       summary,
+      ...(COUNT_COMMANDS ? { storeCommandsPerRequest: storeCommands } : {}),
       runs,
       profiles,
     });
