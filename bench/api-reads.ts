@@ -1,6 +1,6 @@
 // API reads through the gateway against a bare express answering the same JSON (issue 7):
 //   npx tsx bench/api-reads.ts [--seconds 5] [--rounds 2] [--connections 64] [--employees 40] [--profile]
-//                              [--log-level info] [--count-commands]
+//                              [--log-level info] [--count-commands] [--rate 300] [--paths company,page]
 // (also `npm run bench -- api ...`). The employees service, the gateway and the bare express each run in
 // their own process (bench/lib/api-process.ts); the store is a FerretDB of this run's own (a free port, a
 // fresh directory under .local/bench/api); the broker is the shared test-profile RabbitMQ (a vhost of its
@@ -15,6 +15,8 @@
 // --profile adds one run per path with V8 CPU profiles of the gateway and the employees service.
 // --log-level: the services' LOG_LEVEL, by default `info` as in production (a request line per request in
 // the gateway and in the service); each process's stdout goes to a file under .local/bench/api/logs.
+// --rate: requests per second offered (autocannon's overallRate) instead of a closed loop: CPU per request
+// compared at the same load, below saturation. --paths: only some of the two paths.
 // --count-commands: the employees service counts its store commands (driver command monitoring); after the
 // warm-up, 50 requests one at a time per path give the commands per request. Monitoring decodes every reply
 // a second time, so the timed figures of such a run are not comparable with others.
@@ -43,6 +45,9 @@ const SECONDS = opt('seconds', 5);
 const ROUNDS = opt('rounds', 2);
 const CONNECTIONS = opt('connections', 64);
 const EMPLOYEES = opt('employees', 40);
+/** Requests per second offered in all (autocannon's overallRate); 0: closed loop, as fast as answered. */
+const RATE = opt('rate', 0);
+const ONLY = argv.includes('--paths') ? argv[argv.indexOf('--paths') + 1]!.split(',') : ['company', 'page'];
 const PROFILE = argv.includes('--profile');
 const COUNT_COMMANDS = argv.includes('--count-commands');
 const LOG_LEVEL = argv.includes('--log-level') ? argv[argv.indexOf('--log-level') + 1]! : 'info';
@@ -165,7 +170,10 @@ async function main(): Promise<void> {
         env.contextSecret,
       ),
     });
-    const paths = ['/api/v1/company', '/api/v1/employees?page=1&pageSize=20'];
+    const paths = [
+      ...(ONLY.includes('company') ? ['/api/v1/company'] : []),
+      ...(ONLY.includes('page') ? ['/api/v1/employees?page=1&pageSize=20'] : []),
+    ];
     const bodies: Record<string, string> = {};
     for (const p of paths) {
       const res = await fetch(`${gateway.url}${p}`, { headers: auth });
@@ -200,6 +208,7 @@ async function main(): Promise<void> {
       const r = await autocannon({
         url: `${target.base}${path}`,
         connections: CONNECTIONS,
+        ...(RATE ? { overallRate: RATE } : {}),
         duration: seconds,
         headers: target.headers(),
       });
@@ -350,6 +359,8 @@ async function main(): Promise<void> {
         seconds: SECONDS,
         rounds: ROUNDS,
         connections: CONNECTIONS,
+        rate: RATE,
+        paths: ONLY,
         employees: EMPLOYEES,
         logLevel: LOG_LEVEL,
         countCommands: COUNT_COMMANDS,
