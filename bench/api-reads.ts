@@ -1,6 +1,6 @@
 // API reads through the gateway against a bare express answering the same JSON (issue 7):
 //   npx tsx bench/api-reads.ts [--seconds 5] [--rounds 2] [--connections 64] [--employees 40] [--profile]
-//                              [--log-level info] [--count-commands] [--rate 300] [--paths company,page]
+//                              [--log-level info] [--count-commands] [--rate 300] [--paths company,page] [--otel]
 // (also `npm run bench -- api ...`). The employees service, the gateway and the bare express each run in
 // their own process (bench/lib/api-process.ts); the store is a FerretDB of this run's own (a free port, a
 // fresh directory under .local/bench/api); the broker is the shared test-profile RabbitMQ (a vhost of its
@@ -15,6 +15,8 @@
 // --profile adds one run per path with V8 CPU profiles of the gateway and the employees service.
 // --log-level: the services' LOG_LEVEL, by default `info` as in production (a request line per request in
 // the gateway and in the service); each process's stdout goes to a file under .local/bench/api/logs.
+// --otel: the gateway and the service load their OpenTelemetry instrumentation as in production (spans
+// made, none exported); by default they run without it.
 // --rate: requests per second offered (autocannon's overallRate) instead of a closed loop: CPU per request
 // compared at the same load, below saturation. --paths: only some of the two paths.
 // --count-commands: the employees service counts its store commands (driver command monitoring); after the
@@ -50,6 +52,7 @@ const RATE = opt('rate', 0);
 const ONLY = argv.includes('--paths') ? argv[argv.indexOf('--paths') + 1]!.split(',') : ['company', 'page'];
 const PROFILE = argv.includes('--profile');
 const COUNT_COMMANDS = argv.includes('--count-commands');
+const OTEL = argv.includes('--otel');
 const LOG_LEVEL = argv.includes('--log-level') ? argv[argv.indexOf('--log-level') + 1]! : 'info';
 const ROOT = repoRoot();
 const STATE = join(ROOT, '.local', 'bench', 'api');
@@ -82,8 +85,18 @@ async function start(role: string, env: NodeJS.ProcessEnv): Promise<Child> {
   const out = openSync(join(STATE, 'logs', `${role}-${++started}.log`), 'w');
   const proc = fork(join(ROOT, 'bench', 'lib', 'api-process.ts'), [], {
     cwd: ROOT,
-    execArgv: ['--import', 'tsx'],
-    env: { ...env, BENCH_ROLE: role, ...(COUNT_COMMANDS ? { BENCH_COUNT_COMMANDS: 'true' } : {}) },
+    // --otel: the services' OpenTelemetry instrumentation, loaded first as their main.ts does (no exporter).
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(OTEL && role !== 'bare' ? ['--import', join(ROOT, 'packages', 'platform', 'src', 'telemetry.ts')] : []),
+    ],
+    env: {
+      ...env,
+      BENCH_ROLE: role,
+      ...(OTEL ? { OTEL_SDK_DISABLED: 'false', OTEL_SERVICE_NAME: role } : {}),
+      ...(COUNT_COMMANDS ? { BENCH_COUNT_COMMANDS: 'true' } : {}),
+    },
     stdio: ['ignore', out, 'inherit', 'ipc'],
   });
   const ready = await ask<{ url: string; pid: number }>(proc, {}, 'ready');
@@ -364,6 +377,7 @@ async function main(): Promise<void> {
         employees: EMPLOYEES,
         logLevel: LOG_LEVEL,
         countCommands: COUNT_COMMANDS,
+        otel: OTEL,
       },
       summary,
       ...(COUNT_COMMANDS ? { storeCommandsPerRequest: storeCommands } : {}),
