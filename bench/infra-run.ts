@@ -9,14 +9,11 @@
 //                     profile's (same start functions), on ports no other run uses; the shared
 //                     .local/test/infra.json is left alone.
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFerretDb } from '../packages/testkit/src/infra/ferretdb';
-import { ensureInfra, exitCodeOf, repoRoot, testInfraEnv, type Infra } from '../packages/testkit/src/infra/infra';
-import type { ManagedProcess } from '../packages/testkit/src/infra/processes';
-import { startRabbitMq } from '../packages/testkit/src/infra/rabbitmq';
+import { ensureInfra, exitCodeOf, repoRoot, testInfraEnv } from '../packages/testkit/src/infra/infra';
 import { portOpen } from '../packages/testkit/src/infra/wait';
 import { ensureTestTls } from '../packages/testkit/src/tls';
+import { isolatedInfra } from './lib/isolated-infra';
 
 /** The test profile's ports (packages/testkit/src/infra/infra.ts): FerretDB, AMQP, RabbitMQ management. */
 const TEST_PORTS = [27027, 5682, 15682];
@@ -34,46 +31,20 @@ async function waitForFreeTestPorts(): Promise<void> {
   console.log('[bench] --own-infra: still in use after 10 minutes; reusing them');
 }
 
-async function isolatedInfra(root: string): Promise<Infra> {
-  const stateDir = join(root, '.local', 'bench', 'infra');
-  const busy = await Promise.all(
-    [ISOLATED.mongo, ISOLATED.rabbit.amqp, ISOLATED.rabbit.management].map((p) => portOpen(p)),
-  );
-  if (busy.some(Boolean))
-    throw new Error(
-      `--isolated-infra: ports ${ISOLATED.mongo}/${ISOLATED.rabbit.amqp}/${ISOLATED.rabbit.management} are in use (another benchmark?)`,
-    );
-  // A clean store each time: nothing left over from an interrupted run.
-  rmSync(join(stateDir, 'ferretdb'), { recursive: true, force: true });
-  const started: ManagedProcess[] = [];
-  try {
-    console.log(`[infra] starting FerretDB (SQLite) on 127.0.0.1:${ISOLATED.mongo} for the benchmark only`);
-    started.push(await startFerretDb(root, stateDir, ISOLATED.mongo));
-    console.log(
-      `[infra] starting RabbitMQ on 127.0.0.1:${ISOLATED.rabbit.amqp} (management :${ISOLATED.rabbit.management}) for the benchmark only`,
-    );
-    started.push(await startRabbitMq(stateDir, 'rabbit-bench@localhost', ISOLATED.rabbit));
-  } catch (err) {
-    for (const p of started.reverse()) await p.stop();
-    throw err;
-  }
-  return {
-    mongoUrl: `mongodb://127.0.0.1:${ISOLATED.mongo}`,
-    amqpUrl: `amqp://guest:guest@127.0.0.1:${ISOLATED.rabbit.amqp}`,
-    managementUrl: `http://127.0.0.1:${ISOLATED.rabbit.management}`,
-    source: 'FerretDB and RabbitMQ started for this run only (--isolated-infra)',
-    async stop() {
-      for (const p of started.reverse()) await p.stop();
-    },
-  };
-}
+const isolatedInfraOf = (root: string) =>
+  isolatedInfra(join(root, '.local', 'bench', 'infra'), ISOLATED, {
+    root,
+    rabbitNode: 'rabbit-bench@localhost',
+    label: '--isolated-infra',
+  });
 
 async function main(): Promise<number> {
   const root = repoRoot();
   const args = process.argv.slice(2);
   const external = !!(process.env.MONGO_URL || process.env.AMQP_URL);
   if (args.includes('--own-infra') && !external) await waitForFreeTestPorts();
-  const infra = args.includes('--isolated-infra') && !external ? await isolatedInfra(root) : await ensureInfra('test');
+  const infra =
+    args.includes('--isolated-infra') && !external ? await isolatedInfraOf(root) : await ensureInfra('test');
   console.log(`[bench] infrastructure: ${infra.source}`);
   const tls = ensureTestTls(join(root, '.local', 'test', 'tls'));
   try {

@@ -6,6 +6,10 @@
 //
 //   npm run bench -- store [--sizes 10000,100000,1000000] [--samples 200] [--stock-samples 3]
 //                          [--stock-max-rows 100000] [--builds patched,stock] [--tag name] [--keep]
+//                          [--previous path/to/ferretdb-local]
+//
+// --previous measures a third build (its samples as the patched one's) beside the two: an earlier
+// ferretdb-local, e.g. one built from main before a change of the patch, for a before/after in one run.
 //
 // The stock build scans: one stock delivery-log page over 1,000,000 rows would take many minutes here,
 // so the stock build is measured only up to --stock-max-rows.
@@ -16,7 +20,8 @@
 // collection size. The three operations:
 //   read by id       findOne({_id, tenantId}) of a random existing row (and the bare {_id} for reference);
 //   delivery-log page the deliveries route's query: count + find({tenantId, subscriptionId})
-//                    .sort({createdAt: -1, _id: 1}).limit(20) (packages/platform paginate);
+//                    .sort({createdAt: -1, _id: 1}).limit(20) (packages/platform paginate); and
+//                    its two halves alone, and the find of the last page (skip 980);
 //   idle outbox pass find({outboxCount: {$gt: 0}}, {outbox: 1}).limit(100) when nothing is pending
 //                    (packages/platform outbox relay).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -49,6 +54,8 @@ const stockMaxRows = Number(arg('stock-max-rows', '100000'));
 const keep = process.argv.includes('--keep');
 const builds = arg('builds', 'patched,stock').split(',');
 const tag = arg('tag', '');
+const previous = arg('previous', '');
+type Build = 'stock' | 'patched' | 'previous';
 const work = join(root, '.local', 'bench', 'store');
 
 /** The two builds: ours as the bootstrap makes it, and upstream built from the same module (cached). */
@@ -153,7 +160,7 @@ async function load(stock: string, size: number): Promise<string> {
 }
 
 interface Figure {
-  build: 'stock' | 'patched';
+  build: Build;
   rows: number;
   op: string;
   samples: number;
@@ -161,7 +168,7 @@ interface Figure {
   p95Ms: number;
 }
 
-async function measure(build: 'stock' | 'patched', binary: string, dir: string, size: number): Promise<Figure[]> {
+async function measure(build: Build, binary: string, dir: string, size: number): Promise<Figure[]> {
   const server = await startServer(binary, dir);
   const client = mongoClient(root, `mongodb://127.0.0.1:${PORT}`);
   await client.connect();
@@ -208,6 +215,37 @@ async function measure(build: 'stock' | 'patched', binary: string, dir: string, 
       },
     ],
     [
+      'delivery-log count alone',
+      async (i) => {
+        const total = await c.countDocuments(subscriptionOf(pick(i)));
+        if (total !== ROWS_PER_SUBSCRIPTION) throw new Error(`count: ${total}`);
+      },
+    ],
+    [
+      'delivery-log find alone (20 newest)',
+      async (i) => {
+        const docs = await c
+          .find(subscriptionOf(pick(i)))
+          .sort({ createdAt: -1, _id: 1 })
+          .skip(0)
+          .limit(20)
+          .toArray();
+        if (docs.length !== 20) throw new Error(`find: ${docs.length}`);
+      },
+    ],
+    [
+      'delivery-log find, last page (skip 980)',
+      async (i) => {
+        const docs = await c
+          .find(subscriptionOf(pick(i)))
+          .sort({ createdAt: -1, _id: 1 })
+          .skip(ROWS_PER_SUBSCRIPTION - 20)
+          .limit(20)
+          .toArray();
+        if (docs.length !== 20) throw new Error(`find: ${docs.length}`);
+      },
+    ],
+    [
       'idle outbox pass',
       async () => {
         const docs = await c
@@ -240,9 +278,11 @@ async function measure(build: 'stock' | 'patched', binary: string, dir: string, 
       console.log(`[store] ${build} ${size} rows: ${op}: p50 ${f.p50Ms} ms, p95 ${f.p95Ms} ms (${n} samples)`);
       out.push(f);
     }
-    const explain = await db.command({ explain: { find: COLL, filter: subscriptionOf(0) } });
+    const explain = await db.command({
+      explain: { find: COLL, filter: subscriptionOf(0), sort: { createdAt: -1, _id: 1 }, limit: 20 },
+    });
     console.log(
-      `[store] ${build} plan of the page filter: ${JSON.stringify((explain.queryPlanner as { Plan?: unknown }).Plan)}`,
+      `[store] ${build} plan of the page (sortPushdown ${String(explain.sortPushdown)}): ${JSON.stringify((explain.queryPlanner as { Plan?: unknown }).Plan)}`,
     );
   } finally {
     await client.close();
@@ -257,22 +297,26 @@ async function main() {
   for (const size of sizes) {
     const dir = await load(bins.stock, size);
     if (builds.includes('patched')) figures.push(...(await measure('patched', bins.patched, dir, size)));
+    if (previous) figures.push(...(await measure('previous', previous, dir, size)));
     if (builds.includes('stock') && size <= stockMaxRows)
       figures.push(...(await measure('stock', bins.stock, dir, size)));
     if (!keep && size >= 100_000) rmSync(dir, { recursive: true, force: true });
   }
   const lines = [
-    '| operation | rows | stock p50 (ms) | patched p50 (ms) | patched p95 (ms) | stock / patched |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    `| operation | rows | stock p50 (ms) |${previous ? ' previous p50 (ms) |' : ''} patched p50 (ms) | patched p95 (ms) | stock / patched |${previous ? ' previous / patched |' : ''}`,
+    `| --- | ---: | ---: |${previous ? ' ---: |' : ''} ---: | ---: | ---: |${previous ? ' ---: |' : ''}`,
   ];
   const ops = [...new Set(figures.map((f) => f.op))];
   for (const op of ops)
     for (const size of sizes) {
       const s = figures.find((f) => f.op === op && f.rows === size && f.build === 'stock');
       const p = figures.find((f) => f.op === op && f.rows === size && f.build === 'patched');
+      const v = figures.find((f) => f.op === op && f.rows === size && f.build === 'previous');
       const ratio = s && p ? String(round2(s.p50Ms / p.p50Ms)) : 'not measured';
+      const prev = previous ? ` ${v ? v.p50Ms : '-'} |` : '';
+      const prevRatio = previous ? ` ${v && p ? round2(v.p50Ms / p.p50Ms) : '-'} |` : '';
       lines.push(
-        `| ${op} | ${size} | ${s ? s.p50Ms : 'not measured'} | ${p ? p.p50Ms : '-'} | ${p ? p.p95Ms : '-'} | ${ratio} |`,
+        `| ${op} | ${size} | ${s ? s.p50Ms : 'not measured'} |${prev} ${p ? p.p50Ms : '-'} | ${p ? p.p95Ms : '-'} | ${ratio} |${prevRatio}`,
       );
     }
   for (const op of ops) {
@@ -301,6 +345,7 @@ async function main() {
         samples,
         stockSamples,
         stockMaxRows,
+        previous: previous || undefined,
         figures,
       },
       null,

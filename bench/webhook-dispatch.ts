@@ -13,9 +13,9 @@
 // Options: --quick (short windows, for a smoke test), --profile (one step per scenario with store/broker
 // command counts and a CPU profile of the dispatcher), --runs N, --scenarios single,fanout,...,
 // --rates single=200,fanout=2 (fixed rates instead of the search), --window S, --max-minutes M.
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createLogger } from '../packages/platform/src/logger';
@@ -29,19 +29,11 @@ import { ensureTestTls } from '../packages/testkit/src/tls';
 import { employeeEvent } from '../packages/testkit/src/events';
 import { SPEC_SCHEDULE } from '../services/webhook-dispatcher/src/domain/schedule';
 import { ATTEMPT_QUEUE, DEFER_LABEL, EVENTS_QUEUE, waitQueueOf } from '../services/webhook-dispatcher/src/infra/queues';
+import { measureCeiling as measureCeilingOf, quiesce, Receiver, Dispatcher, type CeilingResult } from './lib/children';
 import { summarizeCpuProfile } from './lib/cpuprofile';
 import { mongoClient, storeProbe, type ProbeResult, type ProbeRow } from './lib/store-probe';
-import type { Arrival, DispatcherStats, OpStat, ReceiverMessage } from './lib/protocol';
-import {
-  CpuMeter,
-  commandOf,
-  load,
-  machine,
-  percentile,
-  pidListeningOn,
-  processCpuSeconds,
-  round2,
-} from './lib/system';
+import type { DispatcherStats, OpStat } from './lib/protocol';
+import { CpuMeter, commandOf, load, machine, percentile, pidListeningOn, round2 } from './lib/system';
 
 const ROOT = repoRoot();
 const STATE = join(ROOT, '.local', 'bench');
@@ -123,180 +115,11 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0,
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 const sig2 = (x: number) => Number(x.toPrecision(2));
 
-/** Sends a message to a child and resolves with the first reply of the given type. */
-function ask<T>(child: ChildProcess, message: object, replyType: string, timeoutMs = 30_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.off('message', onMessage);
-      reject(new Error(`no ${replyType} from child ${child.pid} in ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onMessage = (m: { type: string }) => {
-      if (m.type !== replyType) return;
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      resolve(m as T);
-    };
-    child.on('message', onMessage);
-    child.send(message);
-  });
-}
-
-function forkTs(file: string, env: NodeJS.ProcessEnv, logName: string): ChildProcess {
-  mkdirSync(join(STATE, 'logs'), { recursive: true });
-  const out = openSync(join(STATE, 'logs', `${logName}.log`), 'w');
-  return fork(file, [], { cwd: ROOT, execArgv: ['--import', 'tsx'], env, stdio: ['ignore', out, out, 'ipc'] });
-}
-
-function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
-
-// ---- receiver ---------------------------------------------------------------------------------------
-class Receiver {
-  healthyPort = 0;
-  hangingPort = 0;
-  pid = 0;
-  private readonly sinks = new Map<number, (row: Arrival) => void>();
-  private token = 0;
-
-  constructor(private readonly child: ChildProcess) {
-    child.on('message', (m: ReceiverMessage) => {
-      if (m.type === 'arrivals') for (const row of m.rows) this.sinks.get(row[0])?.(row);
-    });
-  }
-
-  static async start(tlsDir: string): Promise<Receiver> {
-    const child = forkTs(
-      join(ROOT, 'bench', 'lib', 'receiver-process.ts'),
-      { ...process.env, BENCH_TLS_DIR: tlsDir },
-      'receiver',
-    );
-    const r = new Receiver(child);
-    const ready = await ask<Extract<ReceiverMessage, { type: 'ready' }>>(child, { type: 'noop' }, 'ready', 60_000);
-    Object.assign(r, { healthyPort: ready.healthyPort, hangingPort: ready.hangingPort, pid: ready.pid });
-    return r;
-  }
-
-  route(step: number, sink: ((row: Arrival) => void) | undefined): void {
-    if (sink) this.sinks.set(step, sink);
-    else this.sinks.delete(step);
-  }
-
-  /** Resolves once every request the receiver has seen so far has been handed to the sinks. */
-  async flush(): Promise<{ healthy: number; hanging: number }> {
-    const token = ++this.token;
-    return new Promise((resolve) => {
-      const on = (m: ReceiverMessage) => {
-        if (m.type === 'flushed' && m.token === token) {
-          this.child.off('message', on);
-          resolve(m.connections);
-        }
-      };
-      this.child.on('message', on);
-      this.child.send({ type: 'flush', token });
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.child.send({ type: 'stop' });
-    if (!(await waitForExit(this.child, 5000))) this.child.kill('SIGKILL');
-  }
-}
-
 // ---- ceiling ----------------------------------------------------------------------------------------
 const CEILING_S = Number(opt('ceiling-seconds') ?? (QUICK ? 3 : 5));
 
-interface CeilingResult {
-  requests?: number;
-  perSecond?: number;
-  p50Ms?: number;
-  p99Ms?: number;
-  cpuCores?: number;
-  error?: string;
-}
-
 /** The issue's ceiling: a bare signing HTTPS client (bench/lib/ceiling-process.ts) against the same receiver. */
-async function measureCeiling(receiver: Receiver): Promise<CeilingResult> {
-  const child = forkTs(join(ROOT, 'bench', 'lib', 'ceiling-process.ts'), process.env, 'ceiling');
-  try {
-    await ask(child, { type: 'noop' }, 'ready', 60_000);
-    const r = await ask<CeilingResult>(
-      child,
-      { type: 'run', port: receiver.healthyPort, seconds: CEILING_S, concurrency: 64 },
-      'ceiling',
-      CEILING_S * 1000 + 60_000,
-    );
-    const { type: _type, ...result } = r as CeilingResult & { type?: string };
-    log(
-      `ceiling (bare signing HTTPS client, 64 in flight, ${CEILING_S} s): ${result.error ?? `${Math.round(result.perSecond ?? 0)} requests/s, p50 ${result.p50Ms?.toFixed(1)} ms, p99 ${result.p99Ms?.toFixed(1)} ms, ${result.cpuCores?.toFixed(2)} core`}; load ${load().join(' ')}`,
-    );
-    return result;
-  } finally {
-    child.kill('SIGTERM');
-    await waitForExit(child, 5000);
-  }
-}
-
-// ---- dispatcher -------------------------------------------------------------------------------------
-class Dispatcher {
-  private constructor(
-    readonly child: ChildProcess,
-    readonly url: string,
-    readonly pid: number,
-  ) {}
-
-  static async start(vars: Record<string, string>, monitor: boolean, logName: string): Promise<Dispatcher> {
-    const env = {
-      ...process.env,
-      ...vars,
-      ...(monitor ? { BENCH_MONITOR: '1', MONGO_URL: `${vars.MONGO_URL}/?monitorCommands=true` } : {}),
-    };
-    const child = forkTs(join(ROOT, 'bench', 'lib', 'dispatcher-process.ts'), env, logName);
-    const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code) =>
-        reject(new Error(`dispatcher exited (${code}); see .local/bench/logs/${logName}.log`)),
-      ),
-    );
-    exited.catch(() => undefined);
-    const ready = await Promise.race([
-      ask<{ url: string; pid: number }>(child, { type: 'noop' }, 'ready', 60_000),
-      exited,
-    ]);
-    return new Dispatcher(child, ready.url, ready.pid);
-  }
-
-  stats(): Promise<DispatcherStats> {
-    return ask<DispatcherStats>(this.child, { type: 'stats' }, 'stats');
-  }
-
-  async resetStats(): Promise<void> {
-    await ask(this.child, { type: 'stats-reset' }, 'stats-reset');
-  }
-
-  async profileStart(): Promise<void> {
-    await ask(this.child, { type: 'profile-start' }, 'profile-started');
-  }
-
-  async profileStop(file: string): Promise<void> {
-    await ask(this.child, { type: 'profile-stop', file }, 'profile-stopped', 60_000);
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    this.child.send({ type: 'stop' });
-    if (!(await waitForExit(this.child, 15_000))) {
-      this.child.kill('SIGKILL');
-      await waitForExit(this.child, 5000);
-    }
-  }
-}
+const measureCeiling = (receiver: Receiver) => measureCeilingOf(receiver, CEILING_S, log);
 
 // ---- publishing -------------------------------------------------------------------------------------
 
@@ -624,19 +447,6 @@ async function runStep(ctx: Context, s: Scenario, rate: number, profile: boolean
     if (waited > 2) log(`store busy for ${waited} s after the step`);
     await env.cleanup().catch((err) => log(`cleanup of ${env.vhost}: ${(err as Error).message}`));
   }
-}
-
-/** Waits (at most 60 s) until the store process uses under 5% of a core over a second; returns the seconds waited. */
-async function quiesce(pid: number | undefined): Promise<number> {
-  if (!pid) return 0;
-  const started = Date.now();
-  for (let prev = processCpuSeconds(pid); Date.now() - started < 60_000;) {
-    await sleep(1000);
-    const now = processCpuSeconds(pid);
-    if (now === undefined || prev === undefined || now - prev < 0.05) break;
-    prev = now;
-  }
-  return round2((Date.now() - started) / 1000);
 }
 
 // ---- search -----------------------------------------------------------------------------------------

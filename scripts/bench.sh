@@ -4,7 +4,9 @@
 # Extra arguments go to bench/webhook-dispatch.ts (--quick, --profile, --runs N, --scenarios a,b, ...).
 # `npm run bench -- store [...]` runs the store benchmark instead (bench/store.ts: stock vs patched FerretDB,
 # its own servers on port 27057, no shared infrastructure). `npm run bench -- api [...]` runs the API-read
-# benchmark (bench/api-reads.ts: gateway vs bare express, its own FerretDB).
+# benchmark (bench/api-reads.ts: gateway vs bare express, its own FerretDB). `npm run bench -- e2e [...]` runs
+# the end-to-end benchmark (bench/e2e.ts: creates through the gateway to verified webhook deliveries, on a
+# FerretDB and a RabbitMQ of its own).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -14,6 +16,10 @@ bash scripts/bootstrap.sh
 if [ "${1:-}" = "store" ]; then
   shift
   exec tsx bench/store.ts "$@"
+fi
+if [ "${1:-}" = "e2e" ]; then
+  shift
+  exec tsx bench/e2e.ts "$@"
 fi
 if [ "${1:-}" = "api" ]; then
   shift

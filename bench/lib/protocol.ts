@@ -22,11 +22,22 @@ export interface DispatcherStats {
 
 /**
  * One request seen by the receiver: [step, subscription index (-1: the hanging one), event id,
- * arrival (ms since epoch), envelope createdAt (ms since epoch)].
+ * arrival (ms since epoch), envelope createdAt (ms since epoch)], and where the parent gave the step's
+ * signing secrets (bench/e2e.ts): whether the receiver SDK verified it (1) or refused it (0), and the
+ * envelope's `data.id` (the record the event is about).
  */
-export type Arrival = [step: number, sub: number, eventId: string, arrivedAt: number, createdAt: number];
+export type Arrival = [
+  step: number,
+  sub: number,
+  eventId: string,
+  arrivedAt: number,
+  createdAt: number,
+  verified?: 0 | 1,
+  subject?: string,
+];
 
 export type ReceiverMessage =
   | { type: 'ready'; healthyPort: number; hangingPort: number; pid: number }
   | { type: 'arrivals'; rows: Arrival[] }
-  | { type: 'flushed'; token: number; connections: { healthy: number; hanging: number } };
+  | { type: 'flushed'; token: number; connections: { healthy: number; hanging: number } }
+  | { type: 'secrets-set' };

@@ -2,11 +2,15 @@
 // certificate. The healthy one serves every subscription URL by path (/b/<step>/<sub>) and answers 200
 // as soon as the body is in; the hanging one (/hang/<step>, a different port, as a different partner
 // would be) reads the request and never answers. Each request is recorded with its arrival time and the
-// envelope's createdAt and streamed to the parent over IPC in batches.
+// envelope's createdAt and streamed to the parent over IPC in batches. For a step whose signing secrets
+// the parent sent ({ type: 'secrets', step, secrets }), each request is also verified with the receiver
+// SDK (@travel/webhook-verify's verify(): signature, replay window, headers against the envelope) before
+// the answer, as a partner's receiver would, and the row says whether it verified.
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ensureTestTls } from '../../packages/testkit/src/tls';
+import { verify } from '../../packages/webhook-verify/src';
 import type { Arrival, ReceiverMessage } from './protocol';
 
 const tlsDir = process.env.BENCH_TLS_DIR;
@@ -15,19 +19,36 @@ const tls = ensureTestTls(tlsDir);
 let pending: Arrival[] = [];
 /** TLS connections accepted so far, by listener: keep-alive reuse shows as far fewer than requests. */
 const connections = { healthy: 0, hanging: 0 };
+/** Signing secrets by step, indexed by subscription path number. */
+const secrets = new Map<number, string[]>();
 
 function record(req: IncomingMessage, body: Buffer, at: number): void {
   const parts = (req.url ?? '').split('/');
   const hanging = parts[1] === 'hang';
   const step = Number(parts[2]);
   const sub = hanging ? -1 : Number(parts[3]);
+  const secret = secrets.get(step)?.[sub];
   let createdAt = NaN;
-  try {
-    createdAt = Date.parse((JSON.parse(body.toString('utf8')) as { createdAt: string }).createdAt);
-  } catch {
-    /* recorded as NaN: counted as a malformed delivery by the parent */
+  const row: Arrival = [step, sub, String(req.headers['svc-event-id'] ?? ''), at, createdAt];
+  if (secret !== undefined) {
+    try {
+      const { envelope } = verify(body, req.headers as Record<string, string>, secret);
+      row[4] = Date.parse(envelope.createdAt);
+      row[5] = 1;
+      row[6] = String((envelope.data as { id?: unknown }).id ?? '');
+    } catch {
+      row[5] = 0;
+    }
   }
-  pending.push([step, sub, String(req.headers['svc-event-id'] ?? ''), at, createdAt]);
+  if (row[5] !== 1) {
+    try {
+      createdAt = Date.parse((JSON.parse(body.toString('utf8')) as { createdAt: string }).createdAt);
+    } catch {
+      /* recorded as NaN: counted as a malformed delivery by the parent */
+    }
+    row[4] = createdAt;
+  }
+  pending.push(row);
 }
 
 function handler(hang: boolean) {
@@ -65,6 +86,11 @@ async function main(): Promise<void> {
   const hanging = await listen(true);
   const timer = setInterval(flush, 100);
   process.on('message', (msg: { type: string; token?: number }) => {
+    if (msg.type === 'secrets') {
+      const m = msg as unknown as { step: number; secrets: string[] };
+      secrets.set(m.step, m.secrets);
+      process.send?.({ type: 'secrets-set' } satisfies ReceiverMessage);
+    }
     if (msg.type === 'flush') {
       flush();
       process.send?.({ type: 'flushed', token: msg.token ?? 0, connections } satisfies ReceiverMessage);

@@ -27,6 +27,12 @@ import (
 // startFerret runs an embedded FerretDB on a fresh SQLite directory, listening on a free TCP port.
 func startFerret(t *testing.T) *mongo.Client {
 	t.Helper()
+	return startFerretIn(t, t.TempDir())
+}
+
+// startFerretIn runs an embedded FerretDB on the SQLite directory dir.
+func startFerretIn(t *testing.T, dir string) *mongo.Client {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +42,7 @@ func startFerret(t *testing.T) *mongo.Client {
 
 	f, err := ferretdb.New(&ferretdb.Config{
 		Handler:   "sqlite",
-		SQLiteURL: "file:" + t.TempDir() + "/",
+		SQLiteURL: "file:" + dir + "/",
 		Listener:  ferretdb.ListenerConfig{TCP: addr},
 		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

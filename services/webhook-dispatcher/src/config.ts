@@ -52,6 +52,18 @@ const dispatcherEnv = () =>
       description:
         'Unacknowledged attempt messages per replica, which is the number of attempts a replica runs at once.',
     }),
+    WEBHOOK_EVENT_PREFETCH: env.int({
+      default: 64,
+      min: 1,
+      max: 1000,
+      description:
+        'Unacknowledged events per replica. An event stays unacknowledged while its first attempts are sent from the fan-out (`WEBHOOK_DIRECT_FIRST_ATTEMPT`); at most half of these events may wait on such sends (docs/decisions/0095).',
+    }),
+    WEBHOOK_DIRECT_FIRST_ATTEMPT: env.bool({
+      default: true,
+      description:
+        'Send a new event’s first attempt from the fan-out itself, for subscriptions with a free slot that answer promptly, and write its delivery row once with the outcome (docs/decisions/0095). `false` queues every first attempt through `webhook-dispatcher.attempts` (a row insert, a message and an outcome update per delivery).',
+    }),
     WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION: env.int({
       default: 8,
       min: 1,
@@ -97,6 +109,9 @@ export const configSchema = serviceConfig(
     timeoutMs: v.WEBHOOK_TIMEOUT_MS,
     encryptionKey: v.WEBHOOK_SECRET_ENCRYPTION_KEY,
     attemptPrefetch: v.WEBHOOK_ATTEMPT_PREFETCH,
+    eventPrefetch: v.WEBHOOK_EVENT_PREFETCH,
+    /** First attempts sent from the fan-out (docs/decisions/0095). */
+    directFirstAttempt: v.WEBHOOK_DIRECT_FIRST_ATTEMPT,
     maxInFlightPerSubscription: v.WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION,
     retentionEveryMs: v.WEBHOOK_RETENTION_INTERVAL_MS,
     /** How long a replica may act on a subscription changed by another replica (docs/decisions/0059). */

@@ -32,6 +32,9 @@ import type { Resolve } from './infra/destination';
 
 export { SERVICE } from './config';
 
+/** At most one read of a tenant's subscriptions per this many ms under a stream of its events (0096). */
+const SUBSCRIPTION_READ_SPACING_MS = 20;
+
 export const readDispatcherConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export interface DispatcherOptions extends StartOptions {
@@ -49,7 +52,12 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
     config,
     ({ mongo, amqp, logger, metrics }) => {
       const repos = dispatcherRepositories(mongo, { insertBatchMs: config.outcomeBatchMs });
-      const subscriptionCache = new SubscriptionCache(repos, config.subscriptionCacheMs);
+      const subscriptionCache = new SubscriptionCache(
+        repos,
+        config.subscriptionCacheMs,
+        undefined,
+        SUBSCRIPTION_READ_SPACING_MS,
+      );
       const subscriptions = new SubscriptionsApp(repos, box, config.allowedCidrs, options?.resolve, subscriptionCache);
       const deliveries = new DeliveriesApp(repos, amqp);
       const recovery = new RecoveryApp(repos, amqp, logger, subscriptionCache);
@@ -78,6 +86,8 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
           config.slotWaitMs,
         ),
         resolve: options?.resolve,
+        // Half of the event prefetch at most waits on first attempts sent from the fan-out (0095).
+        maxEventsSending: config.directFirstAttempt ? Math.max(1, Math.floor(config.eventPrefetch / 2)) : 0,
       });
 
       metrics.gauge('webhook_wait_queue_messages', 'Attempts waiting in each retry tier', ['tier'], async function () {
@@ -109,9 +119,11 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             // (docs/decisions/0061).
             retry: config.consumerRetry,
             queue: { name: EVENTS_QUEUE, bindings: EVENT_BINDINGS },
-            prefetch: 32,
-            handle: async (event) => {
-              await fanOut(repos, amqp, event, envelopes, subscriptionCache);
+            prefetch: config.eventPrefetch,
+            // A first-time event may send its first attempts itself (decision 0095).
+            handle: async (event, raw) => {
+              const fresh = !raw.fields.redelivered && retryCountOf(raw) === 0;
+              await fanOut(repos, amqp, event, envelopes, subscriptionCache, { sender: runner, fresh });
             },
           });
           await startConsumer<AttemptMessage>({

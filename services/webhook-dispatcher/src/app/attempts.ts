@@ -25,6 +25,39 @@ import { newDeliveryRow } from './new-delivery';
 
 const tracer = trace.getTracer('webhook-dispatcher');
 
+/** A first attempt sent from the fan-out that took longer than this marks its partner slow (0095). */
+const SLOW_SEND_MS = 1000;
+/** How long a slow partner's first attempts go through the queue. */
+const SLOW_PARTNER_MS = 30_000;
+
+/** What an attempt writes into its delivery row: the fields it sets and its line of the attempt log. */
+function attemptRecord(m: AttemptMessage, outcome: AttemptOutcome, result: SendResult, tiers: Tier[]) {
+  const now = new Date();
+  const tier = tiers[m.attempt - 1];
+  const token = randomUUID();
+  return {
+    set: {
+      status: statusAfter(outcome),
+      attemptsMade: m.attempt,
+      lastStatusCode: result.statusCode ?? null,
+      // The last attempt's answer, even when it had none (a network error): never an older one.
+      responseBody: result.body ?? null,
+      nextAttemptAt: outcome === 'retry' && tier ? new Date(now.getTime() + tier.ms) : null,
+      updatedAt: now,
+    },
+    entry: {
+      series: m.series,
+      attempt: m.attempt,
+      at: now,
+      outcome,
+      statusCode: result.statusCode ?? null,
+      error: result.error ?? null,
+      durationMs: result.durationMs,
+      token,
+    },
+  };
+}
+
 /**
  * The delivery row of a fan-out's first attempt, from the message instead of the store (decision 0089): it
  * was written by the fan-out just before the message was queued, as Pending, series 1, nothing attempted.
@@ -60,6 +93,8 @@ export interface AttemptDeps {
   /** Each subscription's share of the sends in flight (its bound, and short local waits). */
   slots: SubscriptionSlots;
   resolve?: Resolve;
+  /** Most events at once that wait on first attempts sent from their fan-out (0095); 0: none. */
+  maxEventsSending?: number;
   logger: Logger;
   metrics: Metrics;
 }
@@ -70,6 +105,9 @@ export interface AttemptDeps {
  * between the POST and the write) is sent again with the same event id and bytes.
  */
 export class AttemptRunner {
+  /** Subscriptions sent to only through the queue until then (0095). */
+  private readonly slowUntil = new Map<string, number>();
+  private eventsSending = 0;
   private readonly attemptsTotal;
   private readonly latency;
   private readonly disabledTotal;
@@ -139,6 +177,17 @@ export class AttemptRunner {
     const refused = result.error?.startsWith('refused:');
     const outcome: AttemptOutcome = refused ? 'failed' : classify(result.statusCode, m.attempt);
     if (!(await this.record(delivery, m, outcome, result))) return;
+    await this.recorded(sub, delivery, m, outcome);
+  }
+
+  /** What follows a recorded attempt: its metrics, the next attempt, the subscription's streak. */
+  private async recorded(
+    sub: SubscriptionDoc,
+    delivery: DeliveryDoc,
+    m: AttemptMessage,
+    outcome: AttemptOutcome,
+  ): Promise<void> {
+    const { repos } = this.deps;
     this.attemptsTotal.inc({ outcome, event_type: delivery.eventType });
     if (outcome === 'retry') await this.scheduleNext(m);
     else if (outcome === 'succeeded') {
@@ -149,11 +198,93 @@ export class AttemptRunner {
       // Only a write when there is a streak to break: a success is the common case and writes are costly.
       if (sub.consecutiveExhausted) {
         await repos.subscriptions
-          .of(tenant)
+          .of(parseTenantId(sub.tenantId))
           .updateOne({ _id: sub._id, consecutiveExhausted: { $ne: 0 } }, { $set: { consecutiveExhausted: 0 } });
         this.deps.subscriptions.invalidate(sub.tenantId);
       }
     } else if (outcome === 'exhausted') await this.countExhausted(sub);
+  }
+
+  /**
+   * Attempt 1 of a fresh event's new delivery row, sent from the fan-out (docs/decisions/0095), or
+   * undefined when it must be queued instead: no free slot, a subscription slow of late, or one this
+   * process does not hold. The caller writes the returned row (its first attempt recorded in it) and
+   * then calls `done`; the event stays unacknowledged until then, so a crash re-runs the fan-out, which
+   * queues attempt 1 of every row it does not find.
+   */
+  /**
+   * Room for one more event to send its first attempts from the fan-out: a release function, or undefined
+   * when enough events already wait on such sends (the rest of the event prefetch stays free, 0095).
+   */
+  holdEvent(): (() => void) | undefined {
+    if (this.eventsSending >= (this.deps.maxEventsSending ?? 0)) return undefined;
+    this.eventsSending++;
+    let released = false;
+    return () => {
+      if (!released) this.eventsSending--;
+      released = true;
+    };
+  }
+
+  async sendFirst(
+    tenant: TenantId,
+    row: DeliveryDoc,
+    payload: string,
+  ): Promise<{ row: DeliveryDoc; done: () => Promise<void> } | undefined> {
+    if ((this.slowUntil.get(row.subscriptionId) ?? 0) > Date.now()) return undefined;
+    const sub = await this.deps.subscriptions.get(tenant, row.subscriptionId);
+    if (!sub || sub.deletedAt || !sub.isActive) return undefined;
+    if (!this.deps.slots.tryAcquire(sub._id)) return undefined;
+    let result: SendResult;
+    try {
+      result = await this.send(sub, row, payload);
+    } finally {
+      this.deps.slots.release(sub._id);
+    }
+    // A partner that was slow or did not answer is not sent to from the fan-out for a while: its
+    // attempts go through the queue, where they hold no event (0095).
+    if (result.statusCode === undefined || result.durationMs > SLOW_SEND_MS) {
+      this.slowUntil.set(sub._id, Date.now() + SLOW_PARTNER_MS);
+      if (this.slowUntil.size > 10_000) this.forgetExpiredSlowness();
+    }
+    const m: AttemptMessage = {
+      deliveryId: row._id,
+      tenantId: row.tenantId,
+      series: 1,
+      attempt: 1,
+      subscriptionId: sub._id,
+    };
+    const refused = result.error?.startsWith('refused:');
+    const outcome: AttemptOutcome = refused ? 'failed' : classify(result.statusCode, 1);
+    const { set, entry } = attemptRecord(m, outcome, result, this.deps.tiers);
+    const recorded: DeliveryDoc = {
+      ...row,
+      ...set,
+      totalAttempts: row.totalAttempts + 1,
+      attemptLog: [...row.attemptLog, entry],
+    };
+    // `done` queues the next attempt once the row is written (a crash in between: the re-run fan-out
+    // finds the row Pending and queues it again, app/fan-out.ts).
+    return { row: recorded, done: () => this.recorded(sub, recorded, m, outcome) };
+  }
+
+  /** Queues the attempt after the recorded one of a Pending row (a fan-out re-run after a crash, 0095). */
+  requeueNext(
+    tenantId: string,
+    row: Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'subscriptionId'>,
+  ): Promise<void> {
+    return this.scheduleNext({
+      deliveryId: row._id,
+      tenantId,
+      series: row.series,
+      attempt: row.attemptsMade,
+      subscriptionId: row.subscriptionId,
+    });
+  }
+
+  private forgetExpiredSlowness(): void {
+    const now = Date.now();
+    for (const [id, until] of this.slowUntil) if (until <= now) this.slowUntil.delete(id);
   }
 
   /** Over the bound: wait 1 s, or 10 s once deferred a few times in a row (infra/queues). */
@@ -233,12 +364,10 @@ export class AttemptRunner {
     outcome: AttemptOutcome,
     result: SendResult,
   ): Promise<boolean> {
-    const now = new Date();
-    const tier = this.deps.tiers[m.attempt - 1];
-    const token = randomUUID();
+    const { set, entry } = attemptRecord(m, outcome, result, this.deps.tiers);
     return this.deps.outcomes.write({
       deliveryId: delivery._id,
-      token,
+      token: entry.token,
       filter: {
         _id: delivery._id,
         tenantId: delivery.tenantId,
@@ -246,30 +375,7 @@ export class AttemptRunner {
         attemptsMade: m.attempt - 1,
         status: 'Pending',
       },
-      update: {
-        $set: {
-          status: statusAfter(outcome),
-          attemptsMade: m.attempt,
-          lastStatusCode: result.statusCode ?? null,
-          // The last attempt's answer, even when it had none (a network error): never an older one.
-          responseBody: result.body ?? null,
-          nextAttemptAt: outcome === 'retry' && tier ? new Date(now.getTime() + tier.ms) : null,
-          updatedAt: now,
-        },
-        $inc: { totalAttempts: 1 },
-        $push: {
-          attemptLog: {
-            series: m.series,
-            attempt: m.attempt,
-            at: now,
-            outcome,
-            statusCode: result.statusCode ?? null,
-            error: result.error ?? null,
-            durationMs: result.durationMs,
-            token,
-          },
-        },
-      },
+      update: { $set: set, $inc: { totalAttempts: 1 }, $push: { attemptLog: entry } },
     });
   }
 

@@ -8,6 +8,20 @@ import type { SubscriptionCache } from '../infra/subscription-cache';
 import { enqueueAttempt } from '../infra/queues';
 import { newDeliveryRow } from './new-delivery';
 
+/** Sends first attempts from the fan-out (app/attempts.ts, docs/decisions/0095). */
+export interface FirstAttemptSender {
+  holdEvent(): (() => void) | undefined;
+  sendFirst(
+    tenant: TenantId,
+    row: DeliveryDoc,
+    payload: string,
+  ): Promise<{ row: DeliveryDoc; done: () => Promise<void> } | undefined>;
+  requeueNext(
+    tenantId: string,
+    row: Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'subscriptionId'>,
+  ): Promise<void>;
+}
+
 const PUBLIC_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
 
 /** A bulk insert that failed only on the unique index (rows that exist already). */
@@ -50,6 +64,12 @@ async function storeEnvelope(
  *
  * The envelope is kept whenever the tenant has any subscription to the type, disabled or deleted ones
  * included, so a partner back from an outage can `recover` what was raised meanwhile (docs/decisions/0039).
+ *
+ * An event handled for the first time (`fresh`) sends attempt 1 itself to the subscriptions that have a
+ * free slot and answer promptly, and writes each of those rows once, with its outcome (0095); the others
+ * take the queue as above. A crash before the acknowledgement re-runs the event as not fresh: every row
+ * not written yet is created then and its attempt 1 queued (the partner may get that event twice, with
+ * the same id and bytes: at least once).
  */
 export async function fanOut(
   repos: DispatcherRepositories,
@@ -57,6 +77,7 @@ export async function fanOut(
   event: DomainEvent,
   cache?: EnvelopeCache,
   subscriptionCache?: SubscriptionCache,
+  first?: { sender: FirstAttemptSender; fresh: boolean },
 ): Promise<number> {
   if (!PUBLIC_TYPES.has(event.type)) return 0;
   // The event's tenant is set by the producing service (a trusted seam).
@@ -105,7 +126,46 @@ export async function fanOut(
       at: now,
     }),
   );
+  const sender = first?.sender;
+  const release = first?.fresh ? sender?.holdEvent() : undefined;
+  if (!sender || !release) return queueFirstAttempts(repos, amqp, tenant, event, rows, sender);
+  try {
+    // Settled, all of them, before the event's hold is released (a failure re-runs the event).
+    const settled = await Promise.allSettled(
+      rows.map(async (row) => {
+        const attempt = await sender.sendFirst(tenant, row, payload);
+        if (!attempt) return row;
+        try {
+          await repos.insertDeliveries(tenant, [attempt.row]);
+        } catch (err) {
+          // A row for this event and subscription exists already: a `recover` running beside this fan-out
+          // wrote it, and that one carries on (the partner got the event from both: at least once).
+          if (!isBulkDuplicate(err)) throw err;
+          return undefined;
+        }
+        await attempt.done();
+        return undefined;
+      }),
+    );
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const queued = settled.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : []));
+    return (await queueFirstAttempts(repos, amqp, tenant, event, queued, sender)) + (rows.length - queued.length);
+  } finally {
+    release();
+  }
+}
 
+/** New rows written Pending, then attempt 1 of each queued (of those a redelivered event had already). */
+async function queueFirstAttempts(
+  repos: DispatcherRepositories,
+  amqp: AmqpClient,
+  tenant: TenantId,
+  event: DomainEvent,
+  rows: DeliveryDoc[],
+  sender?: FirstAttemptSender,
+): Promise<number> {
+  if (rows.length === 0) return 0;
   let pending: Array<Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'status' | 'subscriptionId'>> = rows;
   try {
     await repos.insertDeliveries(tenant, rows);
@@ -115,23 +175,29 @@ export async function fanOut(
     pending = await repos.deliveries
       .of(tenant)
       .find(
-        { eventId: event.id, subscriptionId: { $in: targets.map((s) => s._id) } },
+        { eventId: event.id, subscriptionId: { $in: rows.map((r) => r.subscriptionId) } },
         { _id: 1, series: 1, attemptsMade: 1, status: 1, subscriptionId: 1 },
       )
       .lean();
   }
-  const first = pending.filter((d) => d.status === 'Pending' && d.series === 1 && d.attemptsMade === 0);
+  const occurredAt = rows[0]!.occurredAt;
+  const open = pending.filter((d) => d.status === 'Pending' && d.series === 1 && (d.attemptsMade === 0 || sender));
   await Promise.all(
-    first.map((d) =>
-      enqueueAttempt(amqp, {
-        deliveryId: d._id,
-        tenantId: event.tenantId,
-        series: 1,
-        attempt: 1,
-        subscriptionId: d.subscriptionId,
-        first: { eventId: event.id, eventType: event.type, occurredAt: occurredAt.toISOString() },
-      }),
+    open.map((d) =>
+      d.attemptsMade === 0
+        ? enqueueAttempt(amqp, {
+            deliveryId: d._id,
+            tenantId: event.tenantId,
+            series: 1,
+            attempt: 1,
+            subscriptionId: d.subscriptionId,
+            first: { eventId: event.id, eventType: event.type, occurredAt: occurredAt.toISOString() },
+          })
+        : // A first attempt sent from an earlier run of this fan-out, which may have stopped before it
+          // queued the next one (0095). Queued again: the next attempt is recorded once (compare-and-set),
+          // though if both messages run at once the partner may get it twice (at least once).
+          sender!.requeueNext(event.tenantId, d),
     ),
   );
-  return first.length;
+  return open.length;
 }

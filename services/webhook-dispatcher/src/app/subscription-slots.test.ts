@@ -66,4 +66,31 @@ describe('SubscriptionSlots', () => {
     expect(slots.saturated('a')).toBe(true);
     expect(await slots.acquire('a')).toBe(false);
   });
+
+  it('tryAcquire: a slot at once or none, only under the bound, with nobody waiting, while sends end promptly', async () => {
+    const slots = new SubscriptionSlots(3, 2, 10, 50);
+    expect(slots.tryAcquire('a')).toBe(true);
+    expect(slots.tryAcquire('a')).toBe(true);
+    expect(slots.tryAcquire('a')).toBe(true);
+    expect(slots.tryAcquire('a')).toBe(false); // at the bound
+    const waiter = slots.acquire('a'); // waits for a slot
+    slots.release('a'); // ... which passes to the waiter
+    expect(await waiter).toBe(true);
+    const second = slots.acquire('a');
+    expect(slots.tryAcquire('b')).toBe(true); // another subscription is not affected
+    slots.release('a');
+    expect(await second).toBe(true);
+    slots.release('a'); // two held now, one slot free, and one just ended
+    expect(slots.tryAcquire('a')).toBe(true);
+    slots.release('a');
+    // Two sends held for longer than waitMs and none ended since: not prompt, no slot from the fan-out.
+    await new Promise((r) => setTimeout(r, 80));
+    expect(slots.tryAcquire('a')).toBe(false);
+    slots.release('a');
+    expect(slots.tryAcquire('a')).toBe(true); // one just ended: prompt again
+    slots.release('a');
+    slots.release('a');
+    await new Promise((r) => setTimeout(r, 80));
+    expect(slots.tryAcquire('a')).toBe(true); // none in flight: a fresh start
+  });
 });

@@ -32,6 +32,22 @@ export class SubscriptionSlots {
     return !this.mayWait(s);
   }
 
+  /**
+   * A slot now or not at all, for a first attempt sent from the fan-out, which holds its event until the
+   * send ends (docs/decisions/0095). Only under the bound, with nobody waiting, and while the subscription's
+   * sends end promptly: none in flight, or one ended within the last `waitMs`.
+   */
+  tryAcquire(subscriptionId: string): boolean {
+    const s = this.subs.get(subscriptionId);
+    if (!s) {
+      this.subs.set(subscriptionId, { active: 1, waiters: [], lastFreedAt: Date.now() });
+      return true;
+    }
+    if (s.active >= this.max || s.waiters.length > 0 || Date.now() - s.lastFreedAt > this.waitMs) return false;
+    s.active++;
+    return true;
+  }
+
   /** Takes a slot, waiting for one within the bounds; false when the attempt should be deferred. */
   acquire(subscriptionId: string): Promise<boolean> {
     let s = this.subs.get(subscriptionId);

@@ -70,4 +70,30 @@ describe('SubscriptionCache', () => {
     expect(await cache.get(T1, 's2')).toBeUndefined();
     expect(await cache.get(T2, 's2')).toBeDefined();
   });
+
+  it('spaces the reads a stream of events needs: one read per tenant per minSpacingMs, shared by all that wait', async () => {
+    const docs = [sub('s1')];
+    const { models, reads } = fakeModels(docs);
+    const cache = new SubscriptionCache(models, 60_000, 10_000, 50);
+    await cache.tenant(T1, Date.now() - 1);
+    expect(reads).toHaveLength(1);
+    // A subscription registered now, then three events raised after the first read: each needs a newer read.
+    docs.push(sub('s2'));
+    const started = Date.now();
+    const raised = () => Date.now() + 1;
+    const waits = [];
+    for (let i = 0; i < 3; i++) {
+      waits.push(cache.tenant(T1, raised()));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const seen = await Promise.all(waits);
+    // One read for the three, started no earlier than 50 ms after the first; every one sees s2.
+    expect(reads).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(40);
+    for (const m of seen) expect([...m.keys()].sort()).toEqual(['s1', 's2']);
+    // Another tenant is not held back by this one's spacing.
+    const before = Date.now();
+    await cache.tenant(T2, raised());
+    expect(Date.now() - before).toBeLessThan(40);
+  });
 });
