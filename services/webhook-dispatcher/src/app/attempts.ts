@@ -25,6 +25,14 @@ import { newDeliveryRow } from './new-delivery';
 
 const tracer = trace.getTracer('webhook-dispatcher');
 
+/** A first attempt sent from the fan-out: its row as recorded, and what follows once that row is written. */
+export interface SentFirst {
+  row: DeliveryDoc;
+  done: () => Promise<void>;
+}
+/** Sends a claimed first attempt (its slot is taken: it must be called). */
+export type SendFirst = () => Promise<SentFirst>;
+
 /** A first attempt sent from the fan-out that took longer than this marks its partner slow (0095). */
 const SLOW_SEND_MS = 1000;
 /** How long a slow partner's first attempts go through the queue. */
@@ -206,15 +214,9 @@ export class AttemptRunner {
   }
 
   /**
-   * Attempt 1 of a fresh event's new delivery row, sent from the fan-out (docs/decisions/0095), or
-   * undefined when it must be queued instead: no free slot, a subscription slow of late, or one this
-   * process does not hold. The caller writes the returned row (its first attempt recorded in it) and
-   * then calls `done`; the event stays unacknowledged until then, so a crash re-runs the fan-out, which
-   * queues attempt 1 of every row it does not find.
-   */
-  /**
-   * Room for one more event to send its first attempts from the fan-out: a release function, or undefined
-   * when enough events already wait on such sends (the rest of the event prefetch stays free, 0095).
+   * Room for one more event to send first attempts from its fan-out: a release function (called once its
+   * sends have ended), or undefined when enough events already wait on such sends (the rest of the event
+   * prefetch stays free for the others, 0095).
    */
   holdEvent(): (() => void) | undefined {
     if (this.eventsSending >= (this.deps.maxEventsSending ?? 0)) return undefined;
@@ -226,15 +228,23 @@ export class AttemptRunner {
     };
   }
 
-  async sendFirst(
-    tenant: TenantId,
-    row: DeliveryDoc,
-    payload: string,
-  ): Promise<{ row: DeliveryDoc; done: () => Promise<void> } | undefined> {
+  /**
+   * Attempt 1 of a fresh event's new delivery row, to be sent from the fan-out (docs/decisions/0095): a
+   * function that sends it, with the slot already taken, or undefined when it must be queued instead (no
+   * free slot, a subscription slow of late, or one this process does not hold). The send resolves to the
+   * row with its first attempt recorded in it, which the caller writes before calling `done`; the event
+   * stays unacknowledged until then, so a crash re-runs the fan-out, which queues attempt 1 of every row
+   * it does not find.
+   */
+  async claimFirst(tenant: TenantId, row: DeliveryDoc, payload: string): Promise<SendFirst | undefined> {
     if ((this.slowUntil.get(row.subscriptionId) ?? 0) > Date.now()) return undefined;
     const sub = await this.deps.subscriptions.get(tenant, row.subscriptionId);
     if (!sub || sub.deletedAt || !sub.isActive) return undefined;
     if (!this.deps.slots.tryAcquire(sub._id)) return undefined;
+    return () => this.sendFirst(sub, row, payload);
+  }
+
+  private async sendFirst(sub: SubscriptionDoc, row: DeliveryDoc, payload: string): Promise<SentFirst> {
     let result: SendResult;
     try {
       result = await this.send(sub, row, payload);

@@ -7,15 +7,12 @@ import type { DeliveryDoc, DispatcherRepositories, EnvelopeDoc, SubscriptionDoc 
 import type { SubscriptionCache } from '../infra/subscription-cache';
 import { enqueueAttempt } from '../infra/queues';
 import { newDeliveryRow } from './new-delivery';
+import type { SendFirst, SentFirst } from './attempts';
 
 /** Sends first attempts from the fan-out (app/attempts.ts, docs/decisions/0095). */
 export interface FirstAttemptSender {
   holdEvent(): (() => void) | undefined;
-  sendFirst(
-    tenant: TenantId,
-    row: DeliveryDoc,
-    payload: string,
-  ): Promise<{ row: DeliveryDoc; done: () => Promise<void> } | undefined>;
+  claimFirst(tenant: TenantId, row: DeliveryDoc, payload: string): Promise<SendFirst | undefined>;
   requeueNext(
     tenantId: string,
     row: Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'subscriptionId'>,
@@ -129,31 +126,38 @@ export async function fanOut(
   const sender = first?.sender;
   const release = first?.fresh ? sender?.holdEvent() : undefined;
   if (!sender || !release) return queueFirstAttempts(repos, amqp, tenant, event, rows, sender);
+  let sent: PromiseSettledResult<SentFirst>[];
+  let queuing: Promise<number>;
   try {
-    // Settled, all of them, before the event's hold is released (a failure re-runs the event).
-    const settled = await Promise.allSettled(
-      rows.map(async (row) => {
-        const attempt = await sender.sendFirst(tenant, row, payload);
-        if (!attempt) return row;
-        try {
-          await repos.insertDeliveries(tenant, [attempt.row]);
-        } catch (err) {
-          // A row for this event and subscription exists already: a `recover` running beside this fan-out
-          // wrote it, and that one carries on (the partner got the event from both: at least once).
-          if (!isBulkDuplicate(err)) throw err;
-          return undefined;
-        }
-        await attempt.done();
-        return undefined;
-      }),
+    const claims = await Promise.all(rows.map((row) => sender.claimFirst(tenant, row, payload)));
+    // Those without a slot take the queue at once, beside the sends (claimed slots are always sent).
+    queuing = queueFirstAttempts(
+      repos,
+      amqp,
+      tenant,
+      event,
+      rows.filter((_, i) => !claims[i]),
+      sender,
     );
-    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
-    const queued = settled.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : []));
-    return (await queueFirstAttempts(repos, amqp, tenant, event, queued, sender)) + (rows.length - queued.length);
+    queuing.catch(() => undefined); // awaited below
+    sent = await Promise.allSettled(claims.flatMap((send) => (send ? [send()] : [])));
   } finally {
+    // The hold covers the sends only: the writes below are bounded by the store, not by a partner.
     release();
   }
+  const queued = await queuing;
+  const failed = sent.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const attempts = sent.map((r) => (r as PromiseFulfilledResult<SentFirst>).value);
+  if (attempts.length === 0) return queued;
+  // One write for the event's rows. A row that exists already was written by a `recover` running beside
+  // this fan-out, and that one carries on (the partner got the event from both: at least once).
+  const written = await repos.insertDeliveriesOnce(
+    tenant,
+    attempts.map((a) => a.row),
+  );
+  await Promise.all(attempts.map((a, i) => (written[i] ? a.done() : undefined)));
+  return queued + attempts.length;
 }
 
 /** New rows written Pending, then attempt 1 of each queued (of those a redelivered event had already). */

@@ -26,6 +26,8 @@ export interface DispatcherRepositories {
   insertEnvelope(tenant: TenantId, doc: EnvelopeDoc): Promise<void>;
   /** Inserts delivery rows in one unordered command; duplicates (a redelivered event) are the caller's. */
   insertDeliveries(tenant: TenantId, rows: DeliveryDoc[]): Promise<void>;
+  /** The same, telling for each row whether it was written (false: one for its event and subscription exists). */
+  insertDeliveriesOnce(tenant: TenantId, rows: DeliveryDoc[]): Promise<boolean[]>;
   /** The batched writer of attempt outcomes (its filters carry the row's tenant: app/attempts.ts). */
   outcomeWriter(windowMs: number): OutcomeWriter;
   /** Retention: what is older than `cutoff`, of every company (rows first, so a row never outlives its bytes). */
@@ -71,6 +73,8 @@ export function dispatcherRepositories(
       const statuses = await deliveryInserts.insert(ownRows(tenant, rows) as never[]);
       if (statuses.includes('duplicate')) throw duplicateKey();
     },
+    insertDeliveriesOnce: async (tenant, rows) =>
+      (await deliveryInserts.insert(ownRows(tenant, rows) as never[])).map((status) => status === 'inserted'),
     outcomeWriter: (windowMs) => new OutcomeWriter(() => models.Delivery.collection as never, windowMs),
     purgeOlderThan: async (cutoff) => {
       const retention = crossTenant('retention: the 30-day delivery log of every company');
