@@ -1,5 +1,6 @@
 // API reads through the gateway against a bare express answering the same JSON (issue 7):
 //   npx tsx bench/api-reads.ts [--seconds 5] [--rounds 2] [--connections 64] [--employees 40] [--profile]
+//                              [--log-level info] [--count-commands] [--rate 300] [--paths company,page] [--otel]
 // (also `npm run bench -- api ...`). The employees service, the gateway and the bare express each run in
 // their own process (bench/lib/api-process.ts); the store is a FerretDB of this run's own (a free port, a
 // fresh directory under .local/bench/api); the broker is the shared test-profile RabbitMQ (a vhost of its
@@ -12,9 +13,18 @@
 //   gw-bare    a second gateway whose upstream is the bare express (key lookup included): the gateway's
 //              own cost, with nothing behind it.
 // --profile adds one run per path with V8 CPU profiles of the gateway and the employees service.
-import { fork, type ChildProcess } from 'node:child_process';
+// --log-level: the services' LOG_LEVEL, by default `info` as in production (a request line per request in
+// the gateway and in the service); each process's stdout goes to a file under .local/bench/api/logs.
+// --otel: the gateway and the service load their OpenTelemetry instrumentation as in production (spans
+// made, none exported); by default they run without it.
+// --rate: requests per second offered (autocannon's overallRate) instead of a closed loop: CPU per request
+// compared at the same load, below saturation. --paths: only some of the two paths.
+// --count-commands: the employees service counts its store commands (driver command monitoring); after the
+// warm-up, 50 requests one at a time per path give the commands per request. Monitoring decodes every reply
+// a second time, so the timed figures of such a run are not comparable with others.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { CONTEXT_HEADER, mintContext } from '../packages/platform/src';
@@ -37,7 +47,13 @@ const SECONDS = opt('seconds', 5);
 const ROUNDS = opt('rounds', 2);
 const CONNECTIONS = opt('connections', 64);
 const EMPLOYEES = opt('employees', 40);
+/** Requests per second offered in all (autocannon's overallRate); 0: closed loop, as fast as answered. */
+const RATE = opt('rate', 0);
+const ONLY = argv.includes('--paths') ? argv[argv.indexOf('--paths') + 1]!.split(',') : ['company', 'page'];
 const PROFILE = argv.includes('--profile');
+const COUNT_COMMANDS = argv.includes('--count-commands');
+const OTEL = argv.includes('--otel');
+const LOG_LEVEL = argv.includes('--log-level') ? argv[argv.indexOf('--log-level') + 1]! : 'info';
 const ROOT = repoRoot();
 const STATE = join(ROOT, '.local', 'bench', 'api');
 const log = (line: string) => process.stdout.write(`[api-bench] ${line}\n`);
@@ -62,12 +78,26 @@ function ask<T>(child: ChildProcess, message: object, reply: string, timeoutMs =
   });
 }
 
+let started = 0;
 async function start(role: string, env: NodeJS.ProcessEnv): Promise<Child> {
+  mkdirSync(join(STATE, 'logs'), { recursive: true });
+  // The request log goes where production sends it, out of the process (a file here, a pipe there).
+  const out = openSync(join(STATE, 'logs', `${role}-${++started}.log`), 'w');
   const proc = fork(join(ROOT, 'bench', 'lib', 'api-process.ts'), [], {
     cwd: ROOT,
-    execArgv: ['--import', 'tsx'],
-    env: { ...env, BENCH_ROLE: role },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // --otel: the services' OpenTelemetry instrumentation, loaded first as their main.ts does (no exporter).
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(OTEL && role !== 'bare' ? ['--import', join(ROOT, 'packages', 'platform', 'src', 'telemetry.ts')] : []),
+    ],
+    env: {
+      ...env,
+      BENCH_ROLE: role,
+      ...(OTEL ? { OTEL_SDK_DISABLED: 'false', OTEL_SERVICE_NAME: role } : {}),
+      ...(COUNT_COMMANDS ? { BENCH_COUNT_COMMANDS: 'true' } : {}),
+    },
+    stdio: ['ignore', out, 'inherit', 'ipc'],
   });
   const ready = await ask<{ url: string; pid: number }>(proc, {}, 'ready');
   return { proc, url: ready.url, pid: ready.pid };
@@ -84,6 +114,14 @@ interface Run {
   cores: Record<string, number>;
   otherCores: number;
 }
+
+const git = (args: string[]) => {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return '?';
+  }
+};
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -103,7 +141,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_PER_MINUTE: '100000000',
     RATE_LIMIT_BURST: '100000000',
     VALIDATE_RESPONSES: 'false',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL,
   });
   const vars = { ...process.env, ...env.vars };
   const children: Child[] = [];
@@ -145,7 +183,10 @@ async function main(): Promise<void> {
         env.contextSecret,
       ),
     });
-    const paths = ['/api/v1/company', '/api/v1/employees?page=1&pageSize=20'];
+    const paths = [
+      ...(ONLY.includes('company') ? ['/api/v1/company'] : []),
+      ...(ONLY.includes('page') ? ['/api/v1/employees?page=1&pageSize=20'] : []),
+    ];
     const bodies: Record<string, string> = {};
     for (const p of paths) {
       const res = await fetch(`${gateway.url}${p}`, { headers: auth });
@@ -180,6 +221,7 @@ async function main(): Promise<void> {
       const r = await autocannon({
         url: `${target.base}${path}`,
         connections: CONNECTIONS,
+        ...(RATE ? { overallRate: RATE } : {}),
         duration: seconds,
         headers: target.headers(),
       });
@@ -199,6 +241,49 @@ async function main(): Promise<void> {
 
     log(`warm-up (1 s per target and path); load ${load().join(' ')}`);
     for (const path of paths) for (const t of targets) await run(t, path, 1);
+
+    // Store commands per request, exactly: requests one at a time, less what the service sends while idle
+    // over the same time (the outbox relay's poll).
+    const storeCommands: Record<string, Record<string, number>> = {};
+    if (COUNT_COMMANDS) {
+      const counts = () =>
+        ask<{ commands: Record<string, number> }>(employees.proc, { type: 'commands' }, 'commands').then(
+          (m) => m.commands,
+        );
+      const delta = (a: Record<string, number>, b: Record<string, number>) =>
+        Object.fromEntries(Object.keys(b).map((k) => [k, b[k]! - (a[k] ?? 0)]));
+      const N = 50;
+      for (const path of paths)
+        for (const t of targets.filter((x) => x.target === 'gateway' || x.target === 'service')) {
+          // The previous requests (a page run leaves dozens in flight for seconds) must be done first: wait
+          // for a second in which the service sends no more than the relay's polls.
+          for (let quiet = 0, last = await counts(); quiet < 2;) {
+            await new Promise((resolve) => setTimeout(resolve, 500));
+            const now = await counts();
+            const sent = Object.values(delta(last, now)).reduce((a, b) => a + b, 0);
+            quiet = sent <= 1 ? quiet + 1 : 0;
+            last = now;
+          }
+          const before = await counts();
+          const started = Date.now();
+          for (let i = 0; i < N; i++) {
+            const res = await fetch(`${t.base}${path}`, { headers: t.headers() });
+            if (res.status !== 200) throw new Error(`${t.target} ${path}: ${res.status} ${await res.text()}`);
+            await res.arrayBuffer();
+          }
+          const busy = delta(before, await counts());
+          const took = Date.now() - started;
+          const idleFrom = await counts();
+          await new Promise((resolve) => setTimeout(resolve, took));
+          const idle = delta(idleFrom, await counts());
+          storeCommands[`${t.target} ${path}`] = Object.fromEntries(
+            Object.entries(busy)
+              .map(([k, n]) => [k, round2((n - (idle[k] ?? 0)) / N)] as const)
+              .filter(([, n]) => n !== 0),
+          );
+        }
+      log(`store commands per request (${N} requests one at a time): ${JSON.stringify(storeCommands)}`);
+    }
     const runs: Run[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const path of paths)
@@ -279,10 +364,23 @@ async function main(): Promise<void> {
     const previous = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { runs: [] };
     previous.runs.push({
       startedAt: new Date().toISOString(),
+      commit:
+        git(['rev-parse', '--short', 'HEAD']) + (git(['status', '--porcelain']) ? ' (with uncommitted changes)' : ''),
       machine: machine(),
       load: load(),
-      settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, employees: EMPLOYEES },
+      settings: {
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        connections: CONNECTIONS,
+        rate: RATE,
+        paths: ONLY,
+        employees: EMPLOYEES,
+        logLevel: LOG_LEVEL,
+        countCommands: COUNT_COMMANDS,
+        otel: OTEL,
+      },
       summary,
+      ...(COUNT_COMMANDS ? { storeCommandsPerRequest: storeCommands } : {}),
       runs,
       profiles,
     });

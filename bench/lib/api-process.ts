@@ -5,7 +5,8 @@
 //   BENCH_ROLE=bare       a bare express answering the JSON bodies in BENCH_BODIES (path → body), the ceiling;
 //                         with BENCH_CALLER, also the gateway's key lookup (so a gateway can run over it).
 // IPC: child → { type: 'ready', url, pid }; parent → { type: 'profile-start' | 'profile-stop', file } |
-// { type: 'seed', employees } (employees only) | { type: 'stop' }.
+// { type: 'seed', employees } | { type: 'commands' } (employees only: store commands sent so far, by name,
+// from the driver's command monitoring) | { type: 'stop' }.
 import { writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,7 +48,17 @@ async function bare(): Promise<{ url: string; stop(): Promise<void> }> {
 
 async function main(): Promise<void> {
   let running: { url: string; stop(): Promise<void>; deps?: any };
-  if (role === 'employees') running = await startEmployeesService(process.env);
+  const commands: Record<string, number> = {};
+  if (role === 'employees' && process.env.BENCH_COUNT_COMMANDS === 'true') {
+    // The driver's command monitoring (a URI option), to count the store commands a request costs. Not on
+    // for timed runs: the driver then also decodes every reply for the event.
+    const url = new URL(process.env.MONGO_URL!);
+    url.searchParams.set('monitorCommands', 'true');
+    running = await startEmployeesService({ ...process.env, MONGO_URL: url.toString() });
+    running.deps.mongo.getClient().on('commandStarted', (e: { commandName: string }) => {
+      commands[e.commandName] = (commands[e.commandName] ?? 0) + 1;
+    });
+  } else if (role === 'employees') running = await startEmployeesService(process.env);
   else if (role === 'gateway') running = await startGateway(process.env);
   else running = await bare();
   process.on('message', async (m: { type: string; file?: string; employees?: number }) => {
@@ -66,6 +77,8 @@ async function main(): Promise<void> {
     } else if (m.type === 'seed') {
       const created = await createTenant(employeesRepositories(running.deps.mongo), { name: 'Bench', market: 'CZ' });
       process.send!({ type: 'seeded', apiKey: created.apiKey, tenantId: created.tenantId });
+    } else if (m.type === 'commands') {
+      process.send!({ type: 'commands', commands: { ...commands } });
     } else if (m.type === 'stop') {
       await running.stop();
       process.send!({ type: 'stopped' });

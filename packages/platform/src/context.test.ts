@@ -1,5 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { mintContext, verifyContext, type CallerContext, type InternalContext, type ServiceContext } from './context';
+import {
+  ContextVerifier,
+  mintContext,
+  verifyContext,
+  type CallerContext,
+  type InternalContext,
+  type ServiceContext,
+} from './context';
 
 const SECRET = 'context-secret-for-tests';
 const OTHER_SECRET = 'a-different-secret';
@@ -149,5 +156,56 @@ describe('mintContext / verifyContext', () => {
     it('accepts a hand-built, correctly signed envelope (so the cases above fail for the stated reason)', () => {
       expect(verifyContext(signedToken(b64json({ ctx: service, exp: NOW / 1000 + 1 })), SECRET, NOW)).toEqual(service);
     });
+  });
+});
+
+describe('ContextVerifier: verifyContext, remembered until expiry (0093)', () => {
+  it('accepts a caller token like verifyContext, then answers it from memory with the same frozen context', () => {
+    const verifier = new ContextVerifier(SECRET);
+    const token = mintContext(caller, SECRET, 60, NOW);
+    const first = verifier.verify(token, NOW);
+    expect(first).toEqual(caller);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen((first as CallerContext).permissions)).toBe(true);
+    expect(verifier.verify(token, NOW + 30_000)).toBe(first);
+  });
+
+  it('refuses a remembered token once it has expired, exactly when verifyContext does', () => {
+    const verifier = new ContextVerifier(SECRET);
+    const token = mintContext(caller, SECRET, 60, NOW);
+    expect(verifier.verify(token, NOW)).toBeDefined();
+    expect(verifier.verify(token, NOW + 60_000)).toEqual(verifyContext(token, SECRET, NOW + 60_000));
+    expect(verifier.verify(token, NOW + 60_001)).toBeUndefined();
+    expect(verifyContext(token, SECRET, NOW + 60_001)).toBeUndefined();
+  });
+
+  it('never remembers a forged, foreign or malformed token', () => {
+    const verifier = new ContextVerifier(SECRET);
+    const forged = mintContext(caller, OTHER_SECRET, 60, NOW);
+    for (let i = 0; i < 3; i++) expect(verifier.verify(forged, NOW)).toBeUndefined();
+    const token = mintContext(caller, SECRET, 60, NOW);
+    const [payload] = token.split('.');
+    expect(verifier.verify(`${payload}.${sign(payload!, OTHER_SECRET)}`, NOW)).toBeUndefined();
+    expect(verifier.verify(undefined, NOW)).toBeUndefined();
+    expect(verifier.verify('', NOW)).toBeUndefined();
+    expect(verifier.verify(signedToken(b64json({ ctx: null, exp: NOW / 1000 + 60 })), NOW)).toBeUndefined();
+    // Another secret's verifier refuses this secret's tokens, even ones this secret's verifier remembers.
+    expect(new ContextVerifier(SECRET).verify(token, NOW)).toEqual(caller);
+    expect(new ContextVerifier(OTHER_SECRET).verify(token, NOW)).toBeUndefined();
+  });
+
+  it('checks service contexts every time (minted per call, not worth remembering)', () => {
+    const verifier = new ContextVerifier(SECRET);
+    const token = mintContext(service, SECRET, 60, NOW);
+    const first = verifier.verify(token, NOW);
+    expect(first).toEqual(service);
+    expect(verifier.verify(token, NOW)).not.toBe(first);
+  });
+
+  it('stays bounded: past its size it forgets, and still answers correctly', () => {
+    const verifier = new ContextVerifier(SECRET, 2);
+    const tokens = ['a', 'b', 'c'].map((id) => mintContext({ ...caller, requestId: id }, SECRET, 60, NOW));
+    for (const t of tokens) expect(verifier.verify(t, NOW)).toMatchObject({ requestId: expect.any(String) });
+    for (const t of tokens) expect(verifier.verify(t, NOW)).toEqual(verifyContext(t, SECRET, NOW));
   });
 });

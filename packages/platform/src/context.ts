@@ -49,6 +49,10 @@ export function verifyContext(
   secret: string,
   now = Date.now(),
 ): InternalContext | undefined {
+  return verifyEnvelope(token, secret, now)?.ctx;
+}
+
+function verifyEnvelope(token: string | undefined, secret: string, now: number): Envelope | undefined {
   if (!token) return undefined;
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return undefined;
@@ -58,8 +62,48 @@ export function verifyContext(
   try {
     const envelope = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Envelope;
     if (typeof envelope.exp !== 'number' || envelope.exp * 1000 < now) return undefined;
-    return envelope.ctx;
+    return envelope;
   } catch {
     return undefined;
+  }
+}
+
+const deepFreeze = <T extends object>(ctx: T): Readonly<T> => {
+  for (const value of Object.values(ctx)) if (value && typeof value === 'object') Object.freeze(value);
+  return Object.freeze(ctx);
+};
+
+/**
+ * verifyContext for one secret, remembering the caller contexts it verified until they expire: the gateway
+ * sends the same token for every request of an API key while its key cache holds the key (it mints one per
+ * lookup: docs/decisions/0093), so a service checks the HMAC of a token once, not on every request. A token
+ * is accepted exactly when verifyContext would accept it: the same token, the same secret, before its `exp`.
+ * Only verified tokens are remembered (a forged one costs its HMAC every time, as before); service contexts
+ * are minted per call and not remembered. The contexts handed out are frozen: they are shared.
+ */
+export class ContextVerifier {
+  private readonly verified = new Map<string, { ctx: InternalContext; expiresAt: number }>();
+
+  constructor(
+    private readonly secret: string,
+    private readonly maxEntries = 5_000,
+  ) {}
+
+  verify(token: string | undefined, now = Date.now()): InternalContext | undefined {
+    if (!token) return undefined;
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expiresAt >= now) return known.ctx;
+      this.verified.delete(token);
+      return undefined;
+    }
+    const envelope = verifyEnvelope(token, this.secret, now);
+    if (!envelope?.ctx || typeof envelope.ctx !== 'object') return undefined;
+    const ctx = deepFreeze(envelope.ctx);
+    if (ctx.kind === 'caller') {
+      if (this.verified.size >= this.maxEntries) this.verified.clear();
+      this.verified.set(token, { ctx, expiresAt: envelope.exp * 1000 });
+    }
+    return ctx;
   }
 }

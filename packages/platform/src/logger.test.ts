@@ -1,6 +1,9 @@
+import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { node } from '@opentelemetry/sdk-node';
-import { createLogger } from './logger';
+import { bufferedDestination, createLogger, LOG_FLUSH_MS } from './logger';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -43,5 +46,44 @@ describe('log lines carry the active trace', () => {
     const { lines, stream } = capture();
     createLogger('test', 'info', stream).info({ employee: { email: 'ana@example.com' } }, 'x');
     expect(lines[0]).toMatchObject({ employee: { email: '[redacted]' } });
+  });
+});
+
+describe('log lines are written in batches, warnings at once (0094)', () => {
+  const file = () => join(mkdtempSync(join(tmpdir(), 'log-')), 'out.log');
+  const lines = (path: string) =>
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { msg: string });
+  const until = async (check: () => boolean, ms = 5000) => {
+    const end = Date.now() + ms;
+    while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    return check();
+  };
+
+  it('holds info lines briefly, then writes them within the flush interval', async () => {
+    const path = file();
+    const logger = createLogger('test', 'info', bufferedDestination(openSync(path, 'w')));
+    const started = Date.now();
+    logger.info('one');
+    logger.info('two');
+    expect(lines(path)).toEqual([]); // buffered: no write per line
+    expect(await until(() => lines(path).length === 2)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(LOG_FLUSH_MS + 2000);
+    expect(lines(path).map((l) => l.msg)).toEqual(['one', 'two']);
+  });
+
+  it('writes a warning, and what was buffered before it, without waiting for the interval', async () => {
+    const path = file();
+    // No periodic flush within the test: only the warning can make the buffer be written.
+    const destination = bufferedDestination(openSync(path, 'w'), 600_000);
+    const logger = createLogger('test', 'info', destination);
+    logger.info('before');
+    expect(lines(path)).toEqual([]);
+    logger.warn('careful');
+    const flushed = new Promise<void>((resolve) => destination.once('drain', () => resolve()));
+    await flushed;
+    expect(lines(path).map((l) => l.msg)).toEqual(['before', 'careful']);
   });
 });

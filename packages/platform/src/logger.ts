@@ -24,11 +24,31 @@ export function traceFields(): { trace_id?: string; span_id?: string } {
   return { trace_id: span.traceId, span_id: span.spanId };
 }
 
+/** Lines wait in memory until this many bytes are buffered, or at most FLUSH_MS. */
+export const LOG_BUFFER_BYTES = 4096;
+export const LOG_FLUSH_MS = 200;
+const WARN = 40;
+
+/**
+ * Standard output (or another file descriptor), written in batches: up to LOG_BUFFER_BYTES of lines, at
+ * least every LOG_FLUSH_MS. One write per line (pino's default) cost a process more per request than its
+ * routing, one request line each (docs/decisions/0094). Lines of level warn and above are flushed at once
+ * (createLogger), and pino flushes what is buffered when the process exits.
+ */
+export function bufferedDestination(fd = 1, flushMs = LOG_FLUSH_MS) {
+  return pino.destination({ dest: fd, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: flushMs });
+}
+
+/** As pino chooses: standard output replaced by a test or a tool is written through, not around. */
+const stdoutDestination = (): pino.DestinationStream =>
+  process.stdout.write === Object.getPrototypeOf(process.stdout).write ? bufferedDestination() : process.stdout;
+
 export function createLogger(
   service: string,
   level = process.env.LOG_LEVEL ?? 'info',
-  destination?: pino.DestinationStream,
+  destination: pino.DestinationStream = stdoutDestination(),
 ): Logger {
+  const flush = (destination as { flush?: () => void }).flush?.bind(destination);
   const options: pino.LoggerOptions = {
     name: service,
     // An unknown level would make pino throw before the configuration is read: the configuration's
@@ -38,6 +58,21 @@ export function createLogger(
     redact: { paths: REDACT, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
     mixin: traceFields,
+    // A warning or an error is not left waiting in the buffer (bufferedDestination).
+    ...(flush && {
+      hooks: {
+        logMethod(args, method, lineLevel) {
+          method.apply(this, args);
+          if (lineLevel >= WARN) {
+            try {
+              flush();
+            } catch {
+              // a closed destination: the line itself already went where it could
+            }
+          }
+        },
+      },
+    }),
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination);
 }

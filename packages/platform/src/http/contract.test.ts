@@ -94,6 +94,39 @@ describe('ContractRoutes.match', () => {
   });
 });
 
+describe('ContractRoutes: the index gives what a scan of every template gives', () => {
+  // A path is tested only against the templates of its bucket (segment count, `/api/v1/<resource>`); the
+  // answer must be the one a test of every template would give, for every path of the real contract.
+  const real = new ContractRoutes(openApiDocument());
+  const d = openApiDocument() as Record<string, any>;
+  const templates = [...Object.keys(d.paths ?? {}), ...Object.keys(d['x-planned-operations'] ?? {})];
+  const scan = (path: string) => {
+    // The unindexed answer: every template tested on its own, the most literal matching group kept.
+    const found = templates
+      .map((t) => ({ t, routes: new ContractRoutes({ paths: { [t]: d.paths?.[t] ?? { get: {} } } }) }))
+      .filter(({ routes }) => routes.match(path) !== undefined)
+      .map(({ t }) => ({ t, literals: t.split('/').filter((s) => s && !s.includes('{')).length }));
+    const best = Math.max(...found.map((f) => f.literals));
+    return found.filter((f) => f.literals === best).map((f) => f.t);
+  };
+  const concrete = (t: string) => t.replace(/\{[^}]+\}/g, 'x1');
+  const paths = templates.flatMap((t) => [
+    concrete(t),
+    `${concrete(t)}/`,
+    `${concrete(t)}/extra`,
+    concrete(t).replace(/\/[^/]+$/, ''),
+  ]);
+
+  it(`for ${paths.length} paths: each template with ids, with a trailing slash, one segment more and less`, () => {
+    const wrong = paths.filter((path) => {
+      const expected = scan(path);
+      const got = real.match(path)?.template;
+      return expected.length ? !got || !expected.includes(got) : got !== undefined;
+    });
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe('ContractRoutes.stripReadOnly', () => {
   const routes = new ContractRoutes(doc);
   const schema = routes.requestSchema('PUT', '/api/v1/things/1');

@@ -35,9 +35,21 @@ export interface PathMatch {
   allowed: string[];
 }
 
-/** The contract's paths (built and planned) and their methods. */
+/** Segments that index a template: its first three when all literal (`/api/v1/<resource>`), else none. */
+const PREFIX_SEGMENTS = 3;
+const WILD = '*';
+const segmentsOf = (path: string): string[] => path.split('/').filter(Boolean);
+const isLiteral = (segment: string): boolean => !segment.includes('{');
+
+/**
+ * The contract's paths (built and planned) and their methods. Asked on every request (the gateway's 405,
+ * the 501 of planned operations), so a path is tested only against the templates that can match it: those
+ * with as many segments and the same leading literal segments (`/api/v1/<resource>`), not all of them.
+ */
 export class ContractRoutes {
   private readonly templates: Template[] = [];
+  /** `<segment count> <leading literal segments>` (or `*`) → templates, most literal first. */
+  private readonly index = new Map<string, Template[]>();
 
   constructor(private readonly doc: Doc) {
     const add = (template: string, methods: string[], item?: Doc) => {
@@ -58,10 +70,30 @@ export class ContractRoutes {
     }
     for (const [template, methods] of Object.entries<string[]>(doc[PLANNED] ?? {})) add(template, methods ?? []);
     this.templates.sort((a, b) => b.literals - a.literals);
+    // A template's pattern matches only paths with exactly its segments (each non-empty), equal where the
+    // template is literal: so a path need only be tested against its own bucket and the wildcard one.
+    for (const t of this.templates) {
+      const segments = segmentsOf(t.template);
+      const lead = segments.slice(0, PREFIX_SEGMENTS);
+      const key = `${segments.length} ${lead.every(isLiteral) ? lead.join('/') : WILD}`;
+      const bucket = this.index.get(key) ?? [];
+      bucket.push(t);
+      this.index.set(key, bucket);
+    }
+  }
+
+  /** The templates a path may match, most literal first (a superset of those it matches). */
+  private candidates(path: string): Template[] {
+    const segments = segmentsOf(path);
+    const exact = this.index.get(`${segments.length} ${segments.slice(0, PREFIX_SEGMENTS).join('/')}`);
+    const wild = this.index.get(`${segments.length} ${WILD}`);
+    if (!wild) return exact ?? [];
+    if (!exact) return wild;
+    return [...exact, ...wild].sort((a, b) => b.literals - a.literals);
   }
 
   private matching(path: string): Template[] {
-    const found = this.templates.filter((t) => t.pattern.test(path));
+    const found = this.candidates(path).filter((t) => t.pattern.test(path));
     const best = found[0]?.literals;
     return found.filter((t) => t.literals === best);
   }

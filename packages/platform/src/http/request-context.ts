@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { trace } from '@opentelemetry/api';
-import { CONTEXT_HEADER, REQUEST_ID_HEADER, verifyContext, type CallerContext, type InternalContext } from '../context';
+import {
+  CONTEXT_HEADER,
+  ContextVerifier,
+  REQUEST_ID_HEADER,
+  type CallerContext,
+  type InternalContext,
+} from '../context';
 import { AppError } from '../errors';
 
 declare global {
@@ -30,13 +36,19 @@ export function traceIdOf(req: Request): string {
   return id && !/^0+$/.test(id) ? id : req.requestId;
 }
 
-/** Refuses a request that lacks a context minted by the gateway (or a peer service, for internal routes). */
+/**
+ * Refuses a request that lacks a context minted by the gateway (or a peer service, for internal routes).
+ * A verified caller context is remembered until it expires (ContextVerifier, docs/decisions/0093); the
+ * caller context a handler sees carries this request's id (the gateway reuses one token for many requests).
+ */
 export function requireInternalContext(secret: string, accept: InternalContext['kind'][] = ['caller']) {
+  const verifier = new ContextVerifier(secret);
   return (req: Request, _res: Response, next: NextFunction): void => {
-    const ctx = verifyContext(req.header(CONTEXT_HEADER), secret);
+    const ctx = verifier.verify(req.header(CONTEXT_HEADER));
     if (!ctx || !accept.includes(ctx.kind))
       return next(new AppError('UNAUTHORIZED', 'Missing or invalid internal caller context.'));
-    req.internal = ctx;
+    req.internal =
+      ctx.kind === 'caller' && ctx.requestId !== req.requestId ? { ...ctx, requestId: req.requestId } : ctx;
     next();
   };
 }

@@ -1,5 +1,10 @@
 import mongoose, { type Connection } from 'mongoose';
 
+// Every query of mongoose captured a stack trace (`new Error().stack`, costly with source maps) only to name
+// where a query ran first in a "Query was already executed" error: not worth it on every read
+// (docs/decisions/0093). Queries are `Connection`s of this mongoose, so the option is set on it.
+mongoose.set('skipOriginalStackTraces', true);
+
 // Each service owns one database, reached through its own connection (never mongoose's global one),
 // so several services can share a process in tests without sharing models.
 export async function connectMongo(url: string, dbName: string): Promise<Connection> {

@@ -6,7 +6,6 @@ import {
   createBaseApp,
   finishApp,
   methodNotAllowed,
-  mintContext,
   type Logger,
   type Metrics,
 } from '@travel/platform';
@@ -14,6 +13,7 @@ import { RateLimiter } from '../domain/rate-limit';
 import { ownerOf, type Upstream } from '../domain/routes';
 import type { KeyResolver } from '../infra/key-resolver';
 import { apiReferenceRoutes } from './api-reference';
+import { CallerTokens } from './caller-token';
 import { forward } from './proxy';
 
 export interface GatewayOptions {
@@ -40,6 +40,7 @@ export function presentedKey(req: Request): string | undefined {
 export function createGatewayApp(options: GatewayOptions): Express {
   const { resolver, upstreams, contextSecret, limiter } = options;
   const contract = options.contract ?? new ContractRoutes(openApiDocument());
+  const tokens = new CallerTokens(contextSecret);
   const app = createBaseApp({
     logger: options.logger,
     metrics: options.metrics,
@@ -78,8 +79,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
         res.setHeader('allow', known.allowed.join(', '));
         throw methodNotAllowed(req.method, known.template, known.allowed);
       }
-      const context = mintContext({ kind: 'caller', ...caller, requestId: req.requestId }, contextSecret);
-      forward(req, res, next, upstreams[owner], context);
+      forward(req, res, next, upstreams[owner], tokens.tokenFor(caller, req.requestId));
     } catch (err) {
       next(err);
     }
