@@ -39,12 +39,14 @@ import {
   measureCeiling,
   quiesce,
   Receiver,
+  diff,
+  sumBy,
   waitForExit,
   type CeilingResult,
 } from './lib/children';
 import { isolatedInfra } from './lib/isolated-infra';
 import { mongoClient } from './lib/store-probe';
-import type { Arrival, DispatcherStats } from './lib/protocol';
+import type { Arrival } from './lib/protocol';
 import { CpuMeter, load, machine, percentile, pidListeningOn, round2 } from './lib/system';
 
 const ROOT = repoRoot();
@@ -251,18 +253,6 @@ interface StepResult {
   load1AtStart: number;
   load1AtEnd: number;
   verdict: { deliveries: boolean; p99: boolean; backlog: boolean };
-}
-
-function sumBy(rows: DispatcherStats['attempts'], label: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of rows) out[r.labels[label] ?? '?'] = (out[r.labels[label] ?? '?'] ?? 0) + r.value;
-  return out;
-}
-
-function diff(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const k of Object.keys(after)) if (after[k]! - (before[k] ?? 0) !== 0) out[k] = after[k]! - (before[k] ?? 0);
-  return out;
 }
 
 interface Context {

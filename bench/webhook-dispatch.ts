@@ -29,10 +29,18 @@ import { ensureTestTls } from '../packages/testkit/src/tls';
 import { employeeEvent } from '../packages/testkit/src/events';
 import { SPEC_SCHEDULE } from '../services/webhook-dispatcher/src/domain/schedule';
 import { ATTEMPT_QUEUE, DEFER_LABEL, EVENTS_QUEUE, waitQueueOf } from '../services/webhook-dispatcher/src/infra/queues';
-import { measureCeiling as measureCeilingOf, quiesce, Receiver, Dispatcher, type CeilingResult } from './lib/children';
+import {
+  measureCeiling as measureCeilingOf,
+  quiesce,
+  Receiver,
+  Dispatcher,
+  diff,
+  sumBy,
+  type CeilingResult,
+} from './lib/children';
 import { summarizeCpuProfile } from './lib/cpuprofile';
 import { mongoClient, storeProbe, type ProbeResult, type ProbeRow } from './lib/store-probe';
-import type { DispatcherStats, OpStat } from './lib/protocol';
+import type { OpStat } from './lib/protocol';
 import { CpuMeter, commandOf, load, machine, percentile, pidListeningOn, round2 } from './lib/system';
 
 const ROOT = repoRoot();
@@ -235,18 +243,6 @@ interface Context {
   infra: ReturnType<typeof testInfra>;
   pids: { ferretdb?: number; rabbitmq?: number };
   stepCounter: number;
-}
-
-function sumBy(rows: DispatcherStats['attempts'], label: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of rows) out[r.labels[label] ?? '?'] = (out[r.labels[label] ?? '?'] ?? 0) + r.value;
-  return out;
-}
-
-function diff(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const k of Object.keys(after)) if (after[k]! - (before[k] ?? 0) !== 0) out[k] = after[k]! - (before[k] ?? 0);
-  return out;
 }
 
 async function register(env: TestEnv, dispatcherUrl: string, tenantId: string, url: string): Promise<void> {

@@ -213,3 +213,17 @@ export async function quiesce(pid: number | undefined): Promise<number> {
   }
   return round2((Date.now() - started) / 1000);
 }
+
+/** The dispatcher's attempt counters summed by one label (bench/lib/dispatcher-process.ts `stats`). */
+export function sumBy(rows: DispatcherStats['attempts'], label: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of rows) out[r.labels[label] ?? '?'] = (out[r.labels[label] ?? '?'] ?? 0) + r.value;
+  return out;
+}
+
+/** What grew between two readings of the same counters (keys that did not move are left out). */
+export function diff(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of Object.keys(after)) if (after[k]! - (before[k] ?? 0) !== 0) out[k] = after[k]! - (before[k] ?? 0);
+  return out;
+}

@@ -71,7 +71,15 @@ func startFerretIn(t *testing.T, dir string) *mongo.Client {
 
 func ids(t *testing.T, c *mongo.Collection, filter any) []string {
 	t.Helper()
-	cur, err := c.Find(context.Background(), filter)
+	out := foundIDs(t, c, filter)
+	sort.Strings(out)
+	return out
+}
+
+// foundIDs returns the `_id`s a find returns, in its order.
+func foundIDs(t *testing.T, c *mongo.Collection, filter any, opts ...*options.FindOptions) []string {
+	t.Helper()
+	cur, err := c.Find(context.Background(), filter, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +91,6 @@ func ids(t *testing.T, c *mongo.Collection, filter any) []string {
 	for i, d := range docs {
 		out[i] = fmt.Sprint(d["_id"])
 	}
-	sort.Strings(out)
 	return out
 }
 

@@ -74,19 +74,7 @@ func findIDs(t *testing.T, c *mongo.Collection, filter, sort bson.D, skip, limit
 	if limit > 0 {
 		o.SetLimit(limit)
 	}
-	cur, err := c.Find(context.Background(), filter, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var docs []bson.M
-	if err := cur.All(context.Background(), &docs); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]string, len(docs))
-	for i, d := range docs {
-		out[i] = fmt.Sprint(d["_id"])
-	}
-	return out
+	return foundIDs(t, c, filter, o)
 }
 
 // window is what skip and limit leave of the reference.

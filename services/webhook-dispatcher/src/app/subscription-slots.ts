@@ -57,19 +57,7 @@ export class SubscriptionSlots {
     if (this.tryAcquire(subscriptionId)) return Promise.resolve(true);
     const s = this.subs.get(subscriptionId);
     if (!s || this.waitMs <= 0 || Date.now() - s.lastFreedAt > this.waitMs) return Promise.resolve(false);
-    const waiters = s.waiters;
-    return new Promise<boolean>((resolve) => {
-      const settle = (granted: boolean) => {
-        clearTimeout(timer);
-        resolve(granted);
-      };
-      const timer = setTimeout(() => {
-        const i = waiters.indexOf(settle);
-        if (i >= 0) waiters.splice(i, 1);
-        settle(false);
-      }, this.waitMs);
-      waiters.push(settle);
-    });
+    return this.waitInLine(s.waiters, () => undefined);
   }
 
   /** Takes a slot, waiting for one within the bounds; false when the attempt should be deferred. */
@@ -81,12 +69,16 @@ export class SubscriptionSlots {
       return Promise.resolve(true);
     }
     if (!this.mayWait(s)) return Promise.resolve(false);
-    const waiters = s.waiters;
     this.waitingTotal++;
+    return this.waitInLine(s.waiters, () => this.waitingTotal--);
+  }
+
+  /** Waits at most `waitMs` for a slot passed on by `release`; `settled` runs once either way. */
+  private waitInLine(waiters: Array<(granted: boolean) => void>, settled: () => void): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
       const settle = (granted: boolean) => {
         clearTimeout(timer);
-        this.waitingTotal--;
+        settled();
         resolve(granted);
       };
       const timer = setTimeout(() => {
