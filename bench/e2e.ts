@@ -21,7 +21,7 @@
 // --quick (a ~1 min smoke run: 20 creates/s, 5 s window), --monitor (the dispatcher counts and times its
 // store commands and broker publishes, as the dispatch benchmark's --profile does; adds to its CPU).
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -44,6 +44,7 @@ import {
   waitForExit,
   type CeilingResult,
 } from './lib/children';
+import { writeResultsFile } from './lib/results-file';
 import { isolatedInfra } from './lib/isolated-infra';
 import { mongoClient } from './lib/store-probe';
 import type { Arrival } from './lib/protocol';
@@ -768,14 +769,7 @@ async function main(): Promise<void> {
       },
     ],
   };
-  writeFileSync(file, JSON.stringify(doc) + '\n');
-  try {
-    execFileSync(join(ROOT, 'node_modules', '.bin', 'prettier'), ['--write', '--log-level', 'warn', file], {
-      cwd: ROOT,
-    });
-  } catch {
-    writeFileSync(file, JSON.stringify(doc, null, 1) + '\n');
-  }
+  writeResultsFile(ROOT, file, doc);
   log(`results written to ${file.slice(ROOT.length + 1)}`);
   if (error) throw new Error(error);
 }

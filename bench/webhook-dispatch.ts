@@ -15,7 +15,7 @@
 // --rates single=200,fanout=2 (fixed rates instead of the search), --window S, --max-minutes M.
 import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createLogger } from '../packages/platform/src/logger';
@@ -38,6 +38,7 @@ import {
   sumBy,
   type CeilingResult,
 } from './lib/children';
+import { writeResultsFile } from './lib/results-file';
 import { summarizeCpuProfile } from './lib/cpuprofile';
 import { mongoClient, storeProbe, type ProbeResult, type ProbeRow } from './lib/store-probe';
 import type { OpStat } from './lib/protocol';
@@ -771,16 +772,7 @@ async function main(): Promise<void> {
       })),
     ],
   };
-  // Written compact, then laid out by Prettier like the rest of the tree (small objects stay on one line);
-  // indented by JSON.stringify when Prettier is not there.
-  writeFileSync(file, JSON.stringify(doc) + '\n');
-  try {
-    execFileSync(join(ROOT, 'node_modules', '.bin', 'prettier'), ['--write', '--log-level', 'warn', file], {
-      cwd: ROOT,
-    });
-  } catch {
-    writeFileSync(file, JSON.stringify(doc, null, 1) + '\n');
-  }
+  writeResultsFile(ROOT, file, doc);
   log(`results written to ${file.slice(ROOT.length + 1)}`);
 }
 
