@@ -44,6 +44,7 @@ import {
   waitForExit,
   type CeilingResult,
 } from './lib/children';
+import { cliOptions } from './lib/cli';
 import { writeResultsFile } from './lib/results-file';
 import { isolatedInfra } from './lib/isolated-infra';
 import { mongoClient } from './lib/store-probe';
@@ -54,13 +55,7 @@ const ROOT = repoRoot();
 const STATE = join(ROOT, '.local', 'bench', 'e2e');
 
 // ---- options ----------------------------------------------------------------------------------------
-const argv = process.argv.slice(2);
-const flag = (name: string) => argv.includes(`--${name}`);
-const opt = (name: string): string | undefined => {
-  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (i < 0) return undefined;
-  return argv[i]!.includes('=') ? argv[i]!.split('=').slice(1).join('=') : argv[i + 1];
-};
+const { flag, opt } = cliOptions();
 const QUICK = flag('quick');
 const RATES = (opt('rates') ?? (QUICK ? '20' : '100')).split(/[/,]/).filter(Boolean).map(Number);
 const SUBSCRIPTIONS = Number(opt('subscriptions') ?? 10);
@@ -744,7 +739,7 @@ async function main(): Promise<void> {
       ...previous.runs,
       {
         startedAt,
-        argv,
+        argv: process.argv.slice(2),
         // Dispatcher settings given in the shell (e.g. WEBHOOK_ATTEMPT_PREFETCH=256 npm run bench -- e2e ...).
         shellEnv: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))),
         code: {

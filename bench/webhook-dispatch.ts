@@ -38,6 +38,7 @@ import {
   sumBy,
   type CeilingResult,
 } from './lib/children';
+import { cliOptions } from './lib/cli';
 import { writeResultsFile } from './lib/results-file';
 import { summarizeCpuProfile } from './lib/cpuprofile';
 import { mongoClient, storeProbe, type ProbeResult, type ProbeRow } from './lib/store-probe';
@@ -48,13 +49,7 @@ const ROOT = repoRoot();
 const STATE = join(ROOT, '.local', 'bench');
 
 // ---- options ----------------------------------------------------------------------------------------
-const argv = process.argv.slice(2);
-const flag = (name: string) => argv.includes(`--${name}`);
-const opt = (name: string): string | undefined => {
-  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (i < 0) return undefined;
-  return argv[i]!.includes('=') ? argv[i]!.split('=').slice(1).join('=') : argv[i + 1];
-};
+const { flag, opt } = cliOptions();
 const QUICK = flag('quick');
 const PROFILE = flag('profile');
 const STORE_PROBE = flag('store-probe');

@@ -7,17 +7,10 @@ import type { DeliveryDoc, DispatcherRepositories, EnvelopeDoc, SubscriptionDoc 
 import type { SubscriptionCache } from '../infra/subscription-cache';
 import { enqueueAttempt } from '../infra/queues';
 import { newDeliveryRow } from './new-delivery';
-import type { SendFirst, SentFirst } from './attempts';
+import type { AttemptRunner, SentFirst } from './attempts';
 
-/** Sends first attempts from the fan-out (app/attempts.ts, docs/decisions/0095). */
-export interface FirstAttemptSender {
-  holdEvent(): (() => void) | undefined;
-  claimFirst(tenant: TenantId, row: DeliveryDoc, payload: string): Promise<SendFirst | undefined>;
-  requeueNext(
-    tenantId: string,
-    row: Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'subscriptionId'>,
-  ): Promise<void>;
-}
+/** What the fan-out uses of the attempt runner to send first attempts itself (docs/decisions/0095). */
+export type FirstAttemptSender = Pick<AttemptRunner, 'holdEvent' | 'claimFirst' | 'requeueNext'>;
 
 const PUBLIC_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
 
