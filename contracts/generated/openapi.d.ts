@@ -87,7 +87,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The delivery log of a subscription, newest first (also of a deleted one, for 30 days) */
+        /**
+         * The delivery log of a subscription, newest first (also of a deleted one, for 30 days)
+         * @description One row per event and subscription. A delivery whose first attempt goes out at once is logged when that attempt has ended, a few milliseconds after your endpoint answered (at most the 10 s time-out); one that waits in the queue is logged as `Pending` first. Every later attempt updates its row.
+         */
         get: operations["listDeliveries"];
         put?: never;
         post?: never;
