@@ -3,3 +3,4 @@ export * from './decimal';
 export * from './money';
 export * from './rounding';
 export * from './wire';
+export * from './limits';

@@ -1,6 +1,7 @@
 export * from './config';
 export * from './context';
 export * from './errors';
+export * from './limits';
 export * from './logger';
 export * from './service';
 export * from './http/app';

@@ -1,5 +1,6 @@
 import type { FilterQuery, Model, QueryOptions, UpdateQuery } from 'mongoose';
 import { TenantScopeError, type TenantId } from './tenant-guard';
+import { checkPageRange, PAGE_SIZE_DEFAULT } from '../limits';
 
 /**
  * Every query of a tenant's data goes through a scope that adds `tenantId` to the filter, so a handler
@@ -122,11 +123,9 @@ export interface PageRequest {
   pageSize: number;
 }
 
-/** Reads page/pageSize (already range-checked by the contract) with the documented defaults. */
+/** Reads page/pageSize with the documented defaults; out of the contract's range is 400 even unvalidated. */
 export function pageRequest(query: Record<string, unknown>): PageRequest {
-  const page = Number(query.page ?? 1);
-  const pageSize = Number(query.pageSize ?? 20);
-  return { page, pageSize };
+  return checkPageRange(Number(query.page ?? 1), Number(query.pageSize ?? PAGE_SIZE_DEFAULT));
 }
 
 export async function paginate<D, T>(
@@ -136,6 +135,7 @@ export async function paginate<D, T>(
   sort: Record<string, 1 | -1>,
   map: (doc: D) => T,
 ): Promise<Page<T>> {
+  checkPageRange(page, pageSize); // a use case may build its own request: the bound holds here too
   const [total, docs] = await Promise.all([
     scope.count(filter),
     scope
