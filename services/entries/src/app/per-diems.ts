@@ -6,6 +6,7 @@ import {
   atRevision,
   outboxUpdate,
   raiseEvent,
+  refuseInvalid,
   tenantOf,
   withRevisionRetry,
   type CallerContext,
@@ -22,6 +23,7 @@ import {
   type Stop,
 } from '@travel/per-diem';
 import { Decimal, minorDigitsOf } from '../domain/amounts';
+import { itineraryListErrors } from '../domain/limits';
 import { checkAllocationsCover, perDiemTotal } from '../domain/entry-total';
 import type { TravelEntry } from '../domain/entry';
 import type { Expense } from '../domain/expense';
@@ -330,6 +332,7 @@ export class PerDiemsApp {
   ) {}
 
   async fromItinerary(caller: CallerContext, entryId: string, input: FromItineraryInput): Promise<TravelEntry> {
+    refuseInvalid(itineraryListErrors(input));
     return withRevisionRetry('travel entry', async () => {
       const current = await this.entries.writable(caller, entryId);
       if (input.employeeId !== undefined && input.employeeId.toLowerCase() !== current.employeeId)

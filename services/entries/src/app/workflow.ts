@@ -3,6 +3,7 @@ import {
   atRevision,
   invalidState,
   outboxUpdate,
+  refuseInvalid,
   raiseEvent,
   tenantOf,
   withRevisionRetry,
@@ -10,6 +11,7 @@ import {
   type FieldErrors,
 } from '@travel/platform';
 import { mayEdit } from '../domain/access';
+import { workflowListErrors } from '../domain/limits';
 import type { TravelEntry } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import {
@@ -62,6 +64,7 @@ export class WorkflowApp {
 
   /** Replaces the workflow (ManageCompanyData is checked by the route). Every approver must be the company's. */
   async replaceWorkflow(caller: CallerContext, input: ApprovalWorkflowInput): Promise<ApprovalWorkflow> {
+    refuseInvalid(workflowListErrors(input)); // before one directory call per approver
     const settlementSteps = normalizeSteps(input.settlementSteps);
     const tripApprovalSteps = normalizeSteps(input.tripApprovalSteps);
     const named = new Set([...settlementSteps, ...tripApprovalSteps].flatMap((s) => s.approverIds));

@@ -1,5 +1,7 @@
 import type { FieldErrors } from '@travel/platform';
-import { Decimal, decimalText, sameAmount, sumText } from './amounts';
+import { itemsProblem } from '@travel/platform/src/limits';
+import { checkRange, Decimal, decimalText, sameAmount, sumText } from './amounts';
+import { ALLOCATION_AMOUNT_RANGE, MAX_ALLOCATIONS, PERCENTAGE_RANGE } from './limits';
 
 /** One share of an entry's costs: a percentage (2 decimals) or an amount in the base currency, never both. */
 export interface CostCenterAllocation {
@@ -18,9 +20,9 @@ const KEY = 'costCenterAllocations';
 const PERCENT_PLACES = 2;
 
 /**
- * Shape rules that need nothing but the body: distinct cost centers, exactly one of percentage and amount
- * per allocation, one mode for the whole entry, percentages with 2 decimals and amounts with the base
- * currency's minor digits.
+ * Shape rules that need nothing but the body: at most MAX_ALLOCATIONS, distinct cost centers, exactly one
+ * of percentage and amount per allocation, one mode for the whole entry, percentages above 0 up to 100 with
+ * 2 decimals and amounts above 0 with the base currency's minor digits.
  */
 export function checkAllocationShape(
   input: readonly AllocationInput[],
@@ -28,6 +30,8 @@ export function checkAllocationShape(
 ): { allocations: CostCenterAllocation[]; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const tooMany = itemsProblem(input, MAX_ALLOCATIONS);
+  if (tooMany) return { allocations: [], errors: { [KEY]: [tooMany] } };
   const seen = new Set<string>();
   const allocations = input.map((a, i): CostCenterAllocation => {
     const at = `${KEY}[${i}]`;
@@ -39,8 +43,10 @@ export function checkAllocationShape(
     if (hasPercentage === hasAmount) add(at, 'must have either a percentage or an amount');
     const percentage = hasPercentage ? decimalText(a.percentage!, PERCENT_PLACES) : null;
     if (percentage === undefined) add(`${at}.percentage`, `must have at most ${PERCENT_PLACES} decimals`);
+    checkRange(add, `${at}.percentage`, percentage, PERCENTAGE_RANGE);
     const amount = hasAmount ? decimalText(a.amount!, baseDigits) : null;
     if (amount === undefined) add(`${at}.amount`, `must have at most ${baseDigits} decimals`);
+    checkRange(add, `${at}.amount`, amount, ALLOCATION_AMOUNT_RANGE);
     return { costCenterId, percentage: percentage ?? null, amount: amount ?? null };
   });
   const modes = new Set(allocations.map((a) => (a.percentage !== null ? 'percentage' : 'amount')));

@@ -1,6 +1,15 @@
 // Decimal amounts as the entries context stores them: decimal text ("1234.50"), never binary floating
 // point. Reading, arithmetic and rounding go through @travel/money (decimal.js, ISO 4217 minor digits).
-import { Decimal, isCurrency, minorDigits, parseWireDecimal, roundTo, WireFormatError } from '@travel/money';
+import {
+  Decimal,
+  isCurrency,
+  minorDigits,
+  outOfRange,
+  parseWireDecimal,
+  roundTo,
+  WireFormatError,
+  type DecimalRange,
+} from '@travel/money';
 
 export { Decimal, isCurrency };
 
@@ -15,6 +24,20 @@ export function decimalText(value: number, places: number): string | undefined {
     if (err instanceof WireFormatError) return undefined;
     throw err;
   }
+}
+
+/**
+ * Adds why decimal text lies outside its range (docs/decisions/0107) under `field`; an absent or unreadable
+ * value (already refused for its decimals) adds nothing.
+ */
+export function checkRange(
+  add: (field: string, message: string) => void,
+  field: string,
+  text: string | null | undefined,
+  range: DecimalRange,
+): void {
+  const problem = text === null || text === undefined ? undefined : outOfRange(text, range);
+  if (problem) add(field, problem);
 }
 
 /** Sum of decimal texts, written with `places` decimals. */

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '@travel/platform';
-import { decimalText, isCurrency, minorDigitsOf } from './amounts';
+import { checkRange, decimalText, isCurrency, minorDigitsOf } from './amounts';
+import { AMOUNT_RANGE, MANUAL_RATE_RANGE } from './limits';
 import { checkAllocationShape, type CostCenterAllocation } from './allocations';
 import { addFieldError, optionalText } from '@travel/text-rules';
 import { isCountryCode } from './countries';
@@ -136,11 +137,13 @@ export function entryFields(
   const advancePayment = decimalText(input.advancePayment ?? 0, places);
   if (advancePayment === undefined && isCurrency(currencyCode))
     add('advancePayment', `must have at most ${places} decimals in ${currencyCode}`);
+  checkRange(add, 'advancePayment', advancePayment, AMOUNT_RANGE);
 
   let manualRate: string | null = null;
   if (input.manualAdvanceExchangeRate !== undefined && input.manualAdvanceExchangeRate !== null) {
     manualRate = decimalText(input.manualAdvanceExchangeRate, RATE_PLACES) ?? null;
     if (manualRate === null) add('manualAdvanceExchangeRate', `must have at most ${RATE_PLACES} decimals`);
+    checkRange(add, 'manualAdvanceExchangeRate', manualRate, MANUAL_RATE_RANGE);
   }
 
   const { allocations, errors: allocationErrors } = checkAllocationShape(

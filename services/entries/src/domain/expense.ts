@@ -1,7 +1,15 @@
 import { fuelPrices, mileageRates, type FuelKind, type VehicleKind } from '@travel/regulations';
 import type { FieldErrors, Market } from '@travel/platform';
 import { optionalText } from '@travel/text-rules';
-import { Decimal, decimalText, isCurrency, minorDigitsOf, roundText } from './amounts';
+import { checkRange, Decimal, decimalText, isCurrency, minorDigitsOf, roundText } from './amounts';
+import {
+  AMOUNT_RANGE,
+  DISTANCE_RANGE,
+  FUEL_CONSUMPTION_RANGE,
+  FUEL_PRICE_RANGE,
+  MANUAL_RATE_RANGE,
+} from './limits';
+import type { DecimalRange } from '@travel/money';
 import type { RateSource } from './entry';
 
 export const EXPENSE_KINDS = [
@@ -99,15 +107,24 @@ export function expenseFields(
       amount = decimalText(input.amount, minorDigitsOf(currencyCode)) ?? null;
       if (amount === null)
         add('amount', `must have at most ${minorDigitsOf(currencyCode)} decimals in ${currencyCode}`);
+      checkRange(add, 'amount', amount, AMOUNT_RANGE);
     }
   }
-  const optional = (field: keyof ExpenseInput, value: number | null | undefined, places: number): string | null => {
+  const optional = (
+    field: keyof ExpenseInput,
+    value: number | null | undefined,
+    places: number,
+    range: DecimalRange,
+  ): string | null => {
     if (value === undefined || value === null) return null;
     const t = decimalText(value, places);
     if (t === undefined) add(field, `must have at most ${places} decimals`);
+    checkRange(add, field, t, range);
     return t ?? null;
   };
-  const manualExchangeRate = mileage ? null : optional('manualExchangeRate', input.manualExchangeRate, RATE_PLACES);
+  const manualExchangeRate = mileage
+    ? null
+    : optional('manualExchangeRate', input.manualExchangeRate, RATE_PLACES, MANUAL_RATE_RANGE);
 
   let distanceKm: string | null = null;
   let fuelType: MileageFuelType | null = null;
@@ -115,15 +132,15 @@ export function expenseFields(
   let fuelUnitPriceOverride: string | null = null;
   let mileagePetrolGrade: PetrolGrade | null = null;
   if (mileage) {
-    distanceKm = optional('distanceKm', input.distanceKm, 2);
+    distanceKm = optional('distanceKm', input.distanceKm, 2, DISTANCE_RANGE);
     if (input.distanceKm === undefined || input.distanceKm === null) add('distanceKm', 'is required on a Mileage row');
     if (fuelPart) {
       fuelType = input.fuelType ?? null;
       if (!fuelType) add('fuelType', `is required on a Mileage row in ${ctx.market} (the fuel part)`);
-      fuelConsumption = optional('fuelConsumption', input.fuelConsumption, 2);
+      fuelConsumption = optional('fuelConsumption', input.fuelConsumption, 2, FUEL_CONSUMPTION_RANGE);
       if (input.fuelConsumption === undefined || input.fuelConsumption === null)
         add('fuelConsumption', `is required on a Mileage row in ${ctx.market} (litres or kWh per 100 km)`);
-      fuelUnitPriceOverride = optional('fuelUnitPriceOverride', input.fuelUnitPriceOverride, PRICE_PLACES);
+      fuelUnitPriceOverride = optional('fuelUnitPriceOverride', input.fuelUnitPriceOverride, PRICE_PLACES, FUEL_PRICE_RANGE);
       // The grade matters only for a petrol vehicle priced at the regulation's average.
       if (fuelType === 'Petrol' && fuelUnitPriceOverride === null)
         mileagePetrolGrade = input.mileagePetrolGrade ?? 'Octane95';

@@ -2,9 +2,17 @@
 // The writable settings of a row (meals, the manual rate, the override, a short night) are normalized
 // here; the statutory figures always come from the engine (@travel/per-diem), never from the body.
 import type { FieldErrors } from '@travel/platform';
+import { integerProblem, itemsProblem } from '@travel/platform/src/limits';
 import { MARKET_PROFILES, type LegalSource, type Market, type Stop, type TaxTreatment } from '@travel/per-diem';
 import { formatInstant, instantOfWall, localDate, parseInstant } from '@travel/per-diem/src/time';
-import { decimalText } from './amounts';
+import { checkRange, decimalText } from './amounts';
+import {
+  AMOUNT_RANGE,
+  MANUAL_RATE_RANGE,
+  MAX_LEGACY_MEALS,
+  MAX_MEAL_ALLOCATION_DAYS,
+  MAX_MEALS_OF_A_KIND,
+} from './limits';
 import { isCalendarDate, type RateSource } from './entry';
 
 const HOUR = 3_600_000;
@@ -162,6 +170,18 @@ export function perDiemRowFields(
   if (departureTime !== null && arrivalTime !== null && !timesOk) add('arrivalTime', 'must be after departureTime');
   const dates = timesOk ? rowDates(market, departureTime!, arrivalTime!) : [];
 
+  // Counts outside 0..2 would turn a meal reduction into a supplement (docs/decisions/0107).
+  const checkCount = (field: string, value: unknown, max = MAX_MEALS_OF_A_KIND) => {
+    const problem = value === undefined || value === null ? undefined : integerProblem(value, 0, max);
+    if (problem) add(field, problem);
+  };
+  for (const kind of ['breakfastsProvided', 'lunchesProvided', 'dinnersProvided'] as const)
+    checkCount(kind, input[kind]);
+  checkCount('mealsProvided', input.mealsProvided, MAX_LEGACY_MEALS);
+  const tooManyDays = input.mealsProvidedAllocation
+    ? itemsProblem(input.mealsProvidedAllocation, MAX_MEAL_ALLOCATION_DAYS)
+    : undefined;
+  if (tooManyDays) add('mealsProvidedAllocation', tooManyDays);
   const perMeal = [input.breakfastsProvided, input.lunchesProvided, input.dinnersProvided].some((n) => n !== undefined);
   let meals = {
     breakfastsProvided: input.breakfastsProvided ?? 0,
@@ -169,7 +189,7 @@ export function perDiemRowFields(
     dinnersProvided: input.dinnersProvided ?? 0,
   };
   let allocation: MealsOfDay[] | null = null;
-  if (input.mealsProvidedAllocation) {
+  if (input.mealsProvidedAllocation && !tooManyDays) {
     const seen = new Set<string>();
     allocation = input.mealsProvidedAllocation.map((day, j) => {
       if (!isCalendarDate(day.date)) add(`mealsProvidedAllocation[${j}].date`, 'must be a calendar date (yyyy-MM-dd)');
@@ -177,6 +197,8 @@ export function perDiemRowFields(
         add(`mealsProvidedAllocation[${j}].date`, `must be a day of the row (${dates.join(', ')})`);
       if (seen.has(day.date)) add(`mealsProvidedAllocation[${j}].date`, 'is listed twice');
       seen.add(day.date);
+      for (const kind of ['breakfastsProvided', 'lunchesProvided', 'dinnersProvided'] as const)
+        checkCount(`mealsProvidedAllocation[${j}].${kind}`, day[kind]);
       return {
         date: day.date,
         breakfastsProvided: day.breakfastsProvided ?? 0,
@@ -201,12 +223,14 @@ export function perDiemRowFields(
   if (input.manualExchangeRate !== undefined && input.manualExchangeRate !== null) {
     manualExchangeRate = decimalText(input.manualExchangeRate, RATE_PLACES) ?? null;
     if (manualExchangeRate === null) add('manualExchangeRate', `must have at most ${RATE_PLACES} decimals`);
+    checkRange(add, 'manualExchangeRate', manualExchangeRate, MANUAL_RATE_RANGE);
   }
 
   let overrideAmount: string | null = null;
   if (input.overrideAmount !== undefined && input.overrideAmount !== null) {
     overrideAmount = decimalText(input.overrideAmount, 2) ?? null;
     if (overrideAmount === null) add('overrideAmount', 'must have at most 2 decimals');
+    checkRange(add, 'overrideAmount', overrideAmount, AMOUNT_RANGE);
   }
   const overrideReason = input.overrideReason?.trim() || null;
   if (input.overrideAmount !== undefined && input.overrideAmount !== null && overrideReason === null)
