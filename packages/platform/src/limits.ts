@@ -31,11 +31,16 @@ export function checkItems(errors: FieldErrors, field: string, value: unknown, m
   if (problem) (errors[field] ??= []).push(problem);
 }
 
+/** Throws 400 VALIDATION_FAILED with the field errors, when there are any. */
+export function refuseInvalid(errors: FieldErrors): void {
+  if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
+}
+
 /** Throws 400 VALIDATION_FAILED when a list breaks its size limit (for a use case with a single list). */
 export function requireItems(field: string, value: unknown, max: number, min = 0): void {
   const errors: FieldErrors = {};
   checkItems(errors, field, value ?? [], max, min);
-  if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
+  refuseInvalid(errors);
 }
 
 /** A page request inside the contract's bounds, or 400 VALIDATION_FAILED under `page`/`pageSize`. */
@@ -45,6 +50,6 @@ export function checkPageRange(page: unknown, pageSize: unknown): { page: number
   if (pageProblem) errors.page = [pageProblem];
   const sizeProblem = integerProblem(pageSize, 1, PAGE_SIZE_MAX);
   if (sizeProblem) errors.pageSize = [sizeProblem];
-  if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
+  refuseInvalid(errors);
   return { page: page as number, pageSize: pageSize as number };
 }
