@@ -31,10 +31,9 @@ export function checkItems(errors: FieldErrors, field: string, value: unknown, m
   if (problem) (errors[field] ??= []).push(problem);
 }
 
-/** Throws 400 VALIDATION_FAILED with the field errors, when there are any. */
-export function refuseInvalid(errors: FieldErrors): void {
+const refuseInvalid = (errors: FieldErrors): void => {
   if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
-}
+};
 
 /** Throws 400 VALIDATION_FAILED when a list breaks its size limit (for a use case with a single list). */
 export function requireItems(field: string, value: unknown, max: number, min = 0): void {

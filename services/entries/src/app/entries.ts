@@ -7,7 +7,6 @@ import {
   outboxUpdate,
   paginate,
   raiseEvent,
-  refuseInvalid,
   tenantOf,
   withOutbox,
   type CallerContext,
@@ -196,7 +195,7 @@ export class EntriesApp {
   }
 
   async create(caller: CallerContext, input: CreateEntryInput, uploads?: CreateUploads) {
-    refuseInvalid(entryListErrors(input)); // before a single nested row is priced or converted
+    throwIfInvalid('VALIDATION_FAILED', entryListErrors(input)); // before a single nested row is priced or converted
     const { fields, errors } = entryFields(input, { employeeId: caller.employeeId, baseCurrency: caller.baseCurrency });
     if (fields.employeeId !== caller.employeeId && !mayEditAll(caller)) throw forbidden(EDIT_ALL_ENTRIES);
     const now = new Date();
@@ -343,7 +342,7 @@ export class EntriesApp {
    * one conditional single-document write with `entry.updated` in its outbox.
    */
   async update(caller: CallerContext, rawId: string, input: UpdateEntryInput): Promise<TravelEntry> {
-    refuseInvalid(entryListErrors({ perDiems: input.perDiems }));
+    throwIfInvalid('VALIDATION_FAILED', entryListErrors({ perDiems: input.perDiems }));
     return withRevisionRetry('travel entry', async () => {
       const current = await this.writable(caller, rawId);
       const { fields, errors } = entryFields(input, {

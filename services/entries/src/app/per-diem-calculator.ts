@@ -12,7 +12,7 @@ import {
   type RowMeals,
   type Stop,
 } from '@travel/per-diem';
-import { AppError, refuseInvalid, type CallerContext, type Market } from '@travel/platform';
+import { AppError, throwIfInvalid, type CallerContext, type Market } from '@travel/platform';
 import { itineraryListErrors } from '../domain/limits';
 
 /** The employees service: the residency of an employee of the company, or null when there is no such employee. */
@@ -64,7 +64,7 @@ export class PerDiemCalculator {
   ) {}
 
   async calculate(caller: CallerContext, request: CalculatorRequest): Promise<Calculation> {
-    refuseInvalid(itineraryListErrors(request)); // before the engine walks the stops
+    throwIfInvalid(itineraryListErrors(request)); // before the engine walks the stops
     const residency = request.employeeId ? await this.residency(caller, request.employeeId) : undefined;
     let result;
     try {

@@ -6,7 +6,7 @@ import {
   atRevision,
   outboxUpdate,
   raiseEvent,
-  refuseInvalid,
+  throwIfInvalid,
   tenantOf,
   withRevisionRetry,
   type CallerContext,
@@ -332,7 +332,7 @@ export class PerDiemsApp {
   ) {}
 
   async fromItinerary(caller: CallerContext, entryId: string, input: FromItineraryInput): Promise<TravelEntry> {
-    refuseInvalid(itineraryListErrors(input));
+    throwIfInvalid(itineraryListErrors(input));
     return withRevisionRetry('travel entry', async () => {
       const current = await this.entries.writable(caller, entryId);
       if (input.employeeId !== undefined && input.employeeId.toLowerCase() !== current.employeeId)

@@ -3,7 +3,7 @@ import {
   atRevision,
   invalidState,
   outboxUpdate,
-  refuseInvalid,
+  throwIfInvalid,
   raiseEvent,
   tenantOf,
   withRevisionRetry,
@@ -64,7 +64,7 @@ export class WorkflowApp {
 
   /** Replaces the workflow (ManageCompanyData is checked by the route). Every approver must be the company's. */
   async replaceWorkflow(caller: CallerContext, input: ApprovalWorkflowInput): Promise<ApprovalWorkflow> {
-    refuseInvalid(workflowListErrors(input)); // before one directory call per approver
+    throwIfInvalid(workflowListErrors(input)); // before one directory call per approver
     const settlementSteps = normalizeSteps(input.settlementSteps);
     const tripApprovalSteps = normalizeSteps(input.tripApprovalSteps);
     const named = new Set([...settlementSteps, ...tripApprovalSteps].flatMap((s) => s.approverIds));

@@ -21,6 +21,7 @@ import {
   type BatchState,
   type PayoutMethod,
 } from '../domain/batch';
+import { entryIdListErrors } from '../domain/limits';
 import { buildPain001, compactIban, isIban } from '../domain/pain001';
 import { Decimal } from '@travel/money';
 import type { BatchDoc, PayoutsRepositories } from '../infra/repositories';
@@ -78,6 +79,7 @@ export class BatchesApp {
   }
 
   async create(caller: CallerContext, input: { entryIds: string[]; payoutMethod: PayoutMethod }): Promise<BatchDoc> {
+    throwIfInvalid(entryIdListErrors(input.entryIds)); // 1 to 500, before anything is written or reserved
     throwIfInvalid(duplicateIds(input.entryIds));
     const now = new Date();
     const batch: BatchDoc = {
