@@ -4,6 +4,7 @@ import { expandPermissions, missingOwnerFlags } from './permissions';
 import { sameValue } from './equality';
 import { checkTaxId } from './tax-id';
 import { addFieldError, optionalText, requiredText } from './text';
+import { customFieldErrors, employeeListErrors } from './limits';
 
 export type EmployeeStatus = 'Active' | 'Inactive';
 export type Residency = 'Resident' | 'NonResident';
@@ -237,6 +238,7 @@ export function replacedFields(input: EmployeeWrite, market: Market): { fields: 
   if (fields.taxId) normalize('taxId', checkTaxId(fields.taxId, market, fields.residency === 'Resident'));
   if (fields.bankAccount) normalize('bankAccount', checkIban(fields.bankAccount));
   if (fields.bic) normalize('bic', checkBic(fields.bic));
+  Object.assign(errors, customFieldErrors(input.customFields), employeeListErrors(input)); // keys of their own
   return { fields, errors };
 }
 
@@ -250,6 +252,8 @@ export function nextCostCenterIds(
   input: readonly string[] | undefined,
 ): { ids: string[]; error?: string } {
   if (input === undefined) return { ids: [...current] };
+  if (!Array.isArray(input) || input.some((id) => typeof id !== 'string'))
+    return { ids: [...current], error: 'must be an array of cost-center ids' };
   const ids = [...new Set(input.map((id) => id.toLowerCase()))];
   if (ids.length > MAX_COST_CENTERS) {
     return { ids, error: `must name at most ${MAX_COST_CENTERS} distinct cost centers (names ${ids.length})` };
