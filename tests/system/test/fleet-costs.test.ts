@@ -99,7 +99,8 @@ describe('vehicle costs', () => {
     const cases: [number, string][] = [
       [0.1, 'EUR'],
       [0.3, 'EUR'],
-      [9999999999999.99, 'EUR'],
+      [999999999, 'EUR'], // the product's maximum amount (docs/decisions/0107)
+      [123456789.01, 'EUR'],
       [1500, 'CZK'],
       [99.9, 'PLN'],
       [1500, 'JPY'],
@@ -124,6 +125,8 @@ describe('vehicle costs', () => {
       [1.5, 'JPY', 'amount'],
       [0, 'EUR', 'amount'],
       [-5, 'EUR', 'amount'],
+      [999999999.01, 'EUR', 'amount'], // above the maximum amount
+      [9999999999999.99, 'EUR', 'amount'],
       [0.1 + 0.2, 'EUR', 'amount'], // a float artefact: 0.30000000000000004
       [10, 'EURO', 'currency'],
       [10, 'eur', 'currency'],

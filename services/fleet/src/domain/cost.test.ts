@@ -8,7 +8,8 @@ describe('checkAmount (JSON numbers read as decimals, never as floats)', () => {
     [0.1, 'PLN', '0.10'],
     [1500, 'JPY', '1500'],
     [1.25, 'KWD', '1.250'],
-    [9999999999999.99, 'EUR', '9999999999999.99'],
+    [999999998.999, 'KWD', '999999998.999'],
+    [999999999, 'EUR', '999999999.00'],
   ])('%p %s is stored as %s and read back as the same number', (amount, currency, value) => {
     expect(checkAmount(amount, currency)).toEqual({ value });
     expect(amountToWire(value, currency)).toBe(amount);
@@ -19,6 +20,7 @@ describe('checkAmount (JSON numbers read as decimals, never as floats)', () => {
     [1.5, 'JPY', 'whole number'],
     [0, 'EUR', 'greater than 0'],
     [-1, 'EUR', 'greater than 0'],
+    [9999999999999.99, 'EUR', 'must be <= 999999999'], // the product's maximum amount (decision 0107)
     ['84.37', 'EUR', 'greater'], // text passes the money package; the contract refuses strings first
   ])('%p %s: %s', (amount, currency, problem) => {
     const result = checkAmount(amount, currency);

@@ -2,12 +2,14 @@ import {
   WireFormatError,
   decimalFromText,
   isCurrency,
+  outOfRange,
   parseWireAmount,
   toAmountText,
   toWireAmount,
 } from '@travel/money';
 import type { FieldErrors } from '@travel/platform';
 import { addFieldError, optionalText } from '@travel/text-rules';
+import { checkWholeNumber, COST_AMOUNT_RANGE, MAX_ODOMETER_KM } from './limits';
 
 // Vehicle costs (issue 11): date, kind, amount and currency (decimal), odometer, note. Pure rules.
 
@@ -44,13 +46,16 @@ export interface CostWrite {
 
 /**
  * Checks an amount from the wire (a JSON number, docs/decisions/0020) against its currency with the
- * shared money package: never through binary floating point, greater than zero, at most the currency's
- * minor digits (more is a 400, never rounded). Returns the fixed-point text that is stored ("84.30").
+ * shared money package: never through binary floating point, greater than zero and at most the product's
+ * maximum amount, at most the currency's minor digits (more is a 400, never rounded). Returns the
+ * fixed-point text that is stored ("84.30").
  */
 export function checkAmount(amount: unknown, currency: string): { value?: string; problem?: string } {
   if (!isCurrency(currency)) return { problem: 'currency: must be an ISO 4217 currency code' };
   try {
-    return { value: toAmountText(parseWireAmount(amount, currency, { positive: true }), currency) };
+    const value = parseWireAmount(amount, currency, { positive: true });
+    const problem = outOfRange(value, COST_AMOUNT_RANGE);
+    return problem ? { problem } : { value: toAmountText(value, currency) };
   } catch (err) {
     if (err instanceof WireFormatError) return { problem: err.message };
     throw err;
@@ -75,6 +80,7 @@ export function costFields(input: CostWrite): { fields: CostFields; errors: Fiel
   const amount = checkAmount(input.amount, input.currency);
   if (amount.problem?.startsWith('currency: ')) addFieldError(errors, 'currency', amount.problem.slice(10));
   else addFieldError(errors, 'amount', amount.problem);
+  checkWholeNumber(errors, 'odometerKm', input.odometerKm, MAX_ODOMETER_KM);
   const note = optionalText(input.note, true);
   addFieldError(errors, 'note', note.problem);
   return {

@@ -1,6 +1,8 @@
 import type { FieldErrors } from '@travel/platform';
 import { isCalendarDate } from './cost';
 import { addFieldError, optionalText } from '@travel/text-rules';
+import { checkItems } from '@travel/platform/src/limits';
+import { checkWholeNumber, MAX_REMIND_DAYS_BEFORE } from './limits';
 
 // Vehicle deadlines (issue 11): registration, technical inspection, insurance, service, vignette or a
 // custom one; whom to remind by e-mail and how many days before. Pure rules: no I/O.
@@ -59,7 +61,10 @@ export function deadlineFields(input: DeadlineWrite): { fields: DeadlineFields; 
   if (!isCalendarDate(input.dueDate)) addFieldError(errors, 'dueDate', 'must be a calendar date yyyy-MM-dd');
   const note = optionalText(input.note, true);
   addFieldError(errors, 'note', note.problem);
-  const remindEmployeeIds = [...new Set((input.remindEmployeeIds ?? []).map((id) => id.toLowerCase()))];
+  checkWholeNumber(errors, 'remindDaysBefore', input.remindDaysBefore, MAX_REMIND_DAYS_BEFORE);
+  checkItems(errors, 'remindEmployeeIds', input.remindEmployeeIds, Infinity); // a list, whatever its length
+  const listed = Array.isArray(input.remindEmployeeIds) ? input.remindEmployeeIds : [];
+  const remindEmployeeIds = [...new Set(listed.map((id) => String(id).toLowerCase()))];
   if (remindEmployeeIds.length > MAX_RECIPIENTS)
     addFieldError(errors, 'remindEmployeeIds', `at most ${MAX_RECIPIENTS} distinct employees`);
   return {

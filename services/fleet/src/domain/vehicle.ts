@@ -1,5 +1,6 @@
 import type { FieldErrors } from '@travel/platform';
 import { addFieldError, optionalText, requiredText } from '@travel/text-rules';
+import { checkWholeNumber, MAX_CATEGORY, MAX_ENGINE_CAPACITY_CC } from './limits';
 
 // Vehicles (SPEC "Vehicle (fields known)", "States: Vehicle"). Pure rules: no I/O.
 
@@ -82,8 +83,11 @@ export function vehicleFields(
   addFieldError(errors, 'model', model.problem);
 
   if (!current && input.category === undefined) addFieldError(errors, 'category', 'is required');
+  checkWholeNumber(errors, 'category', input.category, MAX_CATEGORY);
+  checkWholeNumber(errors, 'engineCapacityCc', input.engineCapacityCc, MAX_ENGINE_CAPACITY_CC);
+  checkWholeNumber(errors, 'enginePowerKw', input.enginePowerKw, MAX_ENGINE_POWER_KW);
   const enginePowerKw = keepOrClear(input.enginePowerKw, current?.enginePowerKw ?? null);
-  if (enginePowerKw !== null && (enginePowerKw < 1 || enginePowerKw > MAX_ENGINE_POWER_KW))
+  if (!errors.enginePowerKw && enginePowerKw !== null && (enginePowerKw < 1 || enginePowerKw > MAX_ENGINE_POWER_KW))
     addFieldError(errors, 'enginePowerKw', `must be 1 to ${MAX_ENGINE_POWER_KW} (0 clears it)`);
 
   const ownerEmployeeId = input.ownerEmployeeId?.toLowerCase() ?? null;
