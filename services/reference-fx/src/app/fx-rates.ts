@@ -1,5 +1,5 @@
-import { AppError, type Market } from '@travel/platform';
-import type { Decimal } from '@travel/money';
+import { AppError, invalidField, type Market } from '@travel/platform';
+import { EXCHANGE_RATE_RANGE, outOfRange, type Decimal } from '@travel/money';
 import { convert, decideRate, ratePerUnit, type AppliedRate, type Conversion } from '../domain/fx-conversion';
 import { providerOfMarket } from '../domain/fx-providers';
 import type { FxStore } from '../infra/fx-store';
@@ -69,6 +69,9 @@ export class FxRatesApp {
 
   /** An amount in the market's base currency, with the rate used and its provenance (decision 0022). */
   async convert(req: ConversionRequest): Promise<ConversionResult> {
+    // Every caller's manual rate keeps the product's range, whoever checked it before (decision 0107).
+    const rateProblem = req.manualRate && outOfRange(req.manualRate, EXCHANGE_RATE_RANGE);
+    if (rateProblem) throw invalidField('manualRate', rateProblem);
     const profile = providerOfMarket(req.market);
     const official =
       req.currency === profile.baseCurrency ? null : await this.store.rateOn(profile.provider, req.currency, req.date);

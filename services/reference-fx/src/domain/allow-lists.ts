@@ -3,6 +3,7 @@
 // in a country or currency that is not enabled are refused by the contexts that take them.
 import type { Market } from '@travel/platform';
 import { FieldErrorCollector } from '@travel/platform/src/errors';
+import { itemsProblem } from '@travel/platform/src/limits';
 import { ISO_COUNTRY_CODES, ISO_CURRENCY_CODES } from './iso-codes';
 
 export type AllowListKind = 'countries' | 'currencies';
@@ -41,15 +42,23 @@ export const FIELD: Record<AllowListKind, 'countryCodes' | 'currencyCodes'> = {
   currencies: 'currencyCodes',
 };
 
+/** Codes in one list: the contract's `maxItems` (docs/decisions/0107), held here too. */
+export const MAX_ALLOW_LIST_CODES = 300;
+
 /**
- * A list as stored: every code known to ISO (3166-1 alpha-2 or 4217), duplicates once, sorted. The
- * contract has already checked the shape (upper-case letters, at most 300 items); an unknown code is
- * 400 VALIDATION_FAILED under `countryCodes[i]` / `currencyCodes[i]`. An empty list is allowed: it
+ * A list as stored: at most MAX_ALLOW_LIST_CODES codes, every one known to ISO (3166-1 alpha-2 or 4217),
+ * duplicates once, sorted. An unknown code is 400 VALIDATION_FAILED under `countryCodes[i]` /
+ * `currencyCodes[i]`, a longer list under `countryCodes` / `currencyCodes`. An empty list is allowed: it
  * enables nothing.
  */
 export function normalizeList(kind: AllowListKind, codes: string[]): string[] {
   const known = kind === 'countries' ? ISO_COUNTRY_CODES : ISO_CURRENCY_CODES;
   const errors = new FieldErrorCollector();
+  const tooMany = itemsProblem(codes, MAX_ALLOW_LIST_CODES);
+  if (tooMany) {
+    errors.add(FIELD[kind], tooMany);
+    errors.throwIfAny();
+  }
   codes.forEach((code, i) => {
     if (!known.has(code)) {
       errors.add(
