@@ -2,6 +2,7 @@ import { contractAt } from '@travel/contracts';
 import { decimal, MAX_EXCHANGE_RATE } from '@travel/money';
 import { AppError } from '@travel/platform';
 import { MAX_ALLOW_LIST_CODES, normalizeList } from '../domain/allow-lists';
+import { pageOf, SLOVENIAN_MUNICIPALITIES } from '../domain/municipalities';
 import { FxRatesApp } from './fx-rates';
 import type { FxStore } from '../infra/fx-store';
 
@@ -63,4 +64,9 @@ describe('an allow list holds at most 300 codes', () => {
       expect(contractAt(`/components/schemas/${schema}/properties/${key}/maxItems`)).toBe(MAX_ALLOW_LIST_CODES);
     }
   });
+});
+
+it('a municipality page of 1000 rows is refused in the domain (the contract says at most 100)', async () => {
+  const err = await refusal(() => pageOf(SLOVENIAN_MUNICIPALITIES, undefined, { page: 1, pageSize: 1000 }));
+  expect(err.errors).toEqual({ pageSize: ['must be <= 100'] });
 });

@@ -2,6 +2,7 @@
 // sources): 212 Slovenian municipalities with their SURS codes, and the 556 Croatian towns and
 // municipalities with the codes of the Porezna uprava table. Read-only, the same for every tenant.
 import type { Page, PageRequest } from '@travel/platform';
+import { checkPageRange } from '@travel/platform/src/limits';
 import croatian from '../../data/croatian-municipalities.json';
 import slovenian from '../../data/slovenian-municipalities.json';
 
@@ -33,6 +34,7 @@ export function pageOf<T extends { code: string; name: string }>(
   q: string | undefined,
   { page, pageSize }: PageRequest,
 ): Page<T> {
+  checkPageRange(page, pageSize); // the contract's bounds, held here too (docs/decisions/0107)
   const words = q ? foldText(q).split(/\s+/).filter(Boolean) : [];
   const matches = words.length
     ? list.filter((m) => {
