@@ -16,7 +16,8 @@ export function contractAt(pointer: string): unknown {
     for (const raw of path.split('/').slice(1)) {
       const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
       node = resolve(node);
-      if (node === null || typeof node !== 'object' || !(key in node)) throw new Error(`${whole}: no "${key}" in the contract`);
+      if (node === null || typeof node !== 'object' || !(key in node))
+        throw new Error(`${whole}: no "${key}" in the contract`);
       node = (node as Record<string, unknown>)[key];
     }
     return node;

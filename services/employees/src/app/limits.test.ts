@@ -14,7 +14,8 @@ const caller: CallerContext = {
   permissions: ['ManageEmployees'],
   requestId: 'r1',
 };
-const ids = (n: number) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+const ids = (n: number) =>
+  Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
 
 /** Repositories that fail the test on any use: the refusal comes first. */
 const untouched = new Proxy({} as ConstructorParameters<typeof EmployeesApp>[0], {

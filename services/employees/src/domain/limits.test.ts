@@ -7,7 +7,8 @@ import { CUSTOM_FIELD_KEY, MAX_CUSTOM_FIELD_TEXT, MAX_CUSTOM_FIELDS, MAX_PERMISS
 
 const S = '/components/schemas';
 const base = { firstName: 'Ana', lastName: 'Horvat' };
-const ids = (n: number) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+const ids = (n: number) =>
+  Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
 
 describe('the contract states the figures the domain enforces', () => {
   it.each([

@@ -17,11 +17,15 @@ export function customFieldErrors(value: unknown): FieldErrors {
   if (value === undefined || value === null) return errors;
   if (typeof value !== 'object' || Array.isArray(value)) return { customFields: ['must be object'] };
   const entries = Object.entries(value);
-  if (entries.length > MAX_CUSTOM_FIELDS) return { customFields: [`must NOT have more than ${MAX_CUSTOM_FIELDS} properties`] };
+  if (entries.length > MAX_CUSTOM_FIELDS)
+    return { customFields: [`must NOT have more than ${MAX_CUSTOM_FIELDS} properties`] };
   for (const [key, v] of entries) {
     if (!CUSTOM_FIELD_KEY.test(key)) add('customFields', `property name "${key.slice(0, 70)}" is invalid`);
     else if (typeof v === 'string' ? v.length > MAX_CUSTOM_FIELD_TEXT : !isScalar(v))
-      add(`customFields.${key}`, `must be text of at most ${MAX_CUSTOM_FIELD_TEXT} characters, a number, a boolean or null`);
+      add(
+        `customFields.${key}`,
+        `must be text of at most ${MAX_CUSTOM_FIELD_TEXT} characters, a number, a boolean or null`,
+      );
   }
   return errors;
 }

@@ -2,13 +2,7 @@ import { fuelPrices, mileageRates, type FuelKind, type VehicleKind } from '@trav
 import type { FieldErrors, Market } from '@travel/platform';
 import { optionalText } from '@travel/text-rules';
 import { checkRange, Decimal, decimalText, isCurrency, minorDigitsOf, roundText } from './amounts';
-import {
-  AMOUNT_RANGE,
-  DISTANCE_RANGE,
-  FUEL_CONSUMPTION_RANGE,
-  FUEL_PRICE_RANGE,
-  MANUAL_RATE_RANGE,
-} from './limits';
+import { AMOUNT_RANGE, DISTANCE_RANGE, FUEL_CONSUMPTION_RANGE, FUEL_PRICE_RANGE, MANUAL_RATE_RANGE } from './limits';
 import type { DecimalRange } from '@travel/money';
 import type { RateSource } from './entry';
 
@@ -140,7 +134,12 @@ export function expenseFields(
       fuelConsumption = optional('fuelConsumption', input.fuelConsumption, 2, FUEL_CONSUMPTION_RANGE);
       if (input.fuelConsumption === undefined || input.fuelConsumption === null)
         add('fuelConsumption', `is required on a Mileage row in ${ctx.market} (litres or kWh per 100 km)`);
-      fuelUnitPriceOverride = optional('fuelUnitPriceOverride', input.fuelUnitPriceOverride, PRICE_PLACES, FUEL_PRICE_RANGE);
+      fuelUnitPriceOverride = optional(
+        'fuelUnitPriceOverride',
+        input.fuelUnitPriceOverride,
+        PRICE_PLACES,
+        FUEL_PRICE_RANGE,
+      );
       // The grade matters only for a petrol vehicle priced at the regulation's average.
       if (fuelType === 'Petrol' && fuelUnitPriceOverride === null)
         mileagePetrolGrade = input.mileagePetrolGrade ?? 'Octane95';

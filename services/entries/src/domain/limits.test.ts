@@ -30,7 +30,8 @@ import { perDiemRowFields } from './per-diem-row';
 const S = '/components/schemas';
 const defaults = { employeeId: 'e1', baseCurrency: 'CZK' };
 const trip = { departureDate: '2026-11-02', returnDate: '2026-11-03' };
-const ids = (n: number) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+const ids = (n: number) =>
+  Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
 
 describe('the contract states the figures the domain enforces', () => {
   it.each([
@@ -113,7 +114,13 @@ describe('entry fields: the advance and its manual rate', () => {
 describe('cost-center allocations', () => {
   const cc = ids(60);
   it.each([
-    [[{ costCenterId: cc[0]!, percentage: -50 }, { costCenterId: cc[1]!, percentage: 150 }], 'percentage'],
+    [
+      [
+        { costCenterId: cc[0]!, percentage: -50 },
+        { costCenterId: cc[1]!, percentage: 150 },
+      ],
+      'percentage',
+    ],
     [[{ costCenterId: cc[0]!, percentage: 0 }], 'percentage'],
     [[{ costCenterId: cc[0]!, amount: -100 }], 'amount'],
     [[{ costCenterId: cc[0]!, amount: 1_000_000_000 }], 'amount'],
@@ -155,7 +162,11 @@ describe('expense fields', () => {
     [{ ...mileage, distanceKm: 100_001, fuelConsumption: 6 }, 'distanceKm', 'must be <= 100000'],
     [{ ...mileage, distanceKm: 120, fuelConsumption: -6 }, 'fuelConsumption', 'must be > 0'],
     [{ ...mileage, distanceKm: 120, fuelConsumption: 101 }, 'fuelConsumption', 'must be <= 100'],
-    [{ ...mileage, distanceKm: 120, fuelConsumption: 6, fuelUnitPriceOverride: -30 }, 'fuelUnitPriceOverride', 'must be > 0'],
+    [
+      { ...mileage, distanceKm: 120, fuelConsumption: 6, fuelUnitPriceOverride: -30 },
+      'fuelUnitPriceOverride',
+      'must be > 0',
+    ],
   ])('refuses %j under %s', (input, field, message) => {
     expect(expenseFields(input, ctx).errors[field]).toEqual([message]);
   });

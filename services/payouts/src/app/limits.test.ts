@@ -27,9 +27,16 @@ const untouched = <T extends object>(name: string): T =>
   });
 
 const app = () =>
-  new BatchesApp(untouched('repos'), untouched('entries'), untouched('payees'), untouched('ready'), untouched('logger'));
+  new BatchesApp(
+    untouched('repos'),
+    untouched('entries'),
+    untouched('payees'),
+    untouched('ready'),
+    untouched('logger'),
+  );
 
-const ids = (n: number) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+const ids = (n: number) =>
+  Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
 
 async function refusal(run: () => Promise<unknown>): Promise<AppError> {
   try {
