@@ -1,5 +1,7 @@
 import { AppError, type CallerContext, type FieldErrors } from '@travel/platform';
+import { outOfRange } from '@travel/money';
 import { Decimal, minorDigitsOf } from '../domain/amounts';
+import { AMOUNT_RANGE } from '../domain/limits';
 import type { Conversion, CurrencyConverter } from './ports';
 
 /** Field names of the amount being converted, so reference-fx's field errors land on the caller's fields. */
@@ -34,7 +36,12 @@ export async function toBaseCurrency(
     return { conversion: { baseAmount: baseAmount.toFixed(baseDigits), source: null }, errors: {} };
   }
   try {
-    return { conversion: await fx.convert({ market: caller.market, ...input }), errors: {} };
+    const conversion = await fx.convert({ market: caller.market, ...input });
+    // The base amount keeps the product's maximum too: a large amount at a large manual rate is refused
+    // here, not stored as a figure no JSON number can carry (docs/decisions/0107).
+    const tooLarge = outOfRange(conversion.baseAmount, AMOUNT_RANGE);
+    if (tooLarge) return { errors: { [fields.amount]: [`${tooLarge} once converted into ${caller.baseCurrency}`] } };
+    return { conversion, errors: {} };
   } catch (err) {
     if (!(err instanceof AppError) || (err.code !== 'VALIDATION_FAILED' && err.code !== 'EXCHANGE_RATE_UNAVAILABLE'))
       throw err;

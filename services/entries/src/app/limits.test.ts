@@ -1,6 +1,8 @@
 import { AppError, type CallerContext } from '@travel/platform';
 import { entryFields, type TravelEntry } from '../domain/entry';
+import { Decimal } from '@travel/money';
 import { EntriesApp } from './entries';
+import type { CurrencyConverter } from './ports';
 import { PerDiemCalculator } from './per-diem-calculator';
 import { PerDiemsApp, type PerDiemPricer } from './per-diems';
 import { WorkflowApp } from './workflow';
@@ -60,15 +62,23 @@ const stored: TravelEntry = {
   deletedAt: null,
 } as TravelEntry;
 
+/** reference-fx as a manual rate makes it: amount × rate, in CZK. */
+const manualFx: CurrencyConverter = {
+  convert: async ({ amount, manualRate }) => ({
+    baseAmount: new Decimal(amount).times(manualRate ?? '25').toFixed(2),
+    source: 'MANUAL',
+  }),
+};
+
 /** Entries whose store holds `stored` for reads and refuses every write. */
-const entriesApp = () =>
+const entriesApp = (fx: CurrencyConverter = untouched('fx')) =>
   new EntriesApp(
     {
       entries: { of: () => ({ get: async () => stored }) },
       nextEntrySequence: () => Promise.reject(new Error('numbered before the refusal')),
     } as unknown as ConstructorParameters<typeof EntriesApp>[0],
     { exists: async () => true, chargeable: async (_t, _e, ids) => [...ids] },
-    untouched('fx'),
+    fx,
     untouched('vehicles'),
     () => undefined,
   );
@@ -95,6 +105,18 @@ describe('EntriesApp refuses out-of-range money without the validator', () => {
       advancePayment: ['must be <= 999999999'],
       'expenses[0].amount': ['must be >= 0'],
     });
+  });
+
+  it('create: an advance whose base amount would exceed the maximum (large amount, large manual rate)', async () => {
+    const err = await refusal(() =>
+      entriesApp(manualFx).create(caller, {
+        ...trip,
+        advancePayment: 999_999_999,
+        currencyCode: 'EUR',
+        manualAdvanceExchangeRate: 1_000_000,
+      }),
+    );
+    expect(err.errors).toEqual({ advancePayment: ['must be <= 999999999 once converted into CZK'] });
   });
 
   it('create: more than 200 nested expenses is refused before any of them is priced', async () => {
