@@ -15,26 +15,45 @@ export function addFieldError(errors: FieldErrors, field: string, message: strin
   if (message) (errors[field] ??= []).push(message);
 }
 
-/** A required single-line text (a name): trimmed; blank, or with control characters, is a problem. */
-export function requiredText(value: string): { value: string; problem?: string } {
+/**
+ * Why text is longer than `maxLength` characters (code points, as the contract validator counts), worded
+ * like the validator; undefined when it fits or no maximum is given. Holds the contract's `maxLength` in
+ * the code too (docs/decisions/0107).
+ */
+export function tooLong(value: string, maxLength: number | undefined): string | undefined {
+  if (maxLength === undefined || value.length <= maxLength) return undefined; // code points ≤ UTF-16 units
+  return [...value].length > maxLength ? `must NOT have more than ${maxLength} characters` : undefined;
+}
+
+/**
+ * A required single-line text (a name): trimmed; not text, blank, with control characters, or longer than
+ * `maxLength` is a problem.
+ */
+export function requiredText(value: string, maxLength?: number): { value: string; problem?: string } {
+  if (typeof value !== 'string') return { value: '', problem: 'must be string' };
   const trimmed = value.trim();
   if (!trimmed) return { value: trimmed, problem: 'must not be blank' };
   if (hasControlCharacters(trimmed)) return { value: trimmed, problem: 'must not contain control characters' };
-  return { value: trimmed };
+  const long = tooLong(trimmed, maxLength);
+  return long ? { value: trimmed, problem: long } : { value: trimmed };
 }
 
 /**
  * Optional text: trimmed, and null when absent or blank (a full replace clears what it omits). Control
  * characters are a problem; line breaks and tabs are allowed in `multiline` text (an address, a note).
+ * Text longer than `maxLength`, or a value that is not text, is a problem too.
  */
 export function optionalText(
   value: string | null | undefined,
   multiline = false,
+  maxLength?: number,
 ): { value: string | null; problem?: string } {
+  if (value !== undefined && value !== null && typeof value !== 'string')
+    return { value: null, problem: 'must be string' };
   const trimmed = value?.trim();
   if (!trimmed) return { value: null };
   const checked = multiline ? trimmed.replace(/[\r\n\t]/g, ' ') : trimmed;
-  return hasControlCharacters(checked)
-    ? { value: trimmed, problem: 'must not contain control characters' }
-    : { value: trimmed };
+  if (hasControlCharacters(checked)) return { value: trimmed, problem: 'must not contain control characters' };
+  const long = tooLong(trimmed, maxLength);
+  return long ? { value: trimmed, problem: long } : { value: trimmed };
 }

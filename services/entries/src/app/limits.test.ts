@@ -168,6 +168,11 @@ describe('WorkflowApp refuses oversized workflows before asking the directory', 
     expect(err.errors).toEqual({ 'settlementSteps[0].approverIds': ['must NOT have more than 50 items'] });
   });
 
+  it('a workflow operation with a comment over 2,000 characters, before the entry is read', async () => {
+    const err = await refusal(() => app().operate(caller, 'x1', 'approve', 'c'.repeat(2001)));
+    expect(err.errors).toEqual({ comment: ['must NOT have more than 2000 characters'] });
+  });
+
   it('11 steps', async () => {
     const steps = new Array(11).fill({ approverIds: ['e2'] });
     const err = await refusal(() => app().replaceWorkflow(caller, { settlementSteps: [], tripApprovalSteps: steps }));

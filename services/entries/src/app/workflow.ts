@@ -11,7 +11,7 @@ import {
   type FieldErrors,
 } from '@travel/platform';
 import { mayEdit } from '../domain/access';
-import { workflowListErrors } from '../domain/limits';
+import { commentErrors, workflowListErrors } from '../domain/limits';
 import type { TravelEntry } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import {
@@ -107,6 +107,7 @@ export class WorkflowApp {
     operation: WorkflowOperation,
     comment: string | null,
   ): Promise<TravelEntry> {
+    throwIfInvalid(commentErrors(comment)); // kept in the audit log: bounded like the contract says
     const workflow = operation === 'submit' ? await this.workflow(caller) : NO_WORKFLOW;
     let authorized: EntryDoc | undefined;
     const stored = await withRevisionRetry('travel entry', async () => {

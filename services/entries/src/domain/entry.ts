@@ -1,8 +1,8 @@
 import type { FieldErrors } from '@travel/platform';
 import { checkRange, decimalText, isCurrency, minorDigitsOf } from './amounts';
-import { AMOUNT_RANGE, MANUAL_RATE_RANGE } from './limits';
+import { AMOUNT_RANGE, MANUAL_RATE_RANGE, TEXT_MAX_LENGTH } from './limits';
 import { checkAllocationShape, type CostCenterAllocation } from './allocations';
-import { addFieldError, optionalText } from '@travel/text-rules';
+import { addFieldError, optionalText, tooLong } from '@travel/text-rules';
 import { isCountryCode } from './countries';
 import type { Attachment } from './attachment';
 import type { Expense } from './expense';
@@ -154,10 +154,21 @@ export function entryFields(
 
   // Free text (shared rules): trimmed, blank is null, no control characters (line breaks in the long texts).
   const text = (field: 'destination' | 'purpose' | 'description' | 'report', multiline: boolean) => {
-    const checked = optionalText(input[field], multiline);
+    const checked = optionalText(input[field], multiline, TEXT_MAX_LENGTH[field]);
     addFieldError(errors, field, checked.problem);
     return checked.value;
   };
+
+  // Place ids are stored as sent: only their length is bounded.
+  for (const field of ['departureLocationPlaceId', 'destinationPlaceId'] as const) {
+    const value = input[field];
+    if (value !== undefined && value !== null)
+      addFieldError(
+        errors,
+        field,
+        typeof value === 'string' ? tooLong(value, TEXT_MAX_LENGTH.placeId) : 'must be string',
+      );
+  }
 
   const fields: EntryFields = {
     employeeId: (input.employeeId ?? defaults.employeeId).toLowerCase(),

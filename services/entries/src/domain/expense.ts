@@ -2,7 +2,14 @@ import { fuelPrices, mileageRates, type FuelKind, type VehicleKind } from '@trav
 import type { FieldErrors, Market } from '@travel/platform';
 import { optionalText } from '@travel/text-rules';
 import { checkRange, Decimal, decimalText, isCurrency, minorDigitsOf, roundText } from './amounts';
-import { AMOUNT_RANGE, DISTANCE_RANGE, FUEL_CONSUMPTION_RANGE, FUEL_PRICE_RANGE, MANUAL_RATE_RANGE } from './limits';
+import {
+  AMOUNT_RANGE,
+  DISTANCE_RANGE,
+  FUEL_CONSUMPTION_RANGE,
+  FUEL_PRICE_RANGE,
+  MANUAL_RATE_RANGE,
+  TEXT_MAX_LENGTH,
+} from './limits';
 import type { DecimalRange } from '@travel/money';
 import type { RateSource } from './entry';
 
@@ -146,7 +153,7 @@ export function expenseFields(
     }
   }
 
-  const description = optionalText(input.description, true);
+  const description = optionalText(input.description, true, TEXT_MAX_LENGTH.expenseDescription);
   if (description.problem) add('description', description.problem);
 
   const fields: ExpenseFields = {

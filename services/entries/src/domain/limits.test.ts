@@ -20,6 +20,8 @@ import {
   MAX_PER_DIEM_ROWS,
   MAX_PERCENTAGE,
   MIN_ITINERARY_STOPS,
+  commentErrors,
+  TEXT_MAX_LENGTH,
   workflowListErrors,
 } from './limits';
 import { perDiemRowFields } from './per-diem-row';
@@ -76,6 +78,17 @@ describe('the contract states the figures the domain enforces', () => {
       '/paths/~1api~1v1~1travel-entries/post/requestBody/content/multipart~1form-data/schema/properties/attachments/oneOf/1/maxItems',
       MAX_FILES_PER_UPLOAD,
     ],
+    [`${S}/TravelEntryCreate/properties/destination/maxLength`, TEXT_MAX_LENGTH.destination],
+    [`${S}/TravelEntryUpdate/properties/destination/maxLength`, TEXT_MAX_LENGTH.destination],
+    [`${S}/TravelEntryCreate/properties/purpose/maxLength`, TEXT_MAX_LENGTH.purpose],
+    [`${S}/TravelEntryUpdate/properties/purpose/maxLength`, TEXT_MAX_LENGTH.purpose],
+    [`${S}/EntryText/maxLength`, TEXT_MAX_LENGTH.description],
+    [`${S}/EntryText/maxLength`, TEXT_MAX_LENGTH.report],
+    [`${S}/PlaceId/maxLength`, TEXT_MAX_LENGTH.placeId],
+    [`${S}/ExpenseWrite/properties/description/maxLength`, TEXT_MAX_LENGTH.expenseDescription],
+    [`${S}/ExpenseUpdate/properties/description/maxLength`, TEXT_MAX_LENGTH.expenseDescription],
+    [`${S}/PerDiemWrite/properties/overrideReason/maxLength`, TEXT_MAX_LENGTH.overrideReason],
+    [`${S}/WorkflowOperationBody/properties/comment/maxLength`, TEXT_MAX_LENGTH.workflowComment],
   ])('%s is %d', (pointer, value) => {
     expect(contractAt(pointer)).toBe(value);
   });
@@ -229,5 +242,45 @@ describe('list sizes', () => {
       settlementSteps: ['must NOT have more than 10 items'],
       'tripApprovalSteps[0].approverIds': ['must NOT have more than 50 items'],
     });
+  });
+});
+
+describe('stored text keeps the contract’s lengths', () => {
+  const row = { countryCode: 'CZ', departureTime: '2026-11-02T06:00:00Z', arrivalTime: '2026-11-02T20:00:00Z' };
+  it('entry texts and place ids', () => {
+    const { errors } = entryFields(
+      {
+        ...trip,
+        destination: 'x'.repeat(201),
+        purpose: 'x'.repeat(501),
+        description: 'x'.repeat(4001),
+        report: 'x'.repeat(4000),
+        destinationPlaceId: 'p'.repeat(301),
+      },
+      defaults,
+    );
+    expect(errors).toEqual({
+      destination: ['must NOT have more than 200 characters'],
+      purpose: ['must NOT have more than 500 characters'],
+      description: ['must NOT have more than 4000 characters'],
+      destinationPlaceId: ['must NOT have more than 300 characters'],
+    });
+  });
+
+  it('counts characters, not UTF-16 units (200 emoji fit a destination of 200)', () => {
+    expect(entryFields({ ...trip, destination: '🚗'.repeat(200) }, defaults).errors).toEqual({});
+  });
+
+  it('an expense description, an override reason and a workflow comment', () => {
+    const ctx = { market: 'CZ' as const, baseCurrency: 'CZK' };
+    expect(
+      expenseFields({ kind: 'Parking', date: '2026-11-02', amount: 1, description: 'd'.repeat(1001) }, ctx).errors,
+    ).toEqual({ description: ['must NOT have more than 1000 characters'] });
+    expect(perDiemRowFields({ ...row, overrideAmount: 10, overrideReason: 'r'.repeat(501) }, 0, 'CZ').errors).toEqual({
+      'perDiems[0].overrideReason': ['must NOT have more than 500 characters'],
+    });
+    expect(commentErrors('c'.repeat(2001))).toEqual({ comment: ['must NOT have more than 2000 characters'] });
+    expect(commentErrors('c'.repeat(2000))).toEqual({});
+    expect(commentErrors(42)).toEqual({ comment: ['must be string'] });
   });
 });

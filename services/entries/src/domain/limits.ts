@@ -4,6 +4,7 @@
 import { EXCHANGE_RATE_RANGE, nonNegativeAmount, positiveAmount, type DecimalRange } from '@travel/money';
 import type { FieldErrors } from '@travel/platform';
 import { checkItems } from '@travel/platform/src/limits';
+import { tooLong } from '@travel/text-rules';
 
 /** An advance, a paid expense, a per-diem override: 0 up to the product's maximum amount. */
 export const AMOUNT_RANGE: DecimalRange = nonNegativeAmount();
@@ -28,6 +29,18 @@ export const MAX_MEALS_OF_A_KIND = 2;
 export const MAX_LEGACY_MEALS = 4;
 /** Days a row's meal allocation may name (a row spans at most two calendar days). */
 export const MAX_MEAL_ALLOCATION_DAYS = 2;
+
+/** Text an entry write stores, in characters. */
+export const TEXT_MAX_LENGTH = {
+  destination: 200,
+  purpose: 500,
+  description: 4000,
+  report: 4000,
+  placeId: 300,
+  expenseDescription: 1000,
+  overrideReason: 500,
+  workflowComment: 2000,
+} as const;
 
 /** List sizes of an entry write. */
 export const MAX_ALLOCATIONS = 50;
@@ -68,4 +81,12 @@ export function workflowListErrors(input: { settlementSteps?: unknown; tripAppro
     );
   }
   return errors;
+}
+
+/** A workflow operation's comment (kept in the audit log): text of at most 2,000 characters, or none. */
+export function commentErrors(comment: unknown): FieldErrors {
+  if (comment === undefined || comment === null) return {};
+  if (typeof comment !== 'string') return { comment: ['must be string'] };
+  const problem = tooLong(comment, TEXT_MAX_LENGTH.workflowComment);
+  return problem ? { comment: [problem] } : {};
 }

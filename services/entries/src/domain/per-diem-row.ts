@@ -12,7 +12,9 @@ import {
   MAX_LEGACY_MEALS,
   MAX_MEAL_ALLOCATION_DAYS,
   MAX_MEALS_OF_A_KIND,
+  TEXT_MAX_LENGTH,
 } from './limits';
+import { tooLong } from '@travel/text-rules';
 import { isCalendarDate, type RateSource } from './entry';
 
 const HOUR = 3_600_000;
@@ -232,7 +234,9 @@ export function perDiemRowFields(
     if (overrideAmount === null) add('overrideAmount', 'must have at most 2 decimals');
     checkRange(add, 'overrideAmount', overrideAmount, AMOUNT_RANGE);
   }
-  const overrideReason = input.overrideReason?.trim() || null;
+  const overrideReason = typeof input.overrideReason === 'string' ? input.overrideReason.trim() || null : null;
+  const longReason = overrideReason === null ? undefined : tooLong(overrideReason, TEXT_MAX_LENGTH.overrideReason);
+  if (longReason) add('overrideReason', longReason);
   if (input.overrideAmount !== undefined && input.overrideAmount !== null && overrideReason === null)
     add('overrideReason', 'must say why the statutory amount is overridden');
   if (overrideReason !== null && (input.overrideAmount === undefined || input.overrideAmount === null))
