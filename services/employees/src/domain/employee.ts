@@ -3,8 +3,8 @@ import { checkBic, checkIban, type Checked } from './bank';
 import { expandPermissions, missingOwnerFlags } from './permissions';
 import { sameValue } from './equality';
 import { checkTaxId } from './tax-id';
-import { addFieldError, optionalText, requiredText } from './text';
-import { customFieldErrors, employeeListErrors } from './limits';
+import { addFieldError, optionalText, requiredText, tooLong } from './text';
+import { customFieldErrors, employeeListErrors, TEXT_MAX_LENGTH as MAX } from './limits';
 
 export type EmployeeStatus = 'Active' | 'Inactive';
 export type Residency = 'Resident' | 'NonResident';
@@ -203,6 +203,14 @@ export function checkPhone(value: string): string | undefined {
   return undefined;
 }
 
+/** The e-mail as stored: trimmed, lower case, null when blank; longer than 254 characters is a problem. */
+function emailText(value: string | null | undefined): { value: string | null; problem?: string } {
+  if (value !== undefined && value !== null && typeof value !== 'string')
+    return { value: null, problem: 'must be string' };
+  const email = value?.trim().toLowerCase() || null;
+  return { value: email, problem: email === null ? undefined : tooLong(email, MAX.email) };
+}
+
 /**
  * Normalizes and checks the fields a create or full-replace update writes. An omitted optional field is
  * cleared (null, or its default for status, isArchived and residency). References to other records
@@ -215,15 +223,15 @@ export function replacedFields(input: EmployeeWrite, market: Market): { fields: 
     return checked.value;
   };
   const fields: ReplacedFields = {
-    firstName: text('firstName', requiredText(input.firstName)),
-    lastName: text('lastName', requiredText(input.lastName)),
-    email: input.email?.trim().toLowerCase() || null,
-    phone: text('phone', optionalText(input.phone)),
-    address: text('address', optionalText(input.address, true)),
-    taxId: text('taxId', optionalText(input.taxId)),
-    bankAccount: text('bankAccount', optionalText(input.bankAccount)),
-    bic: text('bic', optionalText(input.bic)),
-    position: text('position', optionalText(input.position)),
+    firstName: text('firstName', requiredText(input.firstName, MAX.personName)),
+    lastName: text('lastName', requiredText(input.lastName, MAX.personName)),
+    email: text('email', emailText(input.email)),
+    phone: text('phone', optionalText(input.phone, false, MAX.phone)),
+    address: text('address', optionalText(input.address, true, MAX.address)),
+    taxId: text('taxId', optionalText(input.taxId, false, MAX.taxId)),
+    bankAccount: text('bankAccount', optionalText(input.bankAccount, false, MAX.bankAccount)),
+    bic: text('bic', optionalText(input.bic, false, MAX.bic)),
+    position: text('position', optionalText(input.position, false, MAX.position)),
     departmentId: input.departmentId?.toLowerCase() ?? null,
     status: input.status ?? 'Active',
     isArchived: input.isArchived ?? false,

@@ -1,6 +1,14 @@
 import { contractAt } from '@travel/contracts';
 import { MAX_COST_CENTERS, nextCostCenterIds, replacedFields } from './employee';
-import { CUSTOM_FIELD_KEY, MAX_CUSTOM_FIELD_TEXT, MAX_CUSTOM_FIELDS, MAX_PERMISSION_ENTRIES } from './limits';
+import {
+  CUSTOM_FIELD_KEY,
+  MAX_CUSTOM_FIELD_TEXT,
+  MAX_CUSTOM_FIELDS,
+  MAX_PERMISSION_ENTRIES,
+  RECORD_CODE,
+  TEXT_MAX_LENGTH,
+} from './limits';
+import { costCenterFields, departmentFields } from './org';
 
 // Issue 20 §2: an employee write that skipped the contract validator keeps the contract's sizes
 // (docs/decisions/0107). Each test calls the domain with the value the validator would have refused.
@@ -18,6 +26,18 @@ describe('the contract states the figures the domain enforces', () => {
     [`${S}/CustomFieldValues/maxProperties`, MAX_CUSTOM_FIELDS],
     [`${S}/CustomFieldValues/additionalProperties/anyOf/0/maxLength`, MAX_CUSTOM_FIELD_TEXT],
     [`${S}/CustomFieldValues/propertyNames/pattern`, CUSTOM_FIELD_KEY.source],
+    [`${S}/PersonName/maxLength`, TEXT_MAX_LENGTH.personName],
+    [`${S}/EmployeeWrite/properties/email/maxLength`, TEXT_MAX_LENGTH.email],
+    [`${S}/EmployeeWrite/properties/phone/maxLength`, TEXT_MAX_LENGTH.phone],
+    [`${S}/EmployeeWrite/properties/address/maxLength`, TEXT_MAX_LENGTH.address],
+    [`${S}/EmployeeWrite/properties/taxId/maxLength`, TEXT_MAX_LENGTH.taxId],
+    [`${S}/EmployeeWrite/properties/bankAccount/maxLength`, TEXT_MAX_LENGTH.bankAccount],
+    [`${S}/EmployeeWrite/properties/bic/maxLength`, TEXT_MAX_LENGTH.bic],
+    [`${S}/EmployeeWrite/properties/position/maxLength`, TEXT_MAX_LENGTH.position],
+    [`${S}/RecordName/maxLength`, TEXT_MAX_LENGTH.recordName],
+    [`${S}/RecordCode/maxLength`, TEXT_MAX_LENGTH.recordCode],
+    [`${S}/RecordCode/pattern`, RECORD_CODE.source],
+    [`${S}/CostCenterWrite/properties/description/maxLength`, TEXT_MAX_LENGTH.costCenterDescription],
   ])('%s is %s', (pointer, value) => {
     expect(contractAt(pointer)).toBe(value);
   });
@@ -54,6 +74,45 @@ describe('employee write sizes', () => {
       customFields: ['property name "$where" is invalid', 'property name "a.b" is invalid'],
       'customFields.long': ['must be text of at most 1000 characters, a number, a boolean or null'],
       'customFields.nested': ['must be text of at most 1000 characters, a number, a boolean or null'],
+    });
+  });
+});
+
+describe('stored text keeps the contract’s lengths', () => {
+  it('an employee’s names, e-mail, address and position', () => {
+    const errors = replacedFields(
+      {
+        firstName: 'A'.repeat(101),
+        lastName: 'Horvat',
+        email: `${'a'.repeat(250)}@x.hr`,
+        address: 'x'.repeat(501),
+        position: 'p'.repeat(101),
+      },
+      'HR',
+    ).errors;
+    expect(errors).toEqual({
+      firstName: ['must NOT have more than 100 characters'],
+      email: ['must NOT have more than 254 characters'],
+      address: ['must NOT have more than 500 characters'],
+      position: ['must NOT have more than 100 characters'],
+    });
+  });
+
+  it('text fields that are not text are refused, not a 500', () => {
+    expect(replacedFields({ firstName: 42, lastName: 'H', position: {} } as never, 'HR').errors).toEqual({
+      firstName: ['must be string'],
+      position: ['must be string'],
+    });
+  });
+
+  it('a department’s and a cost center’s name, code and description', () => {
+    expect(departmentFields({ name: 'n'.repeat(101), code: 'C'.repeat(33) }).errors).toEqual({
+      name: ['must NOT have more than 100 characters'],
+      code: ['must NOT have more than 32 characters'],
+    });
+    expect(costCenterFields({ name: 'Sales', code: 'CC$1', description: 'd'.repeat(501) }).errors).toEqual({
+      code: [`must match pattern "${RECORD_CODE.source}"`],
+      description: ['must NOT have more than 500 characters'],
     });
   });
 });

@@ -3,8 +3,36 @@
 // limits.test.ts reads the contract and compares. MAX_COST_CENTERS lives beside its rule in employee.ts.
 import type { FieldErrors } from '@travel/platform';
 import { checkItems } from '@travel/platform/src/limits';
+import { tooLong } from './text';
 
 export const MAX_PERMISSION_ENTRIES = 64;
+
+/** Text an employee, department or cost-center write stores, in characters. */
+export const TEXT_MAX_LENGTH = {
+  personName: 100,
+  email: 254,
+  phone: 40,
+  address: 500,
+  taxId: 32,
+  bankAccount: 42,
+  bic: 14,
+  position: 100,
+  recordName: 100,
+  recordCode: 32,
+  costCenterDescription: 500,
+} as const;
+/** A department's or cost center's code: letters and digits, inner spaces and `._/-` (the contract's pattern). */
+export const RECORD_CODE = /^[A-Za-z0-9](?:[A-Za-z0-9 ._/-]*[A-Za-z0-9])?$/;
+
+/** Why a record code is refused (not text, longer than 32, outside the pattern), or undefined. */
+export function recordCodeProblem(code: unknown): string | undefined {
+  if (typeof code !== 'string') return 'must be string';
+  const trimmed = code.trim();
+  return (
+    tooLong(trimmed, TEXT_MAX_LENGTH.recordCode) ??
+    (RECORD_CODE.test(trimmed) ? undefined : `must match pattern "${RECORD_CODE.source}"`)
+  );
+}
 export const MAX_CUSTOM_FIELDS = 50;
 export const MAX_CUSTOM_FIELD_TEXT = 1000;
 /** A custom field's key: a letter or underscore, then up to 63 letters, digits, `_` or `-` (never `$` or `.`). */

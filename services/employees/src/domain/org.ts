@@ -1,5 +1,6 @@
 import type { FieldErrors } from '@travel/platform';
 import { addFieldError, codeKey, optionalText, requiredText } from './text';
+import { recordCodeProblem, TEXT_MAX_LENGTH } from './limits';
 
 // Departments and cost centers: the company's structure employees are placed in and charge to.
 // Both have a name and a code unique per company (compared case-insensitively, so "cc-1" and "CC-1" clash).
@@ -50,9 +51,10 @@ export const MAX_DEPARTMENT_DEPTH = 20;
 /** A full replace of a department's fields; an omitted parent makes it a root department. */
 export function departmentFields(input: DepartmentWrite) {
   const errors: FieldErrors = {};
-  const name = requiredText(input.name);
+  const name = requiredText(input.name, TEXT_MAX_LENGTH.recordName);
   addFieldError(errors, 'name', name.problem);
-  const code = input.code.trim();
+  addFieldError(errors, 'code', recordCodeProblem(input.code));
+  const code = String(input.code ?? '').trim();
   const fields = {
     name: name.value,
     code,
@@ -65,11 +67,12 @@ export function departmentFields(input: DepartmentWrite) {
 /** A full replace of a cost center's fields; omitted `isActive` is true, omitted `description` clears it. */
 export function costCenterFields(input: CostCenterWrite) {
   const errors: FieldErrors = {};
-  const name = requiredText(input.name);
-  const description = optionalText(input.description, true);
+  const name = requiredText(input.name, TEXT_MAX_LENGTH.recordName);
+  const description = optionalText(input.description, true, TEXT_MAX_LENGTH.costCenterDescription);
   addFieldError(errors, 'name', name.problem);
   addFieldError(errors, 'description', description.problem);
-  const code = input.code.trim();
+  addFieldError(errors, 'code', recordCodeProblem(input.code));
+  const code = String(input.code ?? '').trim();
   const fields = {
     name: name.value,
     code,

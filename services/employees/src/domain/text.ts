@@ -1,4 +1,4 @@
-export { addFieldError, hasControlCharacters, optionalText, requiredText } from '@travel/text-rules';
+export { addFieldError, hasControlCharacters, optionalText, requiredText, tooLong } from '@travel/text-rules';
 
 // Text rules of this context (search and codes); the general ones come from @travel/text-rules.
 
