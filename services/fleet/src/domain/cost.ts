@@ -9,7 +9,7 @@ import {
 } from '@travel/money';
 import type { FieldErrors } from '@travel/platform';
 import { addFieldError, optionalText } from '@travel/text-rules';
-import { checkWholeNumber, COST_AMOUNT_RANGE, MAX_ODOMETER_KM } from './limits';
+import { checkWholeNumber, COST_AMOUNT_RANGE, MAX_ODOMETER_KM, TEXT_MAX_LENGTH } from './limits';
 
 // Vehicle costs (issue 11): date, kind, amount and currency (decimal), odometer, note. Pure rules.
 
@@ -81,7 +81,7 @@ export function costFields(input: CostWrite): { fields: CostFields; errors: Fiel
   if (amount.problem?.startsWith('currency: ')) addFieldError(errors, 'currency', amount.problem.slice(10));
   else addFieldError(errors, 'amount', amount.problem);
   checkWholeNumber(errors, 'odometerKm', input.odometerKm, MAX_ODOMETER_KM);
-  const note = optionalText(input.note, true);
+  const note = optionalText(input.note, true, TEXT_MAX_LENGTH.note);
   addFieldError(errors, 'note', note.problem);
   return {
     fields: {

@@ -2,7 +2,7 @@ import type { FieldErrors } from '@travel/platform';
 import { isCalendarDate } from './cost';
 import { addFieldError, optionalText } from '@travel/text-rules';
 import { checkItems } from '@travel/platform/src/limits';
-import { checkWholeNumber, MAX_REMIND_DAYS_BEFORE } from './limits';
+import { checkWholeNumber, MAX_REMIND_DAYS_BEFORE, TEXT_MAX_LENGTH } from './limits';
 
 // Vehicle deadlines (issue 11): registration, technical inspection, insurance, service, vignette or a
 // custom one; whom to remind by e-mail and how many days before. Pure rules: no I/O.
@@ -55,11 +55,11 @@ export interface DeadlineWrite {
 /** Fields of a create or full replace: omitted recipients are none, omitted days-before the default. */
 export function deadlineFields(input: DeadlineWrite): { fields: DeadlineFields; errors: FieldErrors } {
   const errors: FieldErrors = {};
-  const title = optionalText(input.title);
+  const title = optionalText(input.title, false, TEXT_MAX_LENGTH.deadlineTitle);
   addFieldError(errors, 'title', title.problem);
   if (input.kind === 'Custom' && !title.value) addFieldError(errors, 'title', 'is required for a Custom deadline');
   if (!isCalendarDate(input.dueDate)) addFieldError(errors, 'dueDate', 'must be a calendar date yyyy-MM-dd');
-  const note = optionalText(input.note, true);
+  const note = optionalText(input.note, true, TEXT_MAX_LENGTH.note);
   addFieldError(errors, 'note', note.problem);
   checkWholeNumber(errors, 'remindDaysBefore', input.remindDaysBefore, MAX_REMIND_DAYS_BEFORE);
   checkItems(errors, 'remindEmployeeIds', input.remindEmployeeIds, Infinity); // a list, whatever its length

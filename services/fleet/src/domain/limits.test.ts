@@ -3,7 +3,13 @@ import { MAX_AMOUNT } from '@travel/money';
 import { costFields } from './cost';
 import { deadlineFields } from './deadline';
 import { MAX_FILES_PER_REQUEST } from './document-file';
-import { MAX_CATEGORY, MAX_ENGINE_CAPACITY_CC, MAX_ODOMETER_KM, MAX_REMIND_DAYS_BEFORE } from './limits';
+import {
+  MAX_CATEGORY,
+  MAX_ENGINE_CAPACITY_CC,
+  MAX_ODOMETER_KM,
+  MAX_REMIND_DAYS_BEFORE,
+  TEXT_MAX_LENGTH,
+} from './limits';
 import { MAX_ENGINE_POWER_KW, vehicleFields } from './vehicle';
 
 // Issue 20 §2: fleet writes that skipped the contract validator keep the contract's ranges
@@ -24,6 +30,13 @@ describe('the contract states the figures the domain enforces', () => {
       '/paths/~1api~1v1~1vehicles~1{id}~1documents/post/requestBody/content/multipart~1form-data/schema/properties/files/anyOf/1/maxItems',
       MAX_FILES_PER_REQUEST,
     ],
+    [`${S}/RecordName/maxLength`, TEXT_MAX_LENGTH.vehicleName],
+    [`${S}/VehicleWrite/properties/licensePlate/maxLength`, TEXT_MAX_LENGTH.licensePlate],
+    [`${S}/VehicleWrite/properties/make/maxLength`, TEXT_MAX_LENGTH.make],
+    [`${S}/VehicleWrite/properties/model/maxLength`, TEXT_MAX_LENGTH.model],
+    [`${S}/VehicleCostWrite/properties/note/maxLength`, TEXT_MAX_LENGTH.note],
+    [`${S}/VehicleDeadlineWrite/properties/note/maxLength`, TEXT_MAX_LENGTH.note],
+    [`${S}/VehicleDeadlineWrite/properties/title/maxLength`, TEXT_MAX_LENGTH.deadlineTitle],
   ])('%s is %d', (pointer, value) => {
     expect(contractAt(pointer)).toBe(value);
   });
@@ -65,5 +78,34 @@ describe('a vehicle and a deadline', () => {
   ])('deadline %j is refused under %s', (input, field, message) => {
     const errors = deadlineFields({ kind: 'Inspection', dueDate: '2027-01-10', ...input } as never).errors;
     expect(errors).toEqual({ [field]: [message] });
+  });
+});
+
+describe('stored text keeps the contract’s lengths', () => {
+  it('a vehicle’s name, plate, make and model; a cost’s note; a deadline’s title and note', () => {
+    expect(
+      vehicleFields({
+        type: 'Company',
+        category: 1,
+        name: 'n'.repeat(101),
+        licensePlate: 'ZG-1234-AB-XXXXXXXXXX',
+        make: 'm'.repeat(61),
+        model: 'm'.repeat(61),
+      }).errors,
+    ).toEqual({
+      name: ['must NOT have more than 100 characters'],
+      licensePlate: ['must NOT have more than 20 characters'],
+      make: ['must NOT have more than 60 characters'],
+      model: ['must NOT have more than 60 characters'],
+    });
+    expect(
+      costFields({ date: '2026-11-20', kind: 'Fuel', amount: 1, currency: 'EUR', note: 'x'.repeat(501) }).errors,
+    ).toEqual({ note: ['must NOT have more than 500 characters'] });
+    expect(
+      deadlineFields({ kind: 'Custom', dueDate: '2027-01-10', title: 't'.repeat(101), note: 'x'.repeat(501) }).errors,
+    ).toEqual({
+      title: ['must NOT have more than 100 characters'],
+      note: ['must NOT have more than 500 characters'],
+    });
   });
 });

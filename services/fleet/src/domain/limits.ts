@@ -12,6 +12,16 @@ export const MAX_CATEGORY = 99;
 export const MAX_ENGINE_CAPACITY_CC = 20_000;
 export const MAX_REMIND_DAYS_BEFORE = 365;
 
+/** Text a vehicle, cost or deadline write stores, in characters. */
+export const TEXT_MAX_LENGTH = {
+  vehicleName: 100,
+  licensePlate: 20,
+  make: 60,
+  model: 60,
+  note: 500,
+  deadlineTitle: 100,
+} as const;
+
 /** Adds why an optional whole number lies outside 0..max under `field` (omitted and null pass). */
 export function checkWholeNumber(errors: FieldErrors, field: string, value: unknown, max: number): void {
   const problem = value === undefined || value === null ? undefined : integerProblem(value, 0, max);

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '@travel/platform';
 import { addFieldError, optionalText, requiredText } from '@travel/text-rules';
-import { checkWholeNumber, MAX_CATEGORY, MAX_ENGINE_CAPACITY_CC } from './limits';
+import { checkWholeNumber, MAX_CATEGORY, MAX_ENGINE_CAPACITY_CC, TEXT_MAX_LENGTH as MAX } from './limits';
 
 // Vehicles (SPEC "Vehicle (fields known)", "States: Vehicle"). Pure rules: no I/O.
 
@@ -73,13 +73,13 @@ export function vehicleFields(
   else if (typeof type !== 'string' || !(VEHICLE_TYPES as readonly string[]).includes(type))
     addFieldError(errors, TYPE_KEY, `must be Company or Personal, not ${JSON.stringify(type)}`);
 
-  const name = requiredText(input.name);
+  const name = requiredText(input.name, MAX.vehicleName);
   addFieldError(errors, 'name', name.problem);
-  const licensePlate = optionalText(input.licensePlate);
+  const licensePlate = optionalText(input.licensePlate, false, MAX.licensePlate);
   addFieldError(errors, 'licensePlate', licensePlate.problem);
-  const make = optionalText(input.make);
+  const make = optionalText(input.make, false, MAX.make);
   addFieldError(errors, 'make', make.problem);
-  const model = optionalText(input.model);
+  const model = optionalText(input.model, false, MAX.model);
   addFieldError(errors, 'model', model.problem);
 
   if (!current && input.category === undefined) addFieldError(errors, 'category', 'is required');
