@@ -1,5 +1,5 @@
-import { WEBHOOK_EVENT_TYPES } from '@travel/contracts';
-import { checkRegistration } from './subscription-rules';
+import { contractAt, WEBHOOK_EVENT_TYPES } from '@travel/contracts';
+import { checkRegistration, MAX_URL_LENGTH } from './subscription-rules';
 
 const GOOD_URL = 'https://hooks.partner.example/travel?source=te';
 
@@ -23,7 +23,7 @@ describe('checkRegistration', () => {
     'https://8.8.8.8/hook',
     'https://[2606:4700:4700::1111]/hook',
   ])('accepts the HTTPS URL %s', (url) => {
-    const { errors, parsed } = checkRegistration(url, ['entry.created']);
+    const { errors, parsed } = checkRegistration(url, ['entry.approved']);
     expect(errors).toEqual({});
     expect(parsed?.protocol).toBe('https:');
   });
@@ -98,5 +98,24 @@ describe('checkRegistration', () => {
     const { errors, parsed } = checkRegistration('http://hooks.partner.example', []);
     expect(errors).toEqual({ url: ['must use HTTPS'], eventTypes: ['must name at least one event type'] });
     expect(parsed).toBeUndefined();
+  });
+});
+
+describe('sizes hold without the contract validator (docs/decisions/0107)', () => {
+  it('a URL over 2,048 characters is refused before it is parsed', () => {
+    const url = `https://partner.example/${'a'.repeat(2048)}`;
+    expect(checkRegistration(url, ['entry.approved']).errors).toEqual({
+      url: ['must NOT have more than 2048 characters'],
+    });
+  });
+
+  it('event types that are not a list are refused, not a 500', () => {
+    expect(checkRegistration('https://partner.example/hook', 'entry.approved' as never).errors).toEqual({
+      eventTypes: ['must be array'],
+    });
+  });
+
+  it('the figure is the contract’s', () => {
+    expect(contractAt('/components/schemas/CreateWebhookRequest/properties/url/maxLength')).toBe(MAX_URL_LENGTH);
   });
 });

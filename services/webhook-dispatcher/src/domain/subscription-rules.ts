@@ -1,16 +1,23 @@
 import { WEBHOOK_EVENT_TYPES } from '@travel/contracts';
 import type { FieldErrors } from '@travel/platform';
 
-/** Checks of a registration that need no network: scheme, credentials, host, event types. */
+/** The longest URL a subscription stores (the contract's `maxLength`, held here too: decision 0107). */
+export const MAX_URL_LENGTH = 2048;
+
+/** Checks of a registration that need no network: length, scheme, credentials, host, event types. */
 export function checkRegistration(url: string, eventTypes: string[]): { errors: FieldErrors; parsed?: URL } {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  if (!Array.isArray(eventTypes)) return { errors: { eventTypes: ['must be array'] } };
   let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    add('url', 'must be an absolute URL');
-  }
+  if (typeof url !== 'string' || url.length > MAX_URL_LENGTH)
+    add('url', typeof url !== 'string' ? 'must be string' : `must NOT have more than ${MAX_URL_LENGTH} characters`);
+  else
+    try {
+      parsed = new URL(url);
+    } catch {
+      add('url', 'must be an absolute URL');
+    }
   if (parsed) {
     if (parsed.protocol !== 'https:') add('url', 'must use HTTPS');
     if (parsed.username || parsed.password) add('url', 'must not contain credentials');
