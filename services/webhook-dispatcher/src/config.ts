@@ -8,8 +8,8 @@ export const DEFAULT_PORT = serviceEntry('webhook-dispatcher').port;
 
 const dispatcherEnv = () =>
   envSection('webhook-dispatcher', {
-    WEBHOOK_SECRET_ENCRYPTION_KEY: env.string({
-      type: '32 bytes, base64',
+    WEBHOOK_SECRET_ENCRYPTION_KEY: env.secretKey({
+      bytes: 32,
       description:
         'AES-256-GCM key for partners’ signing secrets at rest (`openssl rand -base64 32`). Any other length stops the start with `WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes, base64-encoded`. See [rotation](#the-webhook-secret-encryption-key).',
     }),
@@ -121,12 +121,4 @@ export const configSchema = serviceConfig(
     /** How long an attempt over its subscription's bound may wait here for a slot (docs/decisions/0088). */
     slotWaitMs: v.WEBHOOK_SLOT_WAIT_MS,
   }),
-  [
-    // Checked with the rest, so a wrong key is in the same list as every other problem.
-    (v, problem) => {
-      const key = v.WEBHOOK_SECRET_ENCRYPTION_KEY;
-      if (key && Buffer.from(key, 'base64').length !== 32)
-        problem('WEBHOOK_SECRET_ENCRYPTION_KEY', 'must be 32 bytes, base64-encoded');
-    },
-  ],
 );
