@@ -9,7 +9,15 @@ import { startProcess, type ManagedProcess } from '../packages/testkit/src/infra
 import { waitFor } from '../packages/testkit/src/infra/wait';
 import { SmtpSink } from '../packages/testkit/src/smtp-sink';
 import { ensureTestTls, extraCaCertsEnv } from '../packages/testkit/src/tls';
-import { connectMongo, ensureIndexes, type Market } from '../packages/platform/src';
+import {
+  connectMongo,
+  ensureIndexes,
+  generateSigningKey,
+  keyringText,
+  privateKeyFromText,
+  publicKeyTextOf,
+  type Market,
+} from '../packages/platform/src';
 import { employeesRepositories } from '../services/employees/src/infra/repositories';
 import { createTenant, type CreatedTenant } from '../services/employees/src/app/tenants';
 
@@ -40,14 +48,44 @@ function serviceEnv(name: string): Record<string, string> {
   return {};
 }
 
-/** Local secrets, made once per checkout under .local (never committed). */
-function localSecrets(): { context: string; webhookKey: string } {
+interface LocalSecrets {
+  webhookKey: string;
+  /** Each process's Ed25519 private key (INTERNAL_SIGNING_KEY), by name. */
+  signingKeys: Record<string, string>;
+}
+
+/**
+ * Local secrets, made once per checkout under .local (never committed): kept across starts, and completed
+ * when a process has no key yet (a new service, or a file from before the signing keys, whose shared
+ * `context` secret is dropped).
+ */
+function localSecrets(): LocalSecrets {
   const file = join(state, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  const secrets = { context: randomBytes(32).toString('hex'), webhookKey: randomBytes(32).toString('base64') };
-  mkdirSync(state, { recursive: true });
-  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+  const known = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
+  const secrets: LocalSecrets = {
+    webhookKey: known.webhookKey ?? randomBytes(32).toString('base64'),
+    signingKeys: { ...known.signingKeys },
+  };
+  for (const { name } of REGISTRY) secrets.signingKeys[name] ??= generateSigningKey().privateKey;
+  if (JSON.stringify(secrets) !== JSON.stringify(known)) {
+    mkdirSync(state, { recursive: true });
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
   return secrets;
+}
+
+/**
+ * Every process's key material: its own private key, and (services) the public keys of every process. The
+ * local stack trusts every process as a caller; the chart lists only a service's real callers (0102).
+ */
+function keyEnv(secrets: LocalSecrets): (name: string) => Record<string, string> {
+  const publicKeys = Object.fromEntries(
+    Object.entries(secrets.signingKeys).map(([name, key]) => [name, publicKeyTextOf(privateKeyFromText(key))]),
+  );
+  return (name) => ({
+    INTERNAL_SIGNING_KEY: secrets.signingKeys[name]!,
+    ...(name === 'gateway' ? {} : { INTERNAL_TRUSTED_KEYS: keyringText(publicKeys) }),
+  });
 }
 
 async function ready(url: string): Promise<boolean> {
@@ -87,6 +125,7 @@ async function main(): Promise<void> {
   const infra = await ensureInfra('dev', { useContainers: false });
   say(`infrastructure: ${infra.source}`);
   const secrets = localSecrets();
+  const keysOf = keyEnv(secrets);
   const tls = ensureTestTls(join(state, 'tls'));
   // The dispatcher trusts the local CA (npm run receiver) and whatever NODE_EXTRA_CA_CERTS already names
   // (a receiver with its own CA: mkcert, a company CA), through one bundle file.
@@ -99,7 +138,6 @@ async function main(): Promise<void> {
     HOST: '127.0.0.1',
     MONGO_URL: infra.mongoUrl,
     AMQP_URL: infra.amqpUrl,
-    INTERNAL_CONTEXT_SECRET: secrets.context,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
   // A local SMTP sink for fleet's deadline reminders: every e-mail is printed here, none leaves the machine.
@@ -124,7 +162,7 @@ async function main(): Promise<void> {
   const logDir = join(state, 'logs');
   try {
     const start = (name: string, port: number, extra: Record<string, string> = {}) => {
-      const env = { ...common, PORT: String(port), SERVICE_NAME: name, ...serviceEnv(name), ...extra };
+      const env = { ...common, ...keysOf(name), PORT: String(port), SERVICE_NAME: name, ...serviceEnv(name), ...extra };
       const proc = startProcess(name, tsx, [join(root, 'services', name, 'src', 'main.ts')], { env, logDir });
       procs.push(proc);
       return waitFor(`${name} on :${port}`, () => ready(`http://127.0.0.1:${port}`), 90_000, proc.exitReason);

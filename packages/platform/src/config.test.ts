@@ -289,7 +289,7 @@ describe('key material (0100, 0101)', () => {
   });
 
   it('accepts a key in standard base64 with padding (what openssl and base64 print) and in base64url', () => {
-    const raw = Buffer.from(own.privateKey, 'base64url');
+    const raw = Buffer.from(own.privateKey, 'base64');
     for (const text of [raw.toString('base64'), raw.toString('base64url')])
       expect(keyText(parseConfig(schema, { ...KEYS, INTERNAL_SIGNING_KEY: text }).signingKey)).toBe(own.privateKey);
   });

@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 
-// Ed25519 key material of the internal contexts (docs/decisions/0100). A key is written as its 32 raw
-// bytes in base64 (standard or url-safe, padding optional): short enough for an environment variable,
+// Ed25519 key material of the internal contexts (docs/decisions/0100, 0102). A key is written as its 32
+// raw bytes in base64 (standard or url-safe, padding optional): short enough for an environment variable,
 // and what `openssl genpkey -algorithm ed25519 -outform DER | tail -c 32 | base64` prints. A keyring names
 // the issuers a process trusts: `gateway:<public key>,entries:<public key>`; an issuer may be listed
 // twice while its key is rotated.
@@ -40,12 +40,15 @@ export function publicKeyFromText(text: string): KeyObject {
   return createPublicKey({ key: der, format: 'der', type: 'spki' });
 }
 
-/** The text of a key (base64url of its 32 raw bytes): the private seed or, of a public key, the point. */
+/**
+ * The text of a key: its 32 raw bytes (the private seed or, of a public key, the point) in standard base64
+ * with padding, as openssl and `base64` print them and as the Helm chart checks them.
+ */
 export function keyText(key: KeyObject): string {
   const jwk = key.export({ format: 'jwk' });
   const raw = key.type === 'private' ? jwk.d : jwk.x;
   if (jwk.crv !== 'Ed25519' || !raw) throw new Error('not an Ed25519 key');
-  return raw;
+  return Buffer.from(raw, 'base64url').toString('base64');
 }
 
 /** The public key of a private key, as text: what the processes that trust it list in their keyring. */
