@@ -172,10 +172,7 @@ async function main(): Promise<void> {
     }).then((r) => r.json() as Promise<Record<string, unknown>>);
     // Minted afresh for each run: a context is valid for a short time only.
     const direct = () => ({
-      [CONTEXT_HEADER]: mintContext(
-        { kind: 'caller', ...resolved, requestId: randomUUID() } as never,
-        env.signingKey,
-      ),
+      [CONTEXT_HEADER]: mintContext({ kind: 'caller', ...resolved, requestId: randomUUID() } as never, env.signingKey),
     });
     const paths = [
       ...(ONLY.includes('company') ? ['/api/v1/company'] : []),

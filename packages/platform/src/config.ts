@@ -452,6 +452,10 @@ export function serviceConfig<S extends EnvShape = Record<never, EnvVar>, X exte
     serviceName,
     full,
     (v) => ({ ...baseConfigOf(serviceName, v as Values<BaseShape>), ...build(v as unknown as Values<S>) }),
-    [retryBounds as Check<typeof full>, trustsTheGateway as Check<typeof full>, ...(checks as unknown as Check<typeof full>[])],
+    [
+      retryBounds as Check<typeof full>,
+      trustsTheGateway as Check<typeof full>,
+      ...(checks as unknown as Check<typeof full>[]),
+    ],
   );
 }

@@ -56,12 +56,7 @@ const b64 = (buf: Buffer): string => buf.toString('base64url');
 const SIGNATURE_BYTES = 64;
 
 /** Signs a context with the issuer's private key (the gateway's for a caller context, the caller's own otherwise). */
-export function mintContext(
-  ctx: InternalContext,
-  signingKey: KeyObject,
-  ttlSeconds = 60,
-  now = Date.now(),
-): string {
+export function mintContext(ctx: InternalContext, signingKey: KeyObject, ttlSeconds = 60, now = Date.now()): string {
   const payload = b64(
     Buffer.from(JSON.stringify({ ctx, exp: Math.floor(now / 1000) + ttlSeconds } satisfies Envelope)),
   );

@@ -65,10 +65,16 @@ describe('employees service boundary', () => {
     permissions: ['ManageEmployees'],
     requestId: 'r',
   };
-  const fromEntries = (audience: string): ServiceContext => ({ kind: 'service', service: 'entries', audience, requestId: 'r' });
+  const fromEntries = (audience: string): ServiceContext => ({
+    kind: 'service',
+    service: 'entries',
+    audience,
+    requestId: 'r',
+  });
   const withContext = (token: string) => ({ headers: { [CONTEXT_HEADER]: token } });
   const publicApi = (token: string) => call('/api/v1/employees', withContext(token));
-  const internalApi = (token: string) => call(`/internal/tenants/${tenantId}/employees/${tenantId}`, withContext(token));
+  const internalApi = (token: string) =>
+    call(`/internal/tenants/${tenantId}/employees/${tenantId}`, withContext(token));
 
   it('refuses a context signed with another key, an expired one, and a service context on the public API', async () => {
     const forged = mintContext(caller, privateKeyFromText(generateSigningKey().privateKey));
@@ -102,7 +108,9 @@ describe('employees service boundary', () => {
   it('refuses a context signed with the old shared HMAC secret (INTERNAL_CONTEXT_SECRET)', async () => {
     const secret = 'the-shared-internal-context-secret-of-every-process';
     const hmacToken = (ctx: unknown) => {
-      const payload = Buffer.from(JSON.stringify({ ctx, exp: Math.floor(Date.now() / 1000) + 60 })).toString('base64url');
+      const payload = Buffer.from(JSON.stringify({ ctx, exp: Math.floor(Date.now() / 1000) + 60 })).toString(
+        'base64url',
+      );
       return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
     };
     await expectProblem(await publicApi(hmacToken(caller)), 401, 'UNAUTHORIZED');
