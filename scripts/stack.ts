@@ -1,7 +1,6 @@
 // The whole stack for development: infrastructure, every service, the gateway and one demo tenant per
 // market. Runs in the foreground; Ctrl-C stops the services, then the servers it started.
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICES as REGISTRY, localUrlOf, serviceEntry, urlEnvOf, type UpstreamName } from '../contracts/src/services';
 import { ensureInfra, repoRoot } from '../packages/testkit/src/infra/infra';
@@ -9,17 +8,10 @@ import { startProcess, type ManagedProcess } from '../packages/testkit/src/infra
 import { waitFor } from '../packages/testkit/src/infra/wait';
 import { SmtpSink } from '../packages/testkit/src/smtp-sink';
 import { ensureTestTls, extraCaCertsEnv } from '../packages/testkit/src/tls';
-import {
-  connectMongo,
-  ensureIndexes,
-  generateSigningKey,
-  keyringText,
-  privateKeyFromText,
-  publicKeyTextOf,
-  type Market,
-} from '../packages/platform/src';
+import { connectMongo, ensureIndexes, type Market } from '../packages/platform/src';
 import { employeesRepositories } from '../services/employees/src/infra/repositories';
 import { createTenant, type CreatedTenant } from '../services/employees/src/app/tenants';
+import { keyEnv, localSecrets } from './local-secrets';
 
 const root = repoRoot();
 const state = join(root, '.local', 'dev');
@@ -46,46 +38,6 @@ function serviceEnv(name: string): Record<string, string> {
     };
   }
   return {};
-}
-
-interface LocalSecrets {
-  webhookKey: string;
-  /** Each process's Ed25519 private key (INTERNAL_SIGNING_KEY), by name. */
-  signingKeys: Record<string, string>;
-}
-
-/**
- * Local secrets, made once per checkout under .local (never committed): kept across starts, and completed
- * when a process has no key yet (a new service, or a file from before the signing keys, whose shared
- * `context` secret is dropped).
- */
-function localSecrets(): LocalSecrets {
-  const file = join(state, 'secrets.json');
-  const known = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
-  const secrets: LocalSecrets = {
-    webhookKey: known.webhookKey ?? randomBytes(32).toString('base64'),
-    signingKeys: { ...known.signingKeys },
-  };
-  for (const { name } of REGISTRY) secrets.signingKeys[name] ??= generateSigningKey().privateKey;
-  if (JSON.stringify(secrets) !== JSON.stringify(known)) {
-    mkdirSync(state, { recursive: true });
-    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  }
-  return secrets;
-}
-
-/**
- * Every process's key material: its own private key, and (services) the public keys of every process. The
- * local stack trusts every process as a caller; the chart lists only a service's real callers (0102).
- */
-function keyEnv(secrets: LocalSecrets): (name: string) => Record<string, string> {
-  const publicKeys = Object.fromEntries(
-    Object.entries(secrets.signingKeys).map(([name, key]) => [name, publicKeyTextOf(privateKeyFromText(key))]),
-  );
-  return (name) => ({
-    INTERNAL_SIGNING_KEY: secrets.signingKeys[name]!,
-    ...(name === 'gateway' ? {} : { INTERNAL_TRUSTED_KEYS: keyringText(publicKeys) }),
-  });
 }
 
 async function ready(url: string): Promise<boolean> {
@@ -124,7 +76,7 @@ async function seedDemoTenants(mongoUrl: string, gateway: string): Promise<Array
 async function main(): Promise<void> {
   const infra = await ensureInfra('dev', { useContainers: false });
   say(`infrastructure: ${infra.source}`);
-  const secrets = localSecrets();
+  const secrets = localSecrets(join(state, 'secrets.json'));
   const keysOf = keyEnv(secrets);
   const tls = ensureTestTls(join(state, 'tls'));
   // The dispatcher trusts the local CA (npm run receiver) and whatever NODE_EXTRA_CA_CERTS already names
