@@ -56,6 +56,22 @@ function variable<T>(doc: EnvDoc, read: (raw: string | undefined, problem: (mess
   return schema.register(envDocs, doc);
 }
 
+/** A required variable read by `parse`, whose thrown message is the problem; `fallback` then. */
+function requiredVariable<T, F>(doc: EnvDoc, parse: (text: string) => T, fallback: F): EnvVar<T | F> {
+  return variable<T | F>(doc, (raw, problem) => {
+    if (raw === undefined) {
+      problem('is required');
+      return fallback;
+    }
+    try {
+      return parse(raw);
+    } catch (err) {
+      problem((err as Error).message);
+      return fallback;
+    }
+  });
+}
+
 interface Described {
   description: string;
 }
@@ -167,36 +183,24 @@ export const env = {
    */
   required<T>(o: Described & { type: string; secret?: boolean }, parse: (text: string) => T): EnvVar<T | undefined> {
     const doc = { type: o.type, default: required, description: o.description, ...(o.secret ? { secret: true } : {}) };
-    return variable(doc, (raw, problem) => {
-      if (raw === undefined) {
-        problem('is required');
-        return undefined;
-      }
-      try {
-        return parse(raw);
-      } catch (err) {
-        problem((err as Error).message);
-        return undefined;
-      }
-    });
+    return requiredVariable(doc, parse, undefined);
   },
 
   /** A required random key of exactly `bytes` bytes in base64: a shorter one stops the start (0101). */
   secretKey(o: Described & { bytes: number }): EnvVar<string> {
-    return variable(
-      { type: `${o.bytes} random bytes, base64`, default: required, description: o.description, secret: true },
-      (raw, problem) => {
-        if (raw === undefined) {
-          problem('is required');
-          return '';
-        }
-        try {
-          rawKey(raw, o.bytes);
-        } catch (err) {
-          problem((err as Error).message);
-        }
-        return raw.trim();
+    const doc = {
+      type: `${o.bytes} random bytes, base64`,
+      default: required,
+      description: o.description,
+      secret: true,
+    };
+    return requiredVariable(
+      doc,
+      (text) => {
+        rawKey(text, o.bytes);
+        return text.trim();
       },
+      '',
     );
   },
 
