@@ -14,10 +14,12 @@
 #     the oldest Kubernetes the chart supports and of the newest the validator bundles; the
 #     ServiceMonitors and PrometheusRule against the Prometheus Operator CRD models (strict too);
 #     parses every PromQL expression (alerts and dashboard panels); then checks the chart's own
-#     promises (probes, hardening, wiring between objects, JSON payloads, NetworkPolicy shape), and
+#     promises (probes, hardening, wiring between objects, JSON payloads, NetworkPolicy shape, each pod
+#     reading only its own signing key, each service trusting exactly the gateway and its callers), and
 #     that the chart's services (values.yaml ports, values.schema.json lists) are the registry's
 #     (contracts/src/services.ts, through scripts/services.ts)
-#  5. checks that bad input fails: no secrets at all, a value the schema rejects, a malformed key
+#  5. checks that bad input fails: no secrets at all, a value the schema rejects, a malformed key, a
+#     missing private or public signing key
 #
 # Prints one line per step; exits non-zero on the first failure. Needs no cluster and no internet
 # beyond the package registries (only on the first run, to install the tools).
@@ -128,10 +130,13 @@ expect_failure "schema: bad retry schedule" "retrySchedule" \
   -f "$CI_VALUES" --set-string webhookDispatcher.retrySchedule=soon
 expect_failure "schema: signing key not 32 bytes base64" "signingKeys" \
   -f "$CI_VALUES" --set secrets.signingKeys.gateway=c2hvcnQ=
+# Values files without one key (the first `payouts:` of the CI values is its private key).
+awk '/^    payouts:/ && !dropped { dropped = 1; next } 1' "$CI_VALUES" >"$WORK/no-payouts-key.yaml"
 expect_failure "a process without its private key" "secrets.signingKeys.payouts is required" \
-  -f "$CI_VALUES" --set secrets.signingKeys.payouts=null
+  -f "$WORK/no-payouts-key.yaml"
+grep -v '^    entries:' "$EXISTING_VALUES" >"$WORK/no-entries-public-key.yaml"
 expect_failure "a caller without its public key" "internalKeys.publicKeys.entries is required" \
-  -f "$EXISTING_VALUES" --set internalKeys.publicKeys.entries=null
+  -f "$WORK/no-entries-public-key.yaml"
 
 # --- validate ------------------------------------------------------------------------------------------
 cat >"$WORK/validate.py" <<'PY'
