@@ -1,7 +1,8 @@
 // Configured secrets have a fixed length, checked at start (issue 20, decision 0101): every variable of
 // every process named like a secret is a `secret` variable, and a short value stops the start with a
 // problem that names the variable and does not repeat the value.
-import { ConfigError, envDocs, parseConfig } from '@travel/platform';
+import { startGateway } from '@travel/gateway/src/service';
+import { ConfigError, envDocs, generateSigningKey, parseConfig } from '@travel/platform';
 import { CONFIG_SCHEMAS } from '../../../scripts/config-doc';
 
 const SECRET_NAME = /SECRET|_KEY$|PASSWORD|TOKEN/;
@@ -39,5 +40,13 @@ describe('secret settings', () => {
       expect(problems.join('\n')).not.toContain(short);
     }
     expect(problemsOf(() => parseConfig(config, {}))).toContain(`${name} is required`);
+  });
+
+  it('stop a process at start: the gateway with a short key does not listen', async () => {
+    await expect(startGateway({ PORT: '0', INTERNAL_SIGNING_KEY: 'c2hvcnQ=' })).rejects.toThrow(
+      'INTERNAL_SIGNING_KEY must be 32 bytes, base64-encoded (got 8 characters)',
+    );
+    const gateway = await startGateway({ PORT: '0', INTERNAL_SIGNING_KEY: generateSigningKey().privateKey });
+    await gateway.stop();
   });
 });
