@@ -167,21 +167,12 @@ async function main(): Promise<void> {
     // The caller context the gateway mints for this key (for the direct runs).
     const resolved = await fetch(`${employees.url}/internal/api-keys/resolve`, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        [CONTEXT_HEADER]: mintContext(
-          { kind: 'service', service: 'gateway', requestId: randomUUID() },
-          env.contextSecret,
-        ),
-      },
+      headers: env.serviceHeaders('gateway', 'employees'),
       body: JSON.stringify({ key: seeded.apiKey }),
     }).then((r) => r.json() as Promise<Record<string, unknown>>);
     // Minted afresh for each run: a context is valid for a short time only.
     const direct = () => ({
-      [CONTEXT_HEADER]: mintContext(
-        { kind: 'caller', ...resolved, requestId: randomUUID() } as never,
-        env.contextSecret,
-      ),
+      [CONTEXT_HEADER]: mintContext({ kind: 'caller', ...resolved, requestId: randomUUID() } as never, env.signingKey),
     });
     const paths = [
       ...(ONLY.includes('company') ? ['/api/v1/company'] : []),

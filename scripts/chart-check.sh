@@ -14,10 +14,12 @@
 #     the oldest Kubernetes the chart supports and of the newest the validator bundles; the
 #     ServiceMonitors and PrometheusRule against the Prometheus Operator CRD models (strict too);
 #     parses every PromQL expression (alerts and dashboard panels); then checks the chart's own
-#     promises (probes, hardening, wiring between objects, JSON payloads, NetworkPolicy shape), and
+#     promises (probes, hardening, wiring between objects, JSON payloads, NetworkPolicy shape, each pod
+#     reading only its own signing key, each service trusting exactly the gateway and its callers), and
 #     that the chart's services (values.yaml ports, values.schema.json lists) are the registry's
 #     (contracts/src/services.ts, through scripts/services.ts)
-#  5. checks that bad input fails: no secrets at all, a value the schema rejects, a malformed key
+#  5. checks that bad input fails: no secrets at all, a value the schema rejects, a malformed key, a
+#     missing private or public signing key
 #
 # Prints one line per step; exits non-zero on the first failure. Needs no cluster and no internet
 # beyond the package registries (only on the first run, to install the tools).
@@ -126,6 +128,15 @@ expect_failure "schema: webhook key not 32 bytes base64" "webhookSecretEncryptio
   -f "$CI_VALUES" --set secrets.webhookSecretEncryptionKey=c2hvcnQ=
 expect_failure "schema: bad retry schedule" "retrySchedule" \
   -f "$CI_VALUES" --set-string webhookDispatcher.retrySchedule=soon
+expect_failure "schema: signing key not 32 bytes base64" "signingKeys" \
+  -f "$CI_VALUES" --set secrets.signingKeys.gateway=c2hvcnQ=
+# Values files without one key (the first `payouts:` of the CI values is its private key).
+awk '/^    payouts:/ && !dropped { dropped = 1; next } 1' "$CI_VALUES" >"$WORK/no-payouts-key.yaml"
+expect_failure "a process without its private key" "secrets.signingKeys.payouts is required" \
+  -f "$WORK/no-payouts-key.yaml"
+grep -v '^    entries:' "$EXISTING_VALUES" >"$WORK/no-entries-public-key.yaml"
+expect_failure "a caller without its public key" "internalKeys.publicKeys.entries is required" \
+  -f "$WORK/no-entries-public-key.yaml"
 
 # --- validate ------------------------------------------------------------------------------------------
 cat >"$WORK/validate.py" <<'PY'
@@ -195,6 +206,10 @@ def registry_errors(chart_dir):
         enum = sorted(node["properties"]["allowedCallers"]["items"]["enum"])
         if enum != names:
             errors.append(f"values.schema.json definitions.{path}.allowedCallers enum {enum} differs from the registry {names}")
+    for definition in ("keysByProcess", "publicKeysByProcess"):
+        enum = sorted(schema["definitions"][definition]["propertyNames"]["enum"])
+        if enum != names:
+            errors.append(f"values.schema.json definitions.{definition} names {enum} differ from the registry {names}")
     return errors
 CRDS = {("monitoring.coreos.com/v1", "ServiceMonitor"), ("monitoring.coreos.com/v1", "PrometheusRule")}
 DNS1123 = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -425,9 +440,11 @@ def check(path, versions, expect_monitoring, existing_secret):
         if not (c.get("resources") or {}).get("requests"):
             err(f"{ref}: no resource requests")
         env = {e["name"]: e for e in c.get("env", [])}
-        need = ["PORT", "SERVICE_NAME", "MONGO_URL", "AMQP_URL", "INTERNAL_CONTEXT_SECRET", "LOG_LEVEL", "OTEL_SERVICE_NAME"]
+        need = ["PORT", "SERVICE_NAME", "MONGO_URL", "AMQP_URL", "INTERNAL_SIGNING_KEY", "LOG_LEVEL", "OTEL_SERVICE_NAME"]
         if comp == "gateway":
             need += [s.upper().replace("-", "_") + "_URL" for s in SERVICES if s != "gateway"]
+        else:
+            need += ["INTERNAL_TRUSTED_KEYS"]
         if comp == "webhook-dispatcher":
             need += ["WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_ALLOWED_PRIVATE_CIDRS", "WEBHOOK_TIMEOUT_MS", "WEBHOOK_SECRET_ENCRYPTION_KEY"]
         for n in need:
@@ -437,7 +454,7 @@ def check(path, versions, expect_monitoring, existing_secret):
             err(f"{ref}: PORT/SERVICE_NAME wrong")
         if env.get("HOST", {}).get("value") != "0.0.0.0":
             err(f"{ref}: HOST must be 0.0.0.0 (services bind loopback by default; probes would fail)")
-        for n in ("MONGO_URL", "AMQP_URL", "INTERNAL_CONTEXT_SECRET", "WEBHOOK_SECRET_ENCRYPTION_KEY"):
+        for n in ("MONGO_URL", "AMQP_URL", "INTERNAL_SIGNING_KEY", "WEBHOOK_SECRET_ENCRYPTION_KEY"):
             if n in env:
                 ref_ = (env[n].get("valueFrom") or {}).get("secretKeyRef") or {}
                 if ref_.get("name") not in secrets or "value" in env[n]:
@@ -449,6 +466,21 @@ def check(path, versions, expect_monitoring, existing_secret):
                     err(f"{ref}: {n}={e.get('value')} does not point at {target}")
         if not any(matches(s["spec"]["selector"], labels) for s in services.values()):
             err(f"{ref}: no Service selects its pods")
+        # Internal trust (docs/decisions/0102): a pod reads only its own private key, and a service trusts
+        # the gateway's key and those of the services that call it (those given its URL), nobody else's.
+        own_key = "INTERNAL_SIGNING_KEY_" + comp.upper().replace("-", "_")
+        if ((env.get("INTERNAL_SIGNING_KEY", {}).get("valueFrom") or {}).get("secretKeyRef") or {}).get("key") != own_key:
+            err(f"{ref}: INTERNAL_SIGNING_KEY must be the Secret's {own_key}")
+        if comp != "gateway":
+            callers = {"gateway"} | {
+                other for other, d2 in deployments.items() if other not in ("gateway", comp)
+                and any(e["name"] == comp.upper().replace("-", "_") + "_URL" for e in d2["spec"]["template"]["spec"]["containers"][0].get("env", []))
+            }
+            trusted = [entry.split(":", 1) for entry in env.get("INTERNAL_TRUSTED_KEYS", {}).get("value", "").split(",") if entry]
+            if sorted({i for i, _ in trusted}) != sorted(callers):
+                err(f"{ref}: INTERNAL_TRUSTED_KEYS lists {sorted({i for i, _ in trusted})}, its callers are {sorted(callers)}")
+            if any(not re.fullmatch(r"[A-Za-z0-9+/]{43}=", k) for _, k in trusted):
+                err(f"{ref}: INTERNAL_TRUSTED_KEYS holds a key that is not 32 bytes in base64")
 
     for kind in ("HorizontalPodAutoscaler",):
         for d in by_kind.get(kind, []):

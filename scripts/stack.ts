@@ -1,7 +1,6 @@
 // The whole stack for development: infrastructure, every service, the gateway and one demo tenant per
 // market. Runs in the foreground; Ctrl-C stops the services, then the servers it started.
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICES as REGISTRY, localUrlOf, serviceEntry, urlEnvOf, type UpstreamName } from '../contracts/src/services';
 import { ensureInfra, repoRoot } from '../packages/testkit/src/infra/infra';
@@ -12,6 +11,7 @@ import { ensureTestTls, extraCaCertsEnv } from '../packages/testkit/src/tls';
 import { connectMongo, ensureIndexes, type Market } from '../packages/platform/src';
 import { employeesRepositories } from '../services/employees/src/infra/repositories';
 import { createTenant, type CreatedTenant } from '../services/employees/src/app/tenants';
+import { keyEnv, localSecrets } from './local-secrets';
 
 const root = repoRoot();
 const state = join(root, '.local', 'dev');
@@ -38,16 +38,6 @@ function serviceEnv(name: string): Record<string, string> {
     };
   }
   return {};
-}
-
-/** Local secrets, made once per checkout under .local (never committed). */
-function localSecrets(): { context: string; webhookKey: string } {
-  const file = join(state, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  const secrets = { context: randomBytes(32).toString('hex'), webhookKey: randomBytes(32).toString('base64') };
-  mkdirSync(state, { recursive: true });
-  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
-  return secrets;
 }
 
 async function ready(url: string): Promise<boolean> {
@@ -86,7 +76,8 @@ async function seedDemoTenants(mongoUrl: string, gateway: string): Promise<Array
 async function main(): Promise<void> {
   const infra = await ensureInfra('dev', { useContainers: false });
   say(`infrastructure: ${infra.source}`);
-  const secrets = localSecrets();
+  const secrets = localSecrets(join(state, 'secrets.json'));
+  const keysOf = keyEnv(secrets);
   const tls = ensureTestTls(join(state, 'tls'));
   // The dispatcher trusts the local CA (npm run receiver) and whatever NODE_EXTRA_CA_CERTS already names
   // (a receiver with its own CA: mkcert, a company CA), through one bundle file.
@@ -99,7 +90,6 @@ async function main(): Promise<void> {
     HOST: '127.0.0.1',
     MONGO_URL: infra.mongoUrl,
     AMQP_URL: infra.amqpUrl,
-    INTERNAL_CONTEXT_SECRET: secrets.context,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
   // A local SMTP sink for fleet's deadline reminders: every e-mail is printed here, none leaves the machine.
@@ -124,7 +114,7 @@ async function main(): Promise<void> {
   const logDir = join(state, 'logs');
   try {
     const start = (name: string, port: number, extra: Record<string, string> = {}) => {
-      const env = { ...common, PORT: String(port), SERVICE_NAME: name, ...serviceEnv(name), ...extra };
+      const env = { ...common, ...keysOf(name), PORT: String(port), SERVICE_NAME: name, ...serviceEnv(name), ...extra };
       const proc = startProcess(name, tsx, [join(root, 'services', name, 'src', 'main.ts')], { env, logDir });
       procs.push(proc);
       return waitFor(`${name} on :${port}`, () => ready(`http://127.0.0.1:${port}`), 90_000, proc.exitReason);

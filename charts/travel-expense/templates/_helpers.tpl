@@ -154,7 +154,9 @@ existingSecret nor the value is given. ctx: root ($)
 {{- $hint := "or set secrets.existingSecret to a Secret you manage (see docs/deployment.md)" -}}
 {{ $s.keys.mongoUrl }}: {{ required (printf "secrets.mongoUrl is required (MongoDB replica set URL), %s" $hint) $s.mongoUrl | b64enc | quote }}
 {{ $s.keys.amqpUrl }}: {{ required (printf "secrets.amqpUrl is required (RabbitMQ URL), %s" $hint) $s.amqpUrl | b64enc | quote }}
-{{ $s.keys.internalContextSecret }}: {{ required (printf "secrets.internalContextSecret is required (HMAC key of the internal caller context), %s" $hint) $s.internalContextSecret | b64enc | quote }}
+{{- range $name := fromYamlArray (include "te.enabledServices" $) }}
+{{ include "te.signingKeyName" (dict "root" $ "name" $name) }}: {{ required (printf "secrets.signingKeys.%s is required (the Ed25519 private key of %s: npm run keys -- generate), %s" $name $name $hint) (index ($s.signingKeys | default dict) $name) | b64enc | quote }}
+{{- end }}
 {{- if (index .Values.services "webhook-dispatcher").enabled }}
 {{- $key := required (printf "secrets.webhookSecretEncryptionKey is required (32 random bytes, base64: openssl rand -base64 32), %s" $hint) $s.webhookSecretEncryptionKey }}
 {{- if ne (len (b64dec $key)) 32 }}
@@ -162,6 +164,32 @@ existingSecret nor the value is given. ctx: root ($)
 {{- end }}
 {{ $s.keys.webhookSecretEncryptionKey }}: {{ $key | b64enc | quote }}
 {{- end }}
+{{- end -}}
+
+{{/* Key of a process's Ed25519 private key in the Secret: gateway -> INTERNAL_SIGNING_KEY_GATEWAY. ctx: root, name */}}
+{{- define "te.signingKeyName" -}}
+{{- printf "%s%s" .root.Values.secrets.keys.signingKeyPrefix (.name | upper | replace "-" "_") -}}
+{{- end -}}
+
+{{/*
+INTERNAL_TRUSTED_KEYS of a service: the gateway's public key and those of the enabled services in its
+allowedCallers, so a service accepts internal calls only from the callers it lists (docs/decisions/0102).
+Public keys are values (Helm cannot derive them from the private ones). ctx: root, name, cfg
+*/}}
+{{- define "te.trustedKeys" -}}
+{{- $root := .root -}}
+{{- $public := $root.Values.internalKeys.publicKeys | default dict -}}
+{{- $enabled := fromYamlArray (include "te.enabledServices" $root) -}}
+{{- $entries := list -}}
+{{- range $issuer := prepend (.cfg.allowedCallers | default list) "gateway" | uniq -}}
+{{- if or (eq $issuer "gateway") (has $issuer $enabled) -}}
+{{- $key := required (printf "internalKeys.publicKeys.%s is required (the public key of %s, which %s trusts: npm run keys -- generate)" $issuer $issuer $.name) (index $public $issuer) -}}
+{{- range $k := ($key | kindIs "slice" | ternary $key (list $key)) -}}
+{{- $entries = append $entries (printf "%s:%s" $issuer $k) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- join "," $entries -}}
 {{- end -}}
 
 {{/* Reference to a key of the Secret, for env valueFrom. ctx: root, key */}}
@@ -201,11 +229,16 @@ the Secret to read from, default te.secretName)
     secretKeyRef:
       name: {{ $secretName }}
       key: {{ $keys.amqpUrl }}
-- name: INTERNAL_CONTEXT_SECRET
+# Each process reads only its own private key from the Secret (docs/decisions/0102).
+- name: INTERNAL_SIGNING_KEY
   valueFrom:
     secretKeyRef:
       name: {{ $secretName }}
-      key: {{ $keys.internalContextSecret }}
+      key: {{ include "te.signingKeyName" (dict "root" $root "name" .name) }}
+{{- if ne .name "gateway" }}
+- name: INTERNAL_TRUSTED_KEYS
+  value: {{ include "te.trustedKeys" . | quote }}
+{{- end }}
 - name: POD_NAME
   valueFrom:
     fieldRef:

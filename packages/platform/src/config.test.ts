@@ -1,3 +1,4 @@
+import { generateSigningKey, keyText, keyringText } from './context-keys';
 import {
   ConfigError,
   defineConfig,
@@ -179,28 +180,40 @@ describe('variables', () => {
   });
 });
 
+/** Valid key material of a service: its own key, and the keys of the gateway and of entries. */
+const own = generateSigningKey();
+const gateway = generateSigningKey();
+const entries = generateSigningKey();
+const KEYS = {
+  INTERNAL_SIGNING_KEY: own.privateKey,
+  INTERNAL_TRUSTED_KEYS: keyringText({ gateway: gateway.publicKey, entries: entries.publicKey }),
+};
+
 describe('a service schema', () => {
   const schema = serviceConfig('webhook-dispatcher', 3007);
 
-  it('applies the defaults and requires only the context secret', () => {
-    expect(parseConfig(schema, { INTERNAL_CONTEXT_SECRET: 's3cret' })).toEqual({
+  it('applies the defaults and requires only the key material', () => {
+    const { signingKey, trustedKeys, ...rest } = parseConfig(schema, KEYS);
+    expect(rest).toEqual({
       serviceName: 'webhook-dispatcher',
       port: 3007,
       host: '127.0.0.1',
       mongoUrl: 'mongodb://127.0.0.1:27017',
       mongoDbName: 'travel_webhook_dispatcher',
       amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
-      internalContextSecret: 's3cret',
       logLevel: 'info',
       validateResponses: false,
       // docs/configuration.md: 1 s doubling up to 5 min, parked at the 50th failed attempt.
       consumerRetry: { baseMs: 1000, maxDelayMs: 300_000, maxAttempts: 50 },
     });
+    expect(keyText(signingKey)).toBe(own.privateKey);
+    expect([...trustedKeys.keys()]).toEqual(['gateway', 'entries']);
+    expect(trustedKeys.get('gateway')!.map(keyText)).toEqual([gateway.publicKey]);
   });
 
   it('derives the database name from MONGO_DB_PREFIX unless MONGO_DB_NAME is set', () => {
     const fx = serviceConfig('reference-fx', 1);
-    const secret = { INTERNAL_CONTEXT_SECRET: 's' };
+    const secret = KEYS;
     expect(parseConfig(fx, { ...secret, MONGO_DB_PREFIX: 'ci_' }).mongoDbName).toBe('ci_reference_fx');
     expect(parseConfig(fx, { ...secret, MONGO_DB_PREFIX: 'ci_', MONGO_DB_NAME: 'explicit' }).mongoDbName).toBe(
       'explicit',
@@ -210,7 +223,7 @@ describe('a service schema', () => {
   it('reads the consumer back-off from CONSUMER_RETRY_*', () => {
     expect(
       parseConfig(schema, {
-        INTERNAL_CONTEXT_SECRET: 's',
+        ...KEYS,
         CONSUMER_RETRY_BASE_MS: '50',
         CONSUMER_RETRY_MAX_DELAY_MS: '400',
         CONSUMER_RETRY_MAX_ATTEMPTS: '8',
@@ -235,8 +248,9 @@ describe('a service schema', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect(error!.problems).toEqual([
       'PORT must be an integer between 0 and 65535, got "70000"',
-      'INTERNAL_CONTEXT_SECRET is required',
+      'INTERNAL_SIGNING_KEY is required',
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+      'INTERNAL_TRUSTED_KEYS is required',
       'VALIDATE_RESPONSES must be true or false, got "sometimes"',
       'CONSUMER_RETRY_MAX_ATTEMPTS must be an integer between 1 and 1000, got "0"',
       'CONSUMER_RETRY_MAX_DELAY_MS (1000) must not be below CONSUMER_RETRY_BASE_MS (5000)',
@@ -245,13 +259,78 @@ describe('a service schema', () => {
   });
 
   it('reads process.env by default', () => {
-    const saved = process.env.INTERNAL_CONTEXT_SECRET;
-    process.env.INTERNAL_CONTEXT_SECRET = 'from-process';
+    const saved = { ...process.env };
+    Object.assign(process.env, KEYS);
     try {
-      expect(parseConfig(schema).internalContextSecret).toBe('from-process');
+      expect(keyText(parseConfig(schema).signingKey)).toBe(own.privateKey);
     } finally {
-      if (saved === undefined) delete process.env.INTERNAL_CONTEXT_SECRET;
-      else process.env.INTERNAL_CONTEXT_SECRET = saved;
+      for (const name of Object.keys(KEYS)) if (saved[name] === undefined) delete process.env[name];
+      Object.assign(process.env, saved);
     }
+  });
+});
+
+describe('key material (0100, 0101)', () => {
+  const schema = serviceConfig('employees', 3001);
+  const problems = (vars: Record<string, string>) => problemsOf(() => parseConfig(schema, { ...KEYS, ...vars }));
+  const oldSecret = 'an-hmac-secret-as-INTERNAL_CONTEXT_SECRET-took-it-0123456789';
+
+  it.each([
+    ['a short key', 'c2hvcnQ='],
+    ['a 16-byte key', Buffer.alloc(16, 7).toString('base64')],
+    ['a 33-byte key', Buffer.alloc(33, 7).toString('base64')],
+    ['a hex key of 32 bytes (64 characters)', 'ab'.repeat(32)],
+    ['the old shared HMAC secret', oldSecret],
+    ['a public key in PEM', '-----BEGIN PRIVATE KEY-----'],
+  ])('refuses %s as INTERNAL_SIGNING_KEY, without repeating it', (_name, value) => {
+    const found = problems({ INTERNAL_SIGNING_KEY: value });
+    expect(found).toEqual([`INTERNAL_SIGNING_KEY must be 32 bytes, base64-encoded (got ${value.length} characters)`]);
+    expect(found.join()).not.toContain(value);
+  });
+
+  it('accepts a key in standard base64 with padding (what openssl and base64 print) and in base64url', () => {
+    const raw = Buffer.from(own.privateKey, 'base64');
+    for (const text of [raw.toString('base64'), raw.toString('base64url')])
+      expect(keyText(parseConfig(schema, { ...KEYS, INTERNAL_SIGNING_KEY: text }).signingKey)).toBe(own.privateKey);
+  });
+
+  it.each([
+    ['an entry without issuer', `${gateway.publicKey}`, 'has an entry (number 1) that is not issuer:key'],
+    [
+      'an issuer that is no service name',
+      `Gate Way:${gateway.publicKey}`,
+      'has an entry (number 1) that is not issuer:key',
+    ],
+    [
+      'a short key',
+      `gateway:${gateway.publicKey},entries:abc`,
+      'has a key of entries that must be 32 bytes, base64-encoded (got 3 characters)',
+    ],
+    [
+      'the old shared secret',
+      `gateway:${oldSecret}`,
+      `has a key of gateway that must be 32 bytes, base64-encoded (got ${oldSecret.length} characters)`,
+    ],
+    ['no gateway key', `entries:${entries.publicKey}`, "must list the gateway's public key (gateway:<key>)"],
+  ])('refuses INTERNAL_TRUSTED_KEYS with %s', (_name, value, problem) => {
+    expect(problems({ INTERNAL_TRUSTED_KEYS: value })).toEqual([`INTERNAL_TRUSTED_KEYS ${problem}`]);
+  });
+
+  it('reads a keyring across lines, and an issuer listed twice keeps both keys (rotation)', () => {
+    const next = generateSigningKey();
+    const text = `gateway:${gateway.publicKey}\n  gateway:${next.publicKey},\nentries:${entries.publicKey}\n`;
+    const { trustedKeys } = parseConfig(schema, { ...KEYS, INTERNAL_TRUSTED_KEYS: text });
+    expect(trustedKeys.get('gateway')!.map(keyText)).toEqual([gateway.publicKey, next.publicKey]);
+  });
+
+  it('marks a secret key, and refuses one shorter than its length', () => {
+    const key = env.secretKey({ bytes: 32, description: '' });
+    expect(envDocs.get(key)).toMatchObject({ type: '32 random bytes, base64', default: '**required**', secret: true });
+    const value = Buffer.alloc(32, 1).toString('base64');
+    expect(one(key, value)).toBe(value);
+    expect(problemsOf(() => one(key, undefined, 'K'))).toEqual(['K is required']);
+    expect(problemsOf(() => one(key, Buffer.alloc(31, 1).toString('base64'), 'K'))).toEqual([
+      'K must be 32 bytes, base64-encoded (got 44 characters)',
+    ]);
   });
 });

@@ -1,4 +1,7 @@
+import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
+import { CALLER_CONTEXT_ISSUER } from './context';
+import { parseKeyring, privateKeyFromText, rawKey, type Keyring } from './context-keys';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './messaging/retry';
 
 // Configuration is read from the environment once at boot, by one zod schema per service (built from the
@@ -22,6 +25,8 @@ export interface EnvDoc {
   description: string;
   /** The page section whose table lists the variable (see `envSection`). */
   section?: string;
+  /** Key material: a short or malformed value stops the start, and no message repeats it (0101). */
+  secret?: boolean;
 }
 
 /** The documentation of every variable schema built with `env.*` (docs/configuration.md is made from it). */
@@ -49,6 +54,22 @@ function variable<T>(doc: EnvDoc, read: (raw: string | undefined, problem: (mess
       return result;
     });
   return schema.register(envDocs, doc);
+}
+
+/** A required variable read by `parse`, whose thrown message is the problem; `fallback` then. */
+function requiredVariable<T, F>(doc: EnvDoc, parse: (text: string) => T, fallback: F): EnvVar<T | F> {
+  return variable<T | F>(doc, (raw, problem) => {
+    if (raw === undefined) {
+      problem('is required');
+      return fallback;
+    }
+    try {
+      return parse(raw);
+    } catch (err) {
+      problem((err as Error).message);
+      return fallback;
+    }
+  });
 }
 
 interface Described {
@@ -156,6 +177,33 @@ export const env = {
     );
   },
 
+  /**
+   * A required text turned into a value by `parse`, whose thrown message becomes the problem. Made for key
+   * material: a message must never repeat the text (docs/decisions/0101).
+   */
+  required<T>(o: Described & { type: string; secret?: boolean }, parse: (text: string) => T): EnvVar<T | undefined> {
+    const doc = { type: o.type, default: required, description: o.description, ...(o.secret ? { secret: true } : {}) };
+    return requiredVariable(doc, parse, undefined);
+  },
+
+  /** A required random key of exactly `bytes` bytes in base64: a shorter one stops the start (0101). */
+  secretKey(o: Described & { bytes: number }): EnvVar<string> {
+    const doc = {
+      type: `${o.bytes} random bytes, base64`,
+      default: required,
+      description: o.description,
+      secret: true,
+    };
+    return requiredVariable(
+      doc,
+      (text) => {
+        rawKey(text, o.bytes);
+        return text.trim();
+      },
+      '',
+    );
+  },
+
   /** A text turned into a value by `parse`, whose thrown message becomes the problem (`fallback` then). */
   parsed<T>(
     o: Described & { type: string; default: string; defaultLabel?: string; fallback: T },
@@ -252,9 +300,15 @@ export const httpEnv = (defaultPort: number) =>
       description:
         'Address to listen on. **In a container set `0.0.0.0`.** With the default, the pod accepts only loopback, so probes and Services can’t reach it (see [Kubernetes](#kubernetes)).',
     }),
-    INTERNAL_CONTEXT_SECRET: env.string({
-      description: `HMAC key of the gateway-signed caller context; the same value on the gateway and every service. See [below](#the-internal-context-secret).`,
-    }),
+    INTERNAL_SIGNING_KEY: env.required(
+      {
+        type: 'Ed25519 private key: 32 bytes, base64',
+        secret: true,
+        description:
+          'This process’s own key: the gateway signs caller contexts with it, a service the contexts of its calls to other services. **Secret; one per process.** See [internal signing keys](#internal-signing-keys).',
+      },
+      privateKeyFromText,
+    ),
     LOG_LEVEL: env.oneOf({
       values: LOG_LEVELS,
       default: 'info',
@@ -288,6 +342,19 @@ export const storeEnv = () =>
     }),
   });
 
+/** Whose contexts a service accepts (docs/decisions/0100); the gateway verifies none. */
+export const trustEnv = () =>
+  envSection('every-service', {
+    INTERNAL_TRUSTED_KEYS: env.required(
+      {
+        type: 'keyring: `issuer:public key`, comma-separated',
+        description:
+          'The public keys this service trusts: the gateway’s (caller contexts, and its own calls) and those of the services that call this one’s `/internal` routes, e.g. `gateway:<key>,entries:<key>`. A service context from an issuer not listed is refused. See [internal signing keys](#internal-signing-keys).',
+      },
+      parseKeyring,
+    ),
+  });
+
 /** Back-off of consumers' failed messages (decision 0041). */
 export const retryEnv = () =>
   envSection('consumer-back-off', {
@@ -316,6 +383,7 @@ export const retryEnv = () =>
 /** Every variable of a service built on `startService`. */
 export const baseEnv = (defaultPort: number) => ({
   ...httpEnv(defaultPort),
+  ...trustEnv(),
   ...storeEnv(),
   ...retryEnv(),
 });
@@ -331,7 +399,10 @@ export interface BaseConfig {
   /** Database of this service: one database per bounded context. */
   mongoDbName: string;
   amqpUrl: string;
-  internalContextSecret: string;
+  /** This process's Ed25519 private key: it signs the service contexts of its calls (INTERNAL_SIGNING_KEY). */
+  signingKey: KeyObject;
+  /** The issuers whose contexts it accepts (INTERNAL_TRUSTED_KEYS). */
+  trustedKeys: Keyring;
   logLevel: string;
   validateResponses: boolean;
   /** Back-off of consumers' failed messages (CONSUMER_RETRY_*). */
@@ -346,6 +417,11 @@ const retryBounds: Check<BaseShape> = (v, problem) => {
     );
 };
 
+const trustsTheGateway: Check<BaseShape> = (v, problem) => {
+  if (v.INTERNAL_TRUSTED_KEYS && !v.INTERNAL_TRUSTED_KEYS.has(CALLER_CONTEXT_ISSUER))
+    problem('INTERNAL_TRUSTED_KEYS', `must list the gateway's public key (${CALLER_CONTEXT_ISSUER}:<key>)`);
+};
+
 const baseConfigOf = (serviceName: string, v: Values<BaseShape>): BaseConfig => ({
   serviceName,
   port: v.PORT,
@@ -353,7 +429,8 @@ const baseConfigOf = (serviceName: string, v: Values<BaseShape>): BaseConfig => 
   mongoUrl: v.MONGO_URL,
   mongoDbName: v.MONGO_DB_NAME ?? `${v.MONGO_DB_PREFIX}${serviceName.replace(/-/g, '_')}`,
   amqpUrl: v.AMQP_URL,
-  internalContextSecret: v.INTERNAL_CONTEXT_SECRET,
+  signingKey: v.INTERNAL_SIGNING_KEY!,
+  trustedKeys: v.INTERNAL_TRUSTED_KEYS!,
   logLevel: v.LOG_LEVEL,
   validateResponses: v.VALIDATE_RESPONSES,
   consumerRetry: {
@@ -379,6 +456,10 @@ export function serviceConfig<S extends EnvShape = Record<never, EnvVar>, X exte
     serviceName,
     full,
     (v) => ({ ...baseConfigOf(serviceName, v as Values<BaseShape>), ...build(v as unknown as Values<S>) }),
-    [retryBounds as Check<typeof full>, ...(checks as unknown as Check<typeof full>[])],
+    [
+      retryBounds as Check<typeof full>,
+      trustsTheGateway as Check<typeof full>,
+      ...(checks as unknown as Check<typeof full>[]),
+    ],
   );
 }

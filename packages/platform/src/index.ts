@@ -1,5 +1,6 @@
 export * from './config';
 export * from './context';
+export * from './context-keys';
 export * from './errors';
 export * from './limits';
 export * from './logger';

@@ -100,7 +100,7 @@ export async function startService(
     notImplemented: parts.notImplemented,
     upload: parts.upload,
     validateResponses: config.validateResponses,
-    contextSecret: config.internalContextSecret,
+    contextTrust: { audience: config.serviceName, keyring: config.trustedKeys },
     readiness: {
       mongo: () => pingMongo(mongo),
       amqp: async () => {

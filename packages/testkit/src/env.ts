@@ -1,6 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, type KeyObject } from 'node:crypto';
 import mongoose from 'mongoose';
-import { mintContext, type CallerContext, CONTEXT_HEADER } from '@travel/platform';
+import {
+  CONTEXT_HEADER,
+  generateSigningKey,
+  keyringText,
+  mintContext,
+  privateKeyFromText,
+  type CallerContext,
+} from '@travel/platform';
+// The registry itself (testkit does not depend on the contracts package; it only needs the names).
+import { SERVICE_NAMES } from '../../../contracts/src/services';
 import { createVhost, deleteVhost, recordedInfra, type Infra } from './infra/infra';
 
 export interface TestEnv {
@@ -10,9 +19,16 @@ export interface TestEnv {
   vhost: string;
   amqpUrl: string;
   dbPrefix: string;
-  contextSecret: string;
+  /**
+   * The private key every process of this environment signs its contexts with. Tests only: a deployment
+   * gives each process its own (docs/decisions/0100); tests of that separation start a process with keys
+   * of their own (INTERNAL_SIGNING_KEY, INTERNAL_TRUSTED_KEYS).
+   */
+  signingKey: KeyObject;
   /** Headers a gateway would send for this caller (for calling a service directly). */
   callerHeaders(caller: Partial<CallerContext> & { tenantId: string }): Record<string, string>;
+  /** Headers of a call from service `issuer` to the `/internal` routes of service `audience`. */
+  serviceHeaders(issuer: string, audience: string): Record<string, string>;
   cleanup(): Promise<void>;
 }
 
@@ -35,14 +51,16 @@ export async function createTestEnv(name: string, overrides: Record<string, stri
   const vhost = `t-${id}`;
   const amqpUrl = await createVhost(infra, vhost);
   const dbPrefix = `t_${id}_`;
-  const contextSecret = randomBytes(32).toString('hex');
+  const keys = generateSigningKey();
+  const signingKey = privateKeyFromText(keys.privateKey);
   const vars: Record<string, string> = {
     HOST: '127.0.0.1',
     PORT: '0',
     MONGO_URL: infra.mongoUrl,
     MONGO_DB_PREFIX: dbPrefix,
     AMQP_URL: amqpUrl,
-    INTERNAL_CONTEXT_SECRET: contextSecret,
+    INTERNAL_SIGNING_KEY: keys.privateKey,
+    INTERNAL_TRUSTED_KEYS: keyringText(Object.fromEntries(SERVICE_NAMES.map((name) => [name, keys.publicKey]))),
     WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.1/32',
     WEBHOOK_RETRY_SCHEDULE: '100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms',
@@ -62,7 +80,7 @@ export async function createTestEnv(name: string, overrides: Record<string, stri
     vhost,
     amqpUrl,
     dbPrefix,
-    contextSecret,
+    signingKey,
     callerHeaders(caller) {
       const ctx: CallerContext = {
         kind: 'caller',
@@ -74,7 +92,11 @@ export async function createTestEnv(name: string, overrides: Record<string, stri
         requestId: 'test',
         ...caller,
       };
-      return { [CONTEXT_HEADER]: mintContext(ctx, contextSecret), 'content-type': 'application/json' };
+      return { [CONTEXT_HEADER]: mintContext(ctx, signingKey), 'content-type': 'application/json' };
+    },
+    serviceHeaders(issuer, audience) {
+      const ctx = { kind: 'service', service: issuer, audience, requestId: 'test' } as const;
+      return { [CONTEXT_HEADER]: mintContext(ctx, signingKey), 'content-type': 'application/json' };
     },
     async cleanup() {
       await deleteVhost(infra, vhost);

@@ -1,6 +1,17 @@
-// A service behind the gateway trusts only the context the gateway signs, and answers bad input
-// with the documented error body, never a 500.
-import { CONTEXT_HEADER, mintContext, type CallerContext } from '@travel/platform';
+// A service behind the gateway trusts only the context the gateway signs (and, on its internal routes, the
+// contexts its callers address to it: docs/decisions/0100), and answers bad input with the documented
+// error body, never a 500.
+import { createHmac } from 'node:crypto';
+import {
+  CONTEXT_HEADER,
+  generateSigningKey,
+  keyringText,
+  mintContext,
+  privateKeyFromText,
+  publicKeyTextOf,
+  type CallerContext,
+  type ServiceContext,
+} from '@travel/platform';
 import { createTestEnv, type TestEnv } from '@travel/testkit';
 import { startEmployeesService } from '../src/service';
 
@@ -12,10 +23,16 @@ describe('employees service boundary', () => {
   let env: TestEnv;
   let service: Running;
   const tenantId = '11111111-1111-4111-8111-111111111111';
+  // Keys of their own for entries (one of employees' callers) and the webhook-dispatcher (which calls nobody).
+  const entries = generateSigningKey();
+  const entriesKey = privateKeyFromText(entries.privateKey);
+  const dispatcherKey = privateKeyFromText(generateSigningKey().privateKey);
 
   beforeAll(async () => {
     env = await createTestEnv('boundary');
-    service = await startEmployeesService({ ...process.env, ...env.vars });
+    // employees as deployed: it trusts the gateway and its callers, not the dispatcher.
+    const trusted = keyringText({ gateway: publicKeyTextOf(env.signingKey), entries: entries.publicKey });
+    service = await startEmployeesService({ ...process.env, ...env.vars, INTERNAL_TRUSTED_KEYS: trusted });
   });
   afterAll(async () => {
     await service?.stop();
@@ -38,35 +55,66 @@ describe('employees service boundary', () => {
     await expectProblem(await call('/api/v1/employees'), 401, 'UNAUTHORIZED');
   });
 
-  it('refuses a context signed with another secret, an expired one, and a service context on the public API', async () => {
-    const caller: CallerContext = {
-      kind: 'caller',
-      tenantId,
-      market: 'CZ',
-      baseCurrency: 'CZK',
-      employeeId: 'e',
-      apiKeyId: 'k',
-      permissions: [],
-      requestId: 'r',
+  const caller: CallerContext = {
+    kind: 'caller',
+    tenantId,
+    market: 'CZ',
+    baseCurrency: 'CZK',
+    employeeId: 'e',
+    apiKeyId: 'k',
+    permissions: ['ManageEmployees'],
+    requestId: 'r',
+  };
+  const fromEntries = (audience: string): ServiceContext => ({
+    kind: 'service',
+    service: 'entries',
+    audience,
+    requestId: 'r',
+  });
+  const withContext = (token: string) => ({ headers: { [CONTEXT_HEADER]: token } });
+  const publicApi = (token: string) => call('/api/v1/employees', withContext(token));
+  const internalApi = (token: string) =>
+    call(`/internal/tenants/${tenantId}/employees/${tenantId}`, withContext(token));
+
+  it('refuses a context signed with another key, an expired one, and a service context on the public API', async () => {
+    const forged = mintContext(caller, privateKeyFromText(generateSigningKey().privateKey));
+    await expectProblem(await publicApi(forged), 401, 'UNAUTHORIZED');
+    const expired = mintContext(caller, env.signingKey, 60, Date.now() - 120_000);
+    await expectProblem(await publicApi(expired), 401, 'UNAUTHORIZED');
+    await expectProblem(await publicApi(mintContext(fromEntries('employees'), entriesKey)), 401, 'UNAUTHORIZED');
+    // ...while the gateway's own context passes.
+    expect((await publicApi(mintContext(caller, env.signingKey))).status).toBe(200);
+  });
+
+  it('refuses a caller context signed by a service key, even the key of a trusted caller', async () => {
+    await expectProblem(await publicApi(mintContext(caller, entriesKey)), 401, 'UNAUTHORIZED');
+    await expectProblem(await publicApi(mintContext(caller, dispatcherKey)), 401, 'UNAUTHORIZED');
+  });
+
+  it('accepts a service context of a trusted caller only when it is addressed to employees', async () => {
+    await expectProblem(await internalApi(mintContext(fromEntries('fleet'), entriesKey)), 401, 'UNAUTHORIZED');
+    await expectProblem(await internalApi(mintContext(fromEntries('payouts'), entriesKey)), 401, 'UNAUTHORIZED');
+    // Addressed to employees, the same caller passes (404: no such employee).
+    await expectProblem(await internalApi(mintContext(fromEntries('employees'), entriesKey)), 404, 'NOT_FOUND');
+  });
+
+  it('a compromised dispatcher can mint no context employees accepts, whoever it claims to be', async () => {
+    const asItself: ServiceContext = { ...fromEntries('employees'), service: 'webhook-dispatcher' };
+    await expectProblem(await internalApi(mintContext(asItself, dispatcherKey)), 401, 'UNAUTHORIZED');
+    await expectProblem(await internalApi(mintContext(fromEntries('employees'), dispatcherKey)), 401, 'UNAUTHORIZED');
+    await expectProblem(await publicApi(mintContext(caller, dispatcherKey)), 401, 'UNAUTHORIZED');
+  });
+
+  it('refuses a context signed with the old shared HMAC secret (INTERNAL_CONTEXT_SECRET)', async () => {
+    const secret = 'the-shared-internal-context-secret-of-every-process';
+    const hmacToken = (ctx: unknown) => {
+      const payload = Buffer.from(JSON.stringify({ ctx, exp: Math.floor(Date.now() / 1000) + 60 })).toString(
+        'base64url',
+      );
+      return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
     };
-    const forged = mintContext(caller, 'not-the-secret');
-    await expectProblem(
-      await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: forged } }),
-      401,
-      'UNAUTHORIZED',
-    );
-    const expired = mintContext(caller, env.contextSecret, 60, Date.now() - 120_000);
-    await expectProblem(
-      await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: expired } }),
-      401,
-      'UNAUTHORIZED',
-    );
-    const service = mintContext({ kind: 'service', service: 'x', requestId: 'r' }, env.contextSecret);
-    await expectProblem(
-      await call('/api/v1/employees', { headers: { [CONTEXT_HEADER]: service } }),
-      401,
-      'UNAUTHORIZED',
-    );
+    await expectProblem(await publicApi(hmacToken(caller)), 401, 'UNAUTHORIZED');
+    await expectProblem(await internalApi(hmacToken(fromEntries('employees'))), 401, 'UNAUTHORIZED');
   });
 
   it('refuses a caller context on internal routes', async () => {

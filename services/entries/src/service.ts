@@ -35,15 +35,15 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     config,
     ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
       const repos = entriesRepositories(mongo);
-      const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
-      const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
-      const employees = new EmployeesClient(config.employeesUrl, config.internalContextSecret);
+      const fx = new FxConverter(config.referenceFxUrl, config.signingKey);
+      const vehicles = new FleetClient(config.fleetUrl, config.signingKey);
+      const employees = new EmployeesClient(config.employeesUrl, config.signingKey);
       const pricer = new PerDiemPricer(fx, employees);
       const entries = new EntriesApp(repos, employees, fx, vehicles, nudgeOutbox, pricer);
       // reference-fx's own client answers the calculator's conversions as they are (decimals).
       const calculator = new PerDiemCalculator(
         employees,
-        new FxClient(config.referenceFxUrl, config.internalContextSecret, 'entries'),
+        new FxClient(config.referenceFxUrl, config.signingKey, 'entries'),
       );
       const api = Router();
       api.use(

@@ -23,7 +23,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     config,
     ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
       const repos = fleetRepositories(mongo);
-      const employees = new EmployeesClient(config.employeesUrl, config.internalContextSecret);
+      const employees = new EmployeesClient(config.employeesUrl, config.signingKey);
       const vehicles = new VehiclesApp(repos, employees);
       const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.reminderFrom) : undefined;
       let stopReminders = () => {};

@@ -50,7 +50,8 @@ export const configSchema = (() => {
   return defineConfig(SERVICE, shape, (v) => ({
     port: v.PORT,
     host: v.HOST,
-    contextSecret: v.INTERNAL_CONTEXT_SECRET,
+    /** The gateway's own private key: it alone signs caller contexts (docs/decisions/0100). */
+    signingKey: v.INTERNAL_SIGNING_KEY!,
     logLevel: v.LOG_LEVEL,
     rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
     rateLimitBurst: v.RATE_LIMIT_BURST,

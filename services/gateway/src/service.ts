@@ -14,9 +14,9 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, logger?
   const app = createGatewayApp({
     logger: log,
     metrics: new Metrics('gateway'),
-    resolver: new KeyResolver(config.upstreams.employees, config.contextSecret, config.keyCacheMs),
+    resolver: new KeyResolver(config.upstreams.employees, config.signingKey, config.keyCacheMs),
     upstreams: config.upstreams,
-    contextSecret: config.contextSecret,
+    signingKey: config.signingKey,
     limiter: new RateLimiter(config.rateLimitPerMinute, config.rateLimitBurst),
   });
   const server = await new Promise<Server>((resolve, reject) => {

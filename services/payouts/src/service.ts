@@ -26,8 +26,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
       const ready = new ReadyApp(repos, logger);
       const batches = new BatchesApp(
         repos,
-        new EntriesClient(config.entriesUrl, config.internalContextSecret),
-        new EmployeesClient(config.employeesUrl, config.internalContextSecret),
+        new EntriesClient(config.entriesUrl, config.signingKey),
+        new EmployeesClient(config.employeesUrl, config.signingKey),
         ready,
         logger,
         options.crashAt,

@@ -1,8 +1,9 @@
 // The internal conversion API of reference-fx, and the small client other services use for it
 // (entries: expenses, advances, per-diems). Service-to-service only: `POST /internal/fx/convert`
-// behind a service context minted with the shared INTERNAL_CONTEXT_SECRET, never through the gateway.
+// behind a service context signed with the caller's own key and addressed to reference-fx (docs/decisions/
+// 0100), never through the gateway.
 // Decimals travel as decimal strings here, so nothing passes through binary floating point.
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import { Decimal, decimal } from '@travel/money';
 import { AppError, CONTEXT_HEADER, mintContext, type FieldErrors, type Market } from '@travel/platform';
 
@@ -57,7 +58,8 @@ export interface FxConversion {
 export class FxClient {
   constructor(
     private readonly baseUrl: string,
-    private readonly contextSecret: string,
+    /** The calling service's own private key (INTERNAL_SIGNING_KEY). */
+    private readonly signingKey: KeyObject,
     private readonly service: string,
     private readonly timeoutMs = 5000,
     private readonly fetchImpl: typeof fetch = fetch,
@@ -85,8 +87,13 @@ export class FxClient {
         headers: {
           'content-type': 'application/json',
           [CONTEXT_HEADER]: mintContext(
-            { kind: 'service', service: this.service, requestId: input.requestId ?? randomUUID() },
-            this.contextSecret,
+            {
+              kind: 'service',
+              service: this.service,
+              audience: 'reference-fx',
+              requestId: input.requestId ?? randomUUID(),
+            },
+            this.signingKey,
           ),
         },
         body: JSON.stringify(body),

@@ -3,7 +3,7 @@
 // feeds refused whole. Called directly with gateway-minted contexts; tests/system goes through the gateway.
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { CONTEXT_HEADER, mintContext, type Market } from '@travel/platform';
+import { type Market } from '@travel/platform';
 import { createTestEnv, eventually, type TestEnv } from '@travel/testkit';
 import { AppError } from '@travel/platform';
 import { decimal } from '@travel/money';
@@ -39,10 +39,7 @@ describe('reference-fx exchange rates', () => {
   const convert = async (body: unknown, headers?: Record<string, string>) => {
     const res = await fetch(`${service.url}/internal/fx/convert`, {
       method: 'POST',
-      headers: headers ?? {
-        'content-type': 'application/json',
-        [CONTEXT_HEADER]: mintContext({ kind: 'service', service: 'entries', requestId: 'r' }, env.contextSecret),
-      },
+      headers: headers ?? env.serviceHeaders('entries', 'reference-fx'),
       body: JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as any };
@@ -258,7 +255,7 @@ describe('reference-fx exchange rates', () => {
 
   describe('FxClient (what entries will use)', () => {
     it('converts, with decimals in and out', async () => {
-      const client = new FxClient(service.url, env.contextSecret, 'entries');
+      const client = new FxClient(service.url, env.signingKey, 'entries');
       const c = await client.convert({ market: 'CZ', amount: decimal('1000'), currency: 'JPY', date: '2026-11-22' });
       expect(c.baseAmount.toString()).toBe('137.44');
       expect(c).toMatchObject({ baseCurrency: 'CZK', units: 100, source: 'CNB', rateDate: '2026-11-20' });
@@ -266,7 +263,7 @@ describe('reference-fx exchange rates', () => {
     });
 
     it('rethrows EXCHANGE_RATE_UNAVAILABLE with its field errors; an unreachable service is SERVICE_UNAVAILABLE', async () => {
-      const client = new FxClient(service.url, env.contextSecret, 'entries');
+      const client = new FxClient(service.url, env.signingKey, 'entries');
       const err = await client
         .convert({ market: 'CZ', amount: decimal('1'), currency: 'USD', date: '2026-11-20', manualRate: decimal('21') })
         .catch((e: unknown) => e);
@@ -276,7 +273,7 @@ describe('reference-fx exchange rates', () => {
         status: 400,
         errors: { manualRate: [expect.any(String)] },
       });
-      const down = new FxClient('http://127.0.0.1:9', env.contextSecret, 'entries', 500);
+      const down = new FxClient('http://127.0.0.1:9', env.signingKey, 'entries', 500);
       await expect(
         down.convert({ market: 'CZ', amount: decimal('1'), currency: 'USD', date: '2026-11-20' }),
       ).rejects.toMatchObject({

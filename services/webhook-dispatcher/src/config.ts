@@ -8,8 +8,8 @@ export const DEFAULT_PORT = serviceEntry('webhook-dispatcher').port;
 
 const dispatcherEnv = () =>
   envSection('webhook-dispatcher', {
-    WEBHOOK_SECRET_ENCRYPTION_KEY: env.string({
-      type: '32 bytes, base64',
+    WEBHOOK_SECRET_ENCRYPTION_KEY: env.secretKey({
+      bytes: 32,
       description:
         'AES-256-GCM key for partners’ signing secrets at rest (`openssl rand -base64 32`). Any other length stops the start with `WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes, base64-encoded`. See [rotation](#the-webhook-secret-encryption-key).',
     }),
@@ -99,34 +99,21 @@ const dispatcherEnv = () =>
   });
 
 /** The shared settings plus the dispatcher's own (docs/configuration.md, "Webhook dispatcher"). */
-export const configSchema = serviceConfig(
-  SERVICE,
-  DEFAULT_PORT,
-  dispatcherEnv(),
-  (v) => ({
-    tiers: v.WEBHOOK_RETRY_SCHEDULE,
-    allowedCidrs: v.WEBHOOK_ALLOWED_PRIVATE_CIDRS,
-    timeoutMs: v.WEBHOOK_TIMEOUT_MS,
-    encryptionKey: v.WEBHOOK_SECRET_ENCRYPTION_KEY,
-    attemptPrefetch: v.WEBHOOK_ATTEMPT_PREFETCH,
-    eventPrefetch: v.WEBHOOK_EVENT_PREFETCH,
-    /** First attempts sent from the fan-out (docs/decisions/0095). */
-    directFirstAttempt: v.WEBHOOK_DIRECT_FIRST_ATTEMPT,
-    maxInFlightPerSubscription: v.WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION,
-    retentionEveryMs: v.WEBHOOK_RETENTION_INTERVAL_MS,
-    /** How long a replica may act on a subscription changed by another replica (docs/decisions/0059). */
-    subscriptionCacheMs: v.WEBHOOK_SUBSCRIPTION_CACHE_MS,
-    /** How long an attempt's outcome waits to be written with others (docs/decisions/0060). */
-    outcomeBatchMs: v.WEBHOOK_OUTCOME_BATCH_MS,
-    /** How long an attempt over its subscription's bound may wait here for a slot (docs/decisions/0088). */
-    slotWaitMs: v.WEBHOOK_SLOT_WAIT_MS,
-  }),
-  [
-    // Checked with the rest, so a wrong key is in the same list as every other problem.
-    (v, problem) => {
-      const key = v.WEBHOOK_SECRET_ENCRYPTION_KEY;
-      if (key && Buffer.from(key, 'base64').length !== 32)
-        problem('WEBHOOK_SECRET_ENCRYPTION_KEY', 'must be 32 bytes, base64-encoded');
-    },
-  ],
-);
+export const configSchema = serviceConfig(SERVICE, DEFAULT_PORT, dispatcherEnv(), (v) => ({
+  tiers: v.WEBHOOK_RETRY_SCHEDULE,
+  allowedCidrs: v.WEBHOOK_ALLOWED_PRIVATE_CIDRS,
+  timeoutMs: v.WEBHOOK_TIMEOUT_MS,
+  encryptionKey: v.WEBHOOK_SECRET_ENCRYPTION_KEY,
+  attemptPrefetch: v.WEBHOOK_ATTEMPT_PREFETCH,
+  eventPrefetch: v.WEBHOOK_EVENT_PREFETCH,
+  /** First attempts sent from the fan-out (docs/decisions/0095). */
+  directFirstAttempt: v.WEBHOOK_DIRECT_FIRST_ATTEMPT,
+  maxInFlightPerSubscription: v.WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+  retentionEveryMs: v.WEBHOOK_RETENTION_INTERVAL_MS,
+  /** How long a replica may act on a subscription changed by another replica (docs/decisions/0059). */
+  subscriptionCacheMs: v.WEBHOOK_SUBSCRIPTION_CACHE_MS,
+  /** How long an attempt's outcome waits to be written with others (docs/decisions/0060). */
+  outcomeBatchMs: v.WEBHOOK_OUTCOME_BATCH_MS,
+  /** How long an attempt over its subscription's bound may wait here for a slot (docs/decisions/0088). */
+  slotWaitMs: v.WEBHOOK_SLOT_WAIT_MS,
+}));

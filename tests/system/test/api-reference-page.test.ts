@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { openApiDocument } from '@travel/contracts';
 import { startGateway } from '@travel/gateway/src/service';
+import { generateSigningKey } from '@travel/platform';
 import { repoRoot } from '@travel/testkit';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -20,11 +21,7 @@ describe('the API reference page in a browser', () => {
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/bootstrap.sh`);
-    gw = await startGateway({
-      PORT: '0',
-      INTERNAL_CONTEXT_SECRET: 'reference-page-test-secret-0123456789',
-      LOG_LEVEL: 'warn',
-    });
+    gw = await startGateway({ PORT: '0', INTERNAL_SIGNING_KEY: generateSigningKey().privateKey, LOG_LEVEL: 'warn' });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       // Root on the dev machines and CI needs --no-sandbox; every host but the gateway's fails to resolve.

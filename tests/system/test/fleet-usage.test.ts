@@ -5,7 +5,7 @@
 // never leaves a use of a deleted vehicle (docs/decisions/0032).
 import { randomUUID } from 'node:crypto';
 import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
-import { CONTEXT_HEADER, DOMAIN_EXCHANGE, mintContext } from '@travel/platform';
+import { DOMAIN_EXCHANGE } from '@travel/platform';
 import { eventually, type ApiClient } from '@travel/testkit';
 import { startFleetStack, type FleetStack } from './support/fleet-stack';
 
@@ -83,13 +83,7 @@ describe('vehicle usage from the entries context', () => {
   const claim = (vehicleId: string, body: Omit<Usage, 'vehicleId'>, tenant = tenantId, action = '') =>
     fetch(`${stack.fleet.url}/internal/tenants/${tenant}/vehicles/${vehicleId}/claims${action}`, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        [CONTEXT_HEADER]: mintContext(
-          { kind: 'service', service: 'entries', requestId: 'test' },
-          stack.env.contextSecret,
-        ),
-      },
+      headers: stack.env.serviceHeaders('entries', 'fleet'),
       body: JSON.stringify(body),
     });
 

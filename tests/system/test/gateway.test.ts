@@ -3,7 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { openApiPath } from '@travel/contracts';
-import { CONTEXT_HEADER, mintContext } from '@travel/platform';
+import {
+  CONTEXT_HEADER,
+  generateSigningKey,
+  mintContext,
+  privateKeyFromText,
+  type CallerContext,
+} from '@travel/platform';
 import { start as startEntries } from '@travel/entries/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { ApiClient } from '@travel/testkit';
@@ -56,25 +62,29 @@ describe('gateway', () => {
   });
 
   it('never lets a client-supplied internal context through', async () => {
-    const forged = mintContext(
-      {
-        kind: 'caller',
-        tenantId: 'someone-else',
-        market: 'HR',
-        baseCurrency: 'EUR',
-        employeeId: 'x',
-        apiKeyId: 'x',
-        permissions: ['ManageEmployees'],
-        requestId: 'x',
-      },
-      stack.env.contextSecret,
-    );
-    // Even a correctly signed context is ignored without a key...
-    expect((await raw('/api/v1/company', { [CONTEXT_HEADER]: forged })).status).toBe(401);
-    // ...and replaced by the gateway's own with one: the caller sees its own company, not "someone-else".
-    const res = await raw('/api/v1/company', { authorization: `Bearer ${key}`, [CONTEXT_HEADER]: forged });
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { market: string }).market).toBe('SI');
+    const someoneElse: CallerContext = {
+      kind: 'caller',
+      tenantId: 'someone-else',
+      market: 'HR',
+      baseCurrency: 'EUR',
+      employeeId: 'x',
+      apiKeyId: 'x',
+      permissions: ['ManageEmployees'],
+      requestId: 'x',
+    };
+    // Signed with the gateway's own key (stolen), and with a key of the attacker's.
+    const forged = [
+      mintContext(someoneElse, stack.env.signingKey),
+      mintContext(someoneElse, privateKeyFromText(generateSigningKey().privateKey)),
+    ];
+    for (const context of forged) {
+      // Even a correctly signed context is ignored without a key...
+      expect((await raw('/api/v1/company', { [CONTEXT_HEADER]: context })).status).toBe(401);
+      // ...and replaced by the gateway's own with one: the caller sees its own company, not "someone-else".
+      const res = await raw('/api/v1/company', { authorization: `Bearer ${key}`, [CONTEXT_HEADER]: context });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { market: string }).market).toBe('SI');
+    }
   });
 
   it('routes each resource to its owner: the owner answers, 503 when the owner is down, 404 for unknown ones', async () => {

@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { openApiDocument } from '@travel/contracts';
+import type { ContextTrust } from '../context';
 import { AppError } from '../errors';
 import { ContractRoutes, ignoreReadOnlyFields } from './contract';
 import type { Logger } from '../logger';
@@ -21,8 +22,8 @@ export interface HttpAppOptions extends BaseAppOptions {
   upload?: { maxFileBytes?: number; maxFiles?: number };
   /** Resource prefixes this service owns but has not built yet: answered 501, honestly. */
   notImplemented?: string[];
-  /** HMAC key of the internal caller context; requests without a valid one are refused before anything else. */
-  contextSecret: string;
+  /** Whose internal contexts this service accepts; requests without a valid one are refused before anything else. */
+  contextTrust: ContextTrust;
 }
 
 function observe(metrics: Metrics, logger: Logger) {
@@ -109,13 +110,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
   if (options.internal) {
     app.use(
       '/internal',
-      requireInternalContext(options.contextSecret, ['service']),
+      requireInternalContext(options.contextTrust, ['service']),
       express.json({ limit: '256kb' }),
       options.internal,
     );
   }
   if (options.api || options.notImplemented) {
-    app.use('/api/v1', requireInternalContext(options.contextSecret, ['caller']));
+    app.use('/api/v1', requireInternalContext(options.contextTrust, ['caller']));
     const apiSpec = openApiDocument();
     const contractRoutes = new ContractRoutes(apiSpec);
     for (const prefix of options.notImplemented ?? []) {

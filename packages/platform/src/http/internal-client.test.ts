@@ -1,10 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CONTEXT_HEADER, verifyContext } from '../context';
+import { generateSigningKey, keyringText, parseKeyring, privateKeyFromText } from '../context-keys';
 import { AppError } from '../errors';
 import { InternalClient, tenantPath } from './internal-client';
 
-const SECRET = 'test-secret-of-at-least-32-characters!!';
+const entries = generateSigningKey();
+const signingKey = privateKeyFromText(entries.privateKey);
+/** The target, employees, trusts entries. */
+const trust = { audience: 'employees', keyring: parseKeyring(keyringText({ entries: entries.publicKey })) };
 
 describe('InternalClient', () => {
   let server: Server;
@@ -19,7 +23,7 @@ describe('InternalClient', () => {
         seen.push({
           method: req.method,
           url: req.url,
-          context: verifyContext(String(req.headers[CONTEXT_HEADER]), SECRET),
+          context: verifyContext(String(req.headers[CONTEXT_HEADER]), trust),
           body,
         });
         const status = req.url?.includes('missing') ? 404 : req.url?.includes('broken') ? 500 : 200;
@@ -31,15 +35,15 @@ describe('InternalClient', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const client = () => new InternalClient({ baseUrl, contextSecret: SECRET, caller: 'entries', target: 'employees' });
+  const client = () => new InternalClient({ baseUrl, signingKey, caller: 'entries', target: 'employees' });
 
-  it('calls /internal with a service context minted for the caller, segments encoded', async () => {
+  it('calls /internal with a service context signed by the caller and addressed to the target, segments encoded', async () => {
     await client().send('POST', tenantPath('t/1', 'employees', 'a b'), { x: 1 });
     const last = seen.at(-1)!;
     expect(last.method).toBe('POST');
     expect(last.url).toBe('/internal/tenants/t%2F1/employees/a%20b');
     expect(last.body).toBe('{"x":1}');
-    expect(last.context).toMatchObject({ kind: 'service', service: 'entries' });
+    expect(last.context).toMatchObject({ kind: 'service', service: 'entries', audience: 'employees' });
   });
 
   it('reads 200 as found and 404 as not found', async () => {
@@ -58,7 +62,7 @@ describe('InternalClient', () => {
     });
     const gone = new InternalClient({
       baseUrl: 'http://127.0.0.1:9',
-      contextSecret: SECRET,
+      signingKey,
       caller: 'fleet',
       target: 'employees',
     });

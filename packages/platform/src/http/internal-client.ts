@@ -1,15 +1,15 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import { mintContext, CONTEXT_HEADER } from '../context';
 import { AppError } from '../errors';
 
 export interface InternalClientOptions {
   /** Base URL of the target service (its `/internal` routes hang below it). */
   baseUrl: string;
-  /** The shared INTERNAL_CONTEXT_SECRET the service context is minted with. */
-  contextSecret: string;
-  /** Who calls (the minted context's `service`). */
+  /** The caller's own private key (INTERNAL_SIGNING_KEY), which signs the service context. */
+  signingKey: KeyObject;
+  /** Who calls (the minted context's `service`, its issuer). */
   caller: string;
-  /** Who is called, for the error a client sees when it does not answer. */
+  /** Who is called: the context's audience, and the name in the error a client sees when it does not answer. */
   target: string;
   timeoutMs?: number;
   fetchImpl?: typeof fetch;
@@ -20,8 +20,8 @@ export const tenantPath = (tenantId: string, ...segments: string[]): string =>
   ['/tenants', tenantId, ...segments].map((s, i) => (i === 0 ? s : encodeURIComponent(s))).join('/');
 
 /**
- * Service-to-service calls to another context's `/internal` routes, behind a service context minted with
- * the shared secret (never through the gateway). An unreachable or failing target is 503
+ * Service-to-service calls to another context's `/internal` routes, behind a service context signed with
+ * the caller's own key and addressed to the target (never through the gateway; docs/decisions/0100). An unreachable or failing target is 503
  * `SERVICE_UNAVAILABLE` (the partner's client retries), never a wrong answer; 404 is the target's "not
  * the company's" and is left to the caller to read.
  */
@@ -38,8 +38,8 @@ export class InternalClient {
   async send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = {
       [CONTEXT_HEADER]: mintContext(
-        { kind: 'service', service: this.options.caller, requestId: randomUUID() },
-        this.options.contextSecret,
+        { kind: 'service', service: this.options.caller, audience: this.options.target, requestId: randomUUID() },
+        this.options.signingKey,
       ),
     };
     if (body !== undefined) headers['content-type'] = 'application/json';

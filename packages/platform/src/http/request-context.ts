@@ -4,6 +4,7 @@ import { trace } from '@opentelemetry/api';
 import {
   CONTEXT_HEADER,
   ContextVerifier,
+  type ContextTrust,
   REQUEST_ID_HEADER,
   type CallerContext,
   type InternalContext,
@@ -37,12 +38,13 @@ export function traceIdOf(req: Request): string {
 }
 
 /**
- * Refuses a request that lacks a context minted by the gateway (or a peer service, for internal routes).
+ * Refuses a request that lacks a context minted by the gateway (or, for internal routes, one addressed to
+ * this service by a peer its keyring trusts: docs/decisions/0100).
  * A verified caller context is remembered until it expires (ContextVerifier, docs/decisions/0093); the
  * caller context a handler sees carries this request's id (the gateway reuses one token for many requests).
  */
-export function requireInternalContext(secret: string, accept: InternalContext['kind'][] = ['caller']) {
-  const verifier = new ContextVerifier(secret);
+export function requireInternalContext(trust: ContextTrust, accept: InternalContext['kind'][] = ['caller']) {
+  const verifier = new ContextVerifier(trust);
   return (req: Request, _res: Response, next: NextFunction): void => {
     const ctx = verifier.verify(req.header(CONTEXT_HEADER));
     if (!ctx || !accept.includes(ctx.kind))

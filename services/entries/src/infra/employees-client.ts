@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { InternalClient, tenantPath } from '@travel/platform';
 import type { Residency } from '@travel/per-diem';
 import type { EmployeeDirectory } from '../app/ports';
@@ -12,8 +13,8 @@ import type { ResidencyDirectory } from '../app/per-diem-calculator';
 export class EmployeesClient implements EmployeeDirectory, ResidencyDirectory {
   private readonly client: InternalClient;
 
-  constructor(baseUrl: string, contextSecret: string, timeoutMs = 5000) {
-    this.client = new InternalClient({ baseUrl, contextSecret, caller: 'entries', target: 'employees', timeoutMs });
+  constructor(baseUrl: string, signingKey: KeyObject, timeoutMs = 5000) {
+    this.client = new InternalClient({ baseUrl, signingKey, caller: 'entries', target: 'employees', timeoutMs });
   }
 
   exists(tenantId: string, employeeId: string): Promise<boolean> {

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { InternalClient, tenantPath } from '@travel/platform';
 import type { VehicleDirectory } from '../app/ports';
 
@@ -12,8 +13,8 @@ type Use = { entryId: string; expenseId: string; revision: number };
 export class FleetClient implements VehicleDirectory {
   private readonly client: InternalClient;
 
-  constructor(baseUrl: string, contextSecret: string, timeoutMs = 5000) {
-    this.client = new InternalClient({ baseUrl, contextSecret, caller: 'entries', target: 'fleet', timeoutMs });
+  constructor(baseUrl: string, signingKey: KeyObject, timeoutMs = 5000) {
+    this.client = new InternalClient({ baseUrl, signingKey, caller: 'entries', target: 'fleet', timeoutMs });
   }
 
   async claim(tenantId: string, vehicleId: string, use: Use): Promise<boolean> {

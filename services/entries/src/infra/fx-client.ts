@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { decimal } from '@travel/money';
 import { FxClient } from '@travel/reference-fx/src/fx-client';
 import type { Conversion, CurrencyConverter } from '../app/ports';
@@ -11,8 +12,8 @@ import { minorDigitsOf } from '../domain/amounts';
 export class FxConverter implements CurrencyConverter {
   private readonly client: FxClient;
 
-  constructor(baseUrl: string, contextSecret: string) {
-    this.client = new FxClient(baseUrl, contextSecret, 'entries');
+  constructor(baseUrl: string, signingKey: KeyObject) {
+    this.client = new FxClient(baseUrl, signingKey, 'entries');
   }
 
   async convert(input: Parameters<CurrencyConverter['convert']>[0]): Promise<Conversion> {

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { InternalClient, tenantPath } from '@travel/platform';
 import type { EmployeeContact, EmployeeDirectory } from '../app/vehicles';
 
@@ -9,8 +10,8 @@ import type { EmployeeContact, EmployeeDirectory } from '../app/vehicles';
 export class EmployeesClient implements EmployeeDirectory {
   private readonly client: InternalClient;
 
-  constructor(baseUrl: string, contextSecret: string, timeoutMs = 5000) {
-    this.client = new InternalClient({ baseUrl, contextSecret, caller: 'fleet', target: 'employees', timeoutMs });
+  constructor(baseUrl: string, signingKey: KeyObject, timeoutMs = 5000) {
+    this.client = new InternalClient({ baseUrl, signingKey, caller: 'fleet', target: 'employees', timeoutMs });
   }
 
   exists(tenantId: string, employeeId: string): Promise<boolean> {

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { openApiDocument } from '@travel/contracts';
 import {
@@ -21,7 +22,8 @@ export interface GatewayOptions {
   metrics: Metrics;
   resolver: KeyResolver;
   upstreams: Record<Upstream, string>;
-  contextSecret: string;
+  /** The gateway's private key, which signs the caller contexts (docs/decisions/0100). */
+  signingKey: KeyObject;
   limiter: RateLimiter;
   /** Paths and methods of the contract (default: contracts/openapi.yaml). */
   contract?: ContractRoutes;
@@ -38,9 +40,9 @@ export function presentedKey(req: Request): string | undefined {
 }
 
 export function createGatewayApp(options: GatewayOptions): Express {
-  const { resolver, upstreams, contextSecret, limiter } = options;
+  const { resolver, upstreams, signingKey, limiter } = options;
   const contract = options.contract ?? new ContractRoutes(openApiDocument());
-  const tokens = new CallerTokens(contextSecret);
+  const tokens = new CallerTokens(signingKey);
   const app = createBaseApp({
     logger: options.logger,
     metrics: options.metrics,

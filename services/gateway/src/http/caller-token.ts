@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { mintContext } from '@travel/platform';
 import type { ResolvedCaller } from '../infra/key-resolver';
 
@@ -18,7 +19,8 @@ export class CallerTokens {
   private readonly tokens = new WeakMap<ResolvedCaller, { token: string; until: number }>();
 
   constructor(
-    private readonly secret: string,
+    /** The gateway's private key: the only key services accept a caller context from. */
+    private readonly signingKey: KeyObject,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -26,7 +28,7 @@ export class CallerTokens {
     const t = this.now();
     const known = this.tokens.get(caller);
     if (known && known.until > t) return known.token;
-    const token = mintContext({ kind: 'caller', ...caller, requestId }, this.secret, CONTEXT_TTL_SECONDS, t);
+    const token = mintContext({ kind: 'caller', ...caller, requestId }, this.signingKey, CONTEXT_TTL_SECONDS, t);
     this.tokens.set(caller, { token, until: t + CONTEXT_REUSE_MS });
     return token;
   }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { CONTEXT_HEADER, mintContext, type CallerContext } from '@travel/platform';
 
@@ -18,7 +18,8 @@ export class KeyResolver {
 
   constructor(
     private readonly employeesUrl: string,
-    private readonly contextSecret: string,
+    /** The gateway's private key: it signs the service context of the lookup, addressed to employees. */
+    private readonly signingKey: KeyObject,
     private readonly ttlMs = 5000,
     private readonly negativeTtlMs = 1000,
   ) {}
@@ -41,8 +42,8 @@ export class KeyResolver {
       headers: {
         'content-type': 'application/json',
         [CONTEXT_HEADER]: mintContext(
-          { kind: 'service', service: 'gateway', requestId: randomUUID() },
-          this.contextSecret,
+          { kind: 'service', service: 'gateway', audience: 'employees', requestId: randomUUID() },
+          this.signingKey,
         ),
       },
       body: JSON.stringify({ key }),

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { InternalClient, tenantPath } from '@travel/platform';
 import type { Payee, PayeeDirectory } from '../app/ports';
 
@@ -8,10 +9,10 @@ import type { Payee, PayeeDirectory } from '../app/ports';
 export class EmployeesClient implements PayeeDirectory {
   private readonly client: InternalClient;
 
-  constructor(baseUrl: string, contextSecret: string) {
+  constructor(baseUrl: string, signingKey: KeyObject) {
     this.client = new InternalClient({
       baseUrl,
-      contextSecret,
+      signingKey,
       caller: 'payouts',
       target: 'employees',
       timeoutMs: 30_000,

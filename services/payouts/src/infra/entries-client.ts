@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { InternalClient, tenantPath } from '@travel/platform';
 import type { BatchStep, EntryMark, EntryMarks } from '../app/ports';
 
@@ -5,10 +6,10 @@ import type { BatchStep, EntryMark, EntryMarks } from '../app/ports';
 export class EntriesClient implements EntryMarks {
   private readonly client: InternalClient;
 
-  constructor(baseUrl: string, contextSecret: string) {
+  constructor(baseUrl: string, signingKey: KeyObject) {
     this.client = new InternalClient({
       baseUrl,
-      contextSecret,
+      signingKey,
       caller: 'payouts',
       target: 'entries',
       timeoutMs: 30_000,
