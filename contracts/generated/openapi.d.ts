@@ -88,8 +88,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The delivery log of a subscription, newest first (also of a deleted one, for 30 days)
-         * @description One row per event and subscription. A delivery whose first attempt goes out at once is logged when that attempt has ended, a few milliseconds after your endpoint answered (at most the 10 s time-out); one that waits in the queue is logged as `Pending` first. Every later attempt updates its row.
+         * The delivery log of a subscription, newest first (needs ManageCompanyData, ReadAllEntries or EditAllEntries)
+         * @description One row per event and subscription, also of a deleted subscription for 30 days. A delivery whose first attempt goes out at once is logged when that attempt has ended, a few milliseconds after your endpoint answered (at most the 10 s time-out); one that waits in the queue is logged as `Pending` first. Every later attempt updates its row. The log shows what was sent, and entry events carry entry data (employee, amounts, status): reading it needs `ManageCompanyData` (the webhook right), `ReadAllEntries` or `EditAllEntries`; any other key gets 403 `FORBIDDEN`.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -110,7 +110,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One delivery with the exact signed bytes, its attempts and the partner's last answer */
+        /**
+         * One delivery with the exact signed bytes, its attempts and the partner's last answer (needs ManageCompanyData, ReadAllEntries or EditAllEntries)
+         * @description The payload bytes carry entry data for entry events, so this needs the same rights as the list: `ManageCompanyData`, `ReadAllEntries` or `EditAllEntries` (403 `FORBIDDEN` otherwise).
+         */
         get: operations["getDelivery"];
         put?: never;
         post?: never;
@@ -3322,6 +3325,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -3348,6 +3352,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
