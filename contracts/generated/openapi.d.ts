@@ -334,8 +334,12 @@ export interface paths {
          * Issue an API key for an employee (needs ManageCompanyData); the key is shown once
          * @description The key acts with the permissions of its employee (`employeeId`, default the caller), who must be
          *     Active and not archived. Issuing a key for another employee needs the caller to hold every
-         *     permission that employee holds (403 otherwise). The key is in this response only; it is stored
-         *     hashed and lists show its `hint`.
+         *     permission that employee holds (403 otherwise). The key is capped at the caller's permissions of
+         *     now (`permissionCap`, also for a key of one's own): it acts with its employee's current permissions
+         *     within that cap, so a permission granted to the employee later does not reach a key whose issuer
+         *     did not hold it. A key acting for another employee is named in entries' audit logs with its issuer
+         *     (`keyIssuedByEmployeeId`). The key is in this response only; it is stored hashed and lists show its
+         *     `hint`.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1681,6 +1685,8 @@ export interface components {
             hint: string;
             /** @description Who issued the key; null when the operator did */
             createdByEmployeeId: components["schemas"]["Id"] | null;
+            /** @description The most the key may ever do: the permission flags its issuer held when issuing it (also for a key of one's own). The key acts with its employee's current flags within this cap, so a flag granted to the employee later reaches the key only if the issuer held it. Null for the operator's keys (no cap). */
+            permissionCap: string[] | null;
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the key was revoked; null while it is in force */
             revokedAt: components["schemas"]["Timestamp"] | null;
@@ -1849,6 +1855,8 @@ export interface components {
             phase: components["schemas"]["EntryPhase"];
             /** @description The step (0-based) a decision was given at */
             step: number | null;
+            /** @description Who issued the API key the transition was made with, when that is not `employeeId` (a key issued for someone else acts for them); null otherwise, and on records written before this field */
+            keyIssuedByEmployeeId?: components["schemas"]["Id"] | null;
         };
         /**
          * @description 0 Draft, 1 Submitted (in approval), 2 ChangesRequested, 3 Approved, 4 Rejected, 5 Cancelled

@@ -105,6 +105,8 @@ export function registerModels(conn: Connection): EmployeesModels {
       // Global on purpose: the key is what identifies the tenant (docs/decisions/0004).
       hash: { type: String, required: true, unique: true },
       createdByEmployeeId: nullableString,
+      // null = no cap (the operator's keys); an array is stored as given (docs/decisions/0104).
+      permissionCap: { type: Schema.Types.Mixed, default: null },
       createdAt: { type: Date, required: true },
       revokedAt: { type: Date, default: null },
     },

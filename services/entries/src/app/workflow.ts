@@ -124,6 +124,7 @@ export class WorkflowApp {
       const records: AuditRecord[] = decision.records.map((r) => ({
         ...r,
         employeeId: caller.employeeId,
+        keyIssuedByEmployeeId: caller.keyIssuedByEmployeeId ?? null,
         at: now,
         comment,
       }));

@@ -37,6 +37,8 @@ export interface AuditRecord {
   phase: EntryPhase;
   /** The step (0-based) an approval, rejection or change request was given at; null otherwise. */
   step: number | null;
+  /** Who issued the API key used, when that is not `employeeId` (docs/decisions/0104); null otherwise. */
+  keyIssuedByEmployeeId?: string | null;
 }
 
 /** An authorized trip's number is being issued: set with the authorization, cleared when the number is stored. */
