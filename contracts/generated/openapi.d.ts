@@ -931,9 +931,11 @@ export interface paths {
         /**
          * The company's approval workflow (settlement steps and trip-approval steps)
          * @description Each step lists its eligible approvers (employee ids); any one of them decides at that step. No
-         *     step with an eligible approver means no workflow: a submitted entry is approved at once (an
+         *     step naming an approver means no workflow: a submitted entry is approved at once (an
          *     `entry.updated`, never `entry.approved`) and a submitted trip request is authorized at once. A
-         *     company that never set a workflow gets empty lists and `editedAt` null.
+         *     company that never set a workflow gets empty lists and `editedAt` null. `fallbackApproverIds`
+         *     decide the steps an entry's own employee or creator would have decided alone (empty: the account
+         *     owner).
          */
         get: operations["getApprovalWorkflow"];
         /**
@@ -941,8 +943,10 @@ export interface paths {
          * @description Every approver id must be an employee of the company, else 400 `VALIDATION_FAILED` keyed
          *     `settlementSteps[i].approverIds[j]` / `tripApprovalSteps[i].approverIds[j]`. Ids repeated within a
          *     step count once. The change applies to entries submitted after it: an entry in approval keeps the
-         *     steps it was submitted with (docs/decisions/0066). An employee never approves their own entry: for
-         *     that entry they are left out of every step, and a step with nobody left is skipped.
+         *     steps it was submitted with (docs/decisions/0066). Nobody approves an entry they own or created
+         *     (docs/decisions/0105): for that entry they are left out of every step, and a step with nobody left
+         *     goes to `fallbackApproverIds` (omitted or empty: the company's account owner), never skipped.
+         *     Fallback ids must be employees of the company too (400 keyed `fallbackApproverIds[i]`).
          */
         put: operations["putApprovalWorkflow"];
         post?: never;
@@ -968,9 +972,12 @@ export interface paths {
          * @description By the entry's employee or a key with `EditAllEntries` (403 otherwise). The entry takes a copy of
          *     the company's workflow steps (settlement steps for an order, trip-approval steps for a trip
          *     request), becomes Submitted (1) in phase 0 (settlement) or 1 (trip authorization) and is locked.
-         *     Without a workflow the decision is immediate: an order becomes Approved (3) with only an
-         *     `entry.updated` (never `entry.approved`); a trip request is authorized (see `approve`). Another
-         *     status is 409 `INVALID_STATE`.
+         *     Without a workflow (no step naming an approver) the decision is immediate: an order becomes
+         *     Approved (3) with only an `entry.updated` (never `entry.approved`); a trip request is authorized
+         *     (see `approve`). With one, the entry's employee and its creator are left out of every step and a
+         *     step this empties goes to the fallback approvers; when nobody may approve the entry (the fallback
+         *     approvers are its employee or creator too) the submission is 409 `CONFLICT` and the entry stays as
+         *     it was (docs/decisions/0105). Another status is 409 `INVALID_STATE`.
          */
         post: operations["submitTravelEntry"];
         delete?: never;
@@ -992,8 +999,9 @@ export interface paths {
         put?: never;
         /**
          * Approve a Submitted entry at its current step (an eligible approver of that step); the final step raises entry.approved
-         * @description Only an eligible approver of the entry's current step, never the entry's own employee (403
-         *     otherwise); an entry not in approval is 409 `INVALID_STATE`. An intermediate step moves the entry
+         * @description Only an eligible approver of the entry's current step, never the entry's own employee or its
+         *     creator, nor with a key one of them issued (403 otherwise, also for reject and request-changes); an
+         *     entry not in approval is 409 `INVALID_STATE`. An intermediate step moves the entry
          *     to the next step (`entry.updated`). The final step of a settlement makes it Approved (3) and raises
          *     `entry.approved`. The final step of a trip request authorizes the trip: `isRequest` becomes false,
          *     the entry number is issued (here, not before), the order is open for its settlement (Draft, phase
@@ -1769,7 +1777,7 @@ export interface components {
             approverIds: components["schemas"]["Id"][];
         };
         /**
-         * @description The company's approval workflow; no step with an eligible approver = no workflow
+         * @description The company's approval workflow; no step naming an approver = no workflow (entries are approved on submission). Nobody approves an entry they own or created: they are left out of its steps, and a step this leaves empty goes to the fallback approvers.
          * @example {
          *       "settlementSteps": [
          *         {
@@ -1790,6 +1798,7 @@ export interface components {
          *           ]
          *         }
          *       ],
+         *       "fallbackApproverIds": [],
          *       "editedAt": "2026-11-20T08:00:00.000Z"
          *     }
          */
@@ -1798,9 +1807,12 @@ export interface components {
             settlementSteps: components["schemas"]["ApprovalStep"][];
             /** @description Steps of the trip authorization of a trip request (phase 1), in order */
             tripApprovalSteps: components["schemas"]["ApprovalStep"][];
+            fallbackApproverIds: components["schemas"]["FallbackApproverIds"];
             /** Format: date-time */
             readonly editedAt: string | null;
         };
+        /** @description Who decides a step left without approvers once the entry's own employee and its creator (and the issuer of the key that created it) are left out: the step goes to these employees (without those people), never straight on. Empty = the company's account owner(s). When nobody is left here either, submitting the entry is 409 `CONFLICT` and it stays as it was. */
+        FallbackApproverIds: components["schemas"]["Id"][];
         /**
          * @description The body of a PUT; `editedAt` (read-only) is accepted and ignored
          * @example {
@@ -1817,6 +1829,7 @@ export interface components {
         ApprovalWorkflowWrite: {
             settlementSteps: components["schemas"]["ApprovalStep"][];
             tripApprovalSteps: components["schemas"]["ApprovalStep"][];
+            fallbackApproverIds?: components["schemas"]["FallbackApproverIds"];
             /** @description Read-only; ignored */
             readonly editedAt?: string | null;
         };
@@ -1830,7 +1843,7 @@ export interface components {
             /** @description Recorded in the entry's audit log with the operation */
             comment?: string | null;
         };
-        /** @description The steps the entry runs through, copied from the company's workflow when it was submitted (the entry's own employee left out); null when the entry is not in approval */
+        /** @description The steps the entry runs through, copied from the company's workflow when it was submitted (the entry's own employee and its creator left out; a step this emptied names the fallback approvers); null when the entry is not in approval */
         ApprovalRound: {
             /**
              * @description 1 trip authorization, 0 settlement
