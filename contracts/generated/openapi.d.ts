@@ -217,6 +217,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/employees/{id}/bank-data-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The changes of an employee's bank data, newest first (personal data; masked)
+         * @description Every change of the employee's `bankAccount` or `bic` (also the first value, given at creation):
+         *     when, by whom (the key's employee, the key, and the key's issuer when the key was issued for its
+         *     employee by someone else) and the old and new values, masked when recorded — an IBAN as its country
+         *     code and last four characters (`CZ…5399`); the BIC, which names a bank rather than an account, as it
+         *     is. The same rule as the employee's personal data: the employee themself and keys holding
+         *     `ManageEmployees` or `ManageCompanyData`; anyone else gets 403 `FORBIDDEN`. Never in a webhook.
+         */
+        get: operations["listBankDataChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/departments": {
         parameters: {
             query?: never;
@@ -1395,6 +1422,25 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description One change of an employee's bank data, values masked (an IBAN as country code and last four) */
+        BankDataChange: {
+            id: components["schemas"]["Id"];
+            changedAt: components["schemas"]["Timestamp"];
+            /** @description The employee whose key made the change */
+            changedByEmployeeId: components["schemas"]["Id"];
+            /** @description The key the change was made with */
+            apiKeyId: components["schemas"]["Id"];
+            /** @description Who issued that key, when it was issued for its employee by someone else; null otherwise */
+            keyIssuedByEmployeeId: components["schemas"]["Id"] | null;
+            changes: {
+                /** @enum {string} */
+                field: "bankAccount" | "bic";
+                /** @description The old value, masked; null when there was none */
+                before: string | null;
+                /** @description The new value, masked; null when cleared */
+                after: string | null;
+            }[];
+        };
         /** Format: uuid */
         Id: string;
         /** Format: date-time */
@@ -3525,6 +3571,38 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    listBankDataChanges: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged changes, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["BankDataChange"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     listDepartments: {
