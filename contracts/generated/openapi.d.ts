@@ -88,8 +88,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The delivery log of a subscription, newest first (also of a deleted one, for 30 days)
-         * @description One row per event and subscription. A delivery whose first attempt goes out at once is logged when that attempt has ended, a few milliseconds after your endpoint answered (at most the 10 s time-out); one that waits in the queue is logged as `Pending` first. Every later attempt updates its row.
+         * The delivery log of a subscription, newest first (needs ManageCompanyData, ReadAllEntries or EditAllEntries)
+         * @description One row per event and subscription, also of a deleted subscription for 30 days. A delivery whose first attempt goes out at once is logged when that attempt has ended, a few milliseconds after your endpoint answered (at most the 10 s time-out); one that waits in the queue is logged as `Pending` first. Every later attempt updates its row. The log shows what was sent, and entry events carry entry data (employee, amounts, status): reading it needs `ManageCompanyData` (the webhook right), `ReadAllEntries` or `EditAllEntries`; any other key gets 403 `FORBIDDEN`.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -110,7 +110,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One delivery with the exact signed bytes, its attempts and the partner's last answer */
+        /**
+         * One delivery with the exact signed bytes, its attempts and the partner's last answer (needs ManageCompanyData, ReadAllEntries or EditAllEntries)
+         * @description The payload bytes carry entry data for entry events, so this needs the same rights as the list: `ManageCompanyData`, `ReadAllEntries` or `EditAllEntries` (403 `FORBIDDEN` otherwise).
+         */
         get: operations["getDelivery"];
         put?: never;
         post?: never;
@@ -207,6 +210,33 @@ export interface paths {
          *     unchanged (same `editedAt`) and no `employee.updated` is raised.
          */
         put: operations["updateEmployee"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/employees/{id}/bank-data-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The changes of an employee's bank data, newest first (personal data; masked)
+         * @description Every change of the employee's `bankAccount` or `bic` (also the first value, given at creation):
+         *     when, by whom (the key's employee, the key, and the key's issuer when the key was issued for its
+         *     employee by someone else) and the old and new values, masked when recorded — an IBAN as its country
+         *     code and last four characters (`CZ…5399`); the BIC, which names a bank rather than an account, as it
+         *     is. The same rule as the employee's personal data: the employee themself and keys holding
+         *     `ManageEmployees` or `ManageCompanyData`; anyone else gets 403 `FORBIDDEN`. Never in a webhook.
+         */
+        get: operations["listBankDataChanges"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -331,8 +361,12 @@ export interface paths {
          * Issue an API key for an employee (needs ManageCompanyData); the key is shown once
          * @description The key acts with the permissions of its employee (`employeeId`, default the caller), who must be
          *     Active and not archived. Issuing a key for another employee needs the caller to hold every
-         *     permission that employee holds (403 otherwise). The key is in this response only; it is stored
-         *     hashed and lists show its `hint`.
+         *     permission that employee holds (403 otherwise). The key is capped at the caller's permissions of
+         *     now (`permissionCap`, also for a key of one's own): it acts with its employee's current permissions
+         *     within that cap, so a permission granted to the employee later does not reach a key whose issuer
+         *     did not hold it. A key acting for another employee is named in entries' audit logs with its issuer
+         *     (`keyIssuedByEmployeeId`). The key is in this response only; it is stored hashed and lists show its
+         *     `hint`.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -924,9 +958,11 @@ export interface paths {
         /**
          * The company's approval workflow (settlement steps and trip-approval steps)
          * @description Each step lists its eligible approvers (employee ids); any one of them decides at that step. No
-         *     step with an eligible approver means no workflow: a submitted entry is approved at once (an
+         *     step naming an approver means no workflow: a submitted entry is approved at once (an
          *     `entry.updated`, never `entry.approved`) and a submitted trip request is authorized at once. A
-         *     company that never set a workflow gets empty lists and `editedAt` null.
+         *     company that never set a workflow gets empty lists and `editedAt` null. `fallbackApproverIds`
+         *     decide the steps an entry's own employee or creator would have decided alone (empty: the account
+         *     owner).
          */
         get: operations["getApprovalWorkflow"];
         /**
@@ -934,8 +970,10 @@ export interface paths {
          * @description Every approver id must be an employee of the company, else 400 `VALIDATION_FAILED` keyed
          *     `settlementSteps[i].approverIds[j]` / `tripApprovalSteps[i].approverIds[j]`. Ids repeated within a
          *     step count once. The change applies to entries submitted after it: an entry in approval keeps the
-         *     steps it was submitted with (docs/decisions/0066). An employee never approves their own entry: for
-         *     that entry they are left out of every step, and a step with nobody left is skipped.
+         *     steps it was submitted with (docs/decisions/0066). Nobody approves an entry they own or created
+         *     (docs/decisions/0105): for that entry they are left out of every step, and a step with nobody left
+         *     goes to `fallbackApproverIds` (omitted or empty: the company's account owner), never skipped.
+         *     Fallback ids must be employees of the company too (400 keyed `fallbackApproverIds[i]`).
          */
         put: operations["putApprovalWorkflow"];
         post?: never;
@@ -961,9 +999,12 @@ export interface paths {
          * @description By the entry's employee or a key with `EditAllEntries` (403 otherwise). The entry takes a copy of
          *     the company's workflow steps (settlement steps for an order, trip-approval steps for a trip
          *     request), becomes Submitted (1) in phase 0 (settlement) or 1 (trip authorization) and is locked.
-         *     Without a workflow the decision is immediate: an order becomes Approved (3) with only an
-         *     `entry.updated` (never `entry.approved`); a trip request is authorized (see `approve`). Another
-         *     status is 409 `INVALID_STATE`.
+         *     Without a workflow (no step naming an approver) the decision is immediate: an order becomes
+         *     Approved (3) with only an `entry.updated` (never `entry.approved`); a trip request is authorized
+         *     (see `approve`). With one, the entry's employee and its creator are left out of every step and a
+         *     step this empties goes to the fallback approvers; when nobody may approve the entry (the fallback
+         *     approvers are its employee or creator too) the submission is 409 `CONFLICT` and the entry stays as
+         *     it was (docs/decisions/0105). Another status is 409 `INVALID_STATE`.
          */
         post: operations["submitTravelEntry"];
         delete?: never;
@@ -985,8 +1026,9 @@ export interface paths {
         put?: never;
         /**
          * Approve a Submitted entry at its current step (an eligible approver of that step); the final step raises entry.approved
-         * @description Only an eligible approver of the entry's current step, never the entry's own employee (403
-         *     otherwise); an entry not in approval is 409 `INVALID_STATE`. An intermediate step moves the entry
+         * @description Only an eligible approver of the entry's current step, never the entry's own employee or its
+         *     creator, nor with a key one of them issued (403 otherwise, also for reject and request-changes); an
+         *     entry not in approval is 409 `INVALID_STATE`. An intermediate step moves the entry
          *     to the next step (`entry.updated`). The final step of a settlement makes it Approved (3) and raises
          *     `entry.approved`. The final step of a trip request authorizes the trip: `isRequest` becomes false,
          *     the entry number is issued (here, not before), the order is open for its settlement (Draft, phase
@@ -1380,6 +1422,25 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description One change of an employee's bank data, values masked (an IBAN as country code and last four) */
+        BankDataChange: {
+            id: components["schemas"]["Id"];
+            changedAt: components["schemas"]["Timestamp"];
+            /** @description The employee whose key made the change */
+            changedByEmployeeId: components["schemas"]["Id"];
+            /** @description The key the change was made with */
+            apiKeyId: components["schemas"]["Id"];
+            /** @description Who issued that key, when it was issued for its employee by someone else; null otherwise */
+            keyIssuedByEmployeeId: components["schemas"]["Id"] | null;
+            changes: {
+                /** @enum {string} */
+                field: "bankAccount" | "bic";
+                /** @description The old value, masked; null when there was none */
+                before: string | null;
+                /** @description The new value, masked; null when cleared */
+                after: string | null;
+            }[];
+        };
         /** Format: uuid */
         Id: string;
         /** Format: date-time */
@@ -1678,6 +1739,8 @@ export interface components {
             hint: string;
             /** @description Who issued the key; null when the operator did */
             createdByEmployeeId: components["schemas"]["Id"] | null;
+            /** @description The most the key may ever do: the permission flags its issuer held when issuing it (also for a key of one's own). The key acts with its employee's current flags within this cap, so a flag granted to the employee later reaches the key only if the issuer held it. Null for the operator's keys (no cap). */
+            permissionCap: string[] | null;
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the key was revoked; null while it is in force */
             revokedAt: components["schemas"]["Timestamp"] | null;
@@ -1760,7 +1823,7 @@ export interface components {
             approverIds: components["schemas"]["Id"][];
         };
         /**
-         * @description The company's approval workflow; no step with an eligible approver = no workflow
+         * @description The company's approval workflow; no step naming an approver = no workflow (entries are approved on submission). Nobody approves an entry they own or created: they are left out of its steps, and a step this leaves empty goes to the fallback approvers.
          * @example {
          *       "settlementSteps": [
          *         {
@@ -1781,6 +1844,7 @@ export interface components {
          *           ]
          *         }
          *       ],
+         *       "fallbackApproverIds": [],
          *       "editedAt": "2026-11-20T08:00:00.000Z"
          *     }
          */
@@ -1789,9 +1853,12 @@ export interface components {
             settlementSteps: components["schemas"]["ApprovalStep"][];
             /** @description Steps of the trip authorization of a trip request (phase 1), in order */
             tripApprovalSteps: components["schemas"]["ApprovalStep"][];
+            fallbackApproverIds: components["schemas"]["FallbackApproverIds"];
             /** Format: date-time */
             readonly editedAt: string | null;
         };
+        /** @description Who decides a step left without approvers once the entry's own employee and its creator (and the issuer of the key that created it) are left out: the step goes to these employees (without those people), never straight on. Empty = the company's account owner(s). When nobody is left here either, submitting the entry is 409 `CONFLICT` and it stays as it was. */
+        FallbackApproverIds: components["schemas"]["Id"][];
         /**
          * @description The body of a PUT; `editedAt` (read-only) is accepted and ignored
          * @example {
@@ -1808,6 +1875,7 @@ export interface components {
         ApprovalWorkflowWrite: {
             settlementSteps: components["schemas"]["ApprovalStep"][];
             tripApprovalSteps: components["schemas"]["ApprovalStep"][];
+            fallbackApproverIds?: components["schemas"]["FallbackApproverIds"];
             /** @description Read-only; ignored */
             readonly editedAt?: string | null;
         };
@@ -1821,7 +1889,7 @@ export interface components {
             /** @description Recorded in the entry's audit log with the operation */
             comment?: string | null;
         };
-        /** @description The steps the entry runs through, copied from the company's workflow when it was submitted (the entry's own employee left out); null when the entry is not in approval */
+        /** @description The steps the entry runs through, copied from the company's workflow when it was submitted (the entry's own employee and its creator left out; a step this emptied names the fallback approvers); null when the entry is not in approval */
         ApprovalRound: {
             /**
              * @description 1 trip authorization, 0 settlement
@@ -1846,6 +1914,8 @@ export interface components {
             phase: components["schemas"]["EntryPhase"];
             /** @description The step (0-based) a decision was given at */
             step: number | null;
+            /** @description Who issued the API key the transition was made with, when that is not `employeeId` (a key issued for someone else acts for them); null otherwise, and on records written before this field */
+            keyIssuedByEmployeeId?: components["schemas"]["Id"] | null;
         };
         /**
          * @description 0 Draft, 1 Submitted (in approval), 2 ChangesRequested, 3 Approved, 4 Rejected, 5 Cancelled
@@ -3322,6 +3392,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -3348,6 +3419,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -3499,6 +3571,38 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    listBankDataChanges: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged changes, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["BankDataChange"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     listDepartments: {

@@ -23,8 +23,11 @@ export interface CallerContext {
   baseCurrency: string;
   employeeId: string;
   apiKeyId: string;
+  /** The key's effective flags: its employee's, within the cap its issuer gave it (docs/decisions/0104). */
   permissions: string[];
   requestId: string;
+  /** Who issued the key, when that is not `employeeId`: the key acts for someone else (audit logs name them). */
+  keyIssuedByEmployeeId?: string;
 }
 
 /** A service calling another service's internal endpoint (no tenant, no employee). */

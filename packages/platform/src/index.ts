@@ -13,6 +13,7 @@ export * from './http/request-context';
 export * from './mongo/connection';
 export * from './mongo/tenant-guard';
 export * from './mongo/tenant-scope';
+export * from './page-of';
 export * from './mongo/writes';
 export * from './messaging/amqp-client';
 export * from './messaging/consumer';

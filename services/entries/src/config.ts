@@ -13,7 +13,7 @@ export const configSchema = serviceConfig(
       default: 'http://127.0.0.1:8081',
       type: 'URL',
       description:
-        'The employees service: an entry’s employee and the cost centers they may charge (docs/decisions/0045). Unreachable: such writes answer `503 SERVICE_UNAVAILABLE`.',
+        'The employees service: an entry’s employee, the cost centers they may charge (0045), the default fallback approvers (0105). Unreachable: `503 SERVICE_UNAVAILABLE`.',
     }),
     REFERENCE_FX_URL: env.string({
       default: 'http://127.0.0.1:8085',

@@ -47,6 +47,8 @@ describe('API keys', () => {
       employeeId: ownerId,
       hint: key.slice(0, 10),
       createdByEmployeeId: ownerId,
+      // Capped at what the issuer (the owner: every flag) holds now, also a key of one's own (decision 0104).
+      permissionCap: expect.arrayContaining([...PERMISSIONS]),
       createdAt: expect.any(String),
       revokedAt: null,
       key,
@@ -77,7 +79,11 @@ describe('API keys', () => {
     const all = await t.api.get('/api/v1/api-keys');
     expect(all.body).toMatchObject({ page: 1, pageSize: 20, total: 3, totalPages: 1 });
     expect(all.body.items.map((k: any) => k.name)).toEqual(['second', 'first', 'Owner key (created by operator)']);
-    expect(all.body.items[2]).toMatchObject({ employeeId: t.employeeId, createdByEmployeeId: null });
+    expect(all.body.items[2]).toMatchObject({
+      employeeId: t.employeeId,
+      createdByEmployeeId: null,
+      permissionCap: null,
+    });
     expect((await t.api.get(`/api/v1/api-keys?employeeId=${e.id}`)).body.items.map((k: any) => k.id)).toEqual([k1.id]);
     expect((await t.api.delete(`/api/v1/api-keys/${k1.id}`)).status).toBe(204);
     expect((await t.api.get('/api/v1/api-keys?revoked=true')).body.items.map((k: any) => k.id)).toEqual([k1.id]);

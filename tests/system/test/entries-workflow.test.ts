@@ -101,6 +101,7 @@ describe('entries: approval workflow and trip requests', () => {
       expect((await c.api.get('/api/v1/approval-workflow')).body).toEqual({
         settlementSteps: [],
         tripApprovalSteps: [],
+        fallbackApproverIds: [],
         editedAt: null,
       });
       const created = await c.api.post('/api/v1/travel-entries', order);
@@ -122,6 +123,7 @@ describe('entries: approval workflow and trip requests', () => {
           status: 1,
           phase: null,
           step: null,
+          keyIssuedByEmployeeId: null,
         },
         {
           action: 'AutoApproved',
@@ -131,6 +133,7 @@ describe('entries: approval workflow and trip requests', () => {
           status: 3,
           phase: null,
           step: null,
+          keyIssuedByEmployeeId: null,
         },
       ]);
       // Approved is closed to writes and to the workflow.
@@ -202,6 +205,7 @@ describe('entries: approval workflow and trip requests', () => {
       expect(stored).toEqual({
         settlementSteps: [{ approverIds: [c.a.employeeId] }, { approverIds: [c.b.employeeId, c.a.employeeId] }],
         tripApprovalSteps: [{ approverIds: [c.b.employeeId] }],
+        fallbackApproverIds: [],
         editedAt: expect.any(String),
       });
       const read = await c.api.get('/api/v1/approval-workflow');

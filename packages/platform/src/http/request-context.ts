@@ -68,3 +68,12 @@ export function requirePermission(req: Request, permission: string): CallerConte
   }
   return caller;
 }
+
+/** The caller, when it holds at least one of `permissions` (403 FORBIDDEN naming them otherwise). */
+export function requireAnyPermission(req: Request, permissions: readonly string[]): CallerContext {
+  const caller = callerOf(req);
+  if (!permissions.some((p) => caller.permissions.includes(p))) {
+    throw new AppError('FORBIDDEN', `This operation requires one of the ${permissions.join(', ')} permissions.`);
+  }
+  return caller;
+}

@@ -11,7 +11,15 @@ import {
   type PageRequest,
   throwIfInvalid,
 } from '@travel/platform';
-import { hashApiKey, issueApiKey, looksLikeApiKey, toApiKeyResponse, type ApiKey } from '../domain/api-key';
+import {
+  effectivePermissions,
+  hashApiKey,
+  issueApiKey,
+  issuerActingFor,
+  looksLikeApiKey,
+  toApiKeyResponse,
+  type ApiKey,
+} from '../domain/api-key';
 import { addFieldError, requiredText } from '../domain/text';
 import type { ApiKeyDoc, EmployeesRepositories } from '../infra/repositories';
 
@@ -21,7 +29,10 @@ export interface ResolvedKey {
   baseCurrency: string;
   employeeId: string;
   apiKeyId: string;
+  /** The employee's current flags within the key's cap (docs/decisions/0104). */
   permissions: string[];
+  /** Who issued the key, when that is not its employee: the key acts for someone else. */
+  keyIssuedByEmployeeId?: string;
 }
 
 /**
@@ -39,13 +50,15 @@ export async function resolveApiKey(repos: EmployeesRepositories, key: string): 
     repos.companies.of(tenant).findOne().lean(),
   ]);
   if (!employee || !company || employee.status !== 'Active' || employee.isArchived) return undefined;
+  const issuer = issuerActingFor(row);
   return {
     tenantId: row.tenantId,
     market: company.market as Market,
     baseCurrency: company.baseCurrency,
     employeeId: employee._id,
     apiKeyId: row._id,
-    permissions: employee.permissions,
+    permissions: effectivePermissions(employee.permissions ?? [], row.permissionCap ?? null),
+    ...(issuer ? { keyIssuedByEmployeeId: issuer } : {}),
   };
 }
 
@@ -78,7 +91,9 @@ export class ApiKeysApp {
   /**
    * Issues a key for `employeeId` (default: the caller). The key acts with that employee's permissions, so
    * the caller must hold every one of them: issuing a key is never a way to gain a permission
-   * (docs/decisions/0013-api-keys.md). The key itself is in this response only; it is stored hashed.
+   * (docs/decisions/0013-api-keys.md). The key is capped at the caller's flags as they are now, also a key
+   * for oneself: a flag its employee is granted later does not reach it (docs/decisions/0104). The key itself
+   * is in this response only; it is stored hashed.
    */
   async create(caller: CallerContext, input: CreateApiKeyInput) {
     const name = requiredText(input.name);
@@ -107,6 +122,7 @@ export class ApiKeysApp {
       hint: issued.hint,
       hash: issued.hash,
       createdByEmployeeId: caller.employeeId,
+      permissionCap: [...caller.permissions],
       createdAt: new Date(),
       revokedAt: null,
     };

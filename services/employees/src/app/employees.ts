@@ -9,6 +9,7 @@ import {
   type CallerContext,
   type FieldErrors,
   type PageRequest,
+  pageOf,
   atRevision,
   tenantOf,
   throwIfInvalid,
@@ -30,6 +31,7 @@ import {
   type EmployeeStatus,
   type EmployeeWrite,
 } from '../domain/employee';
+import { bankDataChange, toBankDataChangeResponse } from '../domain/bank-data-change';
 import { flagsCallerLacks, permissionChange } from '../domain/permissions';
 import type { EmployeeDoc, EmployeesRepositories } from '../infra/repositories';
 import { textSearchFilter } from '../infra/queries';
@@ -126,13 +128,41 @@ export class EmployeesApp {
       editedAt: now,
     };
     const event = raiseEvent('employees', 'employee.created', caller.tenantId, toEmployeeWebhookDto(employee), now);
+    // Bank data given at creation is its first change (docs/decisions/0106).
+    const banked = bankDataChange({ bankAccount: null, bic: null }, employee, caller, now, randomUUID());
+    const bankDataChanges = banked ? [banked] : [];
     await uniqueWrite(
-      () => this.scope(caller).create({ ...employee, emailKey: emailKeyOf(employee), rev: 0, ...withOutbox(event) }),
+      () =>
+        this.scope(caller).create({
+          ...employee,
+          emailKey: emailKeyOf(employee),
+          rev: 0,
+          bankDataChanges,
+          ...withOutbox(event),
+        }),
       () => this.emailTaken(caller, employee.email, employee._id),
       EMAIL_TAKEN,
     );
     this.nudgeOutbox();
     return toEmployeeResponse(employee);
+  }
+
+  /**
+   * The changes of an employee's bank data, newest first, paged: for the employee themself and for readers
+   * of personal data (docs/decisions/0036, 0106); anyone else is 403.
+   */
+  async bankDataChanges(caller: CallerContext, rawId: string, page: PageRequest) {
+    const id = rawId.toLowerCase();
+    if (id !== caller.employeeId && !readsAllPersonalData(caller))
+      throw new AppError(
+        'FORBIDDEN',
+        "Bank data changes are personal data: they need ManageEmployees or ManageCompanyData (or the key's own employee).",
+      );
+    const doc = await this.scope(caller).findById(id).select({ bankDataChanges: 1 }).lean<EmployeeDoc>();
+    if (!doc) throw notFound('employee');
+    const newestFirst = [...(doc.bankDataChanges ?? [])].reverse();
+    const answer = pageOf(newestFirst, page);
+    return { ...answer, items: answer.items.map(toBankDataChangeResponse) };
   }
 
   async get(caller: CallerContext, id: string) {
@@ -217,8 +247,11 @@ export class EmployeesApp {
         emailKey: emailKeyOf(next),
         rev: (current.rev ?? 0) + 1,
       };
+      // A change of the bank data is recorded in the same write as the change (docs/decisions/0106).
+      const banked = bankDataChange(current, next, caller, next.editedAt, randomUUID());
+      const update = banked ? { $set, $push: { bankDataChanges: banked } } : { $set };
       const result = await uniqueWrite(
-        () => this.scope(caller).updateOne({ _id: id, ...atRevision(current.rev) }, outboxUpdate({ $set }, event)),
+        () => this.scope(caller).updateOne({ _id: id, ...atRevision(current.rev) }, outboxUpdate(update, event)),
         () => this.emailTaken(caller, next.email, id),
         EMAIL_TAKEN,
       );

@@ -84,6 +84,8 @@ export async function createTenant(repos: EmployeesRepositories, input: NewTenan
     hint: issued.hint,
     hash: issued.hash,
     createdByEmployeeId: null,
+    // The operator's key carries the account owner's flags as they are (docs/decisions/0104).
+    permissionCap: null,
     createdAt: now,
     revokedAt: null,
   });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { hashApiKey, issueApiKey, looksLikeApiKey } from './api-key';
+import { effectivePermissions, hashApiKey, issueApiKey, issuerActingFor, looksLikeApiKey } from './api-key';
 
 const sha256hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
@@ -67,5 +67,27 @@ describe('looksLikeApiKey', () => {
     ['a Bearer header value', `Bearer tek_${'a'.repeat(43)}`, false],
   ])('%s → %s', (_name, key, expected) => {
     expect(looksLikeApiKey(key)).toBe(expected);
+  });
+});
+
+describe('effectivePermissions (docs/decisions/0104)', () => {
+  it("is the employee's flags within the cap: a flag granted after issuing does not reach the key", () => {
+    expect(effectivePermissions(['ManagePayouts'], ['ManageCompanyData'])).toEqual([]);
+    expect(effectivePermissions(['ReadAllEntries', 'ManagePayouts'], ['ReadAllEntries', 'ManageCompanyData'])).toEqual([
+      'ReadAllEntries',
+    ]);
+  });
+
+  it("never adds a flag the employee does not hold (the cap is a ceiling), and null means the employee's flags", () => {
+    expect(effectivePermissions([], ['ManagePayouts', 'ManageCompanyData'])).toEqual([]);
+    expect(effectivePermissions(['ManagePayouts'], null)).toEqual(['ManagePayouts']);
+  });
+});
+
+describe('issuerActingFor', () => {
+  it('names the issuer of a key for someone else only', () => {
+    expect(issuerActingFor({ employeeId: 'b', createdByEmployeeId: 'a' })).toBe('a');
+    expect(issuerActingFor({ employeeId: 'a', createdByEmployeeId: 'a' })).toBeUndefined();
+    expect(issuerActingFor({ employeeId: 'a', createdByEmployeeId: null })).toBeUndefined();
   });
 });

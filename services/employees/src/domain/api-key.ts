@@ -31,9 +31,25 @@ export interface ApiKey {
   hash: string;
   /** Who issued it: an employee id, or null when the operator command did. */
   createdByEmployeeId: string | null;
+  /**
+   * The most the key may ever do: the flags its issuer held when issuing it (docs/decisions/0104). Null
+   * for the operator's keys, which carry their employee's flags as they are.
+   */
+  permissionCap: string[] | null;
   createdAt: Date;
   revokedAt: Date | null;
 }
+
+/**
+ * What a key may do now: its employee's current flags, within the cap its issuer gave it. A flag granted
+ * to the employee later does not reach a key whose issuer did not hold it.
+ */
+export const effectivePermissions = (employeeFlags: readonly string[], cap: readonly string[] | null): string[] =>
+  cap === null ? [...employeeFlags] : employeeFlags.filter((flag) => cap.includes(flag));
+
+/** The issuer of a key that acts for another employee (audit logs name them); undefined otherwise. */
+export const issuerActingFor = (k: Pick<ApiKey, 'employeeId' | 'createdByEmployeeId'>): string | undefined =>
+  k.createdByEmployeeId && k.createdByEmployeeId !== k.employeeId ? k.createdByEmployeeId : undefined;
 
 /** A key as lists show it: never the key or its hash, only the hint. */
 export function toApiKeyResponse(k: ApiKey) {
@@ -43,6 +59,7 @@ export function toApiKeyResponse(k: ApiKey) {
     employeeId: k.employeeId,
     hint: k.hint,
     createdByEmployeeId: k.createdByEmployeeId ?? null,
+    permissionCap: k.permissionCap ? [...k.permissionCap] : null,
     createdAt: k.createdAt.toISOString(),
     revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
   };

@@ -60,6 +60,19 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
       res.json({ employeeId: employee._id, chargeable: active.map((c) => c._id) });
     }),
   );
+  // Entries asks who decides an approval step nobody else may decide (the default fallback approvers,
+  // docs/decisions/0105): the company's active, unarchived account owners. Ids only.
+  r.get(
+    '/tenants/:tenantId/account-owners',
+    route(async (req, res) => {
+      const owners = await repos.employees
+        .of(tenantIn(req.params))
+        .find({ isAccountOwner: true, status: 'Active', isArchived: { $ne: true } }, { _id: 1 })
+        .sort({ _id: 1 })
+        .lean();
+      res.json({ employeeIds: owners.map((o) => o._id) });
+    }),
+  );
   // The address to send a reminder to (fleet's deadline e-mails). Personal data: only over this
   // service-to-service route, never through the gateway or in an event.
   r.get(

@@ -35,6 +35,7 @@ const id = (req: Request): string => String(req.params.id);
 // What the contract promises for employee reads: the full record or the summary (0036).
 type EmployeeView = components['schemas']['EmployeeView'];
 type EmployeePage = operations['listEmployees']['responses']['200']['content']['application/json'];
+type BankDataChangePage = operations['listBankDataChanges']['responses']['200']['content']['application/json'];
 
 /** A query value the contract declared as a string (absent stays undefined). */
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -71,6 +72,14 @@ export function publicRoutes(ctx: EmployeesContext): Router {
     '/api/v1/employees/:id',
     route(async (req, res) => {
       res.json((await employees.get(callerOf(req), id(req))) satisfies EmployeeView);
+    }),
+  );
+  r.get(
+    '/api/v1/employees/:id/bank-data-changes',
+    route(async (req, res) => {
+      res.json(
+        (await employees.bankDataChanges(callerOf(req), id(req), pageRequest(req.query))) satisfies BankDataChangePage,
+      );
     }),
   );
   r.put(

@@ -1,6 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { outboxSchemaFields, tenantScoped, type OutboxFields } from '@travel/platform';
 import type { ApiKey } from '../domain/api-key';
+import type { BankDataChange } from '../domain/bank-data-change';
 import type { Company } from '../domain/company';
 import type { Employee } from '../domain/employee';
 import type { CostCenter, Department } from '../domain/org';
@@ -15,6 +16,8 @@ export interface EmployeeStorage {
   emailKey: string;
   /** Incremented by every update; an update applies only to the revision it read. */
   rev: number;
+  /** Changes of the bank data, oldest first, written with the change itself (docs/decisions/0106). */
+  bankDataChanges: BankDataChange[];
 }
 
 export type EmployeeDoc = Employee & Partial<EmployeeStorage> & OutboxFields;
@@ -86,6 +89,7 @@ export function registerModels(conn: Connection): EmployeesModels {
       createdAt: { type: Date, required: true },
       editedAt: { type: Date, required: true },
       rev: { type: Number },
+      bankDataChanges: { type: Array, default: undefined },
       ...outboxSchemaFields,
     },
     { collection: EMPLOYEES_COLLECTION, versionKey: false, minimize: false },
@@ -105,6 +109,8 @@ export function registerModels(conn: Connection): EmployeesModels {
       // Global on purpose: the key is what identifies the tenant (docs/decisions/0004).
       hash: { type: String, required: true, unique: true },
       createdByEmployeeId: nullableString,
+      // null = no cap (the operator's keys); an array is stored as given (docs/decisions/0104).
+      permissionCap: { type: Schema.Types.Mixed, default: null },
       createdAt: { type: Date, required: true },
       revokedAt: { type: Date, default: null },
     },

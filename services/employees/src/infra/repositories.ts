@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { TenantModel, crossTenant } from '@travel/platform';
-import { backfillEmployeeStorage } from './migrations';
+import { backfillApiKeyCaps, backfillEmployeeStorage } from './migrations';
 import {
   registerModels,
   type ApiKeyDoc,
@@ -44,6 +44,6 @@ export function employeesRepositories(conn: Connection): EmployeesRepositories {
         null,
         crossTenant('API-key lookup: the key is what identifies the tenant'),
       ).lean<ApiKeyDoc>(),
-    migrate: () => backfillEmployeeStorage(models),
+    migrate: async () => (await backfillEmployeeStorage(models)) + (await backfillApiKeyCaps(models)),
   };
 }

@@ -303,6 +303,8 @@ export class EntriesApp {
       createdAt: now,
       editedAt: now,
       deletedAt: null,
+      // Segregation of duties: its creator never approves it, whoever it is for (docs/decisions/0105).
+      createdByEmployeeId: caller.employeeId,
     };
     const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
     const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));

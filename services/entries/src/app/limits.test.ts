@@ -77,7 +77,11 @@ const entriesApp = (fx: CurrencyConverter = untouched('fx')) =>
       entries: { of: () => ({ get: async () => stored }) },
       nextEntrySequence: () => Promise.reject(new Error('numbered before the refusal')),
     } as unknown as ConstructorParameters<typeof EntriesApp>[0],
-    { exists: async () => true, chargeable: async (_t, _e, ids) => [...ids] },
+    {
+      exists: async () => true,
+      chargeable: async (_t, _e, ids) => [...ids],
+      accountOwners: () => Promise.reject(new Error('asked for owners before the refusal')),
+    },
     fx,
     untouched('vehicles'),
     () => undefined,

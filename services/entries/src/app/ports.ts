@@ -6,6 +6,8 @@ export interface EmployeeDirectory {
   exists(tenantId: string, employeeId: string): Promise<boolean>;
   /** Which of `costCenterIds` the employee may charge; null when the employee is not the company's. */
   chargeable(tenantId: string, employeeId: string, costCenterIds: readonly string[]): Promise<string[] | null>;
+  /** The company's active account owners: the default fallback approvers (docs/decisions/0105). */
+  accountOwners(tenantId: string): Promise<string[]>;
 }
 
 export interface Conversion {

@@ -19,6 +19,7 @@ import {
   type ApprovalStep,
   type ApprovalWorkflow,
   type AuditRecord,
+  type SubmissionWorkflow,
   type WorkflowOperation,
 } from '../domain/workflow';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
@@ -30,12 +31,20 @@ import type { EmployeeDirectory } from './ports';
 export interface ApprovalWorkflowInput {
   settlementSteps: ApprovalStep[];
   tripApprovalSteps: ApprovalStep[];
+  /** Optional in a PUT: omitted = none named (the account owner decides emptied steps, 0105). */
+  fallbackApproverIds?: string[];
 }
 
-const NO_WORKFLOW: ApprovalWorkflow = { settlementSteps: [], tripApprovalSteps: [], editedAt: null };
+const NO_WORKFLOW: ApprovalWorkflow = {
+  settlementSteps: [],
+  tripApprovalSteps: [],
+  fallbackApproverIds: [],
+  editedAt: null,
+};
 
+const distinctIds = (ids: readonly string[]): string[] => [...new Set(ids.map((id) => id.toLowerCase()))];
 const normalizeSteps = (steps: readonly ApprovalStep[]): ApprovalStep[] =>
-  steps.map((s) => ({ approverIds: [...new Set(s.approverIds.map((id) => id.toLowerCase()))] }));
+  steps.map((s) => ({ approverIds: distinctIds(s.approverIds) }));
 
 /**
  * The tenant's approval workflow and the operations on an entry (submit, approve, reject, cancel,
@@ -58,6 +67,7 @@ export class WorkflowApp {
     return {
       settlementSteps: doc.settlementSteps.map((s) => ({ approverIds: [...s.approverIds] })),
       tripApprovalSteps: doc.tripApprovalSteps.map((s) => ({ approverIds: [...s.approverIds] })),
+      fallbackApproverIds: [...(doc.fallbackApproverIds ?? [])],
       editedAt: doc.editedAt,
     };
   }
@@ -67,7 +77,11 @@ export class WorkflowApp {
     throwIfInvalid(workflowListErrors(input)); // before one directory call per approver
     const settlementSteps = normalizeSteps(input.settlementSteps);
     const tripApprovalSteps = normalizeSteps(input.tripApprovalSteps);
-    const named = new Set([...settlementSteps, ...tripApprovalSteps].flatMap((s) => s.approverIds));
+    const fallbackApproverIds = distinctIds(input.fallbackApproverIds ?? []);
+    const named = new Set([
+      ...[...settlementSteps, ...tripApprovalSteps].flatMap((s) => s.approverIds),
+      ...fallbackApproverIds,
+    ]);
     const known = new Map(
       await Promise.all([...named].map(async (id) => [id, await this.employees.exists(caller.tenantId, id)] as const)),
     );
@@ -82,22 +96,37 @@ export class WorkflowApp {
             (errors[`${list}[${i}].approverIds[${j}]`] ??= []).push('must be an employee of this company');
         }),
       );
+    (input.fallbackApproverIds ?? []).forEach((id, i) => {
+      if (!known.get(id.toLowerCase()))
+        (errors[`fallbackApproverIds[${i}]`] ??= []).push('must be an employee of this company');
+    });
     if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
 
     const current = await this.workflow(caller);
     const same =
-      JSON.stringify([current.settlementSteps, current.tripApprovalSteps]) ===
-      JSON.stringify([settlementSteps, tripApprovalSteps]);
+      JSON.stringify([current.settlementSteps, current.tripApprovalSteps, current.fallbackApproverIds]) ===
+      JSON.stringify([settlementSteps, tripApprovalSteps, fallbackApproverIds]);
     if (same && current.editedAt) return current;
     const editedAt = new Date();
     await this.repos.workflows
       .of(tenantOf(caller))
       .updateOne(
         { _id: caller.tenantId },
-        { $set: { settlementSteps, tripApprovalSteps, editedAt } },
+        { $set: { settlementSteps, tripApprovalSteps, fallbackApproverIds, editedAt } },
         { upsert: true },
       );
-    return { settlementSteps, tripApprovalSteps, editedAt };
+    return { settlementSteps, tripApprovalSteps, fallbackApproverIds, editedAt };
+  }
+
+  /**
+   * The workflow a submission is decided with: the fallback approvers named, or else the company's account
+   * owner(s) (docs/decisions/0105). Asked of the employees context only when the company has a workflow.
+   */
+  private async submissionWorkflow(caller: CallerContext): Promise<SubmissionWorkflow> {
+    const workflow = await this.workflow(caller);
+    const hasSteps = [...workflow.settlementSteps, ...workflow.tripApprovalSteps].some((s) => s.approverIds.length);
+    if (workflow.fallbackApproverIds.length > 0 || !hasSteps) return workflow;
+    return { ...workflow, fallbackApproverIds: await this.employees.accountOwners(caller.tenantId) };
   }
 
   /** One workflow operation on an entry; answers the entry as stored afterwards. */
@@ -108,7 +137,7 @@ export class WorkflowApp {
     comment: string | null,
   ): Promise<TravelEntry> {
     throwIfInvalid(commentErrors(comment)); // kept in the audit log: bounded like the contract says
-    const workflow = operation === 'submit' ? await this.workflow(caller) : NO_WORKFLOW;
+    const workflow = operation === 'submit' ? await this.submissionWorkflow(caller) : NO_WORKFLOW;
     let authorized: EntryDoc | undefined;
     const stored = await withRevisionRetry('travel entry', async () => {
       let current = await this.entries.readable(caller, rawId);
@@ -121,13 +150,14 @@ export class WorkflowApp {
         workflow,
       );
       if (decision.kind === 'refused') {
-        if (decision.code === 'FORBIDDEN') throw new AppError('FORBIDDEN', decision.detail);
-        throw invalidState(decision.detail);
+        if (decision.code === 'INVALID_STATE') throw invalidState(decision.detail);
+        throw new AppError(decision.code, decision.detail);
       }
       const now = new Date();
       const records: AuditRecord[] = decision.records.map((r) => ({
         ...r,
         employeeId: caller.employeeId,
+        keyIssuedByEmployeeId: caller.keyIssuedByEmployeeId ?? null,
         at: now,
         comment,
       }));

@@ -1,5 +1,5 @@
 import { EntryStatus } from './entry';
-import { decide, effectiveSteps, type WorkflowSubject } from './workflow';
+import { decide, ineligibleApprovers, planSteps, type WorkflowSubject } from './workflow';
 
 const OWNER = 'owner';
 const entry = (over: Partial<WorkflowSubject> = {}): WorkflowSubject => ({
@@ -12,14 +12,49 @@ const entry = (over: Partial<WorkflowSubject> = {}): WorkflowSubject => ({
 });
 const owner = { employeeId: OWNER, mayEdit: true };
 const approver = (employeeId: string) => ({ employeeId, mayEdit: false });
-const none = { settlementSteps: [], tripApprovalSteps: [] };
-const twoSteps = { settlementSteps: [{ approverIds: ['a', OWNER] }, { approverIds: ['b'] }], tripApprovalSteps: [] };
+const FALLBACK = 'fallback';
+const none = { settlementSteps: [], tripApprovalSteps: [], fallbackApproverIds: [FALLBACK] };
+const twoSteps = {
+  settlementSteps: [{ approverIds: ['a', OWNER] }, { approverIds: ['b'] }],
+  tripApprovalSteps: [],
+  fallbackApproverIds: [FALLBACK],
+};
 
-describe('effectiveSteps', () => {
-  it('leaves the entry employee out of every step, drops duplicates and steps nobody is left in', () => {
-    expect(effectiveSteps([{ approverIds: [OWNER] }, { approverIds: ['A', 'a', OWNER] }], OWNER)).toEqual([
-      { approverIds: ['a'] },
-    ]);
+describe('planSteps (segregation of duties, docs/decisions/0105)', () => {
+  it('leaves the ineligible out of every step and drops duplicates', () => {
+    expect(planSteps([{ approverIds: ['A', 'a', OWNER] }, { approverIds: ['b'] }], [OWNER], [FALLBACK])).toEqual({
+      kind: 'steps',
+      steps: [{ approverIds: ['a'] }, { approverIds: ['b'] }],
+    });
+  });
+
+  it('gives a step the ineligible leave empty to the fallback approvers, never skips it', () => {
+    expect(planSteps([{ approverIds: [OWNER] }, { approverIds: ['b'] }], [OWNER], [FALLBACK, OWNER])).toEqual({
+      kind: 'steps',
+      steps: [{ approverIds: [FALLBACK] }, { approverIds: ['b'] }],
+    });
+  });
+
+  it('is blocked, not approved, when the fallback approvers are ineligible too', () => {
+    expect(planSteps([{ approverIds: [OWNER] }], [OWNER, 'creator'], ['creator'])).toMatchObject({
+      kind: 'blocked',
+      detail: expect.stringContaining('step 1'),
+    });
+    expect(planSteps([{ approverIds: [OWNER] }], [OWNER], [])).toMatchObject({ kind: 'blocked' });
+  });
+
+  it('no step naming anyone is no workflow (auto-approval), whoever the fallback approvers are', () => {
+    expect(planSteps([], [OWNER], [])).toEqual({ kind: 'none' });
+    expect(planSteps([{ approverIds: [] }], [OWNER], [FALLBACK])).toEqual({ kind: 'none' });
+  });
+});
+
+describe('ineligibleApprovers', () => {
+  it("is the entry's employee and its creator (entries stored before have no creator)", () => {
+    expect(ineligibleApprovers({ employeeId: OWNER, createdByEmployeeId: 'C' })).toEqual([OWNER, 'c']);
+    expect(ineligibleApprovers({ employeeId: OWNER, createdByEmployeeId: OWNER })).toEqual([OWNER]);
+    expect(ineligibleApprovers({ employeeId: OWNER, createdByEmployeeId: null })).toEqual([OWNER]);
+    expect(ineligibleApprovers({ employeeId: OWNER })).toEqual([OWNER]);
   });
 });
 
@@ -29,9 +64,33 @@ describe('decide', () => {
     expect(d).toMatchObject({ kind: 'moved', status: 3, phase: null, event: 'entry.updated', approved: true });
   });
 
-  it('a workflow whose only approver is the entry employee is no workflow for that entry', () => {
-    const d = decide(entry(), 'submit', owner, { settlementSteps: [{ approverIds: [OWNER] }], tripApprovalSteps: [] });
-    expect(d).toMatchObject({ status: 3, event: 'entry.updated' });
+  it("a sole approver's own entry goes to the fallback approvers, never straight to Approved", () => {
+    const sole = {
+      settlementSteps: [{ approverIds: [OWNER] }],
+      tripApprovalSteps: [],
+      fallbackApproverIds: [FALLBACK],
+    };
+    expect(decide(entry(), 'submit', owner, sole)).toMatchObject({
+      status: 1,
+      approval: { steps: [{ approverIds: [FALLBACK] }], currentStep: 0 },
+    });
+    expect(decide(entry(), 'submit', owner, { ...sole, fallbackApproverIds: [OWNER] })).toMatchObject({
+      kind: 'refused',
+      code: 'CONFLICT',
+    });
+  });
+
+  it('an entry created for someone by its sole approver goes to the fallback; the creator may not decide', () => {
+    const createdByEmployeeId = 'a';
+    const byA = { settlementSteps: [{ approverIds: ['a'] }], tripApprovalSteps: [], fallbackApproverIds: [FALLBACK] };
+    const submitted = decide(entry({ createdByEmployeeId }), 'submit', owner, byA);
+    expect(submitted).toMatchObject({ status: 1, approval: { steps: [{ approverIds: [FALLBACK] }] } });
+    // A round that still names the creator (submitted before): they are refused all the same.
+    const round = { phase: 0 as const, steps: [{ approverIds: ['a', FALLBACK] }], currentStep: 0 };
+    const inApproval = entry({ status: 1, phase: 0, approval: round, createdByEmployeeId });
+    for (const op of ['approve', 'reject', 'request-changes'] as const)
+      expect(decide(inApproval, op, approver('a'), none)).toMatchObject({ code: 'FORBIDDEN' });
+    expect(decide(inApproval, 'approve', approver(FALLBACK), none)).toMatchObject({ status: 3 });
   });
 
   it('submit with a workflow: Submitted in phase 0 with the steps copied; the last step raises entry.approved', () => {
@@ -51,7 +110,7 @@ describe('decide', () => {
   });
 
   it('a trip request: authorization issues the number, makes it an order in settlement, entry.updated only', () => {
-    const trip = { settlementSteps: [], tripApprovalSteps: [{ approverIds: ['a'] }] };
+    const trip = { settlementSteps: [], tripApprovalSteps: [{ approverIds: ['a'] }], fallbackApproverIds: [] };
     const submitted = decide(entry({ isRequest: true, phase: 1 }), 'submit', owner, trip);
     expect(submitted).toMatchObject({ status: 1, phase: 1, isRequest: true });
     if (submitted.kind !== 'moved') throw new Error('refused');

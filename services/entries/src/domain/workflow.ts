@@ -11,14 +11,25 @@ export interface ApprovalStep {
 export interface ApprovalWorkflow {
   settlementSteps: ApprovalStep[];
   tripApprovalSteps: ApprovalStep[];
+  /**
+   * Who decides a step that is left without approvers once the entry's own employee and its creator are
+   * left out (docs/decisions/0105). Empty = the company's account owner(s).
+   */
+  fallbackApproverIds: string[];
   editedAt: Date | null;
 }
+
+/** The workflow a submission is decided with: the fallback approvers resolved (never empty for "default"). */
+export type SubmissionWorkflow = Pick<
+  ApprovalWorkflow,
+  'settlementSteps' | 'tripApprovalSteps' | 'fallbackApproverIds'
+>;
 
 /** The steps an entry runs through, copied from the tenant's workflow when it was submitted. */
 export interface ApprovalRound {
   /** 1 = trip authorization (PreApproval), 0 = settlement (Standard). */
   phase: 0 | 1;
-  /** Eligible approvers per step (the entry's own employee removed, empty steps dropped). */
+  /** Eligible approvers per step (the entry's own employee and creator removed; fallback approvers where that emptied a step). */
   steps: ApprovalStep[];
   /** Index into `steps` of the step that decides now. */
   currentStep: number;
@@ -37,6 +48,8 @@ export interface AuditRecord {
   phase: EntryPhase;
   /** The step (0-based) an approval, rejection or change request was given at; null otherwise. */
   step: number | null;
+  /** Who issued the API key used, when that is not `employeeId` (docs/decisions/0104); null otherwise. */
+  keyIssuedByEmployeeId?: string | null;
 }
 
 /** An authorized trip's number is being issued: set with the authorization, cleared when the number is stored. */
@@ -47,6 +60,8 @@ export interface NumberClaim {
 
 /** What the workflow keeps on an entry (all optional: entries stored before the workflow have none). */
 export interface WorkflowFields {
+  /** The employee whose key created it; absent on entries stored before (docs/decisions/0105). */
+  createdByEmployeeId?: string | null;
   approval?: ApprovalRound | null;
   auditLog?: AuditRecord[];
   approvedAt?: Date | null;
@@ -77,8 +92,11 @@ export interface Actor {
   mayEdit: boolean;
 }
 
+/** CONFLICT: the company's workflow leaves nobody who may approve the entry (docs/decisions/0105). */
+export type RefusalCode = 'INVALID_STATE' | 'FORBIDDEN' | 'CONFLICT';
+
 export type Decision =
-  | { kind: 'refused'; code: 'INVALID_STATE' | 'FORBIDDEN'; detail: string }
+  | { kind: 'refused'; code: RefusalCode; detail: string }
   | {
       kind: 'moved';
       status: EntryStatusValue;
@@ -94,17 +112,47 @@ export type Decision =
       approved: boolean;
     };
 
+/** The people who may never decide on an entry (docs/decisions/0105): its own employee and its creator. */
+export function ineligibleApprovers(e: Pick<WorkflowSubject, 'employeeId' | 'createdByEmployeeId'>): string[] {
+  const ids = [e.employeeId, e.createdByEmployeeId];
+  return [...new Set(ids.filter((id): id is string => !!id).map((id) => id.toLowerCase()))];
+}
+
+const distinct = (ids: readonly string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
+
+export type StepsPlan =
+  { kind: 'none' } | { kind: 'steps'; steps: ApprovalStep[] } | { kind: 'blocked'; detail: string };
+
 /**
- * The steps an entry of `employeeId` runs through: every step's approvers without the entry's own
- * employee (nobody approves their own entry), duplicates removed, steps left without approvers dropped.
- * No step left = no workflow for this entry.
+ * The steps an entry runs through (docs/decisions/0105). A company without a step naming anyone has no
+ * workflow (`none`: the spec's auto-approval). Otherwise every step loses the entry's ineligible people
+ * (its employee, its creator); a step that this empties goes to the fallback approvers (without them
+ * too), never skipped; when none of those is left either, nobody may approve it (`blocked`).
  */
-export function effectiveSteps(steps: readonly ApprovalStep[], employeeId: string): ApprovalStep[] {
-  return steps
-    .map((s) => ({
-      approverIds: [...new Set(s.approverIds.map((id) => id.toLowerCase()))].filter((id) => id !== employeeId),
-    }))
-    .filter((s) => s.approverIds.length > 0);
+export function planSteps(
+  configured: readonly ApprovalStep[],
+  ineligible: readonly string[],
+  fallbackApproverIds: readonly string[],
+): StepsPlan {
+  const named = configured.map((s) => distinct(s.approverIds)).filter((ids) => ids.length > 0);
+  if (named.length === 0) return { kind: 'none' };
+  const eligible = (ids: readonly string[]) => ids.filter((id) => !ineligible.includes(id));
+  const fallback = eligible(distinct(fallbackApproverIds));
+  const steps: ApprovalStep[] = [];
+  for (const [i, ids] of named.entries()) {
+    const left = eligible(ids);
+    if (left.length > 0) steps.push({ approverIds: left });
+    else if (fallback.length > 0) steps.push({ approverIds: fallback });
+    else
+      return {
+        kind: 'blocked',
+        detail:
+          `Nobody may approve this entry: the approvers of step ${i + 1} and the company's fallback approvers ` +
+          "are all the entry's employee or its creator. Name other fallback approvers " +
+          '(fallbackApproverIds of the approval workflow), then submit again.',
+      };
+  }
+  return { kind: 'steps', steps };
 }
 
 /** Whether the employee is named in the entry's approval round or audit log (they may read the entry). */
@@ -115,7 +163,7 @@ export function isInvolvedApprover(e: WorkflowFields, employeeId: string): boole
   );
 }
 
-const refused = (code: 'INVALID_STATE' | 'FORBIDDEN', detail: string): Decision => ({ kind: 'refused', code, detail });
+const refused = (code: RefusalCode, detail: string): Decision => ({ kind: 'refused', code, detail });
 
 const STATUS_NAMES = ['Draft', 'Submitted', 'ChangesRequested', 'Approved', 'Rejected', 'Cancelled'];
 const named = (s: EntryStatusValue) => `${STATUS_NAMES[s]} (${s})`;
@@ -128,7 +176,7 @@ export function decide(
   entry: WorkflowSubject,
   operation: WorkflowOperation,
   actor: Actor,
-  workflow: Pick<ApprovalWorkflow, 'settlementSteps' | 'tripApprovalSteps'>,
+  workflow: SubmissionWorkflow,
 ): Decision {
   if (entry.numberClaim) return refused('INVALID_STATE', 'The trip is being authorized; read the entry again.');
   if (entry.isPaidOut) return refused('INVALID_STATE', 'The entry is paid out.');
@@ -145,15 +193,17 @@ export function decide(
       if (!actor.mayEdit)
         return refused('FORBIDDEN', "Only the entry's employee or a key with EditAllEntries submits it.");
       const phase: 0 | 1 = entry.isRequest ? 1 : 0;
-      const steps = effectiveSteps(
+      const plan = planSteps(
         entry.isRequest ? workflow.tripApprovalSteps : workflow.settlementSteps,
-        entry.employeeId,
+        ineligibleApprovers(entry),
+        workflow.fallbackApproverIds,
       );
-      if (steps.length > 0)
-        return moved(EntryStatus.Submitted, phase, entry.isRequest, { phase, steps, currentStep: 0 }, [
+      if (plan.kind === 'blocked') return refused('CONFLICT', plan.detail);
+      if (plan.kind === 'steps')
+        return moved(EntryStatus.Submitted, phase, entry.isRequest, { phase, steps: plan.steps, currentStep: 0 }, [
           { action: 'Submitted', status: EntryStatus.Submitted, phase, step: null },
         ]);
-      // No workflow (no step with an eligible approver): decided on submission, entry.updated only.
+      // No workflow (no step naming anyone): decided on submission, entry.updated only.
       if (entry.isRequest)
         return authorize([{ action: 'Submitted', status: EntryStatus.Submitted, phase: 1, step: null }]);
       return {
@@ -186,7 +236,10 @@ export function decide(
         );
       const round = entry.approval!;
       const step = round.currentStep;
+      const ineligible = ineligibleApprovers(entry);
       if (actor.employeeId === entry.employeeId) return refused('FORBIDDEN', 'Nobody decides on their own entry.');
+      if (ineligible.includes(actor.employeeId))
+        return refused('FORBIDDEN', 'Nobody decides on an entry they created, even for someone else.');
       if (!(round.steps[step]?.approverIds ?? []).includes(actor.employeeId))
         return refused(
           'FORBIDDEN',

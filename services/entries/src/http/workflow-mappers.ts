@@ -22,6 +22,7 @@ export function workflowView(e: WorkflowFields): Pick<Schemas['TravelEntry'], 'a
       status: r.status,
       phase: r.phase ?? null,
       step: r.step ?? null,
+      keyIssuedByEmployeeId: r.keyIssuedByEmployeeId ?? null,
     })),
   };
 }

@@ -12,6 +12,7 @@ const MANAGE_COMPANY_DATA = 'ManageCompanyData';
 const toWorkflowResponse = (w: ApprovalWorkflow): Schemas['ApprovalWorkflow'] => ({
   settlementSteps: w.settlementSteps.map((s) => ({ approverIds: [...s.approverIds] })),
   tripApprovalSteps: w.tripApprovalSteps.map((s) => ({ approverIds: [...s.approverIds] })),
+  fallbackApproverIds: [...w.fallbackApproverIds],
   editedAt: w.editedAt ? w.editedAt.toISOString() : null,
 });
 

@@ -29,6 +29,11 @@ export class EmployeesClient implements EmployeeDirectory, ResidencyDirectory {
     return body?.chargeable ?? null;
   }
 
+  async accountOwners(tenantId: string): Promise<string[]> {
+    const body = await this.client.getOrNull<{ employeeIds: string[] }>(tenantPath(tenantId, 'account-owners'));
+    return body?.employeeIds ?? [];
+  }
+
   async residencyOf(tenantId: string, employeeId: string): Promise<Residency | null> {
     const body = await this.client.getOrNull<{ residency?: Residency }>(tenantPath(tenantId, 'employees', employeeId));
     return body === null ? null : (body.residency ?? 'Resident');

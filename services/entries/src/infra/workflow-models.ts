@@ -8,6 +8,8 @@ export interface ApprovalWorkflowDoc {
   tenantId: string;
   settlementSteps: ApprovalStep[];
   tripApprovalSteps: ApprovalStep[];
+  /** Absent on workflows stored before fallback approvers (docs/decisions/0105): none named. */
+  fallbackApproverIds?: string[];
   editedAt: Date;
 }
 
@@ -21,6 +23,8 @@ export interface WorkflowModels {
  * (docs/decisions/0066, 0067). Plain objects: they are written whole with the entry's revision check.
  */
 export const workflowEntrySchemaFields = {
+  // Who created the entry (segregation of duties, docs/decisions/0105); null on older entries.
+  createdByEmployeeId: { type: String, default: null },
   approval: { type: Object, default: null },
   auditLog: { type: Array, default: [] },
   approvedAt: { type: Date, default: null },
@@ -37,6 +41,7 @@ export function registerWorkflowModels(conn: Connection): WorkflowModels {
       tenantId: { type: String, required: true },
       settlementSteps: { type: [step], default: [] },
       tripApprovalSteps: { type: [step], default: [] },
+      fallbackApproverIds: { type: [String], default: [] },
       editedAt: { type: Date, required: true },
     },
     { collection: 'approval_workflows', versionKey: false },

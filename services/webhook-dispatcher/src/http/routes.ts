@@ -1,13 +1,16 @@
 import { Router } from 'express';
-import { callerOf, pageRequest, requirePermission, route } from '@travel/platform';
+import { callerOf, pageRequest, requireAnyPermission, requirePermission, route } from '@travel/platform';
 import type { components } from '@travel/contracts';
 import type { DeliveriesApp } from '../app/deliveries';
 import type { RecoveryApp } from '../app/recovery';
 import { toSubscriptionResponse, type SubscriptionsApp } from '../app/subscriptions';
 
 // Registering, deleting, retrying and recovering change the company's integration: they need
-// ManageCompanyData (403 FORBIDDEN otherwise). Reads need a key of the company only.
+// ManageCompanyData (403 FORBIDDEN otherwise). Reading subscriptions needs a key of the company only.
 const WRITE = 'ManageCompanyData';
+// The delivery log holds the exact payload bytes, which carry entry data (employee, amounts, status): reading
+// it needs the webhook right or the right to read every entry (docs/decisions/0103).
+const LOG_READERS = [WRITE, 'ReadAllEntries', 'EditAllEntries'] as const;
 
 type RecoverRequest = components['schemas']['RecoverWebhookRequest'];
 type RecoverResponse = components['schemas']['WebhookRecovery'];
@@ -49,7 +52,7 @@ export function publicRoutes(
   r.get(
     '/api/v1/webhooks/:id/deliveries',
     route(async (req, res) => {
-      const caller = callerOf(req);
+      const caller = requireAnyPermission(req, LOG_READERS);
       // A deleted subscription's log stays readable for the retention period (docs/decisions/0038).
       await subscriptions.withLog(caller, id(req.params.id));
       const { status, eventType } = req.query as { status?: string; eventType?: string };
@@ -59,7 +62,9 @@ export function publicRoutes(
   r.get(
     '/api/v1/webhooks/:id/deliveries/:deliveryId',
     route(async (req, res) => {
-      res.json(await deliveries.get(callerOf(req), id(req.params.id), id(req.params.deliveryId)));
+      res.json(
+        await deliveries.get(requireAnyPermission(req, LOG_READERS), id(req.params.id), id(req.params.deliveryId)),
+      );
     }),
   );
   r.post(
