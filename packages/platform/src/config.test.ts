@@ -186,6 +186,8 @@ describe('a service schema', () => {
     expect(parseConfig(schema, { INTERNAL_CONTEXT_SECRET: 's3cret' })).toEqual({
       serviceName: 'webhook-dispatcher',
       port: 3007,
+      // The registry's ops port of the service (contracts/src/services.ts).
+      opsPort: 9086,
       host: '127.0.0.1',
       mongoUrl: 'mongodb://127.0.0.1:27017',
       mongoDbName: 'travel_webhook_dispatcher',

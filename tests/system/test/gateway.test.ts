@@ -13,7 +13,7 @@ describe('gateway', () => {
   let stack: E2eStack;
   let key: string;
   let entries: Awaited<ReturnType<typeof startEntries>>;
-  let gw: { url: string; stop(): Promise<void> };
+  let gw: { url: string; opsUrl: string; stop(): Promise<void> };
   let tight: { url: string; stop(): Promise<void> };
 
   beforeAll(async () => {
@@ -179,10 +179,17 @@ describe('gateway', () => {
     expect((await raw('/api-reference/assets/index.html')).status).toBe(404);
   });
 
-  it('serves health and metrics without a key', async () => {
-    expect((await raw('/healthz')).status).toBe(200);
-    expect((await raw('/readyz')).status).toBe(200);
-    const metrics = await (await raw('/metrics')).text();
+  it('serves health and metrics without a key on its ops port, and not on the API port', async () => {
+    expect((await raw('/api/v1/company', { authorization: `Bearer ${key}` })).status).toBe(200);
+    const ops = (path: string) => fetch(`${gw.opsUrl}${path}`);
+    expect((await ops('/healthz')).status).toBe(200);
+    expect((await ops('/readyz')).status).toBe(200);
+    const metrics = await (await ops('/metrics')).text();
     expect(metrics).toMatch(/http_requests_total\{[^}]*service="gateway"/);
+    for (const path of ['/healthz', '/readyz', '/metrics']) {
+      const res = await raw(path);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });
+    }
   });
 });
