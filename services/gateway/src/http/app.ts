@@ -7,6 +7,8 @@ import {
   createBaseApp,
   finishApp,
   methodNotAllowed,
+  refusedPath,
+  TRAILING_SLASH,
   type Logger,
   type Metrics,
 } from '@travel/platform';
@@ -57,10 +59,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     const { path, query } = req.canonical!;
     if (!isApiPath(path)) return next();
     try {
-      if (path.endsWith('/'))
-        throw new AppError('VALIDATION_FAILED', 'The request path is refused: it ends with "/".', {
-          path: ['an empty segment ("/" at the end)'],
-        });
+      if (path.endsWith('/')) throw refusedPath(TRAILING_SLASH);
       const key = presentedKey(req);
       if (!key)
         throw new AppError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <key>" or "X-Api-Key: <key>".');
