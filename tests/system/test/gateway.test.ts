@@ -186,6 +186,7 @@ describe('gateway', () => {
     expect((await ops('/readyz')).status).toBe(200);
     const metrics = await (await ops('/metrics')).text();
     expect(metrics).toMatch(/http_requests_total\{[^}]*service="gateway"/);
+    expect(metrics).toMatch(/http_requests_total\{[^}]*route="\/api\/v1"[^}]*status="200"/);
     for (const path of ['/healthz', '/readyz', '/metrics']) {
       const res = await raw(path);
       expect([path, res.status]).toEqual([path, 404]);

@@ -31,12 +31,15 @@ function observe(metrics: Metrics, logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      // The matched route template keeps label cardinality bounded (never the raw path with ids).
+      // The matched route template keeps label cardinality bounded (never the raw path with ids); a
+      // handler without a route template may name its own (`res.locals.route`, e.g. the gateway's /api/v1).
       const route = req.route?.path
         ? `${req.baseUrl}${req.route.path}`
-        : res.statusCode === 404
-          ? 'unmatched'
-          : req.baseUrl || 'other';
+        : typeof res.locals.route === 'string'
+          ? res.locals.route
+          : res.statusCode === 404
+            ? 'unmatched'
+            : req.baseUrl || 'other';
       const labels = { method: req.method, route, status: String(res.statusCode) };
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.httpRequests.inc(labels);

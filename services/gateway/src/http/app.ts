@@ -84,6 +84,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
         res.setHeader('allow', known.allowed.join(', '));
         throw methodNotAllowed(req.method, known.template, known.allowed);
       }
+      res.locals.route = '/api/v1';
       forward(req, res, next, upstreams[owner], path + query, tokens.tokenFor(caller, req.requestId));
     } catch (err) {
       next(err);
