@@ -193,4 +193,15 @@ describe('gateway', () => {
       expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });
     }
   });
+
+  it('is not ready while employees accepts no connections', async () => {
+    const orphan = await startGateway({ ...process.env, ...stack.env.vars, EMPLOYEES_URL: 'http://127.0.0.1:9' });
+    try {
+      const res = await fetch(`${orphan.opsUrl}/readyz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ status: 'not ready', checks: { employees: 'ECONNREFUSED' } });
+    } finally {
+      await orphan.stop();
+    }
+  });
 });
