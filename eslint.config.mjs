@@ -81,6 +81,20 @@ export default tseslint.config(
     },
   },
   {
+    // Every router is case-sensitive and strict, so none matches a spelling the contract validator does not
+    // see (docs/decisions/0097).
+    files: ['services/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='Router'], CallExpression[callee.property.name='Router']",
+          message: 'Make routers with apiRouter() from @travel/platform (case-sensitive, strict routing).',
+        },
+      ],
+    },
+  },
+  {
     // Services raise only the events the contract describes, typed by their schema (docs/events.md).
     files: ['services/*/src/**/*.ts'],
     rules: {

@@ -14,10 +14,10 @@
 #     the oldest Kubernetes the chart supports and of the newest the validator bundles; the
 #     ServiceMonitors and PrometheusRule against the Prometheus Operator CRD models (strict too);
 #     parses every PromQL expression (alerts and dashboard panels); then checks the chart's own
-#     promises (probes, hardening, wiring between objects, JSON payloads, NetworkPolicy shape, each pod
-#     reading only its own signing key, each service trusting exactly the gateway and its callers), and
-#     that the chart's services (values.yaml ports, values.schema.json lists) are the registry's
-#     (contracts/src/services.ts, through scripts/services.ts)
+#     promises (probes and metrics on the ops port, hardening, wiring between objects, JSON payloads,
+#     NetworkPolicy shape, each pod reading only its own signing key, each service trusting exactly the
+#     gateway and its callers), and that the chart's services (values.yaml ports and ops ports,
+#     values.schema.json lists) are the registry's (contracts/src/services.ts, through scripts/services.ts)
 #  5. checks that bad input fails: no secrets at all, a value the schema rejects, a malformed key, a
 #     missing private or public signing key
 #
@@ -182,6 +182,7 @@ def promql_error(expr):
 with open(os.environ["TE_SERVICES_JSON"]) as _f:
     REGISTRY = json.load(_f)
 SERVICES = {s["name"]: s["port"] for s in REGISTRY}
+OPS_PORTS = {s["name"]: s["opsPort"] for s in REGISTRY}
 
 
 def registry_errors(chart_dir):
@@ -199,6 +200,9 @@ def registry_errors(chart_dir):
         got = (declared.get(name) or {}).get("port")
         if got != port:
             errors.append(f"values.yaml services.{name}.port is {got}, the registry says {port}")
+        got_ops = (declared.get(name) or {}).get("opsPort")
+        if got_ops != OPS_PORTS[name]:
+            errors.append(f"values.yaml services.{name}.opsPort is {got_ops}, the registry says {OPS_PORTS[name]}")
     props = schema["properties"]["services"]
     if sorted(props.get("properties", {})) != names or sorted(props.get("required", [])) != names:
         errors.append(f"values.schema.json services.properties/required differ from the registry {names}")
@@ -305,8 +309,8 @@ def check(path, versions, expect_monitoring, existing_secret):
         if not eps:
             err(f"{ref}: no endpoints")
         for ep in eps:
-            if ep.get("port") != "http" or ep.get("path") != "/metrics":
-                err(f"{ref}: endpoint must scrape port http, path /metrics")
+            if ep.get("port") != "ops" or ep.get("path") != "/metrics":
+                err(f"{ref}: endpoint must scrape port ops, path /metrics")
             for k in ("interval", "scrapeTimeout"):
                 if k in ep and not DURATION.match(str(ep[k])):
                     err(f"{ref}: {k} {ep[k]!r} is not a duration")
@@ -434,9 +438,14 @@ def check(path, versions, expect_monitoring, existing_secret):
         port = [p for p in c.get("ports", []) if p.get("name") == "http"]
         if not port or port[0]["containerPort"] != SERVICES[comp]:
             err(f"{ref}: http port must be {SERVICES[comp]}")
-        for probe, probe_path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")):
-            if (c.get(probe) or {}).get("httpGet", {}).get("path") != probe_path:
-                err(f"{ref}: {probe} must GET {probe_path}")
+        ops = [p for p in c.get("ports", []) if p.get("name") == "ops"]
+        if not ops or ops[0]["containerPort"] != OPS_PORTS[comp]:
+            err(f"{ref}: ops port must be {OPS_PORTS[comp]}")
+        # /healthz, /readyz and /metrics live on the ops port only: never on the API port (decision 0097).
+        for probe, probe_path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz"), ("startupProbe", "/healthz")):
+            get = (c.get(probe) or {}).get("httpGet", {})
+            if get.get("path") != probe_path or get.get("port") != "ops":
+                err(f"{ref}: {probe} must GET {probe_path} on port ops")
         if not (c.get("resources") or {}).get("requests"):
             err(f"{ref}: no resource requests")
         env = {e["name"]: e for e in c.get("env", [])}
@@ -452,6 +461,8 @@ def check(path, versions, expect_monitoring, existing_secret):
                 err(f"{ref}: env {n} missing")
         if env.get("PORT", {}).get("value") != str(SERVICES[comp]) or env.get("SERVICE_NAME", {}).get("value") != comp:
             err(f"{ref}: PORT/SERVICE_NAME wrong")
+        if env.get("OPS_PORT", {}).get("value") != str(OPS_PORTS[comp]):
+            err(f"{ref}: OPS_PORT must be {OPS_PORTS[comp]}")
         if env.get("HOST", {}).get("value") != "0.0.0.0":
             err(f"{ref}: HOST must be 0.0.0.0 (services bind loopback by default; probes would fail)")
         for n in ("MONGO_URL", "AMQP_URL", "INTERNAL_SIGNING_KEY", "WEBHOOK_SECRET_ENCRYPTION_KEY"):
@@ -537,6 +548,20 @@ def check(path, versions, expect_monitoring, existing_secret):
                 err(f"NetworkPolicy: nothing admits traffic to {comp}")
                 continue
             sources = [f for n in mine for r in n["spec"]["ingress"] for f in (r.get("from") or [{"anywhere": True}])]
+            # The ops port (metrics, health) has a rule of its own, never open to anywhere, the gateway or a
+            # service of the release: only the monitoring peers (decision 0097). Every rule names its ports.
+            for n in mine:
+                for r in n["spec"]["ingress"]:
+                    ports = {p.get("port") for p in r.get("ports") or [{}]}
+                    if None in ports:
+                        err(f"NetworkPolicy: {comp} admits every port")
+                    if "ops" not in ports:
+                        continue
+                    if ports != {"ops"}:
+                        err(f"NetworkPolicy: {comp} admits the ops port together with another port")
+                    peers = r.get("from") or [{"anywhere": True}]
+                    if any("anywhere" in x or (x.get("podSelector") or {}).get("matchLabels", {}).get("app.kubernetes.io/component") in SERVICES for x in peers):
+                        err(f"NetworkPolicy: {comp} admits the ops port to more than the monitoring peers")
             if comp != "gateway":
                 if any("anywhere" in s or "ipBlock" in s for s in sources):
                     err(f"NetworkPolicy: {comp} must not accept traffic from anywhere")
@@ -576,6 +601,12 @@ if TE_SERVICES_JSON="$WORK/services-moved.json" "$PY" "$WORK/validate.py" "$CHAR
   fail "the registry check accepted a registry whose payouts port the chart does not have"
 fi
 grep -q "services.payouts.port is 8084, the registry says 8094" "$WORK/neg.err" || { cat "$WORK/neg.err" >&2; fail "unexpected error for: registry check"; }
+say "registry check must fail: an ops port the chart does not have"
+sed 's/"opsPort":9084/"opsPort":9094/' "$WORK/services.json" >"$WORK/services-moved.json"
+if TE_SERVICES_JSON="$WORK/services-moved.json" "$PY" "$WORK/validate.py" "$CHART" --registry-only 2>"$WORK/neg.err" >/dev/null; then
+  fail "the registry check accepted a registry whose payouts ops port the chart does not have"
+fi
+grep -q "services.payouts.opsPort is 9084, the registry says 9094" "$WORK/neg.err" || { cat "$WORK/neg.err" >&2; fail "unexpected error for: ops port registry check"; }
 
 # One process for all renders (the validators take a few seconds to load).
 TE_SERVICES_JSON="$WORK/services.json" "$PY" "$WORK/validate.py" "$CHART" "$KUBE_OLDEST,$KUBE_NEWEST" \

@@ -17,8 +17,12 @@ const root = repoRoot();
 const state = join(root, '.local', 'dev');
 const say = (line: string) => process.stdout.write(`[stack] ${line}\n`);
 
-/** Every service but the gateway, at its registry port (contracts/src/services.ts). */
-const SERVICES = REGISTRY.filter((s) => s.name !== 'gateway') as ReadonlyArray<{ name: UpstreamName; port: number }>;
+/** Every service but the gateway, at its registry ports (contracts/src/services.ts). */
+const SERVICES = REGISTRY.filter((s) => s.name !== 'gateway') as ReadonlyArray<{
+  name: UpstreamName;
+  port: number;
+  opsPort: number;
+}>;
 const DEMO: Array<{ market: Market; name: string }> = [
   { market: 'HR', name: 'Demo d.o.o. (HR)' },
   { market: 'SI', name: 'Demo d.o.o. (SI)' },
@@ -40,9 +44,10 @@ function serviceEnv(name: string): Record<string, string> {
   return {};
 }
 
-async function ready(url: string): Promise<boolean> {
+/** Readiness is asked on the ops port (OPS_PORT), never on the API's. */
+async function ready(opsUrl: string): Promise<boolean> {
   try {
-    return (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) })).ok;
+    return (await fetch(`${opsUrl}/readyz`, { signal: AbortSignal.timeout(1000) })).ok;
   } catch {
     return false;
   }
@@ -86,6 +91,7 @@ async function main(): Promise<void> {
   else if (trust.NODE_EXTRA_CA_CERTS !== tls.caFile)
     say(`the dispatcher trusts ${process.env.NODE_EXTRA_CA_CERTS} and the local CA (${trust.NODE_EXTRA_CA_CERTS})`);
   const gatewayPort = Number(process.env.PORT ?? serviceEntry('gateway').port);
+  const gatewayOpsPort = Number(process.env.OPS_PORT ?? serviceEntry('gateway').opsPort);
   const common = {
     HOST: '127.0.0.1',
     MONGO_URL: infra.mongoUrl,
@@ -113,18 +119,27 @@ async function main(): Promise<void> {
   const tsx = join(root, 'node_modules', '.bin', 'tsx');
   const logDir = join(state, 'logs');
   try {
-    const start = (name: string, port: number, extra: Record<string, string> = {}) => {
-      const env = { ...common, ...keysOf(name), PORT: String(port), SERVICE_NAME: name, ...serviceEnv(name), ...extra };
+    const start = (name: string, port: number, opsPort: number, extra: Record<string, string> = {}) => {
+      const env = {
+        ...common,
+        ...keysOf(name),
+        PORT: String(port),
+        OPS_PORT: String(opsPort),
+        SERVICE_NAME: name,
+        ...serviceEnv(name),
+        ...extra,
+      };
       const proc = startProcess(name, tsx, [join(root, 'services', name, 'src', 'main.ts')], { env, logDir });
       procs.push(proc);
-      return waitFor(`${name} on :${port}`, () => ready(`http://127.0.0.1:${port}`), 90_000, proc.exitReason);
+      return waitFor(`${name} on :${port}`, () => ready(`http://127.0.0.1:${opsPort}`), 90_000, proc.exitReason);
     };
     say(`starting ${SERVICES.length} services (logs in .local/dev/logs/)`);
     await Promise.all(
-      SERVICES.map(({ name, port }) =>
+      SERVICES.map(({ name, port, opsPort }) =>
         start(
           name,
           port,
+          opsPort,
           name === 'webhook-dispatcher'
             ? {
                 WEBHOOK_SECRET_ENCRYPTION_KEY: secrets.webhookKey,
@@ -142,12 +157,15 @@ async function main(): Promise<void> {
       ),
     );
     const upstreams = Object.fromEntries(SERVICES.map(({ name }) => [urlEnvOf(name), localUrlOf(name)]));
-    await start('gateway', gatewayPort, upstreams);
+    await start('gateway', gatewayPort, gatewayOpsPort, upstreams);
     const gateway = `http://127.0.0.1:${gatewayPort}`;
     const tenants = await seedDemoTenants(infra.mongoUrl, gateway);
 
     say(`gateway:       ${gateway}`);
     say(`API reference: ${gateway}/api-reference/`);
+    say(
+      `health, readiness and metrics: http://127.0.0.1:<OPS_PORT>/healthz, /readyz, /metrics (gateway ${gatewayOpsPort}, services ${SERVICES.map((s) => s.opsPort).join(', ')})`,
+    );
     say('demo tenants (API keys are for this local stack only):');
     for (const t of tenants) say(`  ${t.market}  tenant ${t.tenantId}  key ${t.apiKey}`);
     say(`try: curl -s -H "Authorization: Bearer ${tenants[0]!.apiKey}" ${gateway}/api/v1/company`);

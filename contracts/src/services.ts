@@ -6,29 +6,33 @@
 export interface ServiceEntry {
   /** Directory under services/, SERVICE_NAME, the chart's `services.<name>` key and component label. */
   readonly name: string;
-  /** Default (and in-cluster) HTTP port. */
+  /** Default (and in-cluster) HTTP port of the API (and, for services, of `/internal`). */
   readonly port: number;
+  /** Default (and in-cluster) port of `/healthz`, `/readyz` and `/metrics`: never the API's (decision 0097). */
+  readonly opsPort: number;
   /** First path segments under /api/v1 that the gateway forwards to this service. */
   readonly resources: readonly string[];
 }
 
 export const SERVICES = [
-  { name: 'gateway', port: 8080, resources: [] },
+  { name: 'gateway', port: 8080, opsPort: 9080, resources: [] },
   {
     name: 'employees',
     port: 8081,
+    opsPort: 9081,
     resources: ['employees', 'departments', 'cost-centers', 'company', 'api-keys'],
   },
   {
     name: 'entries',
     port: 8082,
+    opsPort: 9082,
     // `per-diems`: only the removed POST /api/v1/per-diems/calculate-simple, answered 410 Gone (decision 0058).
     resources: ['travel-entries', 'approval-workflow', 'utilities', 'per-diems'],
   },
-  { name: 'fleet', port: 8083, resources: ['vehicles'] },
-  { name: 'payouts', port: 8084, resources: ['payouts'] },
-  { name: 'reference-fx', port: 8085, resources: ['reference'] },
-  { name: 'webhook-dispatcher', port: 8086, resources: ['webhooks'] },
+  { name: 'fleet', port: 8083, opsPort: 9083, resources: ['vehicles'] },
+  { name: 'payouts', port: 8084, opsPort: 9084, resources: ['payouts'] },
+  { name: 'reference-fx', port: 8085, opsPort: 9085, resources: ['reference'] },
+  { name: 'webhook-dispatcher', port: 8086, opsPort: 9086, resources: ['webhooks'] },
 ] as const satisfies readonly ServiceEntry[];
 
 export type ServiceName = (typeof SERVICES)[number]['name'];
@@ -46,6 +50,13 @@ export function serviceEntry(name: ServiceName): ServiceEntry {
 
 /** The variable holding a service's base URL for its callers: reference-fx -> REFERENCE_FX_URL. */
 export const urlEnvOf = (name: ServiceName): string => `${name.toUpperCase().replace(/-/g, '_')}_URL`;
+
+/** The registry entry of a service named by a plain string (a process's SERVICE_NAME); throws for an unknown one. */
+export function registeredService(name: string): ServiceEntry {
+  const entry = SERVICES.find((s) => s.name === name);
+  if (!entry) throw new Error(`${name} is not in the registry of services (contracts/src/services.ts)`);
+  return entry;
+}
 
 /** A service's base URL on this machine at its registry port (the local stack, the services' defaults). */
 export const localUrlOf = (name: ServiceName, host = '127.0.0.1'): string =>

@@ -212,6 +212,9 @@ the Secret to read from, default te.secretName)
   value: {{ $root.Values.config.nodeEnv | quote }}
 - name: PORT
   value: {{ int .cfg.port | quote }}
+# /healthz, /readyz and /metrics: never on PORT, so nothing reaches them through the gateway.
+- name: OPS_PORT
+  value: {{ int .cfg.opsPort | quote }}
 # Services bind loopback by default (safe on a laptop); in a pod they must listen on every interface.
 - name: HOST
   value: "0.0.0.0"

@@ -197,6 +197,8 @@ describe('a service schema', () => {
     expect(rest).toEqual({
       serviceName: 'webhook-dispatcher',
       port: 3007,
+      // The registry's ops port of the service (contracts/src/services.ts).
+      opsPort: 9086,
       host: '127.0.0.1',
       mongoUrl: 'mongodb://127.0.0.1:27017',
       mongoDbName: 'travel_webhook_dispatcher',

@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { CALLER_CONTEXT_ISSUER } from './context';
 import { parseKeyring, privateKeyFromText, rawKey, type Keyring } from './context-keys';
+import { registeredService } from '@travel/contracts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './messaging/retry';
 
 // Configuration is read from the environment once at boot, by one zod schema per service (built from the
@@ -288,12 +289,18 @@ export function parseConfig<T>(config: ConfigSchema<T>, source: Env = process.en
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** What every process with an HTTP port reads, the gateway included. */
-export const httpEnv = (defaultPort: number) =>
+export const httpEnv = (defaultPort: number, defaultOpsPort: number) =>
   envSection('every-service', {
     PORT: env.int({
       default: defaultPort,
       max: 65535,
-      description: `HTTP port for the API, \`/healthz\`, \`/readyz\` and \`/metrics\` (\`0\` picks a free port, which the tests use).`,
+      description: `HTTP port of the API (and a service's \`/internal\` routes); \`0\` picks a free port, which the tests use.`,
+    }),
+    OPS_PORT: env.int({
+      default: defaultOpsPort,
+      max: 65535,
+      description:
+        'HTTP port of `/healthz`, `/readyz` and `/metrics`, which are never served on `PORT`, so nothing reaches them through the gateway (decision 0097). Probes and Prometheus use it; `0` picks a free port.',
     }),
     HOST: env.string({
       default: '127.0.0.1',
@@ -381,8 +388,8 @@ export const retryEnv = () =>
   });
 
 /** Every variable of a service built on `startService`. */
-export const baseEnv = (defaultPort: number) => ({
-  ...httpEnv(defaultPort),
+export const baseEnv = (defaultPort: number, defaultOpsPort: number) => ({
+  ...httpEnv(defaultPort, defaultOpsPort),
   ...trustEnv(),
   ...storeEnv(),
   ...retryEnv(),
@@ -394,6 +401,8 @@ type BaseShape = ReturnType<typeof baseEnv>;
 export interface BaseConfig {
   serviceName: string;
   port: number;
+  /** Port of /healthz, /readyz and /metrics. */
+  opsPort: number;
   host: string;
   mongoUrl: string;
   /** Database of this service: one database per bounded context. */
@@ -425,6 +434,7 @@ const trustsTheGateway: Check<BaseShape> = (v, problem) => {
 const baseConfigOf = (serviceName: string, v: Values<BaseShape>): BaseConfig => ({
   serviceName,
   port: v.PORT,
+  opsPort: v.OPS_PORT,
   host: v.HOST,
   mongoUrl: v.MONGO_URL,
   mongoDbName: v.MONGO_DB_NAME ?? `${v.MONGO_DB_PREFIX}${serviceName.replace(/-/g, '_')}`,
@@ -451,7 +461,7 @@ export function serviceConfig<S extends EnvShape = Record<never, EnvVar>, X exte
   build: (values: Values<S>) => X = () => ({}) as X,
   checks: Check<S>[] = [],
 ): ConfigSchema<BaseConfig & X> {
-  const full = { ...baseEnv(defaultPort), ...shape };
+  const full = { ...baseEnv(defaultPort, registeredService(serviceName).opsPort), ...shape };
   return defineConfig(
     serviceName,
     full,

@@ -9,6 +9,8 @@ export * from './http/app';
 export * from './http/contract';
 export * from './http/error-handler';
 export * from './http/internal-client';
+export * from './http/path-guard';
+export * from './http/request-path';
 export * from './http/request-context';
 export * from './mongo/connection';
 export * from './mongo/tenant-guard';

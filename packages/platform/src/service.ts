@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { Connection } from 'mongoose';
 import type { BaseConfig } from './config';
-import { createHttpApp, type ReadinessCheck } from './http/app';
+import { closeServer, createHttpApp, createOpsApp, listen, type ReadinessCheck } from './http/app';
 import { createLogger, type Logger } from './logger';
 import { AmqpClient } from './messaging/amqp-client';
 import { OutboxRelay } from './messaging/outbox-relay';
@@ -41,11 +41,15 @@ export interface ServiceParts {
 
 export interface RunningService {
   name: string;
+  /** The API (and /internal). */
   url: string;
+  /** /healthz, /readyz and /metrics (empty after a migrate-only run). */
+  opsUrl: string;
   deps: ServiceDeps;
   relay?: OutboxRelay;
   /** Absent after a migrate-only run. */
   server?: Server;
+  opsServer?: Server;
   stop: () => Promise<void>;
 }
 
@@ -78,7 +82,7 @@ export async function startService(
   if (options.migrateOnly) {
     await mongo.close();
     logger.info('migrations and indexes done');
-    return { name: config.serviceName, url: '', deps, stop: async () => undefined };
+    return { name: config.serviceName, url: '', opsUrl: '', deps, stop: async () => undefined };
   }
 
   if (parts.outboxCollections?.length) {
@@ -101,6 +105,10 @@ export async function startService(
     upload: parts.upload,
     validateResponses: config.validateResponses,
     contextTrust: { audience: config.serviceName, keyring: config.trustedKeys },
+  });
+  const ops = createOpsApp({
+    logger,
+    metrics,
     readiness: {
       mongo: () => pingMongo(mongo),
       amqp: async () => {
@@ -113,25 +121,21 @@ export async function startService(
       ...parts.readiness,
     },
   });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
-  });
+  const server = await listen(app, config.port, config.host);
   server.keepAliveTimeout = 65_000;
+  const opsServer = await listen(ops, config.opsPort, config.host);
   const { port } = server.address() as AddressInfo;
+  const { port: opsPort } = opsServer.address() as AddressInfo;
   relay?.start();
   const stopInboxRetention = startInboxRetention(new Inbox(mongo), logger);
   await parts.start?.();
   backgroundStarted = true;
-  logger.info({ port }, `${config.serviceName} listening`);
+  logger.info({ port, opsPort }, `${config.serviceName} listening`);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await Promise.all([closeServer(server), closeServer(opsServer)]);
       stopInboxRetention();
       await parts.stop?.();
       await relay?.stop();
@@ -139,7 +143,16 @@ export async function startService(
       await mongo.close();
     })());
 
-  return { name: config.serviceName, url: `http://${config.host}:${port}`, deps, relay, server, stop };
+  return {
+    name: config.serviceName,
+    url: `http://${config.host}:${port}`,
+    opsUrl: `http://${config.host}:${opsPort}`,
+    deps,
+    relay,
+    server,
+    opsServer,
+    stop,
+  };
 }
 
 /** Processed-event ids are kept 7 days (far beyond any redelivery), purged hourly: FerretDB has no TTL index. */

@@ -56,6 +56,7 @@ export async function createTestEnv(name: string, overrides: Record<string, stri
   const vars: Record<string, string> = {
     HOST: '127.0.0.1',
     PORT: '0',
+    OPS_PORT: '0',
     MONGO_URL: infra.mongoUrl,
     MONGO_DB_PREFIX: dbPrefix,
     AMQP_URL: amqpUrl,

@@ -12,9 +12,21 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Waits until a service answers its readiness probe. */
-export async function waitReady(baseUrl: string, timeoutMs = 30_000): Promise<void> {
-  await eventually(async () => (await fetch(`${baseUrl}/readyz`).catch(() => undefined))?.ok, timeoutMs, 200);
+/** Waits until a service answers its readiness probe, on its ops port (`opsUrl`, never the API's). */
+export async function waitReady(opsUrl: string, timeoutMs = 30_000): Promise<void> {
+  await eventually(async () => (await fetch(`${opsUrl}/readyz`).catch(() => undefined))?.ok, timeoutMs, 200);
+}
+
+/** Free ports for a service run as a child process: its API and its ops port, as variables and URLs. */
+export async function childPorts(): Promise<{ env: { PORT: string; OPS_PORT: string }; url: string; opsUrl: string }> {
+  const port = await freePort();
+  let opsPort = await freePort();
+  while (opsPort === port) opsPort = await freePort();
+  return {
+    env: { PORT: String(port), OPS_PORT: String(opsPort) },
+    url: `http://127.0.0.1:${port}`,
+    opsUrl: `http://127.0.0.1:${opsPort}`,
+  };
 }
 
 /**

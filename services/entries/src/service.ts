@@ -1,5 +1,4 @@
-import { Router } from 'express';
-import { parseConfig, startService, type StartOptions } from '@travel/platform';
+import { apiRouter, parseConfig, startService, type StartOptions } from '@travel/platform';
 import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
 import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
@@ -45,7 +44,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         employees,
         new FxClient(config.referenceFxUrl, config.signingKey, 'entries'),
       );
-      const api = Router();
+      const api = apiRouter();
       api.use(
         publicRoutes({
           entries,

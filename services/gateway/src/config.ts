@@ -4,6 +4,7 @@ import { UPSTREAMS, type Upstream } from './domain/routes';
 
 export const SERVICE = 'gateway';
 export const DEFAULT_PORT = serviceEntry('gateway').port;
+export const DEFAULT_OPS_PORT = serviceEntry('gateway').opsPort;
 
 /** The upstream URL variable of a service (`reference-fx` → `REFERENCE_FX_URL`), from the registry. */
 export const upstreamVariable = (upstream: Upstream) => urlEnvOf(upstream);
@@ -17,7 +18,7 @@ const upstreamEnv = () =>
         type: 'URL',
         description:
           u === 'employees'
-            ? 'Base URL of the employees service, which owns API keys: the gateway resolves every key there, and its `/readyz` checks `EMPLOYEES_URL/healthz`.'
+            ? 'Base URL of the employees service, which owns API keys: the gateway resolves every key there, and its `/readyz` checks that this address accepts connections.'
             : `Base URL of ${u}; \`/api/v1/<resource>\` paths it owns are forwarded unchanged.`,
       }),
     ]),
@@ -26,7 +27,7 @@ const upstreamEnv = () =>
 /** The gateway: the HTTP settings every process shares, rate limits, the key cache and the upstreams. */
 export const configSchema = (() => {
   const shape = {
-    ...httpEnv(DEFAULT_PORT),
+    ...httpEnv(DEFAULT_PORT, DEFAULT_OPS_PORT),
     ...envSection('gateway', {
       RATE_LIMIT_PER_MINUTE: env.int({
         default: 1200,
@@ -49,6 +50,7 @@ export const configSchema = (() => {
   };
   return defineConfig(SERVICE, shape, (v) => ({
     port: v.PORT,
+    opsPort: v.OPS_PORT,
     host: v.HOST,
     /** The gateway's own private key: it alone signs caller contexts (docs/decisions/0100). */
     signingKey: v.INTERNAL_SIGNING_KEY!,

@@ -1,37 +1,41 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Metrics, createLogger, parseConfig, type Logger } from '@travel/platform';
+import { Metrics, closeServer, createLogger, createOpsApp, listen, parseConfig, type Logger } from '@travel/platform';
 import { RateLimiter } from './domain/rate-limit';
 import { configSchema } from './config';
 import { createGatewayApp } from './http/app';
 import { KeyResolver } from './infra/key-resolver';
+import { acceptsConnections } from './infra/reachable';
 
 export const readGatewayConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export async function startGateway(env: NodeJS.ProcessEnv = process.env, logger?: Logger) {
   const config = readGatewayConfig(env);
   const log = logger ?? createLogger('gateway', config.logLevel);
+  const metrics = new Metrics('gateway');
   const app = createGatewayApp({
     logger: log,
-    metrics: new Metrics('gateway'),
+    metrics,
     resolver: new KeyResolver(config.upstreams.employees, config.signingKey, config.keyCacheMs),
     upstreams: config.upstreams,
     signingKey: config.signingKey,
     limiter: new RateLimiter(config.rateLimitPerMinute, config.rateLimitBurst),
   });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
+  const ops = createOpsApp({
+    logger: log,
+    metrics,
+    readiness: { employees: () => acceptsConnections(config.upstreams.employees) },
   });
+  const server = await listen(app, config.port, config.host);
+  const opsServer = await listen(ops, config.opsPort, config.host);
   const { port } = server.address() as AddressInfo;
-  log.info({ port }, 'gateway listening');
+  const { port: opsPort } = opsServer.address() as AddressInfo;
+  log.info({ port, opsPort }, 'gateway listening');
   return {
     name: 'gateway',
     url: `http://${config.host}:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    opsUrl: `http://${config.host}:${opsPort}`,
+    stop: async () => {
+      await Promise.all([closeServer(server), closeServer(opsServer)]);
+    },
   };
 }

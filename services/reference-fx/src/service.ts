@@ -1,5 +1,4 @@
-import { Router } from 'express';
-import { parseConfig, startService, type StartOptions } from '@travel/platform';
+import { apiRouter, parseConfig, startService, type StartOptions } from '@travel/platform';
 import { ReferenceDataApp } from './app/reference-data';
 import { configSchema } from './config';
 import { buildFx } from './fx';
@@ -18,10 +17,10 @@ export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     (deps) => {
       const fx = buildFx(deps, config.fx, options?.fetch);
       const referenceData = new ReferenceDataApp(new AllowListsStore(deps.mongo, deps.nudgeOutbox));
-      const api = Router();
+      const api = apiRouter();
       api.use(fx.api);
       api.use(referenceDataRoutes(referenceData));
-      const internal = Router();
+      const internal = apiRouter();
       internal.use(fx.internal);
       return {
         api,

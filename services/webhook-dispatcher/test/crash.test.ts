@@ -9,7 +9,7 @@ import {
   createTestEnv,
   ensureTestTls,
   eventually,
-  freePort,
+  childPorts,
   HttpsReceiver,
   repoRoot,
   waitReady,
@@ -21,22 +21,22 @@ describe('dispatcher crash', () => {
   let env: TestEnv;
   let child: ChildProcess | undefined;
   let receiver: HttpsReceiver;
-  let port: number;
+  let ports: Awaited<ReturnType<typeof childPorts>>;
 
   async function startChild() {
     const root = repoRoot();
     // `node --import tsx`: the process killed below is the dispatcher itself, not a wrapper around it.
     child = spawn('node', ['--import', 'tsx', join(root, 'services', 'webhook-dispatcher', 'src', 'main.ts')], {
       cwd: root,
-      env: { ...process.env, ...env.vars, PORT: String(port) },
+      env: { ...process.env, ...env.vars, ...ports.env },
       stdio: 'ignore',
     });
-    await waitReady(`http://127.0.0.1:${port}`);
+    await waitReady(ports.opsUrl);
   }
 
   beforeAll(async () => {
     env = await createTestEnv('crash', { WEBHOOK_TIMEOUT_MS: '10000' });
-    port = await freePort();
+    ports = await childPorts();
     receiver = await new HttpsReceiver(ensureTestTls(join(repoRoot(), '.local', 'test', 'tls'))).start();
   });
   afterAll(async () => {
@@ -49,7 +49,7 @@ describe('dispatcher crash', () => {
     await startChild();
     const tenantId = randomUUID();
     const headers = env.callerHeaders({ tenantId, permissions: ['ManageCompanyData'] });
-    const reg = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, {
+    const reg = await fetch(`${ports.url}/api/v1/webhooks`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ url: receiver.url, eventTypes: ['employee.created'] }),
@@ -80,7 +80,7 @@ describe('dispatcher crash', () => {
 
     await startChild();
     const deliveries = await eventually(async () => {
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/${subscriptionId}/deliveries?pageSize=100`, {
+      const res = await fetch(`${ports.url}/api/v1/webhooks/${subscriptionId}/deliveries?pageSize=100`, {
         headers,
       });
       const body = (await res.json()) as { items: Array<{ status: string; eventId: string }> };

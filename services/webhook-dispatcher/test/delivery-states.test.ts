@@ -185,7 +185,7 @@ describe('webhook delivery states', () => {
   });
 
   it('counts attempts by outcome in /metrics', async () => {
-    const text = await (await fetch(`${h.dispatcher.url}/metrics`)).text();
+    const text = await (await fetch(`${h.dispatcher.opsUrl}/metrics`)).text();
     expect(text).toMatch(/webhook_delivery_attempts_total\{[^}]*outcome="succeeded"[^}]*\} [1-9]/);
     expect(text).toMatch(/webhook_delivery_attempts_total\{[^}]*outcome="exhausted"[^}]*\} [1-9]/);
     expect(text).toMatch(/webhook_delivery_latency_seconds_count\{[^}]*event_type="employee.created"[^}]*\} [1-9]/);

@@ -8,7 +8,7 @@ import { DOMAIN_EXCHANGE } from '@travel/platform';
 import {
   createTestEnv,
   ensureTestTls,
-  freePort,
+  childPorts,
   HttpsReceiver,
   productionLikeEnv,
   repoRoot,
@@ -33,12 +33,12 @@ describe('webhook headers with tracing on', () => {
   });
 
   it('sends exactly the spec headers (plus transport ones), no traceparent', async () => {
-    const port = await freePort();
+    const ports = await childPorts();
     const root = repoRoot();
     // Tracing fully on, as in production: an OTLP endpoint (one that refuses connections: spans are dropped).
     const vars = productionLikeEnv({
       ...env.vars,
-      PORT: String(port),
+      ...ports.env,
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
     });
     delete vars.OTEL_SDK_DISABLED;
@@ -48,11 +48,11 @@ describe('webhook headers with tracing on', () => {
       env: vars,
       stdio: 'ignore',
     });
-    await waitReady(`http://127.0.0.1:${port}`);
+    await waitReady(ports.opsUrl);
 
     const tenantId = randomUUID();
     const headers = env.callerHeaders({ tenantId, permissions: ['ManageCompanyData'] });
-    const reg = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, {
+    const reg = await fetch(`${ports.url}/api/v1/webhooks`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ url: receiver.url, eventTypes: ['employee.created'] }),

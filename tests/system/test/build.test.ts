@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
-import { createTestEnv, freePort, productionLikeEnv, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
+import { childPorts, createTestEnv, productionLikeEnv, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
 
 const root = repoRoot();
 const dist = join(root, 'services', 'webhook-dispatcher', 'dist');
@@ -37,17 +37,17 @@ describe('built service', () => {
   });
 
   it('main.js serves the API with the bundled contract, and stops on SIGTERM', async () => {
-    const port = await freePort();
+    const ports = await childPorts();
     const child = spawn('node', [join(dist, 'main.js')], {
-      env: productionLikeEnv({ ...env.vars, PORT: String(port) }),
+      env: productionLikeEnv({ ...env.vars, ...ports.env }),
       stdio: 'ignore',
     });
     try {
-      await waitReady(`http://127.0.0.1:${port}`);
+      await waitReady(ports.opsUrl);
       const headers = env.callerHeaders({ tenantId: '33333333-3333-4333-8333-333333333333' });
-      const list = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, { headers });
+      const list = await fetch(`${ports.url}/api/v1/webhooks`, { headers });
       expect(list.status).toBe(200);
-      const invalid = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks?pageSize=0`, { headers });
+      const invalid = await fetch(`${ports.url}/api/v1/webhooks?pageSize=0`, { headers });
       expect(invalid.status).toBe(400);
     } finally {
       child.kill('SIGTERM');

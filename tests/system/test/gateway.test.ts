@@ -19,7 +19,7 @@ describe('gateway', () => {
   let stack: E2eStack;
   let key: string;
   let entries: Awaited<ReturnType<typeof startEntries>>;
-  let gw: { url: string; stop(): Promise<void> };
+  let gw: { url: string; opsUrl: string; stop(): Promise<void> };
   let tight: { url: string; stop(): Promise<void> };
 
   beforeAll(async () => {
@@ -189,10 +189,29 @@ describe('gateway', () => {
     expect((await raw('/api-reference/assets/index.html')).status).toBe(404);
   });
 
-  it('serves health and metrics without a key', async () => {
-    expect((await raw('/healthz')).status).toBe(200);
-    expect((await raw('/readyz')).status).toBe(200);
-    const metrics = await (await raw('/metrics')).text();
+  it('serves health and metrics without a key on its ops port, and not on the API port', async () => {
+    expect((await raw('/api/v1/company', { authorization: `Bearer ${key}` })).status).toBe(200);
+    const ops = (path: string) => fetch(`${gw.opsUrl}${path}`);
+    expect((await ops('/healthz')).status).toBe(200);
+    expect((await ops('/readyz')).status).toBe(200);
+    const metrics = await (await ops('/metrics')).text();
     expect(metrics).toMatch(/http_requests_total\{[^}]*service="gateway"/);
+    expect(metrics).toMatch(/http_requests_total\{[^}]*route="\/api\/v1"[^}]*status="200"/);
+    for (const path of ['/healthz', '/readyz', '/metrics']) {
+      const res = await raw(path);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });
+    }
+  });
+
+  it('is not ready while employees accepts no connections', async () => {
+    const orphan = await startGateway({ ...process.env, ...stack.env.vars, EMPLOYEES_URL: 'http://127.0.0.1:9' });
+    try {
+      const res = await fetch(`${orphan.opsUrl}/readyz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ status: 'not ready', checks: { employees: 'ECONNREFUSED' } });
+    } finally {
+      await orphan.stop();
+    }
   });
 });

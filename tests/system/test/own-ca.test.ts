@@ -19,7 +19,7 @@ import {
   createTestEnv,
   ensureTestTls,
   extraCaCertsEnv,
-  freePort,
+  childPorts,
   HttpsReceiver,
   repoRoot,
   waitReady,
@@ -108,21 +108,21 @@ describe("npm start trusts the user's NODE_EXTRA_CA_CERTS and the local CA", () 
 
     beforeAll(async () => {
       env = await createTestEnv('own-ca');
-      const port = await freePort();
+      const ports = await childPorts();
       const trust = extraCaCertsEnv(local.caFile, user.caFile, join(dir, 'stack-bundle.pem'));
       // The dispatcher as its own process, so NODE_EXTRA_CA_CERTS is read at its start, as npm start runs it.
       child = spawn('node', ['--import', 'tsx', join(repoRoot(), 'services', 'webhook-dispatcher', 'src', 'main.ts')], {
         cwd: repoRoot(),
-        env: { ...process.env, ...env.vars, PORT: String(port), ...trust },
+        env: { ...process.env, ...env.vars, ...ports.env, ...trust },
         stdio: 'ignore',
       });
-      await waitReady(`http://127.0.0.1:${port}`, 60_000);
+      await waitReady(ports.opsUrl, 60_000);
       const vars = { ...process.env, ...env.vars };
       employees = await startEmployeesService(vars);
       gateway = await startGateway({
         ...vars,
         EMPLOYEES_URL: employees.url,
-        WEBHOOK_DISPATCHER_URL: `http://127.0.0.1:${port}`,
+        WEBHOOK_DISPATCHER_URL: ports.url,
       });
     }, 90_000);
     afterAll(async () => {

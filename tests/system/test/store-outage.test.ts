@@ -46,7 +46,7 @@ describe('the dispatcher store stops for 10 s under a stream of events', () => {
   }
 
   async function dispatcherMetric(name: string, labels: string): Promise<number> {
-    const text = await (await fetch(`${stack.dispatcher.url}/metrics`)).text();
+    const text = await (await fetch(`${stack.dispatcher.opsUrl}/metrics`)).text();
     const line = text
       .split('\n')
       .find((l) => l.startsWith(`${name}{`) && labels.split(',').every((x) => l.includes(x)));

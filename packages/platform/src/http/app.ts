@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { openApiDocument } from '@travel/contracts';
@@ -7,6 +8,7 @@ import { ContractRoutes, ignoreReadOnlyFields } from './contract';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { errorHandler, notFoundHandler } from './error-handler';
+import { requireCanonicalPath } from './path-guard';
 import { requestId, requireInternalContext } from './request-context';
 
 export type ReadinessCheck = () => Promise<void>;
@@ -30,28 +32,23 @@ function observe(metrics: Metrics, logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      // The matched route template keeps label cardinality bounded (never the raw path with ids).
+      // The matched route template keeps label cardinality bounded (never the raw path with ids); a
+      // handler without a route template may name its own (`res.locals.route`, e.g. the gateway's /api/v1).
       const route = req.route?.path
         ? `${req.baseUrl}${req.route.path}`
-        : res.statusCode === 404
-          ? 'unmatched'
-          : req.baseUrl || 'other';
+        : typeof res.locals.route === 'string'
+          ? res.locals.route
+          : res.statusCode === 404
+            ? 'unmatched'
+            : req.baseUrl || 'other';
       const labels = { method: req.method, route, status: String(res.statusCode) };
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
-      if (!/^\/(healthz|readyz|metrics)$/.test(req.path)) {
-        logger.info(
-          {
-            requestId: req.requestId,
-            method: req.method,
-            route,
-            status: res.statusCode,
-            ms: Math.round(seconds * 1000),
-          },
-          'request',
-        );
-      }
+      logger.info(
+        { requestId: req.requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000) },
+        'request',
+      );
     });
     next();
   };
@@ -60,18 +57,44 @@ function observe(metrics: Metrics, logger: Logger) {
 export interface BaseAppOptions {
   logger: Logger;
   metrics: Metrics;
-  /** Each must resolve when its dependency answers; /readyz is 503 otherwise. */
-  readiness: Record<string, ReadinessCheck>;
 }
 
-/** Request ids, RED metrics, request logs, /healthz, /readyz and /metrics: what every process serves. */
-export function createBaseApp({ logger, metrics, readiness }: BaseAppOptions): Express {
+/**
+ * Case-sensitive, strict routers: `/API/V1/x` is not `/api/v1/x`, `/x/` is not `/x` (decision 0097).
+ * Every router of a service is made here, so none matches a spelling the contract validator does not see.
+ */
+export const apiRouter = (): Router => express.Router({ caseSensitive: true, strict: true });
+
+/** Request ids, RED metrics and request logs, with case-sensitive and strict routing: every API port. */
+export function createBaseApp({ logger, metrics }: BaseAppOptions): Express {
   const app = express();
+  // Before the first route, so the app's router is made with them.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(requestId);
   app.use(observe(metrics, logger));
+  return app;
+}
 
+export interface OpsAppOptions {
+  logger: Logger;
+  metrics: Metrics;
+  /** Each must resolve when its dependency answers; /readyz is 503 otherwise. */
+  readiness: Record<string, ReadinessCheck>;
+}
+
+/**
+ * /healthz, /readyz and /metrics, on a port of their own (OPS_PORT): never on the API port, so no
+ * path through the gateway can reach them (decision 0097). Probes and Prometheus only; not logged.
+ */
+export function createOpsApp({ logger, metrics, readiness }: OpsAppOptions): Express {
+  const app = express();
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  app.disable('x-powered-by');
+  app.use(requestId);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -92,7 +115,23 @@ export function createBaseApp({ logger, metrics, readiness }: BaseAppOptions): E
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
-  return app;
+  return finishApp(app, logger);
+}
+
+/** Listens on host:port (0: a free port). */
+export function listen(app: Express, port: number, host: string): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    const server = app.listen(port, host, () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+/** Stops accepting, and ends open connections at once. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 /** The documented 404 for unknown routes and the one error handler; mount last. */
@@ -107,6 +146,8 @@ export function finishApp(app: Express, logger: Logger): Express {
 /** A service's app: the base, internal routes, and the public API validated against the contract. */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = createBaseApp(options);
+  // Before every router: a path not in canonical form, or /API/V1 in another case, reaches none.
+  app.use(requireCanonicalPath);
   if (options.internal) {
     app.use(
       '/internal',
@@ -147,7 +188,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
         validateResponses: options.validateResponses ?? false,
         validateSecurity: false,
         ignoreUndocumented: false,
-        ignorePaths: (path: string) => !path.startsWith('/api/v1/'),
+        // Whatever the case: a spelling the validator skipped must never reach a handler (decision 0097).
+        ignorePaths: (path: string) => !/^\/api\/v1(\/|$)/i.test(path),
         validateFormats: true,
         // multer in memory, bounded: without limits one request could hold any amount of memory.
         fileUploader: {

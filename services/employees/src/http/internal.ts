@@ -1,11 +1,11 @@
-import { Router } from 'express';
-import { AppError, notFound, parseTenantId, route, type TenantId } from '@travel/platform';
+import type { Router } from 'express';
+import { apiRouter, AppError, notFound, parseTenantId, route, type TenantId } from '@travel/platform';
 import { resolveApiKey } from '../app/api-keys';
 import type { EmployeesRepositories } from '../infra/repositories';
 
 /** Service-to-service routes (behind a service context, never reachable through the gateway). */
 export function internalRoutes(repos: EmployeesRepositories): Router {
-  const r = Router();
+  const r = apiRouter();
   // The tenant in these paths comes from another service behind a verified service context: a trusted seam.
   const tenantIn = (params: Record<string, unknown>): TenantId => parseTenantId(String(params.tenantId));
   const employeeOf = (tenant: TenantId, id: unknown) =>

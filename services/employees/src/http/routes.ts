@@ -1,6 +1,7 @@
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import type { components, operations } from '@travel/contracts';
 import {
+  apiRouter,
   callerOf,
   pageRequest,
   requirePermission,
@@ -45,7 +46,7 @@ const flag = (value: unknown): boolean | undefined =>
   value === undefined ? undefined : value === true || value === 'true';
 
 export function publicRoutes(ctx: EmployeesContext): Router {
-  const r = Router();
+  const r = apiRouter();
   const { employees, departments, costCenters, apiKeys } = ctx;
 
   r.get(

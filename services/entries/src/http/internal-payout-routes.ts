@@ -1,6 +1,6 @@
 import { PAYOUT_BATCH_STEPS } from '@travel/contracts';
-import { Router, type Request } from 'express';
-import { AppError, parseTenantId, route } from '@travel/platform';
+import type { Request, Router } from 'express';
+import { apiRouter, AppError, parseTenantId, route } from '@travel/platform';
 import type { PayoutMarks } from '../app/payout-marks';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,7 +25,7 @@ function entryIdsOf(req: Request): string[] {
  * in the order asked. Each step is idempotent for the batch.
  */
 export function internalPayoutRoutes(marks: PayoutMarks): Router {
-  const r = Router();
+  const r = apiRouter();
   for (const step of PAYOUT_BATCH_STEPS)
     r.post(
       `/tenants/:tenantId/payout-batches/:batchId/${step}`,

@@ -1,7 +1,7 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { components, operations } from '@travel/contracts';
 import { toWireAmount, type Decimal } from '@travel/money';
-import { AppError, callerOf, route } from '@travel/platform';
+import { apiRouter, AppError, callerOf, route } from '@travel/platform';
 import type { CalculatedRow, PerDiemCalculator } from '../app/per-diem-calculator';
 
 type CalculateRequest = components['schemas']['PerDiemCalculationRequest'];
@@ -27,7 +27,7 @@ const gone = (removed: string, replacement: string) =>
 
 /** POST /api/v1/utilities/per-diems/calculate and the two per-diem operations it replaced. */
 export function perDiemCalculatorRoutes(calculator: PerDiemCalculator): Router {
-  const r = Router();
+  const r = apiRouter();
   r.post(
     '/api/v1/utilities/per-diems/calculate',
     route(async (req, res) => {

@@ -1,6 +1,6 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { components } from '@travel/contracts';
-import { callerOf, route } from '@travel/platform';
+import { apiRouter, callerOf, route } from '@travel/platform';
 import { entryPerDiemTotal, type PerDiemsApp } from '../app/per-diems';
 import { toPerDiemsOfEntry } from './per-diem-mappers';
 
@@ -8,7 +8,7 @@ type FromItineraryRequest = components['schemas']['PerDiemCalculationRequest'];
 
 /** POST /api/v1/travel-entries/{id}/per-diems/from-itinerary (issue 14). */
 export function perDiemRoutes(perDiems: PerDiemsApp): Router {
-  const r = Router();
+  const r = apiRouter();
   r.post(
     '/api/v1/travel-entries/:id/per-diems/from-itinerary',
     route(async (req, res) => {

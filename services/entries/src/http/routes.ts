@@ -1,6 +1,6 @@
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import type { components, operations } from '@travel/contracts';
-import { callerOf, pageRequest, route } from '@travel/platform';
+import { apiRouter, callerOf, pageRequest, route } from '@travel/platform';
 import type { EntriesApp, EntryFilter } from '../app/entries';
 import type { AttachmentsApp, UploadedFile } from '../app/attachments';
 import type { ExpensesApp } from '../app/expenses';
@@ -24,7 +24,7 @@ const flag = (value: unknown): boolean | undefined =>
 
 /** Bodies and queries are already checked against the contract; who may do what is decided in the app. */
 export function publicRoutes({ entries, expenses, attachments }: EntriesContext): Router {
-  const r = Router();
+  const r = apiRouter();
 
   r.get(
     '/api/v1/travel-entries',

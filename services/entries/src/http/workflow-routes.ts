@@ -1,6 +1,6 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { components } from '@travel/contracts';
-import { callerOf, requirePermission, route } from '@travel/platform';
+import { apiRouter, callerOf, requirePermission, route } from '@travel/platform';
 import type { WorkflowApp } from '../app/workflow';
 import { WORKFLOW_OPERATIONS, type ApprovalWorkflow } from '../domain/workflow';
 import { toEntryResponse } from './mappers';
@@ -18,7 +18,7 @@ const toWorkflowResponse = (w: ApprovalWorkflow): Schemas['ApprovalWorkflow'] =>
 
 /** GET / PUT /approval-workflow and the five workflow operations on an entry (bodies checked by the contract). */
 export function workflowRoutes(workflow: WorkflowApp): Router {
-  const r = Router();
+  const r = apiRouter();
   r.get(
     '/api/v1/approval-workflow',
     route(async (req, res) => {

@@ -1,5 +1,5 @@
-import { Router, type Request } from 'express';
-import { AppError, parseTenantId, route, type TenantId } from '@travel/platform';
+import type { Request, Router } from 'express';
+import { apiRouter, AppError, parseTenantId, route, type TenantId } from '@travel/platform';
 import type { UsageApp, UsageEventData } from '../app/usage';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,7 +35,7 @@ function usageOf(req: Request): UsageEventData {
  * expense was not stored.
  */
 export function internalRoutes(usage: UsageApp): Router {
-  const r = Router();
+  const r = apiRouter();
   // Entries asks whether a vehicle named on a non-mileage expense is the company's (no use is recorded).
   r.get(
     '/tenants/:tenantId/vehicles/:id',

@@ -1,5 +1,5 @@
-import { Router, type Request } from 'express';
-import { callerOf, pageRequest, requirePermission, route } from '@travel/platform';
+import type { Request, Router } from 'express';
+import { apiRouter, callerOf, pageRequest, requirePermission, route } from '@travel/platform';
 import type { components } from '@travel/contracts';
 import type { CostsApp } from '../app/costs';
 import type { DeadlinesApp } from '../app/deadlines';
@@ -45,7 +45,7 @@ const costWrite = (body: CostBody): CostWrite => body;
 const deadlineWrite = (body: Schemas['VehicleDeadlineWrite']): DeadlineWrite => body;
 
 export function publicRoutes({ vehicles, costs, documents, deadlines }: FleetContext): Router {
-  const r = Router();
+  const r = apiRouter();
 
   r.get(
     '/api/v1/vehicles',

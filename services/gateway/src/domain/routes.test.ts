@@ -1,5 +1,5 @@
 import { openApiDocument, SERVICES } from '@travel/contracts';
-import { ownerOf } from './routes';
+import { isApiPath, isOperationalPath, ownerOf } from './routes';
 
 describe('ownerOf', () => {
   it.each([
@@ -24,6 +24,30 @@ describe('ownerOf', () => {
   });
 });
 
+describe('what the gateway forwards and what it refuses by name (canonical paths)', () => {
+  it.each(['/api/v1/employees', '/api/v1/travel-entries/1/submit', '/api/v1/x'])('%s is an API path', (path) => {
+    expect(isApiPath(path)).toBe(true);
+  });
+
+  it.each(['/API/V1/employees', '/Api/v1/employees', '/api/V1/employees', '/api/v1', '/api/v2/employees', '/'])(
+    '%s is not',
+    (path) => {
+      expect(isApiPath(path)).toBe(false);
+    },
+  );
+
+  it.each(['/metrics', '/METRICS', '/readyz', '/Healthz', '/internal', '/internal/api-keys/resolve', '/INTERNAL/x'])(
+    '%s is operational in any case',
+    (path) => {
+      expect(isOperationalPath(path)).toBe(true);
+    },
+  );
+
+  it.each(['/api/v1/employees/metrics', '/metricsx', '/api-reference/', '/internals'])('%s is not', (path) => {
+    expect(isOperationalPath(path)).toBe(false);
+  });
+});
+
 describe('the registry of services and the contract', () => {
   const doc = openApiDocument();
   // The operations of the contract, and the planned ones (answered 501 by their owner until built).
@@ -43,8 +67,8 @@ describe('the registry of services and the contract', () => {
     expect(new Set(claimed).size).toBe(claimed.length);
   });
 
-  it('names and ports are unique', () => {
+  it('names and ports are unique, and no ops port is an API port', () => {
     expect(new Set(SERVICES.map((s) => s.name)).size).toBe(SERVICES.length);
-    expect(new Set(SERVICES.map((s) => s.port)).size).toBe(SERVICES.length);
+    expect(new Set(SERVICES.flatMap((s) => [s.port, s.opsPort])).size).toBe(2 * SERVICES.length);
   });
 });

@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
-import { Router } from 'express';
+import type { Router } from 'express';
+import { apiRouter } from '@travel/platform';
 import { stringify } from 'yaml';
 import { openApiDocument } from '@travel/contracts';
 import { referenceView } from './reference-view';
@@ -76,7 +77,7 @@ export function apiReferenceRoutes(): Router {
   const yaml = stringify(doc);
   const page = renderPage(doc);
   const assets = rendererDir();
-  const r = Router();
+  const r = apiRouter();
   r.get('/api-reference/openapi.json', (_req, res) => {
     res.type('application/json').send(json);
   });

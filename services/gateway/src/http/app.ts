@@ -3,15 +3,18 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import { openApiDocument } from '@travel/contracts';
 import {
   AppError,
+  canonicalPath,
   ContractRoutes,
   createBaseApp,
   finishApp,
   methodNotAllowed,
+  refusedPath,
+  TRAILING_SLASH,
   type Logger,
   type Metrics,
 } from '@travel/platform';
 import { RateLimiter } from '../domain/rate-limit';
-import { ownerOf, type Upstream } from '../domain/routes';
+import { isApiPath, isOperationalPath, ownerOf, type Upstream } from '../domain/routes';
 import type { KeyResolver } from '../infra/key-resolver';
 import { apiReferenceRoutes } from './api-reference';
 import { CallerTokens } from './caller-token';
@@ -43,20 +46,22 @@ export function createGatewayApp(options: GatewayOptions): Express {
   const { resolver, upstreams, signingKey, limiter } = options;
   const contract = options.contract ?? new ContractRoutes(openApiDocument());
   const tokens = new CallerTokens(signingKey);
-  const app = createBaseApp({
-    logger: options.logger,
-    metrics: options.metrics,
-    readiness: {
-      employees: async () => {
-        const res = await fetch(`${upstreams.employees}/healthz`, { signal: AbortSignal.timeout(2000) });
-        if (!res.ok) throw new Error(`answered ${res.status}`);
-      },
-    },
+  const app = createBaseApp({ logger: options.logger, metrics: options.metrics });
+  // One reading of the path, before anything else: the owner, the contract match and the forwarded
+  // target below all use req.canonical, never the raw URL (decision 0097).
+  app.use(canonicalPath);
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    // Served on each process's own ops port, and /internal only between services: never through here.
+    if (isOperationalPath(req.canonical!.path)) return next(new AppError('NOT_FOUND', 'Not served by the gateway.'));
+    next();
   });
   app.use(apiReferenceRoutes());
 
-  app.use('/api/v1', async (req: Request, res: Response, next: NextFunction) => {
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    const { path, query } = req.canonical!;
+    if (!isApiPath(path)) return next();
     try {
+      if (path.endsWith('/')) throw refusedPath(TRAILING_SLASH);
       const key = presentedKey(req);
       if (!key)
         throw new AppError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <key>" or "X-Api-Key: <key>".');
@@ -72,16 +77,17 @@ export function createGatewayApp(options: GatewayOptions): Express {
         res.setHeader('retry-after', String(wait));
         throw new AppError('RATE_LIMITED', `Rate limit reached for this API key; retry in ${wait} s.`);
       }
-      const owner = ownerOf(req.originalUrl);
-      if (!owner) throw new AppError('NOT_FOUND', `No resource at ${req.path}.`);
+      const owner = ownerOf(path);
+      if (!owner) throw new AppError('NOT_FOUND', `No resource at ${path}.`);
       // A path the contract knows, with a method it does not have: 405 here, for every context, built
       // or not, from the one list of paths and methods (docs/decisions/0037).
-      const known = contract.match(req.baseUrl + req.path);
+      const known = contract.match(path);
       if (known && !known.allowed.includes(req.method)) {
         res.setHeader('allow', known.allowed.join(', '));
         throw methodNotAllowed(req.method, known.template, known.allowed);
       }
-      forward(req, res, next, upstreams[owner], tokens.tokenFor(caller, req.requestId));
+      res.locals.route = '/api/v1';
+      forward(req, res, next, upstreams[owner], path + query, tokens.tokenFor(caller, req.requestId));
     } catch (err) {
       next(err);
     }

@@ -16,15 +16,27 @@ function filter(headers: IncomingHttpHeaders, drop: RegExp): OutgoingHttpHeaders
   return out;
 }
 
-/** Streams the request to the owning service with the minted context, and the answer back. */
-export function forward(req: Request, res: Response, next: NextFunction, baseUrl: string, context: string): void {
-  const target = new URL(req.originalUrl, baseUrl);
+/**
+ * Streams the request to the owning service with the minted context, and the answer back. `target` (the
+ * canonical path and the query as sent) goes out byte for byte: never through URL resolution, which would
+ * read dot segments and escapes differently from the check that routed it (decision 0097).
+ */
+export function forward(
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  baseUrl: string,
+  target: string,
+  context: string,
+): void {
+  const { protocol, hostname, port } = new URL(baseUrl);
   const headers = filter(req.headers, DROP_REQUEST);
   headers[CONTEXT_HEADER] = context;
   headers[REQUEST_ID_HEADER] = req.requestId;
   headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
 
-  const upstream = request(target, { method: req.method, headers, agent, timeout: 30_000 }, (answer) => {
+  const options = { protocol, hostname, port, path: target, method: req.method, headers, agent, timeout: 30_000 };
+  const upstream = request(options, (answer) => {
     res.writeHead(answer.statusCode ?? 502, filter(answer.headers, DROP_RESPONSE));
     answer.pipe(res);
   });

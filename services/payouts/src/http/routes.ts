@@ -1,5 +1,13 @@
-import { Router, type Request } from 'express';
-import { AppError, callerOf, pageRequest, requirePermission, route, type CallerContext } from '@travel/platform';
+import type { Request, Router } from 'express';
+import {
+  apiRouter,
+  AppError,
+  callerOf,
+  pageRequest,
+  requirePermission,
+  route,
+  type CallerContext,
+} from '@travel/platform';
 import type { components } from '@travel/contracts';
 import type { BatchesApp } from '../app/batches';
 import type { ReadyApp } from '../app/ready';
@@ -25,7 +33,7 @@ const id = (req: Request): string => String(req.params.id);
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export function publicRoutes({ ready, batches }: { ready: ReadyApp; batches: BatchesApp }): Router {
-  const r = Router();
+  const r = apiRouter();
   r.get(
     '/api/v1/payouts/ready',
     route(async (req, res) => {

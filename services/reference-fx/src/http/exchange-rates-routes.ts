@@ -1,7 +1,7 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { components, operations } from '@travel/contracts';
 import { toWireNumber, decimalFromText } from '@travel/money';
-import { callerOf, invalidField, pageRequest, route } from '@travel/platform';
+import { apiRouter, callerOf, invalidField, pageRequest, route } from '@travel/platform';
 import type { FxRatesApp, RateView } from '../app/fx-rates';
 import { isCalendarDate } from '../domain/fx-publication';
 
@@ -28,7 +28,7 @@ export function toExchangeRateDto(r: RateView): ExchangeRateDto {
 
 /** GET /api/v1/reference/exchange-rates: the caller's market decides the provider (query checked by the contract). */
 export function exchangeRatesRoutes(fx: FxRatesApp): Router {
-  const r = Router();
+  const r = apiRouter();
   r.get(
     '/api/v1/reference/exchange-rates',
     route(async (req, res) => {

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import {
   isCurrency,
   parseWireAmount,
@@ -7,7 +7,7 @@ import {
   WireFormatError,
   type Decimal,
 } from '@travel/money';
-import { FieldErrorCollector, route } from '@travel/platform';
+import { apiRouter, FieldErrorCollector, route } from '@travel/platform';
 import type { FxRatesApp } from '../app/fx-rates';
 import { isMarket } from '../domain/fx-providers';
 import { isCalendarDate } from '../domain/fx-publication';
@@ -17,7 +17,7 @@ const KNOWN = new Set(['market', 'amount', 'currency', 'date', 'manualRate']);
 
 /** Service-to-service FX routes, mounted under /internal (behind a service context). */
 export function fxInternalRoutes(fx: FxRatesApp): Router {
-  const r = Router();
+  const r = apiRouter();
   r.post(
     CONVERT_PATH.replace(/^\/internal/, ''),
     route(async (req, res) => {

@@ -1,9 +1,9 @@
 // Routes of the reference data: municipality lists (any tenant, same data), the statutory rate table of
 // the caller's market, and the company's allow-lists (reads for every caller, writes need
 // ManageCompanyData). Bodies and queries are already checked against the contract.
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import type { components } from '@travel/contracts';
-import { callerOf, invalidField, pageRequest, requirePermission, route } from '@travel/platform';
+import { apiRouter, callerOf, invalidField, pageRequest, requirePermission, route } from '@travel/platform';
 import { isDate } from '@travel/regulations';
 import type { AllowList, ReferenceDataApp } from '../app/reference-data';
 import type { AllowListKind } from '../domain/allow-lists';
@@ -30,7 +30,7 @@ function currencyList(list: AllowList): Schemas['CurrencyAllowList'] {
 }
 
 export function referenceDataRoutes(app: ReferenceDataApp): Router {
-  const r = Router();
+  const r = apiRouter();
 
   r.get(
     '/api/v1/reference/slovenian-municipalities',

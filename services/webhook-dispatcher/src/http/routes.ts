@@ -1,5 +1,5 @@
-import { Router } from 'express';
-import { callerOf, pageRequest, requireAnyPermission, requirePermission, route } from '@travel/platform';
+import type { Router } from 'express';
+import { apiRouter, callerOf, pageRequest, requireAnyPermission, requirePermission, route } from '@travel/platform';
 import type { components } from '@travel/contracts';
 import type { DeliveriesApp } from '../app/deliveries';
 import type { RecoveryApp } from '../app/recovery';
@@ -20,7 +20,7 @@ export function publicRoutes(
   deliveries: DeliveriesApp,
   recovery: RecoveryApp,
 ): Router {
-  const r = Router();
+  const r = apiRouter();
   const id = (v: unknown) => String(v);
 
   r.post(
