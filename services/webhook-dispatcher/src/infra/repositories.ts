@@ -30,7 +30,10 @@ export interface DispatcherRepositories {
   insertDeliveriesOnce(tenant: TenantId, rows: DeliveryDoc[]): Promise<boolean[]>;
   /** The batched writer of attempt outcomes (its filters carry the row's tenant: app/attempts.ts). */
   outcomeWriter(windowMs: number): OutcomeWriter;
-  /** Retention: what is older than `cutoff`, of every company (rows first, so a row never outlives its bytes). */
+  /**
+   * Retention: what is older than `cutoff`, of every company (rows first, so a row never outlives its
+   * bytes), except rows whose attempt series still runs and their envelopes.
+   */
   purgeOlderThan(cutoff: Date): Promise<Purged>;
   /** The gauge of disabled subscriptions, over every company. */
   countInactiveSubscriptions(): Promise<number>;
@@ -78,8 +81,15 @@ export function dispatcherRepositories(
     outcomeWriter: (windowMs) => new OutcomeWriter(() => models.Delivery.collection as never, windowMs),
     purgeOlderThan: async (cutoff) => {
       const retention = crossTenant('retention: the 30-day delivery log of every company');
-      const deliveries = await models.Delivery.deleteMany({ createdAt: { $lt: cutoff } }, retention);
-      const envelopes = await models.Envelope.deleteMany({ lastUsedAt: { $lt: cutoff } }, retention);
+      // A row whose attempt series still runs (Pending: an attempt queued or a retry scheduled) is kept,
+      // and so are the bytes it will send (docs/decisions/0112).
+      const old = { createdAt: { $lt: cutoff } };
+      const deliveries = await models.Delivery.deleteMany({ ...old, status: { $ne: 'Pending' } }, retention);
+      const running = await models.Delivery.distinct('eventId', { ...old, status: 'Pending' }).setOptions(retention);
+      const envelopes = await models.Envelope.deleteMany(
+        { lastUsedAt: { $lt: cutoff }, _id: { $nin: running } },
+        retention,
+      );
       const subscriptions = await models.Subscription.deleteMany({ deletedAt: { $lt: cutoff } }, retention);
       return {
         deliveries: deliveries.deletedCount,
