@@ -12,7 +12,7 @@ import { UsageRefusals } from './app/usage-refusals';
 import { publicRoutes } from './http/routes';
 import { PayoutMarks } from './app/payout-marks';
 import { internalPayoutRoutes } from './http/internal-payout-routes';
-import { AttachmentStore, decodesAsImage } from './infra/attachment-store';
+import { AttachmentStore, inspectImage } from './infra/attachment-store';
 import { EmployeesClient } from './infra/employees-client';
 import { FleetClient } from './infra/fleet-client';
 import { FxConverter } from './infra/fx-client';
@@ -50,7 +50,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         publicRoutes({
           entries,
           expenses: new ExpensesApp(repos, entries, fx, vehicles, nudgeOutbox),
-          attachments: new AttachmentsApp(repos, entries, new AttachmentStore(mongo), decodesAsImage, nudgeOutbox),
+          attachments: new AttachmentsApp(repos, entries, new AttachmentStore(mongo), inspectImage, nudgeOutbox),
         }),
       );
       api.use(perDiemCalculatorRoutes(calculator));

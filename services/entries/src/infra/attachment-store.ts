@@ -38,18 +38,26 @@ export class AttachmentStore {
   }
 }
 
+/** What `inspectImage` found: decodable, not an image, or larger than accepted (by its header). */
+export type ImageInspection = 'decodes' | 'undecodable' | { width: number; height: number };
+
 /**
- * True when sharp decodes the whole image (not only its header): a truncated or corrupt file fails here.
- * Decoding is bounded (pixel limit) and shrunk on load, so a huge image does not hold huge memory.
+ * Reads the image's header first (no pixel decoded) and refuses one whose declared width × height is
+ * above `maxPixels` before anything is inflated; then decodes the whole image (a truncated or corrupt
+ * file fails here), shrunk on load and under the same pixel limit. sharp works in libuv's thread pool,
+ * off the event loop (docs/decisions/0114).
  */
-export async function decodesAsImage(bytes: Buffer): Promise<boolean> {
+export async function inspectImage(bytes: Buffer, maxPixels: number): Promise<ImageInspection> {
   try {
-    await sharp(bytes, { failOn: 'truncated', limitInputPixels: 100_000_000 })
+    const { width, height } = await sharp(bytes, { limitInputPixels: false }).metadata();
+    if (!width || !height) return 'undecodable';
+    if (width * height > maxPixels) return { width, height };
+    await sharp(bytes, { failOn: 'truncated', limitInputPixels: maxPixels })
       .resize(64, 64, { fit: 'inside' })
       .raw()
       .toBuffer();
-    return true;
+    return 'decodes';
   } catch {
-    return false;
+    return 'undecodable';
   }
 }

@@ -57,7 +57,7 @@ export class DocumentsApp {
     if (files.length === 0) errors[FILE_KEY] = ['at least one file (a part named files) is required'];
     if (files.length > MAX_FILES_PER_REQUEST)
       errors[FILE_KEY] = [`at most ${MAX_FILES_PER_REQUEST} files per request, got ${files.length}`];
-    const checked = files.map((f) => ({ f, result: checkDocumentBytes(f.bytes) }));
+    const checked = await Promise.all(files.map(async (f) => ({ f, result: await checkDocumentBytes(f.bytes) })));
     for (const [i, { f, result }] of checked.entries())
       if (result.problem) (errors[FILE_KEY] ??= []).push(`${f.originalName ?? `file ${i + 1}`} ${result.problem}`);
     if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
