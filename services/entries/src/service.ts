@@ -1,11 +1,12 @@
 import { Router } from 'express';
-import { parseConfig, startService, type StartOptions } from '@travel/platform';
+import { parseConfig, startOrphanSweep, startService, type StartOptions } from '@travel/platform';
 import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
 import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
 import { perDiemRoutes } from './http/per-diem-routes';
 import { FxClient } from '@travel/reference-fx/src/fx-client';
 import { AttachmentsApp } from './app/attachments';
+import { ATTACHMENTS_STORE, attachmentSweep } from './app/orphan-attachments';
 import { EntriesApp } from './app/entries';
 import { ExpensesApp } from './app/expenses';
 import { UsageRefusals } from './app/usage-refusals';
@@ -35,6 +36,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     config,
     ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
       const repos = entriesRepositories(mongo);
+      const attachmentStore = new AttachmentStore(mongo);
+      let orphanSweep: { stop(): void } | undefined;
       const fx = new FxConverter(config.referenceFxUrl, config.internalContextSecret);
       const vehicles = new FleetClient(config.fleetUrl, config.internalContextSecret);
       const employees = new EmployeesClient(config.employeesUrl, config.internalContextSecret);
@@ -50,7 +53,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         publicRoutes({
           entries,
           expenses: new ExpensesApp(repos, entries, fx, vehicles, nudgeOutbox),
-          attachments: new AttachmentsApp(repos, entries, new AttachmentStore(mongo), inspectImage, nudgeOutbox),
+          attachments: new AttachmentsApp(repos, entries, attachmentStore, inspectImage, nudgeOutbox),
         }),
       );
       api.use(perDiemCalculatorRoutes(calculator));
@@ -77,7 +80,15 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
             metrics,
             refusals: new UsageRefusals(repos, nudgeOutbox, logger),
           });
+          // Attachment bytes a crash left without their entry's record (docs/decisions/0114).
+          orphanSweep = startOrphanSweep({
+            store: ATTACHMENTS_STORE,
+            sweep: attachmentSweep(attachmentStore, repos),
+            metrics,
+            logger,
+          });
         },
+        stop: async () => orphanSweep?.stop(),
       };
     },
     options,

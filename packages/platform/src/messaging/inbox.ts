@@ -80,6 +80,11 @@ export class Inbox {
     return taken.modifiedCount === 1 ? { kind: 'claimed', token } : { kind: 'busy', leaseUntil };
   }
 
+  /** True once the consumer has handled the event (a claim still running is not). */
+  async seen(consumer: string, eventId: string): Promise<boolean> {
+    return (await this.model.exists({ _id: `${consumer}:${eventId}`, state: { $ne: 'claimed' } })) !== null;
+  }
+
   /** The event was handled: every later delivery of it is a no-op. */
   async complete(consumer: string, eventId: string): Promise<void> {
     await this.model.updateOne(
