@@ -70,7 +70,7 @@ describe('orphaned bytes are swept', () => {
 
   it('attachment bytes without their entry record go after the grace period, counted; referenced ones stay', async () => {
     const conn: Connection = stack.entries.deps.mongo;
-    const files = conn.db!.collection<{ _id: string; uploadDate: Date }>('attachments.files');
+    const files = conn.db!.collection<{ _id: string; uploadDate: Date; length: number }>('attachments.files');
     const chunks = conn.db!.collection('attachments.chunks');
     const entry = (await api.post('/api/v1/travel-entries', { departureDate: '2026-11-19', returnDate: '2026-11-20' }))
       .body;
@@ -98,7 +98,7 @@ describe('orphaned bytes are swept', () => {
     });
     const old = [keptId, droppedId, neverWritten];
     await files.updateMany({ _id: { $in: old } }, { $set: { uploadDate: HOURS_AGO(2) } });
-    const droppedBytes = (await files.findOne({ _id: droppedId }))!.length as number;
+    const droppedBytes = (await files.findOne({ _id: droppedId }))!.length;
 
     const before = await sweptBytes(stack.entries, 'attachments');
     await sweepOnce(stack.entries, 'attachments', attachmentSweep(store, entriesRepositories(conn)));
