@@ -224,7 +224,8 @@ export async function startConsumer<T = DomainEvent>(options: ConsumerOptions<T>
         const claim = await inbox.claim(consumer, eventId);
         if (claim.kind === 'done') return settleAs(ch, msg, 'duplicate');
         // Another delivery of the event is being handled: look again after a back-off, when it has
-        // ended (done: a no-op then; failed: this one handles it) or its lease has run out.
+        // ended (done: a no-op then; failed: this one handles it) or its lease has run out. Never
+        // acknowledged as a duplicate: after a crash this is the original, finding its dead claim.
         if (claim.kind === 'busy')
           return await retryLater(ch, msg, 'transient', new ClaimedElsewhere(claim.leaseUntil), failures + 1, eventId);
         token = claim.token;
