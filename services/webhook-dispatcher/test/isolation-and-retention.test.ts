@@ -114,11 +114,21 @@ describe('slow partners and retention', () => {
       createdAt: ago(31),
       lastUsedAt: ago(31),
     });
+    const subscriptionId = randomUUID();
+    await models.Subscription.create({
+      _id: subscriptionId,
+      tenantId: h.tenantId,
+      url: 'https://localhost:1/slow',
+      eventTypes: ['employee.created'],
+      secret: 'sealed',
+      isActive: true,
+      createdAt: ago(60),
+    });
     // Attempt 8 of its series failed; attempt 9 is scheduled.
     const running = {
       _id: randomUUID(),
       tenantId: h.tenantId,
-      subscriptionId: randomUUID(),
+      subscriptionId,
       eventId,
       eventType: 'employee.created',
       occurredAt: ago(31),
@@ -133,11 +143,14 @@ describe('slow partners and retention', () => {
       createdAt: ago(31),
       updatedAt: new Date(),
     };
-    await models.Delivery.create(running);
+    // A Pending row whose subscription was purged long ago: no attempt of it can run any more.
+    const stranded = { ...running, _id: randomUUID(), subscriptionId: randomUUID(), eventId: randomUUID() };
+    await models.Delivery.create([running, stranded]);
 
     await purgeOldDeliveries(dispatcherRepositories(h.dispatcher.deps.mongo));
     expect(await models.Delivery.exists({ _id: running._id, tenantId: h.tenantId })).not.toBeNull();
     expect(await models.Envelope.exists({ _id: eventId, tenantId: h.tenantId })).not.toBeNull();
+    expect(await models.Delivery.exists({ _id: stranded._id, tenantId: h.tenantId })).toBeNull();
   });
 
   it('a manual retry renews the retention of its envelope', async () => {
