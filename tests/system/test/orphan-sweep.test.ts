@@ -19,11 +19,12 @@ import { startEntriesStack, type EntriesStack } from './support/entries-stack';
 const TEST_PROBE = crossTenant('test probe');
 const HOURS_AGO = (h: number) => new Date(Date.now() - h * 3_600_000);
 
-/** The service's own counter of swept bytes for one store. */
+/** The service's own counter of swept bytes for one store (there from boot: the service runs the job). */
 async function sweptBytes(service: RunningService, store: string): Promise<number> {
   const metric = service.deps.metrics.registry.getSingleMetric('orphaned_bytes_swept_total');
-  if (!metric) return 0;
-  return (await metric.get()).values.find((v) => v.labels.store === store)?.value ?? 0;
+  const value = metric && (await metric.get()).values.find((v) => v.labels.store === store)?.value;
+  if (value === undefined) throw new Error(`${service.name} runs no orphan sweep of ${store}`);
+  return value;
 }
 
 /** Runs the service's sweep once, with its Metrics (the job the service runs daily). */
