@@ -31,3 +31,4 @@ export * from './messaging/topology';
 export * from './observability/metrics';
 export * from './observability/webhook-agent';
 export * from './messaging/event-schemas';
+export * from './observability/orphan-sweep';

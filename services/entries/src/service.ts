@@ -1,17 +1,18 @@
-import { apiRouter, parseConfig, startService, type StartOptions } from '@travel/platform';
+import { apiRouter, parseConfig, startOrphanSweep, startService, type StartOptions } from '@travel/platform';
 import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
 import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
 import { perDiemRoutes } from './http/per-diem-routes';
 import { FxClient } from '@travel/reference-fx/src/fx-client';
 import { AttachmentsApp } from './app/attachments';
+import { ATTACHMENTS_STORE, attachmentSweep } from './app/orphan-attachments';
 import { EntriesApp } from './app/entries';
 import { ExpensesApp } from './app/expenses';
 import { UsageRefusals } from './app/usage-refusals';
 import { publicRoutes } from './http/routes';
 import { PayoutMarks } from './app/payout-marks';
 import { internalPayoutRoutes } from './http/internal-payout-routes';
-import { AttachmentStore, decodesAsImage } from './infra/attachment-store';
+import { AttachmentStore, inspectImage } from './infra/attachment-store';
 import { EmployeesClient } from './infra/employees-client';
 import { FleetClient } from './infra/fleet-client';
 import { FxConverter } from './infra/fx-client';
@@ -34,6 +35,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     config,
     ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
       const repos = entriesRepositories(mongo);
+      const attachmentStore = new AttachmentStore(mongo);
+      let orphanSweep: { stop(): void } | undefined;
       const fx = new FxConverter(config.referenceFxUrl, config.signingKey);
       const vehicles = new FleetClient(config.fleetUrl, config.signingKey);
       const employees = new EmployeesClient(config.employeesUrl, config.signingKey);
@@ -49,7 +52,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         publicRoutes({
           entries,
           expenses: new ExpensesApp(repos, entries, fx, vehicles, nudgeOutbox),
-          attachments: new AttachmentsApp(repos, entries, new AttachmentStore(mongo), decodesAsImage, nudgeOutbox),
+          attachments: new AttachmentsApp(repos, entries, attachmentStore, inspectImage, nudgeOutbox),
         }),
       );
       api.use(perDiemCalculatorRoutes(calculator));
@@ -76,7 +79,15 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
             metrics,
             refusals: new UsageRefusals(repos, nudgeOutbox, logger),
           });
+          // Attachment bytes a crash left without their entry's record (docs/decisions/0114).
+          orphanSweep = startOrphanSweep({
+            store: ATTACHMENTS_STORE,
+            sweep: attachmentSweep(attachmentStore, repos),
+            metrics,
+            logger,
+          });
         },
+        stop: async () => orphanSweep?.stop(),
       };
     },
     options,

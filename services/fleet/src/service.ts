@@ -1,7 +1,7 @@
-import { parseConfig, startService, type StartOptions } from '@travel/platform';
+import { parseConfig, startOrphanSweep, startService, type StartOptions } from '@travel/platform';
 import { CostsApp } from './app/costs';
 import { DeadlinesApp, ReminderJob, scheduleReminders } from './app/deadlines';
-import { DocumentsApp } from './app/documents';
+import { DOCUMENTS_STORE, DocumentsApp, documentContentSweep } from './app/documents';
 import { UsageApp } from './app/usage';
 import { VehiclesApp } from './app/vehicles';
 import { internalRoutes } from './http/internal';
@@ -27,6 +27,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const vehicles = new VehiclesApp(repos, employees);
       const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.reminderFrom) : undefined;
       let stopReminders = () => {};
+      let orphanSweep: { stop(): void } | undefined;
       const usage = new UsageApp(repos, nudgeOutbox, logger);
       return {
         api: publicRoutes({
@@ -46,9 +47,17 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
               logger,
             );
           else logger.warn('SMTP_URL is not set: deadline reminders are not sent');
+          // Document bytes a crash left without their metadata (docs/decisions/0114).
+          orphanSweep = startOrphanSweep({
+            store: DOCUMENTS_STORE,
+            sweep: documentContentSweep(repos),
+            metrics,
+            logger,
+          });
         },
         stop: async () => {
           stopReminders();
+          orphanSweep?.stop();
           mailer?.close();
         },
       };

@@ -101,6 +101,91 @@ describe('slow partners and retention', () => {
     expect(await models.Subscription.exists({ _id: active._id, tenantId: h.tenantId })).not.toBeNull();
   });
 
+  it('keeps a delivery whose attempt series still runs, and the envelope it will send, however old', async () => {
+    const models = registerModels(h.dispatcher.deps.mongo);
+    const ago = (days: number) => new Date(Date.now() - days * 86_400_000);
+    const eventId = randomUUID();
+    await models.Envelope.create({
+      _id: eventId,
+      tenantId: h.tenantId,
+      eventType: 'employee.created',
+      occurredAt: ago(31),
+      payload: '{"still":"sending"}',
+      createdAt: ago(31),
+      lastUsedAt: ago(31),
+    });
+    const subscriptionId = randomUUID();
+    await models.Subscription.create({
+      _id: subscriptionId,
+      tenantId: h.tenantId,
+      url: 'https://localhost:1/slow',
+      eventTypes: ['employee.created'],
+      secret: 'sealed',
+      isActive: true,
+      createdAt: ago(60),
+    });
+    // Attempt 8 of its series failed; attempt 9 is scheduled.
+    const running = {
+      _id: randomUUID(),
+      tenantId: h.tenantId,
+      subscriptionId,
+      eventId,
+      eventType: 'employee.created',
+      occurredAt: ago(31),
+      status: 'Pending',
+      series: 2,
+      attemptsMade: 8,
+      totalAttempts: 9,
+      attemptLog: [],
+      lastStatusCode: 503,
+      responseBody: null,
+      nextAttemptAt: new Date(Date.now() + 3_600_000),
+      createdAt: ago(31),
+      updatedAt: new Date(),
+    };
+    // A Pending row whose subscription was purged long ago: no attempt of it can run any more.
+    const stranded = { ...running, _id: randomUUID(), subscriptionId: randomUUID(), eventId: randomUUID() };
+    await models.Delivery.create([running, stranded]);
+
+    await purgeOldDeliveries(dispatcherRepositories(h.dispatcher.deps.mongo));
+    expect(await models.Delivery.exists({ _id: running._id, tenantId: h.tenantId })).not.toBeNull();
+    expect(await models.Envelope.exists({ _id: eventId, tenantId: h.tenantId })).not.toBeNull();
+    expect(await models.Delivery.exists({ _id: stranded._id, tenantId: h.tenantId })).toBeNull();
+  });
+
+  it('a manual retry renews the retention of its envelope', async () => {
+    const models = registerModels(h.dispatcher.deps.mongo);
+    const day = 86_400_000;
+    // The delivery's first attempt fails for good; any later one succeeds.
+    const seen = new Set<string>();
+    const r = (await h.receiver()).replyWith((q) => {
+      const id = String(q.headers['svc-delivery-id']);
+      if (seen.has(id)) return { status: 200 };
+      seen.add(id);
+      return { status: 400 };
+    });
+    const sub = await h.register(r.url);
+    const event = await h.publish();
+    const [d] = await h.settled(sub.id, 1);
+    expect(d.status).toBe('Failed');
+    // The delivery and its envelope were written 29 days ago: one more day of retention.
+    const written = new Date(Date.now() - 29 * day);
+    await models.Delivery.updateOne({ _id: d.deliveryId, tenantId: h.tenantId }, { $set: { createdAt: written } });
+    await models.Envelope.updateOne({ _id: event.id, tenantId: h.tenantId }, { $set: { lastUsedAt: written } });
+
+    const retried = await h.api('POST', `/api/v1/webhooks/${sub.id}/deliveries/${d.deliveryId}/retry`);
+    expect(retried.status).toBe(202);
+    const [done] = await h.settled(sub.id, 1);
+    expect(done.status).toBe('Succeeded');
+
+    // Two days on, the row (31 days old, its series over) goes; the retried event's bytes stay 30 days
+    // from the retry.
+    const repos = dispatcherRepositories(h.dispatcher.deps.mongo);
+    await purgeOldDeliveries(repos, new Date(Date.now() + 2 * day));
+    expect(await models.Delivery.exists({ _id: d.deliveryId, tenantId: h.tenantId })).toBeNull();
+    expect(await models.Envelope.exists({ _id: event.id, tenantId: h.tenantId })).not.toBeNull();
+  });
+
   it('finds what it purges by indexed fields', async () => {
     const models = registerModels(h.dispatcher.deps.mongo);
     const keys = async (model: { listIndexes(): Promise<Array<{ key: Record<string, unknown> }>> }) =>

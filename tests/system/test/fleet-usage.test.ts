@@ -5,7 +5,7 @@
 // never leaves a use of a deleted vehicle (docs/decisions/0032).
 import { randomUUID } from 'node:crypto';
 import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
-import { DOMAIN_EXCHANGE } from '@travel/platform';
+import { DOMAIN_EXCHANGE, Inbox } from '@travel/platform';
 import { eventually, type ApiClient } from '@travel/testkit';
 import { startFleetStack, type FleetStack } from './support/fleet-stack';
 
@@ -65,13 +65,9 @@ describe('vehicle usage from the entries context', () => {
     return event;
   }
 
-  /** Waits until fleet has processed an event (its inbox records it after the projection is written). */
+  /** Waits until fleet has processed an event (its inbox marks it done after the projection is written). */
   const processed = (eventId: string) =>
-    eventually(async () =>
-      (await stack.fleet.deps.mongo.db!.collection('inbox').findOne({ _id: `fleet.vehicle-usage:${eventId}` } as never))
-        ? true
-        : undefined,
-    );
+    eventually(async () => new Inbox(stack.fleet.deps.mongo).seen('fleet.vehicle-usage', eventId));
 
   async function publishAndWait(type: 'vehicle.used' | 'vehicle.released', data: Usage, tenant = tenantId) {
     const event = await publish(type, data, tenant);

@@ -147,9 +147,18 @@ function settle(op: () => void): void {
   }
 }
 
+/** Why a delivery waits: another delivery of the same event holds the inbox claim. */
+class ClaimedElsewhere extends Error {
+  override readonly name = 'ClaimedElsewhere';
+  constructor(leaseUntil: Date) {
+    super(`another delivery of this event is being handled (claim held until ${leaseUntil.toISOString()} at most)`);
+  }
+}
+
 /**
- * Manual acks with bounded prefetch on a quorum queue. An event already in the inbox is acknowledged
- * without running the handler again. A failure is classified (decision 0041):
+ * Manual acks with bounded prefetch on a quorum queue. With an inbox, each delivery claims its event
+ * before the handler runs (decision 0113): an event already done is acknowledged without running the
+ * handler again, and one being handled by another delivery waits in back-off. A failure is classified (decision 0041):
  * - poison (unparseable, refused by `parse`) or permanent: parked at once in `<queue>.parking`;
  * - transient or unknown: a copy goes to the back-off queue of the next delay with its failure count
  *   in `x-retry-count`, and the broker hands it back to this queue when the delay ends; the failure
@@ -208,20 +217,33 @@ export async function startConsumer<T = DomainEvent>(options: ConsumerOptions<T>
       return;
     }
     const eventId = (parsed as { id?: string }).id ?? String(msg.properties.messageId ?? '');
-    let outcome: 'ok' | 'duplicate';
+    const inbox = eventId ? options.inbox : undefined;
+    let token: string | undefined;
     try {
-      if (options.inbox && eventId && (await options.inbox.seen(consumer, eventId))) outcome = 'duplicate';
-      else {
-        await options.handle(parsed, msg);
-        if (options.inbox && eventId) await options.inbox.record(consumer, eventId);
-        outcome = 'ok';
+      if (inbox) {
+        const claim = await inbox.claim(consumer, eventId);
+        if (claim.kind === 'done') return settleAs(ch, msg, 'duplicate');
+        // Another delivery of the event is being handled: look again after a back-off, when it has
+        // ended (done: a no-op then; failed: this one handles it) or its lease has run out. Never
+        // acknowledged as a duplicate: after a crash this is the original, finding its dead claim.
+        if (claim.kind === 'busy')
+          return await retryLater(ch, msg, 'transient', new ClaimedElsewhere(claim.leaseUntil), failures + 1, eventId);
+        token = claim.token;
       }
+      await options.handle(parsed, msg);
+      if (inbox) await inbox.complete(consumer, eventId);
     } catch (err) {
+      // Released so the redelivery can claim it; if this fails too, the lease expires instead.
+      if (inbox && token) await inbox.release(consumer, eventId, token).catch(() => undefined);
       const kind = classify(err);
       if (kind === 'permanent') await park(ch, msg, 'permanent', err, failures + 1, eventId);
       else await retryLater(ch, msg, kind, err, failures + 1, eventId);
       return;
     }
+    settleAs(ch, msg, 'ok');
+  }
+
+  function settleAs(ch: Channel, msg: ConsumeMessage, outcome: 'ok' | 'duplicate'): void {
     settle(() => ch.ack(msg));
     handled.inc({ queue: queue.name, outcome });
   }

@@ -12,15 +12,17 @@ import {
 } from '@travel/platform';
 import {
   MAX_FILES_PER_UPLOAD,
+  MAX_IMAGE_PIXELS,
   cleanFileName,
   isImageType,
   looksLikePdf,
   PDF_TYPE,
+  tooManyPixels,
   type Attachment,
 } from '../domain/attachment';
 import type { TravelEntry } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
-import type { AttachmentStore } from '../infra/attachment-store';
+import type { AttachmentStore, ImageInspection } from '../infra/attachment-store';
 import type { EntriesRepositories } from '../infra/repositories';
 import type { EntriesApp } from './entries';
 
@@ -40,7 +42,7 @@ export class AttachmentsApp {
     private readonly repos: Pick<EntriesRepositories, 'entries'>,
     private readonly entries: EntriesApp,
     private readonly store: AttachmentStore,
-    private readonly decodesAsImage: (bytes: Buffer) => Promise<boolean>,
+    private readonly inspectImage: (bytes: Buffer, maxPixels: number) => Promise<ImageInspection>,
     private readonly nudgeOutbox: () => void,
   ) {}
 
@@ -59,8 +61,9 @@ export class AttachmentsApp {
         if (f.fieldname !== part) add(`${name}: send files in parts named "${part}"`);
         else if (f.size === 0) add(`${name}: is empty`);
         else if (isImageType(f.mimetype)) {
-          if (!(await this.decodesAsImage(f.buffer)))
-            add(`${name}: declared ${f.mimetype} but cannot be decoded as an image`);
+          const image = await this.inspectImage(f.buffer, MAX_IMAGE_PIXELS);
+          if (image === 'undecodable') add(`${name}: declared ${f.mimetype} but cannot be decoded as an image`);
+          else if (image !== 'decodes') add(`${name}: ${tooManyPixels(image.width, image.height)}`);
         } else if (f.mimetype === PDF_TYPE) {
           if (!looksLikePdf(f.buffer)) add(`${name}: declared ${PDF_TYPE} but is not a PDF`);
         } else add(`${name}: type ${f.mimetype} is not accepted (images and PDF only)`);

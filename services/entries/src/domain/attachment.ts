@@ -10,6 +10,12 @@ export interface Attachment {
 
 export const MAX_FILES_PER_UPLOAD = 5;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Largest image by the width × height its header declares (a 100-megapixel phone photo passes). */
+export const MAX_IMAGE_PIXELS = 100_000_000;
+
+/** The problem of an image whose header declares more pixels than accepted. */
+export const tooManyPixels = (width: number, height: number): string =>
+  `is an image of ${width} × ${height} pixels; at most ${MAX_IMAGE_PIXELS.toLocaleString('en')} pixels are accepted`;
 
 /** Image types sharp decodes; their bytes are decoded for real before they are stored. */
 export const IMAGE_TYPES: ReadonlySet<string> = new Set([

@@ -3,7 +3,9 @@ import {
   AppError,
   notFound,
   paginate,
+  parseTenantId,
   tenantOf,
+  type Swept,
   type TenantId,
   type CallerContext,
   type FieldErrors,
@@ -57,7 +59,7 @@ export class DocumentsApp {
     if (files.length === 0) errors[FILE_KEY] = ['at least one file (a part named files) is required'];
     if (files.length > MAX_FILES_PER_REQUEST)
       errors[FILE_KEY] = [`at most ${MAX_FILES_PER_REQUEST} files per request, got ${files.length}`];
-    const checked = files.map((f) => ({ f, result: checkDocumentBytes(f.bytes) }));
+    const checked = await Promise.all(files.map(async (f) => ({ f, result: await checkDocumentBytes(f.bytes) })));
     for (const [i, { f, result }] of checked.entries())
       if (result.problem) (errors[FILE_KEY] ??= []).push(`${f.originalName ?? `file ${i + 1}`} ${result.problem}`);
     if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
@@ -76,7 +78,9 @@ export class DocumentsApp {
     }));
     // Contents first: a crash before the metadata leaves bytes no one can reach, never a dangling document.
     for (const [i, doc] of docs.entries())
-      await this.repos.documentContents.of(tenantOf(caller)).create({ _id: doc._id, data: checked[i]!.f.bytes });
+      await this.repos.documentContents
+        .of(tenantOf(caller))
+        .create({ _id: doc._id, data: checked[i]!.f.bytes, createdAt: now });
     await this.scope(caller).insertMany(docs);
     return { items: docs.map(toDocumentResponse) };
   }
@@ -114,4 +118,42 @@ export async function deleteDocumentsOf(repos: FleetRepositories, tenant: Tenant
   if (!ids.length) return;
   await documents.deleteMany({ _id: { $in: ids } });
   await repos.documentContents.of(tenant).deleteMany({ _id: { $in: ids } });
+}
+
+/** The `store` label of the sweep's metrics. */
+export const DOCUMENTS_STORE = 'vehicle_documents';
+
+/**
+ * The orphan sweep of document bytes (docs/decisions/0114): contents written before `cutoff` whose
+ * metadata does not exist (the upload died between the two writes, or a delete between its two).
+ */
+export function documentContentSweep(repos: FleetRepositories) {
+  return async (cutoff: Date): Promise<Swept> => {
+    const swept: Swept = { files: 0, bytes: 0 };
+    for (let after = ''; ;) {
+      const batch = await repos.contentsWrittenBefore(cutoff, after, 500);
+      if (!batch.length) return swept;
+      after = batch[batch.length - 1]!._id;
+      const byTenant = new Map<string, string[]>();
+      for (const c of batch) byTenant.set(c.tenantId, [...(byTenant.get(c.tenantId) ?? []), c._id]);
+      for (const [tenantId, ids] of byTenant) {
+        const tenant = parseTenantId(tenantId);
+        const described = new Set(
+          (
+            await repos.documents
+              .of(tenant)
+              .find({ _id: { $in: ids } }, { _id: 1 })
+              .lean()
+          ).map((d) => d._id),
+        );
+        for (const id of ids.filter((i) => !described.has(i))) {
+          // Counted only when this run removed it (another replica may sweep at the same time).
+          const bytes = await repos.removeContent(tenant, id);
+          if (bytes === null) continue;
+          swept.files++;
+          swept.bytes += bytes;
+        }
+      }
+    }
+  };
 }

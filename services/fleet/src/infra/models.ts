@@ -37,6 +37,8 @@ export interface DocumentContentDoc {
   _id: string;
   tenantId: string;
   data: Buffer;
+  /** When the bytes were written: the orphan sweep spares younger ones (an upload in flight). */
+  createdAt?: Date;
 }
 
 export interface FleetModels {
@@ -139,9 +141,16 @@ export function registerModels(conn: Connection): FleetModels {
   document.index({ tenantId: 1, vehicleId: 1, uploadedAt: -1 });
 
   const content = new Schema<DocumentContentDoc>(
-    { _id: String, tenantId: { type: String, required: true }, data: { type: Buffer, required: true } },
+    {
+      _id: String,
+      tenantId: { type: String, required: true },
+      data: { type: Buffer, required: true },
+      createdAt: { type: Date },
+    },
     { collection: 'vehicle_document_contents', versionKey: false },
   );
+  // The orphan sweep reads contents by age, across companies.
+  content.index({ createdAt: 1 });
 
   const deadline = new Schema<Deadline>(
     {

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { TenantModel, crossTenant } from '@travel/platform';
+import { TenantModel, crossTenant, type TenantId } from '@travel/platform';
 import type { Deadline } from '../domain/deadline';
 import type { VehicleDocument } from '../domain/document';
 import {
@@ -15,7 +15,8 @@ export { REFUSALS_COLLECTION } from './models';
 
 /**
  * The only way to the fleet context's store (docs/decisions/0082): a scope per `TenantId` for every
- * collection, and the one read across tenants (the reminder job's due deadlines) as a named function.
+ * collection, and the reads across tenants (the reminder job's due deadlines, the orphan sweep's
+ * contents) as named functions.
  */
 export interface FleetRepositories {
   vehicles: TenantModel<VehicleDoc>;
@@ -26,6 +27,13 @@ export interface FleetRepositories {
   deadlines: TenantModel<Deadline>;
   /** Deadlines of every company with a reminder due on or before `day` (the reminder job). */
   dueDeadlines(day: string, limit: number): Promise<Deadline[]>;
+  /**
+   * Document contents of every company written before `cutoff`, by id after `after` (the orphan sweep).
+   * Contents written before they carried `createdAt` get it now, so their grace starts today.
+   */
+  contentsWrittenBefore(cutoff: Date, after: string, limit: number): Promise<Array<{ _id: string; tenantId: string }>>;
+  /** Deletes a document's bytes; their size, or null when they were gone already. */
+  removeContent(tenant: TenantId, id: string): Promise<number | null>;
 }
 
 export function fleetRepositories(conn: Connection): FleetRepositories {
@@ -45,5 +53,20 @@ export function fleetRepositories(conn: Connection): FleetRepositories {
       )
         .limit(limit)
         .lean<Deadline[]>(),
+    contentsWrittenBefore: async (cutoff, after, limit) => {
+      const sweep = crossTenant('orphan sweep: document bytes of every company, by age');
+      await models.DocumentContent.updateMany({ createdAt: null }, { $set: { createdAt: new Date() } }, sweep);
+      return models.DocumentContent.find({ createdAt: { $lt: cutoff }, _id: { $gt: after } }, { tenantId: 1 }, sweep)
+        .sort({ _id: 1 })
+        .limit(limit)
+        .lean<Array<{ _id: string; tenantId: string }>>();
+    },
+    removeContent: async (tenant, id) => {
+      const removed = await models.DocumentContent.findOneAndDelete({ _id: id, tenantId: tenant }).lean();
+      if (!removed) return null;
+      // A lean read gives the driver's Binary, not a Buffer.
+      const data = removed.data as unknown as { length: number | (() => number) };
+      return typeof data.length === 'function' ? data.length() : data.length;
+    },
   };
 }

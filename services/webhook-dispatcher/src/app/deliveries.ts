@@ -73,18 +73,23 @@ export class DeliveriesApp {
 
   /** A delivery of another subscription (even of the same tenant) is 404, as the spec requires. */
   async get(caller: CallerContext, subscriptionId: string, deliveryId: string) {
-    const [d] = await this.scope(caller).find({ _id: deliveryId, subscriptionId }).lean<DeliveryDoc[]>();
-    if (!d) throw notFound('delivery');
+    const { row, payload } = await this.read(caller, subscriptionId, deliveryId);
+    return detail(row, payload);
+  }
+
+  private async read(caller: CallerContext, subscriptionId: string, deliveryId: string) {
+    const [row] = await this.scope(caller).find({ _id: deliveryId, subscriptionId }).lean<DeliveryDoc[]>();
+    if (!row) throw notFound('delivery');
     // Rows reference the event's envelope, stored once; rows older than that carried their own copy.
-    const payload = d.payload ?? (await this.repos.envelopes.of(tenantOf(caller)).get(d.eventId))?.payload;
+    const payload = row.payload ?? (await this.repos.envelopes.of(tenantOf(caller)).get(row.eventId))?.payload;
     // Only in the moments between the retention job removing the envelope and then the row.
     if (payload === undefined) throw notFound('delivery');
-    return detail(d, payload);
+    return { row, payload };
   }
 
   /** A new attempt series for a Failed or Exhausted delivery: same event id, same bytes, fresh signature. */
   async retry(caller: CallerContext, subscriptionId: string, deliveryId: string) {
-    const current = await this.get(caller, subscriptionId, deliveryId);
+    const { row: current, payload } = await this.read(caller, subscriptionId, deliveryId);
     const sub = await this.repos.subscriptions.of(tenantOf(caller)).get(subscriptionId);
     if (!sub) throw notFound('webhook subscription');
     if (sub.deletedAt) {
@@ -98,6 +103,7 @@ export class DeliveriesApp {
     if (current.status !== 'Failed' && current.status !== 'Exhausted') {
       throw invalidState(`Only Failed or Exhausted deliveries can be retried; this one is ${current.status}.`);
     }
+    await this.renewEnvelope(caller, current, payload);
     const prev = await this.scope(caller)
       .findOneAndUpdate(
         { _id: deliveryId, subscriptionId, status: { $in: ['Failed', 'Exhausted'] } },
@@ -124,6 +130,24 @@ export class DeliveriesApp {
       );
       throw new AppError('SERVICE_UNAVAILABLE', 'The retry could not be queued; try again.');
     }
-    return detail(prev, current.payload);
+    return detail(prev, payload);
+  }
+
+  /**
+   * A new series needs the bytes for days to come: retention counts the envelope's 30 days from now
+   * (docs/decisions/0112). Before the row turns Pending, so the retention job either sees the renewal or
+   * has removed the envelope already; then (or for a row older than envelopes) the bytes just read are
+   * stored again.
+   */
+  private async renewEnvelope(caller: CallerContext, row: DeliveryDoc, payload: string): Promise<void> {
+    const now = new Date();
+    await this.repos.envelopes.of(tenantOf(caller)).updateOne(
+      { _id: row.eventId },
+      {
+        $set: { lastUsedAt: now },
+        $setOnInsert: { eventType: row.eventType, occurredAt: row.occurredAt, payload, createdAt: now },
+      },
+      { upsert: true },
+    );
   }
 }

@@ -8,8 +8,10 @@ export const RETENTION_DAYS = 30;
 /**
  * Hard-deletes, each by an indexed date: delivery rows created more than 30 days ago; event envelopes
  * (the payload bytes) whose newest referencing row is that old; deleted subscriptions deleted that long
- * ago (their rows are older still). Rows first, so a row never outlives its bytes. A job rather than a
- * TTL index: FerretDB has none, and a job is observable (docs/decisions/0002, 0039).
+ * ago (their rows are older still). Rows first, so a row never outlives its bytes. A row whose attempt
+ * series still runs (Pending) is kept however old, with its envelope; a manual retry renews the
+ * envelope's 30 days (docs/decisions/0112). A job rather than a TTL index: FerretDB has none, and a job
+ * is observable (docs/decisions/0002, 0039).
  */
 export function purgeOldDeliveries(repos: DispatcherRepositories, now = new Date()): Promise<Purged> {
   return repos.purgeOlderThan(new Date(now.getTime() - RETENTION_DAYS * 86_400_000));

@@ -30,7 +30,10 @@ export interface DispatcherRepositories {
   insertDeliveriesOnce(tenant: TenantId, rows: DeliveryDoc[]): Promise<boolean[]>;
   /** The batched writer of attempt outcomes (its filters carry the row's tenant: app/attempts.ts). */
   outcomeWriter(windowMs: number): OutcomeWriter;
-  /** Retention: what is older than `cutoff`, of every company (rows first, so a row never outlives its bytes). */
+  /**
+   * Retention: what is older than `cutoff`, of every company (rows first, so a row never outlives its
+   * bytes), except rows whose attempt series still runs and their envelopes.
+   */
   purgeOlderThan(cutoff: Date): Promise<Purged>;
   /** The gauge of disabled subscriptions, over every company. */
   countInactiveSubscriptions(): Promise<number>;
@@ -78,11 +81,37 @@ export function dispatcherRepositories(
     outcomeWriter: (windowMs) => new OutcomeWriter(() => models.Delivery.collection as never, windowMs),
     purgeOlderThan: async (cutoff) => {
       const retention = crossTenant('retention: the 30-day delivery log of every company');
-      const deliveries = await models.Delivery.deleteMany({ createdAt: { $lt: cutoff } }, retention);
-      const envelopes = await models.Envelope.deleteMany({ lastUsedAt: { $lt: cutoff } }, retention);
+      // A row whose attempt series still runs (Pending: an attempt queued or a retry scheduled) is kept,
+      // and so are the bytes it will send (docs/decisions/0112), unless its subscription is gone (purged:
+      // no attempt of it can run any more).
+      const old = { createdAt: { $lt: cutoff } };
+      const ended = await models.Delivery.deleteMany({ ...old, status: { $ne: 'Pending' } }, retention);
+      const pending = await models.Delivery.find(
+        { ...old, status: 'Pending' },
+        { subscriptionId: 1, eventId: 1 },
+        retention,
+      ).lean<Array<Pick<DeliveryDoc, '_id' | 'subscriptionId' | 'eventId'>>>();
+      const subscribed = new Set(
+        (
+          await models.Subscription.find(
+            { _id: { $in: [...new Set(pending.map((r) => r.subscriptionId))] } },
+            { _id: 1 },
+            retention,
+          ).lean()
+        ).map((sub) => sub._id),
+      );
+      const stranded = pending.filter((r) => !subscribed.has(r.subscriptionId)).map((r) => r._id);
+      const strandedGone = stranded.length
+        ? (await models.Delivery.deleteMany({ _id: { $in: stranded }, status: 'Pending' }, retention)).deletedCount
+        : 0;
+      const running = pending.filter((r) => subscribed.has(r.subscriptionId)).map((r) => r.eventId);
+      const envelopes = await models.Envelope.deleteMany(
+        { lastUsedAt: { $lt: cutoff }, _id: { $nin: running } },
+        retention,
+      );
       const subscriptions = await models.Subscription.deleteMany({ deletedAt: { $lt: cutoff } }, retention);
       return {
-        deliveries: deliveries.deletedCount,
+        deliveries: ended.deletedCount + strandedGone,
         envelopes: envelopes.deletedCount,
         subscriptions: subscriptions.deletedCount,
       };

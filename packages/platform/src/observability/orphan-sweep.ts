@@ -1,0 +1,55 @@
+import type { Logger } from '../logger';
+import type { Metrics } from './metrics';
+
+/** What one run of an orphan sweep removed. */
+export interface Swept {
+  files: number;
+  bytes: number;
+}
+
+/** Bytes younger than this are never swept: their upload may still be writing the record. */
+export const ORPHAN_GRACE_MS = 3_600_000;
+export const ORPHAN_SWEEP_EVERY_MS = 86_400_000;
+
+/**
+ * Runs `sweep` at start and then daily: it deletes stored file bytes that no record references and that
+ * were written before the cutoff it is given (now − `ORPHAN_GRACE_MS`), left by a crash between the
+ * bytes and their record (docs/decisions/0114). Counts what it removed in
+ * `orphaned_bytes_swept_total{store}` and `orphaned_files_swept_total{store}`; a failed run is logged
+ * and the next one tries again.
+ */
+export function startOrphanSweep(options: {
+  store: string;
+  sweep: (cutoff: Date) => Promise<Swept>;
+  metrics: Metrics;
+  logger: Logger;
+  everyMs?: number;
+}): { run(now?: Date): Promise<Swept>; stop(): void } {
+  const bytes = options.metrics.counter(
+    'orphaned_bytes_swept_total',
+    'Bytes of stored files no record referenced, deleted by the daily orphan sweep',
+    ['store'],
+  );
+  const files = options.metrics.counter(
+    'orphaned_files_swept_total',
+    'Stored files no record referenced, deleted by the daily orphan sweep',
+    ['store'],
+  );
+  bytes.inc({ store: options.store }, 0);
+  files.inc({ store: options.store }, 0);
+  const run = async (now = new Date()): Promise<Swept> => {
+    const swept = await options.sweep(new Date(now.getTime() - ORPHAN_GRACE_MS));
+    bytes.inc({ store: options.store }, swept.bytes);
+    files.inc({ store: options.store }, swept.files);
+    if (swept.files) options.logger.info({ store: options.store, ...swept }, 'orphaned files swept');
+    return swept;
+  };
+  const tick = () =>
+    void run().catch((err) =>
+      options.logger.warn({ store: options.store, err: (err as Error).message }, 'orphan sweep failed'),
+    );
+  tick();
+  const timer = setInterval(tick, options.everyMs ?? ORPHAN_SWEEP_EVERY_MS);
+  timer.unref();
+  return { run, stop: () => clearInterval(timer) };
+}
