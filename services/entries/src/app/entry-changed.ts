@@ -3,7 +3,8 @@
 // change whether it is ready for payout or what is due. No personal data.
 import type { EventData } from '@travel/contracts';
 import { raiseEvent, type OutboxEvent } from '@travel/platform';
-import { amountDue, type PayableEntry } from '../domain/payout';
+import { entryFigures } from '../domain/entry-figures';
+import type { PayableEntry } from '../domain/payout';
 import { EntryStatus } from '../domain/entry';
 
 export const ENTRY_CHANGED = 'entry-state.changed';
@@ -22,7 +23,7 @@ export function entryChanged(entry: PayableEntry, rev: number, now = new Date())
     approvedAt:
       entry.status === EntryStatus.Approved && entry.approvedAt ? new Date(entry.approvedAt).toISOString() : null,
     baseCurrency: entry.baseCurrency,
-    amountDue: amountDue(entry),
+    amountDue: entryFigures(entry).amountDue,
     rev,
   };
   return raiseEvent('entries', ENTRY_CHANGED, entry.tenantId, data, now);

@@ -22,7 +22,7 @@ import {
   type Stop,
 } from '@travel/per-diem';
 import { Decimal, minorDigitsOf } from '../domain/amounts';
-import { checkAllocationsCover, perDiemTotal } from '../domain/entry-total';
+import { checkAllocationsCover } from '../domain/entry-total';
 import type { TravelEntry } from '../domain/entry';
 import type { Expense } from '../domain/expense';
 import {
@@ -383,7 +383,3 @@ export function allocationsStillCover(
       conflict,
     );
 }
-
-/** The entry's per-diem total in the base currency (null when a row's amount is unknown). */
-export const entryPerDiemTotal = (e: Pick<TravelEntry, 'perDiems' | 'baseCurrency'>): string | null =>
-  perDiemTotal(e.perDiems ?? [], minorDigitsOf(e.baseCurrency));

@@ -122,6 +122,8 @@ export function registerModels(conn: Connection): EntriesModels {
       deletedAt: { type: Date, default: null },
       // Payouts (docs/decisions/0075): the batch that reserved or paid the entry out (approvedAt: workflow).
       payoutBatchId: nullableString,
+      // When an uncommitted reservation lapses (docs/decisions/0110).
+      payoutReservedUntil: { type: Date, default: null },
       rev: { type: Number, required: true },
       ...workflowEntrySchemaFields,
       ...outboxSchemaFields,

@@ -16,13 +16,15 @@ import {
 import {
   batchEntry,
   duplicateIds,
+  payeeSnapshot,
   refusalToDelete,
+  transferred,
   type Batch,
+  type BatchEntry,
   type BatchState,
   type PayoutMethod,
 } from '../domain/batch';
 import { buildPain001, compactIban, isIban } from '../domain/pain001';
-import { Decimal } from '@travel/money';
 import type { BatchDoc, PayoutsRepositories } from '../infra/repositories';
 import type { BatchStep, EntryMark, EntryMarks, PayeeDirectory } from './ports';
 import type { ReadyApp } from './ready';
@@ -30,6 +32,12 @@ import type { ReadyApp } from './ready';
 /** Test seams: where a simulated crash stops a create (the process "dies": nothing after it runs). */
 export type CrashPoint = 'afterReserve' | 'midCommit';
 export class SimulatedCrash extends Error {}
+
+/** How long a batch's reservations hold, and how long one call to entries may take (docs/decisions/0110). */
+export interface BatchTimings {
+  reservationMs: number;
+  entriesTimeoutMs: number;
+}
 
 export interface PaymentFileRequest {
   debtorIban: string;
@@ -51,6 +59,7 @@ export class BatchesApp {
     private readonly payees: PayeeDirectory,
     private readonly ready: ReadyApp,
     private readonly logger: Logger,
+    private readonly timings: BatchTimings,
     private readonly crashAt?: CrashPoint,
   ) {}
 
@@ -73,8 +82,8 @@ export class BatchesApp {
     return res.matchedCount === 1;
   }
 
-  private step(step: BatchStep, b: Pick<Batch, '_id' | 'tenantId' | 'entryIds'>, ids = b.entryIds) {
-    return this.entries.run(step, b.tenantId, b._id, ids);
+  private step(step: BatchStep, b: Pick<Batch, '_id' | 'tenantId' | 'entryIds' | 'reservedUntil'>, ids = b.entryIds) {
+    return this.entries.run(step, b.tenantId, b._id, ids, step === 'reserve' ? (b.reservedUntil ?? null) : null);
   }
 
   async create(caller: CallerContext, input: { entryIds: string[]; payoutMethod: PayoutMethod }): Promise<BatchDoc> {
@@ -88,6 +97,8 @@ export class BatchesApp {
       currencyCode: caller.baseCurrency,
       entryIds: input.entryIds.map((id) => id.toLowerCase()),
       entries: [],
+      payees: [],
+      reservedUntil: new Date(now.getTime() + this.timings.reservationMs),
       createdAt: now,
       createdByEmployeeId: caller.employeeId,
       completedAt: null,
@@ -102,9 +113,14 @@ export class BatchesApp {
     try {
       reserved = await this.step('reserve', batch);
     } catch (err) {
-      // Entries did not answer: give back whatever it reserved (the recovery job does it if this fails too).
-      await this.rollBack(batch).catch(() => undefined);
-      throw err;
+      // No answer (a time-out, a lost connection): entries may still be reserving, so a release now could
+      // come before it and leave the entries locked to a dead batch. The batch stays `pending`: the recovery
+      // job rolls it back and releases again until the reservations' deadline (docs/decisions/0110).
+      this.logger.warn({ batchId: batch._id, err: (err as Error).message }, 'payout reserve got no answer');
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'The entries service did not answer in time; nothing was paid. The batch is rolled back by the service; its entries are ready again within a few minutes.',
+      );
     }
     const errors: FieldErrors = {};
     reserved.forEach((m, i) => {
@@ -124,7 +140,13 @@ export class BatchesApp {
         amountDue: m.amountDue!,
       }),
     );
-    if (!(await this.transition(batch, 'pending', 'committing', { entries }))) {
+    const payees = input.payoutMethod === 'BankTransfer' ? await this.bankDataOrRollBack(batch, entries) : [];
+    // The commit must reach entries while the reservations hold (one more call to entries at most).
+    if (Date.now() + this.timings.entriesTimeoutMs >= batch.reservedUntil!.getTime()) {
+      await this.rollBack(batch);
+      throw conflict('The payout batch took too long and was rolled back; nothing was paid. Create it again.');
+    }
+    if (!(await this.transition(batch, 'pending', 'committing', { entries, payees }))) {
       // The recovery job took it for a stale batch and rolled it back: nothing was paid.
       throw conflict('The payout batch took too long and was rolled back; nothing was paid. Create it again.');
     }
@@ -133,6 +155,34 @@ export class BatchesApp {
       throw new SimulatedCrash('crash in the middle of the commit');
     }
     return (await this.complete({ ...batch, state: 'committing', entries }))!;
+  }
+
+  /**
+   * The payees' bank data, kept with a BankTransfer batch (docs/decisions/0111). An employee without a
+   * valid IBAN refuses the batch (400 keyed `entryIds[i]`), employees not answering is 503; either way the
+   * reservations are given back (entries has answered, so nothing is still reserving).
+   */
+  private async bankDataOrRollBack(batch: BatchDoc, entries: BatchEntry[]) {
+    try {
+      const snapshot = await this.snapshot(batch.tenantId, entries);
+      if (!snapshot.missing.length) return snapshot.payees;
+      const errors: FieldErrors = {};
+      for (const i of snapshot.missing)
+        errors[`entryIds[${i}]`] = [
+          'its employee has no valid bank account (IBAN) on record; add it to the employee, or pay the entry by Cash or Payroll',
+        ];
+      throw new AppError('VALIDATION_FAILED', 'Some payees have no bank account on record; nothing was paid.', errors);
+    } catch (err) {
+      await this.rollBack(batch);
+      throw err;
+    }
+  }
+
+  /** The bank data of the employees `entries` pay, read from employees now. */
+  private async snapshot(tenantId: string, entries: readonly BatchEntry[]) {
+    const ids = [...new Set(transferred(entries).map((e) => e.employeeId))];
+    if (!ids.length) return { payees: [], missing: [] };
+    return payeeSnapshot(entries, (await this.payees.payees(tenantId, ids)).payees);
   }
 
   /** `committing` → every entry paid out → `completed` (with payout.batch.created). Idempotent. */
@@ -160,11 +210,29 @@ export class BatchesApp {
     await this.transition(batch, 'releasing', 'rolledBack');
   }
 
+  /**
+   * A reserve that got no answer may reach entries after its batch was rolled back: its rolled-back
+   * batches are released again on every pass until their reservations' deadline (docs/decisions/0110).
+   */
+  private async releaseLateReservations(): Promise<number> {
+    let released = 0;
+    for (const b of await this.repos.rolledBackHoldingAfter(new Date())) {
+      try {
+        const marks = await this.step('release', b);
+        released += marks.filter((m) => m.rev !== undefined).length;
+      } catch (err) {
+        this.logger.warn({ batchId: b._id, err: (err as Error).message }, 'payout late release failed');
+      }
+    }
+    return released;
+  }
+
   /** `undoing` → entries ready again → `deleted`. Idempotent. */
   private async finishUndo(batch: BatchDoc): Promise<void> {
     const marks = await this.step('undo', batch);
     const now = new Date();
-    await this.transition(batch, 'undoing', 'deleted', { deletedAt: now });
+    // The bank data leaves with the batch (docs/decisions/0111).
+    await this.transition(batch, 'undoing', 'deleted', { deletedAt: now, payees: [] });
     await this.ready.applyMarks(batch.tenantId, marks, now);
   }
 
@@ -189,7 +257,9 @@ export class BatchesApp {
         }
       }
     }
-    return handled;
+    const late = await this.releaseLateReservations();
+    if (late) this.logger.info({ entries: late }, 'payout reservations of rolled-back batches released');
+    return handled + late;
   }
 
   /** A completed batch of the caller's company, else 404 (another company's, rolled back, deleted). */
@@ -243,20 +313,23 @@ export class BatchesApp {
     const b = await this.get(caller, rawId);
     if (b.payoutMethod !== 'BankTransfer')
       throw invalidState(`A ${b.payoutMethod} batch has no bank payment file; only BankTransfer batches do.`);
-    const paid = b.entries.filter((e) => new Decimal(e.amountDue).isPositive() && !new Decimal(e.amountDue).isZero());
+    const paid = transferred(b.entries);
     if (!paid.length) throw invalidState('Nothing in this batch is paid to an employee; there is no payment file.');
 
-    const { company, payees } = await this.payees.payees(b.tenantId, [...new Set(paid.map((e) => e.employeeId))]);
-    const byId = new Map(payees.map((p) => [p.id, p]));
-    const missing: FieldErrors = {};
-    b.entries.forEach((e, i) => {
-      if (!paid.includes(e)) return;
-      const iban = byId.get(e.employeeId)?.bankAccount;
-      if (!iban || !isIban(compactIban(iban)))
+    // The bank data kept when the batch was made (docs/decisions/0111), never the employee record of today;
+    // a batch made before bank data was kept takes it from the records now, as it did then.
+    const { company, payees: records } = await this.payees.payees(
+      b.tenantId,
+      b.payees?.length ? [] : [...new Set(paid.map((e) => e.employeeId))],
+    );
+    const snapshot = b.payees?.length ? { payees: b.payees, missing: [] } : payeeSnapshot(b.entries, records);
+    if (snapshot.missing.length) {
+      const missing: FieldErrors = {};
+      for (const i of snapshot.missing)
         missing[`entries[${i}].employeeId`] = ['has no valid bank account (IBAN) on record; add it to the employee'];
-    });
-    if (Object.keys(missing).length)
       throw new AppError('INVALID_STATE', 'Some employees of this batch have no bank account on record.', missing);
+    }
+    const byId = new Map(snapshot.payees.map((p) => [p.employeeId, p]));
 
     const xml = buildPain001({
       messageId: b._id,
@@ -272,7 +345,7 @@ export class BatchesApp {
           endToEndId: e.entryNumber || e.entryId,
           amount: e.amountDue,
           creditorName: p.name,
-          creditorIban: compactIban(p.bankAccount!),
+          creditorIban: p.iban,
           creditorBic: p.bic,
           remittance: `Travel expenses ${e.entryNumber || e.entryId}`,
         };

@@ -1,6 +1,7 @@
 // Payout batches (docs/decisions/0075, 0077). Pure: no I/O.
 import { Decimal, minorDigits } from '@travel/money';
 import type { FieldErrors } from '@travel/platform';
+import { compactIban, isIban } from './pain001';
 import { directionOf, type Direction } from './ready';
 
 export const PAYOUT_METHODS = ['BankTransfer', 'Cash', 'Payroll'] as const;
@@ -22,6 +23,17 @@ export interface BatchEntry {
   direction: Direction;
 }
 
+/**
+ * A payee's bank data as it was when the batch was made (docs/decisions/0111): the payment file uses it,
+ * whatever the employee record says later. Personal data: never in a response, an event or a log.
+ */
+export interface BatchPayee {
+  employeeId: string;
+  name: string;
+  iban: string;
+  bic: string | null;
+}
+
 export interface Batch {
   _id: string;
   tenantId: string;
@@ -30,6 +42,10 @@ export interface Batch {
   currencyCode: string;
   entryIds: string[];
   entries: BatchEntry[];
+  /** BankTransfer: the bank data of every employee paid by the batch, taken when it was made (0111). */
+  payees?: BatchPayee[];
+  /** The entries' reservations lapse then unless committed (docs/decisions/0110); null on older batches. */
+  reservedUntil?: Date | null;
   createdAt: Date;
   createdByEmployeeId: string;
   completedAt: Date | null;
@@ -97,4 +113,31 @@ export function totals(
   }
   const places = minorDigits(currency);
   return { toEmployees: to.toFixed(places), fromEmployees: from.toFixed(places) };
+}
+
+/** The entries a payment file pays: a positive amount due (what employees owe back is never transferred). */
+export const transferred = (entries: readonly BatchEntry[]): BatchEntry[] =>
+  entries.filter((e) => new Decimal(e.amountDue).isPositive() && !new Decimal(e.amountDue).isZero());
+
+/**
+ * The bank data a BankTransfer batch keeps (docs/decisions/0111): one payee per employee paid, from the
+ * employee records read now; `missing` lists the indexes (in `entries`) of the entries whose employee has
+ * no valid IBAN.
+ */
+export function payeeSnapshot(
+  entries: readonly BatchEntry[],
+  records: readonly { id: string; name: string; bankAccount: string | null; bic: string | null }[],
+): { payees: BatchPayee[]; missing: number[] } {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const payees = new Map<string, BatchPayee>();
+  const missing: number[] = [];
+  const paid = transferred(entries);
+  entries.forEach((e, i) => {
+    if (!paid.includes(e)) return;
+    const record = byId.get(e.employeeId);
+    const iban = record?.bankAccount ? compactIban(record.bankAccount) : '';
+    if (!record || !isIban(iban)) missing.push(i);
+    else payees.set(e.employeeId, { employeeId: e.employeeId, name: record.name, iban, bic: record.bic });
+  });
+  return { payees: [...payees.values()], missing };
 }
