@@ -19,8 +19,10 @@ import {
   payeeSnapshot,
   refusalToDelete,
   transferred,
+  withoutBankAccount,
   type Batch,
   type BatchEntry,
+  type BatchPayee,
   type BatchState,
   type PayoutMethod,
 } from '../domain/batch';
@@ -158,20 +160,12 @@ export class BatchesApp {
   }
 
   /**
-   * The payees' bank data, kept with a BankTransfer batch (docs/decisions/0111). An employee without a
-   * valid IBAN refuses the batch (400 keyed `entryIds[i]`), employees not answering is 503; either way the
-   * reservations are given back (entries has answered, so nothing is still reserving).
+   * The payees' bank data, kept with a BankTransfer batch (docs/decisions/0111). Employees not answering
+   * is 503, and the reservations are given back (entries has answered, so nothing is still reserving).
    */
-  private async bankDataOrRollBack(batch: BatchDoc, entries: BatchEntry[]) {
+  private async bankDataOrRollBack(batch: BatchDoc, entries: BatchEntry[]): Promise<BatchPayee[]> {
     try {
-      const snapshot = await this.snapshot(batch.tenantId, entries);
-      if (!snapshot.missing.length) return snapshot.payees;
-      const errors: FieldErrors = {};
-      for (const i of snapshot.missing)
-        errors[`entryIds[${i}]`] = [
-          'its employee has no valid bank account (IBAN) on record; add it to the employee, or pay the entry by Cash or Payroll',
-        ];
-      throw new AppError('VALIDATION_FAILED', 'Some payees have no bank account on record; nothing was paid.', errors);
+      return await this.snapshot(batch.tenantId, entries);
     } catch (err) {
       await this.rollBack(batch);
       throw err;
@@ -179,9 +173,9 @@ export class BatchesApp {
   }
 
   /** The bank data of the employees `entries` pay, read from employees now. */
-  private async snapshot(tenantId: string, entries: readonly BatchEntry[]) {
+  private async snapshot(tenantId: string, entries: readonly BatchEntry[]): Promise<BatchPayee[]> {
     const ids = [...new Set(transferred(entries).map((e) => e.employeeId))];
-    if (!ids.length) return { payees: [], missing: [] };
+    if (!ids.length) return [];
     return payeeSnapshot(entries, (await this.payees.payees(tenantId, ids)).payees);
   }
 
@@ -318,18 +312,20 @@ export class BatchesApp {
 
     // The bank data kept when the batch was made (docs/decisions/0111), never the employee record of today;
     // a batch made before bank data was kept takes it from the records now, as it did then.
-    const { company, payees: records } = await this.payees.payees(
-      b.tenantId,
-      b.payees?.length ? [] : [...new Set(paid.map((e) => e.employeeId))],
-    );
-    const snapshot = b.payees?.length ? { payees: b.payees, missing: [] } : payeeSnapshot(b.entries, records);
-    if (snapshot.missing.length) {
-      const missing: FieldErrors = {};
-      for (const i of snapshot.missing)
-        missing[`entries[${i}].employeeId`] = ['has no valid bank account (IBAN) on record; add it to the employee'];
-      throw new AppError('INVALID_STATE', 'Some employees of this batch have no bank account on record.', missing);
+    const kept = b.payees?.length ? b.payees : undefined;
+    const ids = kept ? [] : [...new Set(paid.map((e) => e.employeeId))];
+    const { company, payees: records } = await this.payees.payees(b.tenantId, ids);
+    const payees = kept ?? payeeSnapshot(b.entries, records);
+    const missing = withoutBankAccount(b.entries, payees);
+    if (missing.length) {
+      const errors: FieldErrors = {};
+      for (const i of missing)
+        errors[`entries[${i}].employeeId`] = [
+          'had no valid bank account (IBAN) on record when the batch was made; add it to the employee, undo the batch and make it again',
+        ];
+      throw new AppError('INVALID_STATE', 'Some employees of this batch have no bank account on record.', errors);
     }
-    const byId = new Map(snapshot.payees.map((p) => [p.employeeId, p]));
+    const byId = new Map(payees.map((p) => [p.employeeId, p]));
 
     const xml = buildPain001({
       messageId: b._id,
@@ -345,7 +341,7 @@ export class BatchesApp {
           endToEndId: e.entryNumber || e.entryId,
           amount: e.amountDue,
           creditorName: p.name,
-          creditorIban: p.iban,
+          creditorIban: p.iban!,
           creditorBic: p.bic,
           remittance: `Travel expenses ${e.entryNumber || e.entryId}`,
         };

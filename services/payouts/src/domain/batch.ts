@@ -30,7 +30,8 @@ export interface BatchEntry {
 export interface BatchPayee {
   employeeId: string;
   name: string;
-  iban: string;
+  /** Null when the record had no valid IBAN: the payment file is then refused (409). */
+  iban: string | null;
   bic: string | null;
 }
 
@@ -120,24 +121,25 @@ export const transferred = (entries: readonly BatchEntry[]): BatchEntry[] =>
   entries.filter((e) => new Decimal(e.amountDue).isPositive() && !new Decimal(e.amountDue).isZero());
 
 /**
- * The bank data a BankTransfer batch keeps (docs/decisions/0111): one payee per employee paid, from the
- * employee records read now; `missing` lists the indexes (in `entries`) of the entries whose employee has
- * no valid IBAN.
+ * The bank data a BankTransfer batch keeps (docs/decisions/0111): one payee per employee it pays, from the
+ * employee records read when it is made; an IBAN that is missing or not valid is kept as null.
  */
 export function payeeSnapshot(
   entries: readonly BatchEntry[],
   records: readonly { id: string; name: string; bankAccount: string | null; bic: string | null }[],
-): { payees: BatchPayee[]; missing: number[] } {
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const payees = new Map<string, BatchPayee>();
-  const missing: number[] = [];
+): BatchPayee[] {
+  const paid = new Set(transferred(entries).map((e) => e.employeeId));
+  return records
+    .filter((r) => paid.has(r.id))
+    .map((r) => {
+      const iban = r.bankAccount ? compactIban(r.bankAccount) : '';
+      return { employeeId: r.id, name: r.name, iban: isIban(iban) ? iban : null, bic: r.bic };
+    });
+}
+
+/** The indexes (in `entries`) of the transfers whose payee has no valid IBAN in `payees`. */
+export function withoutBankAccount(entries: readonly BatchEntry[], payees: readonly BatchPayee[]): number[] {
   const paid = transferred(entries);
-  entries.forEach((e, i) => {
-    if (!paid.includes(e)) return;
-    const record = byId.get(e.employeeId);
-    const iban = record?.bankAccount ? compactIban(record.bankAccount) : '';
-    if (!record || !isIban(iban)) missing.push(i);
-    else payees.set(e.employeeId, { employeeId: e.employeeId, name: record.name, iban, bic: record.bic });
-  });
-  return { payees: [...payees.values()], missing };
+  const ibanOf = new Map(payees.map((p) => [p.employeeId, p.iban]));
+  return entries.flatMap((e, i) => (paid.includes(e) && !ibanOf.get(e.employeeId) ? [i] : []));
 }

@@ -56,7 +56,7 @@ export function registerModels(conn: Connection): PayoutsModels {
     {
       employeeId: { type: String, required: true },
       name: { type: String, required: true },
-      iban: { type: String, required: true },
+      iban: { type: String, default: null },
       bic: { type: String, default: null },
     },
     { _id: false },
