@@ -516,7 +516,7 @@ describe('payouts', () => {
     const after = (await t.api.get(`/api/v1/travel-entries/${blocked}`)).body;
     expect(after).toMatchObject({ status: 3, isPaidOut: false, amountDue: null });
     expect(after.payoutBlockedReason).toMatch(/cannot be paid out/);
-    // The GET body is a valid PUT body (read-only figures accepted and ignored); the marker is still payable.
+    // An entry with known figures says nothing blocks it, and is paid.
     expect((await t.api.get(`/api/v1/travel-entries/${marker}`)).body).toMatchObject({
       amountDue: 10,
       payoutBlockedReason: null,

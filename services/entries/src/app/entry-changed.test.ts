@@ -84,4 +84,13 @@ describe('entries.entry-state.changed', () => {
     }
     expect(entryChanged(entry({ status: 1 }), 1).data.approvedAt).toBeNull();
   });
+
+  it('an unknown per-diem amount is sent as an unknown amount due (null), never 0 (docs/decisions/0109)', () => {
+    const e = entryChanged(
+      entry({ perDiems: [{ amountInBaseCurrency: null }] } as unknown as Partial<PayableEntry>),
+      2,
+    );
+    expect(e.data.amountDue).toBeNull();
+    expect(valid({ id: e.id, type: e.type, tenantId: e.tenantId, occurredAt: e.occurredAt, data: e.data })).toBe(true);
+  });
 });
