@@ -265,10 +265,10 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
           },
           baseCurrency: { type: 'string', pattern: '^[A-Z]{3}$' },
           amountDue: {
-            type: 'string',
+            type: ['string', 'null'],
             pattern: '^-?[0-9]+(\\.[0-9]+)?$',
             description:
-              'Expenses plus per-diems minus the advance, in the base currency, as decimal text; negative when the employee owes money back',
+              "Expenses plus per-diems minus the advance, in the base currency, as decimal text; negative when the employee owes money back; null when a per-diem row's amount is unknown (the entry is then never ready for payout, docs/decisions/0109)",
           },
           rev: {
             type: 'integer',
@@ -592,9 +592,9 @@ export interface EntriesEntryStateChanged {
     approvedAt: string | null;
     baseCurrency: string;
     /**
-     * Expenses plus per-diems minus the advance, in the base currency, as decimal text; negative when the employee owes money back
+     * Expenses plus per-diems minus the advance, in the base currency, as decimal text; negative when the employee owes money back; null when a per-diem row's amount is unknown (the entry is then never ready for payout, docs/decisions/0109)
      */
-    amountDue: string;
+    amountDue: string | null;
     /**
      * The entry document's revision after the write; orders the events of one entry
      */

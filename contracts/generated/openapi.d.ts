@@ -2153,6 +2153,8 @@ export interface components {
             /** @description Omitted: the rows are kept. Sent: a full replace of the rows' settings (meals, manual rate, override, short night; an omitted override is cleared), re-priced by the server (docs/decisions/0071) */
             perDiems?: components["schemas"]["PerDiemWrite"][];
             readonly perDiemTotal?: unknown;
+            readonly amountDue?: unknown;
+            readonly payoutBlockedReason?: unknown;
             readonly id?: unknown;
             readonly entryNumber?: unknown;
             readonly isRequest?: unknown;
@@ -2269,6 +2271,8 @@ export interface components {
          *       "expenseTotal": 302.61,
          *       "perDiems": [],
          *       "perDiemTotal": 0,
+         *       "amountDue": -4539.39,
+         *       "payoutBlockedReason": null,
          *       "attachments": [],
          *       "createdAt": "2026-11-18T09:00:00.000Z",
          *       "editedAt": "2026-11-20T16:00:00.000Z"
@@ -2321,6 +2325,10 @@ export interface components {
             perDiems: components["schemas"]["PerDiem"][];
             /** @description Sum of the per-diem rows' amountInBaseCurrency; null when a row's is unknown */
             readonly perDiemTotal: number | null;
+            /** @description Expenses plus per-diems minus the advance, in the base currency: what the company pays the employee (negative: what the employee owes back). Null when the per-diem total is unknown; such an entry is never paid out (docs/decisions/0109) */
+            readonly amountDue: number | null;
+            /** @description Why the entry cannot be paid out whatever its status (a per-diem row has no amount yet: its rate is not verified or an exchange rate is missing); null when nothing in its figures blocks a payout. Such an entry is not ready for payout and a payout batch refuses it (docs/decisions/0109) */
+            readonly payoutBlockedReason: string | null;
             readonly attachments: components["schemas"]["Attachment"][];
             createdAt: components["schemas"]["Timestamp"];
             editedAt: components["schemas"]["Timestamp"];

@@ -5,6 +5,15 @@
 export const PAYOUT_BATCH_STEPS = ['reserve', 'commit', 'release', 'undo'] as const;
 export type PayoutBatchStep = (typeof PAYOUT_BATCH_STEPS)[number];
 
+/**
+ * The body of every step. `reservedUntil` (ISO 8601; sent with `reserve`): the reservations lapse then
+ * unless committed, and a reserve arriving after it reserves nothing (docs/decisions/0110).
+ */
+export interface PayoutStepRequest {
+  entryIds: string[];
+  reservedUntil?: string;
+}
+
 /** One entry's answer to a step of a batch. */
 export interface PayoutMark {
   entryId: string;
@@ -13,8 +22,8 @@ export interface PayoutMark {
   reason?: string;
   entryNumber?: string;
   employeeId?: string;
-  /** Decimal text in the base currency; negative when the employee owes money back. */
-  amountDue?: string;
+  /** Decimal text in the base currency; negative when the employee owes money back; null when not known (0109). */
+  amountDue?: string | null;
   baseCurrency?: string;
   isPaidOut?: boolean;
   /** The entry's revision after the step. */

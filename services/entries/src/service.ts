@@ -11,6 +11,7 @@ import { ExpensesApp } from './app/expenses';
 import { UsageRefusals } from './app/usage-refusals';
 import { publicRoutes } from './http/routes';
 import { PayoutMarks } from './app/payout-marks';
+import { announceUnknownAmountsDue } from './app/entry-changed';
 import { internalPayoutRoutes } from './http/internal-payout-routes';
 import { AttachmentStore, inspectImage } from './infra/attachment-store';
 import { EmployeesClient } from './infra/employees-client';
@@ -68,6 +69,11 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.
         upload: { maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_UPLOAD },
         outboxCollections: [ENTRIES_COLLECTION],
+        // Entries announced with an unknown per-diem counted as 0 are announced again (0109).
+        migrate: async () => {
+          const announced = await announceUnknownAmountsDue(repos);
+          if (announced) logger.info({ announced }, 'entries with an unknown amount due announced to payouts');
+        },
         // fleet refuses a vehicle use it cannot record: the Mileage row's vehicle is cleared.
         start: async () => {
           // Authorizations whose number a stopped process did not store yet are completed first.

@@ -19,7 +19,19 @@ export const configSchema = serviceConfig(
       default: 'http://127.0.0.1:8081',
       type: 'URL',
       description:
-        'employees: the payees’ names and bank data for a payment file, read at download and never stored (docs/decisions/0076). Unreachable: the download answers `503 SERVICE_UNAVAILABLE`.',
+        'employees: the payees’ names and bank data, kept with a BankTransfer batch when it is made (docs/decisions/0111), and the company’s name for its payment file. Unreachable: creating a BankTransfer batch or downloading a file answers `503 SERVICE_UNAVAILABLE`.',
+    }),
+    PAYOUT_ENTRIES_TIMEOUT_MS: env.int({
+      default: 30_000,
+      min: 100,
+      description:
+        'How long one call to entries’ payout routes may take, in ms. A reserve without an answer in time leaves the batch to the recovery job (`503 SERVICE_UNAVAILABLE`, nothing paid; docs/decisions/0110).',
+    }),
+    PAYOUT_RESERVATION_MS: env.int({
+      default: 600_000,
+      min: 1_000,
+      description:
+        'How long the reservations of a new batch hold unless it is paid, in ms (docs/decisions/0110): past it, entries lets another batch take them and refuses a reserve that arrives late. Keep it well above the entries time-out plus the recovery grace and interval.',
     }),
     PAYOUT_RECOVERY_INTERVAL_MS: env.int({
       default: 30_000,
@@ -39,5 +51,7 @@ export const configSchema = serviceConfig(
     employeesUrl: v.EMPLOYEES_URL,
     recoveryIntervalMs: v.PAYOUT_RECOVERY_INTERVAL_MS,
     recoveryGraceMs: v.PAYOUT_RECOVERY_GRACE_MS,
+    entriesTimeoutMs: v.PAYOUT_ENTRIES_TIMEOUT_MS,
+    reservationMs: v.PAYOUT_RESERVATION_MS,
   }),
 );

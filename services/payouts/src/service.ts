@@ -26,10 +26,11 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
       const ready = new ReadyApp(repos, logger);
       const batches = new BatchesApp(
         repos,
-        new EntriesClient(config.entriesUrl, config.signingKey),
+        new EntriesClient(config.entriesUrl, config.signingKey, config.entriesTimeoutMs),
         new EmployeesClient(config.employeesUrl, config.signingKey),
         ready,
         logger,
+        { reservationMs: config.reservationMs, entriesTimeoutMs: config.entriesTimeoutMs },
         options.crashAt,
       );
       let timer: NodeJS.Timeout | undefined;

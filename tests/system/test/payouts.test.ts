@@ -10,7 +10,11 @@ import { verify } from '@travel/webhook-verify';
 import { eventually, type ApiClient, type HttpsReceiver } from '@travel/testkit';
 import { VALID, employee } from '@travel/employees/test/support/org-fixtures';
 import { pain001SchemaErrors } from '@travel/payouts/test/support/xsd';
+import { announceUnknownAmountsDue } from '@travel/entries/src/app/entry-changed';
+import { ENTRIES_COLLECTION, entriesRepositories } from '@travel/entries/src/infra/repositories';
+import { BATCHES_COLLECTION } from '@travel/payouts/src/infra/repositories';
 import { startPayoutsStack, type PayoutsStack } from './support/payouts-stack';
+import { StallingProxy } from './support/stalling-proxy';
 
 type Tenant = Awaited<ReturnType<PayoutsStack['tenant']>>;
 
@@ -479,5 +483,152 @@ describe('payouts', () => {
     } finally {
       await stack.restartPayouts();
     }
+  });
+
+  // Issue 20, section 4: an unknown per-diem total is never paid as 0 (docs/decisions/0109).
+  it('an entry whose per-diem total is unknown is never paid as 0: not ready, refused by a batch, and it says why', async () => {
+    const t = await stack.tenant('CZ');
+    // CZ: the foreign (MF) rates are not verified, so the Austrian row has no amount (REGULATIONS.md).
+    const res = await t.api.post('/api/v1/travel-entries', {
+      departureDate: '2026-11-02',
+      returnDate: '2026-11-02',
+      advancePayment: 0,
+      currencyCode: 'CZK',
+      expenses: [{ kind: 'Other', date: '2026-11-02', amount: 500, currencyCode: 'CZK', description: 'Train' }],
+      perDiems: [{ countryCode: 'AT', departureTime: '2026-11-02T05:00:00Z', arrivalTime: '2026-11-02T19:00:00Z' }],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.perDiems[0].amountInBaseCurrency).toBeNull();
+    expect(res.body).toMatchObject({
+      expenseTotal: 500,
+      perDiemTotal: null,
+      amountDue: null,
+      payoutBlockedReason: expect.stringContaining('perDiems[0]'),
+    });
+    const blocked = res.body.id as string;
+    await submit(t.api, blocked);
+    // A later marker entry reaches the list; the blocked one never does.
+    const marker = await approvedEntry(t, 10);
+    expect(await untilReady(t.api, [marker])).toEqual([marker]);
+
+    // The start-up migration for entries announced before 0109 finds it on the real store, once.
+    const repos = entriesRepositories(stack.entries.deps.mongo);
+    expect((await repos.unknownDueNotAnnounced()).map((e) => e._id)).toEqual([blocked]);
+    expect(await announceUnknownAmountsDue(repos)).toBe(1);
+    expect(await announceUnknownAmountsDue(repos)).toBe(0);
+
+    const refused = await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [marker, blocked] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual({ 'entryIds[1]': [expect.stringContaining('per-diem total is not known')] });
+    const after = (await t.api.get(`/api/v1/travel-entries/${blocked}`)).body;
+    expect(after).toMatchObject({ status: 3, isPaidOut: false, amountDue: null });
+    expect(after.payoutBlockedReason).toMatch(/cannot be paid out/);
+    // An entry with known figures says nothing blocks it, and is paid.
+    expect((await t.api.get(`/api/v1/travel-entries/${marker}`)).body).toMatchObject({
+      amountDue: 10,
+      payoutBlockedReason: null,
+    });
+    expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [marker] })).status).toBe(201);
+  });
+
+  // Issue 20, section 4: a reserve that times out never leaves entries locked to a rolled-back batch (0110).
+  it('a reserve that stalls past the time-out is left to the recovery; its late reservations are released', async () => {
+    const t = await stack.tenant('CZ');
+    const [a, b] = [await approvedEntry(t, 21), await approvedEntry(t, 22)];
+    await untilReady(t.api, [a, b]);
+    const proxy = await new StallingProxy(stack.entries.url).start();
+    const entries = stack.entries.deps.mongo.db!.collection(ENTRIES_COLLECTION);
+    let restored = false;
+    try {
+      await stack.restartPayouts(
+        {},
+        {
+          ENTRIES_URL: proxy.url,
+          PAYOUT_ENTRIES_TIMEOUT_MS: '2000',
+          PAYOUT_RECOVERY_GRACE_MS: '2500',
+          PAYOUT_RECOVERY_INTERVAL_MS: '250',
+        },
+      );
+      const batches = stack.payouts.deps.mongo.db!.collection(BATCHES_COLLECTION);
+      // entries takes the reserve in, then stalls: the answer comes long after payouts stopped waiting.
+      const stalled = proxy.holdNext(/\/reserve$/, 10_000);
+      const res = await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [a, b] });
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe('SERVICE_UNAVAILABLE');
+      // The batch is left to the recovery job, which rolls it back while the reserve is still on its way…
+      await eventually(async () => (await batches.findOne({ tenantId: t.tenantId }))?.state === 'rolledBack', 15_000);
+      // …and then the stalled reserve reaches entries and reserves both entries for the dead batch.
+      stalled.release();
+      const late = JSON.parse((await stalled.forwarded).body) as { results: { ok: boolean }[] };
+      expect(late.results.map((r) => r.ok)).toEqual([true, true]);
+      // The recovery releases reservations of rolled-back batches: the entries are free again, and a new
+      // batch pays each exactly once.
+      await eventually(
+        async () => (await entries.find({ _id: { $in: [a, b] } } as never).toArray()).every((e) => !e.payoutBatchId),
+        15_000,
+      );
+      // (Paid through payouts as usual: straight to entries, the ordinary time-out.)
+      await stack.restartPayouts();
+      restored = true;
+      const again = await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [a, b] });
+      expect(again.status).toBe(201);
+      const history = (await t.api.get('/api/v1/payouts')).body;
+      expect(history.total).toBe(1);
+      expect(history.items[0].entries.map((e: { entryId: string }) => e.entryId)).toEqual([a, b]);
+      for (const id of [a, b]) expect((await t.api.get(`/api/v1/travel-entries/${id}`)).body.isPaidOut).toBe(true);
+    } finally {
+      if (!restored) await stack.restartPayouts();
+      await proxy.stop();
+    }
+  });
+
+  // Issue 20, section 3 "Bank data": the payment file pays the bank data kept with the batch (0111).
+  it('a BankTransfer batch keeps the payees’ bank data: a later IBAN change does not reach its file or any read', async () => {
+    const t = await stack.tenant('CZ');
+    const payee = await employee(t.api, { firstName: 'Jan', lastName: 'Novák', ...VALID.CZ });
+    const created = await t.api.post('/api/v1/travel-entries', {
+      employeeId: payee.id,
+      departureDate: '2026-11-16',
+      returnDate: '2026-11-18',
+      advancePayment: 0,
+      currencyCode: 'CZK',
+      expenses: [{ kind: 'Other', date: '2026-11-17', amount: 120, currencyCode: 'CZK', description: 'Hotel' }],
+    });
+    expect(created.status).toBe(201);
+    await submit(t.api, created.body.id);
+    await untilReady(t.api, [created.body.id]);
+    const batch = await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [created.body.id] });
+    expect(batch.status).toBe(201);
+
+    // The employee's bank data changes after the batch was made.
+    const NEW_IBAN = 'CZ7301000000000000000019';
+    const record = (await t.api.get(`/api/v1/employees/${payee.id}`)).body;
+    const changed = await t.api.put(`/api/v1/employees/${payee.id}`, {
+      ...record,
+      bankAccount: NEW_IBAN,
+      bic: 'KOMBCZPX',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.bankAccount).toBe(NEW_IBAN);
+
+    const file = await t.api.get(`/api/v1/payouts/${batch.body.id}/payment-file?debtorIban=${VALID.CZ.bankAccount}`);
+    expect(file.status).toBe(200);
+    expect(await pain001SchemaErrors(file.text)).toEqual([]);
+    expect(file.text).toContain(`<CdtrAcct><Id><IBAN>${VALID.CZ.bankAccount}</IBAN></Id></CdtrAcct>`);
+    expect(file.text).toContain(`<BICFI>${VALID.CZ.bic}</BICFI>`);
+    expect(file.text).not.toContain(NEW_IBAN);
+    expect(file.text).toContain('<Nm>Jan Novak</Nm>');
+
+    // Batch reads carry no bank data, to the payer nor to a reader without a right to personal data.
+    const reader = await employee(t.api, { permissions: ['ReadAllEntries'] });
+    const key = await t.api.post('/api/v1/api-keys', { name: 'payouts reader', employeeId: reader.id });
+    expect(key.status).toBe(201);
+    for (const api of [t.api, t.api.withKey(key.body.key)])
+      for (const path of [`/api/v1/payouts/${batch.body.id}`, '/api/v1/payouts']) {
+        const read = await api.get(path);
+        expect(read.status).toBe(200);
+        for (const secret of [VALID.CZ.bankAccount, VALID.CZ.bic, NEW_IBAN, 'Novák'])
+          expect(JSON.stringify(read.body)).not.toContain(secret);
+      }
   });
 });

@@ -20,7 +20,7 @@ import { EDIT_ALL_ENTRIES, mayEdit, mayEditAll, mayRead, mayReadAll } from '../d
 import { addedCostCenters } from '../domain/allocations';
 import { checkAllocationsCover } from '../domain/entry-total';
 import type { PerDiem, PerDiemRowInput } from '../domain/per-diem-row';
-import { minorDigitsOf, sumText } from '../domain/amounts';
+import { minorDigitsOf } from '../domain/amounts';
 import {
   EntryStatus,
   entryFields,
@@ -72,13 +72,6 @@ export interface UpdateEntryInput extends EntryInput {
 }
 
 const NO_ROWS: PricedRows = { rows: [], errors: {} };
-
-/** Sum of the expenses in the base currency (decimal text). */
-export const expenseTotal = (e: Pick<TravelEntry, 'expenses' | 'baseCurrency'>): string =>
-  sumText(
-    (e.expenses ?? []).map((x) => x.amountInBaseCurrency),
-    minorDigitsOf(e.baseCurrency),
-  );
 
 const SERVICE = 'entries';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { entryChanged } from './entry-changed';
+import { announceUnknownAmountsDue, entryChanged } from './entry-changed';
 import type { PayableEntry } from '../domain/payout';
 
 // What entries raises matches contracts/events/internal/entries.entry-state.changed.schema.json (payouts validates
@@ -83,5 +83,38 @@ describe('entries.entry-state.changed', () => {
       );
     }
     expect(entryChanged(entry({ status: 1 }), 1).data.approvedAt).toBeNull();
+  });
+
+  it('an unknown per-diem amount is sent as an unknown amount due (null), never 0 (docs/decisions/0109)', () => {
+    const e = entryChanged(
+      entry({ perDiems: [{ amountInBaseCurrency: null }] } as unknown as Partial<PayableEntry>),
+      2,
+    );
+    expect(e.data.amountDue).toBeNull();
+    expect(valid({ id: e.id, type: e.type, tenantId: e.tenantId, occurredAt: e.occurredAt, data: e.data })).toBe(true);
+  });
+
+  it('the start-up migration announces an entry’s unknown amount due once, in the write that marks it', async () => {
+    const doc = {
+      ...entry({ perDiems: [{ amountInBaseCurrency: null }] } as unknown as Partial<PayableEntry>),
+      rev: 4,
+    };
+    const writes: { filter: Record<string, unknown>; update: Record<string, any> }[] = [];
+    const repos = {
+      unknownDueNotAnnounced: async () => [doc],
+      entries: {
+        of: () => ({
+          updateOne: async (filter: Record<string, unknown>, update: Record<string, any>) => {
+            writes.push({ filter, update });
+            return { matchedCount: 1 };
+          },
+        }),
+      },
+    } as unknown as Parameters<typeof announceUnknownAmountsDue>[0];
+    expect(await announceUnknownAmountsDue(repos)).toBe(1);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.filter).toMatchObject({ _id: doc._id, rev: 4 });
+    expect(writes[0]!.update.$set).toMatchObject({ rev: 5, unknownDueAnnounced: true });
+    expect(JSON.stringify(writes[0]!.update)).toContain('"amountDue":null');
   });
 });

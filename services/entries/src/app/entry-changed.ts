@@ -2,8 +2,10 @@
 // docs/decisions/0074): raised in the same single-document write as every change of an entry that can
 // change whether it is ready for payout or what is due. No personal data.
 import type { EventData } from '@travel/contracts';
-import { raiseEvent, type OutboxEvent } from '@travel/platform';
-import { amountDue, type PayableEntry } from '../domain/payout';
+import { atRevision, outboxUpdate, parseTenantId, raiseEvent, type OutboxEvent } from '@travel/platform';
+import type { EntriesRepositories } from '../infra/repositories';
+import { entryFigures } from '../domain/entry-figures';
+import type { PayableEntry } from '../domain/payout';
 import { EntryStatus } from '../domain/entry';
 
 export const ENTRY_CHANGED = 'entry-state.changed';
@@ -22,8 +24,27 @@ export function entryChanged(entry: PayableEntry, rev: number, now = new Date())
     approvedAt:
       entry.status === EntryStatus.Approved && entry.approvedAt ? new Date(entry.approvedAt).toISOString() : null,
     baseCurrency: entry.baseCurrency,
-    amountDue: amountDue(entry),
+    amountDue: entryFigures(entry).amountDue,
     rev,
   };
   return raiseEvent('entries', ENTRY_CHANGED, entry.tenantId, data, now);
+}
+
+/**
+ * Start-up migration (docs/decisions/0109): before it, an approved entry with a per-diem row without an
+ * amount was announced with that row counted as 0, so the ready list may show it. Each such entry raises
+ * the event again, now with `amountDue: null`, once (marked in the same write). Returns how many.
+ */
+export async function announceUnknownAmountsDue(
+  repos: Pick<EntriesRepositories, 'entries' | 'unknownDueNotAnnounced'>,
+): Promise<number> {
+  let announced = 0;
+  for (const doc of await repos.unknownDueNotAnnounced()) {
+    const update = { $set: { rev: doc.rev + 1, unknownDueAnnounced: true } };
+    const res = await repos.entries
+      .of(parseTenantId(doc.tenantId))
+      .updateOne({ _id: doc._id, ...atRevision(doc.rev) }, outboxUpdate(update, entryChanged(doc, doc.rev + 1)));
+    announced += res.matchedCount; // a concurrent write raised the event itself
+  }
+  return announced;
 }

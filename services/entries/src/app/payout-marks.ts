@@ -1,7 +1,9 @@
 import type { PayoutBatchStep, PayoutMark } from '@travel/contracts';
 // The entries side of a payout batch (docs/decisions/0075): payouts reserves the entries of a new batch,
 // then commits them (paid out, locked, `entry.paidout`), releases them when the batch is refused or rolled
-// back, and undoes them when the batch is deleted (`entry.updated`). Every step is one conditional
+// back, and undoes them when the batch is deleted (`entry.updated`). A reservation carries the batch's
+// deadline (docs/decisions/0110): past it, another batch may take the entry, and a reserve that arrives
+// after it (a request that stalled in transit) reserves nothing. Every step is one conditional
 // single-document write per entry at the revision read, with its events in the same write, and is
 // idempotent per batch: payouts repeats a step after a crash and gets the same answer.
 import {
@@ -13,7 +15,8 @@ import {
   type OutboxEvent,
   type TenantId,
 } from '@travel/platform';
-import { amountDue, refusalToReserve, type PayableEntry } from '../domain/payout';
+import { entryFigures } from '../domain/entry-figures';
+import { refusalToReserve, type PayableEntry } from '../domain/payout';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import { entryChanged } from './entry-changed';
@@ -27,7 +30,7 @@ const figures = (e: PayableEntry & { rev: number }, rev = e.rev): PayoutMark => 
   ok: true,
   entryNumber: e.entryNumber,
   employeeId: e.employeeId,
-  amountDue: amountDue(e),
+  amountDue: entryFigures(e).amountDue,
   baseCurrency: e.baseCurrency,
   isPaidOut: e.isPaidOut,
   rev,
@@ -42,26 +45,40 @@ export class PayoutMarks {
     private readonly nudgeOutbox: () => void,
   ) {}
 
-  async run(step: Step, tenantId: TenantId, batchId: string, entryIds: readonly string[]): Promise<PayoutMark[]> {
+  async run(
+    step: Step,
+    tenantId: TenantId,
+    batchId: string,
+    entryIds: readonly string[],
+    reservedUntil: Date | null = null,
+  ): Promise<PayoutMark[]> {
     const out: PayoutMark[] = [];
     for (let i = 0; i < entryIds.length; i += PARALLEL)
       out.push(
         ...(await Promise.all(
-          entryIds.slice(i, i + PARALLEL).map((id) => this.one(step, tenantId, batchId, id.toLowerCase())),
+          entryIds
+            .slice(i, i + PARALLEL)
+            .map((id) => this.one(step, tenantId, batchId, id.toLowerCase(), reservedUntil)),
         )),
       );
     if (step === 'commit' || step === 'undo') this.nudgeOutbox();
     return out;
   }
 
-  private one(step: Step, tenantId: TenantId, batchId: string, entryId: string): Promise<PayoutMark> {
+  private one(
+    step: Step,
+    tenantId: TenantId,
+    batchId: string,
+    entryId: string,
+    reservedUntil: Date | null,
+  ): Promise<PayoutMark> {
     return withRevisionRetry(
       'travel entry',
       async () => {
         const doc = (await this.repos.entries.of(tenantId).get(entryId)) as (EntryDoc & PayableEntry) | null;
         switch (step) {
           case 'reserve':
-            return this.reserve(doc, entryId, batchId);
+            return this.reserve(doc, entryId, batchId, reservedUntil);
           case 'commit':
             return this.commit(doc, entryId, batchId);
           case 'release':
@@ -83,12 +100,25 @@ export class PayoutMarks {
     return res.matchedCount === 1;
   }
 
-  /** Approved, not paid out, not deleted, something due, not in another batch: now this batch's (and locked). */
-  private async reserve(doc: (EntryDoc & PayableEntry) | null, entryId: string, batchId: string) {
-    const refusal = refusalToReserve(doc, batchId);
+  /**
+   * Approved, not paid out, not deleted, a known amount due, not held by another batch: now this batch's
+   * (and locked) until `reservedUntil`. Past the deadline nothing is reserved: the batch has given up.
+   */
+  private async reserve(
+    doc: (EntryDoc & PayableEntry) | null,
+    entryId: string,
+    batchId: string,
+    reservedUntil: Date | null,
+  ) {
+    const now = new Date();
+    if (reservedUntil && reservedUntil.getTime() <= now.getTime() && doc?.payoutBatchId !== batchId)
+      return { entryId, ok: false, reason: 'was not reserved: the batch’s reservation deadline has passed' };
+    const refusal = refusalToReserve(doc, batchId, now);
     if (refusal || !doc) return { entryId, ok: false, reason: refusal };
     if (doc.payoutBatchId === batchId) return figures(doc);
-    return (await this.write(doc, { payoutBatchId: batchId }, [])) ? figures(doc, doc.rev + 1) : undefined;
+    return (await this.write(doc, { payoutBatchId: batchId, payoutReservedUntil: reservedUntil }, []))
+      ? figures(doc, doc.rev + 1)
+      : undefined;
   }
 
   /** Marked paid out (locked automatically): `entry.paidout` and the internal change in the same write. */
@@ -101,7 +131,11 @@ export class PayoutMarks {
       raiseEvent('entries', 'entry.paidout', doc.tenantId, toEntryWebhookDto(next), now),
       entryChanged(next, doc.rev + 1, now),
     ];
-    return (await this.write(doc, { isPaidOut: true, paidOutAt: now, editedAt: now }, events))
+    return (await this.write(
+      doc,
+      { isPaidOut: true, paidOutAt: now, editedAt: now, payoutReservedUntil: null },
+      events,
+    ))
       ? figures(next, doc.rev + 1)
       : undefined;
   }
@@ -110,7 +144,7 @@ export class PayoutMarks {
   private async release(doc: (EntryDoc & PayableEntry) | null, entryId: string, batchId: string) {
     if (!doc || doc.payoutBatchId !== batchId) return { entryId, ok: true };
     if (doc.isPaidOut) return { entryId, ok: false, reason: 'is paid out by this batch; undo the batch instead' };
-    return (await this.write(doc, { payoutBatchId: null }, []))
+    return (await this.write(doc, { payoutBatchId: null, payoutReservedUntil: null }, []))
       ? figures({ ...doc, payoutBatchId: null }, doc.rev + 1)
       : undefined;
   }
@@ -119,13 +153,19 @@ export class PayoutMarks {
   private async undo(doc: (EntryDoc & PayableEntry) | null, entryId: string, batchId: string) {
     if (!doc || doc.payoutBatchId !== batchId) return { entryId, ok: true };
     const now = new Date();
-    const next = { ...doc, isPaidOut: false, paidOutAt: null, payoutBatchId: null, editedAt: now };
+    const next = {
+      ...doc,
+      isPaidOut: false,
+      paidOutAt: null,
+      payoutBatchId: null,
+      payoutReservedUntil: null,
+      editedAt: now,
+    };
     const events = [
       raiseEvent('entries', 'entry.updated', doc.tenantId, toEntryWebhookDto(next), now),
       entryChanged(next, doc.rev + 1, now),
     ];
-    return (await this.write(doc, { isPaidOut: false, paidOutAt: null, payoutBatchId: null, editedAt: now }, events))
-      ? figures(next, doc.rev + 1)
-      : undefined;
+    const $set = { isPaidOut: false, paidOutAt: null, payoutBatchId: null, payoutReservedUntil: null, editedAt: now };
+    return (await this.write(doc, $set, events)) ? figures(next, doc.rev + 1) : undefined;
   }
 }

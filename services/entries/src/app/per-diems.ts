@@ -24,7 +24,7 @@ import {
 } from '@travel/per-diem';
 import { Decimal, minorDigitsOf } from '../domain/amounts';
 import { itineraryListErrors } from '../domain/limits';
-import { checkAllocationsCover, perDiemTotal } from '../domain/entry-total';
+import { checkAllocationsCover } from '../domain/entry-total';
 import type { TravelEntry } from '../domain/entry';
 import type { Expense } from '../domain/expense';
 import {
@@ -386,7 +386,3 @@ export function allocationsStillCover(
       conflict,
     );
 }
-
-/** The entry's per-diem total in the base currency (null when a row's amount is unknown). */
-export const entryPerDiemTotal = (e: Pick<TravelEntry, 'perDiems' | 'baseCurrency'>): string | null =>
-  perDiemTotal(e.perDiems ?? [], minorDigitsOf(e.baseCurrency));

@@ -1,17 +1,11 @@
 // The entry's whole for amount-mode allocations: expenses + per-diems (docs/decisions/0072).
-import { checkAllocationsCover, entryTotal, perDiemTotal } from './entry-total';
+import { checkAllocationsCover } from './entry-total';
 
 const CC = 'aaaaaaaa-0000-4000-8000-000000000001';
 const alloc = (amount: string) => [{ costCenterId: CC, percentage: null, amount }];
 const pct = [{ costCenterId: CC, percentage: '100.00', amount: null }];
 
 describe('entry total', () => {
-  it('sums expenses and per-diems; an unknown per-diem makes it unknown', () => {
-    expect(perDiemTotal([{ amountInBaseCurrency: '236.00' }, { amountInBaseCurrency: '155.00' }], 2)).toBe('391.00');
-    expect(entryTotal([{ amountInBaseCurrency: '500.00' }], [{ amountInBaseCurrency: '236.00' }], 2)).toBe('736.00');
-    expect(entryTotal([], [{ amountInBaseCurrency: null }], 2)).toBeNull();
-  });
-
   it('amount allocations must reach expenses + per-diems; percentages always do', () => {
     const expenses = [{ amountInBaseCurrency: '500.00' }];
     const perDiems = [{ amountInBaseCurrency: '236.00' }];

@@ -1,40 +1,39 @@
-// What the payouts context needs to know about an entry (docs/decisions/0074): whether it can be paid
-// out and how much is due to the employee. Pure: no I/O.
-import { Decimal, minorDigitsOf } from './amounts';
+// What the payouts context needs to know about an entry (docs/decisions/0074, 0109, 0110): whether it can
+// be reserved for a payout batch and how much is due (from `entryFigures`, the one place it is computed).
+// Pure: no I/O.
+import { Decimal } from './amounts';
 import { EntryStatus, type TravelEntry } from './entry';
+import { entryFigures } from './entry-figures';
 
 /** Fields an entry carries for payouts, beside the TravelEntry ones (stored on the same document). */
 export interface PayoutFields {
   /** The payout batch that reserved or paid the entry out; a reserved entry is locked. */
   payoutBatchId?: string | null;
+  /**
+   * When a reservation that was not committed lapses (docs/decisions/0110): past it, another batch may take
+   * the entry. Null once paid out, and on reservations made before deadlines were kept (they hold until released).
+   */
+  payoutReservedUntil?: Date | null;
   /** When the entry reached Approved (set by the workflow; absent on entries approved before it was kept). */
   approvedAt?: Date | null;
-  /** Stored per-diem rows; a row still waiting for a manual rate (amount null) counts nothing yet. */
-  perDiems?: readonly { amountInBaseCurrency: string | null }[] | null;
 }
 
 export type PayableEntry = TravelEntry & PayoutFields;
 
-/**
- * Expenses plus per-diems minus the advance paid, in the base currency, as decimal text in its minor
- * digits. Negative when the employee owes money back.
- */
-export function amountDue(
-  e: Pick<PayableEntry, 'expenses' | 'perDiems' | 'advancePaymentInBaseCurrency' | 'baseCurrency'>,
-): string {
-  const places = minorDigitsOf(e.baseCurrency);
-  let total = new Decimal(0);
-  for (const x of e.expenses ?? []) total = total.plus(x.amountInBaseCurrency);
-  for (const p of e.perDiems ?? []) total = total.plus(p.amountInBaseCurrency ?? '0');
-  return total.minus(e.advancePaymentInBaseCurrency || '0').toFixed(places);
-}
+/** Whether the entry is held by its batch now: paid out by it, or reserved and the deadline not passed. */
+export const heldByBatch = (e: PayoutFields & Pick<TravelEntry, 'isPaidOut'>, now: Date): boolean =>
+  !!e.payoutBatchId &&
+  (e.isPaidOut || !e.payoutReservedUntil || new Date(e.payoutReservedUntil).getTime() > now.getTime());
 
 /** Why an entry cannot be reserved for a payout batch, or undefined when it can (by this batch). */
-export function refusalToReserve(e: PayableEntry | null, batchId: string): string | undefined {
+export function refusalToReserve(e: PayableEntry | null, batchId: string, now: Date): string | undefined {
   if (!e || e.deletedAt) return 'does not exist';
-  if (e.payoutBatchId && e.payoutBatchId !== batchId) return 'is already in another payout batch';
+  if (e.payoutBatchId && e.payoutBatchId !== batchId && heldByBatch(e, now))
+    return 'is already in another payout batch';
   if (e.isPaidOut) return 'is already paid out';
   if (e.status !== EntryStatus.Approved) return 'is not approved';
-  if (new Decimal(amountDue(e)).isZero()) return 'has nothing due (amount due 0)';
+  const figures = entryFigures(e);
+  if (figures.amountDue === null) return figures.payoutBlockedReason!;
+  if (new Decimal(figures.amountDue).isZero()) return 'has nothing due (amount due 0)';
   return undefined;
 }

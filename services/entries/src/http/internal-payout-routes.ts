@@ -18,10 +18,20 @@ function entryIdsOf(req: Request): string[] {
   return ids as string[];
 }
 
+/** The reservations' deadline (`reservedUntil`, ISO 8601; docs/decisions/0110); absent: none. */
+function reservedUntilOf(req: Request): Date | null {
+  const raw = (req.body as { reservedUntil?: unknown } | undefined)?.reservedUntil;
+  if (raw === undefined || raw === null) return null;
+  const at = typeof raw === 'string' ? new Date(raw) : new Date(Number.NaN);
+  if (Number.isNaN(at.getTime()))
+    throw new AppError('VALIDATION_FAILED', undefined, { reservedUntil: ['must be an ISO 8601 date-time'] });
+  return at;
+}
+
 /**
  * Service-to-service routes of the payouts context (never reachable through the gateway; docs/decisions/0075):
  * `POST /internal/tenants/{tenantId}/payout-batches/{batchId}/reserve|commit|release|undo` with
- * `{ entryIds }`, answering `{ results: [{ entryId, ok, reason?, entryNumber, employeeId, amountDue, … }] }`
+ * `{ entryIds, reservedUntil? }`, answering `{ results: [{ entryId, ok, reason?, entryNumber, employeeId, amountDue, … }] }`
  * in the order asked. Each step is idempotent for the batch.
  */
 export function internalPayoutRoutes(marks: PayoutMarks): Router {
@@ -33,7 +43,13 @@ export function internalPayoutRoutes(marks: PayoutMarks): Router {
         const batchId = String(req.params.batchId).toLowerCase();
         if (!UUID.test(batchId)) throw new AppError('VALIDATION_FAILED', undefined, { batchId: ['must be a UUID'] });
         res.json({
-          results: await marks.run(step, parseTenantId(String(req.params.tenantId)), batchId, entryIdsOf(req)),
+          results: await marks.run(
+            step,
+            parseTenantId(String(req.params.tenantId)),
+            batchId,
+            entryIdsOf(req),
+            reservedUntilOf(req),
+          ),
         });
       }),
     );

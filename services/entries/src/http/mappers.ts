@@ -1,7 +1,6 @@
 import type { components } from '@travel/contracts';
 import { wireNumber } from '../domain/amounts';
-import { expenseTotal } from '../app/entries';
-import { entryPerDiemTotal } from '../app/per-diems';
+import { entryFigures } from '../domain/entry-figures';
 import { toPerDiemResponse } from './per-diem-mappers';
 import { isLocked, type TravelEntry } from '../domain/entry';
 import type { Attachment } from '../domain/attachment';
@@ -15,6 +14,21 @@ const allocationOut = (a: TravelEntry['costCenterAllocations'][number]): Schemas
   percentage: a.percentage === null ? null : wireNumber(a.percentage),
   amount: a.amount === null ? null : wireNumber(a.amount),
 });
+
+const orNull = (text: string | null): number | null => (text === null ? null : wireNumber(text));
+
+/** The entry's money figures, all from `entryFigures` (docs/decisions/0109). */
+function figuresView(
+  e: TravelEntry,
+): Pick<Schemas['TravelEntry'], 'expenseTotal' | 'perDiemTotal' | 'amountDue' | 'payoutBlockedReason'> {
+  const f = entryFigures(e);
+  return {
+    expenseTotal: wireNumber(f.expenseTotal),
+    perDiemTotal: orNull(f.perDiemTotal),
+    amountDue: orNull(f.amountDue),
+    payoutBlockedReason: f.payoutBlockedReason,
+  };
+}
 
 /** The full entry, as GET /travel-entries/{id} returns it. */
 export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
@@ -48,9 +62,8 @@ export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
     baseCurrency: e.baseCurrency,
     costCenterAllocations: (e.costCenterAllocations ?? []).map(allocationOut),
     expenses: (e.expenses ?? []).map(toExpenseResponse),
-    expenseTotal: wireNumber(expenseTotal(e)),
+    ...figuresView(e),
     perDiems: (e.perDiems ?? []).map(toPerDiemResponse),
-    perDiemTotal: ((t) => (t === null ? null : wireNumber(t)))(entryPerDiemTotal(e)),
     attachments: (e.attachments ?? []).map(toAttachmentResponse),
     createdAt: e.createdAt.toISOString(),
     editedAt: e.editedAt.toISOString(),

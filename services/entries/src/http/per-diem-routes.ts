@@ -1,7 +1,8 @@
 import type { Router } from 'express';
 import type { components } from '@travel/contracts';
 import { apiRouter, callerOf, route } from '@travel/platform';
-import { entryPerDiemTotal, type PerDiemsApp } from '../app/per-diems';
+import type { PerDiemsApp } from '../app/per-diems';
+import { entryFigures } from '../domain/entry-figures';
 import { toPerDiemsOfEntry } from './per-diem-mappers';
 
 type FromItineraryRequest = components['schemas']['PerDiemCalculationRequest'];
@@ -14,7 +15,7 @@ export function perDiemRoutes(perDiems: PerDiemsApp): Router {
     route(async (req, res) => {
       const body = req.body as FromItineraryRequest;
       const entry = await perDiems.fromItinerary(callerOf(req), String(req.params.id), body);
-      res.json(toPerDiemsOfEntry(entry.perDiems ?? [], entryPerDiemTotal(entry), entry.baseCurrency));
+      res.json(toPerDiemsOfEntry(entry.perDiems ?? [], entryFigures(entry).perDiemTotal, entry.baseCurrency));
     }),
   );
   return r;

@@ -8,6 +8,8 @@ import { workflowEntrySchemaFields } from './workflow-models';
 export interface EntryStorage {
   /** Incremented by every write; an update applies only to the revision it read. */
   rev: number;
+  /** Set once the 0109 migration told payouts this entry's amount due is unknown. */
+  unknownDueAnnounced?: boolean;
 }
 
 export type EntryDoc = TravelEntry & PayoutFields & EntryStorage & OutboxFields;
@@ -122,6 +124,9 @@ export function registerModels(conn: Connection): EntriesModels {
       deletedAt: { type: Date, default: null },
       // Payouts (docs/decisions/0075): the batch that reserved or paid the entry out (approvedAt: workflow).
       payoutBatchId: nullableString,
+      // When an uncommitted reservation lapses (docs/decisions/0110).
+      payoutReservedUntil: { type: Date, default: null },
+      unknownDueAnnounced: { type: Boolean },
       rev: { type: Number, required: true },
       ...workflowEntrySchemaFields,
       ...outboxSchemaFields,

@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import { TenantModel, crossTenant, type TenantId } from '@travel/platform';
+import { EntryStatus } from '../domain/entry';
 import { EntryCounters } from './entry-numbers';
 import { nextEntrySequence, registerModels, type EntryDoc } from './models';
 import { registerWorkflowModels, type ApprovalWorkflowDoc } from './workflow-models';
@@ -31,6 +32,11 @@ export interface EntriesRepositories {
   nextEntrySequence(tenant: TenantId, year: number): Promise<number>;
   /** Entries of every company with an entry-number claim a stopped process did not complete (start-up). */
   pendingNumberClaims(): Promise<PendingNumberClaim[]>;
+  /**
+   * Approved, unpaid entries of every company with a per-diem row without an amount, not yet announced to
+   * payouts as unknown: before 0109 their amount due counted the row as 0 (the start-up migration).
+   */
+  unknownDueNotAnnounced(): Promise<EntryDoc[]>;
 }
 
 export function entriesRepositories(conn: Connection): EntriesRepositories {
@@ -48,5 +54,20 @@ export function entriesRepositories(conn: Connection): EntriesRepositories {
         // Every tenant's pending claims, once at start-up (docs/decisions/0067).
         crossTenant('start-up recovery of entry numbers: the pending claims of every company'),
       ).lean<PendingNumberClaim[]>(),
+    unknownDueNotAnnounced: () =>
+      models.Entry.find(
+        {
+          status: EntryStatus.Approved,
+          isPaidOut: false,
+          deletedAt: null,
+          // A row stored with a null amount (FerretDB answers `$elemMatch` on null with nothing).
+          'perDiems.amountInBaseCurrency': { $type: 'null' },
+          unknownDueAnnounced: { $ne: true },
+        },
+        null,
+        crossTenant(
+          'migration 0109: entries of every company whose amount due was counted with an unknown per-diem as 0',
+        ),
+      ).lean<EntryDoc[]>(),
   };
 }

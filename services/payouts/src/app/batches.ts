@@ -16,14 +16,18 @@ import {
 import {
   batchEntry,
   duplicateIds,
+  payeeSnapshot,
   refusalToDelete,
+  transferred,
+  withoutBankAccount,
   type Batch,
+  type BatchEntry,
+  type BatchPayee,
   type BatchState,
   type PayoutMethod,
 } from '../domain/batch';
 import { entryIdListErrors } from '../domain/limits';
 import { buildPain001, compactIban, isIban } from '../domain/pain001';
-import { Decimal } from '@travel/money';
 import type { BatchDoc, PayoutsRepositories } from '../infra/repositories';
 import type { BatchStep, EntryMark, EntryMarks, PayeeDirectory } from './ports';
 import type { ReadyApp } from './ready';
@@ -31,6 +35,12 @@ import type { ReadyApp } from './ready';
 /** Test seams: where a simulated crash stops a create (the process "dies": nothing after it runs). */
 export type CrashPoint = 'afterReserve' | 'midCommit';
 export class SimulatedCrash extends Error {}
+
+/** How long a batch's reservations hold, and how long one call to entries may take (docs/decisions/0110). */
+export interface BatchTimings {
+  reservationMs: number;
+  entriesTimeoutMs: number;
+}
 
 export interface PaymentFileRequest {
   debtorIban: string;
@@ -52,6 +62,7 @@ export class BatchesApp {
     private readonly payees: PayeeDirectory,
     private readonly ready: ReadyApp,
     private readonly logger: Logger,
+    private readonly timings: BatchTimings,
     private readonly crashAt?: CrashPoint,
   ) {}
 
@@ -74,8 +85,8 @@ export class BatchesApp {
     return res.matchedCount === 1;
   }
 
-  private step(step: BatchStep, b: Pick<Batch, '_id' | 'tenantId' | 'entryIds'>, ids = b.entryIds) {
-    return this.entries.run(step, b.tenantId, b._id, ids);
+  private step(step: BatchStep, b: Pick<Batch, '_id' | 'tenantId' | 'entryIds' | 'reservedUntil'>, ids = b.entryIds) {
+    return this.entries.run(step, b.tenantId, b._id, ids, step === 'reserve' ? (b.reservedUntil ?? null) : null);
   }
 
   async create(caller: CallerContext, input: { entryIds: string[]; payoutMethod: PayoutMethod }): Promise<BatchDoc> {
@@ -90,6 +101,8 @@ export class BatchesApp {
       currencyCode: caller.baseCurrency,
       entryIds: input.entryIds.map((id) => id.toLowerCase()),
       entries: [],
+      payees: [],
+      reservedUntil: new Date(now.getTime() + this.timings.reservationMs),
       createdAt: now,
       createdByEmployeeId: caller.employeeId,
       completedAt: null,
@@ -104,9 +117,14 @@ export class BatchesApp {
     try {
       reserved = await this.step('reserve', batch);
     } catch (err) {
-      // Entries did not answer: give back whatever it reserved (the recovery job does it if this fails too).
-      await this.rollBack(batch).catch(() => undefined);
-      throw err;
+      // No answer (a time-out, a lost connection): entries may still be reserving, so a release now could
+      // come before it and leave the entries locked to a dead batch. The batch stays `pending`: the recovery
+      // job rolls it back and releases again until the reservations' deadline (docs/decisions/0110).
+      this.logger.warn({ batchId: batch._id, err: (err as Error).message }, 'payout reserve got no answer');
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'The entries service did not answer in time; nothing was paid. The batch is rolled back by the service; its entries are ready again within a few minutes.',
+      );
     }
     const errors: FieldErrors = {};
     reserved.forEach((m, i) => {
@@ -126,7 +144,13 @@ export class BatchesApp {
         amountDue: m.amountDue!,
       }),
     );
-    if (!(await this.transition(batch, 'pending', 'committing', { entries }))) {
+    const payees = input.payoutMethod === 'BankTransfer' ? await this.bankDataOrRollBack(batch, entries) : [];
+    // The commit must reach entries while the reservations hold (one more call to entries at most).
+    if (Date.now() + this.timings.entriesTimeoutMs >= batch.reservedUntil!.getTime()) {
+      await this.rollBack(batch);
+      throw conflict('The payout batch took too long and was rolled back; nothing was paid. Create it again.');
+    }
+    if (!(await this.transition(batch, 'pending', 'committing', { entries, payees }))) {
       // The recovery job took it for a stale batch and rolled it back: nothing was paid.
       throw conflict('The payout batch took too long and was rolled back; nothing was paid. Create it again.');
     }
@@ -135,6 +159,26 @@ export class BatchesApp {
       throw new SimulatedCrash('crash in the middle of the commit');
     }
     return (await this.complete({ ...batch, state: 'committing', entries }))!;
+  }
+
+  /**
+   * The payees' bank data, kept with a BankTransfer batch (docs/decisions/0111). Employees not answering
+   * is 503, and the reservations are given back (entries has answered, so nothing is still reserving).
+   */
+  private async bankDataOrRollBack(batch: BatchDoc, entries: BatchEntry[]): Promise<BatchPayee[]> {
+    try {
+      return await this.snapshot(batch.tenantId, entries);
+    } catch (err) {
+      await this.rollBack(batch);
+      throw err;
+    }
+  }
+
+  /** The bank data of the employees `entries` pay, read from employees now. */
+  private async snapshot(tenantId: string, entries: readonly BatchEntry[]): Promise<BatchPayee[]> {
+    const ids = [...new Set(transferred(entries).map((e) => e.employeeId))];
+    if (!ids.length) return [];
+    return payeeSnapshot(entries, (await this.payees.payees(tenantId, ids)).payees);
   }
 
   /** `committing` → every entry paid out → `completed` (with payout.batch.created). Idempotent. */
@@ -162,11 +206,29 @@ export class BatchesApp {
     await this.transition(batch, 'releasing', 'rolledBack');
   }
 
+  /**
+   * A reserve that got no answer may reach entries after its batch was rolled back: its rolled-back
+   * batches are released again on every pass until their reservations' deadline (docs/decisions/0110).
+   */
+  private async releaseLateReservations(): Promise<number> {
+    let released = 0;
+    for (const b of await this.repos.rolledBackHoldingAfter(new Date())) {
+      try {
+        const marks = await this.step('release', b);
+        released += marks.filter((m) => m.rev !== undefined).length;
+      } catch (err) {
+        this.logger.warn({ batchId: b._id, err: (err as Error).message }, 'payout late release failed');
+      }
+    }
+    return released;
+  }
+
   /** `undoing` → entries ready again → `deleted`. Idempotent. */
   private async finishUndo(batch: BatchDoc): Promise<void> {
     const marks = await this.step('undo', batch);
     const now = new Date();
-    await this.transition(batch, 'undoing', 'deleted', { deletedAt: now });
+    // The bank data leaves with the batch (docs/decisions/0111).
+    await this.transition(batch, 'undoing', 'deleted', { deletedAt: now, payees: [] });
     await this.ready.applyMarks(batch.tenantId, marks, now);
   }
 
@@ -191,7 +253,9 @@ export class BatchesApp {
         }
       }
     }
-    return handled;
+    const late = await this.releaseLateReservations();
+    if (late) this.logger.info({ entries: late }, 'payout reservations of rolled-back batches released');
+    return handled + late;
   }
 
   /** A completed batch of the caller's company, else 404 (another company's, rolled back, deleted). */
@@ -245,20 +309,25 @@ export class BatchesApp {
     const b = await this.get(caller, rawId);
     if (b.payoutMethod !== 'BankTransfer')
       throw invalidState(`A ${b.payoutMethod} batch has no bank payment file; only BankTransfer batches do.`);
-    const paid = b.entries.filter((e) => new Decimal(e.amountDue).isPositive() && !new Decimal(e.amountDue).isZero());
+    const paid = transferred(b.entries);
     if (!paid.length) throw invalidState('Nothing in this batch is paid to an employee; there is no payment file.');
 
-    const { company, payees } = await this.payees.payees(b.tenantId, [...new Set(paid.map((e) => e.employeeId))]);
-    const byId = new Map(payees.map((p) => [p.id, p]));
-    const missing: FieldErrors = {};
-    b.entries.forEach((e, i) => {
-      if (!paid.includes(e)) return;
-      const iban = byId.get(e.employeeId)?.bankAccount;
-      if (!iban || !isIban(compactIban(iban)))
-        missing[`entries[${i}].employeeId`] = ['has no valid bank account (IBAN) on record; add it to the employee'];
-    });
-    if (Object.keys(missing).length)
-      throw new AppError('INVALID_STATE', 'Some employees of this batch have no bank account on record.', missing);
+    // The bank data kept when the batch was made (docs/decisions/0111), never the employee record of today;
+    // a batch made before bank data was kept takes it from the records now, as it did then.
+    const kept = b.payees?.length ? b.payees : undefined;
+    const ids = kept ? [] : [...new Set(paid.map((e) => e.employeeId))];
+    const { company, payees: records } = await this.payees.payees(b.tenantId, ids);
+    const payees = kept ?? payeeSnapshot(b.entries, records);
+    const missing = withoutBankAccount(b.entries, payees);
+    if (missing.length) {
+      const errors: FieldErrors = {};
+      for (const i of missing)
+        errors[`entries[${i}].employeeId`] = [
+          'had no valid bank account (IBAN) on record when the batch was made; add it to the employee, undo the batch and make it again',
+        ];
+      throw new AppError('INVALID_STATE', 'Some employees of this batch have no bank account on record.', errors);
+    }
+    const byId = new Map(payees.map((p) => [p.employeeId, p]));
 
     const xml = buildPain001({
       messageId: b._id,
@@ -274,7 +343,7 @@ export class BatchesApp {
           endToEndId: e.entryNumber || e.entryId,
           amount: e.amountDue,
           creditorName: p.name,
-          creditorIban: compactIban(p.bankAccount!),
+          creditorIban: p.iban!,
           creditorBic: p.bic,
           remittance: `Travel expenses ${e.entryNumber || e.entryId}`,
         };

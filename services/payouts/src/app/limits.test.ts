@@ -33,6 +33,7 @@ const app = () =>
     untouched('payees'),
     untouched('ready'),
     untouched('logger'),
+    { reservationMs: 600_000, entriesTimeoutMs: 30_000 },
   );
 
 const ids = (n: number) =>

@@ -4,9 +4,18 @@ import type { PayoutBatchStep, PayoutMark } from '@travel/contracts';
 export type EntryMark = PayoutMark;
 export type BatchStep = PayoutBatchStep;
 
-/** The entries context, as a batch needs it (docs/decisions/0075). Every step is idempotent per batch. */
+/**
+ * The entries context, as a batch needs it (docs/decisions/0075). Every step is idempotent per batch; a
+ * reserve names the reservations' deadline (0110).
+ */
 export interface EntryMarks {
-  run(step: BatchStep, tenantId: string, batchId: string, entryIds: readonly string[]): Promise<EntryMark[]>;
+  run(
+    step: BatchStep,
+    tenantId: string,
+    batchId: string,
+    entryIds: readonly string[],
+    reservedUntil: Date | null,
+  ): Promise<EntryMark[]>;
 }
 
 export interface Payee {
@@ -16,7 +25,7 @@ export interface Payee {
   bic: string | null;
 }
 
-/** The employees context: the payer's name and the payees' bank data, for the payment file only. */
+/** The employees context: the payer's name, and the payees' bank data a BankTransfer batch keeps (0111). */
 export interface PayeeDirectory {
   payees(tenantId: string, employeeIds: readonly string[]): Promise<{ company: { name: string }; payees: Payee[] }>;
 }

@@ -1,4 +1,13 @@
-import { batchEntry, deletableUntil, duplicateIds, refusalToDelete, totals, type Batch } from './batch';
+import {
+  batchEntry,
+  deletableUntil,
+  duplicateIds,
+  payeeSnapshot,
+  refusalToDelete,
+  totals,
+  withoutBankAccount,
+  type Batch,
+} from './batch';
 
 const batch = (over: Partial<Batch> = {}): Batch => ({
   _id: 'b1',
@@ -42,5 +51,27 @@ describe('payout batches', () => {
     const downloaded = batch({ paymentFileDownloadedAt: new Date('2026-11-02T08:00:00.000Z') });
     expect(deletableUntil(downloaded)).toBeNull();
     expect(refusalToDelete(downloaded, new Date('2026-11-02T09:00:00.000Z'))).toMatch(/downloaded/);
+  });
+
+  it('keeps each paid employee’s bank data once; an employee owing money back needs none; a bad IBAN is kept as null', () => {
+    const entries = [
+      batchEntry({ entryId: 'a', entryNumber: '1', employeeId: 'ivo', amountDue: '250.25' }),
+      batchEntry({ entryId: 'b', entryNumber: '2', employeeId: 'ivo', amountDue: '99.75' }),
+      batchEntry({ entryId: 'c', entryNumber: '3', employeeId: 'owes', amountDue: '-50.00' }),
+      batchEntry({ entryId: 'd', entryNumber: '4', employeeId: 'ana', amountDue: '5.00' }),
+      batchEntry({ entryId: 'e', entryNumber: '5', employeeId: 'gone', amountDue: '1.00' }),
+    ];
+    const records = [
+      { id: 'ivo', name: 'Ivo Kovač', bankAccount: 'hr12 1001 0051 8630 0016 0', bic: 'ZABAHR2X' },
+      { id: 'owes', name: 'Owes', bankAccount: 'HR1210010051863000160', bic: null },
+      { id: 'ana', name: 'Ana Bez', bankAccount: 'HR0000000000000000000', bic: null },
+    ];
+    const payees = payeeSnapshot(entries, records);
+    expect(payees).toEqual([
+      { employeeId: 'ivo', name: 'Ivo Kovač', iban: 'HR1210010051863000160', bic: 'ZABAHR2X' },
+      { employeeId: 'ana', name: 'Ana Bez', iban: null, bic: null },
+    ]);
+    // Ana's IBAN is not valid, the employee of e is not on record; c is owed back, never transferred.
+    expect(withoutBankAccount(entries, payees)).toEqual([3, 4]);
   });
 });

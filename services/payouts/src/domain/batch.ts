@@ -1,6 +1,7 @@
 // Payout batches (docs/decisions/0075, 0077). Pure: no I/O.
 import { Decimal, minorDigits } from '@travel/money';
 import type { FieldErrors } from '@travel/platform';
+import { compactIban, isIban } from './pain001';
 import { directionOf, type Direction } from './ready';
 
 export const PAYOUT_METHODS = ['BankTransfer', 'Cash', 'Payroll'] as const;
@@ -22,6 +23,18 @@ export interface BatchEntry {
   direction: Direction;
 }
 
+/**
+ * A payee's bank data as it was when the batch was made (docs/decisions/0111): the payment file uses it,
+ * whatever the employee record says later. Personal data: never in a response, an event or a log.
+ */
+export interface BatchPayee {
+  employeeId: string;
+  name: string;
+  /** Null when the record had no valid IBAN: the payment file is then refused (409). */
+  iban: string | null;
+  bic: string | null;
+}
+
 export interface Batch {
   _id: string;
   tenantId: string;
@@ -30,6 +43,10 @@ export interface Batch {
   currencyCode: string;
   entryIds: string[];
   entries: BatchEntry[];
+  /** BankTransfer: the bank data of every employee paid by the batch, taken when it was made (0111). */
+  payees?: BatchPayee[];
+  /** The entries' reservations lapse then unless committed (docs/decisions/0110); null on older batches. */
+  reservedUntil?: Date | null;
   createdAt: Date;
   createdByEmployeeId: string;
   completedAt: Date | null;
@@ -97,4 +114,32 @@ export function totals(
   }
   const places = minorDigits(currency);
   return { toEmployees: to.toFixed(places), fromEmployees: from.toFixed(places) };
+}
+
+/** The entries a payment file pays: a positive amount due (what employees owe back is never transferred). */
+export const transferred = (entries: readonly BatchEntry[]): BatchEntry[] =>
+  entries.filter((e) => new Decimal(e.amountDue).isPositive() && !new Decimal(e.amountDue).isZero());
+
+/**
+ * The bank data a BankTransfer batch keeps (docs/decisions/0111): one payee per employee it pays, from the
+ * employee records read when it is made; an IBAN that is missing or not valid is kept as null.
+ */
+export function payeeSnapshot(
+  entries: readonly BatchEntry[],
+  records: readonly { id: string; name: string; bankAccount: string | null; bic: string | null }[],
+): BatchPayee[] {
+  const paid = new Set(transferred(entries).map((e) => e.employeeId));
+  return records
+    .filter((r) => paid.has(r.id))
+    .map((r) => {
+      const iban = r.bankAccount ? compactIban(r.bankAccount) : '';
+      return { employeeId: r.id, name: r.name, iban: isIban(iban) ? iban : null, bic: r.bic };
+    });
+}
+
+/** The indexes (in `entries`) of the transfers whose payee has no valid IBAN in `payees`. */
+export function withoutBankAccount(entries: readonly BatchEntry[], payees: readonly BatchPayee[]): number[] {
+  const paid = transferred(entries);
+  const ibanOf = new Map(payees.map((p) => [p.employeeId, p.iban]));
+  return entries.flatMap((e, i) => (paid.includes(e) && !ibanOf.get(e.employeeId) ? [i] : []));
 }

@@ -21,6 +21,8 @@ describe('the ready-for-payout projection', () => {
     expect(isReady(base)).toBe(true);
     expect(isReady({ ...base, amountDue: '-250.00' })).toBe(true);
     expect(isReady({ ...base, amountDue: '0.00' })).toBe(false);
+    // Not known (a per-diem row has no amount, docs/decisions/0109): never ready, never paid as 0.
+    expect(isReady({ ...base, amountDue: null })).toBe(false);
     expect(isReady({ ...base, isPaidOut: true })).toBe(false);
     expect(isReady({ ...base, deleted: true })).toBe(false);
     for (const status of [0, 1, 2, 4, 5]) expect(isReady({ ...base, status })).toBe(false);

@@ -13,7 +13,8 @@ export interface EntryChange {
   deleted: boolean;
   approvedAt: string | null;
   baseCurrency: string;
-  amountDue: string;
+  /** Computed by entries (docs/decisions/0109); null when not known (a per-diem row has no amount). */
+  amountDue: string | null;
   rev: number;
 }
 
@@ -27,17 +28,20 @@ export interface ReadyRow {
   deleted: boolean;
   approvedAt: Date | null;
   baseCurrency: string;
-  /** Decimal text in the base currency. */
-  amountDue: string;
-  /** Approved, not paid out, not deleted, something due: on the list. */
+  /** Decimal text in the base currency; null when entries does not know it (never ready then). */
+  amountDue: string | null;
+  /** Approved, not paid out, not deleted, a known amount due other than zero: on the list. */
   ready: boolean;
   /** The entry revision this row reflects; an older or equal change is ignored. */
   rev: number;
 }
 
-/** Ready = Approved, not paid out, not deleted, and an amount due other than zero (either sign). */
+/**
+ * Ready = Approved, not paid out, not deleted, and a known amount due other than zero (either sign). An
+ * unknown amount (null) is never paid as 0 (docs/decisions/0109).
+ */
 export const isReady = (r: Pick<ReadyRow, 'status' | 'isPaidOut' | 'deleted' | 'amountDue'>): boolean =>
-  r.status === APPROVED && !r.isPaidOut && !r.deleted && !new Decimal(r.amountDue).isZero();
+  r.status === APPROVED && !r.isPaidOut && !r.deleted && r.amountDue !== null && !new Decimal(r.amountDue).isZero();
 
 export type Direction = 'ToEmployee' | 'FromEmployee';
 export const directionOf = (amountDue: string): Direction =>

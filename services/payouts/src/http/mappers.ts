@@ -8,15 +8,17 @@ type Schemas = components['schemas'];
 /** The JSON number of a stored decimal text (its digits are exactly the text's). */
 const wire = (text: string): number => Number(text);
 
+/** A row of the list: only ready rows are listed, and a ready row's amount is known (domain/ready.ts). */
 export function toReadyResponse(r: ReadyDoc): Schemas['ReadyForPayout'] {
+  const amountDue = r.amountDue!;
   return {
     id: r._id,
     entryNumber: r.entryNumber,
     employeeId: r.employeeId,
     approvedAt: (r.approvedAt ?? new Date(0)).toISOString(),
-    amountDue: wire(r.amountDue),
+    amountDue: wire(amountDue),
     currencyCode: r.baseCurrency as Schemas['ReadyForPayout']['currencyCode'],
-    direction: directionOf(r.amountDue),
+    direction: directionOf(amountDue),
   };
 }
 

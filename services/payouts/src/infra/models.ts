@@ -32,7 +32,7 @@ export function registerModels(conn: Connection): PayoutsModels {
       deleted: { type: Boolean, required: true },
       approvedAt: { type: Date, default: null },
       baseCurrency: { type: String, required: true },
-      amountDue: { type: String, required: true },
+      amountDue: { type: String, default: null },
       ready: { type: Boolean, required: true },
       rev: { type: Number, required: true },
     },
@@ -51,6 +51,16 @@ export function registerModels(conn: Connection): PayoutsModels {
     },
     { _id: false },
   );
+  // A BankTransfer batch's payees as they were when it was made (docs/decisions/0111): personal data.
+  const payee = new Schema(
+    {
+      employeeId: { type: String, required: true },
+      name: { type: String, required: true },
+      iban: { type: String, default: null },
+      bic: { type: String, default: null },
+    },
+    { _id: false },
+  );
   const batch = new Schema<BatchDoc>(
     {
       _id: String,
@@ -60,6 +70,8 @@ export function registerModels(conn: Connection): PayoutsModels {
       currencyCode: { type: String, required: true },
       entryIds: { type: [String], default: [] },
       entries: { type: [entry], default: [] },
+      payees: { type: [payee], default: [] },
+      reservedUntil: { type: Date, default: null },
       createdAt: { type: Date, required: true },
       createdByEmployeeId: { type: String, required: true },
       completedAt: { type: Date, default: null },

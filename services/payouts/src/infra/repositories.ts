@@ -16,6 +16,8 @@ export interface PayoutsRepositories {
   readyRowOfEntry(entryId: string): Promise<ReadyDoc | null>;
   /** The batches of every company in a state the recovery job finishes or rolls back. */
   batchesIn(state: BatchDoc['state']): Promise<BatchDoc[]>;
+  /** Rolled-back batches of every company whose reservations may still hold after `now` (docs/decisions/0110). */
+  rolledBackHoldingAfter(now: Date): Promise<BatchDoc[]>;
 }
 
 export function payoutsRepositories(conn: Connection): PayoutsRepositories {
@@ -33,5 +35,11 @@ export function payoutsRepositories(conn: Connection): PayoutsRepositories {
       models.Batch.find({ state }, null, crossTenant('payout recovery: the unfinished batches of every company')).lean<
         BatchDoc[]
       >(),
+    rolledBackHoldingAfter: (now) =>
+      models.Batch.find(
+        { state: 'rolledBack', reservedUntil: { $gt: now } },
+        null,
+        crossTenant('payout recovery: late reservations of rolled-back batches of every company'),
+      ).lean<BatchDoc[]>(),
   };
 }
