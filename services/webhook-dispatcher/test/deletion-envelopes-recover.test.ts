@@ -121,15 +121,18 @@ describe('deleted subscriptions and envelopes stored once', () => {
 
     // Before the migration: read and retried from the row's own copy.
     expect((await detail(sub.id, older._id)).payload).toBe(payload);
+    const retriedAt = new Date();
     expect((await h.api('POST', `/api/v1/webhooks/${sub.id}/deliveries/${older._id}/retry`)).status).toBe(202);
     await r.waitForRequests(1);
     expect(r.requests[0]!.body.toString('utf8')).toBe(payload);
 
-    // The migration moves the bytes to one envelope, kept 30 days from the newest row, and is idempotent.
+    // The migration moves the bytes to one envelope and is idempotent. The envelope is kept 30 days from
+    // its last use: the manual retry above, which renewed it (decision 0112), not the newest row.
     expect(await moveDeliveryPayloads(models())).toBeGreaterThanOrEqual(2);
     expect(await moveDeliveryPayloads(models())).toBe(0);
     const envelope = await models().Envelope.findOne({ _id: eventId, tenantId: h.tenantId }).lean();
-    expect(envelope).toMatchObject({ tenantId: h.tenantId, payload, lastUsedAt: newer.createdAt });
+    expect(envelope).toMatchObject({ tenantId: h.tenantId, payload });
+    expect(envelope!.lastUsedAt.getTime()).toBeGreaterThanOrEqual(retriedAt.getTime());
     const rows = await models().Delivery.find({ eventId, tenantId: h.tenantId }).lean();
     expect(rows.map((x) => x.payload)).toEqual([undefined, undefined]);
     expect((await detail(sub.id, older._id)).payload).toBe(payload);

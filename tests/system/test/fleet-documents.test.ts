@@ -112,7 +112,8 @@ describe('vehicle documents', () => {
     const six = Array.from({ length: 6 }, (_, i) => [`p${i}.pdf`, pdf()] as [string, Buffer]);
     const tooMany = await api.post(`/api/v1/vehicles/${vehicleId}/documents`, form(...six));
     expect(tooMany.status).toBe(400);
-    expect(Object.keys(tooMany.body.errors)).toEqual(['File']);
+    // The contract states the maximum (maxItems 5, decision 0107), so its validator answers, keyed by the part.
+    expect(Object.keys(tooMany.body.errors)).toEqual(['files']);
     const none = await api.post(`/api/v1/vehicles/${vehicleId}/documents`, new FormData());
     expect(none.status).toBe(400);
     const other = new FormData();

@@ -11,7 +11,7 @@ import { urlEnv } from '@travel/contracts';
 import type { RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
 import { startGateway } from '@travel/gateway/src/service';
-import { ApiClient, createTestEnv, freePort, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
+import { ApiClient, createTestEnv, childPorts, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
 import { png } from '@travel/fleet/test/support/sample-files';
 import { tenantMaker } from './support/stack-parts';
 
@@ -79,17 +79,16 @@ describe('decompression bombs', () => {
 
   /** A service in a process of its own (`npm start` runs it so). */
   async function child(service: string, vars: Record<string, string | undefined>) {
-    const port = await freePort();
+    const ports = await childPorts();
     const proc = spawn('node', ['--import', 'tsx', join(repoRoot(), 'services', service, 'src', 'main.ts')], {
       cwd: repoRoot(),
-      env: { ...vars, PORT: String(port), LOG_LEVEL: 'warn' },
+      env: { ...vars, ...ports.env, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     proc.stderr!.on('data', (d) => process.stderr.write(`[${service}] ${d}`));
     children.push(proc);
-    const url = `http://127.0.0.1:${port}`;
-    await waitReady(url, 60_000);
-    return { proc, url };
+    await waitReady(ports.opsUrl, 60_000);
+    return { proc, url: ports.url };
   }
 
   beforeAll(async () => {
