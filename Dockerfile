@@ -16,5 +16,7 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /out /app
 USER 1000
-EXPOSE 8080
+# The API port and the ops port (/healthz, /readyz, /metrics): each service's own are set by the chart
+# (PORT, OPS_PORT); these are the gateway's defaults (decision 0097).
+EXPOSE 8080 9080
 CMD ["node", "dist/main.js"]
