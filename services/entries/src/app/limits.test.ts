@@ -1,4 +1,5 @@
-import { AppError, type CallerContext } from '@travel/platform';
+import { refusal, untouched } from '@travel/testkit/src/doubles';
+import type { CallerContext } from '@travel/platform';
 import { entryFields, type TravelEntry } from '../domain/entry';
 import { Decimal } from '@travel/money';
 import { EntriesApp } from './entries';
@@ -21,25 +22,6 @@ const caller: CallerContext = {
   requestId: 'r1',
 };
 const trip = { departureDate: '2026-11-02', returnDate: '2026-11-03' };
-
-/** A dependency that fails the test on any use: the refusal must come before it. */
-const untouched = <T extends object>(name: string): T =>
-  new Proxy({} as T, {
-    get: (_t, key) => {
-      if (key === 'then') return undefined;
-      throw new Error(`${name}.${String(key)} was used before the refusal`);
-    },
-  });
-
-async function refusal(run: () => Promise<unknown>): Promise<AppError> {
-  try {
-    await run();
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error('not refused');
-}
 
 const stored: TravelEntry = {
   _id: 'x1',

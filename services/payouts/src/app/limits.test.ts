@@ -1,5 +1,6 @@
+import { refusal, untouched } from '@travel/testkit/src/doubles';
 import { contractAt } from '@travel/contracts';
-import { AppError, type CallerContext } from '@travel/platform';
+import type { CallerContext } from '@travel/platform';
 import { MAX_BATCH_ENTRIES, MIN_BATCH_ENTRIES } from '../domain/limits';
 import { BatchesApp } from './batches';
 
@@ -17,15 +18,6 @@ const caller: CallerContext = {
   requestId: 'r1',
 };
 
-/** A dependency that fails the test on any use. */
-const untouched = <T extends object>(name: string): T =>
-  new Proxy({} as T, {
-    get: (_t, key) => {
-      if (key === 'then') return undefined;
-      throw new Error(`${name}.${String(key)} was used before the refusal`);
-    },
-  });
-
 const app = () =>
   new BatchesApp(
     untouched('repos'),
@@ -38,16 +30,6 @@ const app = () =>
 
 const ids = (n: number) =>
   Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
-
-async function refusal(run: () => Promise<unknown>): Promise<AppError> {
-  try {
-    await run();
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error('not refused');
-}
 
 describe('a payout batch create is bounded in the use case', () => {
   it.each([

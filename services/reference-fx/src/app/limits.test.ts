@@ -1,6 +1,6 @@
+import { refusal } from '@travel/testkit/src/doubles';
 import { contractAt } from '@travel/contracts';
 import { decimal, MAX_EXCHANGE_RATE } from '@travel/money';
-import { AppError } from '@travel/platform';
 import { MAX_ALLOW_LIST_CODES, normalizeList } from '../domain/allow-lists';
 import { pageOf, SLOVENIAN_MUNICIPALITIES } from '../domain/municipalities';
 import { FxRatesApp } from './fx-rates';
@@ -14,16 +14,6 @@ const store = new Proxy({} as FxStore, {
     throw new Error(`store.${String(key)} was read before the refusal`);
   },
 });
-
-const refusal = async (run: () => unknown): Promise<AppError> => {
-  try {
-    await run();
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error('not refused');
-};
 
 describe('FxRatesApp.convert refuses a manual rate outside (0, 1,000,000]', () => {
   it.each([
