@@ -2,15 +2,21 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KeyResolver } from './key-resolver';
 
-/** A stand-in for the employees service's key resolution: counts lookups, answers after `delayMs`. */
-async function fakeEmployees(delayMs: number) {
-  const state = { lookups: 0, revoked: false };
+/**
+ * A stand-in for the employees service's key resolution: counts lookups (in all and by key), answers after
+ * `delayMs`; every key is valid unless `onlyValid` names the valid ones.
+ */
+async function fakeEmployees(delayMs: number, onlyValid?: string[]) {
+  const state = { lookups: 0, revoked: false, byKey: new Map<string, number>() };
   const server: Server = createServer((req, res) => {
     state.lookups++;
-    req.resume();
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () =>
       setTimeout(() => {
-        if (state.revoked) res.writeHead(401).end();
+        const { key } = JSON.parse(body) as { key: string };
+        state.byKey.set(key, (state.byKey.get(key) ?? 0) + 1);
+        if (state.revoked || (onlyValid && !onlyValid.includes(key))) res.writeHead(401).end();
         else
           res
             .writeHead(200, { 'content-type': 'application/json' })
@@ -47,6 +53,62 @@ describe('KeyResolver', () => {
       state.revoked = true;
       await new Promise((r) => setTimeout(r, 150));
       expect(await resolver.resolve('tek_a')).toBeNull();
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a flood of unknown keys never pushes a known key out: both caches are bounded LRUs of their own', async () => {
+    const { state, url, server } = await fakeEmployees(0, ['tek_valid']);
+    try {
+      const resolver = new KeyResolver(url, 'secret', 60_000, 60_000, { known: 10, unknown: 100 });
+      expect(await resolver.resolve('tek_valid')).not.toBeNull();
+      // Ten times the unknown cache's capacity, in batches of 50 (today's single map was cleared whole
+      // once full, taking the valid key with it).
+      for (let i = 0; i < 1000; i += 50)
+        await Promise.all(Array.from({ length: 50 }, (_, j) => resolver.resolve(`tek_flood${i + j}`)));
+      expect(await resolver.resolve('tek_valid')).not.toBeNull();
+      expect(state.byKey.get('tek_valid')).toBe(1);
+      // The unknown cache kept its newest answers only: the last flood key is still known to be unknown,
+      // the first was forgotten and costs a lookup again.
+      const before = state.lookups;
+      expect(await resolver.resolve('tek_flood999')).toBeNull();
+      expect(state.lookups).toBe(before);
+      expect(await resolver.resolve('tek_flood0')).toBeNull();
+      expect(state.lookups).toBe(before + 1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('the known keys\' cache forgets its least recently used key first, never all at once', async () => {
+    const { state, url, server } = await fakeEmployees(0);
+    try {
+      const resolver = new KeyResolver(url, 'secret', 60_000, 1000, { known: 3, unknown: 3 });
+      for (const k of ['tek_a', 'tek_b', 'tek_c']) await resolver.resolve(k);
+      await resolver.resolve('tek_a'); // a is recent again: b is the coldest
+      await resolver.resolve('tek_d');
+      expect(state.lookups).toBe(4);
+      for (const k of ['tek_a', 'tek_c', 'tek_d']) await resolver.resolve(k);
+      expect(state.lookups).toBe(4);
+      await resolver.resolve('tek_b');
+      expect(state.byKey.get('tek_b')).toBe(2);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('calls onLookup only when the call starts a lookup: not on a cached answer, nor when joining one in flight', async () => {
+    const { url, server } = await fakeEmployees(30, ['tek_valid']);
+    try {
+      const resolver = new KeyResolver(url, 'secret', 60_000, 60_000);
+      const started: string[] = [];
+      const resolve = (key: string, who: string) => resolver.resolve(key, () => started.push(who));
+      await Promise.all([resolve('tek_valid', 'first'), resolve('tek_valid', 'joined')]);
+      await resolve('tek_valid', 'cached');
+      await resolve('tek_unknown', 'unknown');
+      await resolve('tek_unknown', 'unknown, cached');
+      expect(started).toEqual(['first', 'unknown']);
     } finally {
       server.close();
     }

@@ -1,8 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { CONTEXT_HEADER, mintContext, type CallerContext } from '@travel/platform';
+import { Lru } from '../domain/lru';
 
 export type ResolvedCaller = Omit<CallerContext, 'kind' | 'requestId'>;
+
+interface CachedAnswer<T> {
+  value: T;
+  until: number;
+}
+
+/** How many answers each cache keeps, the least recently used forgotten first. */
+export interface KeyCacheCapacity {
+  known: number;
+  unknown: number;
+}
 
 /**
  * Asks the employees service who an API key belongs to, and remembers the answer briefly: a revoked
@@ -11,9 +23,14 @@ export type ResolvedCaller = Omit<CallerContext, 'kind' | 'requestId'>;
  * requests in flight made 64 lookups (each three store reads and a new connection) at once, every
  * `ttlMs` (docs/benchmarks.md, "API reads"). A shared lookup started before a revocation can answer
  * requests that arrive while it runs, which is within the same `ttlMs` bound.
+ *
+ * Known keys and unknown keys are remembered in two bounded LRUs (docs/decisions/0116): a flood of random
+ * keys fills only the unknown keys' one and can never push a valid key out (the single map used to be
+ * cleared whole past 50,000 entries: 50,001 random keys emptied it).
  */
 export class KeyResolver {
-  private readonly cache = new Map<string, { value: ResolvedCaller | null; until: number }>();
+  private readonly known: Lru<string, CachedAnswer<ResolvedCaller>>;
+  private readonly unknown: Lru<string, CachedAnswer<null>>;
   private readonly inFlight = new Map<string, Promise<ResolvedCaller | null>>();
 
   constructor(
@@ -21,14 +38,26 @@ export class KeyResolver {
     private readonly contextSecret: string,
     private readonly ttlMs = 5000,
     private readonly negativeTtlMs = 1000,
-  ) {}
+    capacity: KeyCacheCapacity = { known: 50_000, unknown: 10_000 },
+  ) {
+    this.known = new Lru(capacity.known);
+    this.unknown = new Lru(capacity.unknown);
+  }
 
-  async resolve(key: string): Promise<ResolvedCaller | null> {
+  /**
+   * Who the key belongs to, or null when it is unknown or revoked. `onLookup` runs, synchronously, only
+   * when this call starts a lookup of its own (not on a cached answer, nor when it joins a lookup in flight).
+   */
+  async resolve(key: string, onLookup?: () => void): Promise<ResolvedCaller | null> {
     const cacheKey = createHash('sha256').update(key).digest('base64');
-    const hit = this.cache.get(cacheKey);
-    if (hit && hit.until > Date.now()) return hit.value;
+    const now = Date.now();
+    const known = this.known.get(cacheKey);
+    if (known && known.until > now) return known.value;
+    const unknown = this.unknown.get(cacheKey);
+    if (unknown && unknown.until > now) return null;
     let pending = this.inFlight.get(cacheKey);
     if (!pending) {
+      onLookup?.();
       pending = this.lookup(key, cacheKey).finally(() => this.inFlight.delete(cacheKey));
       this.inFlight.set(cacheKey, pending);
     }
@@ -53,8 +82,17 @@ export class KeyResolver {
     else if (res.ok) value = (await res.json()) as ResolvedCaller;
     else throw new Error(`key resolution answered ${res.status}`);
 
-    if (this.cache.size > 50_000) this.cache.clear();
-    this.cache.set(cacheKey, { value, until: Date.now() + (value ? this.ttlMs : this.negativeTtlMs) });
+    this.remember(cacheKey, value);
     return value;
+  }
+
+  private remember(cacheKey: string, value: ResolvedCaller | null): void {
+    if (value) {
+      this.known.set(cacheKey, { value, until: Date.now() + this.ttlMs });
+      this.unknown.delete(cacheKey);
+    } else {
+      this.unknown.set(cacheKey, { value, until: Date.now() + this.negativeTtlMs });
+      this.known.delete(cacheKey); // revoked: its old answer must not outlive the new one
+    }
   }
 }
