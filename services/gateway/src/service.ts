@@ -14,10 +14,20 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, logger?
   const app = createGatewayApp({
     logger: log,
     metrics: new Metrics('gateway'),
-    resolver: new KeyResolver(config.upstreams.employees, config.contextSecret, config.keyCacheMs),
+    resolver: new KeyResolver(config.upstreams.employees, config.contextSecret, config.keyCacheMs, undefined, {
+      known: config.keyCacheSize,
+      unknown: config.unknownKeyCacheSize,
+    }),
     upstreams: config.upstreams,
     contextSecret: config.contextSecret,
     limiter: new RateLimiter(config.rateLimitPerMinute, config.rateLimitBurst),
+    authFailures: new RateLimiter(
+      config.authFailuresPerMinute,
+      config.authFailureBurst,
+      undefined,
+      config.authFailureAddresses,
+    ),
+    trustedProxyHops: config.trustedProxyHops,
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));

@@ -34,7 +34,8 @@ export function limitKeyOf(address: string): string {
   if (!a.includes(':')) return a;
   const [left, right, ...more] = a.split('::');
   if (more.length > 0) return a;
-  const groupsOf = (s: string | undefined) => (s ? s.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
+  const groupsOf = (s: string | undefined) =>
+    s ? s.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : [];
   const head = groupsOf(left);
   const tail = groupsOf(right);
   const groups = right === undefined ? head : [...head, ...Array(8 - head.length - tail.length).fill('0'), ...tail];

@@ -48,10 +48,14 @@ export class RateLimiter {
     return b.tokens >= 1 ? 0 : this.secondsUntilToken(b);
   }
 
-  /** Returns a token taken for something that turned out not to count (up to the burst). */
+  /**
+   * Returns a token taken for something that turned out not to count. A bucket full again is forgotten:
+   * it is the same as none, and keeps the buckets to keys that were refused or are spending.
+   */
   giveBack(key: string): void {
-    const b = this.buckets.peek(key);
-    if (b) b.tokens = Math.min(this.burst, b.tokens + 1);
+    const b = this.refilled(key);
+    if (b.tokens + 1 >= this.burst) this.buckets.delete(key);
+    else b.tokens += 1;
   }
 
   private refilled(key: string): Bucket {

@@ -81,7 +81,7 @@ describe('KeyResolver', () => {
     }
   });
 
-  it('the known keys\' cache forgets its least recently used key first, never all at once', async () => {
+  it("the known keys' cache forgets its least recently used key first, never all at once", async () => {
     const { state, url, server } = await fakeEmployees(0);
     try {
       const resolver = new KeyResolver(url, 'secret', 60_000, 1000, { known: 3, unknown: 3 });
