@@ -16,9 +16,9 @@ export type KeyCheckResult =
  * 2. an address (`clientKey`) whose failed lookups spent its bucket is refused before anything else,
  *    whatever key it sends, until its bucket refills;
  * 3. otherwise the key is resolved: cached, or looked up at the employees service. A lookup takes a token
- *    from the address when it starts and gives it back when the key is valid (or the lookup fails), so
- *    only lookups that answered "unknown" count, and concurrent guesses from one address can start no
- *    more lookups than its bucket holds. Cached answers and requests that join a lookup in flight take
+ *    from the address when it starts and gives it back when the key is valid, so only lookups that did
+ *    not find a key count (unknown, revoked, or failed), and concurrent guesses from one address can
+ *    start no more lookups than its bucket holds. Cached answers and requests that join a lookup in flight take
  *    nothing: repeating one unknown key costs no lookup, and many requests with one valid key share one.
  */
 export class KeyCheck {
@@ -57,10 +57,8 @@ export class KeyCheck {
         this.failures.take(clientKey);
       });
     } catch (err) {
-      if (started) {
-        this.failures.giveBack(clientKey);
-        this.lookups.inc({ answer: 'failed' });
-      }
+      // The token stays taken: an employees service in trouble is not asked faster because it fails.
+      if (started) this.lookups.inc({ answer: 'failed' });
       throw err;
     }
     if (started) this.lookups.inc({ answer: caller ? 'known' : 'unknown' });
