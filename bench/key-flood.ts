@@ -1,6 +1,6 @@
 // A flood of unknown API keys through the gateway while a valid caller reads (issue 20, section 5):
 //   npx tsx bench/key-flood.ts [--rounds 3] [--keys 10000] [--addresses 16] [--flood-rate 2000] [--in-flight 64]
-//                              [--rate 100] [--window 5] [--log-level info]
+//                              [--rate 50] [--window 5] [--log-level info]
 // (also `npm run bench -- key-flood ...`). Processes, as in bench/api-reads.ts: the employees service on a
 // FerretDB of this run's own and a vhost of the shared test broker, the gateway with its production
 // defaults (key cache 5 s, failed authentications 20 per address then 30 a minute; only the per-key rate
@@ -34,7 +34,7 @@ const KEYS = Number(opt('keys') ?? 10_000);
 const ADDRESSES = Number(opt('addresses') ?? 16);
 const FLOOD_RATE = Number(opt('flood-rate') ?? 2000);
 const IN_FLIGHT = Number(opt('in-flight') ?? 64);
-const RATE = Number(opt('rate') ?? 100);
+const RATE = Number(opt('rate') ?? 50);
 const WINDOW_S = Number(opt('window') ?? 5);
 const LOG_LEVEL = opt('log-level') ?? 'info';
 const ROOT = repoRoot();
