@@ -1,6 +1,6 @@
 // A flood of unknown API keys through the gateway while a valid caller reads (issue 20, section 5):
-//   npx tsx bench/key-flood.ts [--rounds 3] [--keys 10000] [--addresses 16] [--flood-rate 1000] [--in-flight 64]
-//                              [--rate 50] [--window 5] [--log-level info]
+//   npx tsx bench/key-flood.ts [--rounds 3] [--keys 10000] [--addresses 16] [--flood-rate 500] [--in-flight 64]
+//                              [--rate 50] [--window 5] [--log-level info] [--profile]
 // (also `npm run bench -- key-flood ...`). Processes, as in bench/api-reads.ts: the employees service on a
 // FerretDB of this run's own and a vhost of the shared test broker, the gateway with its production
 // defaults (key cache 5 s, failed authentications 20 per address then 30 a minute; only the per-key rate
@@ -13,7 +13,8 @@
 //           offered, at most `in-flight` outstanding; for at least `window` seconds.
 // Per scenario: the valid caller's p50/p99/max and its answers, the flood's answers, the gateway's key
 // lookups by answer (its metrics; `known` are the valid key's), CPU by process. Figures are medians over
-// the rounds; the ratio is flood p99 / quiet p99. Results: bench/results/<date>-key-flood.json.
+// the rounds; the ratio is flood p99 / quiet p99. Results: bench/results/<date>-key-flood.json. --profile: a
+// V8 CPU profile of the gateway during the first round's flood, summarized in the results.
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -25,14 +26,16 @@ import { createTestEnv } from '../packages/testkit/src/env';
 import { ensureTestTls } from '../packages/testkit/src/tls';
 import { ask, forkTs, waitForExit } from './lib/children';
 import { cliOptions } from './lib/cli';
+import { summarizeCpuProfile } from './lib/cpuprofile';
 import { writeResultsFile } from './lib/results-file';
 import { CpuMeter, load, machine, percentile, pidListeningOn, round2 } from './lib/system';
 
-const { opt } = cliOptions();
+const { flag, opt } = cliOptions();
+const PROFILE = flag('profile');
 const ROUNDS = Number(opt('rounds') ?? 3);
 const KEYS = Number(opt('keys') ?? 10_000);
 const ADDRESSES = Number(opt('addresses') ?? 16);
-const FLOOD_RATE = Number(opt('flood-rate') ?? 1000);
+const FLOOD_RATE = Number(opt('flood-rate') ?? 500);
 const IN_FLIGHT = Number(opt('in-flight') ?? 64);
 const RATE = Number(opt('rate') ?? 50);
 const WINDOW_S = Number(opt('window') ?? 5);
@@ -173,10 +176,13 @@ async function main(): Promise<void> {
     const warmUntil = Date.now() + 2000;
     await validCaller(url, seeded.apiKey, () => Date.now() > warmUntil);
 
+    let profile: unknown;
     const runs: Array<Record<string, unknown> & { scenario: string; p99Ms: number; p50Ms: number }> = [];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const scenario of ['quiet', 'flood'] as const) {
         await sleep(2000); // requests of the previous scenario drain
+        const profiled = PROFILE && round === 1 && scenario === 'flood';
+        if (profiled) await ask(gateway.proc, { type: 'profile-start' }, 'profile-started');
         const before = await keyCounters(gateway.url);
         const meter = new CpuMeter(pids);
         const windowEnd = Date.now() + WINDOW_S * 1000;
@@ -194,6 +200,12 @@ async function main(): Promise<void> {
         const flood = flooded ? await flooded : undefined;
         const cpu = meter.read();
         const after = await keyCounters(gateway.url);
+        if (profiled) {
+          const file = join(STATE, 'gateway-flood.cpuprofile');
+          await ask(gateway.proc, { type: 'profile-stop', file }, 'profile-stopped');
+          profile = summarizeCpuProfile(file, 20);
+          log(`gateway profile during the flood: ${JSON.stringify(profile, null, 1)}`);
+        }
         const run = {
           round,
           scenario,
@@ -262,6 +274,7 @@ async function main(): Promise<void> {
       },
       summary,
       runs,
+      ...(profile ? { gatewayProfile: profile } : {}),
     });
     writeResultsFile(ROOT, file, doc);
     log(`results written to ${file}`);
