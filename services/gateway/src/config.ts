@@ -42,7 +42,7 @@ export const configSchema = (() => {
       API_KEY_CACHE_MS: env.int({
         default: 5000,
         description:
-          'How long a resolved key (tenant, permissions) is cached in each gateway replica, in ms; `0` looks the key up on every request. A revoked key, or changed permissions, take effect within this window. Unknown keys are cached 1 s (fixed).',
+          'How long a resolved key (tenant, permissions) is cached in each gateway replica, in ms; `0` looks the key up on every request. A revoked key, or changed permissions, take effect within this window. A key in use is looked up again in the background in the last fifth of the window, so its requests do not wait for the lookup. Unknown keys are cached 1 s (fixed).',
       }),
       API_KEY_CACHE_SIZE: env.int({
         default: 50_000,
@@ -55,6 +55,12 @@ export const configSchema = (() => {
         min: 1,
         description:
           "Unknown (or revoked) keys each replica remembers for 1 s at most, in a cache of their own: a flood of random keys fills only this one, never the valid keys' cache.",
+      }),
+      API_KEY_LOOKUPS_AT_ONCE: env.int({
+        default: 8,
+        min: 1,
+        description:
+          'Key lookups each replica sends to the employees service at once; the others wait (at most 10,000, then `503`), refreshes of keys in use first. A flood of unknown keys from many addresses then reaches the employees service a few at a time (docs/decisions/0116).',
       }),
       AUTH_FAILURES_PER_MINUTE: env.int({
         default: 30,
@@ -93,6 +99,7 @@ export const configSchema = (() => {
     keyCacheMs: v.API_KEY_CACHE_MS,
     keyCacheSize: v.API_KEY_CACHE_SIZE,
     unknownKeyCacheSize: v.UNKNOWN_KEY_CACHE_SIZE,
+    keyLookupsAtOnce: v.API_KEY_LOOKUPS_AT_ONCE,
     authFailuresPerMinute: v.AUTH_FAILURES_PER_MINUTE,
     authFailureBurst: v.AUTH_FAILURE_BURST,
     authFailureAddresses: v.AUTH_FAILURE_ADDRESSES,

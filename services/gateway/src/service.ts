@@ -17,6 +17,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, logger?
     resolver: new KeyResolver(config.upstreams.employees, config.contextSecret, config.keyCacheMs, undefined, {
       known: config.keyCacheSize,
       unknown: config.unknownKeyCacheSize,
+      lookups: config.keyLookupsAtOnce,
     }),
     upstreams: config.upstreams,
     contextSecret: config.contextSecret,

@@ -113,4 +113,72 @@ describe('KeyResolver', () => {
       server.close();
     }
   });
+
+  it('refreshes a known key in use before it expires: requests keep the cached answer, one lookup runs', async () => {
+    const { state, url, server } = await fakeEmployees(100);
+    try {
+      const resolver = new KeyResolver(url, 'secret', 500);
+      await resolver.resolve('tek_a');
+      expect(state.lookups).toBe(1);
+      await new Promise((r) => setTimeout(r, 420)); // past 80 % of the 500 ms time to live
+      const started = Date.now();
+      const answers = await Promise.all(Array.from({ length: 10 }, () => resolver.resolve('tek_a')));
+      expect(Date.now() - started).toBeLessThan(50); // served from the cache, not after the 100 ms lookup
+      expect(answers.every((a) => a?.apiKeyId === 'k')).toBe(true);
+      await new Promise((r) => setTimeout(r, 150));
+      expect(state.lookups).toBe(2); // one refresh for the ten reads
+      // The refreshed answer lives a new time to live: still cached after the first one would have expired.
+      await new Promise((r) => setTimeout(r, 100));
+      await resolver.resolve('tek_a');
+      expect(state.lookups).toBe(2);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a refresh that finds the key revoked drops it at once', async () => {
+    const { state, url, server } = await fakeEmployees(0);
+    try {
+      const resolver = new KeyResolver(url, 'secret', 500);
+      await resolver.resolve('tek_a');
+      state.revoked = true;
+      await new Promise((r) => setTimeout(r, 420));
+      expect(await resolver.resolve('tek_a')).not.toBeNull(); // still within its time to live; refresh starts
+      await new Promise((r) => setTimeout(r, 30));
+      expect(await resolver.resolve('tek_a')).toBeNull();
+    } finally {
+      server.close();
+    }
+  });
+
+  it('lookups pass a gate: at most `lookups` at once reach the employees service', async () => {
+    let atOnce = 0;
+    let most = 0;
+    const server: Server = createServer((req, res) => {
+      atOnce++;
+      most = Math.max(most, atOnce);
+      req.resume();
+      req.on('end', () =>
+        setTimeout(() => {
+          atOnce--;
+          res.writeHead(401).end();
+        }, 20),
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const resolver = new KeyResolver(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        'secret',
+        5000,
+        1000,
+        { known: 10, unknown: 100, lookups: 3 },
+      );
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => resolver.resolve(`tek_${i}`)));
+      expect(answers.every((a) => a === null)).toBe(true);
+      expect(most).toBe(3);
+    } finally {
+      server.close();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { CONTEXT_HEADER, mintContext, type CallerContext } from '@travel/platform';
+import { LookupGate } from '../domain/lookup-gate';
 import { Lru } from '../domain/lru';
 
 export type ResolvedCaller = Omit<CallerContext, 'kind' | 'requestId'>;
@@ -8,13 +9,19 @@ export type ResolvedCaller = Omit<CallerContext, 'kind' | 'requestId'>;
 interface CachedAnswer<T> {
   value: T;
   until: number;
+  /** From then on, a read also refreshes the entry in the background (known keys only). */
+  refreshFrom: number;
 }
 
-/** How many answers each cache keeps, the least recently used forgotten first. */
+/** How many answers each cache keeps, the least recently used forgotten first; lookups at once. */
 export interface KeyCacheCapacity {
   known: number;
   unknown: number;
+  lookups?: number;
 }
+
+/** A known key in use is refreshed once this share of its time to live has passed. */
+const REFRESH_AFTER = 0.8;
 
 /**
  * Asks the employees service who an API key belongs to, and remembers the answer briefly: a revoked
@@ -26,12 +33,15 @@ export interface KeyCacheCapacity {
  *
  * Known keys and unknown keys are remembered in two bounded LRUs (docs/decisions/0116): a flood of random
  * keys fills only the unknown keys' one and can never push a valid key out (the single map used to be
- * cleared whole past 50,000 entries: 50,001 random keys emptied it).
+ * cleared whole past 50,000 entries: 50,001 random keys emptied it). A known key read in the last fifth
+ * of its time to live is refreshed in the background while the cached answer serves, and lookups pass a
+ * gate (a few at once, such refreshes first): a caller in use never waits behind a flood's lookups.
  */
 export class KeyResolver {
   private readonly known: Lru<string, CachedAnswer<ResolvedCaller>>;
   private readonly unknown: Lru<string, CachedAnswer<null>>;
   private readonly inFlight = new Map<string, Promise<ResolvedCaller | null>>();
+  private readonly gate: LookupGate;
 
   constructor(
     private readonly employeesUrl: string,
@@ -42,6 +52,7 @@ export class KeyResolver {
   ) {
     this.known = new Lru(capacity.known);
     this.unknown = new Lru(capacity.unknown);
+    this.gate = new LookupGate(capacity.lookups ?? 8);
   }
 
   /**
@@ -52,15 +63,28 @@ export class KeyResolver {
     const cacheKey = createHash('sha256').update(key).digest('base64');
     const now = Date.now();
     const known = this.known.get(cacheKey);
-    if (known && known.until > now) return known.value;
+    if (known && known.until > now) {
+      if (known.refreshFrom <= now && !this.inFlight.has(cacheKey)) {
+        // One refresh per answer: if it fails, the answer serves until `until`, then a miss looks it up.
+        known.refreshFrom = Infinity;
+        this.start(key, cacheKey, 'first').catch(() => undefined);
+      }
+      return known.value;
+    }
     const unknown = this.unknown.get(cacheKey);
     if (unknown && unknown.until > now) return null;
-    let pending = this.inFlight.get(cacheKey);
-    if (!pending) {
-      onLookup?.();
-      pending = this.lookup(key, cacheKey).finally(() => this.inFlight.delete(cacheKey));
-      this.inFlight.set(cacheKey, pending);
-    }
+    const pending = this.inFlight.get(cacheKey);
+    if (pending) return pending;
+    onLookup?.();
+    return this.start(key, cacheKey, 'later');
+  }
+
+  /** One lookup of the key through the gate, shared by the requests that come while it runs. */
+  private start(key: string, cacheKey: string, priority: 'first' | 'later'): Promise<ResolvedCaller | null> {
+    const pending = this.gate
+      .run(() => this.lookup(key, cacheKey), priority)
+      .finally(() => this.inFlight.delete(cacheKey));
+    this.inFlight.set(cacheKey, pending);
     return pending;
   }
 
@@ -87,11 +111,12 @@ export class KeyResolver {
   }
 
   private remember(cacheKey: string, value: ResolvedCaller | null): void {
+    const now = Date.now();
     if (value) {
-      this.known.set(cacheKey, { value, until: Date.now() + this.ttlMs });
+      this.known.set(cacheKey, { value, until: now + this.ttlMs, refreshFrom: now + this.ttlMs * REFRESH_AFTER });
       this.unknown.delete(cacheKey);
     } else {
-      this.unknown.set(cacheKey, { value, until: Date.now() + this.negativeTtlMs });
+      this.unknown.set(cacheKey, { value, until: now + this.negativeTtlMs, refreshFrom: Infinity });
       this.known.delete(cacheKey); // revoked: its old answer must not outlive the new one
     }
   }
