@@ -102,7 +102,7 @@ describe('KeyCheck', () => {
     expect(state.lookups).toBe(3);
   });
 
-  it('counts checks by outcome and lookups by answer', async () => {
+  it('counts checks by outcome, and lookups by answer as the resolver reports them', async () => {
     const { resolver } = fakeResolver();
     const metrics = new Metrics('gateway');
     const check = new KeyCheck(resolver, limiter(1), metrics);
@@ -110,6 +110,8 @@ describe('KeyCheck', () => {
     await check.check(VALID, '10.0.0.1');
     await check.check(wellFormed(), '10.0.0.1');
     await check.check(wellFormed(), '10.0.0.1');
+    resolver.onLookupAnswer!('known');
+    resolver.onLookupAnswer!('failed');
     const text = await metrics.registry.metrics();
     for (const line of [
       'gateway_api_key_checks_total{outcome="malformed",service="gateway"} 1',
@@ -117,7 +119,7 @@ describe('KeyCheck', () => {
       'gateway_api_key_checks_total{outcome="unknown",service="gateway"} 1',
       'gateway_api_key_checks_total{outcome="limited",service="gateway"} 1',
       'gateway_api_key_lookups_total{answer="known",service="gateway"} 1',
-      'gateway_api_key_lookups_total{answer="unknown",service="gateway"} 1',
+      'gateway_api_key_lookups_total{answer="failed",service="gateway"} 1',
     ])
       expect(text).toContain(line);
   });

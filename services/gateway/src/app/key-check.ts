@@ -23,7 +23,6 @@ export type KeyCheckResult =
  */
 export class KeyCheck {
   private readonly checks;
-  private readonly lookups;
 
   constructor(
     private readonly resolver: KeyResolver,
@@ -31,11 +30,12 @@ export class KeyCheck {
     metrics: Metrics,
   ) {
     this.checks = metrics.counter('gateway_api_key_checks_total', 'API keys checked, by outcome', ['outcome']);
-    this.lookups = metrics.counter(
+    const lookups = metrics.counter(
       'gateway_api_key_lookups_total',
-      'Lookups of API keys at the employees service (not answered by the caches), by answer',
+      'Lookups of API keys at the employees service (not answered by the caches; refreshes included), by answer',
       ['answer'],
     );
+    resolver.onLookupAnswer = (answer) => lookups.inc({ answer });
   }
 
   async check(key: string, clientKey: string): Promise<KeyCheckResult> {
@@ -49,19 +49,12 @@ export class KeyCheck {
     const wait = this.failures.wait(clientKey);
     if (wait > 0) return { outcome: 'limited', retryAfterSeconds: wait };
     // No await since wait(): the token is there for take(), which runs synchronously inside resolve().
+    // A lookup that throws keeps its token: an employees service in trouble is not asked faster.
     let started = false;
-    let caller: ResolvedCaller | null;
-    try {
-      caller = await this.resolver.resolve(key, () => {
-        started = true;
-        this.failures.take(clientKey);
-      });
-    } catch (err) {
-      // The token stays taken: an employees service in trouble is not asked faster because it fails.
-      if (started) this.lookups.inc({ answer: 'failed' });
-      throw err;
-    }
-    if (started) this.lookups.inc({ answer: caller ? 'known' : 'unknown' });
+    const caller = await this.resolver.resolve(key, () => {
+      started = true;
+      this.failures.take(clientKey);
+    });
     if (!caller) return { outcome: 'unknown' };
     if (started) this.failures.giveBack(clientKey);
     return { outcome: 'caller', caller };

@@ -118,15 +118,18 @@ describe('KeyResolver', () => {
     const { state, url, server } = await fakeEmployees(100);
     try {
       const resolver = new KeyResolver(url, 'secret', 500);
+      const answers: string[] = [];
+      resolver.onLookupAnswer = (answer) => answers.push(answer);
       await resolver.resolve('tek_a');
       expect(state.lookups).toBe(1);
       await new Promise((r) => setTimeout(r, 420)); // past 80 % of the 500 ms time to live
       const started = Date.now();
-      const answers = await Promise.all(Array.from({ length: 10 }, () => resolver.resolve('tek_a')));
+      const reads = await Promise.all(Array.from({ length: 10 }, () => resolver.resolve('tek_a')));
       expect(Date.now() - started).toBeLessThan(50); // served from the cache, not after the 100 ms lookup
-      expect(answers.every((a) => a?.apiKeyId === 'k')).toBe(true);
+      expect(reads.every((a) => a?.apiKeyId === 'k')).toBe(true);
       await new Promise((r) => setTimeout(r, 150));
       expect(state.lookups).toBe(2); // one refresh for the ten reads
+      expect(answers).toEqual(['known', 'known']); // refreshes are counted too
       // The refreshed answer lives a new time to live: still cached after the first one would have expired.
       await new Promise((r) => setTimeout(r, 100));
       await resolver.resolve('tek_a');

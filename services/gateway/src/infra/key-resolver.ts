@@ -42,6 +42,8 @@ export class KeyResolver {
   private readonly unknown: Lru<string, CachedAnswer<null>>;
   private readonly inFlight = new Map<string, Promise<ResolvedCaller | null>>();
   private readonly gate: LookupGate;
+  /** Told the answer of every lookup, refreshes included (the gateway's lookup counter). */
+  onLookupAnswer?: (answer: 'known' | 'unknown' | 'failed') => void;
 
   constructor(
     private readonly employeesUrl: string,
@@ -83,6 +85,16 @@ export class KeyResolver {
   private start(key: string, cacheKey: string, priority: 'first' | 'later'): Promise<ResolvedCaller | null> {
     const pending = this.gate
       .run(() => this.lookup(key, cacheKey), priority)
+      .then(
+        (value) => {
+          this.onLookupAnswer?.(value ? 'known' : 'unknown');
+          return value;
+        },
+        (err: unknown) => {
+          this.onLookupAnswer?.('failed');
+          throw err;
+        },
+      )
       .finally(() => this.inFlight.delete(cacheKey));
     this.inFlight.set(cacheKey, pending);
     return pending;
