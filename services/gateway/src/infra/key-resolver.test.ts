@@ -184,4 +184,37 @@ describe('KeyResolver', () => {
       server.close();
     }
   });
+
+  it('a valid key whose answer expired is looked up before waiting keys never seen', async () => {
+    const order: string[] = [];
+    const server: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const { key } = JSON.parse(body) as { key: string };
+        order.push(key);
+        setTimeout(() => {
+          if (key !== 'tek_valid') return res.writeHead(401).end();
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ tenantId: 't', apiKeyId: 'k', employeeId: 'e', permissions: [] }));
+        }, 10);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const resolver = new KeyResolver(url, 'secret', 50, 1000, { known: 10, unknown: 100, lookups: 1 });
+      await resolver.resolve('tek_valid');
+      await new Promise((r) => setTimeout(r, 80)); // its answer expired (not served any more)
+      order.length = 0;
+      const flood = Array.from({ length: 10 }, (_, i) => resolver.resolve(`tek_flood${i}`));
+      const valid = resolver.resolve('tek_valid');
+      expect(await valid).not.toBeNull();
+      await Promise.all(flood);
+      expect(order.indexOf('tek_valid')).toBe(1); // right after the flood key already running
+    } finally {
+      server.close();
+    }
+  });
 });

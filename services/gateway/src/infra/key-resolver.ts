@@ -35,7 +35,8 @@ const REFRESH_AFTER = 0.8;
  * keys fills only the unknown keys' one and can never push a valid key out (the single map used to be
  * cleared whole past 50,000 entries: 50,001 random keys emptied it). A known key read in the last fifth
  * of its time to live is refreshed in the background while the cached answer serves, and lookups pass a
- * gate (a few at once, such refreshes first): a caller in use never waits behind a flood's lookups.
+ * gate (a few at once; keys known valid, their answer expired or not, before keys never seen): a valid
+ * caller never waits behind a flood's lookups. An expired answer is never served, only remembered.
  */
 export class KeyResolver {
   private readonly known: Lru<string, CachedAnswer<ResolvedCaller>>;
@@ -78,7 +79,8 @@ export class KeyResolver {
     const pending = this.inFlight.get(cacheKey);
     if (pending) return pending;
     onLookup?.();
-    return this.start(key, cacheKey, 'later');
+    // A key whose answer expired was valid a moment ago: it goes before keys never seen (a flood's).
+    return this.start(key, cacheKey, known ? 'first' : 'later');
   }
 
   /** One lookup of the key through the gate, shared by the requests that come while it runs. */
