@@ -70,6 +70,7 @@ async function startRole(role: string, env: NodeJS.ProcessEnv): Promise<Child> {
 async function validCaller(url: string, key: string, until: () => boolean) {
   const agent = new Agent({ keepAlive: true, localAddress: '127.0.0.1', maxSockets: 64 });
   const latencies: number[] = [];
+  const timeline: Array<[number, number]> = [];
   const statuses: Record<string, number> = {};
   const pending: Promise<void>[] = [];
   const started = performance.now();
@@ -82,6 +83,7 @@ async function validCaller(url: string, key: string, until: () => boolean) {
           res.resume();
           res.on('end', () => {
             latencies.push(performance.now() - sent);
+            timeline.push([Math.round(sent - started), Math.round(performance.now() - sent)]);
             statuses[res.statusCode ?? 0] = (statuses[res.statusCode ?? 0] ?? 0) + 1;
             resolve();
           });
@@ -103,6 +105,8 @@ async function validCaller(url: string, key: string, until: () => boolean) {
     p50Ms: round2(percentile(latencies, 0.5)),
     p99Ms: round2(percentile(latencies, 0.99)),
     maxMs: round2(latencies[latencies.length - 1] ?? NaN),
+    /** The slowest 1 %: [ms after the scenario started, latency ms], where in the window they fell. */
+    slowest: timeline.sort((a, b) => b[1] - a[1]).slice(0, Math.ceil(timeline.length / 100)),
   };
 }
 
