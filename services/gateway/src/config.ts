@@ -60,7 +60,13 @@ export const configSchema = (() => {
         default: 8,
         min: 1,
         description:
-          'Key lookups each replica sends to the employees service at once; the others wait (at most 10,000, then `503`), refreshes of keys in use first. A flood of unknown keys from many addresses then reaches the employees service a few at a time (docs/decisions/0116).',
+          'Key lookups each replica sends to the employees service at once; the others wait (at most 10,000, then `503`), new keys from addresses with recent failures last (docs/decisions/0116).',
+      }),
+      SUSPECT_KEY_LOOKUPS_PER_SECOND: env.int({
+        default: 50,
+        min: 1,
+        description:
+          'Lookups a second, per replica, of keys never seen that come from addresses with recent failures (each within its own `AUTH_FAILURE_*` limit); they wait behind every other lookup. A flood from many addresses then reaches the employees service at this pace, whatever the number of addresses, while valid keys and clean addresses are looked up at once.',
       }),
       AUTH_FAILURES_PER_MINUTE: env.int({
         default: 30,
@@ -100,6 +106,7 @@ export const configSchema = (() => {
     keyCacheSize: v.API_KEY_CACHE_SIZE,
     unknownKeyCacheSize: v.UNKNOWN_KEY_CACHE_SIZE,
     keyLookupsAtOnce: v.API_KEY_LOOKUPS_AT_ONCE,
+    suspectKeyLookupsPerSecond: v.SUSPECT_KEY_LOOKUPS_PER_SECOND,
     authFailuresPerMinute: v.AUTH_FAILURES_PER_MINUTE,
     authFailureBurst: v.AUTH_FAILURE_BURST,
     authFailureAddresses: v.AUTH_FAILURE_ADDRESSES,

@@ -18,6 +18,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, logger?
       known: config.keyCacheSize,
       unknown: config.unknownKeyCacheSize,
       lookups: config.keyLookupsAtOnce,
+      suspectLookupsPerSecond: config.suspectKeyLookupsPerSecond,
     }),
     upstreams: config.upstreams,
     contextSecret: config.contextSecret,

@@ -20,6 +20,7 @@ export type KeyCheckResult =
  *    not find a key count (unknown, revoked, or failed), and concurrent guesses from one address can
  *    start no more lookups than its bucket holds. Cached answers and requests that join a lookup in flight take
  *    nothing: repeating one unknown key costs no lookup, and many requests with one valid key share one.
+ *    A new key from an address with recent failures is looked up after all others, paced (0116).
  */
 export class KeyCheck {
   private readonly checks;
@@ -51,10 +52,15 @@ export class KeyCheck {
     // No await since wait(): the token is there for take(), which runs synchronously inside resolve().
     // A lookup that throws keeps its token: an employees service in trouble is not asked faster.
     let started = false;
-    const caller = await this.resolver.resolve(key, () => {
-      started = true;
-      this.failures.take(clientKey);
-    });
+    const suspect = this.failures.hasSpent(clientKey);
+    const caller = await this.resolver.resolve(
+      key,
+      () => {
+        started = true;
+        this.failures.take(clientKey);
+      },
+      suspect,
+    );
     if (!caller) return { outcome: 'unknown' };
     if (started) this.failures.giveBack(clientKey);
     return { outcome: 'caller', caller };

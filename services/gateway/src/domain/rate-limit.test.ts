@@ -48,4 +48,14 @@ describe('RateLimiter', () => {
     }
     expect(limiter.tracked).toBe(100);
   });
+
+  it('hasSpent() tells a key with tokens out from one with a full bucket', () => {
+    let now = 0;
+    const limiter = new RateLimiter(60, 2, () => now);
+    expect(limiter.hasSpent('a')).toBe(false);
+    limiter.take('a');
+    expect(limiter.hasSpent('a')).toBe(true);
+    now += 1000; // refilled
+    expect(limiter.hasSpent('a')).toBe(false);
+  });
 });

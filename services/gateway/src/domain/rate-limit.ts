@@ -48,6 +48,11 @@ export class RateLimiter {
     return b.tokens >= 1 ? 0 : this.secondsUntilToken(b);
   }
 
+  /** Whether the key has spent tokens that have not come back yet (an address with recent failures). */
+  hasSpent(key: string): boolean {
+    return this.buckets.peek(key) !== undefined && this.refilled(key).tokens < this.burst;
+  }
+
   /**
    * Returns a token taken for something that turned out not to count. A bucket full again is forgotten:
    * it is the same as none, and keeps the buckets to keys that were refused or are spending.

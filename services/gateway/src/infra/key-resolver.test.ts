@@ -185,7 +185,7 @@ describe('KeyResolver', () => {
     }
   });
 
-  it('a valid key whose answer expired is looked up before waiting keys never seen', async () => {
+  it('a valid key whose answer expired, or a new key from a clean address, is looked up before waiting keys from suspect addresses', async () => {
     const order: string[] = [];
     const server: Server = createServer((req, res) => {
       let body = '';
@@ -208,11 +208,16 @@ describe('KeyResolver', () => {
       await resolver.resolve('tek_valid');
       await new Promise((r) => setTimeout(r, 80)); // its answer expired (not served any more)
       order.length = 0;
-      const flood = Array.from({ length: 10 }, (_, i) => resolver.resolve(`tek_flood${i}`));
+      const flood = Array.from({ length: 10 }, (_, i) => resolver.resolve(`tek_flood${i}`, undefined, true));
       const valid = resolver.resolve('tek_valid');
       expect(await valid).not.toBeNull();
       await Promise.all(flood);
       expect(order.indexOf('tek_valid')).toBe(1); // right after the flood key already running
+      order.length = 0;
+      const more = Array.from({ length: 5 }, (_, i) => resolver.resolve(`tek_more${i}`, undefined, true));
+      const fresh = resolver.resolve('tek_fresh'); // never seen, from an address without failures
+      await Promise.all([...more, fresh]);
+      expect(order.indexOf('tek_fresh')).toBe(1);
     } finally {
       server.close();
     }

@@ -18,6 +18,8 @@ export interface KeyCacheCapacity {
   known: number;
   unknown: number;
   lookups?: number;
+  /** Lookups of keys never seen from addresses with recent failures, a second (default: not paced). */
+  suspectLookupsPerSecond?: number;
 }
 
 /** A known key in use is refreshed once this share of its time to live has passed. */
@@ -35,8 +37,8 @@ const REFRESH_AFTER = 0.8;
  * keys fills only the unknown keys' one and can never push a valid key out (the single map used to be
  * cleared whole past 50,000 entries: 50,001 random keys emptied it). A known key read in the last fifth
  * of its time to live is refreshed in the background while the cached answer serves, and lookups pass a
- * gate (a few at once; keys known valid, their answer expired or not, before keys never seen): a valid
- * caller never waits behind a flood's lookups. An expired answer is never served, only remembered.
+ * gate: a few at once, and new keys from addresses with recent failures after all others and paced. A
+ * valid caller never waits behind a flood's lookups. An expired answer is never served, only remembered.
  */
 export class KeyResolver {
   private readonly known: Lru<string, CachedAnswer<ResolvedCaller>>;
@@ -55,14 +57,16 @@ export class KeyResolver {
   ) {
     this.known = new Lru(capacity.known);
     this.unknown = new Lru(capacity.unknown);
-    this.gate = new LookupGate(capacity.lookups ?? 8);
+    this.gate = new LookupGate(capacity.lookups ?? 8, 10_000, capacity.suspectLookupsPerSecond);
   }
 
   /**
    * Who the key belongs to, or null when it is unknown or revoked. `onLookup` runs, synchronously, only
    * when this call starts a lookup of its own (not on a cached answer, nor when it joins a lookup in flight).
+   * `fromSuspect`: the key comes from an address with recent failures; a lookup of a key never seen then
+   * waits behind the others and is paced (docs/decisions/0116).
    */
-  async resolve(key: string, onLookup?: () => void): Promise<ResolvedCaller | null> {
+  async resolve(key: string, onLookup?: () => void, fromSuspect = false): Promise<ResolvedCaller | null> {
     const cacheKey = createHash('sha256').update(key).digest('base64');
     const now = Date.now();
     const known = this.known.get(cacheKey);
@@ -79,8 +83,8 @@ export class KeyResolver {
     const pending = this.inFlight.get(cacheKey);
     if (pending) return pending;
     onLookup?.();
-    // A key whose answer expired was valid a moment ago: it goes before keys never seen (a flood's).
-    return this.start(key, cacheKey, known ? 'first' : 'later');
+    // A key whose answer expired was valid a moment ago: it never waits behind a flood's keys.
+    return this.start(key, cacheKey, known || !fromSuspect ? 'first' : 'later');
   }
 
   /** One lookup of the key through the gate, shared by the requests that come while it runs. */
