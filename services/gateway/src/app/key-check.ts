@@ -18,8 +18,9 @@ export type KeyCheckResult =
  * 3. otherwise the key is resolved: cached, or looked up at the employees service. A lookup takes a token
  *    from the address when it starts and gives it back when the key is valid, so only lookups that did
  *    not find a key count (unknown, revoked, or failed), and concurrent guesses from one address can
- *    start no more lookups than its bucket holds. Cached answers and requests that join a lookup in flight take
- *    nothing: repeating one unknown key costs no lookup, and many requests with one valid key share one.
+ *    start no more lookups than its bucket holds. Cached answers and requests that join a lookup in
+ *    flight take nothing: repeating one unknown key costs no lookup, and many requests with one valid
+ *    key share one.
  *    A new key from an address with recent failures is looked up after all others, paced (0116).
  */
 export class KeyCheck {
