@@ -66,7 +66,7 @@ export const configSchema = (() => {
         default: 50,
         min: 1,
         description:
-          'Lookups a second, per replica, of keys never seen that come from addresses with recent failures (each within its own `AUTH_FAILURE_*` limit); they wait behind every other lookup. A flood from many addresses then reaches the employees service at this pace, whatever the number of addresses, while valid keys and clean addresses are looked up at once.',
+          'Lookups a second, per replica, of keys never seen that come from addresses with recent failures (each within its own `AUTH_FAILURE_*` limit); they wait behind every other lookup, and beyond this pace such a request gets `429 RATE_LIMITED` with `Retry-After: 1` rather than waiting. A flood from many addresses then reaches the employees service at this pace, whatever the number of addresses; valid keys and clean addresses are not paced.',
       }),
       AUTH_FAILURES_PER_MINUTE: env.int({
         default: 30,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Metrics } from '@travel/platform';
 import { RateLimiter } from '../domain/rate-limit';
-import type { KeyResolver, ResolvedCaller } from '../infra/key-resolver';
+import { SuspectLookupsPaced, type KeyResolver, type ResolvedCaller } from '../infra/key-resolver';
 import { KeyCheck } from './key-check';
 
 const wellFormed = () => `tek_${randomBytes(32).toString('base64url')}`;
@@ -12,12 +12,15 @@ const caller: ResolvedCaller = { tenantId: 't', apiKeyId: 'k', employeeId: 'e', 
  * A resolver that knows VALID (and `alsoValid`), starts a lookup (calls onLookup) for every key not in
  * `cached`, answers after `delayMs`, and counts the lookups it started.
  */
-function fakeResolver(options: { delayMs?: number; cached?: string[]; alsoValid?: string[]; failing?: boolean } = {}) {
+function fakeResolver(
+  options: { delayMs?: number; cached?: string[]; alsoValid?: string[]; failing?: boolean; paced?: boolean } = {},
+) {
   const state = { lookups: 0 };
   const resolver = {
-    async resolve(key: string, onLookup?: () => void) {
+    async resolve(key: string, onLookup?: () => void, fromSuspect = false) {
       const valid = key === VALID || (options.alsoValid ?? []).includes(key);
       if (options.cached?.includes(key)) return valid ? caller : null;
+      if (options.paced && fromSuspect) throw new SuspectLookupsPaced();
       onLookup?.();
       state.lookups++;
       await new Promise((r) => setTimeout(r, options.delayMs ?? 0));
@@ -100,6 +103,16 @@ describe('KeyCheck', () => {
     for (let i = 0; i < 3; i++) await expect(check.check(VALID, '10.0.0.1')).rejects.toThrow('did not answer');
     expect(await check.check(VALID, '10.0.0.1')).toEqual({ outcome: 'limited', retryAfterSeconds: 60 });
     expect(state.lookups).toBe(3);
+  });
+
+  it('an address with recent failures whose new key is paced by the resolver is told to retry in 1 s', async () => {
+    const { state, resolver } = fakeResolver({ paced: true });
+    const failures = limiter(5);
+    const check = new KeyCheck(resolver, failures, new Metrics('gateway'));
+    expect((await check.check(wellFormed(), '10.0.0.1')).outcome).toBe('unknown'); // clean: looked up
+    expect(await check.check(wellFormed(), '10.0.0.1')).toEqual({ outcome: 'limited', retryAfterSeconds: 1 });
+    expect(state.lookups).toBe(1);
+    expect((await check.check(VALID, '10.0.0.2')).outcome).toBe('caller'); // another, clean address
   });
 
   it('counts checks by outcome, and lookups by answer as the resolver reports them', async () => {

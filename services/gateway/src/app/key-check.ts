@@ -1,7 +1,7 @@
 import { isWellFormedApiKey } from '@travel/contracts';
 import type { Metrics } from '@travel/platform';
 import type { RateLimiter } from '../domain/rate-limit';
-import type { KeyResolver, ResolvedCaller } from '../infra/key-resolver';
+import { SuspectLookupsPaced, type KeyResolver, type ResolvedCaller } from '../infra/key-resolver';
 
 export type KeyCheckResult =
   | { outcome: 'caller'; caller: ResolvedCaller }
@@ -21,7 +21,8 @@ export type KeyCheckResult =
  *    start no more lookups than its bucket holds. Cached answers and requests that join a lookup in
  *    flight take nothing: repeating one unknown key costs no lookup, and many requests with one valid
  *    key share one.
- *    A new key from an address with recent failures is looked up after all others, paced (0116).
+ *    A new key from an address with recent failures is looked up after all others, and beyond this
+ *    replica's share a second for such keys it is refused as limited (Retry-After: 1) instead (0116).
  */
 export class KeyCheck {
   private readonly checks;
@@ -53,15 +54,20 @@ export class KeyCheck {
     // No await since wait(): the token is there for take(), which runs synchronously inside resolve().
     // A lookup that throws keeps its token: an employees service in trouble is not asked faster.
     let started = false;
-    const suspect = this.failures.hasSpent(clientKey);
-    const caller = await this.resolver.resolve(
-      key,
-      () => {
-        started = true;
-        this.failures.take(clientKey);
-      },
-      suspect,
-    );
+    let caller: ResolvedCaller | null;
+    try {
+      caller = await this.resolver.resolve(
+        key,
+        () => {
+          started = true;
+          this.failures.take(clientKey);
+        },
+        this.failures.hasSpent(clientKey),
+      );
+    } catch (err) {
+      if (err instanceof SuspectLookupsPaced) return { outcome: 'limited', retryAfterSeconds: 1 };
+      throw err;
+    }
     if (!caller) return { outcome: 'unknown' };
     if (started) this.failures.giveBack(clientKey);
     return { outcome: 'caller', caller };

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KeyResolver } from './key-resolver';
+import { KeyResolver, SuspectLookupsPaced } from './key-resolver';
 
 /**
  * A stand-in for the employees service's key resolution: counts lookups (in all and by key), answers after
@@ -218,6 +218,31 @@ describe('KeyResolver', () => {
       const fresh = resolver.resolve('tek_fresh'); // never seen, from an address without failures
       await Promise.all([...more, fresh]);
       expect(order.indexOf('tek_fresh')).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('new keys from suspect addresses get `suspectLookupsPerSecond` lookups a second; beyond, they are refused, not queued', async () => {
+    const { state, url, server } = await fakeEmployees(0, ['tek_valid']);
+    try {
+      const resolver = new KeyResolver(url, 'secret', 60_000, 1000, {
+        known: 10,
+        unknown: 100,
+        suspectLookupsPerSecond: 5,
+      });
+      await resolver.resolve('tek_valid');
+      const suspect = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => resolver.resolve(`tek_s${i}`, undefined, true)),
+      );
+      expect(suspect.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+      const refused = suspect.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+      expect(refused).toHaveLength(7);
+      expect(refused.every((r) => r.reason instanceof SuspectLookupsPaced)).toBe(true);
+      // Not paced: a new key from a clean address, and a known key from a suspect one.
+      expect(await resolver.resolve('tek_clean')).toBeNull();
+      expect(await resolver.resolve('tek_valid', undefined, true)).not.toBeNull();
+      expect(state.lookups).toBe(1 + 5 + 1);
     } finally {
       server.close();
     }

@@ -2,9 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { CONTEXT_HEADER, mintContext, type CallerContext } from '@travel/platform';
 import { LookupGate } from '../domain/lookup-gate';
+import { RateLimiter } from '../domain/rate-limit';
 import { Lru } from '../domain/lru';
 
 export type ResolvedCaller = Omit<CallerContext, 'kind' | 'requestId'>;
+
+/** Thrown instead of a lookup of a new key from a suspect address when this second's share is spent. */
+export class SuspectLookupsPaced extends Error {
+  constructor() {
+    super('lookups of new keys from addresses with recent failures are paced');
+  }
+}
 
 interface CachedAnswer<T> {
   value: T;
@@ -37,14 +45,16 @@ const REFRESH_AFTER = 0.8;
  * keys fills only the unknown keys' one and can never push a valid key out (the single map used to be
  * cleared whole past 50,000 entries: 50,001 random keys emptied it). A known key read in the last fifth
  * of its time to live is refreshed in the background while the cached answer serves, and lookups pass a
- * gate: a few at once, and new keys from addresses with recent failures after all others and paced. A
- * valid caller never waits behind a flood's lookups. An expired answer is never served, only remembered.
+ * gate: a few at once, new keys from addresses with recent failures after all others and at most
+ * `suspectLookupsPerSecond`. A valid caller never waits behind a flood's lookups. An expired answer is
+ * never served, only remembered.
  */
 export class KeyResolver {
   private readonly known: Lru<string, CachedAnswer<ResolvedCaller>>;
   private readonly unknown: Lru<string, CachedAnswer<null>>;
   private readonly inFlight = new Map<string, Promise<ResolvedCaller | null>>();
   private readonly gate: LookupGate;
+  private readonly suspectLookups: RateLimiter;
   /** Told the answer of every lookup, refreshes included (the gateway's lookup counter). */
   onLookupAnswer?: (answer: 'known' | 'unknown' | 'failed') => void;
 
@@ -57,14 +67,17 @@ export class KeyResolver {
   ) {
     this.known = new Lru(capacity.known);
     this.unknown = new Lru(capacity.unknown);
-    this.gate = new LookupGate(capacity.lookups ?? 8, 10_000, capacity.suspectLookupsPerSecond);
+    this.gate = new LookupGate(capacity.lookups ?? 8);
+    const perSecond = capacity.suspectLookupsPerSecond ?? 1_000_000;
+    this.suspectLookups = new RateLimiter(perSecond * 60, perSecond);
   }
 
   /**
    * Who the key belongs to, or null when it is unknown or revoked. `onLookup` runs, synchronously, only
    * when this call starts a lookup of its own (not on a cached answer, nor when it joins a lookup in flight).
    * `fromSuspect`: the key comes from an address with recent failures; a lookup of a key never seen then
-   * waits behind the others and is paced (docs/decisions/0116).
+   * waits behind the others, and beyond `suspectLookupsPerSecond` throws SuspectLookupsPaced
+   * (docs/decisions/0116).
    */
   async resolve(key: string, onLookup?: () => void, fromSuspect = false): Promise<ResolvedCaller | null> {
     const cacheKey = createHash('sha256').update(key).digest('base64');
@@ -82,9 +95,13 @@ export class KeyResolver {
     if (unknown && unknown.until > now) return null;
     const pending = this.inFlight.get(cacheKey);
     if (pending) return pending;
+    // A key whose answer expired was valid a moment ago: it never waits behind a flood's keys. A new key
+    // from a suspect address is refused rather than queued when this second's share is spent: held
+    // requests would only come back as one burst.
+    const suspect = !known && fromSuspect;
+    if (suspect && this.suspectLookups.take('all') > 0) throw new SuspectLookupsPaced();
     onLookup?.();
-    // A key whose answer expired was valid a moment ago: it never waits behind a flood's keys.
-    return this.start(key, cacheKey, known || !fromSuspect ? 'first' : 'later');
+    return this.start(key, cacheKey, suspect ? 'later' : 'first');
   }
 
   /** One lookup of the key through the gate, shared by the requests that come while it runs. */
