@@ -229,7 +229,7 @@ describe('KeyResolver', () => {
       const resolver = new KeyResolver(url, 'secret', 60_000, 1000, {
         known: 10,
         unknown: 100,
-        suspectLookupsPerSecond: 5,
+        suspectLookupsPerSecond: 50, // bursts of 5
       });
       await resolver.resolve('tek_valid');
       const suspect = await Promise.allSettled(

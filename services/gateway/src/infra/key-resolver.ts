@@ -68,8 +68,9 @@ export class KeyResolver {
     this.known = new Lru(capacity.known);
     this.unknown = new Lru(capacity.unknown);
     this.gate = new LookupGate(capacity.lookups ?? 8);
+    // Spread over the second (bursts of a tenth of it): a flood's first lookups do not arrive together.
     const perSecond = capacity.suspectLookupsPerSecond ?? 1_000_000;
-    this.suspectLookups = new RateLimiter(perSecond * 60, perSecond);
+    this.suspectLookups = new RateLimiter(perSecond * 60, Math.max(1, Math.floor(perSecond / 10)));
   }
 
   /**
