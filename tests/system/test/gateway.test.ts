@@ -196,6 +196,8 @@ describe('gateway', () => {
       AUTH_FAILURES_PER_MINUTE: '1',
       API_KEY_CACHE_MS: '600000',
       RATE_LIMIT_BURST: '5000',
+      // Per-address limits alone here (the replica-wide pacing of suspect lookups: key-resolver.test.ts).
+      SUSPECT_KEY_LOOKUPS_PER_SECOND: '1000',
     };
     let flood: { url: string; stop(): Promise<void> };
     let proxied: { url: string; stop(): Promise<void> };
