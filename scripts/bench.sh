@@ -6,7 +6,8 @@
 # its own servers on port 27057, no shared infrastructure). `npm run bench -- api [...]` runs the API-read
 # benchmark (bench/api-reads.ts: gateway vs bare express, its own FerretDB). `npm run bench -- e2e [...]` runs
 # the end-to-end benchmark (bench/e2e.ts: creates through the gateway to verified webhook deliveries, on a
-# FerretDB and a RabbitMQ of its own).
+# FerretDB and a RabbitMQ of its own). `npm run bench -- key-flood [...]` runs the unknown-key flood through the
+# gateway (bench/key-flood.ts: a valid caller's latency with and without 10,000 random keys, its own FerretDB).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -20,6 +21,10 @@ fi
 if [ "${1:-}" = "e2e" ]; then
   shift
   exec tsx bench/e2e.ts "$@"
+fi
+if [ "${1:-}" = "key-flood" ]; then
+  shift
+  exec tsx bench/key-flood.ts "$@"
 fi
 if [ "${1:-}" = "api" ]; then
   shift

@@ -23,6 +23,8 @@ export function openApiPath(): string {
 export * from '../generated/events';
 // The registry of services (docs/services.md).
 export * from './services';
+// The form API keys are issued in (employees) and checked in (the gateway).
+export * from './api-key-format';
 // The internal payout-batch steps between payouts and entries.
 export * from './payout-marks';
 // JSON pointers into the contract, for tests holding the code's limits to it.

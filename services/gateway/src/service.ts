@@ -15,10 +15,22 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, logger?
   const app = createGatewayApp({
     logger: log,
     metrics,
-    resolver: new KeyResolver(config.upstreams.employees, config.signingKey, config.keyCacheMs),
+    resolver: new KeyResolver(config.upstreams.employees, config.signingKey, config.keyCacheMs, undefined, {
+      known: config.keyCacheSize,
+      unknown: config.unknownKeyCacheSize,
+      lookups: config.keyLookupsAtOnce,
+      suspectLookupsPerSecond: config.suspectKeyLookupsPerSecond,
+    }),
     upstreams: config.upstreams,
     signingKey: config.signingKey,
     limiter: new RateLimiter(config.rateLimitPerMinute, config.rateLimitBurst),
+    authFailures: new RateLimiter(
+      config.authFailuresPerMinute,
+      config.authFailureBurst,
+      undefined,
+      config.authFailureAddresses,
+    ),
+    trustedProxyHops: config.trustedProxyHops,
   });
   const ops = createOpsApp({
     logger: log,

@@ -1,6 +1,9 @@
 // The gateway as partners meet it: API keys, routing to the owning service, internal headers never
 // passed through, rate limits, and the published contract.
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
 import { openApiPath } from '@travel/contracts';
 import {
@@ -213,5 +216,141 @@ describe('gateway', () => {
     } finally {
       await orphan.stop();
     }
+  });
+
+  describe('unknown-key floods (docs/decisions/0115, 0116)', () => {
+    // Gateways of their own, with small limits and a long key cache, so the counts below are exact.
+    const floodLimits = {
+      AUTH_FAILURE_BURST: '5',
+      AUTH_FAILURES_PER_MINUTE: '1',
+      API_KEY_CACHE_MS: '600000',
+      RATE_LIMIT_BURST: '5000',
+      // Per-address limits alone here (the replica-wide pacing of suspect lookups: key-resolver.test.ts).
+      SUSPECT_KEY_LOOKUPS_PER_SECOND: '1000',
+    };
+    let flood: { url: string; stop(): Promise<void> };
+    let proxied: { url: string; stop(): Promise<void> };
+    // Between these gateways and the employees service: counts the key lookups that reach it.
+    let counted = 0;
+    const counter = createServer((req, res) => {
+      if (req.url === '/internal/api-keys/resolve') counted++;
+      const onward = request(
+        `${stack.employees.url}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(onward);
+    });
+    beforeAll(async () => {
+      await new Promise<void>((r) => counter.listen(0, '127.0.0.1', r));
+      const counterUrl = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`;
+      const vars = { ...process.env, ...stack.env.vars, EMPLOYEES_URL: counterUrl, ENTRIES_URL: entries.url };
+      flood = await startGateway({ ...vars, ...floodLimits });
+      proxied = await startGateway({ ...vars, ...floodLimits, TRUSTED_PROXY_HOPS: '1' });
+    });
+    afterAll(async () => {
+      await flood?.stop();
+      await proxied?.stop();
+      counter.closeAllConnections();
+      await new Promise((r) => counter.close(r));
+    });
+
+    const randomKey = () => `tek_${randomBytes(32).toString('base64url')}`;
+
+    /** GET through a gateway from a chosen loopback source address (the socket's peer the gateway sees). */
+    const getFrom = (base: string, from: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; retryAfter?: string; body: any }>((resolve, reject) => {
+        const req = request(`${base}/api/v1/company`, { localAddress: from, headers }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode!,
+              retryAfter: res.headers['retry-after'] as string | undefined,
+              body: JSON.parse(text),
+            }),
+          );
+        });
+        req.on('error', reject);
+        req.end();
+      });
+
+    /** Key lookups that have reached the employees service so far. */
+    const lookups = async () => counted;
+
+    it('refuses a malformed key with 401 at once: no lookup, and it does not count as a failure', async () => {
+      const before = await lookups();
+      const malformed = [
+        'tek_short',
+        'tek_unknownunknownunknownunknownunknownunknown',
+        `tek_${'a'.repeat(44)}`,
+        `tek_${'a'.repeat(42)}!`,
+        `TEK_${'a'.repeat(43)}`,
+        `sk_live_${'a'.repeat(43)}`,
+        'x'.repeat(4000),
+      ];
+      for (let round = 0; round < 3; round++)
+        for (const key of malformed) {
+          const res = await getFrom(flood.url, '127.0.0.10', { authorization: `Bearer ${key}` });
+          expect([key.slice(0, 12), res.status, res.body.code]).toEqual([key.slice(0, 12), 401, 'UNAUTHORIZED']);
+        }
+      expect(await lookups()).toBe(before);
+      // 21 malformed keys counted nothing: a well-formed unknown key from the same address is still a 401.
+      expect((await getFrom(flood.url, '127.0.0.10', { authorization: `Bearer ${randomKey()}` })).status).toBe(401);
+    });
+
+    it('a flood of unknown keys from one address: 429 RATE_LIMITED with Retry-After after the limit, no lookup beyond it; a valid key keeps working from another address without a new lookup', async () => {
+      // The valid caller, from 127.0.0.2, before the flood: one lookup, then cached.
+      expect((await getFrom(flood.url, '127.0.0.2', { authorization: `Bearer ${key}` })).status).toBe(200);
+      const before = await lookups();
+      const statuses: number[] = [];
+      let last;
+      for (let i = 0; i < 40; i++) {
+        // X-Forwarded-For changes on every request: the gateway does not believe it (TRUSTED_PROXY_HOPS=0).
+        last = await getFrom(flood.url, '127.0.0.3', {
+          authorization: `Bearer ${randomKey()}`,
+          'x-forwarded-for': `198.51.100.${i}`,
+        });
+        statuses.push(last.status);
+      }
+      expect(statuses).toEqual([...Array(5).fill(401), ...Array(35).fill(429)]);
+      expect(Number(last!.retryAfter)).toBeGreaterThan(0);
+      expect(last!.body).toMatchObject({ code: 'RATE_LIMITED', status: 429, detail: expect.any(String) });
+      expect(await lookups()).toBe(before + 5);
+      // The limited address is refused before any lookup, whatever the key, valid ones included.
+      expect((await getFrom(flood.url, '127.0.0.3', { authorization: `Bearer ${key}` })).status).toBe(429);
+      // The valid caller from its own address: served, from the cache (no new lookup).
+      const valid = await getFrom(flood.url, '127.0.0.2', { authorization: `Bearer ${key}` });
+      expect(valid.status).toBe(200);
+      expect(await lookups()).toBe(before + 5);
+    });
+
+    it('concurrent unknown keys from one address start no more lookups than the limit', async () => {
+      const before = await lookups();
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => getFrom(flood.url, '127.0.0.4', { authorization: `Bearer ${randomKey()}` })),
+      );
+      expect(answers.filter((a) => a.status === 401)).toHaveLength(5);
+      expect(answers.filter((a) => a.status === 429)).toHaveLength(25);
+      expect(await lookups()).toBe(before + 5);
+    });
+
+    it('behind one trusted proxy, clients are told apart by the address the proxy appended', async () => {
+      // Both clients reach the gateway through the same proxy (socket peer 127.0.0.5); client A also
+      // wrote an X-Forwarded-For of its own, which sits left of what the proxy appended and is ignored.
+      const through = (client: string, key: string, forged = '') =>
+        getFrom(proxied.url, '127.0.0.5', {
+          authorization: `Bearer ${key}`,
+          'x-forwarded-for': forged ? `${forged}, ${client}` : client,
+        });
+      const a: number[] = [];
+      for (let i = 0; i < 8; i++) a.push((await through('203.0.113.1', randomKey(), `192.0.2.${i}`)).status);
+      expect(a).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+      expect((await through('203.0.113.2', randomKey())).status).toBe(401);
+      expect((await through('203.0.113.2', key)).status).toBe(200);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isWellFormedApiKey } from '@travel/contracts/src/api-key-format';
 import { effectivePermissions, hashApiKey, issueApiKey, issuerActingFor, looksLikeApiKey } from './api-key';
 
 const sha256hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
@@ -31,6 +32,10 @@ describe('issueApiKey', () => {
 
   it('issues keys that look like API keys', () => {
     for (let i = 0; i < 20; i++) expect(looksLikeApiKey(issueApiKey().key)).toBe(true);
+  });
+
+  it('issues keys of the form the gateway checks before any lookup', () => {
+    for (let i = 0; i < 200; i++) expect(isWellFormedApiKey(issueApiKey().key)).toBe(true);
   });
 });
 

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+// The key's form alone (no I/O), shared with the gateway, which refuses other forms before a lookup.
+import { API_KEY_PREFIX as PREFIX, API_KEY_RANDOM_BYTES } from '@travel/contracts/src/api-key-format';
 
 // API keys carry 256 bits of randomness, so a fast SHA-256 digest is a sound at-rest form: there is
 // nothing to brute-force that a slow password hash would protect. The digest doubles as the lookup key.
-const PREFIX = 'tek_';
-
 export interface IssuedKey {
   key: string;
   hash: string;
@@ -12,7 +12,7 @@ export interface IssuedKey {
 }
 
 export function issueApiKey(): IssuedKey {
-  const key = PREFIX + randomBytes(32).toString('base64url');
+  const key = PREFIX + randomBytes(API_KEY_RANDOM_BYTES).toString('base64url');
   return { key, hash: hashApiKey(key), hint: key.slice(0, PREFIX.length + 6) };
 }
 

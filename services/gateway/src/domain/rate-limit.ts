@@ -1,34 +1,78 @@
+import { Lru } from './lru';
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
 /**
- * Token bucket per API key: `perMinute` requests a minute on average, bursts up to `burst`. Kept in
- * the replica's memory: limits are per gateway replica (docs/decisions), which bounds abuse without a
- * shared store on the request path.
+ * Token bucket per key (an API key, or a client address for failed authentications): `perMinute` on
+ * average, bursts up to `burst`. Kept in the replica's memory: limits are per gateway replica
+ * (docs/decisions), which bounds abuse without a shared store on the request path. At most `capacity`
+ * buckets are kept, the least recently used forgotten first (a forgotten key starts again with a full
+ * bucket), so memory is bounded however many keys or addresses arrive.
  */
 export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly buckets: Lru<string, Bucket>;
+  private readonly refillPerMs: number;
 
   constructor(
-    private readonly perMinute: number,
+    perMinute: number,
     private readonly burst: number,
     private readonly now: () => number = Date.now,
-  ) {}
+    capacity = 100_000,
+  ) {
+    this.refillPerMs = perMinute / 60_000;
+    this.buckets = new Lru(capacity);
+  }
 
-  /** Returns 0 when allowed, else the seconds to wait. */
+  /** Buckets kept now (at most the capacity). */
+  get tracked(): number {
+    return this.buckets.size;
+  }
+
+  /** Takes a token: returns 0 when allowed, else the seconds to wait (nothing taken). */
   take(key: string): number {
-    const t = this.now();
-    const refill = this.perMinute / 60_000;
-    const b = this.buckets.get(key) ?? { tokens: this.burst, at: t };
-    b.tokens = Math.min(this.burst, b.tokens + (t - b.at) * refill);
-    b.at = t;
+    const b = this.refilled(key);
     this.buckets.set(key, b);
-    if (this.buckets.size > 100_000) this.sweep(t);
     if (b.tokens >= 1) {
       b.tokens -= 1;
       return 0;
     }
-    return Math.ceil((1 - b.tokens) / refill / 1000);
+    return this.secondsUntilToken(b);
   }
 
-  private sweep(t: number): void {
-    for (const [k, b] of this.buckets) if (t - b.at > 120_000) this.buckets.delete(k);
+  /** The seconds until a token is there, 0 when one is: takes nothing and stores nothing. */
+  wait(key: string): number {
+    const b = this.refilled(key);
+    return b.tokens >= 1 ? 0 : this.secondsUntilToken(b);
+  }
+
+  /** Whether the key has spent tokens that have not come back yet (an address with recent failures). */
+  hasSpent(key: string): boolean {
+    return this.buckets.peek(key) !== undefined && this.refilled(key).tokens < this.burst;
+  }
+
+  /**
+   * Returns a token taken for something that turned out not to count. A bucket full again is forgotten:
+   * it is the same as none, and keeps the buckets to keys that were refused or are spending.
+   */
+  giveBack(key: string): void {
+    const b = this.refilled(key);
+    if (b.tokens + 1 >= this.burst) this.buckets.delete(key);
+    else b.tokens += 1;
+  }
+
+  private refilled(key: string): Bucket {
+    const t = this.now();
+    const b = this.buckets.peek(key);
+    if (!b) return { tokens: this.burst, at: t };
+    b.tokens = Math.min(this.burst, b.tokens + (t - b.at) * this.refillPerMs);
+    b.at = t;
+    return b;
+  }
+
+  private secondsUntilToken(b: Bucket): number {
+    return Math.max(1, Math.ceil((1 - b.tokens) / this.refillPerMs / 1000));
   }
 }

@@ -13,6 +13,8 @@ import {
   type Logger,
   type Metrics,
 } from '@travel/platform';
+import { KeyCheck } from '../app/key-check';
+import { clientAddress, limitKeyOf } from '../domain/client-address';
 import { RateLimiter } from '../domain/rate-limit';
 import { isApiPath, isOperationalPath, ownerOf, type Upstream } from '../domain/routes';
 import type { KeyResolver } from '../infra/key-resolver';
@@ -28,6 +30,10 @@ export interface GatewayOptions {
   /** The gateway's private key, which signs the caller contexts (docs/decisions/0100). */
   signingKey: KeyObject;
   limiter: RateLimiter;
+  /** Failed authentications per client address (docs/decisions/0115). */
+  authFailures: RateLimiter;
+  /** Proxies in front of the gateway whose X-Forwarded-For entries are believed (0: the socket's peer). */
+  trustedProxyHops: number;
   /** Paths and methods of the contract (default: contracts/openapi.yaml). */
   contract?: ContractRoutes;
 }
@@ -43,7 +49,8 @@ export function presentedKey(req: Request): string | undefined {
 }
 
 export function createGatewayApp(options: GatewayOptions): Express {
-  const { resolver, upstreams, signingKey, limiter } = options;
+  const { upstreams, signingKey, limiter, trustedProxyHops } = options;
+  const keys = new KeyCheck(options.resolver, options.authFailures, options.metrics);
   const contract = options.contract ?? new ContractRoutes(openApiDocument());
   const tokens = new CallerTokens(signingKey);
   const app = createBaseApp({ logger: options.logger, metrics: options.metrics });
@@ -65,13 +72,26 @@ export function createGatewayApp(options: GatewayOptions): Express {
       const key = presentedKey(req);
       if (!key)
         throw new AppError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <key>" or "X-Api-Key: <key>".');
-      let caller;
+      const client = limitKeyOf(
+        clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxyHops),
+      );
+      let checked;
       try {
-        caller = await resolver.resolve(key);
+        checked = await keys.check(key, client);
       } catch {
         throw new AppError('SERVICE_UNAVAILABLE', 'The API key could not be checked; try again.');
       }
-      if (!caller) throw new AppError('UNAUTHORIZED', 'The API key is unknown or revoked.');
+      if (checked.outcome === 'malformed')
+        throw new AppError('UNAUTHORIZED', 'This is not an API key: keys are "tek_" and 43 characters of base64url.');
+      if (checked.outcome === 'limited') {
+        res.setHeader('retry-after', String(checked.retryAfterSeconds));
+        throw new AppError(
+          'RATE_LIMITED',
+          `Too many unknown API keys from this address; retry in ${checked.retryAfterSeconds} s.`,
+        );
+      }
+      if (checked.outcome === 'unknown') throw new AppError('UNAUTHORIZED', 'The API key is unknown or revoked.');
+      const { caller } = checked;
       const wait = limiter.take(caller.apiKeyId);
       if (wait > 0) {
         res.setHeader('retry-after', String(wait));
