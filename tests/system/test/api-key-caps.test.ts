@@ -1,7 +1,7 @@
 // Issue 20, section 3 (docs/decisions/0104): a key's effective permissions never exceed those its issuer
 // held when issuing it, and an entry's audit log names the issuer of a key that acts for someone else.
 // Through the gateway (API_KEY_CACHE_MS 0: every request resolves the key anew).
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { employee, limitedCaller, writable } from '@travel/employees/test/support/org-fixtures';
 import { eventually, type ApiClient } from '@travel/testkit';
@@ -120,7 +120,8 @@ describe('API keys are capped at their issuer’s permissions', () => {
     const payee = await employee(owner, { permissions: ['ManagePayouts', 'ReadAllEntries'] });
     const db = stack.employees.deps.mongo.db!.collection('api_keys');
     const legacy = (employeeId: string, createdByEmployeeId: string | null) => {
-      const key = `tek_${randomUUID().replace(/-/g, '')}${randomUUID().replace(/-/g, '')}`;
+      // The form keys were always issued in (`tek_` + 32 random bytes, base64url; decision 0004).
+      const key = `tek_${randomBytes(32).toString('base64url')}`;
       return {
         key,
         doc: {
