@@ -49,21 +49,23 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0,
 interface Child {
   proc: ChildProcess;
   url: string;
+  /** Its /metrics, /readyz and /healthz (OPS_PORT; never on the API port, decision 0097). */
+  opsUrl?: string;
   pid: number;
 }
 
 /** A child of bench/lib/api-process.ts (employees or gateway), once it listens. */
 async function startRole(role: string, env: NodeJS.ProcessEnv): Promise<Child> {
   const proc = forkTs(join(ROOT, 'bench', 'lib', 'api-process.ts'), { ...env, BENCH_ROLE: role }, `key-flood-${role}`);
-  const ready = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
+  const ready = await new Promise<{ url: string; opsUrl?: string; pid: number }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${role} did not start`)), 60_000);
-    proc.on('message', (m: { type: string; url: string; pid: number }) => {
+    proc.on('message', (m: { type: string; url: string; opsUrl?: string; pid: number }) => {
       if (m.type !== 'ready') return;
       clearTimeout(timer);
       resolve(m);
     });
   });
-  return { proc, url: ready.url, pid: ready.pid };
+  return { proc, url: ready.url, opsUrl: ready.opsUrl, pid: ready.pid };
 }
 
 /** The valid caller: GET `url` at `rate` a second, open loop, until `until()` says stop; latencies in ms. */
@@ -110,9 +112,11 @@ async function validCaller(url: string, key: string, until: () => boolean) {
   };
 }
 
-/** The gateway's key lookups so far, by answer, and its key checks by outcome (its /metrics). */
-async function keyCounters(gatewayUrl: string) {
-  const text = await (await fetch(`${gatewayUrl}/metrics`)).text();
+/** The gateway's key lookups so far, by answer, and its key checks by outcome (its /metrics, on the ops port). */
+async function keyCounters(gatewayOpsUrl: string) {
+  const res = await fetch(`${gatewayOpsUrl}/metrics`);
+  if (!res.ok) throw new Error(`gateway /metrics answered ${res.status}`);
+  const text = await res.text();
   const read = (metric: string, label: string) => {
     const out: Record<string, number> = {};
     for (const m of text.matchAll(new RegExp(`^${metric}\\{[^}]*${label}="([^"]+)"[^}]*\\} (\\S+)$`, 'gm')))
@@ -188,7 +192,7 @@ async function main(): Promise<void> {
         await sleep(2000); // requests of the previous scenario drain
         const profiled = PROFILE && round === 1 && scenario === 'flood';
         if (profiled) await ask(gateway.proc, { type: 'profile-start' }, 'profile-started');
-        const before = await keyCounters(gateway.url);
+        const before = await keyCounters(gateway.opsUrl!);
         const meter = new CpuMeter(pids);
         const windowEnd = Date.now() + WINDOW_S * 1000;
         let flooding = scenario === 'flood';
@@ -204,7 +208,7 @@ async function main(): Promise<void> {
         const caller = await validCaller(url, seeded.apiKey, () => Date.now() > windowEnd && !flooding);
         const flood = flooded ? await flooded : undefined;
         const cpu = meter.read();
-        const after = await keyCounters(gateway.url);
+        const after = await keyCounters(gateway.opsUrl!);
         if (profiled) {
           const file = join(STATE, 'gateway-flood.cpuprofile');
           await ask(gateway.proc, { type: 'profile-stop', file }, 'profile-stopped');

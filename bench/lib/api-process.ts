@@ -85,7 +85,7 @@ async function main(): Promise<void> {
       process.exit(0);
     }
   });
-  process.send!({ type: 'ready', url: running.url, pid: process.pid });
+  process.send!({ type: 'ready', url: running.url, opsUrl: (running as { opsUrl?: string }).opsUrl, pid: process.pid });
 }
 
 main().catch((err) => {
