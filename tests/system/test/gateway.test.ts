@@ -328,6 +328,41 @@ describe('gateway', () => {
       expect(await lookups()).toBe(before + 5);
     });
 
+    it('a limited address is refused before anything else: a crafted path or no key is 429 too, in the documented body', async () => {
+      for (let i = 0; i < 5; i++) await getFrom(flood.url, '127.0.0.6', { authorization: `Bearer ${randomKey()}` });
+      const before = await lookups();
+      const raw = (path: string, headers: Record<string, string>) =>
+        new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
+          const req = request(`${flood.url}${path}`, { localAddress: '127.0.0.6', headers }, (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      // From any other address these are 400 (a dot segment) and 401 (no key): the limit answers first.
+      for (const [path, headers] of [
+        ['/api/v1/travel-entries/%2e%2e/company', { authorization: `Bearer ${key}` }],
+        ['/api/v1/company', {}],
+      ] as const) {
+        const res = await raw(path, headers);
+        expect(res.status).toBe(429);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+        expect(res.body).toEqual({
+          type: expect.stringMatching(/rate-limited$/),
+          title: expect.any(String),
+          status: 429,
+          code: 'RATE_LIMITED',
+          detail: expect.stringContaining('retry in'),
+          traceId: res.headers['x-request-id'],
+        });
+      }
+      expect((await getFrom(flood.url, '127.0.0.7', { authorization: `Bearer ${key}` })).status).toBe(200);
+      expect(await lookups()).toBe(before);
+    });
+
     it('concurrent unknown keys from one address start no more lookups than the limit', async () => {
       const before = await lookups();
       const answers = await Promise.all(

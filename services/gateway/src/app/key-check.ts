@@ -41,6 +41,13 @@ export class KeyCheck {
     resolver.onLookupAnswer = (answer) => lookups.inc({ answer });
   }
 
+  /** Seconds an address must wait because its failed lookups spent its bucket (0: not limited); counted. */
+  limitedFor(clientKey: string): number {
+    const wait = this.failures.wait(clientKey);
+    if (wait > 0) this.checks.inc({ outcome: 'limited' });
+    return wait;
+  }
+
   async check(key: string, clientKey: string): Promise<KeyCheckResult> {
     const result = await this.outcomeOf(key, clientKey);
     this.checks.inc({ outcome: result.outcome });

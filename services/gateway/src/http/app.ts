@@ -1,5 +1,5 @@
-import type { KeyObject } from 'node:crypto';
-import type { Express, NextFunction, Request, Response } from 'express';
+import { randomUUID, type KeyObject } from 'node:crypto';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { openApiDocument } from '@travel/contracts';
 import {
   AppError,
@@ -8,6 +8,8 @@ import {
   createBaseApp,
   finishApp,
   methodNotAllowed,
+  problem,
+  REQUEST_ID_HEADER,
   refusedPath,
   TRAILING_SLASH,
   type Logger,
@@ -48,12 +50,47 @@ export function presentedKey(req: Request): string | undefined {
   return req.header('x-api-key')?.trim() || undefined;
 }
 
+/**
+ * Every /api/v1 request from an address whose failed authentications spent its bucket is refused first,
+ * before request ids, routing and the per-request log line: 429 with Retry-After in the documented body,
+ * counted in the RED metrics and in `gateway_api_key_checks_total{outcome="limited"}`. A flood of guesses
+ * then costs a map lookup and one write per request, so valid callers queue behind less of it (0115).
+ */
+function refuseLimitedAddresses(keys: KeyCheck, trustedProxyHops: number, metrics: Metrics): RequestHandler {
+  return (req, res, next) => {
+    if (!req.url.startsWith('/api/v1/')) return next();
+    const client = limitKeyOf(
+      clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxyHops),
+    );
+    const wait = keys.limitedFor(client);
+    if (wait === 0) return next();
+    const traceId = randomUUID();
+    const body = JSON.stringify(
+      problem('RATE_LIMITED', traceId, `Too many unknown API keys from this address; retry in ${wait} s.`),
+    );
+    res.writeHead(429, {
+      'content-type': 'application/problem+json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'retry-after': String(wait),
+      [REQUEST_ID_HEADER]: traceId,
+    });
+    res.end(body);
+    const labels = { method: req.method, route: '/api/v1', status: '429' };
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, 0);
+  };
+}
+
 export function createGatewayApp(options: GatewayOptions): Express {
   const { upstreams, signingKey, limiter, trustedProxyHops } = options;
   const keys = new KeyCheck(options.resolver, options.authFailures, options.metrics);
   const contract = options.contract ?? new ContractRoutes(openApiDocument());
   const tokens = new CallerTokens(signingKey);
-  const app = createBaseApp({ logger: options.logger, metrics: options.metrics });
+  const app = createBaseApp({
+    logger: options.logger,
+    metrics: options.metrics,
+    first: refuseLimitedAddresses(keys, trustedProxyHops, options.metrics),
+  });
   // One reading of the path, before anything else: the owner, the contract match and the forwarded
   // target below all use req.canonical, never the raw URL (decision 0097).
   app.use(canonicalPath);
