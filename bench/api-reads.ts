@@ -22,17 +22,15 @@
 // --count-commands: the employees service counts its store commands (driver command monitoring); after the
 // warm-up, 50 requests one at a time per path give the commands per request. Monitoring decodes every reply
 // a second time, so the timed figures of such a run are not comparable with others.
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { CONTEXT_HEADER, mintContext } from '../packages/platform/src';
-import { startFerretDb } from '../packages/testkit/src/infra/ferretdb';
-import { deleteVhost, ensureInfra, repoRoot, testInfraEnv } from '../packages/testkit/src/infra/infra';
-import { freePort } from '../packages/testkit/src/processes';
-import { createTestEnv } from '../packages/testkit/src/env';
-import { ensureTestTls } from '../packages/testkit/src/tls';
+import { repoRoot } from '../packages/testkit/src/infra/infra';
+import { startApiBenchEnv } from './lib/api-bench-env';
+import { revisionOf } from './lib/results-file';
 import { summarizeCpuProfile } from './lib/cpuprofile';
 import { CpuMeter, load, machine, pidListeningOn, round2 } from './lib/system';
 
@@ -115,35 +113,13 @@ interface Run {
   otherCores: number;
 }
 
-const git = (args: string[]) => {
-  try {
-    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
-  } catch {
-    return '?';
-  }
-};
-
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
 async function main(): Promise<void> {
-  const infra = await ensureInfra('test');
-  const tls = ensureTestTls(join(ROOT, '.local', 'test', 'tls'));
-  Object.assign(process.env, testInfraEnv(infra, tls.caFile));
-  rmSync(join(STATE, 'ferretdb'), { recursive: true, force: true });
-  mkdirSync(STATE, { recursive: true });
-  const port = await freePort();
-  const ferret = await startFerretDb(ROOT, STATE, port);
-  const env = await createTestEnv('apibench', {
-    MONGO_URL: `mongodb://127.0.0.1:${port}`,
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    RATE_LIMIT_BURST: '100000000',
-    VALIDATE_RESPONSES: 'false',
-    LOG_LEVEL,
-  });
-  const vars = { ...process.env, ...env.vars };
+  const { env, vars, storePort, stop: stopEnv } = await startApiBenchEnv(ROOT, STATE, 'apibench', LOG_LEVEL);
   const children: Child[] = [];
   try {
     const employees = await start('employees', vars);
@@ -198,7 +174,7 @@ async function main(): Promise<void> {
       employees: employees.pid,
       bare: bare.pid,
       'gw-bare': gatewayOverBare.pid,
-      ferretdb: pidListeningOn(port),
+      ferretdb: pidListeningOn(storePort),
     };
     const targets = [
       { target: 'bare', base: bare.url, headers: () => ({}) },
@@ -355,8 +331,7 @@ async function main(): Promise<void> {
     const previous = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { runs: [] };
     previous.runs.push({
       startedAt: new Date().toISOString(),
-      commit:
-        git(['rev-parse', '--short', 'HEAD']) + (git(['status', '--porcelain']) ? ' (with uncommitted changes)' : ''),
+      commit: revisionOf(ROOT),
       machine: machine(),
       load: load(),
       settings: {
@@ -380,9 +355,7 @@ async function main(): Promise<void> {
   } finally {
     for (const c of children.reverse())
       await ask(c.proc, { type: 'stop' }, 'stopped', 10_000).catch(() => c.proc.kill());
-    await deleteVhost(infra, env.vhost).catch(() => undefined);
-    await ferret.stop();
-    rmSync(join(STATE, 'ferretdb'), { recursive: true, force: true });
+    await stopEnv();
   }
 }
 

@@ -15,19 +15,16 @@
 // lookups by answer (its metrics; `known` are the valid key's), CPU by process. Figures are medians over
 // the rounds; the ratio is flood p99 / quiet p99. Results: bench/results/<date>-key-flood.json. --profile: a
 // V8 CPU profile of the gateway during the first round's flood, summarized in the results.
-import { execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { startFerretDb } from '../packages/testkit/src/infra/ferretdb';
-import { deleteVhost, ensureInfra, repoRoot, testInfraEnv } from '../packages/testkit/src/infra/infra';
-import { freePort } from '../packages/testkit/src/processes';
-import { createTestEnv } from '../packages/testkit/src/env';
-import { ensureTestTls } from '../packages/testkit/src/tls';
+import { repoRoot } from '../packages/testkit/src/infra/infra';
+import { startApiBenchEnv } from './lib/api-bench-env';
 import { ask, forkTs, waitForExit } from './lib/children';
 import { cliOptions } from './lib/cli';
 import { summarizeCpuProfile } from './lib/cpuprofile';
-import { writeResultsFile } from './lib/results-file';
+import { revisionOf, writeResultsFile } from './lib/results-file';
 import { CpuMeter, load, machine, percentile, pidListeningOn, round2 } from './lib/system';
 
 const { flag, opt } = cliOptions();
@@ -137,30 +134,8 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-const git = (args: string[]) => {
-  try {
-    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
-  } catch {
-    return '?';
-  }
-};
-
 async function main(): Promise<void> {
-  const infra = await ensureInfra('test');
-  const tls = ensureTestTls(join(ROOT, '.local', 'test', 'tls'));
-  Object.assign(process.env, testInfraEnv(infra, tls.caFile));
-  rmSync(join(STATE, 'ferretdb'), { recursive: true, force: true });
-  mkdirSync(STATE, { recursive: true });
-  const port = await freePort();
-  const ferret = await startFerretDb(ROOT, STATE, port);
-  const env = await createTestEnv('keyflood', {
-    MONGO_URL: `mongodb://127.0.0.1:${port}`,
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    RATE_LIMIT_BURST: '100000000',
-    VALIDATE_RESPONSES: 'false',
-    LOG_LEVEL,
-  });
-  const vars = { ...process.env, ...env.vars };
+  const { vars, storePort, stop: stopEnv } = await startApiBenchEnv(ROOT, STATE, 'keyflood', LOG_LEVEL);
   const children: ChildProcess[] = [];
   try {
     const employees = await startRole('employees', vars);
@@ -176,7 +151,7 @@ async function main(): Promise<void> {
     const pids = {
       gateway: gateway.pid,
       employees: employees.pid,
-      ferretdb: pidListeningOn(port),
+      ferretdb: pidListeningOn(storePort),
       flood: flooder.pid,
       bench: process.pid,
     };
@@ -268,8 +243,7 @@ async function main(): Promise<void> {
     const doc = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { runs: [] };
     doc.runs.push({
       startedAt: new Date().toISOString(),
-      commit:
-        git(['rev-parse', '--short', 'HEAD']) + (git(['status', '--porcelain']) ? ' (with uncommitted changes)' : ''),
+      commit: revisionOf(ROOT),
       machine: machine(),
       settings: {
         rounds: ROUNDS,
@@ -292,9 +266,7 @@ async function main(): Promise<void> {
       if (c.connected) await ask(c, { type: 'stop' }, 'stopped', 10_000).catch(() => undefined);
       if (!(await waitForExit(c, 2000))) c.kill();
     }
-    await deleteVhost(infra, env.vhost).catch(() => undefined);
-    await ferret.stop();
-    rmSync(join(STATE, 'ferretdb'), { recursive: true, force: true });
+    await stopEnv();
   }
 }
 

@@ -16,3 +16,15 @@ export function writeResultsFile(root: string, file: string, doc: unknown): void
     writeFileSync(file, JSON.stringify(doc, null, 1) + '\n');
   }
 }
+
+/** The commit a run measured, as results files name it: `abc1234`, with "(with uncommitted changes)" if so. */
+export function revisionOf(root: string): string {
+  const git = (args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+    } catch {
+      return '?';
+    }
+  };
+  return git(['rev-parse', '--short', 'HEAD']) + (git(['status', '--porcelain']) ? ' (with uncommitted changes)' : '');
+}
