@@ -50,6 +50,13 @@ export function presentedKey(req: Request): string | undefined {
   return req.header('x-api-key')?.trim() || undefined;
 }
 
+/** The key a client's failures count under (its address, or its /64), read once per request. */
+function clientKeyOf(req: Request, res: Response, trustedProxyHops: number): string {
+  return (res.locals.clientKey ??= limitKeyOf(
+    clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxyHops),
+  ));
+}
+
 /**
  * Every /api/v1 request from an address whose failed authentications spent its bucket is refused first,
  * before request ids, routing and the per-request log line: 429 with Retry-After in the documented body,
@@ -59,9 +66,7 @@ export function presentedKey(req: Request): string | undefined {
 function refuseLimitedAddresses(keys: KeyCheck, trustedProxyHops: number, metrics: Metrics): RequestHandler {
   return (req, res, next) => {
     if (!req.url.startsWith('/api/v1/')) return next();
-    const client = limitKeyOf(
-      clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxyHops),
-    );
+    const client = clientKeyOf(req, res, trustedProxyHops);
     const wait = keys.limitedFor(client);
     if (wait === 0) return next();
     const traceId = randomUUID();
@@ -109,9 +114,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
       const key = presentedKey(req);
       if (!key)
         throw new AppError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <key>" or "X-Api-Key: <key>".');
-      const client = limitKeyOf(
-        clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxyHops),
-      );
+      const client = clientKeyOf(req, res, trustedProxyHops);
       let checked;
       try {
         checked = await keys.check(key, client);
