@@ -1571,9 +1571,9 @@ export interface components {
             address?: string | null;
             /** @description Personal tax number. Letters and digits (spaces, dots, slashes and dashes may separate them). For a `Resident` of a company in HR it must be an OIB (11 digits, ISO 7064 MOD 11,10 check digit), in SI a tax number (8 digits with its check digit), in PL a PESEL or NIP (with their check digits); these are stored as digits only. CZ and SK have no further rule. */
             taxId?: string | null;
-            /** @description IBAN, electronic or print format (stored in electronic format: no spaces, upper case). Checked: the country's length and account structure from the SWIFT IBAN Registry (15 to 34 characters for countries it does not list) and the MOD 97-10 check digits. */
+            /** @description IBAN, electronic or print format (stored in electronic format: no spaces, upper case); blank or null stores none. The pattern gives its shape: a country code, two check digits and 11 to 30 letters or digits, either case, spaces anywhere. Beyond what a pattern can say, the service checks the country's length and account structure from the SWIFT IBAN Registry (15 to 34 characters for countries it does not list), the national check digits where the country has them, and the MOD 97-10 check digits (00, 01 and 99 never): a value of the right shape that fails them is 400 `VALIDATION_FAILED` under `errors.bankAccount`. */
             bankAccount?: string | null;
-            /** @description BIC (ISO 9362): 8 or 11 characters, a 4-character party prefix, a 2-letter country code, a 2-character location code and an optional 3-character branch code (stored upper case, no spaces) */
+            /** @description BIC (ISO 9362): 8 or 11 characters, a 4-character party prefix, a 2-letter country code, a 2-character location code and an optional 3-character branch code, either case, spaces anywhere (stored upper case, no spaces); blank or null stores none */
             bic?: string | null;
             position?: string | null;
             /** @description A department of the caller's company, or null */
@@ -1941,6 +1941,16 @@ export interface components {
         EntryText: string | null;
         /** @description Place-provider place identifier, stored and returned as sent */
         PlaceId: string | null;
+        /**
+         * @description ISO 3166-1 alpha-2 code of a country the product knows (the one list in the code, `packages/regulations/src/countries.ts`, which a test compares with this enum)
+         * @enum {string}
+         */
+        CountryCode: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+        /**
+         * @description ISO 4217 code of a currency the product knows, with its minor digits (the one list in the code, `packages/money/src/currencies.ts`, which a test compares with this enum). Funds codes, precious metals and the SDR are not here: no expense is paid in them
+         * @enum {string}
+         */
+        CurrencyCode: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYI" | "UYU" | "UYW" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
         /** @description Decimal amount, at most the currency's minor digits (JSON number, read without binary rounding) */
         DecimalAmount: number;
         /**
@@ -1980,7 +1990,7 @@ export interface components {
             date: string;
             description?: string | null;
             amount?: components["schemas"]["DecimalAmount"];
-            currencyCode?: string;
+            currencyCode?: components["schemas"]["CurrencyCode"];
             /** @description Honoured only when the provider publishes no rate for the date (else EXCHANGE_RATE_UNAVAILABLE) */
             manualExchangeRate?: number | null;
             /** @description Kept only on `Mileage` rows; ignored (and read back as null) on every other kind */
@@ -2007,7 +2017,7 @@ export interface components {
             date: string;
             description?: string | null;
             amount?: components["schemas"]["DecimalAmount"];
-            currencyCode?: string;
+            currencyCode?: components["schemas"]["CurrencyCode"];
             manualExchangeRate?: number | null;
             vehicleId?: components["schemas"]["Id"] | null;
             distanceKm?: number | null;
@@ -2112,10 +2122,10 @@ export interface components {
             departureLocationPlaceId?: components["schemas"]["PlaceId"];
             destinationPlaceId?: components["schemas"]["PlaceId"];
             /** @description ISO 3166-1 alpha-2; stored as sent (no geocoding fallback) */
-            destinationCountryCode?: string | null;
+            destinationCountryCode?: components["schemas"]["CountryCode"] | null;
             advancePayment?: components["schemas"]["DecimalAmount"];
             /** @description Currency of the advance (ISO 4217) */
-            currencyCode?: string;
+            currencyCode?: components["schemas"]["CurrencyCode"];
             /**
              * Format: date
              * @description FX date of the advance
@@ -2143,9 +2153,9 @@ export interface components {
             report?: components["schemas"]["EntryText"];
             departureLocationPlaceId?: components["schemas"]["PlaceId"];
             destinationPlaceId?: components["schemas"]["PlaceId"];
-            destinationCountryCode?: string | null;
+            destinationCountryCode?: components["schemas"]["CountryCode"] | null;
             advancePayment?: components["schemas"]["DecimalAmount"];
-            currencyCode?: string;
+            currencyCode?: components["schemas"]["CurrencyCode"];
             /** Format: date */
             advancePaymentDate?: string | null;
             manualAdvanceExchangeRate?: number | null;
@@ -2489,13 +2499,12 @@ export interface components {
         PerDiemStop: {
             /** @description ISO 8601, read as UTC; from this time on the traveller is in `countryCode` */
             time: string;
-            /** @description ISO 3166-1 alpha-2 */
-            countryCode: string;
+            countryCode: components["schemas"]["CountryCode"];
             placeId?: string;
         };
         /** @description Meals provided on one row, keyed by the row's (`countryCode`, `departureTime`) as the calculator returns them */
         PerDiemRowMeals: {
-            countryCode: string;
+            countryCode: components["schemas"]["CountryCode"];
             departureTime: string;
             breakfastsProvided?: number;
             lunchesProvided?: number;
@@ -2563,7 +2572,7 @@ export interface components {
         };
         /** @description A per-diem row as a create or a PUT sends it: the rows of an itinerary as `from-itinerary` returns them (the server re-runs the engine over the itinerary the rows describe and refuses rows that are not its rows; submitted amounts are never read). Read-only fields of a GET are accepted and ignored. */
         PerDiemWrite: {
-            countryCode: string;
+            countryCode: components["schemas"]["CountryCode"];
             /**
              * Format: date-time
              * @description UTC instant (an offset is required)
@@ -2783,7 +2792,7 @@ export interface components {
          *     }
          */
         CountryAllowListWrite: {
-            countryCodes: string[];
+            countryCodes: components["schemas"]["CountryCode"][];
             /** @description Read-only; ignored */
             readonly isDefault?: boolean;
             /** @description Read-only; ignored */
@@ -2822,7 +2831,7 @@ export interface components {
          *     }
          */
         CurrencyAllowListWrite: {
-            currencyCodes: string[];
+            currencyCodes: components["schemas"]["CurrencyCode"][];
             /** @description Read-only; ignored */
             readonly isDefault?: boolean;
             /** @description Read-only; ignored */
@@ -2979,11 +2988,8 @@ export interface components {
             kind: components["schemas"]["VehicleCostKind"];
             /** @description Greater than 0, in `currency` */
             amount: components["schemas"]["VehicleCostAmount"];
-            /**
-             * @description ISO 4217 code
-             * @example EUR
-             */
-            currency: string;
+            /** @example EUR */
+            currency: components["schemas"]["CurrencyCode"];
             /** @description Odometer reading in kilometres; omitted or null stores none */
             odometerKm?: number | null;
             note?: string | null;
@@ -4135,7 +4141,7 @@ export interface operations {
                  * @description ISO 3166-1 alpha-2 code of the destination
                  * @example DE
                  */
-                country?: string;
+                country?: components["schemas"]["CountryCode"];
                 /**
                  * @description The day the figures must be in force (`yyyy-MM-dd`); today (UTC) when omitted
                  * @example 2026-03-02
@@ -4316,10 +4322,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description ISO 4217 code of the foreign currency; omitted for every rate of the publication
+                 * @description ISO 4217 code of the foreign currency; omitted for every rate of the publication. Whether the market's provider publishes a rate for it on or before the date is known only from the stored publications: a currency it has not published (or the base currency itself) is 400 `EXCHANGE_RATE_UNAVAILABLE` / `VALIDATION_FAILED` under `errors.currency`
                  * @example USD
                  */
-                currency?: string;
+                currency?: components["schemas"]["CurrencyCode"];
                 /**
                  * @description The date the rate must apply on (yyyy-MM-dd); default today (UTC)
                  * @example 2026-11-21
@@ -5826,9 +5832,9 @@ export interface operations {
     downloadPayoutPaymentFile: {
         parameters: {
             query: {
-                /** @description The company account the transfers are paid from (IBAN, spaces allowed) */
+                /** @description The company account the transfers are paid from: an IBAN, checked as an employee's `bankAccount` is (the pattern gives its shape; the registry's length and structure, the national and the MOD 97-10 check digits are checked beyond it, else 400 `VALIDATION_FAILED` under `errors.debtorIban`) */
                 debtorIban: string;
-                /** @description BIC of the company's bank; omitted, the file says `NOTPROVIDED` (IBAN-only, as SEPA allows) */
+                /** @description BIC of the company's bank (as an employee's `bic`: either case, spaces anywhere); omitted, the file says `NOTPROVIDED` (IBAN-only, as SEPA allows) */
                 debtorBic?: string;
                 /** @description Requested execution date (yyyy-MM-dd); default today (UTC) */
                 executionDate?: string;

@@ -4,3 +4,4 @@ export * from './money';
 export * from './rounding';
 export * from './wire';
 export * from './limits';
+export * from './bank-ids';

@@ -2,7 +2,7 @@
 // Steps: validate; stops → stays (one per country visit); the market's partition → row windows; each
 // window priced on its account date with the meals keyed to it; overrides and their taxable excess;
 // PL nights; totals per currency (docs/decisions/0050-0053).
-import { MARKETS, type Market } from '@travel/regulations';
+import { isCountryCode, MARKETS, type Market } from '@travel/regulations';
 import { formatCents, parseCents } from './amount';
 import { Problems } from './errors';
 import { MARKET_PROFILES } from './markets';
@@ -12,7 +12,6 @@ import { NO_MEALS, priceWindow, type MealCounts } from './pricing';
 import { DAY, formatInstant, formatWallClock, hasOffset, instantOfWall, localDate, parseInstant } from './time';
 import type { ApiPerDiemRow, NightRow, PerDiemRequest, PerDiemResult, PerDiemRow } from './types';
 
-const COUNTRY = /^[A-Z]{2}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** The longest trip the engine prices (a guard against a typo in a year, not a legal limit). */
 export const MAX_TRIP_DAYS = 366;
@@ -52,7 +51,7 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
     if (t === null) problems.add(`stops[${i}].time`, 'must be an ISO 8601 date-time (UTC)');
     else if (t < latest) problems.add(`stops[${i}].time`, 'must not be before an earlier stop');
     else latest = t;
-    if (typeof stop?.countryCode !== 'string' || !COUNTRY.test(stop.countryCode)) {
+    if (!isCountryCode(stop?.countryCode)) {
       problems.add(`stops[${i}].countryCode`, 'must be an ISO 3166-1 alpha-2 code in upper case');
     }
     times.push(t ?? NaN);

@@ -1,5 +1,5 @@
 import type { FieldErrors, Market } from '@travel/platform';
-import { checkBic, checkIban, type Checked } from './bank';
+import { checkBic, checkIban, type Checked } from '@travel/money';
 import { expandPermissions, missingOwnerFlags } from './permissions';
 import { sameValue } from './equality';
 import { checkTaxId } from './tax-id';

@@ -1,6 +1,7 @@
 // Size limits of an employee write that hold whether or not the contract validator ran
 // (docs/decisions/0107). The figures are the contract's (`EmployeeWrite`, `CustomFieldValues`);
 // limits.test.ts reads the contract and compares. MAX_COST_CENTERS lives beside its rule in employee.ts.
+import { BIC_MAX_LENGTH, IBAN_MAX_LENGTH } from '@travel/money';
 import type { FieldErrors } from '@travel/platform';
 import { checkItems } from '@travel/platform/src/limits';
 import { tooLong } from './text';
@@ -14,8 +15,8 @@ export const TEXT_MAX_LENGTH = {
   phone: 40,
   address: 500,
   taxId: 32,
-  bankAccount: 42,
-  bic: 14,
+  bankAccount: IBAN_MAX_LENGTH,
+  bic: BIC_MAX_LENGTH,
   position: 100,
   recordName: 100,
   recordCode: 32,

@@ -1,5 +1,5 @@
 import type { Market } from '@travel/platform';
-import type { Checked } from './bank';
+import type { Checked } from '@travel/money';
 
 // An employee's personal tax identification number. Where the company's market has one identifier for
 // every resident with a published check rule, a resident employee's number is checked against it; the

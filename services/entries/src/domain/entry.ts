@@ -3,7 +3,7 @@ import { checkRange, decimalText, isCurrency, minorDigitsOf } from './amounts';
 import { AMOUNT_RANGE, MANUAL_RATE_RANGE, TEXT_MAX_LENGTH } from './limits';
 import { checkAllocationShape, type CostCenterAllocation } from './allocations';
 import { addFieldError, optionalText, tooLong } from '@travel/text-rules';
-import { isCountryCode } from './countries';
+import { isCountryCode } from '@travel/regulations';
 import type { Attachment } from './attachment';
 import type { Expense } from './expense';
 import type { PerDiem } from './per-diem-row';

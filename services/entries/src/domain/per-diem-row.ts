@@ -14,6 +14,7 @@ import {
   MAX_MEALS_OF_A_KIND,
   TEXT_MAX_LENGTH,
 } from './limits';
+import { isCountryCode } from '@travel/regulations';
 import { tooLong } from '@travel/text-rules';
 import { isCalendarDate, type RateSource } from './entry';
 
@@ -163,6 +164,8 @@ export function perDiemRowFields(
   const p = `perDiems[${index}].`;
   const add = (field: string, message: string) => (errors[`${p}${field}`] ??= []).push(message);
 
+  // The contract's CountryCode list, held here too (docs/decisions/0119): an unknown code prices nothing.
+  if (!isCountryCode(input.countryCode)) add('countryCode', 'must be an ISO 3166-1 alpha-2 country code');
   const departureTime = utcInstant(input.departureTime);
   const arrivalTime = utcInstant(input.arrivalTime);
   if (departureTime === null) add('departureTime', 'must be an ISO 8601 date-time with an offset (UTC)');

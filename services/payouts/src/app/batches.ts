@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { checkBankText } from '@travel/money';
 import {
   AppError,
   conflict,
@@ -27,7 +28,7 @@ import {
   type PayoutMethod,
 } from '../domain/batch';
 import { entryIdListErrors } from '../domain/limits';
-import { buildPain001, compactIban, isIban } from '../domain/pain001';
+import { buildPain001 } from '../domain/pain001';
 import type { BatchDoc, PayoutsRepositories } from '../infra/repositories';
 import type { BatchStep, EntryMark, EntryMarks, PayeeDirectory } from './ports';
 import type { ReadyApp } from './ready';
@@ -299,9 +300,12 @@ export class BatchesApp {
     rawId: string,
     req: PaymentFileRequest,
   ): Promise<{ xml: string; batch: BatchDoc }> {
-    const debtorIban = compactIban(req.debtorIban);
+    // The company's account and bank get the rules an employee's bank data gets (@travel/money, 0119).
     const errors: FieldErrors = {};
-    if (!isIban(debtorIban)) errors.debtorIban = ['must be a valid IBAN (ISO 13616)'];
+    const iban = checkBankText('iban', req.debtorIban);
+    if (!iban.ok) errors.debtorIban = [iban.message];
+    const bic = req.debtorBic === undefined ? undefined : checkBankText('bic', req.debtorBic);
+    if (bic && !bic.ok) errors.debtorBic = [bic.message];
     const executionDate = req.executionDate ?? new Date().toISOString().slice(0, 10);
     if (req.executionDate && Number.isNaN(Date.parse(`${req.executionDate}T00:00:00Z`)))
       errors.executionDate = ['must be a calendar date (yyyy-MM-dd)'];
@@ -335,8 +339,8 @@ export class BatchesApp {
       executionDate,
       currency: b.currencyCode,
       debtorName: company.name,
-      debtorIban,
-      debtorBic: req.debtorBic ?? null,
+      debtorIban: iban.ok ? iban.value : '',
+      debtorBic: bic?.ok ? bic.value : null,
       transfers: paid.map((e) => {
         const p = byId.get(e.employeeId)!;
         return {

@@ -1,7 +1,6 @@
 // Payout batches (docs/decisions/0075, 0077). Pure: no I/O.
-import { Decimal, minorDigits } from '@travel/money';
+import { compactIban, Decimal, isIban, minorDigits } from '@travel/money';
 import type { FieldErrors } from '@travel/platform';
-import { compactIban, isIban } from './pain001';
 import { directionOf, type Direction } from './ready';
 
 export const PAYOUT_METHODS = ['BankTransfer', 'Cash', 'Payroll'] as const;

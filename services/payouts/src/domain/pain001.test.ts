@@ -1,5 +1,6 @@
 import { pain001SchemaErrors as schemaErrors } from '../../test/support/xsd';
-import { buildPain001, isIban, sepaText, type PaymentFile } from './pain001';
+import { isIban } from '@travel/money';
+import { buildPain001, sepaText, type PaymentFile } from './pain001';
 
 // Every file we build is valid against the pain.001.001.09 schema (EPC SCT guidelines 2023, test/fixtures).
 // The SWIFT IBAN Registry's examples.

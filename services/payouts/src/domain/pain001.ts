@@ -110,18 +110,3 @@ export function buildPain001(f: PaymentFile): string {
     '\n'
   );
 }
-
-/** An IBAN without spaces, in upper case. */
-export const compactIban = (s: string): string => s.replace(/\s+/g, '').toUpperCase();
-
-/** ISO 13616 check (mod 97 = 1) and the shape the schema allows. */
-export function isIban(s: string): boolean {
-  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(s)) return false;
-  const moved = s.slice(4) + s.slice(0, 4);
-  let rest = 0;
-  for (const ch of moved) {
-    const v = /[0-9]/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
-    for (const d of v) rest = (rest * 10 + Number(d)) % 97;
-  }
-  return rest === 1;
-}

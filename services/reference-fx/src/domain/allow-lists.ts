@@ -4,7 +4,8 @@
 import type { Market } from '@travel/platform';
 import { FieldErrorCollector } from '@travel/platform/src/errors';
 import { itemsProblem } from '@travel/platform/src/limits';
-import { ISO_COUNTRY_CODES, ISO_CURRENCY_CODES } from './iso-codes';
+import { isCurrency } from '@travel/money';
+import { isCountryCode } from '@travel/regulations';
 
 export type AllowListKind = 'countries' | 'currencies';
 
@@ -46,13 +47,14 @@ export const FIELD: Record<AllowListKind, 'countryCodes' | 'currencyCodes'> = {
 export const MAX_ALLOW_LIST_CODES = 300;
 
 /**
- * A list as stored: at most MAX_ALLOW_LIST_CODES codes, every one known to ISO (3166-1 alpha-2 or 4217),
+ * A list as stored: at most MAX_ALLOW_LIST_CODES codes, every one a code the product knows (ISO 3166-1
+ * alpha-2 from @travel/regulations, ISO 4217 from @travel/money: the lists the contract's enums hold),
  * duplicates once, sorted. An unknown code is 400 VALIDATION_FAILED under `countryCodes[i]` /
  * `currencyCodes[i]`, a longer list under `countryCodes` / `currencyCodes`. An empty list is allowed: it
  * enables nothing.
  */
 export function normalizeList(kind: AllowListKind, codes: string[]): string[] {
-  const known = kind === 'countries' ? ISO_COUNTRY_CODES : ISO_CURRENCY_CODES;
+  const known = kind === 'countries' ? isCountryCode : isCurrency;
   const errors = new FieldErrorCollector();
   const tooMany = itemsProblem(codes, MAX_ALLOW_LIST_CODES);
   if (tooMany) {
@@ -60,7 +62,7 @@ export function normalizeList(kind: AllowListKind, codes: string[]): string[] {
     errors.throwIfAny();
   }
   codes.forEach((code, i) => {
-    if (!known.has(code)) {
+    if (!known(code)) {
       errors.add(
         `${FIELD[kind]}[${i}]`,
         kind === 'countries' ? `${code} is not an ISO 3166-1 alpha-2 code` : `${code} is not an ISO 4217 currency code`,

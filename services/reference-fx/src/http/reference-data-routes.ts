@@ -7,7 +7,7 @@ import { apiRouter, callerOf, invalidField, pageRequest, requirePermission, rout
 import { isDate } from '@travel/regulations';
 import type { AllowList, ReferenceDataApp } from '../app/reference-data';
 import type { AllowListKind } from '../domain/allow-lists';
-import { ISO_COUNTRY_CODES } from '../domain/iso-codes';
+import { isCountryCode } from '@travel/regulations';
 
 type Schemas = components['schemas'];
 interface PageOf<T> {
@@ -57,7 +57,7 @@ export function referenceDataRoutes(app: ReferenceDataApp): Router {
     '/api/v1/reference/per-diem-rates',
     route(async (req, res) => {
       const country = text(req.query.country);
-      if (country !== undefined && !ISO_COUNTRY_CODES.has(country)) {
+      if (country !== undefined && !isCountryCode(country)) {
         throw invalidField('country', `${country} is not an ISO 3166-1 alpha-2 code`);
       }
       const date = text(req.query.date);

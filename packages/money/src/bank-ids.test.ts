@@ -1,4 +1,14 @@
-import { checkBic, checkIban, compactIban, ibanLength, ibanMod97 } from './bank';
+import {
+  BIC_PATTERN,
+  blankOr,
+  checkBic,
+  checkIban,
+  compactIban,
+  IBAN_PATTERN,
+  ibanLength,
+  ibanMod97,
+  registryIbanLengths,
+} from './bank-ids';
 
 // Valid IBANs are the SWIFT IBAN Registry's own examples.
 const REGISTRY_EXAMPLES: Record<string, string> = {
@@ -47,7 +57,17 @@ describe('checkIban', () => {
 
   it('accepts the print format and lower case, and returns the electronic format', () => {
     expect(checkIban('hr12 1001 0051 8630 0016 0')).toEqual({ ok: true, value: 'HR1210010051863000160' });
-    expect(compactIban(' de89 3704\t0044 0532 0130 00 ')).toBe('DE89370400440532013000');
+    expect(compactIban(' de89 3704 0044 0532 0130 00 ')).toBe('DE89370400440532013000');
+  });
+
+  it.each([
+    ['a tab', 'DE89\t370400440532013000'],
+    ['a no-break space', 'DE89\u00a0370400440532013000'],
+  ])('refuses %s between the groups: the print format separates them with spaces', (_what, value) => {
+    expect(checkIban(value)).toEqual({
+      ok: false,
+      message: 'must be an IBAN: a country code, two check digits, then letters and digits',
+    });
   });
 
   it.each(Object.entries(REGISTRY_EXAMPLES))('refuses %s with one digit changed (check digits)', (_country, iban) => {
@@ -159,5 +179,57 @@ describe('checkBic (ISO 9362)', () => {
     ['a non-ASCII letter', 'ZABAHŽ2X'],
   ])('refuses %s', (_what, value) => {
     expect(checkBic(value)).toMatchObject({ ok: false, message: expect.stringMatching(/^must be a BIC/) });
+  });
+});
+
+// The contract gives these patterns (services' contract tests compare); what a pattern lets through must
+// reach the checks above, and what it refuses must be refused by them: the code and the contract agree.
+describe("IBAN_PATTERN and BIC_PATTERN (the contract's patterns)", () => {
+  it('holds every IBAN length of the registry (15 to 34)', () => {
+    const lengths = Object.values(registryIbanLengths());
+    expect(lengths.length).toBeGreaterThan(70);
+    expect(Math.min(...lengths)).toBeGreaterThanOrEqual(15);
+    expect(Math.max(...lengths)).toBeLessThanOrEqual(34);
+  });
+
+  it.each([
+    'HR1210010051863000160',
+    'hr12 1001 0051 8630 0016 0',
+    ' CZ65 0800 0000 1920 0014 5399 ',
+    'NO9386011117947',
+    'LC55HEMM000100010012001200023015',
+  ])('lets %p through, and checkIban accepts it', (value) => {
+    expect(IBAN_PATTERN.test(value)).toBe(true);
+    expect(checkIban(value).ok).toBe(true);
+  });
+
+  it.each([
+    '',
+    'HR12',
+    'HR12-1001-0051-8630-0016-0',
+    'HR12\t10010051863000160',
+    '12HR10010051863000160',
+    `QZ00${'1'.repeat(31)}`,
+    'HR1210010051863000Č60',
+  ])('refuses %p, and so does checkIban', (value) => {
+    expect(IBAN_PATTERN.test(value)).toBe(false);
+    expect(checkIban(value).ok).toBe(false);
+  });
+
+  it.each(['ZABAHR2X', 'zaba hr 2x xxx', '1234HR2X', 'DEUTDEFF500'])('BIC %p passes both', (value) => {
+    expect(BIC_PATTERN.test(value)).toBe(true);
+    expect(checkBic(value).ok).toBe(true);
+  });
+
+  it.each(['ZABAHR2', 'ZABAH12X', 'ZABA-R2X', 'ZABAHR2XXXXX', 'ZABA\tHR2X'])('BIC %p fails both', (value) => {
+    expect(BIC_PATTERN.test(value)).toBe(false);
+    expect(checkBic(value).ok).toBe(false);
+  });
+
+  it('blankOr also lets a blank optional field through (it stores no value)', () => {
+    expect(blankOr(IBAN_PATTERN).test('')).toBe(true);
+    expect(blankOr(IBAN_PATTERN).test('   ')).toBe(true);
+    expect(blankOr(IBAN_PATTERN).test('HR1210010051863000160')).toBe(true);
+    expect(blankOr(IBAN_PATTERN).test('HR12')).toBe(false);
   });
 });

@@ -1,0 +1,128 @@
+// The contract says what the code enforces (issue 21, docs/decisions/0119): every IBAN and BIC a request
+// takes carries the code's pattern, and every currency or country code a request takes is one of the
+// code's lists, which the contract holds as the `CurrencyCode` and `CountryCode` enums. The lists and
+// patterns are written once, in the code; these tests fail when the contract drifts from them.
+import { openApiDocument } from '@travel/contracts';
+import { BIC_PATTERN, blankOr, CURRENCY_CODES, IBAN_PATTERN } from '@travel/money';
+import { COUNTRY_CODES } from '@travel/regulations';
+
+type Json = Record<string, unknown>;
+
+const doc = openApiDocument();
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+function resolve(node: unknown): Json | undefined {
+  let current = node as Json | undefined;
+  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 10; hops++)
+    current = (current.$ref as string)
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((n, key) => (n as Json | undefined)?.[key], doc) as Json | undefined;
+  return current;
+}
+
+/** A value a request carries: a parameter or a (nested) body property, with its schema as written. */
+interface RequestField {
+  where: string;
+  name: string;
+  schema: Json;
+}
+
+/** Every parameter and every writable body property of every operation's request. */
+function requestFields(): RequestField[] {
+  const fields: RequestField[] = [];
+  const visit = (where: string, node: unknown, depth: number, seen: Set<unknown>) => {
+    const schema = resolve(node);
+    if (!schema || depth > 12 || seen.has(schema)) return;
+    const inner = new Set(seen).add(schema);
+    for (const [name, raw] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+      const resolved = resolve(raw);
+      if (raw.readOnly === true || resolved?.readOnly === true) continue; // accepted and ignored
+      fields.push({ where: `${where}.${name}`, name, schema: raw });
+      visit(`${where}.${name}`, raw, depth + 1, inner);
+    }
+    if (schema.items) visit(`${where}[]`, schema.items, depth + 1, inner);
+    for (const key of ['oneOf', 'anyOf', 'allOf'])
+      for (const member of (schema[key] ?? []) as unknown[]) visit(where, member, depth + 1, inner);
+  };
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Json>))
+    for (const method of METHODS) {
+      const op = item[method] as Json | undefined;
+      if (!op) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      const parameters = [...((item.parameters ?? []) as unknown[]), ...((op.parameters ?? []) as unknown[])];
+      for (const p of parameters.map(resolve)) {
+        if (p?.in === 'query' || p?.in === 'path')
+          fields.push({ where: `${where} ?${p.name as string}`, name: p.name as string, schema: p.schema as Json });
+      }
+      const content = (resolve(op.requestBody)?.content ?? {}) as Record<string, Json>;
+      for (const [mediaType, media] of Object.entries(content))
+        visit(`${where} ${mediaType}`, media.schema, 0, new Set());
+    }
+  return fields;
+}
+
+/** Whether a schema as written is the named component, a list of it, or it or null. */
+function isComponent(schema: Json | undefined, component: string): boolean {
+  if (!schema) return false;
+  if (schema.$ref === `#/components/schemas/${component}`) return true;
+  if (schema.items) return isComponent(schema.items as Json, component);
+  const members = (schema.oneOf ?? schema.anyOf) as Json[] | undefined;
+  return (
+    !!members &&
+    members.some((m) => isComponent(m, component)) &&
+    members.every((m) => isComponent(m, component) || m.type === 'null')
+  );
+}
+
+const fields = requestFields();
+const unique = <T>(values: T[]) => [...new Set(values)];
+
+describe('IBAN and BIC in the contract are checked as the code checks them', () => {
+  const ibans = fields.filter((f) => /iban|bankAccount/i.test(f.name));
+  const bics = fields.filter((f) => /bic$/i.test(f.name));
+
+  it('finds the IBANs and BICs requests take (the employee, the payment file)', () => {
+    expect(unique(ibans.map((f) => f.name)).sort()).toEqual(['bankAccount', 'debtorIban']);
+    expect(unique(bics.map((f) => f.name)).sort()).toEqual(['bic', 'debtorBic']);
+  });
+
+  it.each(ibans.map((f) => [f.where, f] as const))('%s carries the IBAN pattern of @travel/money', (_w, f) => {
+    // An optional field (it may be null) also takes a blank, which stores none.
+    const optional = Array.isArray(f.schema.type) && f.schema.type.includes('null');
+    expect(f.schema.pattern).toBe((optional ? blankOr(IBAN_PATTERN) : IBAN_PATTERN).source);
+  });
+
+  it.each(bics.map((f) => [f.where, f] as const))('%s carries the BIC pattern of @travel/money', (_w, f) => {
+    const optional = Array.isArray(f.schema.type) && f.schema.type.includes('null');
+    expect(f.schema.pattern).toBe((optional ? blankOr(BIC_PATTERN) : BIC_PATTERN).source);
+  });
+});
+
+describe("currency and country codes in the contract are the code's lists", () => {
+  const schemas = (doc.components as Json).schemas as Record<string, Json>;
+
+  it('CurrencyCode lists exactly the currencies @travel/money knows (CURRENCY_CODES)', () => {
+    expect(schemas.CurrencyCode!.enum).toEqual([...CURRENCY_CODES]);
+  });
+
+  it('CountryCode lists exactly the countries @travel/regulations knows (COUNTRY_CODES)', () => {
+    expect(schemas.CountryCode!.enum).toEqual([...COUNTRY_CODES]);
+  });
+
+  const currencies = fields.filter((f) => /^(currency|currencyCode|currencyCodes)$/.test(f.name));
+  const countries = fields.filter((f) => /^(country|countryCode|countryCodes|destinationCountryCode)$/.test(f.name));
+
+  it('finds the currency and country codes requests take', () => {
+    expect(currencies.length).toBeGreaterThanOrEqual(7);
+    expect(countries.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it.each(currencies.map((f) => [f.where, f] as const))('%s is a CurrencyCode', (_w, f) => {
+    expect(isComponent(f.schema, 'CurrencyCode')).toBe(true);
+  });
+
+  it.each(countries.map((f) => [f.where, f] as const))('%s is a CountryCode', (_w, f) => {
+    expect(isComponent(f.schema, 'CountryCode')).toBe(true);
+  });
+});
