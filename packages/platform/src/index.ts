@@ -2,6 +2,7 @@ export * from './config';
 export * from './context';
 export * from './context-keys';
 export * from './errors';
+export * from './calendar-date';
 export * from './limits';
 export * from './logger';
 export * from './service';

@@ -279,6 +279,26 @@ describe('errorHandler', () => {
     });
   });
 
+  describe('multipart bodies busboy cannot read (issue 21: a 500 under fuzzing)', () => {
+    it.each(['Malformed part header', 'Unexpected end of form', 'Unexpected end of file', 'Malformed urlencoded form'])(
+      'the validator\'s 500 "%s" → 400 VALIDATION_FAILED under errors.body, not logged as ours',
+      (message) => {
+        // What express-openapi-validator's multipart middleware passes on for busboy's error.
+        const err = { status: 500, message, errors: [{ path: '/api/v1/travel-entries/x/attachments', message }] };
+        const { sent, body, logger } = handle(err);
+        expect(sent.status).toBe(400);
+        expect(body?.code).toBe('VALIDATION_FAILED');
+        expect(body?.errors).toEqual({ body: [message] });
+        expect(logger.error).not.toHaveBeenCalled();
+      },
+    );
+
+    it('another 500 of the validator stays a 500', () => {
+      const { sent } = handle({ status: 500, message: 'Unexpected field', errors: [{ message: 'Unexpected field' }] });
+      expect(sent.status).toBe(500);
+    });
+  });
+
   describe('unexpected errors', () => {
     it.each<[string, unknown]>([
       ['an Error', new Error('db password is hunter2')],

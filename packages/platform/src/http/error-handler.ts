@@ -39,6 +39,17 @@ const codeForStatus = (status: number): ErrorCode =>
               ? 'RATE_LIMITED'
               : 'VALIDATION_FAILED';
 
+// busboy's refusals of a malformed multipart or form body (a part header it cannot read, a body that ends
+// inside a part). express-openapi-validator passes them on as a 500; they are the client's fault: 400.
+const MALFORMED_FORM = /^(Malformed part header|Unexpected end of (form|file)|Malformed urlencoded form)$/;
+
+/** Whether an error is the validator's wrapping of a body busboy could not read. */
+function isMalformedForm(e: { status?: number; message?: string; errors?: ValidatorIssue[] }): boolean {
+  return (
+    e.status === 500 && [e.message, ...(e.errors ?? []).map((i) => i.message)].some((m) => MALFORMED_FORM.test(m ?? ''))
+  );
+}
+
 /** One error handler for every service: the documented body for every failure, 500 only for our own bugs. */
 export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
@@ -68,6 +79,10 @@ export function errorHandler(logger: Logger) {
     }
     if (e.type === 'entity.too.large' || e.status === 413) {
       send(413, problem('PAYLOAD_TOO_LARGE', traceId));
+      return;
+    }
+    if (isMalformedForm(e)) {
+      send(400, problem('VALIDATION_FAILED', traceId, 'The multipart body could not be read.', { body: [e.message!] }));
       return;
     }
     // express-openapi-validator: request does not match the contract.

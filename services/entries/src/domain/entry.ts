@@ -8,6 +8,7 @@ import type { Attachment } from './attachment';
 import type { Expense } from './expense';
 import type { PerDiem } from './per-diem-row';
 import type { WorkflowFields } from './workflow';
+import { isCalendarDate } from '@travel/platform/src/calendar-date';
 
 /** Entry status integers (API-SURFACE.md, Values). */
 export const EntryStatus = {
@@ -100,13 +101,8 @@ export const isLocked = (
   e: Pick<TravelEntry, 'status' | 'isPaidOut' | 'numberClaim'> & { payoutBatchId?: string | null },
 ): boolean => e.isPaidOut || LOCKED_STATUSES.has(e.status) || Boolean(e.numberClaim) || !!e.payoutBatchId;
 
-/** A real day of the calendar (the contract's `format: date` lets 2026-02-30 through). */
-export function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === value;
-}
+// The contract's `format: date`, written once (docs/decisions/0119).
+export { isCalendarDate };
 
 /** Up to 10 decimals for a manual exchange rate. */
 const RATE_PLACES = 10;

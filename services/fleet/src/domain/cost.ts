@@ -10,6 +10,7 @@ import {
 import type { FieldErrors } from '@travel/platform';
 import { addFieldError, optionalText } from '@travel/text-rules';
 import { checkWholeNumber, COST_AMOUNT_RANGE, MAX_ODOMETER_KM, TEXT_MAX_LENGTH } from './limits';
+import { isCalendarDate } from '@travel/platform/src/calendar-date';
 
 // Vehicle costs (issue 11): date, kind, amount and currency (decimal), odometer, note. Pure rules.
 
@@ -65,13 +66,8 @@ export function checkAmount(amount: unknown, currency: string): { value?: string
 /** The stored fixed-point text as the wire's JSON number (exactly its digits). */
 export const amountToWire = (text: string, currency: string): number => toWireAmount(decimalFromText(text), currency);
 
-/** A calendar date `yyyy-MM-dd` that exists (the contract checks the format; this checks the day). */
-export function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === value;
-}
+// The contract's `format: date`, written once (docs/decisions/0119).
+export { isCalendarDate };
 
 /** The stored fields of a cost create or full replace (omitted odometer and note are cleared). */
 export function costFields(input: CostWrite): { fields: CostFields; errors: FieldErrors } {

@@ -4,6 +4,7 @@ import {
   AppError,
   conflict,
   invalidState,
+  isCalendarDate,
   notFound,
   paginate,
   parseTenantId,
@@ -307,7 +308,7 @@ export class BatchesApp {
     const bic = req.debtorBic === undefined ? undefined : checkBankText('bic', req.debtorBic);
     if (bic && !bic.ok) errors.debtorBic = [bic.message];
     const executionDate = req.executionDate ?? new Date().toISOString().slice(0, 10);
-    if (req.executionDate && Number.isNaN(Date.parse(`${req.executionDate}T00:00:00Z`)))
+    if (req.executionDate && !isCalendarDate(req.executionDate))
       errors.executionDate = ['must be a calendar date (yyyy-MM-dd)'];
     throwIfInvalid(errors);
     const b = await this.get(caller, rawId);

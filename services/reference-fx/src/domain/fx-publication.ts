@@ -1,5 +1,6 @@
 import { Decimal, decimalFromText, MAX_WIRE_SIGNIFICANT_DIGITS } from '@travel/money';
 import { PROVIDER_PROFILES, type FxProvider } from './fx-providers';
+import { isCalendarDate } from '@travel/platform/src/calendar-date';
 
 /** One rate as published: `rate` base or foreign units (see the provider's direction) per `units` of `currency`. */
 export interface QuotedRate {
@@ -30,15 +31,8 @@ export class FeedError extends Error {
   }
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar date in yyyy-MM-dd (2026-02-30 is not). */
-export function isCalendarDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === value;
-}
+// The contract's `format: date`, written once (docs/decisions/0119).
+export { isCalendarDate };
 
 /** The rate per one unit of the foreign currency (rate / units), exact. */
 export const perUnit = (q: Pick<QuotedRate, 'rate' | 'units'>): Decimal => decimalFromText(q.rate).dividedBy(q.units);
