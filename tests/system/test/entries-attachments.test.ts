@@ -108,6 +108,24 @@ describe('entries: attachments', () => {
     }
   });
 
+  it('a multipart body whose part header cannot be read is 400 VALIDATION_FAILED, never 500 (issue 21)', async () => {
+    const e = await entry();
+    // What schemathesis sent: a part whose name is not valid UTF-8 (lone surrogates written as bytes).
+    const boundary = 'b0f3a9c1d2e4';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="`),
+      Buffer.from([0xc3, 0x81, 0xf4, 0x80, 0x99, 0xbb]),
+      Buffer.from(`"\r\n\r\n{"a":1}\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await fetch(`${stack.gateway.url}/api/v1/travel-entries/${e.id}/attachments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).code).toBe('VALIDATION_FAILED');
+  });
+
   it('more than 5 files in one request, or a file over 10 MiB, is 413 PAYLOAD_TOO_LARGE', async () => {
     const e = await entry();
     const six = Array.from({ length: 6 }, (_, i) => ({ name: `r${i}.png`, type: 'image/png', bytes: PNG }));

@@ -157,6 +157,10 @@ describe('vehicle costs', () => {
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.errors)).toContain(key);
     }
+    // Any day of the contract's `format: date` is taken, the years 0-99 too (issue 21: they were read as 19xx).
+    const early = await api.post(`/api/v1/vehicles/${vehicleId}/costs`, fuel({ date: '0035-10-27' }));
+    expect(early.status).toBe(201);
+    expect(early.body.date).toBe('0035-10-27');
     for (const missing of ['date', 'kind', 'amount', 'currency']) {
       const body: Record<string, unknown> = fuel();
       delete body[missing];

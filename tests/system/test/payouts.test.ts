@@ -343,11 +343,28 @@ describe('payouts', () => {
       const missing = await t.api.get(`/api/v1/payouts/${noBankBatch.id}/payment-file?debtorIban=${debtor}`);
       expect(missing.status).toBe(409);
       expect(missing.body.errors).toEqual({ 'entries[0].employeeId': [expect.stringContaining('bank account')] });
+      // The company's IBAN and BIC as the contract's patterns allow them (print format, either case,
+      // spaces): accepted, and written in electronic format (issue 21, docs/decisions/0119).
+      const printed = encodeURIComponent(
+        debtor
+          .toLowerCase()
+          .replace(/(.{4})/g, '$1 ')
+          .trim(),
+      );
+      const spaced = await t.api.get(
+        `/api/v1/payouts/${batch.id}/payment-file?debtorIban=${printed}&debtorBic=zaba%20hr%202x`,
+      );
+      expect(spaced.status).toBe(200);
+      expect(spaced.text).toContain(`<DbtrAcct><Id><IBAN>${debtor}</IBAN></Id></DbtrAcct>`);
+      expect(spaced.text).toContain('<BICFI>ZABAHR2X</BICFI>');
       // Bad input is 400; a Cash batch has no file.
       expect((await t.api.get(`/api/v1/payouts/${batch.id}/payment-file?debtorIban=HR00123`)).status).toBe(400);
       expect(
         (await t.api.get(`/api/v1/payouts/${batch.id}/payment-file?debtorIban=HR1210010051863000161`)).body.errors,
       ).toHaveProperty('debtorIban');
+      // Beyond the pattern, the registry's rules: a Croatian IBAN of 22 characters (HR has 21).
+      const long = await t.api.get(`/api/v1/payouts/${batch.id}/payment-file?debtorIban=HR12100100518630001601`);
+      expect(long.body.errors).toEqual({ debtorIban: ['must have 21 characters for HR (has 22)'] });
     }
   });
 

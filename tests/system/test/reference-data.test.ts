@@ -238,6 +238,15 @@ describe('reference data', () => {
       const currencies = await a.api.put('/api/v1/reference/currencies', { currencyCodes: ['USD', 'EUR'] });
       expect(currencies.body).toMatchObject({ currencyCodes: ['EUR', 'USD'], isDefault: false });
 
+      // Every code of the contract's CurrencyCode enum is taken (XCG and ZWG, ISO 4217's newest, were
+      // refused by a list of its own before: issue 21), and a withdrawn code is not in it (HRK).
+      const newest = await a.api.put('/api/v1/reference/currencies', { currencyCodes: ['XCG', 'ZWG', 'EUR'] });
+      expect(newest.status).toBe(200);
+      expect(newest.body.currencyCodes).toEqual(['EUR', 'XCG', 'ZWG']);
+      const withdrawn = await a.api.put('/api/v1/reference/currencies', { currencyCodes: ['HRK'] });
+      expect(withdrawn.status).toBe(400);
+      expect(withdrawn.body.errors).toHaveProperty(['currencyCodes[0]']);
+
       const other = await b.api.get('/api/v1/reference/countries');
       expect(other.body.isDefault).toBe(true);
       expect(other.body.countryCodes).toEqual(expect.arrayContaining(['CZ', 'PL', 'HR']));
