@@ -1475,6 +1475,7 @@ export interface components {
         CreateWebhookRequest: {
             /** @description HTTPS URL whose host resolves only to public addresses */
             url: string;
+            /** @description Each event type once (a type listed twice is 400 under `errors.eventTypes`) */
             eventTypes: components["schemas"]["WebhookEventType"][];
         };
         WebhookSubscription: {
@@ -4465,6 +4466,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The path itself is refused before any operation is chosen (an encoded control character or slash in `id`: docs/decisions/0097), as on every path with a parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];

@@ -22,8 +22,6 @@ export const BIC_PATTERN = /^(?: *[A-Za-z0-9]){4}(?: *[A-Za-z]){2}(?: *[A-Za-z0-
 /** The longest IBAN and BIC text taken, spaces included (the contract's `maxLength`). */
 export const IBAN_MAX_LENGTH = 42;
 export const BIC_MAX_LENGTH = 14;
-/** The pattern of an optional field: blank (no value) or the identifier. */
-export const blankOr = (pattern: RegExp): RegExp => new RegExp(`^ *$|${pattern.source}`);
 
 /** The IBAN length of a country in the registry, or undefined for a country the registry does not list. */
 export function ibanLength(country: string): number | undefined {

@@ -5,10 +5,29 @@
 export type FieldErrors = Record<string, string[]>;
 
 // C0 and C1 control characters, DEL, and the Unicode line/paragraph separators: never part of a name.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// Written as regex class text once, for the code's check and for the patterns the contract gives.
+const CONTROL_CLASS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029';
+/** The same without tab, line feed and carriage return, which multi-line text may hold. */
+const MULTI_LINE_CONTROL_CLASS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u2028\\u2029';
+/** What `String.prototype.trim` removes besides control characters: text of only these is blank. */
+const BLANK_CLASS = ' \\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000\\ufeff';
+const CONTROL = new RegExp(`[${CONTROL_CLASS}]`);
 
 export const hasControlCharacters = (value: string): boolean => CONTROL.test(value);
+
+// The contract's `pattern`s of free text (docs/decisions/0119; a drift test compares): what they let
+// through, the rules below accept. They refuse control characters anywhere, even where trimming would
+// have removed them, so the contract is never looser than the code.
+/** Single-line text (a position, a licence plate): no control characters. */
+export const SINGLE_LINE_TEXT = new RegExp(`^[^${CONTROL_CLASS}]*$`);
+/** Required single-line text (a name): no control characters, and something that is not blank. */
+export const NON_BLANK_SINGLE_LINE_TEXT = new RegExp(
+  `^[^${CONTROL_CLASS}]*[^${CONTROL_CLASS}${BLANK_CLASS}][^${CONTROL_CLASS}]*$`,
+);
+/** Multi-line text (an address, a note): tabs and line breaks, no other control characters. */
+export const MULTI_LINE_TEXT = new RegExp(`^[^${MULTI_LINE_CONTROL_CLASS}]*$`);
+/** The pattern of an optional field: blank (no value) or what `pattern` allows. */
+export const blankOr = (pattern: RegExp): RegExp => new RegExp(`^ *$|${pattern.source}`);
 
 /** Adds `message` under `field`, if there is a message. */
 export function addFieldError(errors: FieldErrors, field: string, message: string | undefined): void {

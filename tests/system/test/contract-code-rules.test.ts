@@ -1,10 +1,13 @@
 // The contract says what the code enforces (issue 21, docs/decisions/0119): every IBAN and BIC a request
-// takes carries the code's pattern, and every currency or country code a request takes is one of the
-// code's lists, which the contract holds as the `CurrencyCode` and `CountryCode` enums. The lists and
+// takes carries the code's pattern, every currency or country code a request takes is one of the code's
+// lists (the contract's `CurrencyCode` and `CountryCode` enums), and every free text a request takes
+// carries the text rules' pattern (no control characters; not blank where required). The lists and
 // patterns are written once, in the code; these tests fail when the contract drifts from them.
 import { openApiDocument } from '@travel/contracts';
-import { BIC_PATTERN, blankOr, CURRENCY_CODES, IBAN_PATTERN } from '@travel/money';
+import { BIC_PATTERN, CURRENCY_CODES, IBAN_PATTERN } from '@travel/money';
+import { PHONE_PATTERN } from '@travel/employees/src/domain/employee';
 import { COUNTRY_CODES } from '@travel/regulations';
+import { blankOr, MULTI_LINE_TEXT, NON_BLANK_SINGLE_LINE_TEXT, SINGLE_LINE_TEXT } from '@travel/text-rules';
 
 type Json = Record<string, unknown>;
 
@@ -124,5 +127,49 @@ describe("currency and country codes in the contract are the code's lists", () =
 
   it.each(countries.map((f) => [f.where, f] as const))('%s is a CountryCode', (_w, f) => {
     expect(isComponent(f.schema, 'CountryCode')).toBe(true);
+  });
+});
+
+describe('free text in the contract carries the text rules of @travel/text-rules', () => {
+  /** The string a field takes, through a `$ref` or a `oneOf` with null. */
+  const stringSchema = (schema: Json): Json | undefined => {
+    const resolved = resolve(schema);
+    const members = (resolved?.oneOf ?? resolved?.anyOf) as Json[] | undefined;
+    if (members) return members.map(resolve).find((m) => m?.type === 'string');
+    const type = resolved?.type;
+    return type === 'string' || (Array.isArray(type) && type.includes('string')) ? resolved : undefined;
+  };
+  // Strings that are not free text, each with the rule that holds it instead.
+  const OWN_RULES: Record<string, string> = {
+    email: 'format: email',
+    url: 'a webhook URL: parsed, HTTPS, and its host resolved (docs/decisions/0119)',
+    code: 'RecordCode has its own pattern (docs/decisions/0107)',
+    bankAccount: 'the IBAN pattern',
+    debtorIban: 'the IBAN pattern',
+    bic: 'the BIC pattern',
+    debtorBic: 'the BIC pattern',
+    departureLocationPlaceId: 'a map provider id, stored as sent (only its length is bounded)',
+    destinationPlaceId: 'a map provider id, stored as sent (only its length is bounded)',
+    placeId: 'a map provider id, stored as sent (only its length is bounded)',
+    overrideReason: 'stored as written (only its length is bounded)',
+    comment: 'stored as written (only its length is bounded)',
+    q: 'a search, matched as words: nothing is stored',
+    phone: 'the phone pattern',
+  };
+  const PATTERNS = [SINGLE_LINE_TEXT, NON_BLANK_SINGLE_LINE_TEXT, MULTI_LINE_TEXT].map((p) => p.source);
+  const texts = fields
+    .map((f) => ({ ...f, text: stringSchema(f.schema) }))
+    .filter((f) => f.text && f.text.maxLength !== undefined && !f.text.enum && !f.text.format)
+    .filter((f) => !(f.name in OWN_RULES) || f.name === 'phone');
+
+  it('finds the free text requests take', () => {
+    expect(unique(texts.map((f) => f.name)).sort()).toEqual(
+      expect.arrayContaining(['address', 'description', 'firstName', 'licensePlate', 'name', 'note', 'title']),
+    );
+  });
+
+  it.each(texts.map((f) => [f.where, f] as const))('%s carries a text rule pattern', (_w, f) => {
+    if (f.name === 'phone') expect(f.text!.pattern).toBe(blankOr(PHONE_PATTERN).source);
+    else expect(PATTERNS).toContain(f.text!.pattern);
   });
 });

@@ -345,17 +345,30 @@ describe('employees: records', () => {
     });
 
     it('reports every invalid field at once (contract checks first, then the rules beyond the contract)', async () => {
-      const contract = await errorsOf({ email: 'x', status: 'Gone', residency: 'Mars', departmentId: 'nope' });
-      expect(Object.keys(contract).sort()).toEqual(['departmentId', 'email', 'residency', 'status']);
-      const rules = await errorsOf({
+      // The shapes of a name, an IBAN, a BIC and a phone number are the contract's patterns (0119).
+      const contract = await errorsOf({
+        email: 'x',
+        status: 'Gone',
+        residency: 'Mars',
+        departmentId: 'nope',
         firstName: ' ',
-        taxId: '1',
         bankAccount: 'HR00',
         bic: 'B',
         phone: 'p',
-        departmentId: MISSING_ID,
       });
-      expect(Object.keys(rules).sort()).toEqual(['bankAccount', 'bic', 'departmentId', 'firstName', 'phone', 'taxId']);
+      expect(Object.keys(contract).sort()).toEqual([
+        'bankAccount',
+        'bic',
+        'departmentId',
+        'email',
+        'firstName',
+        'phone',
+        'residency',
+        'status',
+      ]);
+      // Beyond the contract: the market's tax id, the IBAN's check digits, a department that must exist.
+      const rules = await errorsOf({ taxId: '1', bankAccount: 'HR12 1001 0051 8630 0016 1', departmentId: MISSING_ID });
+      expect(Object.keys(rules).sort()).toEqual(['bankAccount', 'departmentId', 'taxId']);
     });
 
     it("checks the tax id by the company's market for residents, and only its shape for non-residents", async () => {

@@ -5,6 +5,7 @@ import {
   MAX_COST_CENTERS,
   nextCostCenterIds,
   nextPermissions,
+  PHONE_PATTERN,
   replacedFields,
 } from './employee';
 import { PERMISSIONS } from './permissions';
@@ -131,6 +132,26 @@ describe('checkPhone', () => {
     ['21 digits', '1'.repeat(21), 'must have between 3 and 20 digits'],
   ])('refuses %s', (_what, phone, message) => {
     expect(checkPhone(phone)).toBe(message);
+  });
+
+  // The contract's pattern says the same as checkPhone (docs/decisions/0119): what it lets through, the
+  // check accepts (after trimming, as the write does), and the reverse.
+  it.each([
+    '+385 91 555 0101',
+    '(01) 234-5678',
+    '091/555.0101',
+    '112',
+    ' +385 1 ',
+    '1'.repeat(20),
+    '+12',
+    '1'.repeat(21),
+    '385+91',
+    '+385 91 CALL',
+    '++385 1 234',
+    '(.) 12',
+    '',
+  ])('PHONE_PATTERN and checkPhone agree on %p', (phone) => {
+    expect(PHONE_PATTERN.test(phone)).toBe(phone.trim() !== '' && checkPhone(phone.trim()) === undefined);
   });
 });
 

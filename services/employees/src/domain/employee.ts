@@ -194,6 +194,11 @@ export type ReplacedFields = Pick<
 >;
 
 const PHONE = /^\+?[0-9 ()./-]+$/;
+/**
+ * The rule of checkPhone as one pattern (the contract's, with a blank alternative; a drift test compares):
+ * an optional leading +, then 3 to 20 digits among spaces and ( ) . / -; spaces around are trimmed.
+ */
+export const PHONE_PATTERN = /^ *\+?[ ()./-]*(?:[0-9][ ()./-]*){3,20}$/;
 
 /** Digits, spaces and ( ) . / -, an optional leading +, and 3 to 20 digits in all. */
 export function checkPhone(value: string): string | undefined {
