@@ -2498,7 +2498,7 @@ export interface components {
             reason: string;
         };
         PerDiemStop: {
-            /** @description ISO 8601, read as UTC; from this time on the traveller is in `countryCode` */
+            /** @description ISO 8601, read as UTC without an offset; from this time on the traveller is in `countryCode`. A day past the end of its month (04-31) fits the pattern and is 400 `VALIDATION_FAILED`. */
             time: string;
             countryCode: components["schemas"]["CountryCode"];
             placeId?: string;
@@ -2922,6 +2922,8 @@ export interface components {
             createdAt?: components["schemas"]["ReadOnlyTimestamp"];
             editedAt?: components["schemas"]["ReadOnlyTimestamp"];
         };
+        /** @description Body of a vehicle create, a `VehicleWrite` whose `category` is required (on update omitted keeps it) */
+        VehicleCreate: WithRequired<components["schemas"]["VehicleWrite"], "name" | "category">;
         /**
          * @example {
          *       "id": "3f2b8a4e-1c7d-4e8a-9b1f-2a6c5d4e3f21",
@@ -4538,7 +4540,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["VehicleWrite"];
+                "application/json": components["schemas"]["VehicleCreate"];
             };
         };
         responses: {
@@ -5875,3 +5877,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

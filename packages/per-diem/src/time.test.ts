@@ -1,6 +1,14 @@
 // Wall-clock arithmetic against the zone database (the dates of the 2026 EU clock changes: 29 March and
 // 25 October, 01:00 UTC).
-import { addWallDays, instantOfWall, localDate, offsetAt, parseInstant, startOfLocalDay } from './time';
+import {
+  addWallDays,
+  INSTANT_PATTERN,
+  instantOfWall,
+  localDate,
+  offsetAt,
+  parseInstant,
+  startOfLocalDay,
+} from './time';
 import { decimal, roundTo } from '@travel/money';
 import { divide, formatCents, formatPercent, fractionOf, parseCents, percentOf } from './amount';
 
@@ -75,5 +83,27 @@ describe('the integer arithmetic agrees with @travel/money (decimal.js)', () => 
         roundTo(decimal(text).times(n).dividedBy(d), 2, 'HalfUp').toFixed(2),
       );
     }
+  });
+});
+
+describe('INSTANT_PATTERN (the contract\'s pattern of itinerary times)', () => {
+  it.each([
+    '2026-03-02T06:00:00Z',
+    '2026-03-02T06:00',
+    '2026-03-02T06:00:00.123456789+01:00',
+    '2026-12-31T23:59:59-05:30',
+    '2026-03-02T25:00:00Z',
+    '2026-13-02T06:00:00Z',
+    '2026-03-02T06:00:00+24:00',
+    '2026-03-02 06:00:00Z',
+    '2026-03-02',
+    '',
+  ])('agrees with parseInstant on %p', (text) => {
+    expect(INSTANT_PATTERN.test(text)).toBe(parseInstant(text) !== null);
+  });
+
+  it('lets a day past the end of its month through, which parseInstant refuses (said in the contract)', () => {
+    expect(INSTANT_PATTERN.test('2026-02-30T06:00:00Z')).toBe(true);
+    expect(parseInstant('2026-02-30T06:00:00Z')).toBeNull();
   });
 });

@@ -8,6 +8,13 @@ export const DAY = 24 * HOUR;
 const MAX_MEMO = 200_000;
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?$/;
+/**
+ * What parseInstant reads, as the contract's `pattern` of an itinerary's times (docs/decisions/0119; a
+ * test compares): the fields in range, the offset optional. Only a day past its month's end (04-31,
+ * 02-30) passes the pattern and is refused by the code.
+ */
+export const INSTANT_PATTERN =
+  /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\.[0-9]{1,9})?)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])?$/;
 
 /**
  * An ISO 8601 date-time as UTC milliseconds. Without an offset it is read as UTC (the spec: stop times

@@ -123,7 +123,7 @@ describe('entries: attachments', () => {
       body,
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).code).toBe('VALIDATION_FAILED');
+    expect(((await res.json()) as { code: string }).code).toBe('VALIDATION_FAILED');
   });
 
   it('more than 5 files in one request, or a file over 10 MiB, is 413 PAYLOAD_TOO_LARGE', async () => {

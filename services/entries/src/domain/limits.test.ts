@@ -1,5 +1,6 @@
 import { contractAt } from '@travel/contracts';
 import { MAX_AMOUNT, MAX_EXCHANGE_RATE } from '@travel/money';
+import { INSTANT_PATTERN } from '@travel/per-diem/src/time';
 import { checkAllocationShape } from './allocations';
 import { entryFields } from './entry';
 import { expenseFields } from './expense';
@@ -38,6 +39,9 @@ const ids = (n: number) =>
 describe('the contract states the figures the domain enforces', () => {
   it.each([
     [`${S}/DecimalAmount/minimum`, 0],
+    // The itinerary's times: what the per-diem engine's parseInstant reads (docs/decisions/0119).
+    [`${S}/PerDiemStop/properties/time/pattern`, INSTANT_PATTERN.source],
+    [`${S}/PerDiemRowMeals/properties/departureTime/pattern`, INSTANT_PATTERN.source],
     [`${S}/DecimalAmount/maximum`, MAX_AMOUNT],
     [`${S}/TravelEntryCreate/properties/manualAdvanceExchangeRate/exclusiveMinimum`, 0],
     [`${S}/TravelEntryCreate/properties/manualAdvanceExchangeRate/maximum`, MAX_EXCHANGE_RATE],
