@@ -86,7 +86,7 @@ describe('the integer arithmetic agrees with @travel/money (decimal.js)', () => 
   });
 });
 
-describe('INSTANT_PATTERN (the contract\'s pattern of itinerary times)', () => {
+describe("INSTANT_PATTERN (the contract's pattern of itinerary times)", () => {
   it.each([
     '2026-03-02T06:00:00Z',
     '2026-03-02T06:00',

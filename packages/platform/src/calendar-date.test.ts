@@ -1,6 +1,6 @@
 import { isCalendarDate } from './calendar-date';
 
-describe('isCalendarDate (the contract\'s format: date)', () => {
+describe("isCalendarDate (the contract's format: date)", () => {
   it.each(['2026-11-02', '2024-02-29', '0035-10-27', '0000-01-01', '9999-12-31'])('accepts %s', (value) => {
     expect(isCalendarDate(value)).toBe(true);
   });
