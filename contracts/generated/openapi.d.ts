@@ -5844,7 +5844,7 @@ export interface operations {
     downloadPayoutPaymentFile: {
         parameters: {
             query: {
-                /** @description The company account the transfers are paid from: an IBAN, checked as an employee's `bankAccount` is (the pattern gives its shape; the registry's length and structure, the national and the MOD 97-10 check digits are checked beyond it, else 400 `VALIDATION_FAILED` under `errors.debtorIban`) */
+                /** @description The company account the transfers are paid from: an IBAN, checked as an employee's `bankAccount` is (the pattern gives its shape; the registry's length and structure, the national and the MOD 97-10 check digits are checked beyond it, else 400 `VALIDATION_FAILED` under `errors.debtorIban`). Its spaces may be sent as `%20` or, as forms encode them, `+` */
                 debtorIban: string;
                 /** @description BIC of the company's bank (as an employee's `bic`: either case, spaces anywhere); omitted, the file says `NOTPROVIDED` (IBAN-only, as SEPA allows) */
                 debtorBic?: string;

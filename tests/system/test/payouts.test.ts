@@ -357,6 +357,11 @@ describe('payouts', () => {
       expect(spaced.status).toBe(200);
       expect(spaced.text).toContain(`<DbtrAcct><Id><IBAN>${debtor}</IBAN></Id></DbtrAcct>`);
       expect(spaced.text).toContain('<BICFI>ZABAHR2X</BICFI>');
+      // Spaces as forms encode them (`+`), as clients such as Python's requests send them.
+      const plus = await t.api.get(
+        `/api/v1/payouts/${batch.id}/payment-file?debtorIban=${printed.replace(/%20/g, '+')}&debtorBic=zaba+hr+2x`,
+      );
+      expect(plus.status).toBe(200);
       // Bad input is 400; a Cash batch has no file.
       expect((await t.api.get(`/api/v1/payouts/${batch.id}/payment-file?debtorIban=HR00123`)).status).toBe(400);
       expect(
