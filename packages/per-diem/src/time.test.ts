@@ -102,6 +102,11 @@ describe("INSTANT_PATTERN (the contract's pattern of itinerary times)", () => {
     expect(INSTANT_PATTERN.test(text)).toBe(parseInstant(text) !== null);
   });
 
+  it('reads the years 0-99 as written (Date.UTC would read 1935 for 0035)', () => {
+    expect(parseInstant('0035-10-27T06:00:00Z')).toBe(Date.parse('0035-10-27T06:00:00Z'));
+    expect(parseInstant('0035-10-27T06:00')).toBe(Date.parse('0035-10-27T06:00:00Z'));
+  });
+
   it('lets a day past the end of its month through, which parseInstant refuses (said in the contract)', () => {
     expect(INSTANT_PATTERN.test('2026-02-30T06:00:00Z')).toBe(true);
     expect(parseInstant('2026-02-30T06:00:00Z')).toBeNull();

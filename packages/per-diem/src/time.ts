@@ -33,13 +33,19 @@ export function parseInstant(text: string): number | null {
   const s = m[6] === undefined ? 0 : Number(m[6]);
   const ms = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) return null;
-  const t = Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  const t = utcMillis(y, mo, d, h, mi, s, ms);
   const zone = m[8];
   if (zone === undefined || zone === 'Z') return t;
   const oh = Number(zone.slice(1, 3));
   const om = Number(zone.slice(4, 6));
   if (oh > 23 || om > 59) return null;
   return t - (zone[0] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
+}
+
+/** Date.UTC for every year the pattern allows: Date.UTC reads the years 0-99 as 1900-1999. */
+function utcMillis(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): number {
+  const t = Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  return y < 100 ? new Date(t).setUTCFullYear(y) : t;
 }
 
 const digit = (text: string, i: number) => text.charCodeAt(i) - 48;
@@ -66,7 +72,7 @@ function parseCanonical(text: string): number | null {
   const s = two(text, 17);
   const ms = n === 24 ? digit(text, 20) * 100 + two(text, 21) : 0;
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) return null;
-  return Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  return utcMillis(y, mo, d, h, mi, s, ms);
 }
 const CANONICAL_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
 const CANONICAL_DIGITS_MS = [...CANONICAL_DIGITS, 20, 21, 22];
