@@ -1572,9 +1572,9 @@ export interface components {
             address?: string | null;
             /** @description Personal tax number. Letters and digits (spaces, dots, slashes and dashes may separate them). For a `Resident` of a company in HR it must be an OIB (11 digits, ISO 7064 MOD 11,10 check digit), in SI a tax number (8 digits with its check digit), in PL a PESEL or NIP (with their check digits); these are stored as digits only. CZ and SK have no further rule. */
             taxId?: string | null;
-            /** @description IBAN, electronic or print format (stored in electronic format: no spaces, upper case); blank or null stores none. The pattern gives its shape: a country code, two check digits and 11 to 30 letters or digits, either case, spaces anywhere. Beyond what a pattern can say, the service checks the country's length and account structure from the SWIFT IBAN Registry (15 to 34 characters for countries it does not list), the national check digits where the country has them, and the MOD 97-10 check digits (00, 01 and 99 never): a value of the right shape that fails them is 400 `VALIDATION_FAILED` under `errors.bankAccount`. */
+            /** @description IBAN, electronic or print format (stored in electronic format: no spaces, upper case); blank or null stores none. The pattern gives its shape: a country code, two check digits and 11 to 30 letters or digits, either case, single spaces between them. Beyond what a pattern can say, the service checks the country's length and account structure from the SWIFT IBAN Registry (15 to 34 characters for countries it does not list), the national check digits where the country has them, and the MOD 97-10 check digits (00, 01 and 99 never): a value of the right shape that fails them is 400 `VALIDATION_FAILED` under `errors.bankAccount`. */
             bankAccount?: string | null;
-            /** @description BIC (ISO 9362): 8 or 11 characters, a 4-character party prefix, a 2-letter country code, a 2-character location code and an optional 3-character branch code, either case, spaces anywhere (stored upper case, no spaces); blank or null stores none */
+            /** @description BIC (ISO 9362): 8 or 11 characters, a 4-character party prefix, a 2-letter country code, a 2-character location code and an optional 3-character branch code, either case, at most one space between two characters (stored upper case, no spaces); blank or null stores none */
             bic?: string | null;
             position?: string | null;
             /** @description A department of the caller's company, or null */
@@ -5846,7 +5846,7 @@ export interface operations {
             query: {
                 /** @description The company account the transfers are paid from: an IBAN, checked as an employee's `bankAccount` is (the pattern gives its shape; the registry's length and structure, the national and the MOD 97-10 check digits are checked beyond it, else 400 `VALIDATION_FAILED` under `errors.debtorIban`). Its spaces may be sent as `%20` or, as forms encode them, `+` */
                 debtorIban: string;
-                /** @description BIC of the company's bank (as an employee's `bic`: either case, spaces anywhere); omitted, the file says `NOTPROVIDED` (IBAN-only, as SEPA allows) */
+                /** @description BIC of the company's bank (as an employee's `bic`: either case, single spaces); omitted, the file says `NOTPROVIDED` (IBAN-only, as SEPA allows) */
                 debtorBic?: string;
                 /** @description Requested execution date (yyyy-MM-dd); default today (UTC) */
                 executionDate?: string;

@@ -16,9 +16,10 @@ const SPECS = getCountrySpecifications();
  * length), in either case, spaces anywhere (the print format groups by four). Beyond this shape the code
  * checks the registry's length and structure and the check digits, which no pattern can say.
  */
-export const IBAN_PATTERN = /^ *[A-Za-z] *[A-Za-z] *[0-9] *[0-9](?: *[A-Za-z0-9]){11,30} *$/;
-/** What a BIC may look like as written: 4 + 2 letters + 2 (+ 3) characters, either case, spaces anywhere. */
-export const BIC_PATTERN = /^(?: *[A-Za-z0-9]){4}(?: *[A-Za-z]){2}(?: *[A-Za-z0-9]){2}(?:(?: *[A-Za-z0-9]){3})? *$/;
+export const IBAN_PATTERN = /^[A-Za-z] ?[A-Za-z] ?[0-9] ?[0-9](?: ?[A-Za-z0-9]){11,30}$/;
+/** What a BIC may look like as written: 4 + 2 letters + 2 (+ 3) characters, either case, spaced as an IBAN. */
+export const BIC_PATTERN =
+  /^[A-Za-z0-9](?: ?[A-Za-z0-9]){3}(?: ?[A-Za-z]){2}(?: ?[A-Za-z0-9]){2}(?:(?: ?[A-Za-z0-9]){3})?$/;
 /** The longest IBAN and BIC text taken, spaces included (the contract's `maxLength`). */
 export const IBAN_MAX_LENGTH = 42;
 export const BIC_MAX_LENGTH = 14;
@@ -53,14 +54,20 @@ export function ibanMod97(iban: string): number {
 
 export type Checked = { ok: true; value: string } | { ok: false; message: string };
 
+/** Spaces in a written identifier: any around it, at most one between two characters (IBAN_PATTERN). */
+const spacingProblem = (input: string): Checked | undefined =>
+  / {2}/.test(input.trim()) ? { ok: false, message: 'must have at most one space between two characters' } : undefined;
+
 /**
- * Validates an IBAN and returns its electronic format. Letters, digits and spaces only; countries in the
+ * Validates an IBAN and returns its electronic format. Letters, digits and single spaces; countries in the
  * registry must have their exact length, BBAN structure and, where the country has them, national check
  * digits; any other country code gets the general rule (15 to 34 letters and digits).
  * Check digits are always verified (MOD 97-10), and 00, 01 and 99 are refused: ISO 13616 never issues
  * them, yet 01 can pass the modulus where 98 is the real check value.
  */
 export function checkIban(input: string): Checked {
+  const spacing = spacingProblem(input);
+  if (spacing) return spacing;
   const iban = compactIban(input);
   if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/.test(iban)) {
     return { ok: false, message: 'must be an IBAN: a country code, two check digits, then letters and digits' };
@@ -104,6 +111,8 @@ export const isIban = (input: string): boolean => checkIban(input).ok;
  * Spaces are ignored and letters upper-cased.
  */
 export function checkBic(input: string): Checked {
+  const spacing = spacingProblem(input);
+  if (spacing) return spacing;
   const bic = input.replace(/ +/g, '').toUpperCase();
   if (bic.length !== 8 && bic.length !== 11) {
     return { ok: false, message: `must have 8 or 11 characters (has ${bic.length})` };
