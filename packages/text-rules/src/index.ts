@@ -26,8 +26,12 @@ export const NON_BLANK_SINGLE_LINE_TEXT = new RegExp(
 );
 /** Multi-line text (an address, a note): tabs and line breaks, no other control characters. */
 export const MULTI_LINE_TEXT = new RegExp(`^[^${MULTI_LINE_CONTROL_CLASS}]*$`);
-/** The pattern of an optional field: blank (no value) or what `pattern` allows. */
-export const blankOr = (pattern: RegExp): RegExp => new RegExp(`^ *$|${pattern.source}`);
+/**
+ * The pattern of an optional field the write trims: blank (no value), or what `pattern` (anchored with ^
+ * and $) allows with spaces around.
+ */
+export const blankOr = (pattern: RegExp): RegExp =>
+  new RegExp(`^ *$|^ *(?:${pattern.source.replace(/^\^/, '').replace(/\$$/, '')}) *$`);
 
 /** Adds `message` under `field`, if there is a message. */
 export function addFieldError(errors: FieldErrors, field: string, message: string | undefined): void {

@@ -6,6 +6,7 @@
 import { openApiDocument } from '@travel/contracts';
 import { BIC_PATTERN, CURRENCY_CODES, IBAN_PATTERN } from '@travel/money';
 import { PHONE_PATTERN } from '@travel/employees/src/domain/employee';
+import { TAX_ID_PATTERN } from '@travel/employees/src/domain/tax-id';
 import { COUNTRY_CODES } from '@travel/regulations';
 import { blankOr, MULTI_LINE_TEXT, NON_BLANK_SINGLE_LINE_TEXT, SINGLE_LINE_TEXT } from '@travel/text-rules';
 
@@ -155,12 +156,13 @@ describe('free text in the contract carries the text rules of @travel/text-rules
     comment: 'stored as written (only its length is bounded)',
     q: 'a search, matched as words: nothing is stored',
     phone: 'the phone pattern',
+    taxId: 'the tax-id pattern',
   };
   const PATTERNS = [SINGLE_LINE_TEXT, NON_BLANK_SINGLE_LINE_TEXT, MULTI_LINE_TEXT].map((p) => p.source);
   const texts = fields
     .map((f) => ({ ...f, text: stringSchema(f.schema) }))
     .filter((f) => f.text && f.text.maxLength !== undefined && !f.text.enum && !f.text.format)
-    .filter((f) => !(f.name in OWN_RULES) || f.name === 'phone');
+    .filter((f) => !(f.name in OWN_RULES) || f.name === 'phone' || f.name === 'taxId');
 
   it('finds the free text requests take', () => {
     expect(unique(texts.map((f) => f.name)).sort()).toEqual(
@@ -170,6 +172,7 @@ describe('free text in the contract carries the text rules of @travel/text-rules
 
   it.each(texts.map((f) => [f.where, f] as const))('%s carries a text rule pattern', (_w, f) => {
     if (f.name === 'phone') expect(f.text!.pattern).toBe(blankOr(PHONE_PATTERN).source);
+    else if (f.name === 'taxId') expect(f.text!.pattern).toBe(blankOr(TAX_ID_PATTERN).source);
     else expect(PATTERNS).toContain(f.text!.pattern);
   });
 });

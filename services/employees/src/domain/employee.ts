@@ -196,9 +196,9 @@ export type ReplacedFields = Pick<
 const PHONE = /^\+?[0-9 ()./-]+$/;
 /**
  * The rule of checkPhone as one pattern (the contract's, with a blank alternative; a drift test compares):
- * an optional leading +, then 3 to 20 digits among spaces and ( ) . / -; spaces around are trimmed.
+ * an optional leading +, then 3 to 20 digits among spaces and ( ) . / -.
  */
-export const PHONE_PATTERN = /^ *\+?[ ()./-]*(?:[0-9][ ()./-]*){3,20}$/;
+export const PHONE_PATTERN = /^\+?[ ()./-]*(?:[0-9][ ()./-]*){3,20}$/;
 
 /** Digits, spaces and ( ) . / -, an optional leading +, and 3 to 20 digits in all. */
 export function checkPhone(value: string): string | undefined {

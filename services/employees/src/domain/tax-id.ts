@@ -6,7 +6,9 @@ import type { Checked } from '@travel/money';
 // sources are named per rule. A non-resident's number may be one of their home country, so only the
 // general shape is checked (docs/decisions/0012-employee-field-validation.md).
 
-const GENERAL = /^[A-Za-z0-9](?:[A-Za-z0-9 ./-]*[A-Za-z0-9])?$/;
+/** The general shape of every tax id (the contract's pattern, with a blank alternative: 0119). */
+export const TAX_ID_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9 ./-]*[A-Za-z0-9])?$/;
+const GENERAL = TAX_ID_PATTERN;
 
 /** Digits only: spaces, dashes and slashes removed, and an optional `prefix` (the country code) dropped. */
 function digitsOf(value: string, prefix?: string): string {
