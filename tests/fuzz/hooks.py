@@ -152,6 +152,7 @@ def replace_locked_draft(context, case, response):
 # 400 is accepted by positive_data_acceptance (schemathesis.toml) only when every error is one of these
 # (docs/decisions/0117). Any other 400 to schema-valid data fails this check.
 REFERENCE = r"of this company|does not exist"
+ENTRY_RULES = r"sum to 100|must be after|must add up to|not enabled|published no rate"
 BUSINESS_RULES = {
     "createApiKey": [REFERENCE, r"is not active|is archived"],
     "createDepartment": [REFERENCE],
@@ -164,11 +165,14 @@ BUSINESS_RULES = {
     "createVehicleDeadline": [REFERENCE],
     "updateVehicleDeadline": [REFERENCE],
     "createPayoutBatch": [REFERENCE, r"approved|paid out|ready|currency"],
-    "createTravelEntry": [REFERENCE, r"sum to 100|not enabled|published no rate"],
-    "updateTravelEntry": [REFERENCE, r"sum to 100|not enabled|published no rate"],
+    # Allocations add up to the whole; a per-diem row's arrival is after its departure and its meal
+    # allocation adds up to the meals provided (comparisons between fields, or sums, no schema states).
+    "createTravelEntry": [REFERENCE, ENTRY_RULES],
+    "updateTravelEntry": [REFERENCE, ENTRY_RULES],
     "createExpense": [REFERENCE, r"not enabled|published no rate"],
     "updateExpense": [REFERENCE, r"not enabled|published no rate"],
-    "perDiemsFromItinerary": [REFERENCE, r"not enabled"],
+    # Meal rows must be rows of the itinerary the same request sends.
+    "perDiemsFromItinerary": [REFERENCE, r"not enabled|no row has"],
     "createWebhook": [r"could not be resolved|private|not allowed"],
     "recoverWebhookEvents": [r"days ago|in the future"],
     "listExchangeRates": [r"published no rate"],

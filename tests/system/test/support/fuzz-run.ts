@@ -9,10 +9,13 @@ import { exitCodeOf, repoRoot } from '@travel/testkit';
 import type { FuzzSeed } from './fuzz-seed';
 
 export interface FuzzBudget {
-  /** Cases per operation in the fuzzing phase (and the stateful phase's scenarios). */
+  /** Cases per operation in one pass of the fuzzing phase (and scenarios of the stateful phase). */
   maxExamples: number;
-  /** Stops the fuzzing phase after this many seconds, wherever it is (long runs). */
-  fuzzSeconds?: number;
+  /**
+   * Schemathesis' time budget for the whole run (`--max-time`): it shares it among the phases, and the
+   * fuzzing and stateful phases repeat until it is spent.
+   */
+  maxSeconds: number;
   /** Hypothesis seed: the same seed, the same cases. */
   seed?: number;
 }
@@ -65,7 +68,8 @@ export async function runSchemathesis(
     'ndjson,junit',
     '--report-dir',
     reportDir,
-    ...(budget.fuzzSeconds ? ['--max-time', String(budget.fuzzSeconds)] : []),
+    '--max-time',
+    String(budget.maxSeconds),
     ...(budget.seed !== undefined ? ['--seed', String(budget.seed)] : []),
   ];
   const started = Date.now();
@@ -121,10 +125,16 @@ function readReport(reportDir: string, output: string) {
     }
     for (const checks of Object.values(scenario.recorder.checks ?? {}))
       for (const check of checks)
-        if (check.status === 'failure') failures.add(`${check.name} — ${check.failure_info?.failure.operation ?? label}`);
+        if (check.status === 'failure')
+          failures.add(`${check.name} — ${check.failure_info?.failure.operation ?? label}`);
   }
   const generated = /(\d+) generated/.exec(output);
-  return { operations: contractOperations(), statuses, failures: [...failures].sort(), casesGenerated: generated ? Number(generated[1]) : 0 };
+  return {
+    operations: contractOperations(),
+    statuses,
+    failures: [...failures].sort(),
+    casesGenerated: generated ? Number(generated[1]) : 0,
+  };
 }
 
 /** Every operation of the contract, labelled as schemathesis labels them (`GET /api/v1/...`). */

@@ -23,8 +23,7 @@ export interface FuzzSeed {
 }
 
 /** A 1×1 PNG: the smallest upload both attachments and vehicle documents accept. */
-const PNG_BASE64 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 /** The trip and expense of the seeded entries (tests/fuzz/hooks.py makes its replacements alike). */
 const TRIP = { departureDate: '2026-11-16', returnDate: '2026-11-18', currencyCode: 'CZK' };
@@ -99,7 +98,9 @@ export async function seedFuzzTenant(stack: FullStack): Promise<FuzzSeed> {
   ids.deadlineId = (await ok('a deadline', owner.post(`${v}/deadlines`, deadline))).id;
   ids['deleteVehicleDeadline.deadlineId'] = (await ok('a deadline', owner.post(`${v}/deadlines`, deadline))).id;
   ids.documentId = (await ok('a document', owner.post(`${v}/documents`, png('reg.png')))).items[0].id;
-  ids['deleteVehicleDocument.documentId'] = (await ok('a document', owner.post(`${v}/documents`, png('x.png')))).items[0].id;
+  ids['deleteVehicleDocument.documentId'] = (
+    await ok('a document', owner.post(`${v}/documents`, png('x.png')))
+  ).items[0].id;
 
   // Entries: a draft to edit (with an expense and an attachment of each use), the rest the hooks replace.
   const draft = async (body: Record<string, unknown> = {}) =>
@@ -114,7 +115,9 @@ export async function seedFuzzTenant(stack: FullStack): Promise<FuzzSeed> {
   ids.expenseId = (await ok('an expense', owner.post(`${e}/expenses`, EXPENSE))).id;
   ids['deleteExpense.expenseId'] = (await ok('an expense', owner.post(`${e}/expenses`, EXPENSE))).id;
   ids.attachmentId = (await ok('an attachment', owner.post(`${e}/attachments`, png('r.png')))).items[0].id;
-  ids['deleteAttachment.attachmentId'] = (await ok('an attachment', owner.post(`${e}/attachments`, png('s.png')))).items[0].id;
+  ids['deleteAttachment.attachmentId'] = (
+    await ok('an attachment', owner.post(`${e}/attachments`, png('s.png')))
+  ).items[0].id;
   for (const op of ['submitTravelEntry', 'cancelTravelEntry', 'deleteTravelEntry']) ids[`${op}.id`] = await draft();
   for (const op of ['approveTravelEntry', 'rejectTravelEntry', 'requestTravelEntryChanges'])
     ids[`${op}.id`] = await submitted();
