@@ -152,9 +152,11 @@ def replace_locked_draft(context, case, response):
 # 400 is accepted by positive_data_acceptance (schemathesis.toml) only when every error is one of these
 # (docs/decisions/0117). Any other 400 to schema-valid data fails this check.
 REFERENCE = r"of this company|does not exist"
-ENTRY_RULES = r"sum to 100|must be after|must add up to|not enabled|published no rate"
+# Amounts have the minor digits of their currency (another field); an entry keeps its employee.
+MONEY_RULES = r"decimals in [A-Z]{3}|not enabled|published no rate"
+ENTRY_RULES = MONEY_RULES + r"|sum to 100|must be after|must add up to|cannot be changed"
 BUSINESS_RULES = {
-    "createApiKey": [REFERENCE, r"is not active|is archived"],
+    "createApiKey": [REFERENCE, r"must be an active, unarchived employee"],
     "createDepartment": [REFERENCE],
     "updateDepartment": [REFERENCE, r"cycle|own parent|descendant"],
     "createEmployee": [REFERENCE],
@@ -164,18 +166,21 @@ BUSINESS_RULES = {
     "updateVehicle": [REFERENCE],
     "createVehicleDeadline": [REFERENCE],
     "updateVehicleDeadline": [REFERENCE],
-    "createPayoutBatch": [REFERENCE, r"approved|paid out|ready|currency"],
+    "createPayoutBatch": [REFERENCE, r"approved|paid out|ready|nothing due|currency"],
     # Allocations add up to the whole; a per-diem row's arrival is after its departure and its meal
     # allocation adds up to the meals provided (comparisons between fields, or sums, no schema states).
     "createTravelEntry": [REFERENCE, ENTRY_RULES],
     "updateTravelEntry": [REFERENCE, ENTRY_RULES],
-    "createExpense": [REFERENCE, r"not enabled|published no rate"],
-    "updateExpense": [REFERENCE, r"not enabled|published no rate"],
+    # A Mileage row is in the company's base currency, with the fuel figures its market's rules need.
+    "createExpense": [REFERENCE, MONEY_RULES + r"|Mileage row is in the base currency|on a Mileage row in [A-Z]{2}"],
+    "updateExpense": [REFERENCE, MONEY_RULES + r"|Mileage row is in the base currency|on a Mileage row in [A-Z]{2}"],
     # Meal rows must be rows of the itinerary the same request sends.
-    "perDiemsFromItinerary": [REFERENCE, r"not enabled|no row has"],
+    "perDiemsFromItinerary": [REFERENCE, r"not enabled|no row has|must be the entry's employee"],
+    "calculatePerDiems": [r"not enabled|no row has"],
     "createWebhook": [r"could not be resolved|private|not allowed"],
     "recoverWebhookEvents": [r"days ago|in the future"],
-    "listExchangeRates": [r"published no rate"],
+    # Which currency a provider quotes against depends on the provider (the market, the date).
+    "listExchangeRates": [r"published no rate|has no rate"],
 }
 
 
