@@ -58,8 +58,6 @@ export async function runSchemathesis(
     CONTRACT,
     '--url',
     gatewayUrl,
-    '--checks',
-    'all',
     '--phases',
     'examples,coverage,fuzzing,stateful',
     '--max-examples',
