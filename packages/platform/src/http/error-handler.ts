@@ -39,6 +39,10 @@ const codeForStatus = (status: number): ErrorCode =>
               ? 'RATE_LIMITED'
               : 'VALIDATION_FAILED';
 
+/** busboy's messages for a multipart body it cannot parse. */
+const MALFORMED_MULTIPART =
+  /^(Malformed part header|Malformed content type|Unexpected end of (form|file)|Part terminated early)$/;
+
 /** One error handler for every service: the documented body for every failure, 500 only for our own bugs. */
 export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
@@ -68,6 +72,12 @@ export function errorHandler(logger: Logger) {
     }
     if (e.type === 'entity.too.large' || e.status === 413) {
       send(413, problem('PAYLOAD_TOO_LARGE', traceId));
+      return;
+    }
+    // A multipart body busboy cannot read: express-openapi-validator wraps the parser's error as a 500,
+    // but a malformed part is the client's fault (found by the API fuzz, docs/decisions/0117).
+    if (e.status === 500 && typeof e.message === 'string' && MALFORMED_MULTIPART.test(e.message)) {
+      send(400, problem('VALIDATION_FAILED', traceId, 'The multipart body is malformed.', { body: [e.message] }));
       return;
     }
     // express-openapi-validator: request does not match the contract.
