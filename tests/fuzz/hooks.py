@@ -10,6 +10,8 @@ are in the JSON file named by FUZZ_SEED_FILE, the gateway's URL in FUZZ_BASE_URL
   attachment deleted) is replaced by a new one at once, so the next case finds one in the same state.
 - A webhook URL generated valid points at the seeded receiver (a URL must resolve, 0117), so subscriptions
   get created and the stateful phase reaches their deliveries.
+- In every phase, the keys the fuzz calls with and their employees are spared: a revoke or an update aimed
+  at them (with an id schemathesis read from a list) goes to the spare key or the traveller.
 """
 
 import base64
@@ -101,10 +103,25 @@ REFILLS = {
 }
 
 
+# Operations that would take away the fuzz's own keys or their employees' permissions and status; ids
+# schemathesis read from lists (the owner's key in GET /api-keys) are sent to the spare records instead.
+PROTECTED = {
+    "revokeApiKey": (set(SEED["protectedIds"]["keys"]), "api-keys"),
+    "updateEmployee": (set(SEED["protectedIds"]["employees"]), "employees"),
+}
+
+
+def spare_protected(case) -> None:
+    protected = PROTECTED.get(operation_id(case))
+    if protected and case.path_parameters.get("id") in protected[0]:
+        case.path_parameters["id"] = IDS[protected[1]]
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     if case.meta is None:
         return
+    spare_protected(case)
     if operation_id(case) == "createWebhook" and isinstance(case.body, dict):
         if not case.meta.is_negative_at(ParameterLocation.BODY) and isinstance(case.body.get("url"), str):
             case.body["url"] = SEED["receiverUrl"]

@@ -18,6 +18,11 @@ export interface FuzzSeed {
   workflow: Record<string, unknown>;
   /** The PNG the hooks upload to replace a deleted attachment (base64). */
   png: string;
+  /**
+   * The records the fuzz must not take away from itself: the keys it calls with and their employees. The
+   * hooks send the spare key or the traveller instead (schemathesis reuses ids it read from lists).
+   */
+  protectedIds: { keys: string[]; employees: string[] };
   /** Path ids: `<operationId>.<parameter>` for one operation, `<first path segment>` for `{id}`, else by name. */
   ids: Record<string, string>;
 }
@@ -157,7 +162,17 @@ export async function seedFuzzTenant(stack: FullStack): Promise<FuzzSeed> {
   ids.deliveryId = await deliveryOf(ids.webhooks);
   ids['retryDelivery.deliveryId'] = await deliveryOf(ids['retryDelivery.id']);
 
+  const keysOf = async (employeeId: string) =>
+    (await ok('the keys', owner.get(`/api/v1/api-keys?employeeId=${employeeId}`), 200)).items.map(
+      (k: { id: string }) => k.id,
+    ) as string[];
+  const protectedIds = {
+    keys: [...(await keysOf(tenant.employeeId)), ...(await keysOf(approver.id))],
+    employees: [tenant.employeeId, approver.id],
+  };
+
   return {
+    protectedIds,
     ownerKey: tenant.apiKey,
     approverKey: approverKey.key,
     receiverUrl: receiver.url,
