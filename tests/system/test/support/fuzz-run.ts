@@ -80,6 +80,8 @@ export async function runSchemathesis(
       FUZZ_APPROVER_KEY: seed.approverKey,
       FUZZ_SEED_FILE: seedFile,
       SCHEMATHESIS_HOOKS: HOOKS,
+      // No __pycache__ beside the hooks in the work tree.
+      PYTHONDONTWRITEBYTECODE: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
