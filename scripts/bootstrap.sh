@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks, idempotently: pnpm (project-local), the workspace's packages,
 # RabbitMQ (Debian package) unless AMQP_URL points elsewhere, our FerretDB build unless MONGO_URL does, and
-# Chromium (Debian package) for the reference-page test.
+# Chromium (Debian package) for the reference-page test, and schemathesis (PyPI, .tools/fuzz-venv) for the API fuzz.
 # Every step prints one line; a step with nothing to do says so.
 set -euo pipefail
 
@@ -83,5 +83,8 @@ else
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
+
+# --- schemathesis (the API fuzz, tests/fuzz) ------------------------------------------------------------------
+bash "$ROOT/scripts/fuzz-venv.sh"
 
 say "ready"

@@ -5305,7 +5305,15 @@ export interface operations {
         };
         requestBody?: components["requestBodies"]["WorkflowOperation"];
         responses: {
-            200: components["responses"]["WorkflowEntry"];
+            /** @description The entry after the operation (its audit log records it) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravelEntry"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5325,7 +5333,15 @@ export interface operations {
         };
         requestBody?: components["requestBodies"]["WorkflowOperation"];
         responses: {
-            200: components["responses"]["WorkflowEntry"];
+            /** @description The entry after the operation (its audit log records it) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravelEntry"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -95,6 +95,17 @@ describe('entries: attachments', () => {
     expect(files).toBe(0);
   });
 
+  it('a multipart body whose part has no headers is 400 VALIDATION_FAILED, not 500 (found by the API fuzz)', async () => {
+    const e = await entry();
+    const res = await fetch(`${stack.gateway.url}/api/v1/travel-entries/${e.id}/attachments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'multipart/form-data; boundary=b0undary' },
+      body: '--b0undary\r\n[1, {"a": {}}]--b0undary--\r\n',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
   it('other types, a fake PDF and an empty upload are 400 under errors.File', async () => {
     const e = await entry();
     for (const files of [

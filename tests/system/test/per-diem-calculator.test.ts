@@ -182,6 +182,10 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
     });
     expect(stranger.status).toBe(400);
     expect(stranger.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: { employeeId: expect.any(Array) } });
+    // Not an id at all (the API fuzz found a 503 here: the employees service refused the path).
+    const notAnId = await t.api.post(CALCULATE, { stops: domesticDay('CZ'), employeeId: 'iÃH#;ç£t' });
+    expect(notAnId.status).toBe(400);
+    expect(notAnId.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: { employeeId: expect.any(Array) } });
   });
 
   it.each([

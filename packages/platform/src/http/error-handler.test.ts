@@ -272,6 +272,16 @@ describe('errorHandler', () => {
       expect(body?.code).toBe('INTERNAL');
     });
 
+    it.each(['Malformed part header', 'Unexpected end of form'])(
+      'a multipart body the parser cannot read (%s, wrapped as a 500) → 400 VALIDATION_FAILED',
+      (message) => {
+        const { sent, body, logger } = handle({ status: 500, message, errors: [{ path: '/x', message }] });
+        expect(sent.status).toBe(400);
+        expect(body).toMatchObject({ code: 'VALIDATION_FAILED', errors: { body: [message] } });
+        expect(logger.error).not.toHaveBeenCalled();
+      },
+    );
+
     it('a 5xx with an errors array is not treated as a validator error', () => {
       const { sent, body } = handle({ status: 502, message: 'upstream', errors: [] });
       expect(sent.status).toBe(500);

@@ -41,7 +41,8 @@ const codeForStatus = (status: number): ErrorCode =>
 
 // busboy's refusals of a malformed multipart or form body (a part header it cannot read, a body that ends
 // inside a part). express-openapi-validator passes them on as a 500; they are the client's fault: 400.
-const MALFORMED_FORM = /^(Malformed part header|Unexpected end of (form|file)|Malformed urlencoded form)$/;
+const MALFORMED_FORM =
+  /^(Malformed part header|Malformed content type|Unexpected end of (form|file)|Part terminated early|Malformed urlencoded form)$/;
 
 /** Whether an error is the validator's wrapping of a body busboy could not read. */
 function isMalformedForm(e: { status?: number; message?: string; errors?: ValidatorIssue[] }): boolean {

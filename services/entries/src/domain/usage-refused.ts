@@ -2,13 +2,12 @@
 // vehicle that does not exist (any longer) in the company. Parsed strictly; anything else is poison.
 
 import type { EventBody } from '@travel/contracts';
+import { isUuid } from './ids';
 
 export const USAGE_REFUSED = 'vehicle.usage-refused';
 
 /** The event as contracts/events/internal/fleet.vehicle.usage-refused.schema.json describes it. */
 export type UsageRefused = EventBody<'fleet.vehicle.usage-refused'>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseUsageRefused(body: unknown): UsageRefused {
   const e = body as Partial<UsageRefused> | null;
@@ -21,7 +20,7 @@ export function parseUsageRefused(body: unknown): UsageRefused {
     e.tenantId.length > 0 &&
     typeof e.occurredAt === 'string' &&
     d &&
-    [d.vehicleId, d.entryId, d.expenseId].every((v) => typeof v === 'string' && UUID.test(v)) &&
+    [d.vehicleId, d.entryId, d.expenseId].every(isUuid) &&
     Number.isSafeInteger(d.revision) &&
     (d.revision as number) >= 0 &&
     d.reason === 'VehicleNotFound';

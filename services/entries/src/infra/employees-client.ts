@@ -3,6 +3,7 @@ import { InternalClient, tenantPath } from '@travel/platform';
 import type { Residency } from '@travel/per-diem';
 import type { EmployeeDirectory } from '../app/ports';
 import type { ResidencyDirectory } from '../app/per-diem-calculator';
+import { isUuid } from '../domain/ids';
 
 /**
  * Asks the employees service about an entry's employee (docs/decisions/0045), like fleet does for a
@@ -35,6 +36,8 @@ export class EmployeesClient implements EmployeeDirectory, ResidencyDirectory {
   }
 
   async residencyOf(tenantId: string, employeeId: string): Promise<Residency | null> {
+    // Not an id at all: no such employee (employees would refuse the path with 400, read as a 503).
+    if (!isUuid(employeeId)) return null;
     const body = await this.client.getOrNull<{ residency?: Residency }>(tenantPath(tenantId, 'employees', employeeId));
     return body === null ? null : (body.residency ?? 'Resident');
   }

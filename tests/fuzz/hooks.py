@@ -1,0 +1,232 @@
+"""Schemathesis hooks of the API fuzz (tests/fuzz/schemathesis.toml, docs/decisions/0117).
+
+The fuzz company is seeded before the run (tests/system/test/support/fuzz-seed.ts); its keys and record ids
+are in the JSON file named by FUZZ_SEED_FILE, the gateway's URL in FUZZ_BASE_URL.
+
+- Outside the stateful phase (which takes its ids from the OpenAPI links), a path id generated as a
+  well-formed UUID is replaced by the seeded record's id in three cases of four, so operations on existing
+  records run on real data and still meet unknown ids; ids generated malformed (negative cases) stay.
+- A record an operation used up (an entry submitted, decided, cancelled or deleted; an expense or an
+  attachment deleted) is replaced by a new one at once, so the next case finds one in the same state.
+- A webhook URL generated valid points at the seeded receiver (a URL must resolve, 0117), so subscriptions
+  get created and the stateful phase reaches their deliveries.
+- In every phase, the keys the fuzz calls with and their employees are spared: a revoke or an update aimed
+  at them (with an id schemathesis read from a list) goes to the spare key or the traveller.
+"""
+
+import base64
+import json
+import os
+import re
+import urllib.error
+import urllib.request
+import uuid
+import zlib
+
+import schemathesis
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.generation.meta import TestPhase
+
+with open(os.environ["FUZZ_SEED_FILE"], encoding="utf-8") as seed_file:
+    SEED = json.load(seed_file)
+IDS = SEED["ids"]
+BASE_URL = os.environ["FUZZ_BASE_URL"].rstrip("/")
+
+UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+# The same trip and expense as the seed (fuzz-seed.ts TRIP, EXPENSE).
+TRIP = {"departureDate": "2026-11-16", "returnDate": "2026-11-18", "currencyCode": "CZK"}
+EXPENSE = {"kind": "Other", "date": "2026-11-17", "amount": 1250.5, "currencyCode": "CZK", "description": "Taxi"}
+PNG = base64.b64decode(SEED["png"])
+
+
+def operation_id(case) -> str:
+    return case.operation.definition.raw.get("operationId", "")
+
+
+def seeded_id(case, name: str) -> str | None:
+    specific = IDS.get(f"{operation_id(case)}.{name}")
+    if specific or name != "id":
+        return specific or IDS.get(name)
+    return IDS.get(case.operation.path.removeprefix("/api/v1/").split("/", 1)[0])
+
+
+def call(method: str, path: str, body=None, content_type="application/json"):
+    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{BASE_URL}{path}", data=data, method=method)
+    request.add_header("Authorization", f"Bearer {SEED['ownerKey']}")
+    if data is not None:
+        request.add_header("Content-Type", content_type)
+    with urllib.request.urlopen(request, timeout=20) as response:
+        return json.loads(response.read() or b"null")
+
+
+def new_draft(**extra) -> str:
+    return call("POST", "/api/v1/travel-entries", {**TRIP, **extra})["id"]
+
+
+def new_submitted() -> str:
+    # The fuzz may have changed the workflow: the entry must wait for the seeded approver.
+    call("PUT", "/api/v1/approval-workflow", SEED["workflow"])
+    entry = new_draft(expenses=[EXPENSE])
+    call("POST", f"/api/v1/travel-entries/{entry}/submit", {})
+    return entry
+
+
+def new_attachment() -> str:
+    boundary = uuid.uuid4().hex
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="r.png"\r\n'
+        "Content-Type: image/png\r\n\r\n"
+    ).encode() + PNG + f"\r\n--{boundary}--\r\n".encode()
+    uploaded = call(
+        "POST",
+        f"/api/v1/travel-entries/{IDS['travel-entries']}/attachments",
+        body,
+        f"multipart/form-data; boundary={boundary}",
+    )
+    return uploaded["items"][0]["id"]
+
+
+# What replaces a record once an operation has used it up: (seed key, maker).
+REFILLS = {
+    "submitTravelEntry": ("submitTravelEntry.id", new_draft),
+    "cancelTravelEntry": ("cancelTravelEntry.id", new_draft),
+    "deleteTravelEntry": ("deleteTravelEntry.id", new_draft),
+    "approveTravelEntry": ("approveTravelEntry.id", new_submitted),
+    "rejectTravelEntry": ("rejectTravelEntry.id", new_submitted),
+    "requestTravelEntryChanges": ("requestTravelEntryChanges.id", new_submitted),
+    "deleteExpense": (
+        "deleteExpense.expenseId",
+        lambda: call("POST", f"/api/v1/travel-entries/{IDS['travel-entries']}/expenses", EXPENSE)["id"],
+    ),
+    "deleteAttachment": ("deleteAttachment.attachmentId", new_attachment),
+}
+
+
+# Operations that would take away the fuzz's own keys or their employees' permissions and status; ids
+# schemathesis read from lists (the owner's key in GET /api-keys) are sent to the spare records instead.
+PROTECTED = {
+    "revokeApiKey": (set(SEED["protectedIds"]["keys"]), "api-keys"),
+    "updateEmployee": (set(SEED["protectedIds"]["employees"]), "employees"),
+}
+
+
+def spare_protected(case) -> None:
+    protected = PROTECTED.get(operation_id(case))
+    if protected and case.path_parameters.get("id") in protected[0]:
+        case.path_parameters["id"] = IDS[protected[1]]
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    if case.meta is None:
+        return
+    spare_protected(case)
+    if operation_id(case) == "createWebhook" and isinstance(case.body, dict):
+        if not case.meta.is_negative_at(ParameterLocation.BODY) and isinstance(case.body.get("url"), str):
+            case.body["url"] = SEED["receiverUrl"]
+    if case.meta.phase.name == TestPhase.STATEFUL or not case.path_parameters:
+        return
+    # One case in four keeps its generated ids (a stable choice per case, so a failure replays the same).
+    if zlib.crc32(case.id.encode()) % 4 == 0:
+        return
+    for name, value in case.path_parameters.items():
+        replacement = seeded_id(case, name)
+        if replacement and isinstance(value, str) and UUID.match(value):
+            case.path_parameters[name] = replacement
+
+
+@schemathesis.hook("after_call")
+def replace_used_records(context, case, response):
+    refill = REFILLS.get(operation_id(case))
+    if refill is None or not 200 <= response.status_code < 300:
+        return
+    key, make = refill
+    if IDS.get(key) in case.path_parameters.values():
+        try:
+            IDS[key] = make()
+        except urllib.error.HTTPError as error:
+            # The fuzz changed something the replacement needs: later cases meet the used record (409).
+            print(f"[fuzz hooks] could not replace {key}: {error.code} {error.read()[:300]!r}")
+
+
+def new_edit_draft() -> None:
+    """A new entry to edit, with an expense and an attachment of each use (the last one got locked)."""
+    IDS["travel-entries"] = new_draft()
+    expenses = f"/api/v1/travel-entries/{IDS['travel-entries']}/expenses"
+    IDS["expenseId"] = call("POST", expenses, EXPENSE)["id"]
+    IDS["deleteExpense.expenseId"] = call("POST", expenses, EXPENSE)["id"]
+    IDS["attachmentId"] = new_attachment()
+    IDS["deleteAttachment.attachmentId"] = new_attachment()
+
+
+@schemathesis.hook("after_call")
+def replace_locked_draft(context, case, response):
+    # A PUT may turn the draft into a trip request the company approves at once (no trip-approval steps):
+    # locked, it would answer 409 to every edit after it.
+    if operation_id(case) != "updateTravelEntry" or response.status_code != 200:
+        return
+    if case.path_parameters.get("id") == IDS["travel-entries"] and response.json().get("isLocked"):
+        try:
+            new_edit_draft()
+        except urllib.error.HTTPError as error:
+            print(f"[fuzz hooks] could not replace the locked draft: {error.code} {error.read()[:300]!r}")
+
+
+# Business rules no schema can state, per operation: a schema-valid request these operations refuse with
+# 400 is accepted by positive_data_acceptance (schemathesis.toml) only when every error is one of these
+# (docs/decisions/0117). Any other 400 to schema-valid data fails this check.
+REFERENCE = r"of this company|does not exist"
+# Amounts have the minor digits of their currency (another field); an entry keeps its employee.
+MONEY_RULES = r"decimals in [A-Z]{3}|not enabled|published no rate"
+ENTRY_RULES = MONEY_RULES + r"|sum to 100|must be after|must add up to|cannot be changed"
+BUSINESS_RULES = {
+    "createApiKey": [REFERENCE, r"must be an active, unarchived employee"],
+    "createDepartment": [REFERENCE],
+    "updateDepartment": [REFERENCE, r"cycle|own parent|descendant"],
+    "createEmployee": [REFERENCE],
+    "updateEmployee": [REFERENCE],
+    "putApprovalWorkflow": [REFERENCE],
+    "createVehicle": [REFERENCE],
+    "updateVehicle": [REFERENCE],
+    "createVehicleDeadline": [REFERENCE],
+    "updateVehicleDeadline": [REFERENCE],
+    "createPayoutBatch": [REFERENCE, r"approved|paid out|ready|nothing due|currency"],
+    # Allocations add up to the whole; a per-diem row's arrival is after its departure and its meal
+    # allocation adds up to the meals provided (comparisons between fields, or sums, no schema states).
+    "createTravelEntry": [REFERENCE, ENTRY_RULES],
+    "updateTravelEntry": [REFERENCE, ENTRY_RULES],
+    # A Mileage row is in the company's base currency, with the fuel figures its market's rules need.
+    "createExpense": [REFERENCE, MONEY_RULES + r"|Mileage row is in the base currency|on a Mileage row in [A-Z]{2}"],
+    "updateExpense": [REFERENCE, MONEY_RULES + r"|Mileage row is in the base currency|on a Mileage row in [A-Z]{2}"],
+    # Meal rows must be rows of the itinerary the same request sends.
+    "perDiemsFromItinerary": [REFERENCE, r"not enabled|no row has|must be the entry's employee"],
+    "calculatePerDiems": [r"not enabled|no row has"],
+    "createWebhook": [r"could not be resolved|private|not allowed"],
+    "recoverWebhookEvents": [r"days ago|in the future"],
+    # Which currency a provider quotes against depends on the provider (the market, the date).
+    "listExchangeRates": [r"published no rate|has no rate"],
+}
+
+
+@schemathesis.check
+def business_rule_rejections(ctx, response, case):
+    """A 400 to a schema-valid request is only ever one of the operation's business rules."""
+    rules = BUSINESS_RULES.get(operation_id(case))
+    if rules is None or response.status_code != 400 or case.meta is None:
+        return
+    if case.meta.generation.mode.is_negative or any(c.mode.is_negative for c in case.meta.components.values()):
+        return
+    try:
+        problem = response.json() or {}
+    except ValueError:
+        raise AssertionError(f"A 400 without a JSON problem body: {response.text[:300]!r}") from None
+    errors = problem.get("errors") or {"": [problem.get("detail", "")]}
+    unexplained = {
+        field: message
+        for field, messages in errors.items()
+        for message in messages
+        if not any(re.search(rule, message) for rule in rules)
+    }
+    if unexplained:
+        raise AssertionError(f"Schema-valid request rejected, not by a business rule of the operation: {unexplained}")
