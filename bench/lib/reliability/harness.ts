@@ -152,12 +152,19 @@ export interface EndChecks {
 }
 
 export async function endChecks(h: Harness): Promise<EndChecks> {
+  // The last outcomes are written in batches after their sends (decision 0060): a row may still say
+  // Pending for a moment after its delivery arrived. Read until none does, for at most 30 s.
+  let deliveryLog = await deliveryStatuses(h);
+  for (const until = Date.now() + 30_000; (deliveryLog.Pending ?? 0) > 0 && Date.now() < until;) {
+    await sleep(1000);
+    deliveryLog = await deliveryStatuses(h);
+  }
   const queues = await queueDepths(h.stack);
   const parked = Object.fromEntries(
     Object.entries(queues).filter(([q]) => q.endsWith('.parking') && q !== UNROUTABLE_PARKING),
   );
   return {
-    deliveryLog: await deliveryStatuses(h),
+    deliveryLog,
     parked,
     unroutable: queues[UNROUTABLE_PARKING] ?? 0,
     nonEmptyQueues: Object.fromEntries(Object.entries(queues).filter(([q, n]) => n > 0 && q !== UNROUTABLE_PARKING)),
