@@ -31,8 +31,9 @@ export interface IsolatedInfra extends Infra {
 export async function isolatedInfra(
   stateDir: string,
   ports: IsolatedPorts,
-  options: { root: string; rabbitNode: string; label: string },
+  options: { root: string; rabbitNode: string; label: string; log?: (line: string) => void },
 ): Promise<IsolatedInfra> {
+  const say = options.log ?? ((line: string) => console.log(`[infra] ${line}`));
   const busy = await Promise.all([ports.mongo, ports.rabbit.amqp, ports.rabbit.management].map((p) => portOpen(p)));
   if (busy.some(Boolean))
     throw new Error(
@@ -43,12 +44,12 @@ export async function isolatedInfra(
   let store: ManagedProcess | undefined;
   let broker: ManagedProcess | undefined;
   const startStore = async () => {
-    console.log(`[infra] starting FerretDB (SQLite) on 127.0.0.1:${ports.mongo} for the benchmark only`);
+    say(`starting FerretDB (SQLite) on 127.0.0.1:${ports.mongo} for the benchmark only`);
     store = await startFerretDb(options.root, stateDir, ports.mongo);
   };
   const startBroker = async () => {
-    console.log(
-      `[infra] starting RabbitMQ on 127.0.0.1:${ports.rabbit.amqp} (management :${ports.rabbit.management}) for the benchmark only`,
+    say(
+      `starting RabbitMQ on 127.0.0.1:${ports.rabbit.amqp} (management :${ports.rabbit.management}) for the benchmark only`,
     );
     broker = await startRabbitMq(stateDir, options.rabbitNode, ports.rabbit);
   };

@@ -60,6 +60,7 @@ export class ReliabilityStack {
       root: ROOT,
       rabbitNode: `rabbit-rel-${process.pid}@localhost`,
       label: 'reliability harness',
+      log: options.log,
     });
     let receiver: Receiver | undefined;
     try {
