@@ -98,6 +98,28 @@ export async function queueDepths(stack: ReliabilityStack): Promise<Record<strin
   return Object.fromEntries(list.map((q) => [q.name, q.messages ?? 0]));
 }
 
+/**
+ * The broker's memory held by its quorum queues' write-ahead-log tables (`quorum_ets`, MB): entries stay
+ * in memory until the WAL file fills (`raft.wal_max_size_bytes`, 512 MiB by default) and rolls over, so
+ * the broker's RSS grows by design between two roll-overs.
+ */
+export async function brokerQuorumTablesMb(stack: ReliabilityStack): Promise<number | undefined> {
+  try {
+    const auth = { headers: { authorization: managementAuth() } };
+    const nodes = (await (await fetch(`${stack.infra.managementUrl}/api/nodes`, auth)).json()) as Array<{
+      name: string;
+    }>;
+    const res = await fetch(
+      `${stack.infra.managementUrl}/api/nodes/${encodeURIComponent(nodes[0]!.name)}/memory`,
+      auth,
+    );
+    const { memory } = (await res.json()) as { memory: Record<string, number> };
+    return Math.round((memory.quorum_ets ?? 0) / 1048576);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The dispatcher's delivery log of the tenant, by status (Succeeded, Pending, Failed, Exhausted). */
 export async function deliveryStatuses(h: Harness): Promise<Record<string, number>> {
   const client = mongoClient(ROOT, h.stack.infra.mongoUrl) as unknown as {

@@ -9,6 +9,7 @@ import { CpuMeter, percentile, round2 } from '../system';
 import { acknowledged, byStatus } from './ledger';
 import { WriteStream } from './load';
 import {
+  brokerQuorumTablesMb,
   drain,
   endChecks,
   metric,
@@ -32,6 +33,8 @@ interface Sample {
   queued: number;
   outboxOldestS: number;
   owedOlderThan5s: number;
+  /** The broker's quorum WAL tables, MB (part of rabbitmq's RSS; see brokerQuorumTablesMb). */
+  brokerQuorumTablesMb?: number;
 }
 
 export interface SoakResult {
@@ -40,6 +43,8 @@ export interface SoakResult {
   warmupS: number;
   memory: Record<string, { afterWarmupMb: number; endMb: number; maxMb: number; growthPct: number }>;
   backlog: Record<'queued' | 'outboxOldestS' | 'owedOlderThan5s', { afterWarmup: number; end: number; max: number }>;
+  /** The part of rabbitmq's RSS its quorum WAL tables hold (grows until the WAL rolls over). */
+  brokerQuorumTablesMb: { afterWarmup: number; end: number; max: number };
   cpuCores: Record<string, number>;
   machineBusyCores: number;
   writes: { sent: number; acknowledged: number; byStatus: Record<string, number>; skipped: number; perSecond: number };
@@ -127,10 +132,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           .reduce((a, [, n]) => a + n, 0),
         outboxOldestS: Math.max(0, ...outbox.map((x) => x ?? 0)),
         owedOlderThan5s: h.ledger.pending(h.ledger.ackedBy(Date.now() - 5000)),
+        brokerQuorumTablesMb: await brokerQuorumTablesMb(h.stack),
       };
       samples.push(s);
       o.log(
-        `t=${s.t}s rss ${JSON.stringify(s.rssMb)} queued ${s.queued} outbox ${s.outboxOldestS}s owed>5s ${s.owedOlderThan5s} writes ${h.ledger.writes.length} deliveries ${h.ledger.deliveries}`,
+        `t=${s.t}s rss ${JSON.stringify(s.rssMb)} (broker quorum tables ${s.brokerQuorumTablesMb} MB) queued ${s.queued} outbox ${s.outboxOldestS}s owed>5s ${s.owedOlderThan5s} writes ${h.ledger.writes.length} deliveries ${h.ledger.deliveries}`,
       );
     }
     cpuRead = cpu.read();
@@ -158,6 +164,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       queued: backlogOf('queued'),
       outboxOldestS: backlogOf('outboxOldestS'),
       owedOlderThan5s: backlogOf('owedOlderThan5s'),
+    };
+    const quorum = (xs: Sample[]) => xs.map((x) => x.brokerQuorumTablesMb ?? NaN).filter((x) => !Number.isNaN(x));
+    const brokerQuorum = {
+      afterWarmup: median(quorum(after)),
+      end: median(quorum(last)),
+      max: Math.max(...quorum(samples)),
     };
     const { ledger } = h;
     const counts = ledger.counts(ledger.writes);
@@ -194,6 +206,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       warmupS: warmupMs / 1000,
       memory,
       backlog,
+      brokerQuorumTablesMb: brokerQuorum,
       cpuCores: { ...cpuRead.cores, other: cpuRead.otherCores },
       machineBusyCores: cpuRead.machineBusyCores,
       writes: {
@@ -243,6 +256,8 @@ export function soakMarkdown(r: SoakResult): string {
       ['backlog', 'after warm-up (median of 1 min)', 'end (median of last min)', 'max'],
       Object.entries(r.backlog).map(([k, b]) => [k, b.afterWarmup, b.end, b.max]),
     ),
+    '',
+    `Of rabbitmq's RSS, its quorum queues' WAL tables (\`quorum_ets\`): ${r.brokerQuorumTablesMb.afterWarmup} MB after the warm-up, ${r.brokerQuorumTablesMb.end} MB at the end (max ${r.brokerQuorumTablesMb.max}).`,
     '',
     `Writes: ${r.writes.sent} sent, ${r.writes.acknowledged} acknowledged (${r.writes.perSecond}/s), ${JSON.stringify(r.writes.byStatus)}, ${r.writes.skipped} not sent. ` +
       `Deliveries: ${r.deliveries.verified} verified (${r.deliveries.perSecond}/s), ${r.deliveries.missing} missing, ${r.deliveries.duplicatesSameEventId} duplicates (same event id), ${r.deliveries.newEventIds} new event ids, ${r.deliveries.unverified} unverified. ` +
