@@ -16,6 +16,8 @@ export interface Write {
   status: number;
   /** The created record's id (acknowledged writes only). */
   id?: string;
+  /** Why there was no answer (ECONNREFUSED, ECONNRESET, timeout). */
+  error?: string;
 }
 
 export const acknowledged = (w: Write): w is Write & { id: string } => w.status >= 200 && w.status < 300 && !!w.id;
@@ -116,7 +118,7 @@ export class Ledger {
 export function byStatus(writes: Write[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const w of writes) {
-    const k = w.status === 0 ? 'no answer' : String(w.status);
+    const k = w.status === 0 ? `no answer (${w.error ?? '?'})` : String(w.status);
     out[k] = (out[k] ?? 0) + 1;
   }
   return out;

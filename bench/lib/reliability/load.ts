@@ -13,7 +13,7 @@ const BODY: Record<WriteKind, (n: number) => object> = {
 const PATH: Record<WriteKind, string> = { employee: '/api/v1/employees', entry: '/api/v1/travel-entries' };
 
 function post(agent: Agent, base: URL, apiKey: string, path: string, body: string, timeoutMs: number) {
-  return new Promise<{ status: number; body: string }>((resolve) => {
+  return new Promise<{ status: number; body: string; error?: string }>((resolve) => {
     const req = request(
       {
         host: base.hostname,
@@ -31,11 +31,13 @@ function post(agent: Agent, base: URL, apiKey: string, path: string, body: strin
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', () => resolve({ status: 0, body: '' }));
+        res.on('error', (err: NodeJS.ErrnoException) =>
+          resolve({ status: 0, body: '', error: err.code ?? err.message }),
+        );
       },
     );
     req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve({ status: 0, body: '' }));
+    req.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, body: '', error: err.code ?? err.message }));
     req.end(body);
   });
 }
@@ -99,7 +101,7 @@ export class WriteStream {
           /* a 2xx without a body to read: counted as not acknowledged */
         }
       }
-      this.ledger.writes.push({ kind, sentAt, doneAt: Date.now(), status: res.status, id });
+      this.ledger.writes.push({ kind, sentAt, doneAt: Date.now(), status: res.status, id, error: res.error });
     } finally {
       this.inFlight--;
     }

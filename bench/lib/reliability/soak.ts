@@ -47,7 +47,15 @@ export interface SoakResult {
   brokerQuorumTablesMb: { afterWarmup: number; end: number; max: number };
   cpuCores: Record<string, number>;
   machineBusyCores: number;
-  writes: { sent: number; acknowledged: number; byStatus: Record<string, number>; skipped: number; perSecond: number };
+  writes: {
+    sent: number;
+    acknowledged: number;
+    byStatus: Record<string, number>;
+    skipped: number;
+    perSecond: number;
+    /** Seconds into the run at which writes were not acknowledged (the first 100). */
+    failedAtS: number[];
+  };
   deliveries: {
     verified: number;
     perSecond: number;
@@ -215,6 +223,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         byStatus: byStatus(ledger.writes),
         skipped: stream.skipped,
         perSecond: round2(acked / seconds),
+        failedAtS: ledger.writes
+          .filter((w) => !acknowledged(w))
+          .slice(0, 100)
+          .map((w) => Math.round((w.sentAt - t0) / 1000)),
       },
       deliveries: {
         verified: ledger.deliveries,
