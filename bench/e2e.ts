@@ -20,7 +20,7 @@
 // --window S (20), --warmup S (5), --drain-max S (60), --ceiling-seconds S (3; 0 skips it),
 // --quick (a ~1 min smoke run: 20 creates/s, 5 s window), --monitor (the dispatcher counts and times its
 // store commands and broker publishes, as the dispatch benchmark's --profile does; adds to its CPU).
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
@@ -35,14 +35,15 @@ import { ATTEMPT_QUEUE, EVENTS_QUEUE } from '../services/webhook-dispatcher/src/
 import {
   ask,
   Dispatcher,
-  forkTs,
   measureCeiling,
   quiesce,
   Receiver,
   diff,
+  startServiceChild,
   sumBy,
   waitForExit,
   type CeilingResult,
+  type ServiceChild,
 } from './lib/children';
 import { cliOptions } from './lib/cli';
 import { writeResultsFile } from './lib/results-file';
@@ -87,25 +88,11 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0,
 const log = (line: string) => process.stdout.write(`[e2e] ${line}\n`);
 
 // ---- the services -----------------------------------------------------------------------------------
-interface ApiChild {
-  proc: ChildProcess;
-  url: string;
-  pid: number;
-}
+type ApiChild = ServiceChild;
 
 /** The employees service or the gateway in its own process (bench/lib/api-process.ts). */
-async function startApi(role: 'employees' | 'gateway', env: NodeJS.ProcessEnv, logName: string): Promise<ApiChild> {
-  const proc = forkTs(join(ROOT, 'bench', 'lib', 'api-process.ts'), { ...env, BENCH_ROLE: role }, logName);
-  const exited = new Promise<never>((_, reject) =>
-    proc.once('exit', (code) => reject(new Error(`${role} exited (${code}); see .local/bench/logs/${logName}.log`))),
-  );
-  exited.catch(() => undefined);
-  const ready = await Promise.race([
-    ask<{ url: string; pid: number }>(proc, { type: 'noop' }, 'ready', 60_000),
-    exited,
-  ]);
-  return { proc, url: ready.url, pid: ready.pid };
-}
+const startApi = (role: 'employees' | 'gateway', env: NodeJS.ProcessEnv, logName: string): Promise<ApiChild> =>
+  startServiceChild(join(ROOT, 'bench', 'lib', 'api-process.ts'), { ...env, BENCH_ROLE: role }, logName, role);
 
 async function stopApi(c: ApiChild | undefined): Promise<void> {
   if (!c || c.proc.exitCode !== null) return;

@@ -1,7 +1,10 @@
-// One process of the API-read benchmark (bench/api-reads.ts), so each has its own event loop and its CPU
-// can be measured apart, as in production:
-//   BENCH_ROLE=employees  the employees service (startEmployeesService), plus `seed` over IPC;
-//   BENCH_ROLE=gateway    the gateway (startGateway), EMPLOYEES_URL in the environment;
+// One service of a benchmark (bench/api-reads.ts, bench/e2e.ts, bench/lib/reliability) in its own process,
+// so each has its own event loop, its CPU and memory can be measured apart, and it can be killed, as in
+// production:
+//   BENCH_ROLE=employees     the employees service (startEmployeesService), plus `seed` over IPC;
+//   BENCH_ROLE=entries       the entries service (startEntriesService), EMPLOYEES_URL and REFERENCE_FX_URL set;
+//   BENCH_ROLE=reference-fx  the reference-fx service (FX_SEED_DIR: the recorded feeds);
+//   BENCH_ROLE=gateway       the gateway (startGateway), EMPLOYEES_URL (and the others it routes to) set;
 //   BENCH_ROLE=bare       a bare express answering the JSON bodies in BENCH_BODIES (path → body), the ceiling;
 //                         with BENCH_CALLER, also the gateway's key lookup (so a gateway can run over it).
 // IPC: child → { type: 'ready', url, pid }; parent → { type: 'profile-start' | 'profile-stop', file } |
@@ -15,7 +18,9 @@ import express from 'express';
 import { startEmployeesService } from '../../services/employees/src/service';
 import { createTenant } from '../../services/employees/src/app/tenants';
 import { employeesRepositories } from '../../services/employees/src/infra/repositories';
+import { startEntriesService } from '../../services/entries/src/service';
 import { startGateway } from '../../services/gateway/src/service';
+import { start as startReferenceFx } from '../../services/reference-fx/src/service';
 
 const role = process.env.BENCH_ROLE;
 let session: Session | undefined;
@@ -59,6 +64,8 @@ async function main(): Promise<void> {
       commands[e.commandName] = (commands[e.commandName] ?? 0) + 1;
     });
   } else if (role === 'employees') running = await startEmployeesService(process.env);
+  else if (role === 'entries') running = await startEntriesService(process.env);
+  else if (role === 'reference-fx') running = await startReferenceFx(process.env);
   else if (role === 'gateway') running = await startGateway(process.env);
   else running = await bare();
   process.on('message', async (m: { type: string; file?: string; employees?: number }) => {

@@ -38,6 +38,34 @@ export function forkTs(file: string, env: NodeJS.ProcessEnv, logName: string): C
   return fork(file, [], { cwd: ROOT, execArgv: ['--import', 'tsx'], env, stdio: ['ignore', out, out, 'ipc'] });
 }
 
+/** A service forked by a benchmark (bench/lib/api-process.ts or dispatcher-process.ts), once it said ready. */
+export interface ServiceChild {
+  proc: ChildProcess;
+  url: string;
+  opsUrl?: string;
+  pid: number;
+}
+
+/** Forks a service's process file and waits for its `ready` (rejects if it exits first). */
+export async function startServiceChild(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  logName: string,
+  label: string,
+  timeoutMs = 60_000,
+): Promise<ServiceChild> {
+  const proc = forkTs(file, env, logName);
+  const exited = new Promise<never>((_, reject) =>
+    proc.once('exit', (code) => reject(new Error(`${label} exited (${code}); see .local/bench/logs/${logName}.log`))),
+  );
+  exited.catch(() => undefined);
+  const ready = await Promise.race([
+    ask<{ url: string; opsUrl?: string; pid: number }>(proc, { type: 'noop' }, 'ready', timeoutMs),
+    exited,
+  ]);
+  return { proc, url: ready.url, opsUrl: ready.opsUrl, pid: ready.pid };
+}
+
 export function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {

@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     }
   });
   process.on('disconnect', () => process.exit(0));
-  process.send?.({ type: 'ready', url: running.url, pid: process.pid });
+  process.send?.({ type: 'ready', url: running.url, opsUrl: running.opsUrl, pid: process.pid });
 }
 
 main().catch((err) => {

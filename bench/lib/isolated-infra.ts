@@ -1,7 +1,9 @@
 // A FerretDB and a RabbitMQ for one benchmark run only, built and configured exactly as the test
 // profile's (the same start functions), on ports no test run uses; the shared .local/test/infra.json is
-// left alone. Used by bench/infra-run.ts (--isolated-infra: fixed ports, the test profile's + 10) and by
-// bench/e2e.ts (free ports, so it can run beside another benchmark's isolated servers).
+// left alone. Used by bench/infra-run.ts (--isolated-infra: fixed ports, the test profile's + 10), by
+// bench/e2e.ts (free ports, so it can run beside another benchmark's isolated servers) and by the
+// reliability harness (bench/lib/reliability), which also kills and restarts them: killStore() and
+// stopBroker() end only the processes this object started, and the restarts keep the data directories.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFerretDb } from '../../packages/testkit/src/infra/ferretdb';
@@ -15,11 +17,23 @@ export interface IsolatedPorts {
   rabbit: RabbitPorts;
 }
 
+export interface IsolatedInfra extends Infra {
+  /** SIGKILL to the store process (no shutdown of its own); its data directory stays. */
+  killStore(): Promise<void>;
+  /** The store again, on the same port and data directory. */
+  startStore(): Promise<void>;
+  /** The broker's own orderly stop (SIGTERM to its process group): a restart, not a pause. */
+  stopBroker(): Promise<void>;
+  /** The broker again: same node name, ports and data directory (durable queues, persistent messages). */
+  startBroker(): Promise<void>;
+}
+
 export async function isolatedInfra(
   stateDir: string,
   ports: IsolatedPorts,
-  options: { root: string; rabbitNode: string; label: string },
-): Promise<Infra> {
+  options: { root: string; rabbitNode: string; label: string; log?: (line: string) => void },
+): Promise<IsolatedInfra> {
+  const say = options.log ?? ((line: string) => console.log(`[infra] ${line}`));
   const busy = await Promise.all([ports.mongo, ports.rabbit.amqp, ports.rabbit.management].map((p) => portOpen(p)));
   if (busy.some(Boolean))
     throw new Error(
@@ -27,16 +41,27 @@ export async function isolatedInfra(
     );
   // A clean store each time: nothing left over from an interrupted run.
   rmSync(join(stateDir, 'ferretdb'), { recursive: true, force: true });
-  const started: ManagedProcess[] = [];
-  try {
-    console.log(`[infra] starting FerretDB (SQLite) on 127.0.0.1:${ports.mongo} for the benchmark only`);
-    started.push(await startFerretDb(options.root, stateDir, ports.mongo));
-    console.log(
-      `[infra] starting RabbitMQ on 127.0.0.1:${ports.rabbit.amqp} (management :${ports.rabbit.management}) for the benchmark only`,
+  let store: ManagedProcess | undefined;
+  let broker: ManagedProcess | undefined;
+  const startStore = async () => {
+    say(`starting FerretDB (SQLite) on 127.0.0.1:${ports.mongo} for the benchmark only`);
+    store = await startFerretDb(options.root, stateDir, ports.mongo);
+  };
+  const startBroker = async () => {
+    say(
+      `starting RabbitMQ on 127.0.0.1:${ports.rabbit.amqp} (management :${ports.rabbit.management}) for the benchmark only`,
     );
-    started.push(await startRabbitMq(stateDir, options.rabbitNode, ports.rabbit));
+    broker = await startRabbitMq(stateDir, options.rabbitNode, ports.rabbit);
+  };
+  const stopAll = async () => {
+    await broker?.stop();
+    await store?.stop();
+  };
+  try {
+    await startStore();
+    await startBroker();
   } catch (err) {
-    for (const p of started.reverse()) await p.stop();
+    await stopAll();
     throw err;
   }
   return {
@@ -44,8 +69,18 @@ export async function isolatedInfra(
     amqpUrl: `amqp://guest:guest@127.0.0.1:${ports.rabbit.amqp}`,
     managementUrl: `http://127.0.0.1:${ports.rabbit.management}`,
     source: `FerretDB and RabbitMQ started for this run only (${options.label})`,
-    async stop() {
-      for (const p of started.reverse()) await p.stop();
+    stop: stopAll,
+    async killStore() {
+      const child = store?.child;
+      if (!child || store?.exitReason()) return;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(child.pid!, 'SIGKILL');
+      await gone;
     },
+    startStore,
+    async stopBroker() {
+      await broker?.stop();
+    },
+    startBroker,
   };
 }

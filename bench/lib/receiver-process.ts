@@ -1,7 +1,8 @@
 // The benchmark's webhook receiver: one process, two HTTPS listeners on 127.0.0.1 with the test CA's
 // certificate. The healthy one serves every subscription URL by path (/b/<step>/<sub>) and answers 200
 // as soon as the body is in; the hanging one (/hang/<step>, a different port, as a different partner
-// would be) reads the request and never answers. Each request is recorded with its arrival time and the
+// would be) reads the request and never answers. A slow subscription (/s/<step>/<sub> on the healthy
+// listener) is answered BENCH_SLOW_MS (default 250) after its body is in, as a partner doing work first. Each request is recorded with its arrival time and the
 // envelope's createdAt and streamed to the parent over IPC in batches. For a step whose signing secrets
 // the parent sent ({ type: 'secrets', step, secrets }), each request is also verified with the receiver
 // SDK (@travel/webhook-verify's verify(): signature, replay window, headers against the envelope) before
@@ -21,6 +22,7 @@ let pending: Arrival[] = [];
 const connections = { healthy: 0, hanging: 0 };
 /** Signing secrets by step, indexed by subscription path number. */
 const secrets = new Map<number, string[]>();
+const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 250);
 
 function record(req: IncomingMessage, body: Buffer, at: number): void {
   const parts = (req.url ?? '').split('/');
@@ -59,8 +61,12 @@ function handler(hang: boolean) {
       const at = Date.now();
       record(req, Buffer.concat(chunks), at);
       if (hang) return;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
+      const answer = () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+      };
+      if (req.url?.startsWith('/s/')) setTimeout(answer, SLOW_MS);
+      else answer();
     });
   };
 }

@@ -71,7 +71,7 @@ function fakeRes(headersSent = false) {
 
 const TRACE = 'req-abc-123';
 const fakeReq = () => ({ requestId: TRACE, path: '/api/v1/webhooks', method: 'POST' }) as unknown as Request;
-const fakeLogger = () => ({ error: jest.fn() });
+const fakeLogger = () => ({ error: jest.fn(), warn: jest.fn() });
 
 function handle(err: unknown) {
   const logger = fakeLogger();
@@ -332,6 +332,30 @@ describe('errorHandler', () => {
         expect.objectContaining({ err, requestId: TRACE, path: '/api/v1/webhooks' }),
         'unhandled error',
       );
+    });
+  });
+
+  describe('a dependency that is away (store or broker restarting)', () => {
+    const named = (name: string, message: string, extra: object = {}) =>
+      Object.assign(new Error(message), { name, ...extra });
+    it.each<[string, unknown]>([
+      ['the store connection closed', named('MongoNetworkError', 'connection 4 to 127.0.0.1:27017 closed')],
+      ['no store server to select', named('MongoServerSelectionError', 'connect ECONNREFUSED 127.0.0.1:27017')],
+      ['a refused connection', named('Error', 'connect ECONNREFUSED', { code: 'ECONNREFUSED' })],
+      ['a closed broker channel', named('IllegalOperationError', 'Channel closed')],
+      ['mongoose buffering gave up', new Error('Operation `employees.insertOne()` buffering timed out after 10000ms')],
+    ])('%s → 503 SERVICE_UNAVAILABLE (try again), a warning, never a 500', (_name, err) => {
+      const { sent, body, logger } = handle(err);
+      expect(sent.status).toBe(503);
+      expect(body).toEqual({
+        type: typeUrl('service-unavailable'),
+        title: 'A dependency is unavailable; try again.',
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+        traceId: TRACE,
+      });
+      expect(logger.error).not.toHaveBeenCalled();
+      expect(logger.warn).toHaveBeenCalledTimes(1);
     });
   });
 

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, problem, statusOf, type ErrorCode, type FieldErrors } from '../errors';
 import type { Logger } from '../logger';
+import { classifyFailure } from '../messaging/failure';
 import { traceIdOf } from './request-context';
 
 interface ValidatorIssue {
@@ -72,6 +73,7 @@ export function errorHandler(logger: Logger) {
       message?: string;
       expose?: boolean;
       headers?: Record<string, string>;
+      name?: string;
     };
     // body-parser: malformed JSON or an oversized body.
     if (e.type === 'entity.parse.failed') {
@@ -104,6 +106,17 @@ export function errorHandler(logger: Logger) {
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
       const code = codeForStatus(e.status);
       send(statusOf(code), problem(code, traceId, e.message));
+      return;
+    }
+    // The store or the broker away for a moment (a restart, a crash, a failover): nothing of ours is
+    // broken and the client may try again, so 503 SERVICE_UNAVAILABLE, as for an upstream that does not
+    // answer, not a 500 (docs/decisions/0121). The classes are the consumers' own (decision 0041).
+    if (classifyFailure(err) === 'transient') {
+      logger.warn(
+        { err: { name: e.name, message: e.message }, requestId: req.requestId, path: req.path },
+        'dependency unavailable',
+      );
+      send(503, problem('SERVICE_UNAVAILABLE', traceId));
       return;
     }
     logger.error({ err, requestId: req.requestId, path: req.path }, 'unhandled error');

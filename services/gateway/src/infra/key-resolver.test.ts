@@ -144,6 +144,21 @@ describe('KeyResolver', () => {
     }
   });
 
+  it('a valid key whose answer expired is looked up again without onLookup: it is not a guess, even when the lookup fails', async () => {
+    const { url, server } = await fakeEmployees(0, ['tek_valid']);
+    const resolver = new KeyResolver(url, signingKey, 50, 50);
+    const started: string[] = [];
+    const resolve = (key: string, who: string) => resolver.resolve(key, () => started.push(who));
+    expect(await resolve('tek_valid', 'first')).not.toBeNull();
+    await new Promise((r) => setTimeout(r, 80));
+    // The employees service goes away (a restart): the lookup fails, and is still not counted.
+    await new Promise<void>((r) => server.close(() => r()));
+    await expect(resolve('tek_valid', 'expired, employees away')).rejects.toThrow();
+    // An unknown key's lookup is announced, whether it fails or not.
+    await expect(resolve('tek_other', 'unknown, employees away')).rejects.toThrow();
+    expect(started).toEqual(['first', 'unknown, employees away']);
+  });
+
   it('refreshes a known key in use before it expires: requests keep the cached answer, one lookup runs', async () => {
     const { state, url, server } = await fakeEmployees(100);
     try {

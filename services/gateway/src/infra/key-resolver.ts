@@ -76,7 +76,8 @@ export class KeyResolver {
 
   /**
    * Who the key belongs to, or null when it is unknown or revoked. `onLookup` runs, synchronously, only
-   * when this call starts a lookup of its own (not on a cached answer, nor when it joins a lookup in flight).
+   * when this call starts a lookup of its own (not on a cached answer, nor when it joins a lookup in flight)
+   * of a key not known to be valid (not for a key whose valid answer has expired).
    * `fromSuspect`: the key comes from an address with recent failures; a lookup of a key never seen then
    * waits behind the others, and beyond `suspectLookupsPerSecond` throws SuspectLookupsPaced
    * (docs/decisions/0116).
@@ -102,7 +103,11 @@ export class KeyResolver {
     // requests would only come back as one burst.
     const suspect = !known && fromSuspect;
     if (suspect && this.suspectLookups.take('all') > 0) throw new SuspectLookupsPaced();
-    onLookup?.();
+    // Nor is it a guess: its lookup is not announced to the failure count (0115). Otherwise, while the
+    // employees service is away (a restart), every lookup of a valid key fails, keeps its token, and
+    // the caller's address ends up refused as if it sent unknown keys after the service is back
+    // (found by the faults under load, docs/decisions/0121).
+    if (!known) onLookup?.();
     return this.start(key, cacheKey, suspect ? 'later' : 'first');
   }
 

@@ -1,0 +1,91 @@
+// The reliability harness (issue 21, sections 2 and 3), one stack and one write stream in two modes:
+//   npm run faults [-- --rounds N --rate R --down S ...]   each fault of the issue under writes, counted
+//   npm run soak -- --minutes 30 [--rate R]                 a long run: memory, backlog, errors
+// Results: printed as markdown and appended to bench/results/<date>-faults.json / -soak.json; the
+// figures of record are in docs/reliability.md. The stack is a FerretDB and a RabbitMQ of the run's own
+// (never the shared test servers: this harness kills them) and every service in its own process.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../packages/testkit/src/infra/infra';
+import { cliOptions } from './lib/cli';
+import { faultsMarkdown, runFaults } from './lib/reliability/faults';
+import { runSoak, soakMarkdown } from './lib/reliability/soak';
+import { writeResultsFile } from './lib/results-file';
+import { load, machine } from './lib/system';
+
+const ROOT = repoRoot();
+const mode = process.argv[2];
+const { opt } = cliOptions(process.argv.slice(3));
+const num = (name: string, fallback: number) => {
+  const v = Number(opt(name) ?? fallback);
+  if (!(v >= 0)) throw new Error(`--${name} takes a number`);
+  return v;
+};
+const log = (line: string) => process.stdout.write(`[${mode}] ${line}\n`);
+
+function git(...args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return '?';
+  }
+}
+
+function record(name: string, run: object): void {
+  const file = join(ROOT, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${name}.json`);
+  const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { runs: unknown[] }) : { runs: [] };
+  const head = git('rev-parse', '--short', 'HEAD');
+  const dirty = git('status', '--porcelain', '--', 'services', 'packages') !== '';
+  writeResultsFile(ROOT, file, {
+    benchmark: name,
+    runs: [...previous.runs, { argv: process.argv.slice(2), code: { head, dirty }, machine: machine(), ...run }],
+  });
+  log(`results written to ${file.slice(ROOT.length + 1)}`);
+}
+
+async function main(): Promise<number> {
+  const subscriptions = {
+    fastSubscriptions: num('subscriptions', mode === 'soak' ? 8 : 4),
+    slowSubscriptions: num('slow-subscriptions', 2),
+    slowMs: num('slow-ms', 250),
+    log,
+  };
+  const loadAtStart = load();
+  if (mode === 'faults') {
+    const r = await runFaults({
+      ...subscriptions,
+      ratePerSecond: num('rate', 20),
+      connections: num('connections', 32),
+      warmupS: num('warmup', 15),
+      downS: num('down', 10),
+      recoverMaxS: num('recover-max', 300),
+      steadyS: num('steady', 10),
+      rounds: num('rounds', 1),
+    });
+    console.log(`\n${faultsMarkdown(r)}\n`);
+    record('faults', { ...r, loadAtStart, loadAtEnd: load() });
+    return r.failures.length ? 1 : 0;
+  }
+  if (mode === 'soak') {
+    const r = await runSoak({
+      ...subscriptions,
+      minutes: num('minutes', 30),
+      ratePerSecond: num('rate', 25),
+      connections: num('connections', 32),
+      sampleS: num('sample', 10),
+    });
+    console.log(`\n${soakMarkdown(r)}\n`);
+    record('soak', { ...r, loadAtStart, loadAtEnd: load() });
+    return r.failures.length ? 1 : 0;
+  }
+  throw new Error('usage: tsx bench/reliability.ts faults|soak [options] (see the header of bench/reliability.ts)');
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
