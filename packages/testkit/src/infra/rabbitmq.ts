@@ -43,6 +43,10 @@ export async function startRabbitMq(stateDir: string, nodeName: string, ports: R
       // guest may connect only from loopback, which is where every listener is.
       'loopback_users.guest = true',
       'log.console = false',
+      // Quorum queues keep their write-ahead log's entries in memory until the WAL file rolls over; at the
+      // default 512 MiB that is hundreds of MB of RSS growth on a small node (the soak, docs/reliability.md).
+      // 64 MiB rolls over every few minutes under load and bounds that memory (docs/deployment.md).
+      'raft.wal_max_size_bytes = 67108864',
       '',
     ].join('\n'),
   );
