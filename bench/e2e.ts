@@ -22,7 +22,7 @@
 // store commands and broker publishes, as the dispatch benchmark's --profile does; adds to its CPU).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { urlEnv } from '../contracts/src/services';
@@ -46,6 +46,7 @@ import {
   type ServiceChild,
 } from './lib/children';
 import { cliOptions } from './lib/cli';
+import { postJson } from './lib/reliability/load';
 import { writeResultsFile } from './lib/results-file';
 import { isolatedInfra } from './lib/isolated-infra';
 import { mongoClient } from './lib/store-probe';
@@ -112,34 +113,6 @@ interface Create {
   employeeId?: string;
 }
 
-function post(agent: Agent, base: URL, apiKey: string, body: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve) => {
-    const req = request(
-      {
-        host: base.hostname,
-        port: base.port,
-        path: '/api/v1/employees',
-        method: 'POST',
-        agent,
-        headers: {
-          authorization: `Bearer ${apiKey}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', () => resolve({ status: 0, body: '' }));
-      },
-    );
-    req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve({ status: 0, body: '' }));
-    req.end(body);
-  });
-}
-
 /**
  * Open loop over `clients` keep-alive connections: create k is due at start + k/rate; each client takes
  * the next create when it is free and sends it at its due time (late if every client was busy: the lag
@@ -173,7 +146,7 @@ async function createAtRate(
           lastName: `E2e-${label}-${k}`,
           email: `${label}-${k}@bench.test`,
         });
-        const res = await post(agent, base, apiKey, body);
+        const res = await postJson(agent, base, apiKey, '/api/v1/employees', body, 30_000);
         let employeeId: string | undefined;
         if (res.status === 201) employeeId = (JSON.parse(res.body) as { id: string }).id;
         const c = { dueAt, sentAt, doneAt: performance.now(), answeredAt: Date.now(), status: res.status, employeeId };

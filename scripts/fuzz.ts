@@ -1,6 +1,7 @@
-// `npm run fuzz -- --minutes N`: the API fuzz of `npm test` (the same stack, seed and configuration:
-// tests/fuzz, docs/decisions/0117) with a budget of N minutes for schemathesis (the suite's is 3). Report in .local/fuzz/<timestamp>/ (NDJSON, JUnit, schemathesis' output); a summary here.
-// Exits non-zero when schemathesis reports a failure.
+// `npm run fuzz -- --minutes N`: the API fuzz of `npm test` (the same stack and configuration: tests/fuzz,
+// docs/decisions/0117) with a budget of N minutes for schemathesis (the suite's is 3) and a new seed each run
+// (the suite's is fixed). Report in .local/fuzz/<timestamp>/ (NDJSON, JUnit, schemathesis' output); a
+// summary here. Exits non-zero when schemathesis reports a failure.
 import { join } from 'node:path';
 import { ensureInfra, repoRoot, testInfraEnv } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';

@@ -12,7 +12,8 @@ const BODY: Record<WriteKind, (n: number) => object> = {
 };
 const PATH: Record<WriteKind, string> = { employee: '/api/v1/employees', entry: '/api/v1/travel-entries' };
 
-function post(agent: Agent, base: URL, apiKey: string, path: string, body: string, timeoutMs: number) {
+/** One JSON POST on a keep-alive agent; never rejects (status 0 with the error's code when nothing came back). */
+export function postJson(agent: Agent, base: URL, apiKey: string, path: string, body: string, timeoutMs: number) {
   return new Promise<{ status: number; body: string; error?: string }>((resolve) => {
     const req = request(
       {
@@ -85,7 +86,7 @@ export class WriteStream {
     this.inFlight++;
     const sentAt = Date.now();
     try {
-      const res = await post(
+      const res = await postJson(
         this.agent,
         this.base,
         this.apiKey,

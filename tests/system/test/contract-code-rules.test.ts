@@ -3,27 +3,12 @@
 // lists (the contract's `CurrencyCode` and `CountryCode` enums), and every free text a request takes
 // carries the text rules' pattern (no control characters; not blank where required). The lists and
 // patterns are written once, in the code; these tests fail when the contract drifts from them.
-import { openApiDocument } from '@travel/contracts';
 import { BIC_PATTERN, CURRENCY_CODES, IBAN_PATTERN } from '@travel/money';
 import { PHONE_PATTERN } from '@travel/employees/src/domain/employee';
 import { TAX_ID_PATTERN } from '@travel/employees/src/domain/tax-id';
 import { COUNTRY_CODES } from '@travel/regulations';
 import { blankOr, MULTI_LINE_TEXT, NON_BLANK_SINGLE_LINE_TEXT, SINGLE_LINE_TEXT } from '@travel/text-rules';
-
-type Json = Record<string, unknown>;
-
-const doc = openApiDocument();
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-
-function resolve(node: unknown): Json | undefined {
-  let current = node as Json | undefined;
-  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 10; hops++)
-    current = (current.$ref as string)
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce<unknown>((n, key) => (n as Json | undefined)?.[key], doc) as Json | undefined;
-  return current;
-}
+import { doc, METHODS, resolve, type Json } from './support/contract-doc';
 
 /** A value a request carries: a parameter or a (nested) body property, with its schema as written. */
 interface RequestField {
@@ -174,5 +159,20 @@ describe('free text in the contract carries the text rules of @travel/text-rules
     if (f.name === 'phone') expect(f.text!.pattern).toBe(blankOr(PHONE_PATTERN).source);
     else if (f.name === 'taxId') expect(f.text!.pattern).toBe(blankOr(TAX_ID_PATTERN).source);
     else expect(PATTERNS).toContain(f.text!.pattern);
+  });
+});
+
+// The gateway answers any operation 429 (its rate limits, 0115) and 503 (the service behind it, or that
+// service's store or broker, away: 0121), so every operation declares both; an undeclared status breaks the
+// contract for a client that generates code from it (and becomes a 500 where responses are validated).
+describe('statuses every operation can answer', () => {
+  const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => [`${m.toUpperCase()} ${path}`, item[m] as Json] as const),
+  );
+
+  it.each(operations)('%s lists 429 RateLimited and 503 ServiceUnavailable', (_where, op) => {
+    const responses = op.responses as Record<string, Json>;
+    expect(responses['429']?.$ref).toBe('#/components/responses/RateLimited');
+    expect(responses['503']?.$ref).toBe('#/components/responses/ServiceUnavailable');
   });
 });

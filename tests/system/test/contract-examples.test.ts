@@ -4,23 +4,8 @@
 // `npm run contracts:check` (contracts/scripts/operation-docs.ts).
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from '@travel/contracts';
 
-type Json = Record<string, unknown>;
-
-const doc = openApiDocument();
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-
-function resolve(node: unknown): Json | undefined {
-  let current = node as Json | undefined;
-  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 10; hops++)
-    current = (current.$ref as string)
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce<unknown>((n, key) => (n as Json | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc) as
-      Json | undefined;
-  return current;
-}
+import { doc, METHODS, resolve, type Json } from './support/contract-doc';
 
 interface Case {
   where: string;
