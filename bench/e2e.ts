@@ -30,7 +30,6 @@ import { createTestEnv, type TestEnv } from '../packages/testkit/src/env';
 import { queueDepth, repoRoot, testInfraEnv, type Infra } from '../packages/testkit/src/infra/infra';
 import { freePort } from '../packages/testkit/src/processes';
 import { ensureTestTls } from '../packages/testkit/src/tls';
-import { SPEC_SCHEDULE } from '../services/webhook-dispatcher/src/domain/schedule';
 import { ATTEMPT_QUEUE, EVENTS_QUEUE } from '../services/webhook-dispatcher/src/infra/queues';
 import {
   ask,
@@ -47,6 +46,7 @@ import {
 } from './lib/children';
 import { cliOptions } from './lib/cli';
 import { postJson } from './lib/reliability/load';
+import { BENCH_SERVICE_ENV, NO_RATE_LIMIT } from './lib/service-settings';
 import { writeResultsFile } from './lib/results-file';
 import { isolatedInfra } from './lib/isolated-infra';
 import { mongoClient } from './lib/store-probe';
@@ -75,15 +75,7 @@ if (RATES.some((r) => !(r > 0)) || !(SUBSCRIPTIONS >= 1) || !(CLIENTS >= 1) || !
 const TARGET = { deliveriesPerSec: 1000, p99Ms: 250, missingOneSecondAfter: 0 };
 
 /** What the three services run with: the benchmarks' production-like settings (docs/benchmarks.md). */
-const SERVICE_ENV = {
-  WEBHOOK_RETRY_SCHEDULE: SPEC_SCHEDULE,
-  WEBHOOK_TIMEOUT_MS: '10000',
-  VALIDATE_RESPONSES: 'false',
-  LOG_LEVEL: 'warn',
-  OTEL_SDK_DISABLED: 'true',
-  RATE_LIMIT_PER_MINUTE: '100000000',
-  RATE_LIMIT_BURST: '100000000',
-};
+const SERVICE_ENV = { ...BENCH_SERVICE_ENV, ...NO_RATE_LIMIT };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 const log = (line: string) => process.stdout.write(`[e2e] ${line}\n`);

@@ -27,7 +27,7 @@ import { managementAuth } from '../packages/testkit/src/infra/rabbitmq';
 import { queueDepth, repoRoot } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';
 import { employeeEvent } from '../packages/testkit/src/events';
-import { SPEC_SCHEDULE } from '../services/webhook-dispatcher/src/domain/schedule';
+import { BENCH_SERVICE_ENV } from './lib/service-settings';
 import { ATTEMPT_QUEUE, DEFER_LABEL, EVENTS_QUEUE, waitQueueOf } from '../services/webhook-dispatcher/src/infra/queues';
 import {
   measureCeiling as measureCeilingOf,
@@ -106,13 +106,7 @@ const SCENARIOS = opt('scenarios')
   ? ALL_SCENARIOS.filter((s) => opt('scenarios')!.split(',').includes(s.key))
   : ALL_SCENARIOS;
 
-const DISPATCHER_ENV = {
-  WEBHOOK_RETRY_SCHEDULE: SPEC_SCHEDULE,
-  WEBHOOK_TIMEOUT_MS: '10000',
-  VALIDATE_RESPONSES: 'false',
-  LOG_LEVEL: 'warn',
-  OTEL_SDK_DISABLED: 'true',
-};
+const DISPATCHER_ENV = BENCH_SERVICE_ENV;
 
 // ---- helpers ----------------------------------------------------------------------------------------
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));

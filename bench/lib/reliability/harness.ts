@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../../../packages/testkit/src/infra/infra';
 import { managementAuth } from '../../../packages/testkit/src/infra/rabbitmq';
 import { DEFAULT_RETRY_POLICY } from '../../../packages/platform/src/messaging/retry';
-import { SPEC_SCHEDULE } from '../../../services/webhook-dispatcher/src/domain/schedule';
+import { BENCH_SERVICE_ENV, NO_RATE_LIMIT } from '../service-settings';
 import { mongoClient } from '../store-probe';
 import { Ledger } from './ledger';
 import { ReliabilityStack } from './stack';
@@ -28,13 +28,8 @@ export interface HarnessOptions {
 /** The benchmarks' production-like settings (docs/benchmarks.md), with production's consumer back-off. */
 export function serviceEnv(retry = DEFAULT_RETRY_POLICY): Record<string, string> {
   return {
-    WEBHOOK_RETRY_SCHEDULE: SPEC_SCHEDULE,
-    WEBHOOK_TIMEOUT_MS: '10000',
-    VALIDATE_RESPONSES: 'false',
-    LOG_LEVEL: 'warn',
-    OTEL_SDK_DISABLED: 'true',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    RATE_LIMIT_BURST: '100000000',
+    ...BENCH_SERVICE_ENV,
+    ...NO_RATE_LIMIT,
     CONSUMER_RETRY_BASE_MS: String(retry.baseMs),
     CONSUMER_RETRY_MAX_DELAY_MS: String(retry.maxDelayMs),
     CONSUMER_RETRY_MAX_ATTEMPTS: String(retry.maxAttempts),

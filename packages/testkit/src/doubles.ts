@@ -1,6 +1,6 @@
 // Test doubles for use-case tests that prove a refusal comes before any I/O. Free of infrastructure
 // imports, so unit tests can take them from '@travel/testkit/src/doubles' without loading drivers.
-import { AppError } from '@travel/platform';
+import { AppError, type CallerContext } from '@travel/platform';
 
 /** A dependency that fails the test on any use: the refusal must come before it. */
 export const untouched = <T extends object>(name: string): T =>
@@ -21,3 +21,16 @@ export async function refusal(run: () => unknown): Promise<AppError> {
   }
   throw new Error('not refused');
 }
+
+/** A caller context for use-case tests: tenant t1, employee e1, key k1, in CZ unless told otherwise. */
+export const testCaller = (overrides: Partial<CallerContext> = {}): CallerContext => ({
+  kind: 'caller',
+  tenantId: 't1',
+  market: 'CZ',
+  baseCurrency: 'CZK',
+  employeeId: 'e1',
+  apiKeyId: 'k1',
+  permissions: [],
+  requestId: 'r1',
+  ...overrides,
+});

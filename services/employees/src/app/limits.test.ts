@@ -1,19 +1,11 @@
-import { AppError, type CallerContext } from '@travel/platform';
+import { testCaller } from '@travel/testkit/src/doubles';
+import { AppError } from '@travel/platform';
 import { EmployeesApp } from './employees';
 
 // Issue 20 §2 at the use case: an employee create that skipped the contract validator is refused with
 // the documented 400 body before anything is stored (docs/decisions/0107).
 
-const caller: CallerContext = {
-  kind: 'caller',
-  tenantId: 't1',
-  market: 'HR',
-  baseCurrency: 'EUR',
-  employeeId: 'e1',
-  apiKeyId: 'k1',
-  permissions: ['ManageEmployees'],
-  requestId: 'r1',
-};
+const caller = testCaller({ market: 'HR', baseCurrency: 'EUR', permissions: ['ManageEmployees'] });
 const ids = (n: number) =>
   Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
 

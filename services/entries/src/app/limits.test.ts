@@ -1,5 +1,4 @@
-import { refusal, untouched } from '@travel/testkit/src/doubles';
-import type { CallerContext } from '@travel/platform';
+import { refusal, untouched, testCaller } from '@travel/testkit/src/doubles';
 import { entryFields, type TravelEntry } from '../domain/entry';
 import { Decimal } from '@travel/money';
 import { EntriesApp } from './entries';
@@ -11,16 +10,7 @@ import { WorkflowApp } from './workflow';
 // Issue 20 §2 at the use cases: a body that skipped the contract validator (the issue's `/API/V1/…` path)
 // is refused by the use case itself with the documented 400 body, and nothing is read or stored first.
 
-const caller: CallerContext = {
-  kind: 'caller',
-  tenantId: 't1',
-  market: 'CZ',
-  baseCurrency: 'CZK',
-  employeeId: 'e1',
-  apiKeyId: 'k1',
-  permissions: [],
-  requestId: 'r1',
-};
+const caller = testCaller();
 const trip = { departureDate: '2026-11-02', returnDate: '2026-11-03' };
 
 const stored: TravelEntry = {

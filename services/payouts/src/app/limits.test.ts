@@ -1,22 +1,12 @@
-import { refusal, untouched } from '@travel/testkit/src/doubles';
+import { refusal, untouched, testCaller } from '@travel/testkit/src/doubles';
 import { contractAt } from '@travel/contracts';
-import type { CallerContext } from '@travel/platform';
 import { MAX_BATCH_ENTRIES, MIN_BATCH_ENTRIES } from '../domain/limits';
 import { BatchesApp } from './batches';
 
 // Issue 20 §2: a batch create that skipped the contract validator still holds 1 to 500 entry ids; the
 // refusal comes before the batch is written or any entry reserved (docs/decisions/0107).
 
-const caller: CallerContext = {
-  kind: 'caller',
-  tenantId: 't1',
-  market: 'CZ',
-  baseCurrency: 'CZK',
-  employeeId: 'e1',
-  apiKeyId: 'k1',
-  permissions: ['ManagePayouts'],
-  requestId: 'r1',
-};
+const caller = testCaller({ permissions: ['ManagePayouts'] });
 
 const app = () =>
   new BatchesApp(
