@@ -4,6 +4,7 @@
 // whose requests hang). Writes that fail are not retried: the API has no idempotency keys, so a retry
 // could create the record twice (docs/decisions/0121).
 import { Agent, request } from 'node:http';
+import { CLIENT_IDLE_SOCKET_MS } from '../../../packages/platform/src/http/keep-alive';
 import type { Ledger, WriteKind } from './ledger';
 
 const BODY: Record<WriteKind, (n: number) => object> = {
@@ -59,7 +60,8 @@ export class WriteStream {
     private readonly options: { ratePerSecond: number; connections: number; timeoutMs: number },
   ) {
     this.base = new URL(gatewayUrl);
-    this.agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+    // Idle sockets dropped before the gateway would close them: a write never goes out on a closing socket.
+    this.agent = new Agent({ keepAlive: true, maxSockets: options.connections, timeout: CLIENT_IDLE_SOCKET_MS });
   }
 
   start(): void {

@@ -11,6 +11,7 @@ export * from './http/contract';
 export * from './http/error-handler';
 export * from './http/internal-client';
 export * from './http/path-guard';
+export * from './http/keep-alive';
 export * from './http/request-path';
 export * from './http/request-context';
 export * from './mongo/connection';

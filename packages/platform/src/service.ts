@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { Connection } from 'mongoose';
 import type { BaseConfig } from './config';
 import { closeServer, createHttpApp, createOpsApp, listen, type ReadinessCheck } from './http/app';
+import { SERVER_KEEP_ALIVE_MS } from './http/keep-alive';
 import { createLogger, type Logger } from './logger';
 import { AmqpClient } from './messaging/amqp-client';
 import { OutboxRelay } from './messaging/outbox-relay';
@@ -122,7 +123,7 @@ export async function startService(
     },
   });
   const server = await listen(app, config.port, config.host);
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
   const opsServer = await listen(ops, config.opsPort, config.host);
   const { port } = server.address() as AddressInfo;
   const { port: opsPort } = opsServer.address() as AddressInfo;

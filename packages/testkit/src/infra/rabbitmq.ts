@@ -45,8 +45,8 @@ export async function startRabbitMq(stateDir: string, nodeName: string, ports: R
       'log.console = false',
       // Quorum queues keep their write-ahead log's entries in memory until the WAL file rolls over; at the
       // default 512 MiB that is hundreds of MB of RSS growth on a small node (the soak, docs/reliability.md).
-      // 64 MiB rolls over every few minutes under load and bounds that memory (docs/deployment.md).
-      'raft.wal_max_size_bytes = 67108864',
+      // 16 MiB rolls over every few minutes under load and bounds that memory (docs/deployment.md).
+      'raft.wal_max_size_bytes = 16777216',
       '',
     ].join('\n'),
   );

@@ -1,8 +1,10 @@
 import { request, Agent, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
-import { AppError, CONTEXT_HEADER, REQUEST_ID_HEADER } from '@travel/platform';
+import { AppError, CLIENT_IDLE_SOCKET_MS, CONTEXT_HEADER, REQUEST_ID_HEADER } from '@travel/platform';
 
-const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+// An idle socket is dropped long before the service would close it: a partner's request never meets a
+// connection the service is closing (a spurious 503).
+export const upstreamAgent = new Agent({ keepAlive: true, maxSockets: 256, timeout: CLIENT_IDLE_SOCKET_MS });
 
 // Hop-by-hop headers, the partner's credentials, and anything that could pose as internal context
 // never cross the gateway.
@@ -35,7 +37,16 @@ export function forward(
   headers[REQUEST_ID_HEADER] = req.requestId;
   headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
 
-  const options = { protocol, hostname, port, path: target, method: req.method, headers, agent, timeout: 30_000 };
+  const options = {
+    protocol,
+    hostname,
+    port,
+    path: target,
+    method: req.method,
+    headers,
+    agent: upstreamAgent,
+    timeout: 30_000,
+  };
   const upstream = request(options, (answer) => {
     res.writeHead(answer.statusCode ?? 502, filter(answer.headers, DROP_RESPONSE));
     answer.pipe(res);
