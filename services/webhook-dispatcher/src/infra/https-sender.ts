@@ -4,6 +4,9 @@ import type { CheckedDestination } from './destination';
 
 export const RESPONSE_BODY_LIMIT = 2048;
 
+/** How a request fails when the socket it went out on was closed by the other side meanwhile. */
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
 export interface SendResult {
   statusCode?: number;
   /** At most 2 KB of the partner's answer. */
@@ -30,17 +33,42 @@ export class HttpsSender {
 
   constructor(private readonly timeoutMs: number) {}
 
-  send(dest: CheckedDestination, body: Buffer, headers: Record<string, string>): Promise<SendResult> {
+  /**
+   * A request sent on a kept-alive socket that the partner closed at that very moment fails before any
+   * answer (ECONNRESET, EPIPE). That is not the partner failing: it is sent once more, on a new connection,
+   * within the same time-out. Safe because a delivery may arrive twice (same event id); Go's HTTP client
+   * replays such requests the same way.
+   */
+  async send(dest: CheckedDestination, body: Buffer, headers: Record<string, string>): Promise<SendResult> {
     const started = Date.now();
+    const first = await this.attempt(dest, body, headers, this.timeoutMs, this.agent);
+    const left = this.timeoutMs - (Date.now() - started);
+    const result =
+      first.staleSocket && left > 0 ? await this.attempt(dest, body, headers, left, this.freshAgent()) : first;
+    return { statusCode: result.statusCode, body: result.body, error: result.error, durationMs: Date.now() - started };
+  }
+
+  /** A one-connection agent for the replay: never a pooled socket that may be just as stale. */
+  private freshAgent(): Agent {
+    return new Agent({ keepAlive: false, maxSockets: 1 });
+  }
+
+  private attempt(
+    dest: CheckedDestination,
+    body: Buffer,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    agent: Agent,
+  ): Promise<Omit<SendResult, 'durationMs'> & { staleSocket: boolean }> {
     return new Promise((resolve) => {
       let settled = false;
       const chunks: Buffer[] = [];
       let kept = 0;
-      const finish = (result: Omit<SendResult, 'durationMs'>) => {
+      const finish = (result: Omit<SendResult, 'durationMs'>, staleSocket = false) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve({ ...result, durationMs: Date.now() - started });
+        resolve({ ...result, staleSocket });
       };
       const req = request(
         {
@@ -51,7 +79,7 @@ export class HttpsSender {
           method: 'POST',
           headers: { ...headers, 'content-length': String(body.length) },
           lookup: pinnedLookup(dest.address, dest.family),
-          agent: this.agent,
+          agent,
         },
         (res) => {
           res.on('data', (chunk: Buffer) => {
@@ -70,9 +98,11 @@ export class HttpsSender {
         },
       );
       const timer = setTimeout(() => {
-        req.destroy(new Error(`no complete answer within ${this.timeoutMs} ms`));
-      }, this.timeoutMs);
-      req.on('error', (err) => finish({ body: null, error: err.message }));
+        req.destroy(new Error(`no complete answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        finish({ body: null, error: err.message }, req.reusedSocket && STALE_SOCKET_CODES.has(err.code ?? '')),
+      );
       req.end(body);
     });
   }
