@@ -133,10 +133,11 @@ const combined = new Map<string, LegalSource>();
 /** The rate's instrument, and the bands' and reductions' one when it is another (SK: 401/2012 and 283/2002). */
 function foreignSource(rate: LegalSource, rules: LegalSource): LegalSource {
   if (rate.act === rules.act) return rate;
-  const key = `${rate.act}\n${rules.act}`;
+  const key = `${rate.act}\n${rules.act}\n${rate.provision}\n${rate.reportedBy}`;
   let source = combined.get(key);
   if (!source) {
     source = { act: `${rate.act}; ${rules.act}`, provision: rate.provision ?? rules.provision };
+    if (rate.reportedBy !== undefined) source.reportedBy = rate.reportedBy;
     combined.set(key, source);
   }
   return source;

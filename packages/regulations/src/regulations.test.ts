@@ -79,13 +79,55 @@ describe('Czechia (REGULATIONS.md, CZ table)', () => {
     expect(known(fuelPrices('CZ', '2026-07-01')).prices.Diesel).toBe('34.10');
     expect(TABLES.CZ.fuel.some((f) => f.prices.Diesel === '44.50')).toBe(false);
   });
-  it('foreign meal reduction 70 / 35 / 25 % by fraction; per-country rates and thresholds are unknown', () => {
+  it('foreign bands (§170(1)): from 1 h up to 12 h ⅓, over 12 up to 18 h ⅔, over 18 h full; meals 70 / 35 / 25 %', () => {
     const r = known(foreignRules('CZ', '2026-03-01'));
-    expect(r.bands).toBeNull();
-    expect(r.mealReduction!.byBand!['1/3']!.Breakfast).toBe('70');
-    expect(r.mealReduction!.byBand!['2/3']!.Breakfast).toBe('35');
-    expect(r.mealReduction!.byBand!.full!.Breakfast).toBe('25');
-    expect(foreignRate('CZ', 'DE', '2026-03-01').status).toBe('unknown');
+    expect(r.bands!.map((b) => [b.from, b.to, b.fraction])).toEqual([
+      [{ hours: 1, inclusive: true }, { hours: 12, inclusive: true }, '1/3'],
+      [{ hours: 12, inclusive: false }, { hours: 18, inclusive: true }, '2/3'],
+      [{ hours: 18, inclusive: false }, null, '1/1'],
+    ]);
+    const ids = r.bands!.map((b) => b.id);
+    expect(ids.map((id) => r.mealReduction!.byBand![id]!.Breakfast)).toEqual(['70', '35', '25']);
+  });
+  it.each([
+    // REGULATIONS.md, second pass, CZ foreign stravné: [country, 2025, 2026, currency]
+    ['DE', '45', '50', 'EUR'],
+    ['AT', '45', '45', 'EUR'],
+    ['SK', '35', '40', 'EUR'],
+    ['PL', '50', '50', 'EUR'],
+    ['HU', '50', '50', 'EUR'],
+    ['HR', '50', '50', 'EUR'],
+    ['IT', '55', '55', 'EUR'],
+    ['US', '65', '70', 'USD'],
+    ['CH', '75', '75', 'CHF'],
+    ['BE', '50', '50', 'EUR'],
+    ['FR', '50', '50', 'EUR'],
+    ['NL', '50', '50', 'EUR'],
+  ])('foreign base rate %s: %s (2025, vyhl. 373/2024 Sb.) and %s (2026, vyhl. 489/2025 Sb.) %s', (c, y25, y26, cur) => {
+    const a = known(foreignRate('CZ', c, '2025-12-31'));
+    expect(a).toMatchObject({ amount: y25, currency: cur, effectiveFrom: '2025-01-01', effectiveTo: '2025-12-31' });
+    expect(a.source.act).toBe('Vyhláška č. 373/2024 Sb.');
+    expect(a.source.reportedBy).toBeTruthy();
+    const b = known(foreignRate('CZ', c, '2026-01-01'));
+    expect(b).toMatchObject({ amount: y26, currency: cur, effectiveFrom: '2026-01-01', effectiveTo: '2026-12-31' });
+    expect(b.source.act).toBe('Vyhláška č. 489/2025 Sb.');
+  });
+  it('derived rows say so: HR and IT 2026, BE 2025, FR and NL both years', () => {
+    expect(known(foreignRate('CZ', 'HR', '2026-05-01')).source.reportedBy).toMatch(/^derived/);
+    expect(known(foreignRate('CZ', 'IT', '2026-05-01')).source.reportedBy).toMatch(/^derived/);
+    expect(known(foreignRate('CZ', 'BE', '2025-05-01')).source.reportedBy).toMatch(/^derived/);
+    expect(known(foreignRate('CZ', 'FR', '2025-05-01')).source.reportedBy).toMatch(/^derived/);
+    expect(known(foreignRate('CZ', 'NL', '2026-05-01')).source.reportedBy).toMatch(/^derived/);
+    expect(known(foreignRate('CZ', 'DE', '2026-05-01')).source.reportedBy).not.toMatch(/derived/);
+  });
+  it('UNVERIFIED countries (SI, GB) and 2027 are unknown, with the reason', () => {
+    for (const c of ['SI', 'GB']) {
+      const l = foreignRate('CZ', c, '2026-03-01');
+      expect(l.status).toBe('unknown');
+      expect(l.status === 'unknown' && l.reason).toMatch(/SI, GB and others/);
+    }
+    expect(foreignRate('CZ', 'DE', '2027-01-01').status).toBe('unknown');
+    expect(foreignRate('CZ', 'DE', '2024-12-31').status).toBe('unknown');
   });
   it('2027 has no decree in the research: every yearly figure is unknown', () => {
     expect(domesticPerDiem('CZ', '2027-01-01').status).toBe('unknown');

@@ -10,6 +10,12 @@ export interface LegalSource {
   act: string;
   /** For example `§ 163 odst. 1 zákoníku práce`; null when the research names the act only. */
   provision: string | null;
+  /**
+   * Where the research read the figure when not in the instrument's own text (an accountants' list, a
+   * ministry page), or why it is taken as unchanged ("derived: absent from the change list"). Absent when
+   * the instrument itself was read.
+   */
+  reportedBy?: string;
 }
 
 /**

@@ -50,7 +50,7 @@ describe('PerDiemPricer', () => {
     expect(cz).toMatchObject({ amountInBaseCurrency: '100.00', exchangeRateSource: 'ECB', fxDate: '2026-03-02' });
   });
 
-  it("CZ: the per-diem FX date is the entry's advancePaymentDate (an override on an unknown row is CZK)", async () => {
+  it("CZ: the per-diem FX date is the entry's advancePaymentDate (an override is in the row's currency)", async () => {
     const { fx, asked } = recordingFx();
     const pricer = new PerDiemPricer(fx, employees);
     const rows = await pricer.fromRows(caller('CZ', 'CZK'), { employeeId: 'e1', advancePaymentDate: '2026-02-27' }, [
@@ -59,16 +59,19 @@ describe('PerDiemPricer', () => {
         countryCode: 'AT',
         departureTime: '2026-03-02T09:00:00Z',
         arrivalTime: '2026-03-02T18:00:00Z',
-        overrideAmount: 1200,
+        overrideAmount: 20,
         overrideReason: 'Company rate',
       },
     ]);
     expect(rows.errors).toEqual({});
-    // Nothing is in a foreign currency (the MF foreign rates are not verified, so the AT row is unknown and
-    // its override is in CZK): no conversion is asked. The date rule is exercised when a CZ row is in a
-    // foreign currency, which the verified tables do not produce today (docs/decisions/0070).
-    expect(asked).toEqual([]);
-    expect(rows.rows.map((r) => r.amountInBaseCurrency)).toEqual(['155.00', '1200.00']);
+    // Home 5 h → 155 Kč (CZK, nothing to convert). Austria 9 h → ⅓ × 45 € = 15.00 € (vyhl. 489/2025 Sb.),
+    // paid as the override of 20 € and converted on the advancePaymentDate, not the trip date.
+    expect(rows.rows.map((r) => [r.amount, r.currencyCode, r.payableAmount])).toEqual([
+      ['155.00', 'CZK', '155.00'],
+      ['15.00', 'EUR', '20.00'],
+    ]);
+    expect(asked).toEqual([{ currency: 'EUR', date: '2026-02-27', amount: '20.00', manualRate: null }]);
+    expect(rows.rows.map((r) => r.amountInBaseCurrency)).toEqual(['155.00', '100.00']);
   });
 
   it('no rate and no manual rate: stored unknown with a reason; a refused manual rate is EXCHANGE_RATE_UNAVAILABLE', async () => {
