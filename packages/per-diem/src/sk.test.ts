@@ -1,8 +1,8 @@
 // Slovakia, worked by hand from ../shared/research/REGULATIONS.md (SK section): domestic stravné from
 // 2025-12-01: 9.30 € (5–12 h) / 13.80 € (12–18 h) / 20.60 € (>18 h); from 2025-04-01: 8.80 / 13.10 / 19.50 €.
 // Meal reduction: breakfast 25 %, lunch 40 %, dinner 35 % of the >18 h amount, rounded up to the cent.
-// Foreign (opatrenie MF SR 401/2012): CZ 600 CZK, PL 37 €, SI 38 € (HR unverified); ≤6 h 25 %, 6–12 h 50 %,
-// >12 h 100 %; meal reduction 25/40/35 % of the base rate. Calendar days split at midnight Bratislava time.
+// Foreign (opatrenie MF SR 401/2012; second pass): DE 45, AT 45, HU 39, CZ 600 CZK, PL 37, SI 38, IT 45 €,
+// GB 37 GBP, HR 40 € (accountants' sites); per calendar day up to 6 h 25 %, over 6 up to 12 h 50 %, >12 h 100 %; meal reduction 25/40/35 % of the base rate. Calendar days split at midnight Bratislava time.
 // Bratislava is UTC+1 in winter, UTC+2 from 2026-03-29 01:00 UTC.
 import { calculatePerDiems, type PerDiemRequest } from './index';
 
@@ -111,10 +111,31 @@ describe('SK foreign (opatrenie 401/2012: CZ 600 CZK, PL 37 €, SI 38 €)', ()
     expect(r.items[0]!.amount).toBe('150.00');
   });
 
-  it('HR is not verified: the row is unknown with the reason', () => {
-    const row = leg('2026-02-02T07:00:00Z', '2026-02-02T19:01:00Z', 'HR');
+  it.each([
+    // Second pass (cesmad.sk list of 401/2012; HR from two accountants' sites): a day over 12 h is 100 %.
+    ['HR', '40.00', 'EUR'],
+    ['DE', '45.00', 'EUR'],
+    ['AT', '45.00', 'EUR'],
+    ['HU', '39.00', 'EUR'],
+    ['IT', '45.00', 'EUR'],
+    ['GB', '37.00', 'GBP'],
+  ])('%s over 12 h: the full base rate, %s %s', (country, amount, currencyCode) => {
+    const row = leg('2026-02-02T07:00:00Z', '2026-02-02T19:01:00Z', country);
+    expect(row).toMatchObject({ status: 'known', band: '>12h', amount, currencyCode });
+    expect(row.source!.reportedBy).toBeTruthy();
+  });
+
+  it('HR in bands: 6 h 25 % × 40 = 10.00 €, 10 h 50 % = 20.00 €; the row names its weaker source', () => {
+    expect(leg('2026-02-02T07:00:00Z', '2026-02-02T13:00:00Z', 'HR')).toMatchObject({ band: '<=6h', amount: '10.00' });
+    const row = leg('2026-02-02T07:00:00Z', '2026-02-02T17:00:00Z', 'HR');
+    expect(row).toMatchObject({ band: '>6-12h', amount: '20.00' });
+    expect(row.source!.reportedBy).toMatch(/not the primary text/);
+  });
+
+  it('a country the research has not verified (FR) is unknown with the reason', () => {
+    const row = leg('2026-02-02T07:00:00Z', '2026-02-02T19:01:00Z', 'FR');
     expect(row).toMatchObject({ status: 'unknown', amount: null });
-    expect(row.reason).toMatch(/HR row is not/);
+    expect(row.reason).toMatch(/verified for AT, CZ, DE, GB, HR, HU, IT, PL and SI only/);
   });
 
   it('a trip across two foreign countries: each day takes the rate of its longest foreign stay', () => {

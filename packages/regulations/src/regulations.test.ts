@@ -149,14 +149,37 @@ describe('Slovakia (REGULATIONS.md, SK section)', () => {
     expect(m.of).toBe('fullDayAmount');
     expect(m.rounding).toBe('upToCent');
   });
-  it('foreign base rates: CZ 600 CZK, PL 37 €, SI 38 €; HR is unverified and unknown', () => {
-    expect(known(foreignRate('SK', 'CZ', '2026-01-10'))).toMatchObject({ amount: '600', currency: 'CZK' });
-    expect(known(foreignRate('SK', 'PL', '2026-01-10'))).toMatchObject({ amount: '37', currency: 'EUR' });
-    expect(known(foreignRate('SK', 'SI', '2026-01-10'))).toMatchObject({ amount: '38', currency: 'EUR' });
-    expect(foreignRate('SK', 'HR', '2026-01-10').status).toBe('unknown');
+  it.each([
+    // REGULATIONS.md, second pass, SK foreign (opatrenie MF SR 401/2012 Z.z.; cesmad.sk list)
+    ['DE', '45', 'EUR'],
+    ['AT', '45', 'EUR'],
+    ['HU', '39', 'EUR'],
+    ['CZ', '600', 'CZK'],
+    ['PL', '37', 'EUR'],
+    ['SI', '38', 'EUR'],
+    ['IT', '45', 'EUR'],
+    ['GB', '37', 'GBP'],
+  ])('foreign base rate (opatrenie 401/2012 Z. z.): %s %s %s', (country, amount, currency) => {
+    const r = known(foreignRate('SK', country, '2026-01-10'));
+    expect(r).toMatchObject({ amount, currency, effectiveFrom: '2013-01-01' });
+    expect(r.source).toMatchObject({
+      act: 'Opatrenie MF SR č. 401/2012 Z. z.',
+      reportedBy: expect.stringMatching(/cesmad/),
+    });
   });
-  it('foreign shares ≤6 h 25 %, 6–12 h 50 %, >12 h 100 %', () => {
-    expect(known(foreignRules('SK', '2026-01-10')).bands!.map((b) => b.fraction)).toEqual(['1/4', '1/2', '1/1']);
+  it('HR 40 € names its weaker source (accountants, not the primary text); an unlisted country is unknown', () => {
+    const r = known(foreignRate('SK', 'HR', '2026-01-10'));
+    expect(r).toMatchObject({ amount: '40', currency: 'EUR' });
+    expect(r.source.reportedBy).toMatch(/accountants.*not the primary text/);
+    expect(foreignRate('SK', 'FR', '2026-01-10').status).toBe('unknown');
+  });
+  it('foreign shares per calendar day: up to 6 h 25 %, over 6 up to 12 h 50 %, over 12 h 100 %', () => {
+    const bands = known(foreignRules('SK', '2026-01-10')).bands!;
+    expect(bands.map((b) => [b.from, b.to, b.fraction])).toEqual([
+      [{ hours: 0, inclusive: false }, { hours: 6, inclusive: true }, '1/4'],
+      [{ hours: 6, inclusive: false }, { hours: 12, inclusive: true }, '1/2'],
+      [{ hours: 12, inclusive: false }, null, '1/1'],
+    ]);
   });
   it('car 0.281 / motorcycle 0.080 €/km from 2025-03-01, 0.313 / 0.090 from 2026-01-01, trailer +15 %', () => {
     expect(known(mileageRates('SK', '2025-03-01')).perKm).toEqual({ Car: '0.281', Motorcycle: '0.080' });
@@ -244,37 +267,70 @@ describe('Croatia (REGULATIONS.md, HR section)', () => {
     expect(known(mileageRates('HR', '2026-01-10')).perKm.Car).toBe('0.50');
     expect(known(mileageRates('HR', '2023-06-01')).perKm.Car).toBe('0.40');
   });
-  it('foreign from 2024-02-08 (Odluka NN 16/24): Austria 90 €, Czechia 80 €; unlisted countries 50 USD', () => {
-    expect(known(foreignRate('HR', 'AT', '2024-02-08')).amount).toBe('90');
-    expect(known(foreignRate('HR', 'CZ', '2024-02-08')).amount).toBe('80');
-    expect(foreignRate('HR', 'AT', '2024-02-07').status).toBe('unknown');
-    expect(known(foreignRules('HR', '2024-02-08')).unlistedCountryRate).toEqual({ amount: '50', currency: 'USD' });
+  it.each([
+    // REGULATIONS.md, second pass, HR foreign (Odluka NN 16/24, from 2024-02-08, rrif.hr)
+    ['AT', '90'],
+    ['BE', '90'],
+    ['FR', '90'],
+    ['DK', '90'],
+    ['FI', '90'],
+    ['IE', '90'],
+    ['CZ', '80'],
+    ['CY', '80'],
+    ['EE', '80'],
+    ['BG', '70'],
+    ['GR', '70'],
+    ['BA', '50'],
+    ['ME', '50'],
+  ])('foreign from 2024-02-08 (Odluka NN 16/24): %s %s €', (country, amount) => {
+    const r = known(foreignRate('HR', country, '2024-02-08'));
+    expect(r).toMatchObject({ amount, currency: 'EUR', effectiveFrom: '2024-02-08', effectiveTo: null });
+    expect(r.source).toEqual({ act: expect.stringContaining('NN 16/24'), provision: null, reportedBy: 'rrif.hr' });
+    expect(foreignRate('HR', country, '2024-02-07').status).toBe('unknown');
   });
-  it('a country the research has not verified is unknown, not the 50 USD fallback', () => {
-    expect(foreignRate('HR', 'DE', '2026-01-10').status).toBe('unknown');
+  it('unlisted countries 50 USD; DE, IT, SI, SK, PL, HU are unverified (not unlisted): unknown, never 50 USD', () => {
+    expect(known(foreignRules('HR', '2024-02-08')).unlistedCountryRate).toEqual({ amount: '50', currency: 'USD' });
+    for (const c of ['DE', 'IT', 'SI', 'SK', 'PL', 'HU']) {
+      const l = foreignRate('HR', c, '2026-01-10');
+      expect(l.status).toBe('unknown');
+      expect(l.status === 'unknown' && l.reason).toMatch(/DE, IT, SI, SK, PL, HU and the rest are not/);
+    }
   });
 });
 
 describe('Slovenia (REGULATIONS.md, SI section)', () => {
-  it('dnevnica >12–24 h 21.39 €, 8–12 h 10.68 €, 6–8 h 7.45 €', () => {
+  it('dnevnica over 12 up to 24 h 21.39 €, over 8 up to 12 h 10.68 €, over 6 up to 8 h 7.45 €', () => {
     const d = known(domesticPerDiem('SI', '2026-01-10'));
     expect(Object.fromEntries(d.bands.map((b) => [b.id, b.amount]))).toEqual({
-      '6-8h': '7.45',
-      '8-12h': '10.68',
+      '>6-8h': '7.45',
+      '>8-12h': '10.68',
       '>12-24h': '21.39',
     });
     expect(d.mealReduction!.byBand!['>12-24h']!.Breakfast).toBe('10');
-    expect(d.mealReduction!.byBand!['8-12h']!.Breakfast).toBe('15');
+    expect(d.mealReduction!.byBand!['>8-12h']!.Breakfast).toBe('15');
+  });
+  it('"nad 6 do 8 ur": every band excludes its lower edge and includes its upper one, at home and abroad', () => {
+    const edges = (bands: Band[]) => bands.map((b) => [b.from.hours, b.from.inclusive, b.to!.hours, b.to!.inclusive]);
+    expect(edges(known(domesticPerDiem('SI', '2026-01-10')).bands)).toEqual([
+      [6, false, 8, true],
+      [8, false, 12, true],
+      [12, false, 24, true],
+    ]);
+    expect(edges(known(foreignRules('SI', '2025-01-10')).bands!)).toEqual([
+      [6, false, 8, true],
+      [8, false, 14, true],
+      [14, false, 24, true],
+    ]);
   });
   it('foreign >14–24 h 100 %, 8–14 h 75 %, 6–8 h 25 %; reductions −10/−35/−35 and −15/−40/−40; 20 % always paid', () => {
     const r = known(foreignRules('SI', '2026-01-10'));
     expect(Object.fromEntries(r.bands!.map((b) => [b.id, b.fraction]))).toEqual({
-      '6-8h': '1/4',
-      '8-14h': '3/4',
+      '>6-8h': '1/4',
+      '>8-14h': '3/4',
       '>14-24h': '1/1',
     });
     expect(r.mealReduction!.byBand!['>14-24h']).toEqual({ Breakfast: '10', Lunch: '35', Dinner: '35' });
-    expect(r.mealReduction!.byBand!['8-14h']).toEqual({ Breakfast: '15', Lunch: '40', Dinner: '40' });
+    expect(r.mealReduction!.byBand!['>8-14h']).toEqual({ Breakfast: '15', Lunch: '40', Dinner: '40' });
     expect(r.mealReduction!.minimumPaidPercent).toBe('20');
   });
   it('foreign rates from 2021: HR, CZ, PL, SK 40 € each; 2026 amounts are unverified, so unknown', () => {
