@@ -193,3 +193,92 @@ describe('SK overrides: the statutory minimum and the taxable excess', () => {
     expect(row).toMatchObject({ overrideAmount: '15.00', excessAmount: '0.00', payableAmount: '15.00' });
   });
 });
+
+describe('SK mobile road-transport workers (opatrenie 9/2026 Z. z., from 2026-01-30; employee marked so)', () => {
+  const mobile = (from: string, to: string, country: string, extra: Partial<PerDiemRequest> = {}) =>
+    trip(
+      [
+        [from, country],
+        [to, 'SK'],
+      ],
+      { mobileRoadTransportWorker: true, ...extra },
+    ).items[0]!;
+
+  it('a day trip to Czechia: SK 2 h + 2 h (under 5 h) 0.00 €; CZ 13 h over 12 h → 1,200 CZK (not 600)', () => {
+    // Bratislava 2 Mar 2026 06:00 (05:00Z) → CZ 08:00 (07:00Z) → back 21:00 (20:00Z) → home 23:00 (22:00Z).
+    const stops: [string, string][] = [
+      ['2026-03-02T05:00:00Z', 'SK'],
+      ['2026-03-02T07:00:00Z', 'CZ'],
+      ['2026-03-02T20:00:00Z', 'SK'],
+      ['2026-03-02T22:00:00Z', 'SK'],
+    ];
+    const r = trip(stops, { mobileRoadTransportWorker: true });
+    expect(r.items.map((i) => [i.kind, i.countryCode, i.hours, i.band, i.amount, i.currencyCode])).toEqual([
+      ['Domestic', 'SK', 4, null, '0.00', 'EUR'],
+      ['Foreign', 'CZ', 13, '>12h', '1200.00', 'CZK'],
+    ]);
+    expect(r.items[1]!.source!.act).toBe(
+      'Opatrenie MF SR č. 9/2026 Z. z.; Zákon č. 283/2002 Z. z. o cestovných náhradách',
+    );
+    // The same trip for anyone else: 600 CZK.
+    expect(trip(stops).items[1]).toMatchObject({ amount: '600.00' });
+    expect(trip(stops, { mobileRoadTransportWorker: false }).items[1]).toMatchObject({ amount: '600.00' });
+  });
+
+  it.each([
+    // [country, 10 h = 50 % of the 9/2026 rate]
+    ['DE', '31.50'], // 50 % × 63
+    ['AT', '31.50'], // 50 % × 63
+    ['IT', '31.50'], // 50 % × 63
+    ['HR', '28.00'], // 50 % × 56
+    ['HU', '27.50'], // 50 % × 55
+    ['PL', '26.00'], // 50 % × 52
+    ['SI', '26.50'], // 50 % × 53
+  ])('%s for 10 h: %s €', (country, amount) => {
+    expect(mobile('2026-03-02T06:00:00Z', '2026-03-02T16:00:00Z', country)).toMatchObject({
+      band: '>6-12h',
+      amount,
+      currencyCode: 'EUR',
+    });
+  });
+
+  it('before 2026-01-30 the general rate applies: DE 10 h on 29 Jan is 50 % × 45 = 22.50 €; on 30 Jan 31.50 €', () => {
+    expect(mobile('2026-01-29T06:00:00Z', '2026-01-29T16:00:00Z', 'DE').amount).toBe('22.50');
+    expect(mobile('2026-01-30T06:00:00Z', '2026-01-30T16:00:00Z', 'DE').amount).toBe('31.50');
+  });
+
+  it('meals: over 12 h in Germany with lunch: 63 − 40 % × 63 (25.20) = 37.80 €', () => {
+    const row = mobile('2026-03-02T06:00:00Z', '2026-03-02T19:00:00Z', 'DE', {
+      meals: [{ countryCode: 'DE', departureTime: '2026-03-02T06:00:00Z', lunchesProvided: 1 }],
+    });
+    expect(row).toMatchObject({ grossAmount: '63.00', amount: '37.80' });
+  });
+
+  it('a country without a verified 9/2026 rate (GB) is unknown for them, never the lower general rate', () => {
+    const row = mobile('2026-03-02T06:00:00Z', '2026-03-02T19:00:00Z', 'GB');
+    expect(row).toMatchObject({ status: 'unknown', amount: null });
+    expect(row.reason).toMatch(/mobile road-transport workers/);
+  });
+
+  it('the flag changes nothing in another market (CZ to Germany 10 h: ⅓ × 50 = 16.67 €), and must be a boolean', () => {
+    const cz = calculatePerDiems({
+      market: 'CZ',
+      mobileRoadTransportWorker: true,
+      stops: [
+        { time: '2026-03-02T05:00:00Z', countryCode: 'DE' },
+        { time: '2026-03-02T15:00:00Z', countryCode: 'CZ' },
+      ],
+    });
+    expect(cz.items[0]).toMatchObject({ amount: '16.67' });
+    expect(() =>
+      calculatePerDiems({
+        market: 'SK',
+        mobileRoadTransportWorker: 'yes' as unknown as boolean,
+        stops: [
+          { time: '2026-03-02T05:00:00Z', countryCode: 'SK' },
+          { time: '2026-03-02T15:00:00Z', countryCode: 'SK' },
+        ],
+      }),
+    ).toThrow(expect.objectContaining({ errors: { mobileRoadTransportWorker: ['must be true or false'] } }));
+  });
+});

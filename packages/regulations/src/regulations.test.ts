@@ -167,6 +167,30 @@ describe('Slovakia (REGULATIONS.md, SK section)', () => {
       reportedBy: expect.stringMatching(/cesmad/),
     });
   });
+  it.each([
+    // REGULATIONS.md, second pass: opatrenie 9/2026 Z.z. from 2026-01-30, mobile road-transport workers only
+    ['HR', '56', 'EUR', '40'],
+    ['AT', '63', 'EUR', '45'],
+    ['DE', '63', 'EUR', '45'],
+    ['HU', '55', 'EUR', '39'],
+    ['CZ', '1200', 'CZK', '600'],
+    ['PL', '52', 'EUR', '37'],
+    ['SI', '53', 'EUR', '38'],
+    ['IT', '63', 'EUR', '45'],
+  ])('mobile road-transport workers to %s: %s %s from 2026-01-30 (others keep %s)', (c, amount, currency, general) => {
+    const r = known(foreignRate('SK', c, '2026-01-30', 'MobileRoadTransport'));
+    expect(r).toMatchObject({ amount, currency, effectiveFrom: '2026-01-30', workerGroup: 'MobileRoadTransport' });
+    expect(r.source.act).toBe('Opatrenie MF SR č. 9/2026 Z. z.');
+    expect(known(foreignRate('SK', c, '2026-01-30')).amount).toBe(general);
+    // The day before, the group has no rates of its own: the general one.
+    expect(known(foreignRate('SK', c, '2026-01-29', 'MobileRoadTransport')).amount).toBe(general);
+  });
+  it('a mobile road-transport worker to a country without a verified 9/2026 rate (GB) is unknown, not the lower rate', () => {
+    const l = foreignRate('SK', 'GB', '2026-03-01', 'MobileRoadTransport');
+    expect(l.status).toBe('unknown');
+    expect(l.status === 'unknown' && l.reason).toMatch(/verified for AT, CZ, DE, HR, HU, IT, PL, SI only/);
+    expect(known(foreignRate('SK', 'GB', '2026-01-29', 'MobileRoadTransport')).amount).toBe('37');
+  });
   it('HR 40 € names its weaker source (accountants, not the primary text); an unlisted country is unknown', () => {
     const r = known(foreignRate('SK', 'HR', '2026-01-10'));
     expect(r).toMatchObject({ amount: '40', currency: 'EUR' });
@@ -357,8 +381,8 @@ describe('the tables', () => {
         t.mileage,
         t.fuel,
         t.night,
-        ...[...new Set(t.foreignRates.map((r) => r.countryCode))].map((c) =>
-          t.foreignRates.filter((r) => r.countryCode === c),
+        ...[...new Set(t.foreignRates.map((r) => `${r.countryCode}|${r.workerGroup ?? ''}`))].map((key) =>
+          t.foreignRates.filter((r) => `${r.countryCode}|${r.workerGroup ?? ''}` === key),
         ),
       ];
       for (const rows of groups) {
@@ -428,6 +452,23 @@ describe('ratesInForce (the flat rows the API returns)', () => {
       currencyCode: 'CZK',
     });
     expect(r.unknown).toContainEqual(expect.objectContaining({ kind: 'FuelPrice' }));
+    // From 2026-01-30 the mobile road-transport workers' own rate is a row of its own: 1,200 CZK.
+    expect(r.rows.find((x) => x.item === 'FullDay/MobileRoadTransport')).toMatchObject({
+      countryCode: 'CZ',
+      value: '1200',
+      currencyCode: 'CZK',
+      effectiveFrom: '2026-01-30',
+      source: { act: 'Opatrenie MF SR č. 9/2026 Z. z.' },
+    });
+    expect(ratesInForce('SK', '2026-01-29', 'CZ').rows.some((x) => x.item === 'FullDay/MobileRoadTransport')).toBe(
+      false,
+    );
+    // SK to GB: the general 37 GBP, and the workers' rate unknown with the reason.
+    const gb = ratesInForce('SK', '2026-03-01', 'GB');
+    expect(gb.rows.find((x) => x.item === 'FullDay')).toMatchObject({ value: '37', currencyCode: 'GBP' });
+    expect(gb.unknown).toContainEqual(
+      expect.objectContaining({ kind: 'ForeignPerDiem', countryCode: 'GB', reason: expect.stringMatching(/mobile/) }),
+    );
   });
   it('HR to DE: unknown with the reason, never a guessed amount', () => {
     const r = ratesInForce('HR', '2026-03-01', 'DE');

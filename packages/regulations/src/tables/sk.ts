@@ -79,27 +79,48 @@ export const SK: MarketTables = {
   // by cesmad.sk (research, second pass). The HR row comes from two accountants' sites, not the primary
   // text, and says so.
   foreignRates: [
-    { countryCode: 'AT', amount: '45', currency: 'EUR', reportedBy: CESMAD },
-    { countryCode: 'CZ', amount: '600', currency: 'CZK', reportedBy: CESMAD },
-    { countryCode: 'DE', amount: '45', currency: 'EUR', reportedBy: CESMAD },
-    { countryCode: 'GB', amount: '37', currency: 'GBP', reportedBy: CESMAD },
-    { countryCode: 'HU', amount: '39', currency: 'EUR', reportedBy: CESMAD },
-    { countryCode: 'IT', amount: '45', currency: 'EUR', reportedBy: CESMAD },
-    { countryCode: 'PL', amount: '37', currency: 'EUR', reportedBy: CESMAD },
-    { countryCode: 'SI', amount: '38', currency: 'EUR', reportedBy: CESMAD },
-    {
-      countryCode: 'HR',
-      amount: '40',
-      currency: 'EUR',
-      reportedBy: "two accountants' sites quoting the opatrenie (not the primary text)",
-    },
-  ].map(({ reportedBy, ...r }) => ({
-    market: 'SK' as const,
-    ...r,
-    effectiveFrom: '2013-01-01',
-    effectiveTo: null,
-    source: { act: OPATRENIE_401, provision: null, reportedBy },
-  })),
+    ...[
+      { countryCode: 'AT', amount: '45', currency: 'EUR', reportedBy: CESMAD },
+      { countryCode: 'CZ', amount: '600', currency: 'CZK', reportedBy: CESMAD },
+      { countryCode: 'DE', amount: '45', currency: 'EUR', reportedBy: CESMAD },
+      { countryCode: 'GB', amount: '37', currency: 'GBP', reportedBy: CESMAD },
+      { countryCode: 'HU', amount: '39', currency: 'EUR', reportedBy: CESMAD },
+      { countryCode: 'IT', amount: '45', currency: 'EUR', reportedBy: CESMAD },
+      { countryCode: 'PL', amount: '37', currency: 'EUR', reportedBy: CESMAD },
+      { countryCode: 'SI', amount: '38', currency: 'EUR', reportedBy: CESMAD },
+      {
+        countryCode: 'HR',
+        amount: '40',
+        currency: 'EUR',
+        reportedBy: "two accountants' sites quoting the opatrenie (not the primary text)",
+      },
+    ].map(({ reportedBy, ...r }) => ({
+      market: 'SK' as const,
+      ...r,
+      effectiveFrom: '2013-01-01',
+      effectiveTo: null,
+      source: { act: OPATRENIE_401, provision: null, reportedBy },
+    })),
+    // Opatrenie MF SR 9/2026 Z. z., from 2026-01-30: higher rates for mobile road-transport workers only
+    // (an employee marked so); the research lists these eight countries.
+    ...[
+      { countryCode: 'AT', amount: '63', currency: 'EUR' },
+      { countryCode: 'CZ', amount: '1200', currency: 'CZK' },
+      { countryCode: 'DE', amount: '63', currency: 'EUR' },
+      { countryCode: 'HR', amount: '56', currency: 'EUR' },
+      { countryCode: 'HU', amount: '55', currency: 'EUR' },
+      { countryCode: 'IT', amount: '63', currency: 'EUR' },
+      { countryCode: 'PL', amount: '52', currency: 'EUR' },
+      { countryCode: 'SI', amount: '53', currency: 'EUR' },
+    ].map((r) => ({
+      market: 'SK' as const,
+      ...r,
+      workerGroup: 'MobileRoadTransport' as const,
+      effectiveFrom: '2026-01-30',
+      effectiveTo: null,
+      source: { act: 'Opatrenie MF SR č. 9/2026 Z. z.', provision: null, reportedBy: 'cesmad.sk' },
+    })),
+  ],
   mileage: [
     {
       market: 'SK',
