@@ -82,6 +82,33 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
     expect(resident.body.items[0].warnings).toEqual([]);
   });
 
+  it('with employeeId, an SK mobile road-transport worker gets the rates of opatrenie 9/2026 Z. z.', async () => {
+    // SK, 3 Nov 2026: Bratislava 06:00 → Austria 08:00–22:00 (14 h, over 12 h: 100 %) → home 23:00.
+    // Anyone: 45 € (opatrenie 401/2012); a mobile road-transport worker: 63 € (9/2026, from 2026-01-30).
+    const sk = await stack.tenant('SK');
+    const driver = await sk.api.post('/api/v1/employees', {
+      firstName: 'Ján',
+      lastName: 'Kováč',
+      mobileRoadTransportWorker: true,
+    });
+    expect(driver.status).toBe(201);
+    expect(driver.body.mobileRoadTransportWorker).toBe(true);
+    const stops = [
+      { time: '2026-11-03T05:00:00Z', countryCode: 'SK' },
+      { time: '2026-11-03T07:00:00Z', countryCode: 'AT' },
+      { time: '2026-11-03T21:00:00Z', countryCode: 'SK' },
+      { time: '2026-11-03T22:00:00Z', countryCode: 'SK' },
+    ];
+    const at = (body: { items: { countryCode: string }[] }) => body.items.find((r) => r.countryCode === 'AT');
+    const res = await sk.api.post(CALCULATE, { stops, employeeId: driver.body.id });
+    expect(res.status).toBe(200);
+    expect(at(res.body)).toMatchObject({ amount: 63, currencyCode: 'EUR', amountInBaseCurrency: 63 });
+    expect(res.body.total).toBe(63);
+    const anyone = await sk.api.post(CALCULATE, { stops, employeeId: sk.employeeId });
+    expect(at(anyone.body)).toMatchObject({ amount: 45, amountInBaseCurrency: 45 });
+    expect((await sk.api.post(CALCULATE, { stops })).body.total).toBe(45);
+  });
+
   it('meals reduce a row, keyed by the wall-clock departure the calculator echoes', async () => {
     // SK: lunch −40 % of the > 18 h amount (20.60 × 0.40 = 8.24): 13.80 − 8.24 = 5.56 €.
     const sk = await stack.tenant('SK');

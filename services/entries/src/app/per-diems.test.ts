@@ -14,7 +14,9 @@ const caller = (market: CallerContext['market'], baseCurrency: string): CallerCo
   permissions: [],
   requestId: 'r1',
 });
-const employees = { residencyOf: async () => 'Resident' as const };
+const employees = {
+  perDiemProfileOf: async () => ({ residency: 'Resident' as const, mobileRoadTransportWorker: false }),
+};
 
 function recordingFx(answer?: AppError) {
   const asked: { currency: string; date: string; amount: string; manualRate: string | null }[] = [];
@@ -48,6 +50,20 @@ describe('PerDiemPricer', () => {
     expect(asked).toEqual([{ currency: 'CZK', date: '2026-03-02', amount: '600.00', manualRate: null }]);
     const cz = priced.rows.find((r) => r.countryCode === 'CZ')!;
     expect(cz).toMatchObject({ amountInBaseCurrency: '100.00', exchangeRateSource: 'ECB', fxDate: '2026-03-02' });
+  });
+
+  it('SK: a mobile road-transport worker (the employee record says so) gets the 9/2026 rate: CZ 13 h → 1,200 CZK', async () => {
+    const { fx, asked } = recordingFx();
+    const drivers = {
+      perDiemProfileOf: async () => ({ residency: 'Resident' as const, mobileRoadTransportWorker: true }),
+    };
+    const priced = await new PerDiemPricer(fx, drivers).fromItinerary(
+      caller('SK', 'EUR'),
+      { employeeId: 'e1', advancePaymentDate: '2026-03-02' },
+      { stops: SK_TO_CZ },
+    );
+    expect(priced.rows.find((r) => r.countryCode === 'CZ')).toMatchObject({ amount: '1200.00', currencyCode: 'CZK' });
+    expect(asked).toEqual([{ currency: 'CZK', date: '2026-03-02', amount: '1200.00', manualRate: null }]);
   });
 
   it("CZ: the per-diem FX date is the entry's advancePaymentDate (an override is in the row's currency)", async () => {
