@@ -1,7 +1,7 @@
 // The per-diem FX date of an entry's rows (SPEC: for CZ tenants the entry's advancePaymentDate; decision
 // 0056 for the others: the trip's start date, as the calculator) and the manual-rate rule's outcomes.
 import { AppError, type CallerContext } from '@travel/platform';
-import { PerDiemPricer } from './per-diems';
+import { PerDiemPricer, type PricedRows } from './per-diems';
 import type { CurrencyConverter } from './ports';
 
 const caller = (market: CallerContext['market'], baseCurrency: string): CallerContext => ({
@@ -64,6 +64,38 @@ describe('PerDiemPricer', () => {
     );
     expect(priced.rows.find((r) => r.countryCode === 'CZ')).toMatchObject({ amount: '1200.00', currencyCode: 'CZK' });
     expect(asked).toEqual([{ currency: 'CZK', date: '2026-03-02', amount: '1200.00', manualRate: null }]);
+  });
+
+  it('CZ domestic-unit upgrade (decision 0126): from-itinerary and the rows it returns, sent back, price alike', async () => {
+    // 2 Mar 07:00 Prague depart; Germany 09:00 → 3 Mar 00:30; home 05:15. 3 Mar: 30 min abroad (under 1 h)
+    // joins the 4 h 45 min at home: 5.25 h → 155 Kč (decision 0123). 2 Mar: 2 h home 0 Kč, DE 15 h 33.33 €.
+    const pricer = new PerDiemPricer(recordingFx().fx, employees);
+    const entry = { employeeId: 'e1', advancePaymentDate: '2026-03-02' };
+    const built = await pricer.fromItinerary(caller('CZ', 'CZK'), entry, {
+      stops: [
+        { time: '2026-03-02T06:00:00Z', countryCode: 'CZ' },
+        { time: '2026-03-02T08:00:00Z', countryCode: 'DE' },
+        { time: '2026-03-02T23:30:00Z', countryCode: 'CZ' },
+        { time: '2026-03-03T04:15:00Z', countryCode: 'CZ' },
+      ],
+    });
+    const summary = (rows: PricedRows['rows']) => rows.map((r) => [r.countryCode, r.hours, r.band, r.amount]);
+    expect(summary(built.rows)).toEqual([
+      ['CZ', 2, null, '0.00'],
+      ['DE', 15, '>12-18h', '33.33'],
+      ['CZ', 5.25, '5-12h', '155.00'],
+    ]);
+    const again = await pricer.fromRows(
+      caller('CZ', 'CZK'),
+      entry,
+      built.rows.map((r) => ({
+        countryCode: r.countryCode,
+        departureTime: r.departureTime,
+        arrivalTime: r.arrivalTime,
+      })),
+    );
+    expect(again.errors).toEqual({});
+    expect(summary(again.rows)).toEqual(summary(built.rows));
   });
 
   it("CZ: the per-diem FX date is the entry's advancePaymentDate (an override is in the row's currency)", async () => {
