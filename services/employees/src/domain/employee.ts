@@ -128,7 +128,9 @@ export function toEmployeeView(reader: Reader, e: Employee) {
   return readsAllPersonalData(reader) || reader.employeeId === e._id ? toEmployeeResponse(e) : toEmployeeSummary(e);
 }
 
-const DEFAULTS: Partial<Record<keyof ReplacedFields, unknown>> = { mobileRoadTransportWorker: false };
+const DEFAULTS: Partial<Record<keyof ReplacedFields | 'costCenterIds' | 'permissions', unknown>> = {
+  mobileRoadTransportWorker: false,
+};
 
 /** Whether a full replace leaves the stored record as it is (then it is a no-op: no write, no event). */
 export function sameEmployeeState(
