@@ -169,7 +169,8 @@ export interface paths {
          * Create an employee (needs ManageEmployees); raises employee.created
          * @description Needs `ManageEmployees`. Granting permissions also needs the caller to hold every flag granted
          *     (403 otherwise). An omitted `costCenterIds` is an empty list (the employee may charge every active
-         *     cost center); omitted `status`, `isArchived` and `residency` are `Active`, `false` and `Resident`.
+         *     cost center); omitted `status`, `isArchived`, `residency` and `mobileRoadTransportWorker` are `Active`,
+         *     `false`, `Resident` and `false`.
          *     An e-mail address already used by another employee of the company is 409.
          */
         post: operations["createEmployee"];
@@ -196,8 +197,9 @@ export interface paths {
         get: operations["getEmployee"];
         /**
          * Replace an employee (needs ManageEmployees); raises employee.updated
-         * @description Full replace: every optional field the body omits is cleared (null; `status`, `isArchived` and
-         *     `residency` fall back to `Active`, `false` and `Resident`), except two fields where an omission
+         * @description Full replace: every optional field the body omits is cleared (null; `status`, `isArchived`,
+         *     `residency` and `mobileRoadTransportWorker` fall back to `Active`, `false`, `Resident` and `false`),
+         *     except two fields where an omission
          *     keeps the stored value:
          *     - `costCenterIds`: omitted keeps the list, `[]` clears it, a non-empty list replaces it;
          *     - `permissions`: omitted keeps the list; a list replaces it (presets expand; flags this server does
@@ -1582,6 +1584,8 @@ export interface components {
             status?: components["schemas"]["EmployeeStatus"];
             isArchived?: boolean;
             residency?: components["schemas"]["Residency"];
+            /** @description A mobile road-transport worker (a driver on international road transport): SK tenants pay them the higher foreign per-diem rates of opatrenie MF SR 9/2026 Z. z. from 2026-01-30. Omitted is `false` (on update too: a full replace); no effect in other markets. */
+            mobileRoadTransportWorker?: boolean;
             /** @description Cost centers of the caller's company the employee may charge; empty means unrestricted (every active cost center). At most 100 DISTINCT ids: duplicates are accepted and count once, so this request array carries no `maxItems` (the stored list, returned by reads, does: 100, unique). More than 100 distinct ids, or an id that is not a cost center of the company, is 400 VALIDATION_FAILED under `errors.costCenterIds`. On update, omitted keeps the list, `[]` clears it. */
             costCenterIds?: components["schemas"]["Id"][];
             customFields?: components["schemas"]["CustomFieldValues"];
@@ -1607,6 +1611,8 @@ export interface components {
             readonly isAccountOwner: boolean;
             isArchived: boolean;
             residency: components["schemas"]["Residency"];
+            /** @description SK foreign per-diems at the rates of opatrenie 9/2026 Z. z. (see `EmployeeWrite`) */
+            mobileRoadTransportWorker: boolean;
             /** @description Distinct cost-center ids; empty means unrestricted */
             costCenterIds: components["schemas"]["Id"][];
             customFields: {
@@ -2432,6 +2438,8 @@ export interface components {
             act: string;
             /** @description The section */
             provision: string | null;
+            /** @description Where the figure was read when not in the instrument's own text (an accountants' list, a ministry page), or `derived: …` when it is taken as unchanged because the year's change list omits the country. Absent when the instrument itself was read. */
+            reportedBy?: string;
         };
         /**
          * @description One statutory figure with its legal source and validity
@@ -2457,7 +2465,7 @@ export interface components {
             kind: components["schemas"]["RateKind"];
             /** @description The destination the row is for (the market's own country for domestic rows); null for market-wide rows */
             countryCode: string | null;
-            /** @description What the figure is: a band (`5-12h`, `>18h`), `FullDay`, a meal (`Breakfast`, `>12-18h/Lunch`), a vehicle (`Car`, `Motorcycle`, `CarOver900cc`), a fuel (`Natural95`, `Diesel`, `Electricity`), `LumpSum`, `HotelLimit`, `LocalTransport`, `TrailerSurcharge`, `MinimumPaid` */
+            /** @description What the figure is: a band (`5-12h`, `>18h`), `FullDay`, `FullDay/MobileRoadTransport` (SK: the rate of mobile road-transport workers only), a meal (`Breakfast`, `>12-18h/Lunch`), a vehicle (`Car`, `Motorcycle`, `CarOver900cc`), a fuel (`Natural95`, `Diesel`, `Electricity`), `LumpSum`, `HotelLimit`, `LocalTransport`, `TrailerSurcharge`, `MinimumPaid` */
             item: string;
             description: string;
             /** @description A decimal string; for unit `Share` an exact fraction `n/d` (a band's share of the country rate) */

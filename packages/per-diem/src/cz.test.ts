@@ -2,7 +2,12 @@
 // (vyhl. 573/2025 Sb.): 5–12 h 155 Kč, >12–18 h 236 Kč, >18 h 370 Kč; 2025 (vyhl. 475/2024 Sb.):
 // 148 / 225 / 353 Kč. Free-meal reduction (§163(2)): 70 % per meal at 5–12 h, 35 % at 12–18 h, 25 % above
 // 18 h (the statutory minimum takes the full reduction). Calendar days split at midnight Prague time
-// (SPEC, Endpoints rule 5). Foreign rates and thresholds are UNVERIFIED: those rows are `unknown`.
+// (SPEC, Endpoints rule 5). Foreign stravné (research, second pass): base rates of vyhl. 373/2024 Sb. (2025)
+// and 489/2025 Sb. (2026), e.g. DE 45 / 50 €, AT 45 / 45 €; per calendar day of time abroad (§170(1)):
+// at least 1 h up to 12 h a third, more than 12 h up to 18 h two thirds, more than 18 h the full rate;
+// under 1 h abroad in a day pays no foreign stravné and that time counts toward the domestic part; the
+// rate is that of the country where most of the day abroad was spent. Free meals abroad (§179(3)): 70 %
+// at a third, 35 % at two thirds, 25 % at the full rate, of the day's foreign stravné.
 // Prague is UTC+1 in winter, UTC+2 from 2026-03-29 01:00 UTC.
 import { calculatePerDiems, type PerDiemRequest } from './index';
 
@@ -113,26 +118,122 @@ describe('CZ calendar days split at midnight Prague time', () => {
   });
 });
 
-describe('CZ foreign parts: rates and thresholds are unverified, so unknown', () => {
-  it('the domestic hours are paid, the Austrian part is unknown with the reason; totals leave it out', () => {
+describe('CZ foreign stravné: bands per calendar day of time abroad (2026, DE 50 €)', () => {
+  // The trip starts in Germany (the first stop) and ends at the crossing, so all its time is abroad.
+  const abroad = (from: string, to: string, country = 'DE') =>
+    trip([
+      [from, country],
+      [to, 'CZ'],
+    ]).items;
+
+  it.each([
+    // [departure UTC, arrival UTC, hours, band, amount €]; all within 2 Mar (Prague = UTC+1)
+    ['2026-03-02T05:00:00Z', '2026-03-02T06:00:00Z', 1, '1-12h', '16.67'], // exactly 1 h: ⅓ × 50 = 16.666… → 16.67
+    ['2026-03-02T05:00:00Z', '2026-03-02T17:00:00Z', 12, '1-12h', '16.67'], // exactly 12 h: still ⅓
+    ['2026-03-02T05:00:00Z', '2026-03-02T17:01:00Z', 12.02, '>12-18h', '33.33'], // 12 h 1 min: ⅔ × 50 = 33.33
+    ['2026-03-02T04:00:00Z', '2026-03-02T22:00:00Z', 18, '>12-18h', '33.33'], // exactly 18 h: still ⅔
+    ['2026-03-02T04:00:00Z', '2026-03-02T22:01:00Z', 18.02, '>18h', '50.00'], // 18 h 1 min: the full rate
+  ])('%s → %s: %s h abroad, band %s, %s €', (from, to, hours, band, amount) => {
+    const [row] = abroad(from, to);
+    expect(row).toMatchObject({ kind: 'Foreign', countryCode: 'DE', hours, band, amount, currencyCode: 'EUR' });
+    expect(row!.amountInBaseCurrency).toBeNull(); // EUR into CZK is the caller's conversion
+    expect(row!.source).toMatchObject({ act: expect.stringContaining('489/2025'), provision: '§170, §179' });
+    expect(row!.source!.reportedBy).toMatch(/auditor\.eu/);
+  });
+
+  it('59 minutes abroad in a day pays no foreign stravné: the time is a domestic row (0.98 h, under 5 h: 0 Kč)', () => {
+    const rows = abroad('2026-03-02T05:00:00Z', '2026-03-02T05:59:00Z');
+    expect(rows.map((i) => [i.kind, i.countryCode, i.hours, i.band, i.amount, i.currencyCode])).toEqual([
+      ['Domestic', 'CZ', 0.98, null, '0.00', 'CZK'],
+    ]);
+  });
+
+  it('2025 uses vyhl. 373/2024 Sb.: 10 h in Germany is ⅓ × 45 = 15.00 €', () => {
+    const [row] = abroad('2025-06-02T06:00:00Z', '2025-06-02T16:00:00Z');
+    expect(row).toMatchObject({ band: '1-12h', amount: '15.00', currencyCode: 'EUR' });
+    expect(row!.source!.act).toContain('373/2024');
+  });
+
+  it.each([
+    // [country, 2026 rate, currency, 19 h abroad = the full rate]
+    ['AT', '45.00', 'EUR'],
+    ['SK', '40.00', 'EUR'],
+    ['PL', '50.00', 'EUR'],
+    ['HU', '50.00', 'EUR'],
+    ['HR', '50.00', 'EUR'],
+    ['IT', '55.00', 'EUR'],
+    ['US', '70.00', 'USD'],
+    ['CH', '75.00', 'CHF'],
+    ['BE', '50.00', 'EUR'],
+    ['FR', '50.00', 'EUR'],
+    ['NL', '50.00', 'EUR'],
+  ])('a full day in %s in 2026: %s %s', (country, amount, currencyCode) => {
+    const [row] = abroad('2026-03-01T23:00:00Z', '2026-03-02T18:00:00Z', country);
+    expect(row).toMatchObject({ countryCode: country, band: '>18h', amount, currencyCode, status: 'known' });
+  });
+
+  it('a country the research has not verified (SI, GB) is unknown with the reason; totals leave it out', () => {
+    for (const country of ['SI', 'GB']) {
+      const r = trip([
+        ['2026-03-02T05:00:00Z', country],
+        ['2026-03-02T15:00:00Z', 'CZ'],
+      ]);
+      expect(r.items[0]).toMatchObject({ countryCode: country, status: 'unknown', amount: null, band: null });
+      expect(r.items[0]!.reason).toMatch(/verified for DE, AT/);
+      expect(r.complete).toBe(false);
+    }
+  });
+
+  it('2027 has no decree in the research: foreign rows are unknown', () => {
+    expect(abroad('2027-03-02T05:00:00Z', '2027-03-02T15:00:00Z')[0]).toMatchObject({ status: 'unknown' });
+  });
+});
+
+describe('CZ foreign trips by calendar day (worked examples)', () => {
+  it('a day trip to Austria: home 6 h → 155 Kč; abroad 10 h → ⅓ × 45 € = 15.00 €', () => {
     // 06:00 Prague (05:00Z) depart, 10:00 (09:00Z) into AT, 20:00 (19:00Z) back in CZ, 22:00 (21:00Z) home.
-    // Domestic that day: 4 h + 2 h = 6 h → 5–12 h, 155 Kč. Abroad: 10 h, rate unknown.
     const r = trip([
       ['2026-03-02T05:00:00Z', 'CZ'],
       ['2026-03-02T09:00:00Z', 'AT'],
       ['2026-03-02T19:00:00Z', 'CZ'],
       ['2026-03-02T21:00:00Z', 'CZ'],
     ]);
-    expect(r.items.map((i) => [i.kind, i.countryCode, i.hours, i.status, i.amount])).toEqual([
-      ['Domestic', 'CZ', 6, 'known', '155.00'],
-      ['Foreign', 'AT', 10, 'unknown', null],
+    expect(r.items.map((i) => [i.kind, i.countryCode, i.hours, i.band, i.amount, i.currencyCode])).toEqual([
+      ['Domestic', 'CZ', 6, '5-12h', '155.00', 'CZK'],
+      ['Foreign', 'AT', 10, '1-12h', '15.00', 'EUR'],
     ]);
-    expect(r.items[1]!.reason).toMatch(/not verified/);
-    expect(r.complete).toBe(false);
-    expect(r.totals).toEqual([{ currencyCode: 'CZK', amount: '155.00' }]);
+    expect(r.complete).toBe(true);
+    expect(r.totals).toEqual([
+      { currencyCode: 'CZK', amount: '155.00' },
+      { currencyCode: 'EUR', amount: '15.00' },
+    ]);
   });
 
-  it('two foreign countries in one day: the row takes the country of the longest stay (AT 7 h over DE 3 h)', () => {
+  it('three days in Germany: 0 Kč + 33.33 € / 50.00 € / 33.33 € + 0 Kč, total 116.66 €', () => {
+    // 2 Mar 05:00 Prague (04:00Z) depart; into DE 08:00 (07:00Z); back across 4 Mar 17:00 (16:00Z); home 19:00.
+    // 2 Mar: CZ 3 h (under 5 h) 0 Kč; DE 16 h → ⅔ × 50 = 33.33 €. 3 Mar: DE 24 h → 50.00 €.
+    // 4 Mar: DE 17 h → ⅔ × 50 = 33.33 €; CZ 2 h → 0 Kč. Abroad: 33.33 + 50.00 + 33.33 = 116.66 €.
+    const r = trip([
+      ['2026-03-02T04:00:00Z', 'CZ'],
+      ['2026-03-02T07:00:00Z', 'DE'],
+      ['2026-03-04T16:00:00Z', 'CZ'],
+      ['2026-03-04T18:00:00Z', 'CZ'],
+    ]);
+    expect(r.items.map((i) => [i.date, i.kind, i.hours, i.band, i.amount, i.currencyCode])).toEqual([
+      ['2026-03-02', 'Domestic', 3, null, '0.00', 'CZK'],
+      ['2026-03-02', 'Foreign', 16, '>12-18h', '33.33', 'EUR'],
+      ['2026-03-03', 'Foreign', 24, '>18h', '50.00', 'EUR'],
+      ['2026-03-04', 'Foreign', 17, '>12-18h', '33.33', 'EUR'],
+      ['2026-03-04', 'Domestic', 2, null, '0.00', 'CZK'],
+    ]);
+    expect(r.complete).toBe(true);
+    expect(r.totals).toEqual([
+      { currencyCode: 'CZK', amount: '0.00' },
+      { currencyCode: 'EUR', amount: '116.66' },
+    ]);
+  });
+
+  it('two foreign countries in one day: the rate of the longest stay (AT 7 h over DE 3 h): ⅓ × 45 = 15.00 €', () => {
     const r = trip([
       ['2026-03-02T05:00:00Z', 'DE'],
       ['2026-03-02T08:00:00Z', 'AT'],
@@ -140,8 +241,72 @@ describe('CZ foreign parts: rates and thresholds are unverified, so unknown', ()
       ['2026-03-02T16:00:00Z', 'CZ'],
     ]);
     const foreign = r.items.find((i) => i.kind === 'Foreign')!;
-    expect(foreign).toMatchObject({ countryCode: 'AT', hours: 10, status: 'unknown' });
+    expect(foreign).toMatchObject({ countryCode: 'AT', hours: 10, band: '1-12h', amount: '15.00' });
     expect(foreign.departureTime).toBe('2026-03-02T05:00:00Z');
     expect(foreign.arrivalTime).toBe('2026-03-02T15:00:00Z');
+  });
+
+  it('under 1 h abroad joins the domestic part: 11 h 40 min home + 50 min in AT = 12.5 h → 236 Kč (not 155)', () => {
+    // 07:00 Prague (06:00Z) depart; into AT 18:20 (17:20Z); back 19:10 (18:10Z); home 19:30 (18:30Z).
+    const r = trip([
+      ['2026-03-02T06:00:00Z', 'CZ'],
+      ['2026-03-02T17:20:00Z', 'AT'],
+      ['2026-03-02T18:10:00Z', 'CZ'],
+      ['2026-03-02T18:30:00Z', 'CZ'],
+    ]);
+    expect(
+      r.items.map((i) => [i.kind, i.countryCode, i.departureTime, i.arrivalTime, i.hours, i.band, i.amount]),
+    ).toEqual([['Domestic', 'CZ', '2026-03-02T06:00:00Z', '2026-03-02T18:30:00Z', 12.5, '>12-18h', '236.00']]);
+  });
+
+  it('exactly 1 h abroad stays foreign: home 5 h → 155 Kč; AT 1 h → ⅓ × 45 = 15.00 €', () => {
+    const r = trip([
+      ['2026-03-02T05:00:00Z', 'CZ'],
+      ['2026-03-02T09:00:00Z', 'AT'],
+      ['2026-03-02T10:00:00Z', 'CZ'],
+      ['2026-03-02T11:00:00Z', 'CZ'],
+    ]);
+    expect(r.items.map((i) => [i.kind, i.hours, i.band, i.amount])).toEqual([
+      ['Domestic', 5, '5-12h', '155.00'],
+      ['Foreign', 1, '1-12h', '15.00'],
+    ]);
+  });
+
+  it('free meals abroad (§179(3)): full day one lunch 50 − 25 % = 37.50 €; ⅓ day one lunch 16.67 − 11.67 = 5.00 €', () => {
+    const full = trip(
+      [
+        ['2026-03-01T23:00:00Z', 'DE'],
+        ['2026-03-02T22:00:00Z', 'CZ'],
+      ],
+      { meals: [{ countryCode: 'DE', departureTime: '2026-03-01T23:00:00Z', lunchesProvided: 1 }] },
+    ).items[0]!;
+    expect(full).toMatchObject({ band: '>18h', grossAmount: '50.00', amount: '37.50' });
+    expect(full.reductions).toEqual([{ meals: ['Lunch'], count: 1, percent: '25', of: '50.00', amount: '12.50' }]);
+    const third = trip(
+      [
+        ['2026-03-02T05:00:00Z', 'DE'],
+        ['2026-03-02T15:00:00Z', 'CZ'],
+      ],
+      { meals: [{ countryCode: 'DE', departureTime: '2026-03-02T05:00:00Z', lunchesProvided: 1 }] },
+    ).items[0]!;
+    // 70 % × 16.67 = 11.669 → 11.67; 16.67 − 11.67 = 5.00. Two free meals at ⅓ leave nothing (§179(4)).
+    expect(third).toMatchObject({ band: '1-12h', grossAmount: '16.67', amount: '5.00' });
+  });
+
+  it('a ⅓ day with two free meals and a ⅔ day with three pay nothing (§179(4))', () => {
+    const withMeals = (from: string, to: string, b: number, l: number, d: number) =>
+      trip(
+        [
+          [from, 'DE'],
+          [to, 'CZ'],
+        ],
+        {
+          meals: [
+            { countryCode: 'DE', departureTime: from, breakfastsProvided: b, lunchesProvided: l, dinnersProvided: d },
+          ],
+        },
+      ).items[0]!;
+    expect(withMeals('2026-03-02T05:00:00Z', '2026-03-02T15:00:00Z', 1, 1, 0).amount).toBe('0.00');
+    expect(withMeals('2026-03-02T05:00:00Z', '2026-03-02T20:00:00Z', 1, 1, 1).amount).toBe('0.00');
   });
 });

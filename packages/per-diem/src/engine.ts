@@ -38,6 +38,9 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   if (residency !== 'Resident' && residency !== 'NonResident') {
     problems.add('residency', 'must be Resident or NonResident');
   }
+  const mobile = request.mobileRoadTransportWorker ?? false;
+  if (typeof mobile !== 'boolean') problems.add('mobileRoadTransportWorker', 'must be true or false');
+  const group = mobile === true ? 'MobileRoadTransport' : undefined;
   for (const field of ['meals', 'overrides', 'nights'] as const) {
     if (request[field] !== undefined && !Array.isArray(request[field])) problems.add(field, 'must be an array');
   }
@@ -112,7 +115,7 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
       ? { Breakfast: m.breakfastsProvided ?? 0, Lunch: m.lunchesProvided ?? 0, Dinner: m.dinnersProvided ?? 0 }
       : NO_MEALS;
     const date = localDate(profile.zone, w.start);
-    const priced = priceWindow(market, w, date, counts);
+    const priced = priceWindow(market, w, date, counts, group);
     const override = overrides.get(key)?.value;
     const oCents = overrideCents.get(key);
     const warnings = priced.status === 'known' ? [...priced.warnings] : [];

@@ -1,7 +1,8 @@
 // Croatia, worked by hand from ../shared/research/REGULATIONS.md (HR section; Pravilnik o porezu na dohodak,
 // NN 143/2023, from 2024): tax-free domestic dnevnica 30 € for >12 h, 15 € for 8–12 h (2023: 26.54 / 13.27 €).
 // Meals: one of lunch or dinner −30 %, both −60 %; a hotel breakfast does not count. Foreign (Odluka NN 16/24
-// from 2024-02-08): Austria 90 €, Czechia 80 €, same bands and reductions; other countries unverified.
+// from 2024-02-08, second pass via rrif.hr): AT, BE, FR, DK, FI, IE 90 €; CZ, CY, EE 80 €; BG, GR 70 €; BA, ME
+// 50 €; same bands and reductions; DE, IT, SI, SK, PL, HU unverified (unknown, not the 50 USD of unlisted ones).
 // Multi-day: full 24-hour blocks from the start of each stay, the remainder in one band (docs/decisions/0051).
 import { calculatePerDiems, type PerDiemRequest } from './index';
 
@@ -81,7 +82,7 @@ describe('HR meal reductions', () => {
   });
 });
 
-describe('HR foreign (Odluka NN 16/24: AT 90 €, CZ 80 €)', () => {
+describe('HR foreign (Odluka NN 16/24: AT, BE, FR, DK, FI, IE 90 €; CZ, CY, EE 80 €; BG, GR 70 €; BA, ME 50 €)', () => {
   it('Austria 10 h: ½ × 90 = 45.00 €; 14 h: 90.00 €', () => {
     const at = (to: string) =>
       trip([
@@ -124,13 +125,28 @@ describe('HR foreign (Odluka NN 16/24: AT 90 €, CZ 80 €)', () => {
     expect(r.items[0]).toMatchObject({ grossAmount: '90.00', amount: '63.00' });
   });
 
+  it.each([
+    // Second pass (Odluka NN 16/24 via rrif.hr): 10 h is the 8–12 h band, half the rate.
+    ['FR', '45.00'], // ½ × 90
+    ['EE', '40.00'], // ½ × 80
+    ['GR', '35.00'], // ½ × 70
+    ['ME', '25.00'], // ½ × 50
+  ])('%s for 10 h: %s €', (country, amount) => {
+    const r = trip([
+      ['2026-02-02T06:00:00Z', country],
+      ['2026-02-02T16:00:00Z', 'HR'],
+    ]);
+    expect(r.items[0]).toMatchObject({ countryCode: country, band: '8-12h', amount, currencyCode: 'EUR' });
+    expect(r.items[0]!.source).toMatchObject({ act: expect.stringContaining('NN 16/24'), reportedBy: 'rrif.hr' });
+  });
+
   it('an unverified country (DE) is unknown: the 50 USD unlisted rate is not assumed', () => {
     const r = trip([
       ['2026-02-02T06:00:00Z', 'DE'],
       ['2026-02-02T20:00:00Z', 'HR'],
     ]);
     expect(r.items[0]).toMatchObject({ status: 'unknown', amount: null });
-    expect(r.items[0]!.reason).toMatch(/Austria and Czechia/);
+    expect(r.items[0]!.reason).toMatch(/DE, IT, SI, SK, PL, HU and the rest are not/);
   });
 
   it('an override above the tax-free cap: the excess is taxable', () => {

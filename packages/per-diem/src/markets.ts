@@ -19,10 +19,21 @@ export interface MarketProfile {
   partition: Partition;
   baseCurrencyCode: string;
   taxTreatment: TaxTreatment;
+  /**
+   * `calendarDay` markets: a day with less time abroad than this pays no foreign per-diem, and that time
+   * counts toward the day's domestic part (CZ §170: under 1 hour; docs/decisions/0123).
+   */
+  minimumForeignDayMs?: number;
 }
 
 export const MARKET_PROFILES: Readonly<Record<Market, MarketProfile>> = {
-  CZ: { zone: 'Europe/Prague', partition: 'calendarDay', baseCurrencyCode: 'CZK', taxTreatment: 'StatutoryMinimum' },
+  CZ: {
+    zone: 'Europe/Prague',
+    partition: 'calendarDay',
+    baseCurrencyCode: 'CZK',
+    taxTreatment: 'StatutoryMinimum',
+    minimumForeignDayMs: 60 * 60 * 1000,
+  },
   SK: {
     zone: 'Europe/Bratislava',
     partition: 'calendarDay',

@@ -44,7 +44,7 @@ export function staysOf(times: number[], countries: string[]): Stay[] {
 export function rowWindows(profile: MarketProfile, home: string, stays: Stay[]): RowWindow[] {
   switch (profile.partition) {
     case 'calendarDay':
-      return calendarDays(profile.zone, home, stays);
+      return calendarDays(profile.zone, home, stays, profile.minimumForeignDayMs ?? 0);
     case 'blocks24h': {
       const rows: RowWindow[] = [];
       for (const stay of stays) blocks24h(home, stay, rows);
@@ -60,8 +60,11 @@ export function rowWindows(profile: MarketProfile, home: string, stays: Stay[]):
 
 const kindOf = (home: string, countryCode: string) => (countryCode === home ? 'Domestic' : 'Foreign');
 
-/** CZ, SK: per calendar day, one domestic row and one foreign row (the day's longest foreign stay names it). */
-function calendarDays(zone: string, home: string, stays: Stay[]): RowWindow[] {
+/**
+ * CZ, SK: per calendar day, one domestic row and one foreign row (the day's longest foreign stay names it).
+ * A day with less than `minimumForeignMs` abroad has no foreign row: that time joins the domestic row.
+ */
+function calendarDays(zone: string, home: string, stays: Stay[], minimumForeignMs: number): RowWindow[] {
   const rows: RowWindow[] = [];
   const tripStart = stays[0]!.start;
   const tripEnd = stays[stays.length - 1]!.end;
@@ -98,6 +101,14 @@ function calendarDays(zone: string, home: string, stays: Stay[]): RowWindow[] {
           foreign.ms += to - from;
         } else foreign = { kind: 'Foreign', countryCode: '', start: from, end: to, ms: to - from, mode: 'hours' };
       }
+    }
+    if (foreign && foreign.ms < minimumForeignMs) {
+      if (domestic) {
+        domestic.start = Math.min(domestic.start, foreign.start);
+        domestic.end = Math.max(domestic.end, foreign.end);
+        domestic.ms += foreign.ms;
+      } else domestic = { ...foreign, kind: 'Domestic', countryCode: home };
+      foreign = null;
     }
     if (domestic) rows.push(domestic);
     if (foreign) {

@@ -1,7 +1,14 @@
 // One row window priced by the market's tables on the row's account date: the band, the gross amount,
 // the meal reductions and the legal source. A figure the tables do not know makes the row `unknown`
 // with the reason; nothing is guessed (docs/decisions/0025, 0052).
-import { type Band, type LegalSource, type Market, type Meal, type MealReductionRule } from '@travel/regulations';
+import {
+  type Band,
+  type LegalSource,
+  type Market,
+  type Meal,
+  type MealReductionRule,
+  type WorkerGroup,
+} from '@travel/regulations';
 import { basisPoints, formatCents, formatPercent, fractionOf, parseFraction, percentOf, tableCents } from './amount';
 import type { RowWindow } from './partition';
 import { domesticPerDiem, foreignRate, foreignRules } from './tables';
@@ -47,8 +54,15 @@ export function bandFor(bands: Band[], ms: number): Band | null {
 const describe = (band: Band | null, what: string) =>
   band === null ? `${what}: below the first band, nothing is paid` : `${what}: band ${band.id}`;
 
-export function priceWindow(market: Market, w: RowWindow, date: string, meals: MealCounts): Priced {
-  return w.kind === 'Domestic' ? priceDomestic(market, w, date, meals) : priceForeign(market, w, date, meals);
+/** `group`: the worker group whose own foreign rates apply (SK mobile road-transport workers), if any. */
+export function priceWindow(
+  market: Market,
+  w: RowWindow,
+  date: string,
+  meals: MealCounts,
+  group?: WorkerGroup,
+): Priced {
+  return w.kind === 'Domestic' ? priceDomestic(market, w, date, meals) : priceForeign(market, w, date, meals, group);
 }
 
 function priceDomestic(market: Market, w: RowWindow, date: string, meals: MealCounts): Priced {
@@ -91,10 +105,10 @@ function priceDomestic(market: Market, w: RowWindow, date: string, meals: MealCo
   };
 }
 
-function priceForeign(market: Market, w: RowWindow, date: string, meals: MealCounts): Priced {
+function priceForeign(market: Market, w: RowWindow, date: string, meals: MealCounts, group?: WorkerGroup): Priced {
   const rules = foreignRules(market, date);
   if (rules.status === 'unknown') return { status: 'unknown', reason: rules.reason, rule: 'foreign per-diem' };
-  const rate = foreignRate(market, w.countryCode, date);
+  const rate = foreignRate(market, w.countryCode, date, group);
   if (rate.status === 'unknown') return { status: 'unknown', reason: rate.reason, rule: 'foreign per-diem' };
   if (rules.row.bands === null) {
     const reason = `${market} foreign per-diem band thresholds are not verified in the research; the rate is unknown.`;
@@ -133,10 +147,11 @@ const combined = new Map<string, LegalSource>();
 /** The rate's instrument, and the bands' and reductions' one when it is another (SK: 401/2012 and 283/2002). */
 function foreignSource(rate: LegalSource, rules: LegalSource): LegalSource {
   if (rate.act === rules.act) return rate;
-  const key = `${rate.act}\n${rules.act}`;
+  const key = `${rate.act}\n${rules.act}\n${rate.provision}\n${rate.reportedBy}`;
   let source = combined.get(key);
   if (!source) {
     source = { act: `${rate.act}; ${rules.act}`, provision: rate.provision ?? rules.provision };
+    if (rate.reportedBy !== undefined) source.reportedBy = rate.reportedBy;
     combined.set(key, source);
   }
   return source;

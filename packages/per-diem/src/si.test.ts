@@ -1,7 +1,8 @@
 // Slovenia, worked by hand from ../shared/research/REGULATIONS.md (SI section; Uredba o višini povračil
 // stroškov v zvezi z delom, UL 140/2006, 76/2008): domestic dnevnica >12–24 h 21.39 € (breakfast −10 %),
-// 8–12 h 10.68 € (−15 %), 6–8 h 7.45 €; full 24 h blocks first, the remainder in one band. Foreign: >14–24 h
-// 100 %, 8–14 h 75 %, 6–8 h 25 % of the country rate; meals >14 h: breakfast −10 %, lunch and dinner −35 %
+// over 8 up to 12 h 10.68 € (−15 %), over 6 up to 8 h 7.45 € ("nad 6 do 8 ur": the lower edge excluded, the
+// upper included; second pass); full 24 h blocks first, the remainder in one band. Foreign: over 14 up to
+// 24 h 100 %, over 8 up to 14 h 75 %, over 6 up to 8 h 25 % of the country rate; meals >14 h: breakfast −10 %, lunch and dinner −35 %
 // each; 8–14 h: −15 % / −40 % / −40 %; with all meals free 20 % is still paid. Rates from 2021: HR, CZ, PL,
 // SK 40 € each; the 2026 amounts are UNVERIFIED (unknown). Tax-free limits apply to residents (ZDoh-2
 // Art. 17); the non-resident rule is UNVERIFIED.
@@ -21,10 +22,11 @@ const home = (from: string, to: string, extra: Partial<PerDiemRequest> = {}) =>
 describe('SI domestic bands', () => {
   it.each([
     ['2026-02-02T06:00:00Z', '2026-02-02T11:59:00Z', null, '0.00'], // 5 h 59 min
-    ['2026-02-02T06:00:00Z', '2026-02-02T12:00:00Z', '6-8h', '7.45'], // exactly 6 h
-    ['2026-02-02T06:00:00Z', '2026-02-02T13:59:00Z', '6-8h', '7.45'], // 7 h 59 min
-    ['2026-02-02T06:00:00Z', '2026-02-02T14:00:00Z', '8-12h', '10.68'], // exactly 8 h
-    ['2026-02-02T06:00:00Z', '2026-02-02T18:00:00Z', '8-12h', '10.68'], // exactly 12 h
+    ['2026-02-02T06:00:00Z', '2026-02-02T12:00:00Z', null, '0.00'], // exactly 6 h: not "over 6"
+    ['2026-02-02T06:00:00Z', '2026-02-02T12:01:00Z', '>6-8h', '7.45'], // 6 h 1 min
+    ['2026-02-02T06:00:00Z', '2026-02-02T14:00:00Z', '>6-8h', '7.45'], // exactly 8 h: "do 8 ur" includes it
+    ['2026-02-02T06:00:00Z', '2026-02-02T14:01:00Z', '>8-12h', '10.68'], // 8 h 1 min
+    ['2026-02-02T06:00:00Z', '2026-02-02T18:00:00Z', '>8-12h', '10.68'], // exactly 12 h
     ['2026-02-02T06:00:00Z', '2026-02-02T18:01:00Z', '>12-24h', '21.39'], // 12 h 1 min
     ['2026-02-02T06:00:00Z', '2026-02-03T06:00:00Z', '>12-24h', '21.39'], // exactly 24 h
   ])('%s → %s: band %s, %s €', (from, to, band, amount) => {
@@ -33,13 +35,19 @@ describe('SI domestic bands', () => {
 });
 
 describe('SI full 24-hour blocks first, the remainder in one band', () => {
-  it('30 h: 21.39 + 6 h (7.45) = 28.84 €', () => {
+  it('30 h: 21.39 + 6 h (not over 6 h: 0.00) = 21.39 €; 31 h: 21.39 + 7 h (7.45) = 28.84 €', () => {
     const r = home('2026-02-02T06:00:00Z', '2026-02-03T12:00:00Z');
     expect(r.items.map((i) => [i.hours, i.band, i.amount])).toEqual([
       [24, '>12-24h', '21.39'],
-      [6, '6-8h', '7.45'],
+      [6, null, '0.00'],
     ]);
-    expect(r.totals).toEqual([{ currencyCode: 'EUR', amount: '28.84' }]);
+    expect(r.totals).toEqual([{ currencyCode: 'EUR', amount: '21.39' }]);
+    const r31 = home('2026-02-02T06:00:00Z', '2026-02-03T13:00:00Z');
+    expect(r31.items.map((i) => [i.hours, i.band, i.amount])).toEqual([
+      [24, '>12-24h', '21.39'],
+      [7, '>6-8h', '7.45'],
+    ]);
+    expect(r31.totals).toEqual([{ currencyCode: 'EUR', amount: '28.84' }]);
   });
   it('36 h: 21.39 + 12 h (10.68) = 32.07 €', () => {
     expect(home('2026-02-02T06:00:00Z', '2026-02-03T18:00:00Z').totals).toEqual([
@@ -104,9 +112,11 @@ describe('SI foreign (40 € for HR, CZ, PL, SK; verified 2021–2025)', () => {
     ).items[0]!;
   it.each([
     ['2025-06-02T11:59:00Z', null, '0.00'], // under 6 h
-    ['2025-06-02T12:00:00Z', '6-8h', '10.00'], // 6 h: ¼ × 40
-    ['2025-06-02T14:00:00Z', '8-14h', '30.00'], // 8 h: ¾ × 40
-    ['2025-06-02T20:00:00Z', '8-14h', '30.00'], // 14 h
+    ['2025-06-02T12:00:00Z', null, '0.00'], // exactly 6 h: not "over 6"
+    ['2025-06-02T12:01:00Z', '>6-8h', '10.00'], // 6 h 1 min: ¼ × 40
+    ['2025-06-02T14:00:00Z', '>6-8h', '10.00'], // exactly 8 h: still ¼ × 40
+    ['2025-06-02T14:01:00Z', '>8-14h', '30.00'], // 8 h 1 min: ¾ × 40
+    ['2025-06-02T20:00:00Z', '>8-14h', '30.00'], // exactly 14 h: still ¾
     ['2025-06-02T20:01:00Z', '>14-24h', '40.00'], // 14 h 1 min: 100 %
   ])('to %s: band %s, %s €', (to, band, amount) => {
     expect(abroad(to)).toMatchObject({ countryCode: 'HR', kind: 'Foreign', band, amount });
@@ -143,7 +153,7 @@ describe('SI foreign (40 € for HR, CZ, PL, SK; verified 2021–2025)', () => {
     ]);
     expect(r.items.map((i) => [i.countryCode, i.hours, i.band, i.amount])).toEqual([
       ['SI', 1, null, '0.00'],
-      ['HR', 10, '8-14h', '30.00'],
+      ['HR', 10, '>8-14h', '30.00'],
       ['CZ', 15, '>14-24h', '40.00'],
       ['SI', 2, null, '0.00'],
     ]);

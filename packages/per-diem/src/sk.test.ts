@@ -1,8 +1,8 @@
 // Slovakia, worked by hand from ../shared/research/REGULATIONS.md (SK section): domestic stravné from
 // 2025-12-01: 9.30 € (5–12 h) / 13.80 € (12–18 h) / 20.60 € (>18 h); from 2025-04-01: 8.80 / 13.10 / 19.50 €.
 // Meal reduction: breakfast 25 %, lunch 40 %, dinner 35 % of the >18 h amount, rounded up to the cent.
-// Foreign (opatrenie MF SR 401/2012): CZ 600 CZK, PL 37 €, SI 38 € (HR unverified); ≤6 h 25 %, 6–12 h 50 %,
-// >12 h 100 %; meal reduction 25/40/35 % of the base rate. Calendar days split at midnight Bratislava time.
+// Foreign (opatrenie MF SR 401/2012; second pass): DE 45, AT 45, HU 39, CZ 600 CZK, PL 37, SI 38, IT 45 €,
+// GB 37 GBP, HR 40 € (accountants' sites); per calendar day up to 6 h 25 %, over 6 up to 12 h 50 %, >12 h 100 %; meal reduction 25/40/35 % of the base rate. Calendar days split at midnight Bratislava time.
 // Bratislava is UTC+1 in winter, UTC+2 from 2026-03-29 01:00 UTC.
 import { calculatePerDiems, type PerDiemRequest } from './index';
 
@@ -111,10 +111,31 @@ describe('SK foreign (opatrenie 401/2012: CZ 600 CZK, PL 37 €, SI 38 €)', ()
     expect(r.items[0]!.amount).toBe('150.00');
   });
 
-  it('HR is not verified: the row is unknown with the reason', () => {
-    const row = leg('2026-02-02T07:00:00Z', '2026-02-02T19:01:00Z', 'HR');
+  it.each([
+    // Second pass (cesmad.sk list of 401/2012; HR from two accountants' sites): a day over 12 h is 100 %.
+    ['HR', '40.00', 'EUR'],
+    ['DE', '45.00', 'EUR'],
+    ['AT', '45.00', 'EUR'],
+    ['HU', '39.00', 'EUR'],
+    ['IT', '45.00', 'EUR'],
+    ['GB', '37.00', 'GBP'],
+  ])('%s over 12 h: the full base rate, %s %s', (country, amount, currencyCode) => {
+    const row = leg('2026-02-02T07:00:00Z', '2026-02-02T19:01:00Z', country);
+    expect(row).toMatchObject({ status: 'known', band: '>12h', amount, currencyCode });
+    expect(row.source!.reportedBy).toBeTruthy();
+  });
+
+  it('HR in bands: 6 h 25 % × 40 = 10.00 €, 10 h 50 % = 20.00 €; the row names its weaker source', () => {
+    expect(leg('2026-02-02T07:00:00Z', '2026-02-02T13:00:00Z', 'HR')).toMatchObject({ band: '<=6h', amount: '10.00' });
+    const row = leg('2026-02-02T07:00:00Z', '2026-02-02T17:00:00Z', 'HR');
+    expect(row).toMatchObject({ band: '>6-12h', amount: '20.00' });
+    expect(row.source!.reportedBy).toMatch(/not the primary text/);
+  });
+
+  it('a country the research has not verified (FR) is unknown with the reason', () => {
+    const row = leg('2026-02-02T07:00:00Z', '2026-02-02T19:01:00Z', 'FR');
     expect(row).toMatchObject({ status: 'unknown', amount: null });
-    expect(row.reason).toMatch(/HR row is not/);
+    expect(row.reason).toMatch(/verified for AT, CZ, DE, GB, HR, HU, IT, PL and SI only/);
   });
 
   it('a trip across two foreign countries: each day takes the rate of its longest foreign stay', () => {
@@ -170,5 +191,94 @@ describe('SK overrides: the statutory minimum and the taxable excess', () => {
       overrides: [{ countryCode: 'SK', departureTime: from, overrideAmount: '15', overrideReason: 'agreed' }],
     }).items[0]!;
     expect(row).toMatchObject({ overrideAmount: '15.00', excessAmount: '0.00', payableAmount: '15.00' });
+  });
+});
+
+describe('SK mobile road-transport workers (opatrenie 9/2026 Z. z., from 2026-01-30; employee marked so)', () => {
+  const mobile = (from: string, to: string, country: string, extra: Partial<PerDiemRequest> = {}) =>
+    trip(
+      [
+        [from, country],
+        [to, 'SK'],
+      ],
+      { mobileRoadTransportWorker: true, ...extra },
+    ).items[0]!;
+
+  it('a day trip to Czechia: SK 2 h + 2 h (under 5 h) 0.00 €; CZ 13 h over 12 h → 1,200 CZK (not 600)', () => {
+    // Bratislava 2 Mar 2026 06:00 (05:00Z) → CZ 08:00 (07:00Z) → back 21:00 (20:00Z) → home 23:00 (22:00Z).
+    const stops: [string, string][] = [
+      ['2026-03-02T05:00:00Z', 'SK'],
+      ['2026-03-02T07:00:00Z', 'CZ'],
+      ['2026-03-02T20:00:00Z', 'SK'],
+      ['2026-03-02T22:00:00Z', 'SK'],
+    ];
+    const r = trip(stops, { mobileRoadTransportWorker: true });
+    expect(r.items.map((i) => [i.kind, i.countryCode, i.hours, i.band, i.amount, i.currencyCode])).toEqual([
+      ['Domestic', 'SK', 4, null, '0.00', 'EUR'],
+      ['Foreign', 'CZ', 13, '>12h', '1200.00', 'CZK'],
+    ]);
+    expect(r.items[1]!.source!.act).toBe(
+      'Opatrenie MF SR č. 9/2026 Z. z.; Zákon č. 283/2002 Z. z. o cestovných náhradách',
+    );
+    // The same trip for anyone else: 600 CZK.
+    expect(trip(stops).items[1]).toMatchObject({ amount: '600.00' });
+    expect(trip(stops, { mobileRoadTransportWorker: false }).items[1]).toMatchObject({ amount: '600.00' });
+  });
+
+  it.each([
+    // [country, 10 h = 50 % of the 9/2026 rate]
+    ['DE', '31.50'], // 50 % × 63
+    ['AT', '31.50'], // 50 % × 63
+    ['IT', '31.50'], // 50 % × 63
+    ['HR', '28.00'], // 50 % × 56
+    ['HU', '27.50'], // 50 % × 55
+    ['PL', '26.00'], // 50 % × 52
+    ['SI', '26.50'], // 50 % × 53
+  ])('%s for 10 h: %s €', (country, amount) => {
+    expect(mobile('2026-03-02T06:00:00Z', '2026-03-02T16:00:00Z', country)).toMatchObject({
+      band: '>6-12h',
+      amount,
+      currencyCode: 'EUR',
+    });
+  });
+
+  it('before 2026-01-30 the general rate applies: DE 10 h on 29 Jan is 50 % × 45 = 22.50 €; on 30 Jan 31.50 €', () => {
+    expect(mobile('2026-01-29T06:00:00Z', '2026-01-29T16:00:00Z', 'DE').amount).toBe('22.50');
+    expect(mobile('2026-01-30T06:00:00Z', '2026-01-30T16:00:00Z', 'DE').amount).toBe('31.50');
+  });
+
+  it('meals: over 12 h in Germany with lunch: 63 − 40 % × 63 (25.20) = 37.80 €', () => {
+    const row = mobile('2026-03-02T06:00:00Z', '2026-03-02T19:00:00Z', 'DE', {
+      meals: [{ countryCode: 'DE', departureTime: '2026-03-02T06:00:00Z', lunchesProvided: 1 }],
+    });
+    expect(row).toMatchObject({ grossAmount: '63.00', amount: '37.80' });
+  });
+
+  it('a country without a verified 9/2026 rate (GB) is unknown for them, never the lower general rate', () => {
+    const row = mobile('2026-03-02T06:00:00Z', '2026-03-02T19:00:00Z', 'GB');
+    expect(row).toMatchObject({ status: 'unknown', amount: null });
+    expect(row.reason).toMatch(/mobile road-transport workers/);
+  });
+
+  it('the flag changes nothing in another market (CZ to Germany 10 h: ⅓ × 50 = 16.67 €), and must be a boolean', () => {
+    const cz = calculatePerDiems({
+      market: 'CZ',
+      mobileRoadTransportWorker: true,
+      stops: [
+        { time: '2026-03-02T05:00:00Z', countryCode: 'DE' },
+        { time: '2026-03-02T15:00:00Z', countryCode: 'CZ' },
+      ],
+    });
+    expect(cz.items[0]).toMatchObject({ amount: '16.67' });
+    expect(() =>
+      calculatePerDiems({
+        market: 'SK',
+        mobileRoadTransportWorker: 'yes' as unknown as boolean,
+        stops: [
+          { time: '2026-03-02T05:00:00Z', countryCode: 'SK' },
+          { time: '2026-03-02T15:00:00Z', countryCode: 'SK' },
+        ],
+      }),
+    ).toThrow(expect.objectContaining({ errors: { mobileRoadTransportWorker: ['must be true or false'] } }));
   });
 });

@@ -2,7 +2,15 @@
 // are immutable data, so a memoised answer is the same answer; the memo spares each row a date check
 // and a scan of the versions (the benchmark's largest cost before it). Bounded: cleared when full.
 import * as regulations from '@travel/regulations';
-import type { DomesticPerDiem, ForeignRate, ForeignRules, Lookup, Market, NightRules } from '@travel/regulations';
+import type {
+  DomesticPerDiem,
+  ForeignRate,
+  ForeignRules,
+  Lookup,
+  Market,
+  NightRules,
+  WorkerGroup,
+} from '@travel/regulations';
 
 const MAX = 20_000;
 
@@ -29,7 +37,7 @@ class Memo<T> {
 
 const domestic = new Memo<Lookup<DomesticPerDiem>>();
 const rules = new Memo<Lookup<ForeignRules>>();
-const rates = new Map<Market, Memo<Lookup<ForeignRate>>>();
+const rates = new Map<string, Memo<Lookup<ForeignRate>>>();
 const nights = new Memo<Lookup<NightRules>>();
 
 export const domesticPerDiem = (market: Market, date: string): Lookup<DomesticPerDiem> =>
@@ -38,10 +46,17 @@ export const domesticPerDiem = (market: Market, date: string): Lookup<DomesticPe
 export const foreignRules = (market: Market, date: string): Lookup<ForeignRules> =>
   rules.get(market, date, () => regulations.foreignRules(market, date));
 
-export function foreignRate(market: Market, countryCode: string, date: string): Lookup<ForeignRate> {
-  let memo = rates.get(market);
-  if (!memo) rates.set(market, (memo = new Memo()));
-  return memo.get(countryCode, date, () => regulations.foreignRate(market, countryCode, date));
+/** `group`: the worker group whose own rates apply (SK mobile road-transport workers). */
+export function foreignRate(
+  market: Market,
+  countryCode: string,
+  date: string,
+  group?: WorkerGroup,
+): Lookup<ForeignRate> {
+  const key = group === undefined ? market : `${market}|${group}`;
+  let memo = rates.get(key);
+  if (!memo) rates.set(key, (memo = new Memo()));
+  return memo.get(countryCode, date, () => regulations.foreignRate(market, countryCode, date, group));
 }
 
 export const nightRules = (market: Market, date: string): Lookup<NightRules> =>

@@ -44,6 +44,11 @@ export interface PerDiemRequest {
   market: Market;
   /** Default `Resident`. Matters for the Slovenian tax-free cap. */
   residency?: Residency;
+  /**
+   * The employee is a mobile road-transport worker (default false): SK pays them the higher foreign rates
+   * of opatrenie 9/2026 Z. z. from 2026-01-30 (docs/decisions/0125). No effect in other markets.
+   */
+  mobileRoadTransportWorker?: boolean;
   /** At least two, in time order; the first is the start of the trip, the last its end. */
   stops: Stop[];
   meals?: RowMeals[];

@@ -16,6 +16,7 @@ import type {
   MileageRates,
   NightRules,
   Validity,
+  WorkerGroup,
 } from './types';
 
 export type Lookup<T> = { status: 'known'; row: T } | { status: 'unknown'; reason: string };
@@ -74,17 +75,53 @@ export const domesticPerDiem = (market: Market, date: string): Lookup<DomesticPe
 export const foreignRules = (market: Market, date: string): Lookup<ForeignRules> =>
   pick(TABLES[market].foreignRules, date, TABLES[market], 'foreign', 'foreign per-diem rules');
 
-/** The rate for trips from `market` to `countryCode` on `date`; for the market's own country use domesticPerDiem. */
-export function foreignRate(market: Market, countryCode: string, date: string): Lookup<ForeignRate> {
+/**
+ * The rate for trips from `market` to `countryCode` on `date`; for the market's own country use
+ * domesticPerDiem. With `group`: the group's own rate once the group has rates in force (SK mobile
+ * road-transport workers from 2026-01-30), unknown for a country whose group rate is not verified (never
+ * the general rate, which is lower); before that, the general rate.
+ */
+export function foreignRate(
+  market: Market,
+  countryCode: string,
+  date: string,
+  group?: WorkerGroup,
+): Lookup<ForeignRate> {
   const tables = TABLES[market];
+  if (group !== undefined) {
+    assertDate(date);
+    const groupRates = tables.foreignRates.filter((r) => r.workerGroup === group);
+    if (groupRates.some((r) => appliesOn(r, date))) {
+      const found = pick(
+        groupRates.filter((r) => r.countryCode === countryCode),
+        date,
+        tables,
+        'foreign',
+        `foreign per-diem rate of ${GROUP_NAMES[group]} for ${countryCode}`,
+      );
+      if (found.status === 'known') return found;
+      const listed = [...new Set(groupRates.filter((r) => appliesOn(r, date)).map((r) => r.countryCode))].sort();
+      return {
+        status: 'unknown',
+        reason:
+          `${market} foreign per-diem rate of ${GROUP_NAMES[group]} for ${countryCode} on ${date}: their own ` +
+          `rates apply and are verified for ${listed.join(', ')} only.`,
+      };
+    }
+  }
   return pick(
-    tables.foreignRates.filter((r) => r.countryCode === countryCode),
+    tables.foreignRates.filter((r) => r.countryCode === countryCode && r.workerGroup === undefined),
     date,
     tables,
     'foreign',
     `foreign per-diem rate for ${countryCode}`,
   );
 }
+
+/** The group's name in reasons and descriptions. */
+export const GROUP_NAMES: Readonly<Record<WorkerGroup, string>> = {
+  MobileRoadTransport: 'mobile road-transport workers',
+};
 
 export const mileageRates = (market: Market, date: string): Lookup<MileageRates> =>
   pick(TABLES[market].mileage, date, TABLES[market], 'mileage', 'mileage rates');
@@ -95,8 +132,9 @@ export const fuelPrices = (market: Market, date: string): Lookup<FuelPrices> =>
 export const nightRules = (market: Market, date: string): Lookup<NightRules> =>
   pick(TABLES[market].night, date, TABLES[market], 'night', 'night allowance');
 
-/** The destination countries with a verified rate for `market` on `date`. */
-export function countriesWithForeignRates(market: Market, date: string): string[] {
+/** The destination countries with a verified rate for `market` on `date` (for `group`: its own rates). */
+export function countriesWithForeignRates(market: Market, date: string, group?: WorkerGroup): string[] {
   assertDate(date);
-  return [...new Set(TABLES[market].foreignRates.filter((r) => appliesOn(r, date)).map((r) => r.countryCode))].sort();
+  const rates = TABLES[market].foreignRates.filter((r) => r.workerGroup === group && appliesOn(r, date));
+  return [...new Set(rates.map((r) => r.countryCode))].sort();
 }

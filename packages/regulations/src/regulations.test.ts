@@ -79,13 +79,55 @@ describe('Czechia (REGULATIONS.md, CZ table)', () => {
     expect(known(fuelPrices('CZ', '2026-07-01')).prices.Diesel).toBe('34.10');
     expect(TABLES.CZ.fuel.some((f) => f.prices.Diesel === '44.50')).toBe(false);
   });
-  it('foreign meal reduction 70 / 35 / 25 % by fraction; per-country rates and thresholds are unknown', () => {
+  it('foreign bands (§170(1)): from 1 h up to 12 h ⅓, over 12 up to 18 h ⅔, over 18 h full; meals 70 / 35 / 25 %', () => {
     const r = known(foreignRules('CZ', '2026-03-01'));
-    expect(r.bands).toBeNull();
-    expect(r.mealReduction!.byBand!['1/3']!.Breakfast).toBe('70');
-    expect(r.mealReduction!.byBand!['2/3']!.Breakfast).toBe('35');
-    expect(r.mealReduction!.byBand!.full!.Breakfast).toBe('25');
-    expect(foreignRate('CZ', 'DE', '2026-03-01').status).toBe('unknown');
+    expect(r.bands!.map((b) => [b.from, b.to, b.fraction])).toEqual([
+      [{ hours: 1, inclusive: true }, { hours: 12, inclusive: true }, '1/3'],
+      [{ hours: 12, inclusive: false }, { hours: 18, inclusive: true }, '2/3'],
+      [{ hours: 18, inclusive: false }, null, '1/1'],
+    ]);
+    const ids = r.bands!.map((b) => b.id);
+    expect(ids.map((id) => r.mealReduction!.byBand![id]!.Breakfast)).toEqual(['70', '35', '25']);
+  });
+  it.each([
+    // REGULATIONS.md, second pass, CZ foreign stravné: [country, 2025, 2026, currency]
+    ['DE', '45', '50', 'EUR'],
+    ['AT', '45', '45', 'EUR'],
+    ['SK', '35', '40', 'EUR'],
+    ['PL', '50', '50', 'EUR'],
+    ['HU', '50', '50', 'EUR'],
+    ['HR', '50', '50', 'EUR'],
+    ['IT', '55', '55', 'EUR'],
+    ['US', '65', '70', 'USD'],
+    ['CH', '75', '75', 'CHF'],
+    ['BE', '50', '50', 'EUR'],
+    ['FR', '50', '50', 'EUR'],
+    ['NL', '50', '50', 'EUR'],
+  ])('foreign base rate %s: %s (2025, vyhl. 373/2024 Sb.) and %s (2026, vyhl. 489/2025 Sb.) %s', (c, y25, y26, cur) => {
+    const a = known(foreignRate('CZ', c, '2025-12-31'));
+    expect(a).toMatchObject({ amount: y25, currency: cur, effectiveFrom: '2025-01-01', effectiveTo: '2025-12-31' });
+    expect(a.source.act).toBe('Vyhláška č. 373/2024 Sb.');
+    expect(a.source.reportedBy).toBeTruthy();
+    const b = known(foreignRate('CZ', c, '2026-01-01'));
+    expect(b).toMatchObject({ amount: y26, currency: cur, effectiveFrom: '2026-01-01', effectiveTo: '2026-12-31' });
+    expect(b.source.act).toBe('Vyhláška č. 489/2025 Sb.');
+  });
+  it('derived rows say so: HR and IT 2026, BE 2025, FR and NL both years', () => {
+    expect(known(foreignRate('CZ', 'HR', '2026-05-01')).source.reportedBy).toMatch(/^derived/);
+    expect(known(foreignRate('CZ', 'IT', '2026-05-01')).source.reportedBy).toMatch(/^derived/);
+    expect(known(foreignRate('CZ', 'BE', '2025-05-01')).source.reportedBy).toMatch(/^derived/);
+    expect(known(foreignRate('CZ', 'FR', '2025-05-01')).source.reportedBy).toMatch(/^derived/);
+    expect(known(foreignRate('CZ', 'NL', '2026-05-01')).source.reportedBy).toMatch(/^derived/);
+    expect(known(foreignRate('CZ', 'DE', '2026-05-01')).source.reportedBy).not.toMatch(/derived/);
+  });
+  it('UNVERIFIED countries (SI, GB) and 2027 are unknown, with the reason', () => {
+    for (const c of ['SI', 'GB']) {
+      const l = foreignRate('CZ', c, '2026-03-01');
+      expect(l.status).toBe('unknown');
+      expect(l.status === 'unknown' && l.reason).toMatch(/SI, GB and others/);
+    }
+    expect(foreignRate('CZ', 'DE', '2027-01-01').status).toBe('unknown');
+    expect(foreignRate('CZ', 'DE', '2024-12-31').status).toBe('unknown');
   });
   it('2027 has no decree in the research: every yearly figure is unknown', () => {
     expect(domesticPerDiem('CZ', '2027-01-01').status).toBe('unknown');
@@ -107,14 +149,61 @@ describe('Slovakia (REGULATIONS.md, SK section)', () => {
     expect(m.of).toBe('fullDayAmount');
     expect(m.rounding).toBe('upToCent');
   });
-  it('foreign base rates: CZ 600 CZK, PL 37 €, SI 38 €; HR is unverified and unknown', () => {
-    expect(known(foreignRate('SK', 'CZ', '2026-01-10'))).toMatchObject({ amount: '600', currency: 'CZK' });
-    expect(known(foreignRate('SK', 'PL', '2026-01-10'))).toMatchObject({ amount: '37', currency: 'EUR' });
-    expect(known(foreignRate('SK', 'SI', '2026-01-10'))).toMatchObject({ amount: '38', currency: 'EUR' });
-    expect(foreignRate('SK', 'HR', '2026-01-10').status).toBe('unknown');
+  it.each([
+    // REGULATIONS.md, second pass, SK foreign (opatrenie MF SR 401/2012 Z.z.; cesmad.sk list)
+    ['DE', '45', 'EUR'],
+    ['AT', '45', 'EUR'],
+    ['HU', '39', 'EUR'],
+    ['CZ', '600', 'CZK'],
+    ['PL', '37', 'EUR'],
+    ['SI', '38', 'EUR'],
+    ['IT', '45', 'EUR'],
+    ['GB', '37', 'GBP'],
+  ])('foreign base rate (opatrenie 401/2012 Z. z.): %s %s %s', (country, amount, currency) => {
+    const r = known(foreignRate('SK', country, '2026-01-10'));
+    expect(r).toMatchObject({ amount, currency, effectiveFrom: '2013-01-01' });
+    expect(r.source).toMatchObject({
+      act: 'Opatrenie MF SR č. 401/2012 Z. z.',
+      reportedBy: expect.stringMatching(/cesmad/),
+    });
   });
-  it('foreign shares ≤6 h 25 %, 6–12 h 50 %, >12 h 100 %', () => {
-    expect(known(foreignRules('SK', '2026-01-10')).bands!.map((b) => b.fraction)).toEqual(['1/4', '1/2', '1/1']);
+  it.each([
+    // REGULATIONS.md, second pass: opatrenie 9/2026 Z.z. from 2026-01-30, mobile road-transport workers only
+    ['HR', '56', 'EUR', '40'],
+    ['AT', '63', 'EUR', '45'],
+    ['DE', '63', 'EUR', '45'],
+    ['HU', '55', 'EUR', '39'],
+    ['CZ', '1200', 'CZK', '600'],
+    ['PL', '52', 'EUR', '37'],
+    ['SI', '53', 'EUR', '38'],
+    ['IT', '63', 'EUR', '45'],
+  ])('mobile road-transport workers to %s: %s %s from 2026-01-30 (others keep %s)', (c, amount, currency, general) => {
+    const r = known(foreignRate('SK', c, '2026-01-30', 'MobileRoadTransport'));
+    expect(r).toMatchObject({ amount, currency, effectiveFrom: '2026-01-30', workerGroup: 'MobileRoadTransport' });
+    expect(r.source.act).toBe('Opatrenie MF SR č. 9/2026 Z. z.');
+    expect(known(foreignRate('SK', c, '2026-01-30')).amount).toBe(general);
+    // The day before, the group has no rates of its own: the general one.
+    expect(known(foreignRate('SK', c, '2026-01-29', 'MobileRoadTransport')).amount).toBe(general);
+  });
+  it('a mobile road-transport worker to a country without a verified 9/2026 rate (GB) is unknown, not the lower rate', () => {
+    const l = foreignRate('SK', 'GB', '2026-03-01', 'MobileRoadTransport');
+    expect(l.status).toBe('unknown');
+    expect(l.status === 'unknown' && l.reason).toMatch(/verified for AT, CZ, DE, HR, HU, IT, PL, SI only/);
+    expect(known(foreignRate('SK', 'GB', '2026-01-29', 'MobileRoadTransport')).amount).toBe('37');
+  });
+  it('HR 40 € names its weaker source (accountants, not the primary text); an unlisted country is unknown', () => {
+    const r = known(foreignRate('SK', 'HR', '2026-01-10'));
+    expect(r).toMatchObject({ amount: '40', currency: 'EUR' });
+    expect(r.source.reportedBy).toMatch(/accountants.*not the primary text/);
+    expect(foreignRate('SK', 'FR', '2026-01-10').status).toBe('unknown');
+  });
+  it('foreign shares per calendar day: up to 6 h 25 %, over 6 up to 12 h 50 %, over 12 h 100 %', () => {
+    const bands = known(foreignRules('SK', '2026-01-10')).bands!;
+    expect(bands.map((b) => [b.from, b.to, b.fraction])).toEqual([
+      [{ hours: 0, inclusive: false }, { hours: 6, inclusive: true }, '1/4'],
+      [{ hours: 6, inclusive: false }, { hours: 12, inclusive: true }, '1/2'],
+      [{ hours: 12, inclusive: false }, null, '1/1'],
+    ]);
   });
   it('car 0.281 / motorcycle 0.080 €/km from 2025-03-01, 0.313 / 0.090 from 2026-01-01, trailer +15 %', () => {
     expect(known(mileageRates('SK', '2025-03-01')).perKm).toEqual({ Car: '0.281', Motorcycle: '0.080' });
@@ -202,37 +291,70 @@ describe('Croatia (REGULATIONS.md, HR section)', () => {
     expect(known(mileageRates('HR', '2026-01-10')).perKm.Car).toBe('0.50');
     expect(known(mileageRates('HR', '2023-06-01')).perKm.Car).toBe('0.40');
   });
-  it('foreign from 2024-02-08 (Odluka NN 16/24): Austria 90 €, Czechia 80 €; unlisted countries 50 USD', () => {
-    expect(known(foreignRate('HR', 'AT', '2024-02-08')).amount).toBe('90');
-    expect(known(foreignRate('HR', 'CZ', '2024-02-08')).amount).toBe('80');
-    expect(foreignRate('HR', 'AT', '2024-02-07').status).toBe('unknown');
-    expect(known(foreignRules('HR', '2024-02-08')).unlistedCountryRate).toEqual({ amount: '50', currency: 'USD' });
+  it.each([
+    // REGULATIONS.md, second pass, HR foreign (Odluka NN 16/24, from 2024-02-08, rrif.hr)
+    ['AT', '90'],
+    ['BE', '90'],
+    ['FR', '90'],
+    ['DK', '90'],
+    ['FI', '90'],
+    ['IE', '90'],
+    ['CZ', '80'],
+    ['CY', '80'],
+    ['EE', '80'],
+    ['BG', '70'],
+    ['GR', '70'],
+    ['BA', '50'],
+    ['ME', '50'],
+  ])('foreign from 2024-02-08 (Odluka NN 16/24): %s %s €', (country, amount) => {
+    const r = known(foreignRate('HR', country, '2024-02-08'));
+    expect(r).toMatchObject({ amount, currency: 'EUR', effectiveFrom: '2024-02-08', effectiveTo: null });
+    expect(r.source).toEqual({ act: expect.stringContaining('NN 16/24'), provision: null, reportedBy: 'rrif.hr' });
+    expect(foreignRate('HR', country, '2024-02-07').status).toBe('unknown');
   });
-  it('a country the research has not verified is unknown, not the 50 USD fallback', () => {
-    expect(foreignRate('HR', 'DE', '2026-01-10').status).toBe('unknown');
+  it('unlisted countries 50 USD; DE, IT, SI, SK, PL, HU are unverified (not unlisted): unknown, never 50 USD', () => {
+    expect(known(foreignRules('HR', '2024-02-08')).unlistedCountryRate).toEqual({ amount: '50', currency: 'USD' });
+    for (const c of ['DE', 'IT', 'SI', 'SK', 'PL', 'HU']) {
+      const l = foreignRate('HR', c, '2026-01-10');
+      expect(l.status).toBe('unknown');
+      expect(l.status === 'unknown' && l.reason).toMatch(/DE, IT, SI, SK, PL, HU and the rest are not/);
+    }
   });
 });
 
 describe('Slovenia (REGULATIONS.md, SI section)', () => {
-  it('dnevnica >12–24 h 21.39 €, 8–12 h 10.68 €, 6–8 h 7.45 €', () => {
+  it('dnevnica over 12 up to 24 h 21.39 €, over 8 up to 12 h 10.68 €, over 6 up to 8 h 7.45 €', () => {
     const d = known(domesticPerDiem('SI', '2026-01-10'));
     expect(Object.fromEntries(d.bands.map((b) => [b.id, b.amount]))).toEqual({
-      '6-8h': '7.45',
-      '8-12h': '10.68',
+      '>6-8h': '7.45',
+      '>8-12h': '10.68',
       '>12-24h': '21.39',
     });
     expect(d.mealReduction!.byBand!['>12-24h']!.Breakfast).toBe('10');
-    expect(d.mealReduction!.byBand!['8-12h']!.Breakfast).toBe('15');
+    expect(d.mealReduction!.byBand!['>8-12h']!.Breakfast).toBe('15');
+  });
+  it('"nad 6 do 8 ur": every band excludes its lower edge and includes its upper one, at home and abroad', () => {
+    const edges = (bands: Band[]) => bands.map((b) => [b.from.hours, b.from.inclusive, b.to!.hours, b.to!.inclusive]);
+    expect(edges(known(domesticPerDiem('SI', '2026-01-10')).bands)).toEqual([
+      [6, false, 8, true],
+      [8, false, 12, true],
+      [12, false, 24, true],
+    ]);
+    expect(edges(known(foreignRules('SI', '2025-01-10')).bands!)).toEqual([
+      [6, false, 8, true],
+      [8, false, 14, true],
+      [14, false, 24, true],
+    ]);
   });
   it('foreign >14–24 h 100 %, 8–14 h 75 %, 6–8 h 25 %; reductions −10/−35/−35 and −15/−40/−40; 20 % always paid', () => {
     const r = known(foreignRules('SI', '2026-01-10'));
     expect(Object.fromEntries(r.bands!.map((b) => [b.id, b.fraction]))).toEqual({
-      '6-8h': '1/4',
-      '8-14h': '3/4',
+      '>6-8h': '1/4',
+      '>8-14h': '3/4',
       '>14-24h': '1/1',
     });
     expect(r.mealReduction!.byBand!['>14-24h']).toEqual({ Breakfast: '10', Lunch: '35', Dinner: '35' });
-    expect(r.mealReduction!.byBand!['8-14h']).toEqual({ Breakfast: '15', Lunch: '40', Dinner: '40' });
+    expect(r.mealReduction!.byBand!['>8-14h']).toEqual({ Breakfast: '15', Lunch: '40', Dinner: '40' });
     expect(r.mealReduction!.minimumPaidPercent).toBe('20');
   });
   it('foreign rates from 2021: HR, CZ, PL, SK 40 € each; 2026 amounts are unverified, so unknown', () => {
@@ -259,8 +381,8 @@ describe('the tables', () => {
         t.mileage,
         t.fuel,
         t.night,
-        ...[...new Set(t.foreignRates.map((r) => r.countryCode))].map((c) =>
-          t.foreignRates.filter((r) => r.countryCode === c),
+        ...[...new Set(t.foreignRates.map((r) => `${r.countryCode}|${r.workerGroup ?? ''}`))].map((key) =>
+          t.foreignRates.filter((r) => `${r.countryCode}|${r.workerGroup ?? ''}` === key),
         ),
       ];
       for (const rows of groups) {
@@ -330,6 +452,23 @@ describe('ratesInForce (the flat rows the API returns)', () => {
       currencyCode: 'CZK',
     });
     expect(r.unknown).toContainEqual(expect.objectContaining({ kind: 'FuelPrice' }));
+    // From 2026-01-30 the mobile road-transport workers' own rate is a row of its own: 1,200 CZK.
+    expect(r.rows.find((x) => x.item === 'FullDay/MobileRoadTransport')).toMatchObject({
+      countryCode: 'CZ',
+      value: '1200',
+      currencyCode: 'CZK',
+      effectiveFrom: '2026-01-30',
+      source: { act: 'Opatrenie MF SR č. 9/2026 Z. z.' },
+    });
+    expect(ratesInForce('SK', '2026-01-29', 'CZ').rows.some((x) => x.item === 'FullDay/MobileRoadTransport')).toBe(
+      false,
+    );
+    // SK to GB: the general 37 GBP, and the workers' rate unknown with the reason.
+    const gb = ratesInForce('SK', '2026-03-01', 'GB');
+    expect(gb.rows.find((x) => x.item === 'FullDay')).toMatchObject({ value: '37', currencyCode: 'GBP' });
+    expect(gb.unknown).toContainEqual(
+      expect.objectContaining({ kind: 'ForeignPerDiem', countryCode: 'GB', reason: expect.stringMatching(/mobile/) }),
+    );
   });
   it('HR to DE: unknown with the reason, never a guessed amount', () => {
     const r = ratesInForce('HR', '2026-03-01', 'DE');

@@ -8,11 +8,19 @@ import {
   foreignRate,
   foreignRules,
   fuelPrices,
+  GROUP_NAMES,
   mileageRates,
   nightRules,
   type Lookup,
 } from './lookup';
-import type { Band, LegalSource, Market, MealReductionRule, Validity } from './types';
+import {
+  WORKER_GROUPS,
+  type Band,
+  type LegalSource,
+  type Market,
+  type MealReductionRule,
+  type Validity,
+} from './types';
 
 export type RateKind =
   'DomesticPerDiem' | 'ForeignPerDiem' | 'MealReduction' | 'NightAllowance' | 'Mileage' | 'FuelPrice';
@@ -220,6 +228,28 @@ function countryRateRows(market: Market, country: string, date: string, rows: Ra
       description: `Hotel limit per night in ${country}`,
       value: r.hotelLimit,
       unit: 'PerNight',
+    });
+  }
+  groupRateRows(market, country, date, rows, unknown);
+}
+
+/** A worker group's own rate for the country (item `FullDay/<group>`), when the group has rates in force. */
+function groupRateRows(market: Market, country: string, date: string, rows: RateRow[], unknown: UnknownRate[]): void {
+  for (const group of WORKER_GROUPS) {
+    if (countriesWithForeignRates(market, date, group).length === 0) continue;
+    const r = unknownOf(foreignRate(market, country, date, group), 'ForeignPerDiem', country, unknown);
+    if (!r) continue;
+    rows.push({
+      countryCode: country,
+      maximum: null,
+      ...validityOf(r),
+      source: r.source,
+      currencyCode: r.currency,
+      kind: 'ForeignPerDiem',
+      item: `FullDay/${group}`,
+      description: `Foreign per-diem for a full day in ${country}, for ${GROUP_NAMES[group]} only`,
+      value: r.amount,
+      unit: 'PerDay',
     });
   }
 }

@@ -10,6 +10,12 @@ export interface LegalSource {
   act: string;
   /** For example `§ 163 odst. 1 zákoníku práce`; null when the research names the act only. */
   provision: string | null;
+  /**
+   * Where the research read the figure when not in the instrument's own text (an accountants' list, a
+   * ministry page), or why it is taken as unchanged ("derived: absent from the change list"). Absent when
+   * the instrument itself was read.
+   */
+  reportedBy?: string;
 }
 
 /**
@@ -96,8 +102,17 @@ export interface ForeignRules extends Validity {
   source: LegalSource;
 }
 
+/**
+ * A group of workers with rates of their own: SK mobile road-transport workers (opatrenie 9/2026 Z. z.,
+ * from 2026-01-30). Absent on a rate: the rate for everyone else.
+ */
+export type WorkerGroup = 'MobileRoadTransport';
+export const WORKER_GROUPS: readonly WorkerGroup[] = ['MobileRoadTransport'];
+
 export interface ForeignRate extends Validity {
   market: Market;
+  /** The group the rate is for; absent for the general rate. */
+  workerGroup?: WorkerGroup;
   /** ISO 3166-1 alpha-2 of the destination. */
   countryCode: string;
   amount: string;

@@ -22,6 +22,7 @@ const FULL_KEYS = [
   'costCenterIds',
   'customFields',
   'email',
+  'mobileRoadTransportWorker',
   'phone',
   'residency',
   'taxId',

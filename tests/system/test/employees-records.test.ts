@@ -28,6 +28,7 @@ const FULL_KEYS = [
   'isAccountOwner',
   'isArchived',
   'lastName',
+  'mobileRoadTransportWorker',
   'permissions',
   'phone',
   'position',
@@ -161,8 +162,10 @@ describe('employees: records', () => {
         status: 'Inactive',
         isArchived: true,
         residency: 'NonResident',
+        mobileRoadTransportWorker: true,
         customFields: { badge: 'B-1' },
       });
+      expect(e.mobileRoadTransportWorker).toBe(true);
       const put = await hr.put(`/api/v1/employees/${e.id}`, { firstName: 'Renamed', lastName: e.lastName });
       expect(put.status).toBe(200);
       expect(put.body).toMatchObject({
@@ -179,6 +182,7 @@ describe('employees: records', () => {
         status: 'Active',
         isArchived: false,
         residency: 'Resident',
+        mobileRoadTransportWorker: false,
         customFields: {},
         createdAt: e.createdAt,
       });
@@ -336,6 +340,7 @@ describe('employees: records', () => {
       ['status', { status: 'Retired' }],
       ['isArchived', { isArchived: 'yes' }],
       ['residency', { residency: 'Martian' }],
+      ['mobileRoadTransportWorker', { mobileRoadTransportWorker: 'yes' }],
       ['customFields', { customFields: { 'bad.key': 1 } }],
       ['customFields.nested', { customFields: { nested: { no: 1 } } }],
       ['permissions[0]', { permissions: ['not a flag'] }],

@@ -117,6 +117,7 @@ describe('employees: webhooks', () => {
         'bankAccount',
         'bic',
         'residency',
+        'mobileRoadTransportWorker',
         'costCenterIds',
         'customFields',
         'tenantId',

@@ -410,25 +410,58 @@ describe('entries: per-diem rows', () => {
       expect(none.body).toMatchObject({ perDiems: [], perDiemTotal: 0 });
     });
 
-    it('CZ foreign rates are unknown: the row says so; an override (in CZK) makes it payable', async () => {
-      // CZ: Prague 06:00 → Austria 10:00–19:00 → home 20:00. Home 5 h (5–12 h) → 155 Kč (vyhl. 573/2025);
-      // the MF foreign rates are not verified (REGULATIONS.md): the Austrian row has no amount.
+    it('a CZ trip abroad has a per-diem total: Austria ⅓ × 45 € converted on the advancePaymentDate (CNB)', async () => {
+      // CZ: Prague 06:00 → Austria 10:00–19:00 → home 20:00 (2 Nov 2026). Home 5 h (5–12 h) → 155 Kč
+      // (vyhl. 573/2025); Austria 9 h (1–12 h, §170(1)) → ⅓ × 45 € (vyhl. 489/2025 Sb.) = 15.00 €;
+      // CNB 2 Nov 2026 EUR 24.240 → 363.60 Kč. Total 155 + 363.60 = 518.60 Kč.
       const stops = [
         { time: '2026-11-02T05:00:00Z', countryCode: 'CZ' },
         { time: '2026-11-02T09:00:00Z', countryCode: 'AT' },
         { time: '2026-11-02T18:00:00Z', countryCode: 'CZ' },
         { time: '2026-11-02T19:00:00Z', countryCode: 'CZ' },
       ];
-      const e = await entry(cz);
+      const e = await entry(cz, { advancePaymentDate: '2026-11-02' });
       const res = await cz.post(fromItinerary(e.id), { stops });
       expect(res.status).toBe(200);
       expect(res.body.items[0]).toMatchObject({ countryCode: 'CZ', amount: 155, amountInBaseCurrency: 155 });
-      expect(res.body.items[1]).toMatchObject({ countryCode: 'AT', amount: null, amountInBaseCurrency: null });
+      expect(res.body.items[1]).toMatchObject({
+        countryCode: 'AT',
+        band: '1-12h',
+        amount: 15,
+        currencyCode: 'EUR',
+        amountInBaseCurrency: 363.6,
+        exchangeRateSource: 'CNB',
+      });
+      expect(res.body.items[1].source.act).toContain('489/2025');
+      expect(res.body).toMatchObject({ total: 518.6, complete: true });
+      // An override is in the row's currency: 20 € × 24.240 = 484.80 Kč; total 639.80 Kč.
+      const got = (await cz.get(`${ENTRIES}/${e.id}`)).body;
+      expect(got.perDiemTotal).toBe(518.6);
+      const rows = got.perDiems.map((r: Record<string, unknown>) =>
+        r.countryCode === 'AT' ? { ...r, overrideAmount: 20, overrideReason: 'Company rate for Austria' } : r,
+      );
+      const put = await cz.put(`${ENTRIES}/${e.id}`, { ...got, perDiems: rows });
+      expect(put.status).toBe(200);
+      expect(put.body.perDiems[1]).toMatchObject({ amount: 15, payableAmount: 20, amountInBaseCurrency: 484.8 });
+      expect(put.body.perDiemTotal).toBe(639.8);
+    });
+
+    it('a CZ rate the research has not verified (Slovenia) is unknown: the row says so; an override (in CZK) pays it', async () => {
+      const stops = [
+        { time: '2026-11-02T05:00:00Z', countryCode: 'CZ' },
+        { time: '2026-11-02T09:00:00Z', countryCode: 'SI' },
+        { time: '2026-11-02T18:00:00Z', countryCode: 'CZ' },
+        { time: '2026-11-02T19:00:00Z', countryCode: 'CZ' },
+      ];
+      const e = await entry(cz);
+      const res = await cz.post(fromItinerary(e.id), { stops });
+      expect(res.status).toBe(200);
+      expect(res.body.items[1]).toMatchObject({ countryCode: 'SI', amount: null, amountInBaseCurrency: null });
       expect(res.body.items[1].reason).toEqual(expect.any(String));
       expect(res.body).toMatchObject({ total: null, complete: false });
       const got = (await cz.get(`${ENTRIES}/${e.id}`)).body;
       const rows = got.perDiems.map((r: Record<string, unknown>) =>
-        r.countryCode === 'AT' ? { ...r, overrideAmount: 1200, overrideReason: 'Company rate for Austria' } : r,
+        r.countryCode === 'SI' ? { ...r, overrideAmount: 1200, overrideReason: 'Company rate for Slovenia' } : r,
       );
       const put = await cz.put(`${ENTRIES}/${e.id}`, { ...got, perDiems: rows });
       expect(put.status).toBe(200);

@@ -510,14 +510,14 @@ describe('payouts', () => {
   // Issue 20, section 4: an unknown per-diem total is never paid as 0 (docs/decisions/0109).
   it('an entry whose per-diem total is unknown is never paid as 0: not ready, refused by a batch, and it says why', async () => {
     const t = await stack.tenant('CZ');
-    // CZ: the foreign (MF) rates are not verified, so the Austrian row has no amount (REGULATIONS.md).
+    // CZ: the Slovenian base rate of vyhl. 489/2025 Sb. is UNVERIFIED, so the row has no amount (REGULATIONS.md).
     const res = await t.api.post('/api/v1/travel-entries', {
       departureDate: '2026-11-02',
       returnDate: '2026-11-02',
       advancePayment: 0,
       currencyCode: 'CZK',
       expenses: [{ kind: 'Other', date: '2026-11-02', amount: 500, currencyCode: 'CZK', description: 'Train' }],
-      perDiems: [{ countryCode: 'AT', departureTime: '2026-11-02T05:00:00Z', arrivalTime: '2026-11-02T19:00:00Z' }],
+      perDiems: [{ countryCode: 'SI', departureTime: '2026-11-02T05:00:00Z', arrivalTime: '2026-11-02T19:00:00Z' }],
     });
     expect(res.status).toBe(201);
     expect(res.body.perDiems[0].amountInBaseCurrency).toBeNull();

@@ -82,6 +82,33 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
     expect(resident.body.items[0].warnings).toEqual([]);
   });
 
+  it('with employeeId, an SK mobile road-transport worker gets the rates of opatrenie 9/2026 Z. z.', async () => {
+    // SK, 3 Nov 2026: Bratislava 06:00 → Austria 08:00–22:00 (14 h, over 12 h: 100 %) → home 23:00.
+    // Anyone: 45 € (opatrenie 401/2012); a mobile road-transport worker: 63 € (9/2026, from 2026-01-30).
+    const sk = await stack.tenant('SK');
+    const driver = await sk.api.post('/api/v1/employees', {
+      firstName: 'Ján',
+      lastName: 'Kováč',
+      mobileRoadTransportWorker: true,
+    });
+    expect(driver.status).toBe(201);
+    expect(driver.body.mobileRoadTransportWorker).toBe(true);
+    const stops = [
+      { time: '2026-11-03T05:00:00Z', countryCode: 'SK' },
+      { time: '2026-11-03T07:00:00Z', countryCode: 'AT' },
+      { time: '2026-11-03T21:00:00Z', countryCode: 'SK' },
+      { time: '2026-11-03T22:00:00Z', countryCode: 'SK' },
+    ];
+    const at = (body: { items: { countryCode: string }[] }) => body.items.find((r) => r.countryCode === 'AT');
+    const res = await sk.api.post(CALCULATE, { stops, employeeId: driver.body.id });
+    expect(res.status).toBe(200);
+    expect(at(res.body)).toMatchObject({ amount: 63, currencyCode: 'EUR', amountInBaseCurrency: 63 });
+    expect(res.body.total).toBe(63);
+    const anyone = await sk.api.post(CALCULATE, { stops, employeeId: sk.employeeId });
+    expect(at(anyone.body)).toMatchObject({ amount: 45, amountInBaseCurrency: 45 });
+    expect((await sk.api.post(CALCULATE, { stops })).body.total).toBe(45);
+  });
+
   it('meals reduce a row, keyed by the wall-clock departure the calculator echoes', async () => {
     // SK: lunch −40 % of the > 18 h amount (20.60 × 0.40 = 8.24): 13.80 − 8.24 = 5.56 €.
     const sk = await stack.tenant('SK');
@@ -135,9 +162,10 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
     expect(Math.round(res.body.total * 100)).toBe(sum);
   });
 
-  it('an unknown rate is answered honestly: the row says why, the total is null, never a guess', async () => {
-    // CZ foreign stravné: the fractions by hours abroad are UNVERIFIED (REGULATIONS.md, Czechia), so the
-    // 14 hours in Germany have no statutory amount; the domestic hours keep theirs.
+  it('a CZ trip to Germany is priced: ⅔ × 50 € converted with CNB on the trip date', async () => {
+    // CZ, 3 Nov 2026: Prague 06:00 → Germany 08:00–22:00 → home 23:00. Home 2 h + 1 h = 3 h (under 5 h) → 0 Kč.
+    // Germany 14 h: more than 12 up to 18 h → ⅔ of 50 € (vyhl. 489/2025 Sb.) = 33.33 €; CNB 3 Nov 2026 EUR
+    // 24.297 → 33.33 × 24.297 = 809.819… → 809.82 Kč (decision 0056: the trip's start date).
     const cz = await stack.tenant('CZ');
     const res = await cz.api.post(CALCULATE, {
       stops: [
@@ -149,7 +177,32 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
     });
     expect(res.status).toBe(200);
     const de = res.body.items.find((r: { countryCode: string }) => r.countryCode === 'DE');
-    expect(de).toMatchObject({ amount: null, amountInBaseCurrency: null, reason: expect.any(String) });
+    expect(de).toMatchObject({
+      hours: 14,
+      amount: 33.33,
+      currencyCode: 'EUR',
+      amountInBaseCurrency: 809.82,
+      exchangeRateSource: 'CNB',
+      reason: null,
+    });
+    expect(res.body).toMatchObject({ total: 809.82, complete: true, currencyCode: 'CZK' });
+  });
+
+  it('an unknown rate is answered honestly: the row says why, the total is null, never a guess', async () => {
+    // CZ foreign stravné for Slovenia: UNVERIFIED in REGULATIONS.md (second pass), so the 14 hours there have
+    // no statutory amount; the domestic hours keep theirs.
+    const cz = await stack.tenant('CZ');
+    const res = await cz.api.post(CALCULATE, {
+      stops: [
+        { time: '2026-11-03T05:00:00Z', countryCode: 'CZ' },
+        { time: '2026-11-03T07:00:00Z', countryCode: 'SI' },
+        { time: '2026-11-03T21:00:00Z', countryCode: 'CZ' },
+        { time: '2026-11-03T22:00:00Z', countryCode: 'CZ' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const si = res.body.items.find((r: { countryCode: string }) => r.countryCode === 'SI');
+    expect(si).toMatchObject({ amount: null, amountInBaseCurrency: null, reason: expect.any(String) });
     expect(res.body).toMatchObject({ total: null, complete: false, currencyCode: 'CZK' });
   });
 

@@ -109,13 +109,32 @@ describe('reference data', () => {
       expect(row(res.body, 'FuelPrice', 'Diesel').value).toBe('34.70');
     });
 
-    it('CZ to Germany: the foreign rate is unknown (the MF decree rates are not verified), never guessed', async () => {
+    it('CZ to Germany: 50 € a day in 2026 (vyhl. 489/2025 Sb.), 45 € in 2025 (373/2024 Sb.); bands ⅓ / ⅔ / full', async () => {
       const t = await stack.tenant('CZ');
       const res = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=DE');
+      expect(row(res.body, 'ForeignPerDiem', 'FullDay', 'DE')).toMatchObject({
+        value: '50',
+        currencyCode: 'EUR',
+        effectiveFrom: '2026-01-01',
+        effectiveTo: '2026-12-31',
+        source: { act: 'Vyhláška č. 489/2025 Sb.', provision: null, reportedBy: expect.any(String) },
+      });
+      expect(res.body.rows.filter((r: any) => r.unit === 'Share').map((r: any) => [r.item, r.value])).toEqual([
+        ['1-12h', '1/3'],
+        ['>12-18h', '2/3'],
+        ['>18h', '1/1'],
+      ]);
+      const y2025 = await t.api.get('/api/v1/reference/per-diem-rates?date=2025-06-02&country=DE');
+      expect(row(y2025.body, 'ForeignPerDiem', 'FullDay', 'DE').value).toBe('45');
+    });
+
+    it('CZ to Slovenia: the rate is UNVERIFIED, so unknown with the reason, never guessed', async () => {
+      const t = await stack.tenant('CZ');
+      const res = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=SI');
       expect(res.body.rows.filter((r: any) => r.item === 'FullDay')).toEqual([]);
       expect(res.body.unknown).toContainEqual({
         kind: 'ForeignPerDiem',
-        countryCode: 'DE',
+        countryCode: 'SI',
         reason: expect.any(String),
       });
     });
@@ -150,7 +169,7 @@ describe('reference data', () => {
       expect(row(austria.body, 'NightAllowance', 'HotelLimit', 'AT')).toMatchObject({ value: '150' });
     });
 
-    it('HR: dnevnica 15 / 30 €, Austria 90 €, 0.50 €/km; Germany unknown', async () => {
+    it('HR: dnevnica 15 / 30 €, Austria 90 €, Belgium 90 €, Bosnia 50 €, 0.50 €/km; Germany unknown', async () => {
       const t = await stack.tenant('HR');
       const domestic = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02');
       expect(values(domestic.body, 'DomesticPerDiem')).toEqual([
@@ -159,6 +178,8 @@ describe('reference data', () => {
       ]);
       expect(row(domestic.body, 'Mileage', 'Car').value).toBe('0.50');
       expect(row(domestic.body, 'ForeignPerDiem', 'FullDay', 'AT').value).toBe('90');
+      expect(row(domestic.body, 'ForeignPerDiem', 'FullDay', 'BE').value).toBe('90');
+      expect(row(domestic.body, 'ForeignPerDiem', 'FullDay', 'BA').value).toBe('50');
       const germany = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=DE');
       expect(germany.body.unknown).toContainEqual(
         expect.objectContaining({ kind: 'ForeignPerDiem', countryCode: 'DE' }),
@@ -169,8 +190,8 @@ describe('reference data', () => {
       const t = await stack.tenant('SI');
       const domestic = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=SI');
       expect(values(domestic.body, 'DomesticPerDiem')).toEqual([
-        ['6-8h', '7.45', 'EUR'],
-        ['8-12h', '10.68', 'EUR'],
+        ['>6-8h', '7.45', 'EUR'],
+        ['>8-12h', '10.68', 'EUR'],
         ['>12-24h', '21.39', 'EUR'],
       ]);
       expect(row(domestic.body, 'DomesticPerDiem', '>12-24h').effectiveFrom).toBeNull();

@@ -36,6 +36,7 @@ const RESOURCES: Resource[] = [
         position: 'Engineer',
         departmentId: dep,
         residency: 'Resident',
+        mobileRoadTransportWorker: true,
         costCenterIds: [cc],
         customFields: { badge: 'B-7', level: 3, remote: true, note: null },
         permissions: ['ReadAllEntries'],

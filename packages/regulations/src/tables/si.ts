@@ -15,15 +15,17 @@ export const SI: MarketTables = {
       effectiveTo: null,
       currency: 'EUR',
       bands: [
-        { id: '6-8h', from: { hours: 6, inclusive: true }, to: { hours: 8, inclusive: false }, amount: '7.45' },
-        { id: '8-12h', from: { hours: 8, inclusive: true }, to: { hours: 12, inclusive: true }, amount: '10.68' },
+        // "nad 6 do 8 ur", "nad 8 do 12 ur", "nad 12 do 24 ur": each band excludes its lower edge and
+        // includes its upper one (research, second pass).
+        { id: '>6-8h', from: { hours: 6, inclusive: false }, to: { hours: 8, inclusive: true }, amount: '7.45' },
+        { id: '>8-12h', from: { hours: 8, inclusive: false }, to: { hours: 12, inclusive: true }, amount: '10.68' },
         { id: '>12-24h', from: { hours: 12, inclusive: false }, to: { hours: 24, inclusive: true }, amount: '21.39' },
       ],
       multiDayRule: 'Full 24-hour blocks first; the remainder falls in one band.',
       mealReduction: {
         kind: 'perMealByBand',
         of: 'bandAmount',
-        byBand: { '>12-24h': { Breakfast: '10' }, '8-12h': { Breakfast: '15' }, '6-8h': null },
+        byBand: { '>12-24h': { Breakfast: '10' }, '>8-12h': { Breakfast: '15' }, '>6-8h': null },
         text: 'Breakfast paid: the dnevnica is reduced by 10 % (over 12 hours) or 15 % (8 to 12 hours).',
       },
       source: { act: UREDBA, provision: null },
@@ -35,16 +37,17 @@ export const SI: MarketTables = {
       effectiveFrom: null,
       effectiveTo: null,
       bands: [
+        // Worded like the domestic bands: over 6 up to 8 h, over 8 up to 14 h, over 14 up to 24 h.
         {
-          id: '6-8h',
-          from: { hours: 6, inclusive: true },
-          to: { hours: 8, inclusive: false },
+          id: '>6-8h',
+          from: { hours: 6, inclusive: false },
+          to: { hours: 8, inclusive: true },
           amount: null,
           fraction: '1/4',
         },
         {
-          id: '8-14h',
-          from: { hours: 8, inclusive: true },
+          id: '>8-14h',
+          from: { hours: 8, inclusive: false },
           to: { hours: 14, inclusive: true },
           amount: null,
           fraction: '3/4',
@@ -62,8 +65,8 @@ export const SI: MarketTables = {
         of: 'bandAmount',
         byBand: {
           '>14-24h': { Breakfast: '10', Lunch: '35', Dinner: '35' },
-          '8-14h': { Breakfast: '15', Lunch: '40', Dinner: '40' },
-          '6-8h': null,
+          '>8-14h': { Breakfast: '15', Lunch: '40', Dinner: '40' },
+          '>6-8h': null,
         },
         minimumPaidPercent: '20',
         text:

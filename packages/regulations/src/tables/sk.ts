@@ -5,6 +5,8 @@ import type { Band, MarketTables } from '../types';
 
 const LAW = 'Zákon č. 283/2002 Z. z. o cestovných náhradách';
 const MPSVR = 'MPSVR SR announcement of the stravné amounts';
+const OPATRENIE_401 = 'Opatrenie MF SR č. 401/2012 Z. z.';
+const CESMAD = 'cesmad.sk list of the opatrenie 401/2012 rates';
 
 const bands = (a: string, b: string, c: string): Band[] => [
   { id: '5-12h', from: { hours: 5, inclusive: true }, to: { hours: 12, inclusive: true }, amount: a },
@@ -73,18 +75,52 @@ export const SK: MarketTables = {
       source: { act: LAW, provision: null },
     },
   ],
-  // Base rates of opatrenie 401/2012 Z. z. (in force from 2013-01-01). The HR row is unverified: absent.
+  // Base rates of opatrenie 401/2012 Z. z. (in force from 2013-01-01; unchanged as of 2025-11), as listed
+  // by cesmad.sk (research, second pass). The HR row comes from two accountants' sites, not the primary
+  // text, and says so.
   foreignRates: [
-    { countryCode: 'CZ', amount: '600', currency: 'CZK' },
-    { countryCode: 'PL', amount: '37', currency: 'EUR' },
-    { countryCode: 'SI', amount: '38', currency: 'EUR' },
-  ].map((r) => ({
-    market: 'SK' as const,
-    ...r,
-    effectiveFrom: '2013-01-01',
-    effectiveTo: null,
-    source: { act: 'Opatrenie MF SR č. 401/2012 Z. z.', provision: null },
-  })),
+    ...[
+      { countryCode: 'AT', amount: '45', currency: 'EUR', reportedBy: CESMAD },
+      { countryCode: 'CZ', amount: '600', currency: 'CZK', reportedBy: CESMAD },
+      { countryCode: 'DE', amount: '45', currency: 'EUR', reportedBy: CESMAD },
+      { countryCode: 'GB', amount: '37', currency: 'GBP', reportedBy: CESMAD },
+      { countryCode: 'HU', amount: '39', currency: 'EUR', reportedBy: CESMAD },
+      { countryCode: 'IT', amount: '45', currency: 'EUR', reportedBy: CESMAD },
+      { countryCode: 'PL', amount: '37', currency: 'EUR', reportedBy: CESMAD },
+      { countryCode: 'SI', amount: '38', currency: 'EUR', reportedBy: CESMAD },
+      {
+        countryCode: 'HR',
+        amount: '40',
+        currency: 'EUR',
+        reportedBy: "two accountants' sites quoting the opatrenie (not the primary text)",
+      },
+    ].map(({ reportedBy, ...r }) => ({
+      market: 'SK' as const,
+      ...r,
+      effectiveFrom: '2013-01-01',
+      effectiveTo: null,
+      source: { act: OPATRENIE_401, provision: null, reportedBy },
+    })),
+    // Opatrenie MF SR 9/2026 Z. z., from 2026-01-30: higher rates for mobile road-transport workers only
+    // (an employee marked so); the research lists these eight countries.
+    ...[
+      { countryCode: 'AT', amount: '63', currency: 'EUR' },
+      { countryCode: 'CZ', amount: '1200', currency: 'CZK' },
+      { countryCode: 'DE', amount: '63', currency: 'EUR' },
+      { countryCode: 'HR', amount: '56', currency: 'EUR' },
+      { countryCode: 'HU', amount: '55', currency: 'EUR' },
+      { countryCode: 'IT', amount: '63', currency: 'EUR' },
+      { countryCode: 'PL', amount: '52', currency: 'EUR' },
+      { countryCode: 'SI', amount: '53', currency: 'EUR' },
+    ].map((r) => ({
+      market: 'SK' as const,
+      ...r,
+      workerGroup: 'MobileRoadTransport' as const,
+      effectiveFrom: '2026-01-30',
+      effectiveTo: null,
+      source: { act: 'Opatrenie MF SR č. 9/2026 Z. z.', provision: null, reportedBy: 'cesmad.sk' },
+    })),
+  ],
   mileage: [
     {
       market: 'SK',
@@ -120,7 +156,10 @@ export const SK: MarketTables = {
         'Slovakia prices fuel at the receipt price, otherwise at a Statistical Office average whose figures the ' +
         'research has not verified.',
     },
-    { topic: 'foreign', reason: 'Only the CZ, PL and SI base rates are verified; the HR row is not.' },
+    {
+      topic: 'foreign',
+      reason: 'Base rates of opatrenie 401/2012 Z. z. are verified for AT, CZ, DE, GB, HR, HU, IT, PL and SI only.',
+    },
     { topic: 'night', reason: 'Slovak law has no separate night allowance in the research.' },
   ],
 };

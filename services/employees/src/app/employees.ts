@@ -198,8 +198,8 @@ export class EmployeesApp {
   }
 
   /**
-   * Full replace: every field the body omits is cleared (status, isArchived and residency fall back to
-   * their defaults), except `costCenterIds` and `permissions`, which an omission keeps. Raises
+   * Full replace: every field the body omits is cleared (status, isArchived, residency and
+   * mobileRoadTransportWorker fall back to their defaults), except `costCenterIds` and `permissions`, which an omission keeps. Raises
    * `employee.updated` in the same single-document write, on every update that changes the record; a
    * body that changes nothing is a no-op (no write, no event, the same `editedAt`: docs/decisions/0035).
    */

@@ -62,6 +62,7 @@ export async function createTenant(repos: EmployeesRepositories, input: NewTenan
     isAccountOwner: true,
     isArchived: false,
     residency: 'Resident',
+    mobileRoadTransportWorker: false,
     costCenterIds: [],
     customFields: {},
     permissions: ownerPermissions(),

@@ -30,10 +30,15 @@ describe('replacedFields', () => {
         status: 'Active',
         isArchived: false,
         residency: 'Resident',
+        mobileRoadTransportWorker: false,
         customFields: {},
       },
       errors: {},
     });
+    expect(
+      replacedFields({ firstName: 'Ana', lastName: 'Horvat', mobileRoadTransportWorker: true }, 'SK').fields
+        .mobileRoadTransportWorker,
+    ).toBe(true);
   });
 
   it('trims text, stores blank optional text as null, lower-cases e-mail and ids', () => {

@@ -29,6 +29,7 @@ const employee: Employee = {
   isAccountOwner: true,
   isArchived: false,
   residency: 'NonResident',
+  mobileRoadTransportWorker: false,
   costCenterIds: ['cc-PII-COSTCENTER'],
   customFields: { badge: 'PII-CUSTOM-FIELD', emergencyContact: 'PII-EMERGENCY' },
   permissions: ['ManageVehicles', 'ReadAllEntries', 'FutureFlag'],
@@ -177,6 +178,12 @@ describe('toEmployeeView', () => {
 });
 
 describe('sameEmployeeState', () => {
+  it('a record stored before mobileRoadTransportWorker existed equals the same record with its default false', () => {
+    const { mobileRoadTransportWorker: _absent, ...legacy } = employee;
+    expect(sameEmployeeState(legacy as Employee, { ...employee, mobileRoadTransportWorker: false })).toBe(true);
+    expect(sameEmployeeState(legacy as Employee, { ...employee, mobileRoadTransportWorker: true })).toBe(false);
+  });
+
   it('is true for the same values, whatever the key order of custom fields', () => {
     const reordered = { ...employee, customFields: { emergencyContact: 'PII-EMERGENCY', badge: 'PII-CUSTOM-FIELD' } };
     expect(sameEmployeeState(employee, reordered)).toBe(true);
@@ -191,6 +198,7 @@ describe('sameEmployeeState', () => {
     ['cost centers', { costCenterIds: [] }],
     ['residency', { residency: 'Resident' }],
     ['archived', { isArchived: true }],
+    ['the mobile road-transport flag', { mobileRoadTransportWorker: true }],
   ])('is false when %s changes', (_name, change) => {
     expect(sameEmployeeState(employee, { ...employee, ...change })).toBe(false);
   });

@@ -26,6 +26,8 @@ export interface Employee {
   isAccountOwner: boolean;
   isArchived: boolean;
   residency: Residency;
+  /** SK: the higher foreign per-diem rates of opatrenie 9/2026 Z. z. apply to them (docs/decisions/0125). */
+  mobileRoadTransportWorker: boolean;
   costCenterIds: string[];
   customFields: Record<string, unknown>;
   permissions: string[];
@@ -57,6 +59,7 @@ export function toEmployeeResponse(e: Employee) {
     isAccountOwner: e.isAccountOwner,
     isArchived: e.isArchived,
     residency: e.residency,
+    mobileRoadTransportWorker: e.mobileRoadTransportWorker ?? false,
     costCenterIds: e.costCenterIds ?? [],
     customFields: e.customFields ?? {},
     permissions: e.permissions ?? [],
@@ -125,6 +128,10 @@ export function toEmployeeView(reader: Reader, e: Employee) {
   return readsAllPersonalData(reader) || reader.employeeId === e._id ? toEmployeeResponse(e) : toEmployeeSummary(e);
 }
 
+const DEFAULTS: Partial<Record<keyof ReplacedFields | 'costCenterIds' | 'permissions', unknown>> = {
+  mobileRoadTransportWorker: false,
+};
+
 /** Whether a full replace leaves the stored record as it is (then it is a no-op: no write, no event). */
 export function sameEmployeeState(
   a: ReplacedFields & Pick<Employee, 'costCenterIds' | 'permissions'>,
@@ -144,11 +151,13 @@ export function sameEmployeeState(
     'status',
     'isArchived',
     'residency',
+    'mobileRoadTransportWorker',
     'costCenterIds',
     'permissions',
     'customFields',
   ];
-  return keys.every((k) => sameValue(a[k] ?? null, b[k] ?? null));
+  // A record stored before a field existed reads as its default (mobileRoadTransportWorker: false).
+  return keys.every((k) => sameValue(a[k] ?? DEFAULTS[k] ?? null, b[k] ?? DEFAULTS[k] ?? null));
 }
 
 /** At most this many distinct cost centers per employee write (duplicates count once). */
@@ -169,6 +178,7 @@ export interface EmployeeWrite {
   status?: EmployeeStatus;
   isArchived?: boolean;
   residency?: Residency;
+  mobileRoadTransportWorker?: boolean;
   costCenterIds?: string[];
   customFields?: Record<string, string | number | boolean | null>;
   permissions?: string[];
@@ -190,6 +200,7 @@ export type ReplacedFields = Pick<
   | 'status'
   | 'isArchived'
   | 'residency'
+  | 'mobileRoadTransportWorker'
   | 'customFields'
 >;
 
@@ -218,7 +229,7 @@ function emailText(value: string | null | undefined): { value: string | null; pr
 
 /**
  * Normalizes and checks the fields a create or full-replace update writes. An omitted optional field is
- * cleared (null, or its default for status, isArchived and residency). References to other records
+ * cleared (null, or its default for status, isArchived, residency and mobileRoadTransportWorker). References to other records
  * (department, cost centers) and uniqueness are checked by the use case, which can read the database.
  */
 export function replacedFields(input: EmployeeWrite, market: Market): { fields: ReplacedFields; errors: FieldErrors } {
@@ -241,6 +252,7 @@ export function replacedFields(input: EmployeeWrite, market: Market): { fields: 
     status: input.status ?? 'Active',
     isArchived: input.isArchived ?? false,
     residency: input.residency ?? 'Resident',
+    mobileRoadTransportWorker: input.mobileRoadTransportWorker ?? false,
     customFields: { ...(input.customFields ?? {}) },
   };
   if (fields.phone) addFieldError(errors, 'phone', checkPhone(fields.phone));

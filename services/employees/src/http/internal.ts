@@ -31,8 +31,10 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
         id: employee._id,
         status: employee.status,
         isArchived: employee.isArchived ?? false,
-        // The per-diem calculator (entries): the SI tax-free cap depends on it. Not personal data.
+        // The per-diem calculator (entries): the SI tax-free cap depends on the residency, the SK foreign
+        // rates on the mobile road-transport flag. Not personal data.
         residency: employee.residency ?? 'Resident',
+        mobileRoadTransportWorker: employee.mobileRoadTransportWorker ?? false,
       });
     }),
   );

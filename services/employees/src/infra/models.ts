@@ -83,6 +83,7 @@ export function registerModels(conn: Connection): EmployeesModels {
       isAccountOwner: { type: Boolean, default: false },
       isArchived: { type: Boolean, default: false },
       residency: { type: String, default: 'Resident' },
+      mobileRoadTransportWorker: { type: Boolean, default: false },
       costCenterIds: { type: [String], default: [] },
       customFields: { type: Object, default: {} },
       permissions: { type: [String], default: [] },

@@ -23,7 +23,7 @@ const toAustria = {
   ],
 };
 
-const noEmployees = { residencyOf: async () => null };
+const noEmployees = { perDiemProfileOf: async () => null };
 
 describe('PerDiemCalculator', () => {
   it('converts a foreign row on the trip start date (0056) and sums the total in the base currency', async () => {

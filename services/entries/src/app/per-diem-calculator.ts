@@ -1,5 +1,6 @@
 // The stateless per-diem calculator (issue 14, POST /api/v1/utilities/per-diems/calculate): the engine
-// of @travel/per-diem over the caller's itinerary, in the caller's market, with the employee's residency;
+// of @travel/per-diem over the caller's itinerary, in the caller's market, with the employee's residency
+// and road-transport flag;
 // each foreign-currency row converted into the base currency through reference-fx. Nothing is stored.
 import { decimal, type Decimal } from '@travel/money';
 import {
@@ -15,9 +16,15 @@ import {
 import { AppError, throwIfInvalid, type CallerContext, type Market } from '@travel/platform';
 import { itineraryListErrors } from '../domain/limits';
 
-/** The employees service: the residency of an employee of the company, or null when there is no such employee. */
-export interface ResidencyDirectory {
-  residencyOf(tenantId: string, employeeId: string): Promise<Residency | null>;
+/** What the per-diem rules read of an employee: residency (SI tax-free cap), the SK road-transport flag. */
+export interface PerDiemProfile {
+  residency: Residency;
+  mobileRoadTransportWorker: boolean;
+}
+
+/** The employees service: the per-diem profile of an employee of the company, or null when there is none. */
+export interface PerDiemProfiles {
+  perDiemProfileOf(tenantId: string, employeeId: string): Promise<PerDiemProfile | null>;
 }
 
 export interface PerDiemConversion {
@@ -59,16 +66,22 @@ export interface Calculation {
 
 export class PerDiemCalculator {
   constructor(
-    private readonly employees: ResidencyDirectory,
+    private readonly employees: PerDiemProfiles,
     private readonly fx: PerDiemCurrencyConverter,
   ) {}
 
   async calculate(caller: CallerContext, request: CalculatorRequest): Promise<Calculation> {
     throwIfInvalid(itineraryListErrors(request)); // before the engine walks the stops
-    const residency = request.employeeId ? await this.residency(caller, request.employeeId) : undefined;
+    const profile = request.employeeId ? await this.profile(caller, request.employeeId) : undefined;
     let result;
     try {
-      result = calculatePerDiems({ market: caller.market, residency, stops: request.stops, meals: request.meals });
+      result = calculatePerDiems({
+        market: caller.market,
+        residency: profile?.residency,
+        mobileRoadTransportWorker: profile?.mobileRoadTransportWorker,
+        stops: request.stops,
+        meals: request.meals,
+      });
     } catch (err) {
       if (err instanceof PerDiemInputError) throw new AppError('VALIDATION_FAILED', undefined, err.errors);
       throw err;
@@ -83,11 +96,11 @@ export class PerDiemCalculator {
     return { items, total, currencyCode: result.baseCurrencyCode, complete, fxDate };
   }
 
-  private async residency(caller: CallerContext, employeeId: string): Promise<Residency> {
-    const residency = await this.employees.residencyOf(caller.tenantId, employeeId);
-    if (!residency)
+  private async profile(caller: CallerContext, employeeId: string): Promise<PerDiemProfile> {
+    const profile = await this.employees.perDiemProfileOf(caller.tenantId, employeeId);
+    if (!profile)
       throw new AppError('VALIDATION_FAILED', undefined, { employeeId: ['no such employee in the company'] });
-    return residency;
+    return profile;
   }
 
   /** The row as the calculator answers it (wall-clock times), converted into the base currency. */

@@ -1,7 +1,7 @@
 // The per-diem FX date of an entry's rows (SPEC: for CZ tenants the entry's advancePaymentDate; decision
 // 0056 for the others: the trip's start date, as the calculator) and the manual-rate rule's outcomes.
 import { AppError, type CallerContext } from '@travel/platform';
-import { PerDiemPricer } from './per-diems';
+import { PerDiemPricer, type PricedRows } from './per-diems';
 import type { CurrencyConverter } from './ports';
 
 const caller = (market: CallerContext['market'], baseCurrency: string): CallerContext => ({
@@ -14,7 +14,9 @@ const caller = (market: CallerContext['market'], baseCurrency: string): CallerCo
   permissions: [],
   requestId: 'r1',
 });
-const employees = { residencyOf: async () => 'Resident' as const };
+const employees = {
+  perDiemProfileOf: async () => ({ residency: 'Resident' as const, mobileRoadTransportWorker: false }),
+};
 
 function recordingFx(answer?: AppError) {
   const asked: { currency: string; date: string; amount: string; manualRate: string | null }[] = [];
@@ -50,7 +52,53 @@ describe('PerDiemPricer', () => {
     expect(cz).toMatchObject({ amountInBaseCurrency: '100.00', exchangeRateSource: 'ECB', fxDate: '2026-03-02' });
   });
 
-  it("CZ: the per-diem FX date is the entry's advancePaymentDate (an override on an unknown row is CZK)", async () => {
+  it('SK: a mobile road-transport worker (the employee record says so) gets the 9/2026 rate: CZ 13 h → 1,200 CZK', async () => {
+    const { fx, asked } = recordingFx();
+    const drivers = {
+      perDiemProfileOf: async () => ({ residency: 'Resident' as const, mobileRoadTransportWorker: true }),
+    };
+    const priced = await new PerDiemPricer(fx, drivers).fromItinerary(
+      caller('SK', 'EUR'),
+      { employeeId: 'e1', advancePaymentDate: '2026-03-02' },
+      { stops: SK_TO_CZ },
+    );
+    expect(priced.rows.find((r) => r.countryCode === 'CZ')).toMatchObject({ amount: '1200.00', currencyCode: 'CZK' });
+    expect(asked).toEqual([{ currency: 'CZK', date: '2026-03-02', amount: '1200.00', manualRate: null }]);
+  });
+
+  it('CZ domestic-unit upgrade (decision 0126): from-itinerary and the rows it returns, sent back, price alike', async () => {
+    // 2 Mar 07:00 Prague depart; Germany 09:00 → 3 Mar 00:30; home 05:15. 3 Mar: 30 min abroad (under 1 h)
+    // joins the 4 h 45 min at home: 5.25 h → 155 Kč (decision 0123). 2 Mar: 2 h home 0 Kč, DE 15 h 33.33 €.
+    const pricer = new PerDiemPricer(recordingFx().fx, employees);
+    const entry = { employeeId: 'e1', advancePaymentDate: '2026-03-02' };
+    const built = await pricer.fromItinerary(caller('CZ', 'CZK'), entry, {
+      stops: [
+        { time: '2026-03-02T06:00:00Z', countryCode: 'CZ' },
+        { time: '2026-03-02T08:00:00Z', countryCode: 'DE' },
+        { time: '2026-03-02T23:30:00Z', countryCode: 'CZ' },
+        { time: '2026-03-03T04:15:00Z', countryCode: 'CZ' },
+      ],
+    });
+    const summary = (rows: PricedRows['rows']) => rows.map((r) => [r.countryCode, r.hours, r.band, r.amount]);
+    expect(summary(built.rows)).toEqual([
+      ['CZ', 2, null, '0.00'],
+      ['DE', 15, '>12-18h', '33.33'],
+      ['CZ', 5.25, '5-12h', '155.00'],
+    ]);
+    const again = await pricer.fromRows(
+      caller('CZ', 'CZK'),
+      entry,
+      built.rows.map((r) => ({
+        countryCode: r.countryCode,
+        departureTime: r.departureTime,
+        arrivalTime: r.arrivalTime,
+      })),
+    );
+    expect(again.errors).toEqual({});
+    expect(summary(again.rows)).toEqual(summary(built.rows));
+  });
+
+  it("CZ: the per-diem FX date is the entry's advancePaymentDate (an override is in the row's currency)", async () => {
     const { fx, asked } = recordingFx();
     const pricer = new PerDiemPricer(fx, employees);
     const rows = await pricer.fromRows(caller('CZ', 'CZK'), { employeeId: 'e1', advancePaymentDate: '2026-02-27' }, [
@@ -59,16 +107,19 @@ describe('PerDiemPricer', () => {
         countryCode: 'AT',
         departureTime: '2026-03-02T09:00:00Z',
         arrivalTime: '2026-03-02T18:00:00Z',
-        overrideAmount: 1200,
+        overrideAmount: 20,
         overrideReason: 'Company rate',
       },
     ]);
     expect(rows.errors).toEqual({});
-    // Nothing is in a foreign currency (the MF foreign rates are not verified, so the AT row is unknown and
-    // its override is in CZK): no conversion is asked. The date rule is exercised when a CZ row is in a
-    // foreign currency, which the verified tables do not produce today (docs/decisions/0070).
-    expect(asked).toEqual([]);
-    expect(rows.rows.map((r) => r.amountInBaseCurrency)).toEqual(['155.00', '1200.00']);
+    // Home 5 h → 155 Kč (CZK, nothing to convert). Austria 9 h → ⅓ × 45 € = 15.00 € (vyhl. 489/2025 Sb.),
+    // paid as the override of 20 € and converted on the advancePaymentDate, not the trip date.
+    expect(rows.rows.map((r) => [r.amount, r.currencyCode, r.payableAmount])).toEqual([
+      ['155.00', 'CZK', '155.00'],
+      ['15.00', 'EUR', '20.00'],
+    ]);
+    expect(asked).toEqual([{ currency: 'EUR', date: '2026-02-27', amount: '20.00', manualRate: null }]);
+    expect(rows.rows.map((r) => r.amountInBaseCurrency)).toEqual(['155.00', '100.00']);
   });
 
   it('no rate and no manual rate: stored unknown with a reason; a refused manual rate is EXCHANGE_RATE_UNAVAILABLE', async () => {

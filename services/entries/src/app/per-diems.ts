@@ -17,7 +17,6 @@ import {
   calculatePerDiems,
   PerDiemInputError,
   type PerDiemRow,
-  type Residency,
   type RowMeals,
   type RowOverride,
   type Stop,
@@ -43,7 +42,7 @@ import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories } from '../infra/repositories';
 import type { EntriesApp } from './entries';
 import { toBaseCurrency } from './fx';
-import type { ResidencyDirectory } from './per-diem-calculator';
+import type { PerDiemProfile, PerDiemProfiles } from './per-diem-calculator';
 import type { CurrencyConverter } from './ports';
 
 const SERVICE = 'entries';
@@ -93,11 +92,17 @@ function rowErrors(errors: FieldErrors, overrideRows: number[]): FieldErrors {
 export class PerDiemPricer {
   constructor(
     private readonly fx: CurrencyConverter,
-    private readonly employees: ResidencyDirectory,
+    private readonly employees: PerDiemProfiles,
   ) {}
 
-  private async residency(caller: CallerContext, employeeId: string): Promise<Residency> {
-    return (await this.employees.residencyOf(caller.tenantId, employeeId)) ?? 'Resident';
+  /** The entry's employee as the per-diem rules read them (the defaults when the record is gone). */
+  private async profile(caller: CallerContext, employeeId: string): Promise<PerDiemProfile> {
+    return (
+      (await this.employees.perDiemProfileOf(caller.tenantId, employeeId)) ?? {
+        residency: 'Resident',
+        mobileRoadTransportWorker: false,
+      }
+    );
   }
 
   /** Rows nested on a create or a PUT: the itinerary they describe is re-run; they must be its rows. */
@@ -126,7 +131,7 @@ export class PerDiemPricer {
     try {
       result = calculatePerDiems({
         market: caller.market,
-        residency: await this.residency(caller, entry.employeeId),
+        ...(await this.profile(caller, entry.employeeId)),
         stops: itinerary.stops,
         meals: settings.map((s) => ({
           countryCode: s.countryCode,
@@ -178,7 +183,7 @@ export class PerDiemPricer {
     try {
       result = calculatePerDiems({
         market: caller.market,
-        residency: await this.residency(caller, entry.employeeId),
+        ...(await this.profile(caller, entry.employeeId)),
         stops: input.stops,
         meals: input.meals,
       });

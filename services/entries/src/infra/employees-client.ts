@@ -2,16 +2,17 @@ import type { KeyObject } from 'node:crypto';
 import { InternalClient, tenantPath } from '@travel/platform';
 import type { Residency } from '@travel/per-diem';
 import type { EmployeeDirectory } from '../app/ports';
-import type { ResidencyDirectory } from '../app/per-diem-calculator';
+import type { PerDiemProfile, PerDiemProfiles } from '../app/per-diem-calculator';
 import { isUuid } from '../domain/ids';
 
 /**
  * Asks the employees service about an entry's employee (docs/decisions/0045), like fleet does for a
  * vehicle's owner: whether they belong to the company, which cost centers they may charge, and their
- * residency (the SI tax-free per-diem cap depends on it). An unreachable employees service is 503 (the
- * client retries), never a wrong or guessed answer.
+ * per-diem profile (the SI tax-free cap depends on the residency, the SK foreign rates on the
+ * road-transport flag). An unreachable employees service is 503 (the client retries), never a wrong or
+ * guessed answer.
  */
-export class EmployeesClient implements EmployeeDirectory, ResidencyDirectory {
+export class EmployeesClient implements EmployeeDirectory, PerDiemProfiles {
   private readonly client: InternalClient;
 
   constructor(baseUrl: string, signingKey: KeyObject, timeoutMs = 5000) {
@@ -35,10 +36,16 @@ export class EmployeesClient implements EmployeeDirectory, ResidencyDirectory {
     return body?.employeeIds ?? [];
   }
 
-  async residencyOf(tenantId: string, employeeId: string): Promise<Residency | null> {
+  async perDiemProfileOf(tenantId: string, employeeId: string): Promise<PerDiemProfile | null> {
     // Not an id at all: no such employee (employees would refuse the path with 400, read as a 503).
     if (!isUuid(employeeId)) return null;
-    const body = await this.client.getOrNull<{ residency?: Residency }>(tenantPath(tenantId, 'employees', employeeId));
-    return body === null ? null : (body.residency ?? 'Resident');
+    const body = await this.client.getOrNull<{ residency?: Residency; mobileRoadTransportWorker?: boolean }>(
+      tenantPath(tenantId, 'employees', employeeId),
+    );
+    if (body === null) return null;
+    return {
+      residency: body.residency ?? 'Resident',
+      mobileRoadTransportWorker: body.mobileRoadTransportWorker ?? false,
+    };
   }
 }
