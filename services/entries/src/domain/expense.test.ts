@@ -179,6 +179,13 @@ describe('Mileage row with the vehicle’s fuel data', () => {
     });
   });
 
+  it('stores the vehicle’s figure as a row’s own ("5.40"), so the GET body PUT back is the same row', () => {
+    expect(withVehicle(row, { fuelType: 'Diesel', fuelConsumption: '5.4' }).fields.fuelConsumption).toBe('5.40');
+    expect(withVehicle(row, { fuelType: 'Diesel', fuelConsumption: '5.4' }).fields).toEqual(
+      withVehicle({ ...row, fuelType: 'Diesel', fuelConsumption: 5.4 }, diesel).fields,
+    );
+  });
+
   it('outside CZ and SK the vehicle’s fuel data plays no part', () => {
     const hr = { market: 'HR' as const, baseCurrency: 'EUR' };
     const { fields, errors } = expenseFields(row, { ...hr, vehicle: diesel });

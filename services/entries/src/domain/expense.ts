@@ -10,7 +10,7 @@ import {
   MANUAL_RATE_RANGE,
   TEXT_MAX_LENGTH,
 } from './limits';
-import type { DecimalRange } from '@travel/money';
+import { outOfRange, type DecimalRange } from '@travel/money';
 import type { RateSource } from './entry';
 
 export const EXPENSE_KINDS = [
@@ -91,11 +91,17 @@ export interface VehicleFuel {
  * The vehicle fuel types a mileage row is priced with as they are (docs/decisions/0133). The others (LPG,
  * CNG, hybrids) have no regulation price of their own or mix two fuels: such a row states its fuel itself.
  */
-const PRICED_VEHICLE_FUELS: Readonly<Record<string, MileageFuelType>> = {
-  Petrol: 'Petrol',
-  Diesel: 'Diesel',
-  Electric: 'Electric',
-};
+const PRICED_VEHICLE_FUELS: ReadonlyMap<string, MileageFuelType> = new Map<string, MileageFuelType>([
+  ['Petrol', 'Petrol'],
+  ['Diesel', 'Diesel'],
+  ['Electric', 'Electric'],
+]);
+
+/** The vehicle's consumption as a row stores it ("5.40"), or null when fleet has none a row could take. */
+function vehicleConsumption(text: string | null | undefined): string | null {
+  if (!text || !/^\d{1,3}(\.\d{1,2})?$/.test(text) || outOfRange(text, FUEL_CONSUMPTION_RANGE)) return null;
+  return new Decimal(text).toFixed(2);
+}
 
 /**
  * Whether a row takes fuel data from its vehicle: a Mileage row in CZ or SK that names a vehicle and
@@ -106,6 +112,7 @@ export const needsVehicleFuel = (input: ExpenseInput, market: Market): boolean =
   FUEL_PART_MARKETS.has(market) &&
   !!input.vehicleId &&
   (input.fuelType == null || input.fuelConsumption == null);
+
 const RATE_PLACES = 10;
 const PRICE_PLACES = 3;
 
@@ -165,7 +172,7 @@ export function expenseFields(
     distanceKm = optional('distanceKm', input.distanceKm, 2, DISTANCE_RANGE);
     if (input.distanceKm === undefined || input.distanceKm === null) add('distanceKm', 'is required on a Mileage row');
     if (fuelPart) {
-      const vehicleFuel = ctx.vehicle?.fuelType ? (PRICED_VEHICLE_FUELS[ctx.vehicle.fuelType] ?? null) : null;
+      const vehicleFuel = PRICED_VEHICLE_FUELS.get(ctx.vehicle?.fuelType ?? '') ?? null;
       fuelType = input.fuelType ?? vehicleFuel;
       if (!fuelType)
         add(
@@ -175,7 +182,7 @@ export function expenseFields(
       fuelConsumption = optional('fuelConsumption', input.fuelConsumption, 2, FUEL_CONSUMPTION_RANGE);
       // The vehicle's consumption is of its own fuel: a row that names another fuel gives its own figure.
       if (input.fuelConsumption == null && fuelType !== null && fuelType === vehicleFuel)
-        fuelConsumption = ctx.vehicle?.fuelConsumption ?? null;
+        fuelConsumption = vehicleConsumption(ctx.vehicle?.fuelConsumption);
       if (fuelConsumption === null && input.fuelConsumption == null)
         add(
           'fuelConsumption',
@@ -222,9 +229,10 @@ function whyNotFromVehicle(
 ): string {
   if (!vehicle) return '';
   if (!vehicle.fuelType) return ': the vehicle records no fuel type';
-  if (!PRICED_VEHICLE_FUELS[vehicle.fuelType])
+  const priced = PRICED_VEHICLE_FUELS.get(vehicle.fuelType);
+  if (!priced)
     return `: the vehicle's fuel type ${vehicle.fuelType} is not priced as it is; give Petrol, Diesel or Electric`;
-  if (field === 'fuelConsumption' && rowFuel !== PRICED_VEHICLE_FUELS[vehicle.fuelType])
+  if (field === 'fuelConsumption' && rowFuel !== priced)
     return `: the vehicle's consumption is of ${vehicle.fuelType}, the row's fuel is ${rowFuel}`;
   return field === 'fuelConsumption' ? ': the vehicle records no consumption' : '';
 }
