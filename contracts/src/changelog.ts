@@ -124,10 +124,8 @@ export function deprecatedResponses(doc: Node, changelog: Changelog): Deprecated
       const opAt = `/paths/${escapeKey(template)}/${method}`;
       for (const [status, raw] of Object.entries(op.responses)) {
         if (!/^2\d\d$/.test(status)) continue;
-        const response = (
-          isNode(raw) && typeof raw.$ref === 'string' ? resolvePointer(doc, raw.$ref.slice(1)) : raw
-        ) as Node | undefined;
-        const content = isNode(response?.content) ? (response.content as Node) : {};
+        const response = isNode(raw) && typeof raw.$ref === 'string' ? resolvePointer(doc, raw.$ref.slice(1)) : raw;
+        const content = isNode(response) && isNode(response.content) ? response.content : {};
         const pointers = Object.entries(content).flatMap(([type, media]) =>
           isNode(media) && /json/.test(type)
             ? deprecatedInResponse(doc, media.schema, `${opAt}/responses/${status}/content/${escapeKey(type)}/schema`)
