@@ -43,7 +43,10 @@ describe('the changelog', () => {
   });
 
   it('linked from the published contract', async () => {
-    const contract = await (await fetch(`${stack.gateway.url}/api-reference/openapi.json`)).json();
+    const contract = (await (await fetch(`${stack.gateway.url}/api-reference/openapi.json`)).json()) as {
+      externalDocs: { url: string };
+      info: Record<string, { json?: string }>;
+    };
     expect(contract.externalDocs.url).toBe('/api-reference/changelog');
     expect(contract.info['x-changelog'].json).toBe('/api-reference/changelog.json');
   });
