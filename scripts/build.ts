@@ -1,5 +1,5 @@
 // Builds each service into services/<name>/dist: main.js (the server) and migrate.js (the Helm hook
-// job), with contracts/openapi.yaml beside them. Everything is bundled except the libraries
+// job), with contracts/openapi.yaml and changelog.yaml beside them. Everything is bundled except the libraries
 // OpenTelemetry instruments by hooking `require` (express, mongoose/mongodb, amqplib: they must load
 // as real modules, so every service lists them as its own dependencies) and optional native add-ons.
 //   npm run build [-- <service> …]
@@ -64,7 +64,7 @@ async function buildService(name: string): Promise<void> {
     plugins: [externals],
     logLevel: 'warning',
   });
-  copyFileSync(join(root, 'contracts', 'openapi.yaml'), join(out, 'openapi.yaml'));
+  for (const file of ['openapi.yaml', 'changelog.yaml']) copyFileSync(join(root, 'contracts', file), join(out, file));
   console.log(
     `[build] services/${name}/dist: ${Object.keys(entryPoints)
       .map((e) => `${e}.js`)

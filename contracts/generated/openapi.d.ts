@@ -634,7 +634,9 @@ export interface paths {
          *     removed numeric public-transport type, a number) is 400 `VALIDATION_FAILED` with the message under
          *     `errors.Type`. `category` is required. A `Personal` vehicle needs `ownerEmployeeId`, an employee of
          *     the caller's company; a `Company` vehicle has none. `engineCapacityCc` and `enginePowerKw` `0` (or
-         *     omitted) store no value.
+         *     omitted) store no value. `fuelType` and `fuelConsumption` (per 100 km, from the technical certificate:
+         *     litres, kWh for `Electric`) are what a CZ or SK mileage row naming the vehicle is priced with unless the
+         *     row gives its own; `fuelConsumption` `0`, null or omitted stores none.
          */
         post: operations["createVehicle"];
         delete?: never;
@@ -662,10 +664,12 @@ export interface paths {
          * Replace a vehicle (needs ManageVehicles); omitted category and engine figures keep their values
          * @description Full replace. A body a GET returned, sent back unchanged, is valid and changes nothing (the
          *     read-only `id`, `isArchived`, `createdAt` and `editedAt` are accepted and ignored). Omitted optional
-         *     text (`licensePlate`, `make`, `model`) and `fuelType` are cleared. Three fields differ:
+         *     text (`licensePlate`, `make`, `model`) and `fuelType` are cleared. Four fields differ:
          *     - `category`: omitted keeps the stored value, `0` clears it;
          *     - `engineCapacityCc`: omitted keeps the stored value, `0` clears it;
-         *     - `enginePowerKw`: omitted keeps the stored value, `0` clears it, otherwise 1 to 2000.
+         *     - `enginePowerKw`: omitted keeps the stored value, `0` clears it, otherwise 1 to 2000;
+         *     - `fuelConsumption`: omitted keeps the stored value while `fuelType` stays the same (another fuel type,
+         *       or none, clears it), `0` or null clears it.
          *
          *     `type` follows the create rule (errors under `errors.Type`). Archiving has its own operations.
          */
@@ -1987,7 +1991,7 @@ export interface components {
         MileageFuelType: "Petrol" | "Diesel" | "Electric";
         /** @enum {string} */
         PetrolGrade: "Octane95" | "Octane98";
-        /** @description Body of an expense create and full-replace update. A paid expense needs `amount` (in `currencyCode`, default the base currency); a `Mileage` row needs `distanceKm`, and in CZ and SK also `fuelType` and `fuelConsumption` (per 100 km, from the technical certificate) for the fuel part. */
+        /** @description Body of an expense create and full-replace update. A paid expense needs `amount` (in `currencyCode`, default the base currency); a `Mileage` row needs `distanceKm`, and in CZ and SK also `fuelType` and `fuelConsumption` (per 100 km, from the technical certificate) for the fuel part. A row naming a vehicle takes what it leaves out from the vehicle (its `fuelType` when `Petrol`, `Diesel` or `Electric`, and its `fuelConsumption` when the row's fuel is the vehicle's); the values applied are stored on the row. */
         ExpenseWrite: {
             kind: components["schemas"]["ExpenseKind"];
             /**
@@ -2009,8 +2013,9 @@ export interface components {
              * @enum {string|null}
              */
             vehicleKind?: "Car" | "CarUpTo900cc" | "CarOver900cc" | "Motorcycle" | "Moped" | null;
+            /** @description Mileage (CZ, SK): omitted or null takes the named vehicle's fuel type */
             fuelType?: components["schemas"]["MileageFuelType"] | null;
-            /** @description Mileage: litres (kWh) per 100 km */
+            /** @description Mileage: litres (kWh) per 100 km; omitted or null takes the named vehicle's (CZ, SK) */
             fuelConsumption?: number | null;
             /** @description Receipt price per litre (kWh) in the base currency; replaces the regulation's average on a CZ/SK mileage row */
             fuelUnitPriceOverride?: number | null;
@@ -2909,6 +2914,11 @@ export interface components {
             /** @description Omitted or null stores none */
             fuelType?: components["schemas"]["FuelType"] | null;
             /**
+             * @description Consumption from the technical certificate, per 100 km: litres, or kWh for an `Electric` vehicle (≤ 2 decimals). A CZ or SK mileage row naming the vehicle takes it (with `fuelType`) unless the row gives its own. Omitted on create, `0` or null stores none; on update omitted keeps the value while `fuelType` stays the same (another fuel type clears it), `0` or null clears it.
+             * @example 5.4
+             */
+            fuelConsumption?: number | null;
+            /**
              * @description Vehicle category. Required on create; on update omitted keeps the stored value, `0` clears it.
              * @example 1
              */
@@ -2941,6 +2951,7 @@ export interface components {
          *       "make": "Volkswagen",
          *       "model": "Golf",
          *       "fuelType": "Petrol",
+         *       "fuelConsumption": 6.2,
          *       "category": 1,
          *       "engineCapacityCc": 1498,
          *       "enginePowerKw": 85,
@@ -2958,6 +2969,8 @@ export interface components {
             make: string | null;
             model: string | null;
             fuelType: components["schemas"]["FuelType"] | null;
+            /** @description Per 100 km from the technical certificate (litres; kWh for `Electric`); null when none is stored */
+            fuelConsumption: number | null;
             /** @description null when none is stored */
             category: number | null;
             /** @description Cubic centimetres; null when none is stored */

@@ -29,3 +29,5 @@ export * from './api-key-format';
 export * from './payout-marks';
 // JSON pointers into the contract, for tests holding the code's limits to it.
 export * from './pointer';
+// The API's changelog (contracts/changelog.yaml) and the deprecation headers it dates.
+export * from './changelog';

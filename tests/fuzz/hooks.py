@@ -217,7 +217,12 @@ MILEAGE_AND_AMOUNT = [
     (r"(expenses\[\d+\]\.)?distanceKm", r"^is required on a Mileage row$"),
     (r"(expenses\[\d+\]\.)?amount", r"^is required$"),
 ]
-VEHICLE_RULES = [("Type", r"^(is required: Company or Personal$|must be Company or Personal)"), ("ownerEmployeeId", r"Personal vehicle|only a Personal")]
+VEHICLE_RULES = [
+    ("Type", r"^(is required: Company or Personal$|must be Company or Personal)"),
+    ("ownerEmployeeId", r"Personal vehicle|only a Personal"),
+    # The technical certificate's consumption: at most 2 decimals (0133).
+    ("fuelConsumption", PRECISION),
+]
 CUSTOM_DEADLINE = [("title", r"^is required for a Custom deadline$")]
 ITINERARY = [r"last stop must be after the first|must not be before an earlier stop|at least two stops|" + PER_DIEM_RULES]
 # An upload needs a file: a part named `files` that carries a filename (RFC 7578 4.2); a bare field of that

@@ -1,6 +1,7 @@
 // What the Helm chart runs: `node dist/migrate.js` (indexes, then exit 0) and `node dist/main.js`
 // (the server, contract bundled beside it), built by scripts/build.ts (once per run, in test-run.ts).
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { childPorts, createTestEnv, productionLikeEnv, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
@@ -16,6 +17,11 @@ describe('built service', () => {
   });
   afterAll(async () => {
     await env?.cleanup();
+  });
+
+  it('the contract and the changelog lie beside every built service (the gateway serves both)', () => {
+    for (const file of ['openapi.yaml', 'changelog.yaml'])
+      expect(existsSync(join(root, 'services', 'gateway', 'dist', file))).toBe(true);
   });
 
   it('migrate.js creates the indexes and exits 0', async () => {

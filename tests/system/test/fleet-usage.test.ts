@@ -195,7 +195,7 @@ describe('vehicle usage from the entries context', () => {
 
   describe('the synchronous claim (entries checks the vehicle before it stores a mileage expense)', () => {
     it("answers the vehicle's figures and records the use at once; the later event is the same use", async () => {
-      const v = await vehicle({ fuelType: 'Diesel', engineCapacityCc: 1968, enginePowerKw: 110 });
+      const v = await vehicle({ fuelType: 'Diesel', fuelConsumption: 5.4, engineCapacityCc: 1968, enginePowerKw: 110 });
       const u = use(v.id);
       const res = await claim(v.id, u);
       expect(res.status).toBe(200);
@@ -205,6 +205,8 @@ describe('vehicle usage from the entries context', () => {
         ownerEmployeeId: null,
         isArchived: false,
         fuelType: 'Diesel',
+        // Decimal text across the seam: it is priced with money (docs/decisions/0133).
+        fuelConsumption: '5.40',
         category: 1,
         engineCapacityCc: 1968,
         enginePowerKw: 110,

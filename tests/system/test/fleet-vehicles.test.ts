@@ -11,6 +11,7 @@ const VEHICLE_KEYS = [
   'editedAt',
   'engineCapacityCc',
   'enginePowerKw',
+  'fuelConsumption',
   'fuelType',
   'id',
   'isArchived',

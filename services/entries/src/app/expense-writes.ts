@@ -1,5 +1,12 @@
 import { AppError, raiseEvent, type CallerContext, type FieldErrors, type OutboxEvent } from '@travel/platform';
-import { expenseFields, priceMileage, type Expense, type ExpenseFields, type ExpenseInput } from '../domain/expense';
+import {
+  expenseFields,
+  needsVehicleFuel,
+  priceMileage,
+  type Expense,
+  type ExpenseFields,
+  type ExpenseInput,
+} from '../domain/expense';
 import { toBaseCurrency } from './fx';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
 
@@ -11,6 +18,26 @@ export interface Prepared {
   /** EXCHANGE_RATE_UNAVAILABLE when a rate was the problem. */
   code?: 'EXCHANGE_RATE_UNAVAILABLE';
 }
+
+/**
+ * Normalizes and checks an expense body. A CZ or SK Mileage row that names a vehicle and leaves out its
+ * fuel type or consumption takes them from the vehicle (fleet is read, no use recorded; docs/decisions/0133).
+ */
+export async function checkExpense(
+  vehicles: VehicleDirectory,
+  caller: CallerContext,
+  input: ExpenseInput,
+  prefix?: string,
+): Promise<{ fields: ExpenseFields; errors: FieldErrors }> {
+  const ctx = { market: caller.market, baseCurrency: caller.baseCurrency, prefix };
+  if (!needsVehicleFuel(input, caller.market)) return expenseFields(input, ctx);
+  const vehicle = await vehicles.fuelData(caller.tenantId, input.vehicleId!.toLowerCase());
+  const checked = expenseFields(input, { ...ctx, vehicle: vehicle ?? undefined });
+  if (!vehicle) (checked.errors[`${prefix ?? ''}vehicleId`] ??= []).push(NOT_OURS);
+  return checked;
+}
+
+const NOT_OURS = 'must be a vehicle of this company';
 
 /**
  * Checks, prices and converts one expense without storing anything: the amount of a Mileage row from the
@@ -26,7 +53,7 @@ export async function prepareExpense(
   fields?: ExpenseFields,
 ): Promise<Prepared> {
   const ctx = { market: caller.market, baseCurrency: caller.baseCurrency, prefix: ids.prefix };
-  const checked = fields ? { fields, errors: {} } : expenseFields(input, ctx);
+  const checked = fields ? { fields, errors: {} } : await checkExpense(deps.vehicles, caller, input, ids.prefix);
   const f = checked.fields;
   if (Object.keys(checked.errors).length) return { errors: checked.errors };
   const base = {
@@ -45,7 +72,7 @@ export async function prepareExpense(
         expenseId: ids.expenseId,
         revision: ids.revision,
       });
-      if (!ok) return { errors: { [`${ids.prefix ?? ''}vehicleId`]: ['must be a vehicle of this company'] } };
+      if (!ok) return { errors: { [`${ids.prefix ?? ''}vehicleId`]: [NOT_OURS] } };
     }
     return {
       expense: {

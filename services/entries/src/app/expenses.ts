@@ -10,20 +10,14 @@ import {
   tenantOf,
   withRevisionRetry,
 } from '@travel/platform';
-import {
-  expenseFields,
-  sameExpenseFields,
-  storedExpenseFields,
-  type Expense,
-  type ExpenseInput,
-} from '../domain/expense';
+import { sameExpenseFields, storedExpenseFields, type Expense, type ExpenseInput } from '../domain/expense';
 import type { TravelEntry } from '../domain/entry';
 import { allocationsStillCover } from './per-diems';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import type { EntriesApp } from './entries';
 import { entryChanged } from './entry-changed';
-import { abandonClaims, prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
+import { abandonClaims, checkExpense, prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
 
 const SERVICE = 'entries';
@@ -138,7 +132,7 @@ export class ExpensesApp {
       const current = await this.entries.writable(caller, entryId);
       const before = this.find(current, rawExpenseId);
       await this.checkIgnoredVehicle(caller, input);
-      const checked = expenseFields(input, { market: caller.market, baseCurrency: caller.baseCurrency });
+      const checked = await checkExpense(this.vehicles, caller, input);
       if (Object.keys(checked.errors).length === 0 && sameExpenseFields(checked.fields, storedExpenseFields(before)))
         return before;
       throwIfAny([{ errors: checked.errors }]);

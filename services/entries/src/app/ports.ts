@@ -1,5 +1,6 @@
 import type { Market } from '@travel/platform';
 import type { RateSource } from '../domain/entry';
+import type { VehicleFuel } from '../domain/expense';
 
 /** The employees context, as entries needs it. */
 export interface EmployeeDirectory {
@@ -37,6 +38,8 @@ export interface VehicleDirectory {
   ): Promise<boolean>;
   /** Whether the vehicle is the company's, recording nothing (a vehicle named on a non-mileage expense). */
   exists(tenantId: string, vehicleId: string): Promise<boolean>;
+  /** The vehicle's fuel type and consumption, recording nothing; null when it is not the company's. */
+  fuelData(tenantId: string, vehicleId: string): Promise<VehicleFuel | null>;
   /** Gives back a claim whose expense was then not stored (best effort: never throws). */
   abandon(
     tenantId: string,

@@ -10,7 +10,7 @@ import {
   MANUAL_RATE_RANGE,
   TEXT_MAX_LENGTH,
 } from './limits';
-import type { DecimalRange } from '@travel/money';
+import { outOfRange, type DecimalRange } from '@travel/money';
 import type { RateSource } from './entry';
 
 export const EXPENSE_KINDS = [
@@ -78,17 +78,53 @@ export interface ExpenseInput {
 
 /** Markets whose mileage reimbursement has a fuel part (SPEC: "on a vehicle-use reimbursement row in CZ or SK"). */
 const FUEL_PART_MARKETS: ReadonlySet<Market> = new Set(['CZ', 'SK']);
+
+/** The technical certificate's fuel data of the vehicle a Mileage row names, as fleet records it. */
+export interface VehicleFuel {
+  /** fleet's fuel type: Petrol, Diesel, Lpg, Cng, Electric, PlugInHybrid, Hybrid, or null. */
+  fuelType: string | null;
+  /** Per 100 km (litres; kWh for Electric), decimal text; null when none is recorded. */
+  fuelConsumption: string | null;
+}
+
+/**
+ * The vehicle fuel types a mileage row is priced with as they are (docs/decisions/0133). The others (LPG,
+ * CNG, hybrids) have no regulation price of their own or mix two fuels: such a row states its fuel itself.
+ */
+const PRICED_VEHICLE_FUELS: ReadonlyMap<string, MileageFuelType> = new Map<string, MileageFuelType>([
+  ['Petrol', 'Petrol'],
+  ['Diesel', 'Diesel'],
+  ['Electric', 'Electric'],
+]);
+
+/** The vehicle's consumption as a row stores it ("5.40"), or null when fleet has none a row could take. */
+function vehicleConsumption(text: string | null | undefined): string | null {
+  if (!text || !/^\d{1,3}(\.\d{1,2})?$/.test(text) || outOfRange(text, FUEL_CONSUMPTION_RANGE)) return null;
+  return new Decimal(text).toFixed(2);
+}
+
+/**
+ * Whether a row takes fuel data from its vehicle: a Mileage row in CZ or SK that names a vehicle and
+ * leaves out its fuel type or its consumption (issue 22 §5). The app reads the vehicle only then.
+ */
+export const needsVehicleFuel = (input: ExpenseInput, market: Market): boolean =>
+  input.kind === 'Mileage' &&
+  FUEL_PART_MARKETS.has(market) &&
+  !!input.vehicleId &&
+  (input.fuelType == null || input.fuelConsumption == null);
+
 const RATE_PLACES = 10;
 const PRICE_PLACES = 3;
 
 /**
  * Normalizes and checks an expense body. Field errors are keyed `${prefix}field` (`expenses[2].amount`
  * inside an entry create). The vehicle is kept only on Mileage rows; on every other kind it is dropped,
- * like every field that does not affect the row (stored as null).
+ * like every field that does not affect the row (stored as null). `vehicle`: the fuel data of the vehicle
+ * the row names, which a CZ or SK row takes where it gives none of its own (the values applied are stored).
  */
 export function expenseFields(
   input: ExpenseInput,
-  ctx: { market: Market; baseCurrency: string; prefix?: string },
+  ctx: { market: Market; baseCurrency: string; prefix?: string; vehicle?: VehicleFuel },
 ): { fields: ExpenseFields; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const prefix = ctx.prefix ?? '';
@@ -136,11 +172,22 @@ export function expenseFields(
     distanceKm = optional('distanceKm', input.distanceKm, 2, DISTANCE_RANGE);
     if (input.distanceKm === undefined || input.distanceKm === null) add('distanceKm', 'is required on a Mileage row');
     if (fuelPart) {
-      fuelType = input.fuelType ?? null;
-      if (!fuelType) add('fuelType', `is required on a Mileage row in ${ctx.market} (the fuel part)`);
+      const vehicleFuel = PRICED_VEHICLE_FUELS.get(ctx.vehicle?.fuelType ?? '') ?? null;
+      fuelType = input.fuelType ?? vehicleFuel;
+      if (!fuelType)
+        add(
+          'fuelType',
+          `is required on a Mileage row in ${ctx.market} (the fuel part)${whyNotFromVehicle(ctx.vehicle, 'fuelType')}`,
+        );
       fuelConsumption = optional('fuelConsumption', input.fuelConsumption, 2, FUEL_CONSUMPTION_RANGE);
-      if (input.fuelConsumption === undefined || input.fuelConsumption === null)
-        add('fuelConsumption', `is required on a Mileage row in ${ctx.market} (litres or kWh per 100 km)`);
+      // The vehicle's consumption is of its own fuel: a row that names another fuel gives its own figure.
+      if (input.fuelConsumption == null && fuelType !== null && fuelType === vehicleFuel)
+        fuelConsumption = vehicleConsumption(ctx.vehicle?.fuelConsumption);
+      if (fuelConsumption === null && input.fuelConsumption == null)
+        add(
+          'fuelConsumption',
+          `is required on a Mileage row in ${ctx.market} (litres or kWh per 100 km)${whyNotFromVehicle(ctx.vehicle, 'fuelConsumption', fuelType)}`,
+        );
       fuelUnitPriceOverride = optional(
         'fuelUnitPriceOverride',
         input.fuelUnitPriceOverride,
@@ -172,6 +219,22 @@ export function expenseFields(
     mileagePetrolGrade,
   };
   return { fields, errors };
+}
+
+/** Why the named vehicle did not supply a missing fuel field ('' when the row names no vehicle). */
+function whyNotFromVehicle(
+  vehicle: VehicleFuel | undefined,
+  field: 'fuelType' | 'fuelConsumption',
+  rowFuel?: MileageFuelType | null,
+): string {
+  if (!vehicle) return '';
+  if (!vehicle.fuelType) return ': the vehicle records no fuel type';
+  const priced = PRICED_VEHICLE_FUELS.get(vehicle.fuelType);
+  if (!priced)
+    return `: the vehicle's fuel type ${vehicle.fuelType} is not priced as it is; give Petrol, Diesel or Electric`;
+  if (field === 'fuelConsumption' && rowFuel !== priced)
+    return `: the vehicle's consumption is of ${vehicle.fuelType}, the row's fuel is ${rowFuel}`;
+  return field === 'fuelConsumption' ? ': the vehicle records no consumption' : '';
 }
 
 export interface MileagePrice {

@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { InternalClient, tenantPath } from '@travel/platform';
 import type { VehicleDirectory } from '../app/ports';
+import type { VehicleFuel } from '../domain/expense';
 
 type Use = { entryId: string; expenseId: string; revision: number };
 
@@ -27,6 +28,15 @@ export class FleetClient implements VehicleDirectory {
   /** `GET /internal/tenants/{tenantId}/vehicles/{id}`: 200 when the vehicle is the company's, 404 when not. */
   exists(tenantId: string, vehicleId: string): Promise<boolean> {
     return this.client.exists(tenantPath(tenantId, 'vehicles', vehicleId));
+  }
+
+  /**
+   * `GET /internal/tenants/{tenantId}/vehicles/{id}`: the technical certificate's fuel data a CZ or SK
+   * mileage row takes when it gives none (docs/decisions/0133); null when the vehicle is not the company's.
+   */
+  async fuelData(tenantId: string, vehicleId: string): Promise<VehicleFuel | null> {
+    const v = await this.client.getOrNull<Partial<VehicleFuel>>(tenantPath(tenantId, 'vehicles', vehicleId));
+    return v && { fuelType: v.fuelType ?? null, fuelConsumption: v.fuelConsumption ?? null };
   }
 
   /** `…/claims/abandon`: the expense of that revision was not stored. A failure leaves the claim to fleet's reconciliation. */

@@ -21,10 +21,15 @@ export interface ClaimedVehicle {
   ownerEmployeeId: string | null;
   isArchived: boolean;
   fuelType: string | null;
+  /** Per 100 km (litres, kWh for an Electric vehicle), decimal text: the entries context prices with it. */
+  fuelConsumption: string | null;
   category: number | null;
   engineCapacityCc: number | null;
   enginePowerKw: number | null;
 }
+
+/** What entries reads of a vehicle without claiming it. */
+export type VehicleFuelData = Pick<ClaimedVehicle, 'id' | 'isArchived' | 'fuelType' | 'fuelConsumption'>;
 
 export const REFUSED_EVENT = 'vehicle.usage-refused';
 
@@ -93,6 +98,7 @@ export class UsageApp {
       ownerEmployeeId: v.ownerEmployeeId ?? null,
       isArchived: v.isArchived,
       fuelType: v.fuelType ?? null,
+      fuelConsumption: v.fuelConsumption ?? null,
       category: v.category ?? null,
       engineCapacityCc: v.engineCapacityCc ?? null,
       enginePowerKw: v.enginePowerKw ?? null,
@@ -100,12 +106,20 @@ export class UsageApp {
   }
 
   /**
-   * Whether a vehicle is the company's, without recording a use: entries checks a `vehicleId` sent on a
-   * non-mileage expense, which it then does not store (SPEC, Endpoints rule 3).
+   * A vehicle of the company, without recording a use: entries checks a `vehicleId` sent on a non-mileage
+   * expense, which it then does not store (SPEC, Endpoints rule 3), and reads the technical certificate's
+   * fuel data a mileage row takes when it gives none of its own (docs/decisions/0133).
    */
-  async find(tenantId: TenantId, vehicleId: string): Promise<{ id: string; isArchived: boolean } | null> {
+  async find(tenantId: TenantId, vehicleId: string): Promise<VehicleFuelData | null> {
     const v = await this.repos.vehicles.of(tenantId).get(vehicleId.toLowerCase());
-    return v ? { id: v._id, isArchived: v.isArchived } : null;
+    return v
+      ? {
+          id: v._id,
+          isArchived: v.isArchived,
+          fuelType: v.fuelType ?? null,
+          fuelConsumption: v.fuelConsumption ?? null,
+        }
+      : null;
   }
 
   /** `vehicle.used` from the bus. A use of a vehicle that no longer exists is reported back, once. */

@@ -6,6 +6,7 @@ import { MAX_FILES_PER_REQUEST } from './document-file';
 import {
   MAX_CATEGORY,
   MAX_ENGINE_CAPACITY_CC,
+  MAX_FUEL_CONSUMPTION,
   MAX_ODOMETER_KM,
   MAX_REMIND_DAYS_BEFORE,
   TEXT_MAX_LENGTH,
@@ -25,6 +26,8 @@ describe('the contract states the figures the domain enforces', () => {
     [`${S}/VehicleWrite/properties/category/maximum`, MAX_CATEGORY],
     [`${S}/VehicleWrite/properties/engineCapacityCc/maximum`, MAX_ENGINE_CAPACITY_CC],
     [`${S}/VehicleWrite/properties/enginePowerKw/maximum`, MAX_ENGINE_POWER_KW],
+    [`${S}/VehicleWrite/properties/fuelConsumption/maximum`, MAX_FUEL_CONSUMPTION],
+    [`${S}/VehicleWrite/properties/fuelConsumption/minimum`, 0],
     [`${S}/VehicleDeadlineWrite/properties/remindDaysBefore/maximum`, MAX_REMIND_DAYS_BEFORE],
     [
       '/paths/~1api~1v1~1vehicles~1{id}~1documents/post/requestBody/content/multipart~1form-data/schema/properties/files/anyOf/1/maxItems',

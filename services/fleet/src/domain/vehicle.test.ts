@@ -7,6 +7,7 @@ const stored: VehicleFields = {
   make: 'Škoda',
   model: 'Octavia',
   fuelType: 'Diesel',
+  fuelConsumption: '5.40',
   category: 2,
   engineCapacityCc: 1968,
   enginePowerKw: 110,
@@ -43,6 +44,45 @@ describe('vehicleFields', () => {
       stored,
     );
     expect(cleared.fields).toMatchObject({ category: null, engineCapacityCc: null, enginePowerKw: null });
+  });
+
+  describe('fuelConsumption (issue 22 §5: the technical certificate, per 100 km)', () => {
+    const write = { type: 'Company', name: 'x', category: 1, fuelType: 'Diesel' } as const;
+
+    it('is stored as decimal text with 2 places and returned as a number', () => {
+      const { fields, errors } = vehicleFields({ ...write, fuelConsumption: 5.4 });
+      expect(errors).toEqual({});
+      expect(fields.fuelConsumption).toBe('5.40');
+      expect(vehicleFields({ ...write, fuelConsumption: 0.1 }).fields.fuelConsumption).toBe('0.10');
+    });
+
+    it('create: omitted, null or 0 stores none', () => {
+      for (const fuelConsumption of [undefined, null, 0])
+        expect(vehicleFields({ ...write, fuelConsumption }).fields.fuelConsumption).toBeNull();
+    });
+
+    it('update: omitted keeps the stored figure, 0 or null clears it, a value replaces it', () => {
+      expect(vehicleFields(write, stored).fields.fuelConsumption).toBe('5.40');
+      expect(vehicleFields({ ...write, fuelConsumption: 0 }, stored).fields.fuelConsumption).toBeNull();
+      expect(vehicleFields({ ...write, fuelConsumption: null }, stored).fields.fuelConsumption).toBeNull();
+      expect(vehicleFields({ ...write, fuelConsumption: 6.25 }, stored).fields.fuelConsumption).toBe('6.25');
+    });
+
+    it('update: omitted with another fuel type clears it (litres of diesel are not kWh)', () => {
+      expect(vehicleFields({ ...write, fuelType: 'Electric' }, stored).fields.fuelConsumption).toBeNull();
+      expect(vehicleFields({ type: 'Company', name: 'x' }, stored).fields.fuelConsumption).toBeNull();
+      expect(
+        vehicleFields({ ...write, fuelType: 'Electric', fuelConsumption: 16.8 }, stored).fields.fuelConsumption,
+      ).toBe('16.80');
+    });
+
+    it.each([
+      [-1, 'must be >= 0'],
+      [100.01, 'must be <= 100'],
+      [5.456, 'must have at most 2 decimal places'],
+    ])('%p is refused under fuelConsumption', (fuelConsumption, message) => {
+      expect(vehicleFields({ ...write, fuelConsumption }).errors).toEqual({ fuelConsumption: [message] });
+    });
   });
 
   it('enginePowerKw is 1..2000 (SPEC Limits)', () => {

@@ -1,6 +1,14 @@
+import { outOfRange, parseWireDecimal, WireFormatError } from '@travel/money';
 import type { FieldErrors } from '@travel/platform';
 import { addFieldError, optionalText, requiredText } from '@travel/text-rules';
-import { checkWholeNumber, MAX_CATEGORY, MAX_ENGINE_CAPACITY_CC, TEXT_MAX_LENGTH as MAX } from './limits';
+import {
+  checkWholeNumber,
+  FUEL_CONSUMPTION_DECIMALS,
+  FUEL_CONSUMPTION_RANGE,
+  MAX_CATEGORY,
+  MAX_ENGINE_CAPACITY_CC,
+  TEXT_MAX_LENGTH as MAX,
+} from './limits';
 
 // Vehicles (SPEC "Vehicle (fields known)", "States: Vehicle"). Pure rules: no I/O.
 
@@ -24,6 +32,11 @@ export interface VehicleFields {
   make: string | null;
   model: string | null;
   fuelType: FuelType | null;
+  /**
+   * Consumption from the technical certificate, per 100 km: litres, kWh for an `Electric` vehicle.
+   * Decimal text with 2 places ("6.50"); it is priced with money, so never a binary float.
+   */
+  fuelConsumption: string | null;
   category: number | null;
   engineCapacityCc: number | null;
   enginePowerKw: number | null;
@@ -46,6 +59,7 @@ export interface VehicleWrite {
   make?: string | null;
   model?: string | null;
   fuelType?: FuelType | null;
+  fuelConsumption?: number | null;
   category?: number;
   engineCapacityCc?: number;
   enginePowerKw?: number;
@@ -59,8 +73,35 @@ const keepOrClear = (value: number | undefined, current: number | null): number 
   value === undefined ? current : value === 0 ? null : value;
 
 /**
+ * The consumption a write stores (docs/decisions/0133): `0` or null clears; omitted keeps the stored
+ * figure only while the fuel type stays the same, since litres of one fuel are not litres (or kWh) of another.
+ */
+function fuelConsumptionOf(
+  errors: FieldErrors,
+  input: VehicleWrite,
+  fuelType: FuelType | null,
+  current: VehicleFields | undefined,
+): string | null {
+  const value = input.fuelConsumption;
+  if (value === undefined)
+    return current && (current.fuelType ?? null) === fuelType ? (current.fuelConsumption ?? null) : null;
+  if (value === null) return null;
+  try {
+    const d = parseWireDecimal(value, { maxDecimals: FUEL_CONSUMPTION_DECIMALS });
+    const problem = outOfRange(d, FUEL_CONSUMPTION_RANGE);
+    if (problem) addFieldError(errors, 'fuelConsumption', problem);
+    return problem || d.isZero() ? null : d.toFixed(FUEL_CONSUMPTION_DECIMALS);
+  } catch (err) {
+    if (!(err instanceof WireFormatError)) throw err;
+    addFieldError(errors, 'fuelConsumption', err.message);
+    return null;
+  }
+}
+
+/**
  * The stored fields of a create (`current` undefined) or a full replace. Omitted `category`,
- * `engineCapacityCc` and `enginePowerKw` keep the stored value on update; `0` clears them. Other omitted
+ * `engineCapacityCc` and `enginePowerKw` keep the stored value on update; `0` clears them. Omitted
+ * `fuelConsumption` keeps it while `fuelType` stays the same; `0` or null clears it. Other omitted
  * optional fields are cleared. The owner's existence in the company is checked by the caller (it needs I/O).
  */
 export function vehicleFields(
@@ -96,13 +137,15 @@ export function vehicleFields(
   if (type === 'Company' && ownerEmployeeId)
     addFieldError(errors, 'ownerEmployeeId', 'must be null: only a Personal vehicle has an owner');
 
+  const fuelType = input.fuelType ?? null;
   const fields: VehicleFields = {
     type: type as VehicleType,
     name: name.value,
     licensePlate: licensePlate.value,
     make: make.value,
     model: model.value,
-    fuelType: input.fuelType ?? null,
+    fuelType,
+    fuelConsumption: fuelConsumptionOf(errors, input, fuelType, current),
     category: keepOrClear(input.category, current?.category ?? null),
     engineCapacityCc: keepOrClear(input.engineCapacityCc, current?.engineCapacityCc ?? null),
     enginePowerKw,
@@ -141,6 +184,7 @@ export function toVehicleResponse(v: Vehicle) {
     make: v.make ?? null,
     model: v.model ?? null,
     fuelType: v.fuelType ?? null,
+    fuelConsumption: v.fuelConsumption ? Number(v.fuelConsumption) : null,
     category: v.category ?? null,
     engineCapacityCc: v.engineCapacityCc ?? null,
     enginePowerKw: v.enginePowerKw ?? null,

@@ -70,6 +70,8 @@ export function registerModels(conn: Connection): FleetModels {
       make: nullableString,
       model: nullableString,
       fuelType: nullableString,
+      // Decimal text ("6.50"): it is priced with money, never a binary float.
+      fuelConsumption: nullableString,
       category: nullableNumber,
       engineCapacityCc: nullableNumber,
       enginePowerKw: nullableNumber,

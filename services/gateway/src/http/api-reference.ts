@@ -2,7 +2,8 @@ import { dirname, join } from 'node:path';
 import type { Router } from 'express';
 import { apiRouter } from '@travel/platform';
 import { stringify } from 'yaml';
-import { openApiDocument } from '@travel/contracts';
+import { changelogDocument, openApiDocument } from '@travel/contracts';
+import { renderChangelogPage } from './changelog-page';
 import { referenceView } from './reference-view';
 
 /**
@@ -76,8 +77,18 @@ export function apiReferenceRoutes(): Router {
   const json = JSON.stringify(doc, null, 2);
   const yaml = stringify(doc);
   const page = renderPage(doc);
+  const changelog = changelogDocument();
+  const changelogJson = JSON.stringify(changelog, null, 2);
+  const changelogPage = renderChangelogPage(changelog, String((doc.info as { title?: string })?.title ?? 'API'));
   const assets = rendererDir();
   const r = apiRouter();
+  // The changelog (docs/decisions/0134): the file as JSON, and a page beside the reference.
+  r.get('/api-reference/changelog.json', (_req, res) => {
+    res.type('application/json').send(changelogJson);
+  });
+  r.get('/api-reference/changelog', (_req, res) => {
+    res.type('html').send(changelogPage);
+  });
   r.get('/api-reference/openapi.json', (_req, res) => {
     res.type('application/json').send(json);
   });

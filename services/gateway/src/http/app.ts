@@ -1,6 +1,12 @@
 import { randomUUID, type KeyObject } from 'node:crypto';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
-import { openApiDocument } from '@travel/contracts';
+import {
+  changelogDocument,
+  deprecatedResponses,
+  openApiDocument,
+  operationKey,
+  type DeprecatedResponses,
+} from '@travel/contracts';
 import {
   AppError,
   canonicalPath,
@@ -38,6 +44,8 @@ export interface GatewayOptions {
   trustedProxyHops: number;
   /** Paths and methods of the contract (default: contracts/openapi.yaml). */
   contract?: ContractRoutes;
+  /** Answers that carry deprecated fields (default: from contracts/openapi.yaml and changelog.yaml). */
+  deprecations?: DeprecatedResponses;
 }
 
 /** `Authorization: Bearer <key>` or `X-Api-Key: <key>`. */
@@ -86,10 +94,16 @@ function refuseLimitedAddresses(keys: KeyCheck, trustedProxyHops: number, metric
   };
 }
 
+/** RFC 9745: `Deprecation: @<unix seconds>` and the changelog entry as `Link: …; rel="deprecation"`. */
+const deprecationHeaders = (h: { deprecation: string; link: string } | undefined) =>
+  h && { deprecation: h.deprecation, link: h.link };
+
 export function createGatewayApp(options: GatewayOptions): Express {
   const { upstreams, signingKey, limiter, trustedProxyHops } = options;
   const keys = new KeyCheck(options.resolver, options.authFailures, options.metrics);
   const contract = options.contract ?? new ContractRoutes(openApiDocument());
+  // Read once: which answers carry deprecated fields, dated by the changelog (decision 0134).
+  const deprecations = options.deprecations ?? deprecatedResponses(openApiDocument(), changelogDocument());
   const tokens = new CallerTokens(signingKey);
   const app = createBaseApp({
     logger: options.logger,
@@ -147,7 +161,16 @@ export function createGatewayApp(options: GatewayOptions): Express {
         throw methodNotAllowed(req.method, known.template, known.allowed);
       }
       res.locals.route = '/api/v1';
-      forward(req, res, next, upstreams[owner], path + query, tokens.tokenFor(caller, req.requestId));
+      const deprecated = known && deprecations.get(operationKey(req.method, known.template));
+      forward(
+        req,
+        res,
+        next,
+        upstreams[owner],
+        path + query,
+        tokens.tokenFor(caller, req.requestId),
+        deprecated && ((status) => deprecationHeaders(deprecated.get(status))),
+      );
     } catch (err) {
       next(err);
     }

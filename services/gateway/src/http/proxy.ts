@@ -18,6 +18,20 @@ function filter(headers: IncomingHttpHeaders, drop: RegExp): OutgoingHttpHeaders
   return out;
 }
 
+/** Headers the gateway adds to an answer of the given status (the deprecation headers, decision 0134). */
+export type AnswerHeaders = (status: number) => OutgoingHttpHeaders | undefined;
+
+/** The answer's headers with the gateway's added; a `Link` of the service is kept beside the gateway's. */
+export function withAddedHeaders(headers: OutgoingHttpHeaders, added: OutgoingHttpHeaders | undefined) {
+  if (!added) return headers;
+  const out = { ...headers };
+  for (const [name, value] of Object.entries(added)) {
+    const own = out[name];
+    out[name] = name === 'link' && own !== undefined ? [own, value].flat().join(', ') : value;
+  }
+  return out;
+}
+
 /**
  * Streams the request to the owning service with the minted context, and the answer back. `target` (the
  * canonical path and the query as sent) goes out byte for byte: never through URL resolution, which would
@@ -30,6 +44,7 @@ export function forward(
   baseUrl: string,
   target: string,
   context: string,
+  addHeaders?: AnswerHeaders,
 ): void {
   const { protocol, hostname, port } = new URL(baseUrl);
   const headers = filter(req.headers, DROP_REQUEST);
@@ -48,7 +63,8 @@ export function forward(
     timeout: 30_000,
   };
   const upstream = request(options, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, filter(answer.headers, DROP_RESPONSE));
+    const status = answer.statusCode ?? 502;
+    res.writeHead(status, withAddedHeaders(filter(answer.headers, DROP_RESPONSE), addHeaders?.(status)));
     answer.pipe(res);
   });
   upstream.on('timeout', () => upstream.destroy(new Error('upstream time-out')));
