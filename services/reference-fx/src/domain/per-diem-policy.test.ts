@@ -1,7 +1,14 @@
 // The company per-diem policy's checks against the statutory figures (issue 22 §2): the floor where the
 // law makes the domestic per-diem a minimum (CZ, SK, PL; figures from REGULATIONS.md), the CZ public-sector
 // maximum, and the CZ foreign base rate of 75-100 % of the decree rate (§170(2) zákoník práce).
-import { normalizePolicy, policyBandIds, type PerDiemPolicyWrite } from './per-diem-policy';
+import { contractAt } from '@travel/contracts';
+import {
+  MAX_POLICY_BANDS,
+  MAX_POLICY_VERSIONS,
+  normalizePolicy,
+  policyBandIds,
+  type PerDiemPolicyWrite,
+} from './per-diem-policy';
 
 const version = (effectiveFrom: string, bands: Record<string, number>, foreignBaseRatePercent?: number | null) => ({
   effectiveFrom,
@@ -155,5 +162,18 @@ describe('per-diem policy: shape', () => {
 
   it('an empty policy is valid: every row pays the statutory amount', () => {
     expect(check('HR', { versions: [] })).toEqual({ policy: { sector: 'Private', versions: [] }, errors: {} });
+  });
+});
+
+describe('per-diem policy: size limits in the code are the contract\'s (docs/decisions/0107)', () => {
+  it('at most 50 versions and 20 bands per version', () => {
+    expect(contractAt('/components/schemas/PerDiemPolicy/properties/versions/maxItems')).toBe(MAX_POLICY_VERSIONS);
+    expect(contractAt('/components/schemas/PerDiemPolicyVersion/properties/domesticBands/maxItems')).toBe(MAX_POLICY_BANDS);
+    const many = Array.from({ length: 51 }, (_, i) => version(`2026-01-${String((i % 28) + 1).padStart(2, '0')}`, {}));
+    expect(check('CZ', { versions: many }).errors).toEqual({ versions: ['must NOT have more than 50 items'] });
+    const bands = Array.from({ length: 21 }, () => ({ band: '>18h', amount: 400 }));
+    expect(check('CZ', { versions: [{ effectiveFrom: '2026-01-01', domesticBands: bands }] }).errors).toEqual({
+      'versions[0].domesticBands': ['must NOT have more than 20 items'],
+    });
   });
 });
