@@ -41,7 +41,8 @@ export const STATUTORY_FLOOR_MARKETS: readonly Market[] = ['CZ', 'SK', 'PL'];
 /** The version in force on `date` (the latest whose `effectiveFrom` is not after it), or null. */
 export function policyVersionOn(policy: PerDiemPolicy, date: string): PerDiemPolicyVersion | null {
   let found: PerDiemPolicyVersion | null = null;
-  for (const v of policy.versions) if (v.effectiveFrom <= date && (!found || v.effectiveFrom > found.effectiveFrom)) found = v;
+  for (const v of policy.versions)
+    if (v.effectiveFrom <= date && (!found || v.effectiveFrom > found.effectiveFrom)) found = v;
   return found;
 }
 

@@ -13,7 +13,11 @@ const ENTRIES = '/api/v1/travel-entries';
 /** A 14-hour CZ domestic day, 06:00–20:00 Prague (05:00Z–19:00Z), 2 Nov 2026: band >12-18 h, 236 Kč. */
 const czDay = { countryCode: 'CZ', departureTime: '2026-11-02T05:00:00Z', arrivalTime: '2026-11-02T19:00:00Z' };
 
-const version = (effectiveFrom: string, bands: Record<string, number>, foreignBaseRatePercent: number | null = null) => ({
+const version = (
+  effectiveFrom: string,
+  bands: Record<string, number>,
+  foreignBaseRatePercent: number | null = null,
+) => ({
   effectiveFrom,
   domesticBands: Object.entries(bands).map(([band, amount]) => ({ band, amount })),
   foreignBaseRatePercent,
@@ -55,14 +59,26 @@ describe('company per-diem policy', () => {
       expect(put.status).toBe(200);
       expect(put.body).toEqual({
         sector: 'Private',
-        versions: [{ effectiveFrom: '2026-01-01', domesticBands: [{ band: '>12-18h', amount: 300 }], foreignBaseRatePercent: 75 }],
+        versions: [
+          {
+            effectiveFrom: '2026-01-01',
+            domesticBands: [{ band: '>12-18h', amount: 300 }],
+            foreignBaseRatePercent: 75,
+          },
+        ],
         editedAt: expect.any(String),
       });
       expect(await next()).toMatchObject({
         type: 'per-diem-policy.updated',
         data: {
           sector: 'Private',
-          versions: [{ effectiveFrom: '2026-01-01', domesticBands: [{ band: '>12-18h', amount: '300.00' }], foreignBaseRatePercent: '75.00' }],
+          versions: [
+            {
+              effectiveFrom: '2026-01-01',
+              domesticBands: [{ band: '>12-18h', amount: '300.00' }],
+              foreignBaseRatePercent: '75.00',
+            },
+          ],
         },
       });
       const read = await limited.api.get(POLICY);
@@ -84,7 +100,9 @@ describe('company per-diem policy', () => {
     expect(low.status).toBe(400);
     expect(low.body.code).toBe('VALIDATION_FAILED');
     expect(low.body.errors).toEqual({
-      'versions[0].domesticBands[0].amount': [expect.stringMatching(/^below the statutory minimum: the statutory 5-12h amount of 155 CZK/)],
+      'versions[0].domesticBands[0].amount': [
+        expect.stringMatching(/^below the statutory minimum: the statutory 5-12h amount of 155 CZK/),
+      ],
       'versions[0].foreignBaseRatePercent': [expect.stringMatching(/^below the statutory minimum: .*at least 75 %/)],
     });
     expect((await cz.get(POLICY)).body.versions).toEqual([]);
@@ -101,10 +119,21 @@ describe('company per-diem policy', () => {
   it('rows priced after a change use it; a submitted entry keeps its amounts (tax-free part and excess apart)', async () => {
     const { api } = await stack.tenant('CZ');
     expect((await api.put(POLICY, { versions: [version('2026-01-01', { '>12-18h': 300 })] })).status).toBe(200);
-    const created = await api.post(ENTRIES, { departureDate: '2026-11-02', returnDate: '2026-11-02', perDiems: [czDay] });
+    const created = await api.post(ENTRIES, {
+      departureDate: '2026-11-02',
+      returnDate: '2026-11-02',
+      perDiems: [czDay],
+    });
     expect(created.status).toBe(201);
     // 14 h → >12–18 h: statutory 236 Kč (tax-free), the policy pays 300 Kč: 64 Kč taxable excess.
-    const paid = { amount: 236, taxFreeAmount: 236, excessAmount: 64, payableAmount: 300, amountInBaseCurrency: 300, policyEffectiveFrom: '2026-01-01' };
+    const paid = {
+      amount: 236,
+      taxFreeAmount: 236,
+      excessAmount: 64,
+      payableAmount: 300,
+      amountInBaseCurrency: 300,
+      policyEffectiveFrom: '2026-01-01',
+    };
     expect(created.body.perDiems[0]).toMatchObject(paid);
     const submitted = await api.post(`${ENTRIES}/${created.body.id}/submit`, {});
     expect(submitted.status).toBe(200);

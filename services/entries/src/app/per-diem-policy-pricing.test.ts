@@ -88,7 +88,12 @@ describe('per-diem rows under a company policy above the statutory amount', () =
   it('CZ: a free lunch cuts the policy amount as the law cuts the statutory one (35 %)', async () => {
     // Statutory 236 − 35 % × 236 = 153.40; the policy 300 × 153.40 / 236 = 195.00; excess 41.60.
     const row = await dayTrip('CZ', 'CZK', policyOf({ '>12-18h': '300.00' }), '05:00', '19:00', { lunchesProvided: 1 });
-    expect(split(row)).toMatchObject({ amount: '153.40', payableAmount: '195.00', taxFreeAmount: '153.40', excessAmount: '41.60' });
+    expect(split(row)).toMatchObject({
+      amount: '153.40',
+      payableAmount: '195.00',
+      taxFreeAmount: '153.40',
+      excessAmount: '41.60',
+    });
   });
 
   it('SK: 16 h pays 16.00 € instead of 13.80 €: 13.80 tax-free, 2.20 taxable', async () => {
@@ -106,7 +111,13 @@ describe('per-diem rows under a company policy above the statutory amount', () =
 
   it('PL: 10 h pays 30 zł instead of half the dieta (22.50 zł): 7.50 zł taxable', async () => {
     const row = await dayTrip('PL', 'PLN', policyOf({ '8-12h': '30.00' }), '05:00', '15:00');
-    expect(split(row)).toMatchObject({ band: '8-12h', amount: '22.50', payableAmount: '30.00', taxFreeAmount: '22.50', excessAmount: '7.50' });
+    expect(split(row)).toMatchObject({
+      band: '8-12h',
+      amount: '22.50',
+      payableAmount: '30.00',
+      taxFreeAmount: '22.50',
+      excessAmount: '7.50',
+    });
   });
 
   it('PL: full days of a longer trip are priced under the band FullDay (60 zł: 45 tax-free, 15 taxable)', async () => {
@@ -119,29 +130,56 @@ describe('per-diem rows under a company policy above the statutory amount', () =
     expect(priced.errors).toEqual({});
     const fullDays = priced.rows.filter((r) => r.band === 'FullDay');
     expect(fullDays.length).toBeGreaterThan(0);
-    for (const r of fullDays) expect(split(r)).toMatchObject({ amount: '45.00', payableAmount: '60.00', taxFreeAmount: '45.00', excessAmount: '15.00' });
+    for (const r of fullDays)
+      expect(split(r)).toMatchObject({
+        amount: '45.00',
+        payableAmount: '60.00',
+        taxFreeAmount: '45.00',
+        excessAmount: '15.00',
+      });
   });
 
   it('HR: 14 h pays 40 € instead of the 30 € tax-free cap: 30 tax-free, 10 taxable', async () => {
     const row = await dayTrip('HR', 'EUR', policyOf({ '>12h': '40.00' }), '05:00', '19:00');
-    expect(split(row)).toMatchObject({ band: '>12h', amount: '30.00', payableAmount: '40.00', taxFreeAmount: '30.00', excessAmount: '10.00' });
+    expect(split(row)).toMatchObject({
+      band: '>12h',
+      amount: '30.00',
+      payableAmount: '40.00',
+      taxFreeAmount: '30.00',
+      excessAmount: '10.00',
+    });
   });
 
   it('HR: a policy below the cap pays less, all of it tax-free (the cap is no floor)', async () => {
     const row = await dayTrip('HR', 'EUR', policyOf({ '>12h': '25.00' }), '05:00', '19:00');
-    expect(split(row)).toMatchObject({ amount: '30.00', payableAmount: '25.00', taxFreeAmount: '25.00', excessAmount: '0.00' });
+    expect(split(row)).toMatchObject({
+      amount: '30.00',
+      payableAmount: '25.00',
+      taxFreeAmount: '25.00',
+      excessAmount: '0.00',
+    });
   });
 
   it('SI: 14 h pays 25 € instead of 21.39 €: 21.39 tax-free, 3.61 taxable', async () => {
     const row = await dayTrip('SI', 'EUR', policyOf({ '>12-24h': '25.00' }), '05:00', '19:00');
-    expect(split(row)).toMatchObject({ band: '>12-24h', amount: '21.39', payableAmount: '25.00', taxFreeAmount: '21.39', excessAmount: '3.61' });
+    expect(split(row)).toMatchObject({
+      band: '>12-24h',
+      amount: '21.39',
+      payableAmount: '25.00',
+      taxFreeAmount: '21.39',
+      excessAmount: '3.61',
+    });
   });
 });
 
 describe('per-diem rows: versions, overrides, no policy', () => {
   it('a row pays the version in force on its date', async () => {
     const policy = policyOf({ '>12-18h': '300.00' }, [
-      { effectiveFrom: '2026-03-03', domesticBands: [{ band: '>12-18h', amount: '350.00' }], foreignBaseRatePercent: null },
+      {
+        effectiveFrom: '2026-03-03',
+        domesticBands: [{ band: '>12-18h', amount: '350.00' }],
+        foreignBaseRatePercent: null,
+      },
     ]);
     const priced = await pricer(policy).fromItinerary(caller('CZ', 'CZK'), entry, {
       stops: [
@@ -160,7 +198,9 @@ describe('per-diem rows: versions, overrides, no policy', () => {
         { time: '2026-03-03T19:00:00Z', countryCode: 'CZ' },
       ],
     });
-    expect(short.rows.map((r) => [r.date, r.payableAmount, r.policyEffectiveFrom])).toEqual([['2026-03-03', '350.00', '2026-03-03']]);
+    expect(short.rows.map((r) => [r.date, r.payableAmount, r.policyEffectiveFrom])).toEqual([
+      ['2026-03-03', '350.00', '2026-03-03'],
+    ]);
   });
 
   it('an override wins over the policy; both use one model: tax-free up to the statutory amount', async () => {
@@ -185,7 +225,13 @@ describe('per-diem rows: versions, overrides, no policy', () => {
 
   it('without a policy the statutory amount is paid, all tax-free, no excess', async () => {
     const row = await dayTrip('CZ', 'CZK', NO_POLICY, '05:00', '19:00');
-    expect(split(row)).toMatchObject({ amount: '236.00', payableAmount: '236.00', taxFreeAmount: '236.00', excessAmount: null, policyEffectiveFrom: null });
+    expect(split(row)).toMatchObject({
+      amount: '236.00',
+      payableAmount: '236.00',
+      taxFreeAmount: '236.00',
+      excessAmount: null,
+      policyEffectiveFrom: null,
+    });
   });
 
   it('a policy change does not re-price stored rows: only rows written again use the new version', async () => {
@@ -204,9 +250,18 @@ describe('per-diem rows: versions, overrides, no policy', () => {
     expect(kept.rows[0].payableAmount).toBe('300.00');
     // Rows written again (another meal) are priced now, under the new version: 400 × 153.40 / 236 = 260.00.
     const rewritten = await changed.forUpdate(c, current, entry, [
-      { countryCode: 'CZ', departureTime: '2026-03-02T05:00:00Z', arrivalTime: '2026-03-02T19:00:00Z', lunchesProvided: 1 },
+      {
+        countryCode: 'CZ',
+        departureTime: '2026-03-02T05:00:00Z',
+        arrivalTime: '2026-03-02T19:00:00Z',
+        lunchesProvided: 1,
+      },
     ]);
     expect(rewritten.changed).toBe(true);
-    expect(split(rewritten.rows[0])).toMatchObject({ payableAmount: '260.00', taxFreeAmount: '153.40', excessAmount: '106.60' });
+    expect(split(rewritten.rows[0])).toMatchObject({
+      payableAmount: '260.00',
+      taxFreeAmount: '153.40',
+      excessAmount: '106.60',
+    });
   });
 });

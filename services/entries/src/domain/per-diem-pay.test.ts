@@ -37,7 +37,10 @@ describe('payOfRow', () => {
   });
 
   it('the percentage is CZ only, and a row before the first version pays the statutory amount', () => {
-    expect(payOfRow('SK', foreignRow('45.00'), czForeign75)).toMatchObject({ payableAmount: '45.00', excessAmount: null });
+    expect(payOfRow('SK', foreignRow('45.00'), czForeign75)).toMatchObject({
+      payableAmount: '45.00',
+      excessAmount: null,
+    });
     expect(payOfRow('CZ', { ...foreignRow('50.00'), date: '2025-12-31' }, czForeign75)).toMatchObject({
       payableAmount: '50.00',
       policyEffectiveFrom: null,
@@ -62,15 +65,30 @@ describe('payOfRow', () => {
   it('a later decree above the policy: the statutory minimum is paid, with a warning (CZ, SK, PL)', () => {
     const policy: PerDiemPolicy = {
       sector: 'Private',
-      versions: [{ effectiveFrom: '2025-01-01', domesticBands: [{ band: '5-12h', amount: '150.00' }], foreignBaseRatePercent: null }],
+      versions: [
+        {
+          effectiveFrom: '2025-01-01',
+          domesticBands: [{ band: '5-12h', amount: '150.00' }],
+          foreignBaseRatePercent: null,
+        },
+      ],
     };
-    const row: StatutoryRow = { kind: 'Domestic', date: '2026-03-02', band: '5-12h', grossAmount: '155.00', amount: '155.00', overrideAmount: null };
+    const row: StatutoryRow = {
+      kind: 'Domestic',
+      date: '2026-03-02',
+      band: '5-12h',
+      grossAmount: '155.00',
+      amount: '155.00',
+      overrideAmount: null,
+    };
     const pay = payOfRow('CZ', row, policy);
     expect(pay).toMatchObject({ payableAmount: '155.00', taxFreeAmount: '155.00', excessAmount: '0.00' });
-    expect(pay.warnings).toEqual([expect.stringContaining('below the statutory minimum 155.00 in force on 2026-03-02')]);
+    expect(pay.warnings).toEqual([
+      expect.stringContaining('below the statutory minimum 155.00 in force on 2026-03-02'),
+    ]);
   });
 
-  it('the floor markets are the engine\'s StatutoryMinimum markets', () => {
+  it("the floor markets are the engine's StatutoryMinimum markets", () => {
     expect([...STATUTORY_FLOOR_MARKETS].sort()).toEqual(
       MARKETS.filter((m) => MARKET_PROFILES[m].taxTreatment === 'StatutoryMinimum').sort(),
     );

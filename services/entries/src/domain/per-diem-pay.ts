@@ -4,11 +4,7 @@
 // statutory amount; the part up to the statutory amount is tax-free, what lies above it is the taxable
 // excess. The statutory figures themselves always come from the engine (@travel/per-diem).
 import type { Market } from '@travel/platform';
-import {
-  policyVersionOn,
-  STATUTORY_FLOOR_MARKETS,
-  type PerDiemPolicy,
-} from '@travel/reference-fx/src/per-diem-policy';
+import { policyVersionOn, STATUTORY_FLOOR_MARKETS, type PerDiemPolicy } from '@travel/reference-fx/src/per-diem-policy';
 import { Decimal, roundText } from './amounts';
 
 /** The engine's figures of a row that decide its pay. */
@@ -53,13 +49,18 @@ function policyPay(
     // The law's meal reductions are percentages of the per-diem; they cut the company's amount in the
     // same proportion as the statutory one (amount / gross). A band whose statutory gross is 0 has none.
     const gross = new Decimal(row.grossAmount ?? '0');
-    const amount = gross.isZero() ? new Decimal(band.amount) : new Decimal(band.amount).times(statutory).dividedBy(gross);
+    const amount = gross.isZero()
+      ? new Decimal(band.amount)
+      : new Decimal(band.amount).times(statutory).dividedBy(gross);
     return { amount, effectiveFrom: version.effectiveFrom };
   }
   // CZ abroad: the base rate agreed before the trip, a percentage of the decree's (§170(2)); the band's
   // fraction and the meal reductions are percentages of the base rate, so the row scales the same way.
   if (market === 'CZ' && version.foreignBaseRatePercent !== null)
-    return { amount: statutory.times(version.foreignBaseRatePercent).dividedBy(100), effectiveFrom: version.effectiveFrom };
+    return {
+      amount: statutory.times(version.foreignBaseRatePercent).dividedBy(100),
+      effectiveFrom: version.effectiveFrom,
+    };
   return null;
 }
 
@@ -67,7 +68,13 @@ function policyPay(
 export function payOfRow(market: Market, row: StatutoryRow, policy: PerDiemPolicy): RowPay {
   const warnings: string[] = [];
   if (row.amount === null)
-    return { payableAmount: row.overrideAmount, taxFreeAmount: null, excessAmount: null, policyEffectiveFrom: null, warnings };
+    return {
+      payableAmount: row.overrideAmount,
+      taxFreeAmount: null,
+      excessAmount: null,
+      policyEffectiveFrom: null,
+      warnings,
+    };
   const statutory = new Decimal(row.amount);
   let payable = statutory;
   let policyEffectiveFrom: string | null = null;

@@ -15,7 +15,8 @@ const version = (effectiveFrom: string, bands: Record<string, number>, foreignBa
   domesticBands: Object.entries(bands).map(([band, amount]) => ({ band, amount })),
   ...(foreignBaseRatePercent === undefined ? {} : { foreignBaseRatePercent }),
 });
-const check = (market: Parameters<typeof normalizePolicy>[0], body: PerDiemPolicyWrite) => normalizePolicy(market, body);
+const check = (market: Parameters<typeof normalizePolicy>[0], body: PerDiemPolicyWrite) =>
+  normalizePolicy(market, body);
 
 describe('per-diem policy: CZ (domestic decree figures are a floor)', () => {
   it('accepts amounts above the 2026 minimum (155 / 236 / 370 Kč) and stores them as decimal text, sorted', () => {
@@ -38,7 +39,11 @@ describe('per-diem policy: CZ (domestic decree figures are a floor)', () => {
           ],
           foreignBaseRatePercent: null,
         },
-        { effectiveFrom: '2026-07-01', domesticBands: [{ band: '5-12h', amount: '210.00' }], foreignBaseRatePercent: null },
+        {
+          effectiveFrom: '2026-07-01',
+          domesticBands: [{ band: '5-12h', amount: '210.00' }],
+          foreignBaseRatePercent: null,
+        },
       ],
     });
   });
@@ -46,13 +51,17 @@ describe('per-diem policy: CZ (domestic decree figures are a floor)', () => {
   it('refuses an amount below the minimum, naming the minimum and its decree', () => {
     const { errors } = check('CZ', { versions: [version('2026-01-01', { '5-12h': 150 })] });
     expect(errors['versions[0].domesticBands[0].amount']).toEqual([
-      expect.stringMatching(/^below the statutory minimum: the statutory 5-12h amount of 155 CZK in force from 2026-01-01 \(Vyhláška č\. 573\/2025 Sb\./),
+      expect.stringMatching(
+        /^below the statutory minimum: the statutory 5-12h amount of 155 CZK in force from 2026-01-01 \(Vyhláška č\. 573\/2025 Sb\./,
+      ),
     ]);
   });
 
   it('checks a version against every decree in force while it applies (2025: 148 Kč, then 2026: 155 Kč)', () => {
     const open = check('CZ', { versions: [version('2025-06-01', { '5-12h': 150 })] });
-    expect(open.errors['versions[0].domesticBands[0].amount']).toEqual([expect.stringContaining('155 CZK in force from 2026-01-01')]);
+    expect(open.errors['versions[0].domesticBands[0].amount']).toEqual([
+      expect.stringContaining('155 CZK in force from 2026-01-01'),
+    ]);
     // A second version from 2026 ends the first one's span on 2025-12-31: 150 ≥ 148 then.
     const closed = check('CZ', {
       versions: [version('2025-06-01', { '5-12h': 150 }), version('2026-01-01', { '5-12h': 160 })],
@@ -98,12 +107,14 @@ describe('per-diem policy: CZ (domestic decree figures are a floor)', () => {
 
 describe('per-diem policy: SK and PL (floors)', () => {
   it('SK: 9.30 € (5-12 h from 2025-12-01) is the floor; a version from 2025-05 must not stay under it', () => {
-    expect(check('SK', { versions: [version('2025-12-01', { '5-12h': 12, '>12-18h': 16, '>18h': 25 })] }).errors).toEqual(
-      {},
-    );
+    expect(
+      check('SK', { versions: [version('2025-12-01', { '5-12h': 12, '>12-18h': 16, '>18h': 25 })] }).errors,
+    ).toEqual({});
     const low = check('SK', { versions: [version('2025-12-01', { '5-12h': 9.2 })] });
     expect(low.errors['versions[0].domesticBands[0].amount']).toEqual([
-      expect.stringMatching(/^below the statutory minimum: the statutory 5-12h amount of 9\.30 EUR in force from 2025-12-01/),
+      expect.stringMatching(
+        /^below the statutory minimum: the statutory 5-12h amount of 9\.30 EUR in force from 2025-12-01/,
+      ),
     ]);
     // 9.00 ≥ 8.80 (from 2025-04-01), but the version runs on into the 9.30 of 2025-12-01.
     expect(check('SK', { versions: [version('2025-05-01', { '5-12h': 9 })] }).errors).toHaveProperty([
@@ -117,8 +128,12 @@ describe('per-diem policy: SK and PL (floors)', () => {
       {},
     );
     expect(check('PL', { versions: [version('2026-01-01', { '8-12h': 20, FullDay: 44.99 })] }).errors).toEqual({
-      'versions[0].domesticBands[0].amount': [expect.stringContaining('below the statutory minimum: the statutory 8-12h amount of 22.50 PLN')],
-      'versions[0].domesticBands[1].amount': [expect.stringContaining('below the statutory minimum: the statutory FullDay amount of 45.00 PLN')],
+      'versions[0].domesticBands[0].amount': [
+        expect.stringContaining('below the statutory minimum: the statutory 8-12h amount of 22.50 PLN'),
+      ],
+      'versions[0].domesticBands[1].amount': [
+        expect.stringContaining('below the statutory minimum: the statutory FullDay amount of 45.00 PLN'),
+      ],
     });
   });
 });
@@ -147,7 +162,14 @@ describe('per-diem policy: shape', () => {
   it('refuses an unknown band (listing the market bands), a band twice, two versions on one date, a bad date', () => {
     const { errors } = check('CZ', {
       versions: [
-        { effectiveFrom: '2026-01-01', domesticBands: [{ band: '>12h', amount: 300 }, { band: '>18h', amount: 400 }, { band: '>18h', amount: 410 }] },
+        {
+          effectiveFrom: '2026-01-01',
+          domesticBands: [
+            { band: '>12h', amount: 300 },
+            { band: '>18h', amount: 400 },
+            { band: '>18h', amount: 410 },
+          ],
+        },
         { effectiveFrom: '2026-01-01', domesticBands: [] },
         { effectiveFrom: '2026-02-30', domesticBands: [] },
       ],
@@ -165,10 +187,12 @@ describe('per-diem policy: shape', () => {
   });
 });
 
-describe('per-diem policy: size limits in the code are the contract\'s (docs/decisions/0107)', () => {
+describe("per-diem policy: size limits in the code are the contract's (docs/decisions/0107)", () => {
   it('at most 50 versions and 20 bands per version', () => {
     expect(contractAt('/components/schemas/PerDiemPolicy/properties/versions/maxItems')).toBe(MAX_POLICY_VERSIONS);
-    expect(contractAt('/components/schemas/PerDiemPolicyVersion/properties/domesticBands/maxItems')).toBe(MAX_POLICY_BANDS);
+    expect(contractAt('/components/schemas/PerDiemPolicyVersion/properties/domesticBands/maxItems')).toBe(
+      MAX_POLICY_BANDS,
+    );
     const many = Array.from({ length: 51 }, (_, i) => version(`2026-01-${String((i % 28) + 1).padStart(2, '0')}`, {}));
     expect(check('CZ', { versions: many }).errors).toEqual({ versions: ['must NOT have more than 50 items'] });
     const bands = Array.from({ length: 21 }, () => ({ band: '>18h', amount: 400 }));

@@ -53,11 +53,14 @@ export function policyBandIds(market: Market): string[] {
 /** The statutory tables in force at some day of [from, to] (`to` null: open-ended). */
 function tablesDuring(market: Market, from: string, to: string | null): DomesticPerDiem[] {
   return TABLES[market].domestic.filter(
-    (t) => (t.effectiveTo === null || t.effectiveTo >= from) && (to === null || t.effectiveFrom === null || t.effectiveFrom <= to),
+    (t) =>
+      (t.effectiveTo === null || t.effectiveTo >= from) &&
+      (to === null || t.effectiveFrom === null || t.effectiveFrom <= to),
   );
 }
 
-const dayBefore = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+const dayBefore = (date: string): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 const since = (t: DomesticPerDiem) => (t.effectiveFrom ? ` in force from ${t.effectiveFrom}` : '');
 
 type Add = (field: string, message: string) => void;
@@ -80,7 +83,10 @@ function decimalOf(add: Add, field: string, raw: unknown): Decimal | null {
  * The policy as stored (versions sorted by date, amounts as decimal text with two places), or the field
  * errors (`versions[i].domesticBands[j].amount`, …) that refuse it. `market`: the company's.
  */
-export function normalizePolicy(market: Market, body: PerDiemPolicyWrite): { policy: PerDiemPolicy; errors: FieldErrors } {
+export function normalizePolicy(
+  market: Market,
+  body: PerDiemPolicyWrite,
+): { policy: PerDiemPolicy; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const add: Add = (field, message) => void (errors[field] ??= []).push(message);
   const sector: PolicySector = body.sector ?? 'Private';
@@ -154,7 +160,10 @@ export function normalizePolicy(market: Market, body: PerDiemPolicyWrite): { pol
             `below the statutory minimum: a foreign base rate agreed before the trip is at least ${CZ_FOREIGN_MIN_PERCENT} % of the decree rate (§170(2) zákoník práce)`,
           );
         else if (percent !== null && percent.greaterThan(CZ_FOREIGN_MAX_PERCENT))
-          add(f, `must be at most ${CZ_FOREIGN_MAX_PERCENT}: the policy lowers the decree's foreign rate, it does not raise it`);
+          add(
+            f,
+            `must be at most ${CZ_FOREIGN_MAX_PERCENT}: the policy lowers the decree's foreign rate, it does not raise it`,
+          );
         foreignBaseRatePercent = percent?.toFixed(2) ?? null;
       }
     }
