@@ -2913,6 +2913,7 @@ export interface components {
             foreignBaseRatePercent?: number | null;
         };
         PerDiemPolicyBand: {
+            /** @description A domestic band id of the company's market (else 400 listing them) */
             band: string;
             amount: components["schemas"]["DecimalAmount"];
         };
