@@ -24,6 +24,7 @@ export const EVENT_ROUTES = {
   'entries.vehicle.used': { producer: 'entries', type: 'vehicle.used', webhook: false },
   'fleet.vehicle.usage-refused': { producer: 'fleet', type: 'vehicle.usage-refused', webhook: false },
   'reference-fx.allow-list.updated': { producer: 'reference-fx', type: 'allow-list.updated', webhook: false },
+  'reference-fx.per-diem-policy.updated': { producer: 'reference-fx', type: 'per-diem-policy.updated', webhook: false },
 } as const;
 export type EventRoutingKey = keyof typeof EVENT_ROUTES;
 export const EVENT_ROUTING_KEYS = Object.keys(EVENT_ROUTES) as EventRoutingKey[];
@@ -47,6 +48,8 @@ export const EVENT_SCHEMA_IDS = {
     'https://docs.travel-expense.example/events/internal/fleet.vehicle.usage-refused.schema.json',
   'reference-fx.allow-list.updated':
     'https://docs.travel-expense.example/events/internal/reference-fx.allow-list.updated.schema.json',
+  'reference-fx.per-diem-policy.updated':
+    'https://docs.travel-expense.example/events/internal/reference-fx.per-diem-policy.updated.schema.json',
 } as const satisfies Record<EventRoutingKey, string>;
 
 /** Every event schema, public and internal, for a validator to load (refs between them are by `$id`). */
@@ -479,6 +482,62 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
       },
     },
   },
+  {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://docs.travel-expense.example/events/internal/reference-fx.per-diem-policy.updated.schema.json',
+    title: 'reference-fx.per-diem-policy.updated',
+    description:
+      "Published by reference-fx when a company's per-diem policy is replaced (PUT /api/v1/per-diem-policy) and differs from what was stored. data is the policy as stored: amounts and percentages as decimal text. Rows already priced keep their amounts (docs/decisions/0128).",
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      type: { const: 'per-diem-policy.updated' },
+      tenantId: { type: 'string', minLength: 1 },
+      occurredAt: { type: 'string', format: 'date-time' },
+      data: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['sector', 'versions'],
+        properties: {
+          sector: { type: 'string', enum: ['Private', 'Public'] },
+          versions: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['effectiveFrom', 'domesticBands', 'foreignBaseRatePercent'],
+              properties: {
+                effectiveFrom: { type: 'string', format: 'date' },
+                domesticBands: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['band', 'amount'],
+                    properties: {
+                      band: { type: 'string', minLength: 1 },
+                      amount: {
+                        type: 'string',
+                        pattern: '^\\d+\\.\\d{2}$',
+                        description: 'base currency, decimal text',
+                      },
+                    },
+                  },
+                },
+                foreignBaseRatePercent: {
+                  type: ['string', 'null'],
+                  pattern: '^\\d+\\.\\d{2}$',
+                  description: "CZ: percent of the decree's foreign base rate",
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
 ];
 
 export type Timestamp = string;
@@ -505,6 +564,7 @@ export interface EventSchemas {
   'entries.vehicle.used': EntriesVehicleUsed;
   'fleet.vehicle.usage-refused': FleetVehicleUsageRefused;
   'reference-fx.allow-list.updated': ReferenceFxAllowListUpdated;
+  'reference-fx.per-diem-policy.updated': ReferenceFxPerDiemPolicyUpdated;
   'public:EmployeeWebhookDto': EmployeeWebhookDto2;
   'public:EmployeeWebhookEnvelope': EmployeeWebhookEnvelope;
   'public:EntryWebhookEnvelope': EntryWebhookEnvelope;
@@ -837,6 +897,32 @@ export interface ReferenceFxAllowListUpdated {
      * ISO 3166-1 alpha-2 country codes or ISO 4217 currency codes
      */
     codes: string[];
+  };
+}
+/**
+ * Published by reference-fx when a company's per-diem policy is replaced (PUT /api/v1/per-diem-policy) and differs from what was stored. data is the policy as stored: amounts and percentages as decimal text. Rows already priced keep their amounts (docs/decisions/0128).
+ */
+export interface ReferenceFxPerDiemPolicyUpdated {
+  id: string;
+  type: 'per-diem-policy.updated';
+  tenantId: string;
+  occurredAt: string;
+  data: {
+    sector: 'Private' | 'Public';
+    versions: {
+      effectiveFrom: string;
+      domesticBands: {
+        band: string;
+        /**
+         * base currency, decimal text
+         */
+        amount: string;
+      }[];
+      /**
+       * CZ: percent of the decree's foreign base rate
+       */
+      foreignBaseRatePercent: string | null;
+    }[];
   };
 }
 /**

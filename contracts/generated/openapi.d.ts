@@ -514,6 +514,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/per-diem-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's per-diem policy (what it pays per domestic band, and in CZ its foreign base rate)
+         * @description Readable by every key of the company. Without a policy `versions` is empty and every per-diem row
+         *     pays the statutory amount. A per-diem row priced on a date pays the version in force on that date
+         *     (the latest `effectiveFrom` not after the row's date); see `PerDiem.taxFreeAmount` and
+         *     `excessAmount` for the statutory tax-free part and the taxable excess (docs/decisions/0127-0129).
+         */
+        get: operations["getPerDiemPolicy"];
+        /**
+         * Replace the company's per-diem policy (needs ManageCompanyData); a GET body is a valid PUT body
+         * @description The policy is replaced as a whole; `editedAt` is read-only (accepted and ignored), and a PUT that
+         *     changes nothing is a no-op (same `editedAt`, no event). Each version is checked against every
+         *     statutory table in force while it applies (from its `effectiveFrom` to the day before the next
+         *     version's), else 400 `VALIDATION_FAILED` keyed by field:
+         *     - `versions[i].domesticBands[j].band`: not a domestic band of the company's market (the message lists them);
+         *     - `versions[i].domesticBands[j].amount`: "below the statutory minimum: …" in CZ, SK and PL, where the
+         *       statutory domestic per-diem is a floor (in HR and SI it is a tax-free cap: a lower amount is
+         *       accepted and wholly tax-free); "above the public-sector maximum: …" for a CZ `Public` policy;
+         *     - `versions[i].foreignBaseRatePercent`: CZ only, 75 to 100 (§170(2) zákoník práce: a lower foreign
+         *       base rate agreed before the trip, at least 75 % of the decree rate); a `Public` policy pays 100;
+         *     - `versions[i].effectiveFrom`: two versions on one date; `sector`: `Public` outside CZ.
+         *     A change applies to per-diem rows priced after it (created, re-built by `from-itinerary`, or
+         *     changed by a PUT of an open entry); rows already stored, and so every submitted or approved entry,
+         *     keep their amounts. The internal event `reference-fx.per-diem-policy.updated` is raised.
+         */
+        put: operations["putPerDiemPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reference/exchange-rates": {
         parameters: {
             query?: never;
@@ -2629,7 +2669,9 @@ export interface components {
             readonly exchangeRateSource?: unknown;
             readonly fxDate?: unknown;
             readonly excessAmount?: unknown;
+            readonly taxFreeAmount?: unknown;
             readonly payableAmount?: unknown;
+            readonly policyEffectiveFrom?: unknown;
             readonly nightAllocationAmount?: unknown;
             readonly amountInBaseCurrency?: unknown;
             readonly taxTreatment?: unknown;
@@ -2662,7 +2704,9 @@ export interface components {
          *       "overrideAmount": null,
          *       "overrideReason": null,
          *       "excessAmount": null,
+         *       "taxFreeAmount": 57,
          *       "payableAmount": 57,
+         *       "policyEffectiveFrom": null,
          *       "nightAllocation": null,
          *       "nightAllocationAmount": null,
          *       "nightOffWindowOverride": [],
@@ -2723,10 +2767,17 @@ export interface components {
             readonly fxDate: string | null;
             overrideAmount: number | null;
             overrideReason: string | null;
-            /** @description What the override pays above the statutory amount (taxable); null without an override */
+            /** @description What the override or the company policy pays above the statutory amount (the taxable excess); null when neither applies or the statutory amount is unknown */
             readonly excessAmount: number | null;
-            /** @description The override when given */
+            /** @description The statutory tax-free part of `payableAmount`: the payable amount up to `amount`; null when the statutory amount is unknown (docs/decisions/0129) */
+            readonly taxFreeAmount: number | null;
+            /** @description The override when given, else the company policy's amount (`policyEffectiveFrom`), else amount */
             readonly payableAmount: number | null;
+            /**
+             * Format: date
+             * @description The effective date of the company per-diem policy version that set `payableAmount`; null when none did
+             */
+            readonly policyEffectiveFrom: string | null;
             nightAllocation: components["schemas"]["PerDiemNightAllocation"] | null;
             /** @description The short night's amount (0 - no statutory allowance below six hours); no override changes it */
             readonly nightAllocationAmount: number | null;
@@ -2850,6 +2901,34 @@ export interface components {
             readonly isDefault?: boolean;
             /** @description Read-only; ignored */
             readonly editedAt?: string | null;
+        };
+        /** @description The company's per-diem policy (docs/decisions/0127-0129): versions, each in force from its `effectiveFrom` until the next one's. A GET body is a valid PUT body (`editedAt` is read-only, ignored). */
+        PerDiemPolicy: {
+            /**
+             * @description `Public` (CZ only): the decree's public-sector maxima are the ceiling of each domestic band, and abroad the decree rate is paid (`foreignBaseRatePercent` 100 or null)
+             * @default Private
+             * @enum {string}
+             */
+            sector: "Private" | "Public";
+            versions: components["schemas"]["PerDiemPolicyVersion"][];
+            /** Format: date-time */
+            readonly editedAt?: string | null;
+        };
+        PerDiemPolicyVersion: {
+            /**
+             * Format: date
+             * @description The first day (a row's account date) this version prices; one version per date
+             */
+            effectiveFrom: string;
+            /** @description What the company pays per domestic band (the engine's band ids, e.g. CZ `5-12h`, `>12-18h`, `>18h`; PL also `started<=8h`, `started>8h`, `FullDay`), before meal reductions, in the base currency; the law's meal reductions cut it in the same proportion as the statutory amount. A band not listed pays the statutory amount. */
+            domesticBands?: components["schemas"]["PerDiemPolicyBand"][];
+            /** @description CZ only: the foreign base rate agreed before the trip, as a percentage of the decree rate, 75 to 100 (§170(2) zákoník práce); null pays the decree rate. Other markets: null. */
+            foreignBaseRatePercent?: number | null;
+        };
+        PerDiemPolicyBand: {
+            /** @description A domestic band id of the company's market (else 400 listing them) */
+            band: string;
+            amount: components["schemas"]["DecimalAmount"];
         };
         /**
          * @description The provider of an official rate: `HNB` (HR), `ECB` (SI, SK), `CNB` (CZ), `NBP` table A (PL)
@@ -4374,6 +4453,135 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getPerDiemPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sector": "Private",
+                     *       "versions": [
+                     *         {
+                     *           "effectiveFrom": "2026-01-01",
+                     *           "domesticBands": [
+                     *             {
+                     *               "band": "5-12h",
+                     *               "amount": 200
+                     *             },
+                     *             {
+                     *               "band": ">12-18h",
+                     *               "amount": 300
+                     *             },
+                     *             {
+                     *               "band": ">18h",
+                     *               "amount": 450
+                     *             }
+                     *           ],
+                     *           "foreignBaseRatePercent": 75
+                     *         }
+                     *       ],
+                     *       "editedAt": "2025-12-15T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PerDiemPolicy"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putPerDiemPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sector": "Private",
+                 *       "versions": [
+                 *         {
+                 *           "effectiveFrom": "2026-01-01",
+                 *           "domesticBands": [
+                 *             {
+                 *               "band": "5-12h",
+                 *               "amount": 200
+                 *             },
+                 *             {
+                 *               "band": ">12-18h",
+                 *               "amount": 300
+                 *             },
+                 *             {
+                 *               "band": ">18h",
+                 *               "amount": 450
+                 *             }
+                 *           ],
+                 *           "foreignBaseRatePercent": 75
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PerDiemPolicy"];
+            };
+        };
+        responses: {
+            /** @description The policy as stored (versions sorted by date) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sector": "Private",
+                     *       "versions": [
+                     *         {
+                     *           "effectiveFrom": "2026-01-01",
+                     *           "domesticBands": [
+                     *             {
+                     *               "band": "5-12h",
+                     *               "amount": 200
+                     *             },
+                     *             {
+                     *               "band": ">12-18h",
+                     *               "amount": 300
+                     *             },
+                     *             {
+                     *               "band": ">18h",
+                     *               "amount": 450
+                     *             }
+                     *           ],
+                     *           "foreignBaseRatePercent": 75
+                     *         }
+                     *       ],
+                     *       "editedAt": "2025-12-15T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PerDiemPolicy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listExchangeRates: {
         parameters: {
             query?: {
@@ -5666,7 +5874,9 @@ export interface operations {
                      *           "overrideAmount": null,
                      *           "overrideReason": null,
                      *           "excessAmount": null,
+                     *           "taxFreeAmount": 57,
                      *           "payableAmount": 57,
+                     *           "policyEffectiveFrom": null,
                      *           "nightAllocation": null,
                      *           "nightAllocationAmount": null,
                      *           "nightOffWindowOverride": [],

@@ -31,7 +31,8 @@ export const SERVICES = [
   },
   { name: 'fleet', port: 8083, opsPort: 9083, resources: ['vehicles'] },
   { name: 'payouts', port: 8084, opsPort: 9084, resources: ['payouts'] },
-  { name: 'reference-fx', port: 8085, opsPort: 9085, resources: ['reference'] },
+  // `per-diem-policy`: the company's per-diem policy, beside the statutory rates it is checked against (0127).
+  { name: 'reference-fx', port: 8085, opsPort: 9085, resources: ['reference', 'per-diem-policy'] },
   { name: 'webhook-dispatcher', port: 8086, opsPort: 9086, resources: ['webhooks'] },
 ] as const satisfies readonly ServiceEntry[];
 

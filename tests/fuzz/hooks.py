@@ -263,6 +263,14 @@ BUSINESS_RULES = {
     "recoverWebhookEvents": [r"days ago|in the future"],
     # Which currency a provider quotes against depends on the provider (the market, the date).
     "listExchangeRates": [r"published no rate|has no rate"],
+    # The company's market decides its bands, floors and ceilings (docs/decisions/0128); versions have one
+    # date each and name a band once (uniqueness by one property, which `uniqueItems` cannot say).
+    "putPerDiemPolicy": [
+        PRECISION,
+        r"below the statutory minimum|above the public-sector maximum|must be a domestic band of [A-Z]{2}"
+        r"|is listed twice|another version starts on|must be a calendar date|public-sector ranges only for CZ"
+        r"|exists only in CZ|the public sector pays the decree rate abroad",
+    ],
 }
 
 

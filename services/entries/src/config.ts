@@ -19,7 +19,7 @@ export const configSchema = serviceConfig(
       default: 'http://127.0.0.1:8085',
       type: 'URL',
       description:
-        'reference-fx: amounts in a foreign currency converted into the base currency (advances, expenses). Unreachable: writes that need a rate answer `503 SERVICE_UNAVAILABLE`.',
+        'reference-fx: amounts in a foreign currency converted into the base currency (advances, expenses), and the company per-diem policy per-diem rows are priced with (0127). Unreachable: writes that need a rate or price per-diem rows answer `503 SERVICE_UNAVAILABLE`.',
     }),
     FLEET_URL: env.string({
       default: 'http://127.0.0.1:8083',
@@ -31,7 +31,7 @@ export const configSchema = serviceConfig(
   (v) => ({
     /** The employees service: an entry's employee and the cost centers they may charge. */
     employeesUrl: v.EMPLOYEES_URL,
-    /** reference-fx: conversion of amounts into the base currency. */
+    /** reference-fx: conversion of amounts into the base currency; the company per-diem policy. */
     referenceFxUrl: v.REFERENCE_FX_URL,
     /** fleet: a vehicle named on a Mileage row is claimed there before the row is stored. */
     fleetUrl: v.FLEET_URL,

@@ -4,6 +4,7 @@ import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
 import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
 import { perDiemRoutes } from './http/per-diem-routes';
 import { FxClient } from '@travel/reference-fx/src/fx-client';
+import { PerDiemPolicyClient } from '@travel/reference-fx/src/per-diem-policy';
 import { AttachmentsApp } from './app/attachments';
 import { ATTACHMENTS_STORE, attachmentSweep } from './app/orphan-attachments';
 import { EntriesApp } from './app/entries';
@@ -41,7 +42,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const fx = new FxConverter(config.referenceFxUrl, config.signingKey);
       const vehicles = new FleetClient(config.fleetUrl, config.signingKey);
       const employees = new EmployeesClient(config.employeesUrl, config.signingKey);
-      const pricer = new PerDiemPricer(fx, employees);
+      const policies = new PerDiemPolicyClient(config.referenceFxUrl, config.signingKey, 'entries');
+      const pricer = new PerDiemPricer(fx, employees, policies);
       const entries = new EntriesApp(repos, employees, fx, vehicles, nudgeOutbox, pricer);
       // reference-fx's own client answers the calculator's conversions as they are (decimals).
       const calculator = new PerDiemCalculator(

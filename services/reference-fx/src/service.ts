@@ -4,12 +4,15 @@ import { configSchema } from './config';
 import { buildFx } from './fx';
 import { referenceDataRoutes } from './http/reference-data-routes';
 import { ALLOW_LISTS_COLLECTION, AllowListsStore } from './infra/allow-lists-store';
+import { PerDiemPolicyApp } from './app/per-diem-policy';
+import { perDiemPolicyInternalRoutes, perDiemPolicyRoutes } from './http/per-diem-policy-routes';
+import { PER_DIEM_POLICIES_COLLECTION, PerDiemPolicyStore } from './infra/per-diem-policy-store';
 
 export { DEFAULT_PORT, SERVICE } from './config';
 
 export const readConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
-/** Exchange rates (HNB, ECB, CNB, NBP) and conversion; municipalities, statutory rates, allow-lists. */
+/** Exchange rates (HNB, ECB, CNB, NBP) and conversion; municipalities, statutory rates, allow-lists, per-diem policies. */
 export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptions & { fetch?: typeof fetch }) => {
   const config = readConfig(env);
   return startService(
@@ -17,15 +20,18 @@ export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     (deps) => {
       const fx = buildFx(deps, config.fx, options?.fetch);
       const referenceData = new ReferenceDataApp(new AllowListsStore(deps.mongo, deps.nudgeOutbox));
+      const policies = new PerDiemPolicyApp(new PerDiemPolicyStore(deps.mongo, deps.nudgeOutbox));
       const api = apiRouter();
       api.use(fx.api);
       api.use(referenceDataRoutes(referenceData));
+      api.use(perDiemPolicyRoutes(policies));
       const internal = apiRouter();
       internal.use(fx.internal);
+      internal.use(perDiemPolicyInternalRoutes(policies));
       return {
         api,
         internal,
-        outboxCollections: [ALLOW_LISTS_COLLECTION],
+        outboxCollections: [ALLOW_LISTS_COLLECTION, PER_DIEM_POLICIES_COLLECTION],
         migrate: fx.seed,
         start: fx.start,
         stop: fx.stop,

@@ -1,6 +1,7 @@
 // The per-diem FX date of an entry's rows (SPEC: for CZ tenants the entry's advancePaymentDate; decision
 // 0056 for the others: the trip's start date, as the calculator) and the manual-rate rule's outcomes.
 import { AppError, type CallerContext } from '@travel/platform';
+import { NO_POLICY } from '@travel/reference-fx/src/per-diem-policy';
 import { PerDiemPricer, type PricedRows } from './per-diems';
 import type { CurrencyConverter } from './ports';
 
@@ -17,6 +18,8 @@ const caller = (market: CallerContext['market'], baseCurrency: string): CallerCo
 const employees = {
   perDiemProfileOf: async () => ({ residency: 'Resident' as const, mobileRoadTransportWorker: false }),
 };
+/** The company has no per-diem policy: statutory amounts. */
+const noPolicy = { policyOf: async () => NO_POLICY };
 
 function recordingFx(answer?: AppError) {
   const asked: { currency: string; date: string; amount: string; manualRate: string | null }[] = [];
@@ -41,7 +44,7 @@ const SK_TO_CZ = [
 describe('PerDiemPricer', () => {
   it('SK: converts the foreign row on the trip start date, whatever the advance date', async () => {
     const { fx, asked } = recordingFx();
-    const priced = await new PerDiemPricer(fx, employees).fromItinerary(
+    const priced = await new PerDiemPricer(fx, employees, noPolicy).fromItinerary(
       caller('SK', 'EUR'),
       { employeeId: 'e1', advancePaymentDate: '2026-02-20' },
       { stops: SK_TO_CZ },
@@ -57,7 +60,7 @@ describe('PerDiemPricer', () => {
     const drivers = {
       perDiemProfileOf: async () => ({ residency: 'Resident' as const, mobileRoadTransportWorker: true }),
     };
-    const priced = await new PerDiemPricer(fx, drivers).fromItinerary(
+    const priced = await new PerDiemPricer(fx, drivers, noPolicy).fromItinerary(
       caller('SK', 'EUR'),
       { employeeId: 'e1', advancePaymentDate: '2026-03-02' },
       { stops: SK_TO_CZ },
@@ -69,7 +72,7 @@ describe('PerDiemPricer', () => {
   it('CZ domestic-unit upgrade (decision 0126): from-itinerary and the rows it returns, sent back, price alike', async () => {
     // 2 Mar 07:00 Prague depart; Germany 09:00 → 3 Mar 00:30; home 05:15. 3 Mar: 30 min abroad (under 1 h)
     // joins the 4 h 45 min at home: 5.25 h → 155 Kč (decision 0123). 2 Mar: 2 h home 0 Kč, DE 15 h 33.33 €.
-    const pricer = new PerDiemPricer(recordingFx().fx, employees);
+    const pricer = new PerDiemPricer(recordingFx().fx, employees, noPolicy);
     const entry = { employeeId: 'e1', advancePaymentDate: '2026-03-02' };
     const built = await pricer.fromItinerary(caller('CZ', 'CZK'), entry, {
       stops: [
@@ -100,7 +103,7 @@ describe('PerDiemPricer', () => {
 
   it("CZ: the per-diem FX date is the entry's advancePaymentDate (an override is in the row's currency)", async () => {
     const { fx, asked } = recordingFx();
-    const pricer = new PerDiemPricer(fx, employees);
+    const pricer = new PerDiemPricer(fx, employees, noPolicy);
     const rows = await pricer.fromRows(caller('CZ', 'CZK'), { employeeId: 'e1', advancePaymentDate: '2026-02-27' }, [
       { countryCode: 'CZ', departureTime: '2026-03-02T05:00:00Z', arrivalTime: '2026-03-02T19:00:00Z' },
       {
@@ -125,7 +128,7 @@ describe('PerDiemPricer', () => {
   it('no rate and no manual rate: stored unknown with a reason; a refused manual rate is EXCHANGE_RATE_UNAVAILABLE', async () => {
     const unavailable = new AppError('EXCHANGE_RATE_UNAVAILABLE', 'no rate', { currency: ['no rate'] });
     const context = { employeeId: 'e1', advancePaymentDate: '2026-03-02' };
-    const unknown = await new PerDiemPricer(recordingFx(unavailable).fx, employees).fromItinerary(
+    const unknown = await new PerDiemPricer(recordingFx(unavailable).fx, employees, noPolicy).fromItinerary(
       caller('SK', 'EUR'),
       context,
       { stops: SK_TO_CZ },
@@ -144,7 +147,7 @@ describe('PerDiemPricer', () => {
       arrivalTime: r.arrivalTime,
       ...(i === 1 ? { manualExchangeRate: 25.1 } : {}),
     }));
-    const manual = await new PerDiemPricer(recordingFx(refused).fx, employees).fromRows(
+    const manual = await new PerDiemPricer(recordingFx(refused).fx, employees, noPolicy).fromRows(
       caller('SK', 'EUR'),
       context,
       rows,
@@ -155,7 +158,7 @@ describe('PerDiemPricer', () => {
 
   it("the engine's limits come back keyed by the nested row's field", async () => {
     // HR: a 24-hour block touches two days; three lunches are more than a row can have (two).
-    const priced = await new PerDiemPricer(recordingFx().fx, employees).fromRows(
+    const priced = await new PerDiemPricer(recordingFx().fx, employees, noPolicy).fromRows(
       caller('HR', 'EUR'),
       { employeeId: 'e1', advancePaymentDate: '2026-11-02' },
       [
@@ -174,7 +177,7 @@ describe('PerDiemPricer', () => {
   });
 
   it('a short night keeps its own amount under an override (HR: 30 € statutory, 40 € paid, 10 € excess)', async () => {
-    const priced = await new PerDiemPricer(recordingFx().fx, employees).fromRows(
+    const priced = await new PerDiemPricer(recordingFx().fx, employees, noPolicy).fromRows(
       caller('HR', 'EUR'),
       { employeeId: 'e1', advancePaymentDate: '2026-11-02' },
       [

@@ -38,12 +38,13 @@ import {
   type PerDiemRowFields,
   type PerDiemRowInput,
 } from '../domain/per-diem-row';
+import { payOfRow } from '../domain/per-diem-pay';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories } from '../infra/repositories';
 import type { EntriesApp } from './entries';
 import { toBaseCurrency } from './fx';
 import type { PerDiemProfile, PerDiemProfiles } from './per-diem-calculator';
-import type { CurrencyConverter } from './ports';
+import type { CurrencyConverter, PerDiemPolicySource } from './ports';
 
 const SERVICE = 'entries';
 
@@ -85,14 +86,17 @@ function rowErrors(errors: FieldErrors, overrideRows: number[]): FieldErrors {
 
 /**
  * Prices per-diem rows for an entry. The engine decides every statutory figure; a row's payable amount
- * (its override, else the statutory amount, plus a short night) is converted into the base currency on
- * the entry's per-diem FX date: CZ its advancePaymentDate (SPEC), other markets the trip's start date as
- * the calculator does (docs/decisions/0056), so both answer the same.
+ * (its override, else the company policy's amount on the row's date, else the statutory amount, plus a
+ * short night; docs/decisions/0129) is converted into the base currency on the entry's per-diem FX date:
+ * CZ its advancePaymentDate (SPEC), other markets the trip's start date as the calculator does
+ * (docs/decisions/0056), so both answer the same. Rows are priced only when an open entry's rows are
+ * written, so a policy change never re-prices rows already stored (submitted entries are locked).
  */
 export class PerDiemPricer {
   constructor(
     private readonly fx: CurrencyConverter,
     private readonly employees: PerDiemProfiles,
+    private readonly policies: PerDiemPolicySource,
   ) {}
 
   /** The entry's employee as the per-diem rules read them (the defaults when the record is gone). */
@@ -224,10 +228,12 @@ export class PerDiemPricer {
     const fxDate = perDiemFxDate(caller.market, entry.advancePaymentDate, rows[0]?.date ?? null);
     const errors: FieldErrors = {};
     let code: PricedRows['code'];
+    const policy = await this.policies.policyOf(caller.tenantId);
     const priced = await Promise.all(
       rows.map(async (row, i): Promise<PerDiem> => {
         const s = settings[i];
         const nightAllocationAmount = s.nightAllocation ? '0.00' : null;
+        const pay = payOfRow(caller.market, row, policy);
         const base: PerDiem = {
           ...s,
           // The engine's times are the canonical UTC text.
@@ -243,8 +249,10 @@ export class PerDiemPricer {
           grossAmount: row.grossAmount,
           amount: row.amount,
           currencyCode: row.currencyCode,
-          excessAmount: row.excessAmount,
-          payableAmount: row.payableAmount,
+          excessAmount: pay.excessAmount,
+          taxFreeAmount: pay.taxFreeAmount,
+          payableAmount: pay.payableAmount,
+          policyEffectiveFrom: pay.policyEffectiveFrom,
           nightAllocationAmount,
           fxDate: null,
           exchangeRateSource: null,
@@ -253,17 +261,17 @@ export class PerDiemPricer {
           source: row.source,
           rule: row.rule,
           reason: row.reason,
-          warnings: row.warnings,
+          warnings: [...row.warnings, ...pay.warnings],
           nights: nightsOf(caller.market, row.departureTime, row.arrivalTime),
         };
-        if (row.payableAmount === null)
+        if (pay.payableAmount === null)
           return { ...base, reason: row.reason ?? 'The statutory rate of this row is unknown.' };
         // An override on a row whose rate (and currency) is unknown is an amount in the base currency.
         const currency = row.currencyCode ?? caller.baseCurrency;
-        // What the row pays: the override or the statutory amount, plus the short night (never overridden).
+        // What the row pays: override, policy or statutory amount, plus the short night (never overridden).
         const payable = nightAllocationAmount
-          ? new Decimal(row.payableAmount).plus(nightAllocationAmount).toFixed(2)
-          : row.payableAmount;
+          ? new Decimal(pay.payableAmount).plus(nightAllocationAmount).toFixed(2)
+          : pay.payableAmount;
         const converted = await toBaseCurrency(
           this.fx,
           caller,

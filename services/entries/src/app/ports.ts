@@ -1,4 +1,5 @@
 import type { Market } from '@travel/platform';
+import type { PerDiemPolicy } from '@travel/reference-fx/src/per-diem-policy';
 import type { RateSource } from '../domain/entry';
 import type { VehicleFuel } from '../domain/expense';
 
@@ -46,4 +47,9 @@ export interface VehicleDirectory {
     vehicleId: string,
     use: { entryId: string; expenseId: string; revision: number },
   ): Promise<void>;
+}
+
+/** The company per-diem policy (reference-fx owns it, docs/decisions/0127); none: no versions. */
+export interface PerDiemPolicySource {
+  policyOf(tenantId: string): Promise<PerDiemPolicy>;
 }

@@ -85,10 +85,14 @@ export interface PerDiem extends PerDiemRowFields {
   grossAmount: string | null;
   amount: string | null;
   currencyCode: string | null;
-  /** What the override pays above the statutory amount (taxable); null without override or when unknown. */
+  /** What the override or the company policy pays above the statutory amount (taxable); null when neither applies or unknown. */
   excessAmount: string | null;
-  /** The override when given, else `amount`. */
+  /** The part of `payableAmount` up to the statutory amount (tax-free); null when the statutory amount is unknown. */
+  taxFreeAmount: string | null;
+  /** The override when given, else the company policy's amount, else `amount` (docs/decisions/0129). */
   payableAmount: string | null;
+  /** The effective date of the company policy version that set `payableAmount`; null when none did. */
+  policyEffectiveFrom: string | null;
   /** The amount of the short night: no statutory allowance below six hours, so `0.00`; null without one. */
   nightAllocationAmount: string | null;
   /** The referential date of the conversion (CZ: the entry's advancePaymentDate; else the trip's start). */

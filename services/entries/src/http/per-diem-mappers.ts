@@ -1,10 +1,15 @@
 import type { components } from '@travel/contracts';
-import { wireNumber } from '../domain/amounts';
+import { Decimal, wireNumber } from '../domain/amounts';
 import { derivedMealsProvided, type PerDiem } from '../domain/per-diem-row';
 
 type Schemas = components['schemas'];
 
 const num = (t: string | null | undefined): number | null => (t === null || t === undefined ? null : wireNumber(t));
+
+/** The stored tax-free part; a row stored before it existed: the payable amount up to the statutory one. */
+const taxFreeOf = (r: PerDiem): string | null =>
+  r.taxFreeAmount ??
+  (r.amount != null && r.payableAmount != null ? Decimal.min(r.amount, r.payableAmount).toFixed(2) : null);
 
 /** One per-diem row of an entry: true UTC times, the legacy and deprecated fields derived (SPEC). */
 export function toPerDiemResponse(r: PerDiem): Schemas['PerDiem'] {
@@ -30,7 +35,9 @@ export function toPerDiemResponse(r: PerDiem): Schemas['PerDiem'] {
     overrideAmount: num(r.overrideAmount),
     overrideReason: r.overrideReason ?? null,
     excessAmount: num(r.excessAmount),
+    taxFreeAmount: num(taxFreeOf(r)),
     payableAmount: num(r.payableAmount),
+    policyEffectiveFrom: r.policyEffectiveFrom ?? null,
     nightAllocation: r.nightAllocation
       ? { date: r.nightAllocation.date, hours: wireNumber(r.nightAllocation.hours) }
       : null,

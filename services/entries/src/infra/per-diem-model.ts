@@ -29,7 +29,10 @@ export function perDiemSchema(): Schema {
       amount: nullableString,
       currencyCode: nullableString,
       excessAmount: nullableString,
+      // Rows stored before the company policy (issue 22) have neither: reads derive the tax-free part.
+      taxFreeAmount: nullableString,
       payableAmount: nullableString,
+      policyEffectiveFrom: nullableString,
       nightAllocationAmount: nullableString,
       fxDate: nullableString,
       exchangeRateSource: nullableString,

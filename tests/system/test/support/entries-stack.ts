@@ -54,6 +54,8 @@ export async function startEntriesStack(
       employees: employees.url,
       entries: entries.url,
       fleet: fleet?.url,
+      // The company per-diem policy (/api/v1/per-diem-policy) lives in reference-fx.
+      'reference-fx': referenceFx.url,
       'webhook-dispatcher': dispatcher.url,
     }),
   });

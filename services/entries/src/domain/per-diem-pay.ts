@@ -1,0 +1,106 @@
+// What a per-diem row pays, and how that splits into the statutory tax-free part and the taxable excess
+// (issue 22 §2, docs/decisions/0129). One model for the override and the company policy: the payable
+// amount is the override when given, else the company policy's amount of the row's date, else the
+// statutory amount; the part up to the statutory amount is tax-free, what lies above it is the taxable
+// excess. The statutory figures themselves always come from the engine (@travel/per-diem).
+import type { Market } from '@travel/platform';
+import { policyVersionOn, STATUTORY_FLOOR_MARKETS, type PerDiemPolicy } from '@travel/reference-fx/src/per-diem-policy';
+import { Decimal, roundText } from './amounts';
+
+/** The engine's figures of a row that decide its pay. */
+export interface StatutoryRow {
+  kind: 'Domestic' | 'Foreign';
+  /** The account date: the policy version in force on it applies. */
+  date: string;
+  band: string | null;
+  /** Statutory band amount before / after the meal reductions; null when the rate is unknown. */
+  grossAmount: string | null;
+  amount: string | null;
+  /** The override as the engine read it (row currency, or base currency on an unknown row), or null. */
+  overrideAmount: string | null;
+}
+
+export interface RowPay {
+  /** What the row pays in its currency; null when unknown (no statutory amount and no override). */
+  payableAmount: string | null;
+  /** The part of the payable amount up to the statutory amount; null when the statutory amount is unknown. */
+  taxFreeAmount: string | null;
+  /** What the override or the policy pays above the statutory amount (taxable); null when neither applies or unknown. */
+  excessAmount: string | null;
+  /** The effective date of the policy version that set the payable amount; null when it did not. */
+  policyEffectiveFrom: string | null;
+  warnings: string[];
+}
+
+const text2 = (d: Decimal) => roundText(d, 2);
+
+/** The company policy's payable amount for a row with a known statutory amount and no override, or null. */
+function policyPay(
+  market: Market,
+  row: StatutoryRow & { amount: string },
+  policy: PerDiemPolicy,
+): { amount: Decimal; effectiveFrom: string } | null {
+  const version = policyVersionOn(policy, row.date);
+  if (!version) return null;
+  const statutory = new Decimal(row.amount);
+  if (row.kind === 'Domestic') {
+    const band = row.band === null ? undefined : version.domesticBands.find((b) => b.band === row.band);
+    if (!band) return null;
+    // The law's meal reductions are percentages of the per-diem; they cut the company's amount in the
+    // same proportion as the statutory one (amount / gross). A band whose statutory gross is 0 has none.
+    const gross = new Decimal(row.grossAmount ?? '0');
+    const amount = gross.isZero()
+      ? new Decimal(band.amount)
+      : new Decimal(band.amount).times(statutory).dividedBy(gross);
+    return { amount, effectiveFrom: version.effectiveFrom };
+  }
+  // CZ abroad: the base rate agreed before the trip, a percentage of the decree's (§170(2)); the band's
+  // fraction and the meal reductions are percentages of the base rate, so the row scales the same way.
+  if (market === 'CZ' && version.foreignBaseRatePercent !== null)
+    return {
+      amount: statutory.times(version.foreignBaseRatePercent).dividedBy(100),
+      effectiveFrom: version.effectiveFrom,
+    };
+  return null;
+}
+
+/** The row's pay under the override or the company policy, and its tax-free and taxable parts. */
+export function payOfRow(market: Market, row: StatutoryRow, policy: PerDiemPolicy): RowPay {
+  const warnings: string[] = [];
+  if (row.amount === null)
+    return {
+      payableAmount: row.overrideAmount,
+      taxFreeAmount: null,
+      excessAmount: null,
+      policyEffectiveFrom: null,
+      warnings,
+    };
+  const statutory = new Decimal(row.amount);
+  let payable = statutory;
+  let policyEffectiveFrom: string | null = null;
+  if (row.overrideAmount !== null) payable = new Decimal(row.overrideAmount);
+  else {
+    const byPolicy = policyPay(market, { ...row, amount: row.amount }, policy);
+    if (byPolicy) {
+      payable = new Decimal(text2(byPolicy.amount));
+      policyEffectiveFrom = byPolicy.effectiveFrom;
+      // The policy was checked against every decree known when it was written; a later decree may raise
+      // the minimum above it, and the minimum is then what the row pays.
+      if (STATUTORY_FLOOR_MARKETS.includes(market) && row.kind === 'Domestic' && payable.lessThan(statutory)) {
+        warnings.push(
+          `The company policy from ${byPolicy.effectiveFrom} pays ${text2(payable)}, below the statutory minimum ${row.amount} in force on ${row.date}; the statutory minimum is paid.`,
+        );
+        payable = statutory;
+      }
+    }
+  }
+  const taxFree = Decimal.min(payable, statutory);
+  const changed = row.overrideAmount !== null || policyEffectiveFrom !== null;
+  return {
+    payableAmount: text2(payable),
+    taxFreeAmount: text2(taxFree),
+    excessAmount: changed ? text2(payable.minus(taxFree)) : null,
+    policyEffectiveFrom,
+    warnings,
+  };
+}
