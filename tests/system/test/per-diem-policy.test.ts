@@ -159,4 +159,40 @@ describe('company per-diem policy', () => {
       policyEffectiveFrom: '2026-11-01',
     });
   });
+
+  it('CZ abroad at a base rate of 75 % agreed before the trip: Austria ⅓ × 75 % × 45 €, all of it tax-free', async () => {
+    const { api } = await stack.tenant('CZ');
+    expect((await api.put(POLICY, { versions: [version('2026-01-01', {}, 75)] })).status).toBe(200);
+    const e = await api.post(ENTRIES, {
+      departureDate: '2026-11-02',
+      returnDate: '2026-11-02',
+      advancePaymentDate: '2026-11-02',
+    });
+    expect(e.status).toBe(201);
+    // Prague 06:00 → Austria 10:00–19:00 → home 20:00 (2 Nov 2026). Home 5 h → 155 Kč (vyhl. 573/2025 Sb.).
+    // Austria 9 h (1–12 h, §170(1)): the decree's 45 € (vyhl. 489/2025 Sb.) lowered to 75 % (§170(2)) is
+    // 33.75 €, a third of it 11.25 €, less than the statutory 15.00 €, so all of it is tax-free;
+    // CNB 2 Nov 2026 EUR 24.240 → 272.70 Kč. Total 155 + 272.70 = 427.70 Kč.
+    const res = await api.post(`${ENTRIES}/${e.body.id}/per-diems/from-itinerary`, {
+      stops: [
+        { time: '2026-11-02T05:00:00Z', countryCode: 'CZ' },
+        { time: '2026-11-02T09:00:00Z', countryCode: 'AT' },
+        { time: '2026-11-02T18:00:00Z', countryCode: 'CZ' },
+        { time: '2026-11-02T19:00:00Z', countryCode: 'CZ' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.items[1]).toMatchObject({
+      countryCode: 'AT',
+      amount: 15,
+      payableAmount: 11.25,
+      taxFreeAmount: 11.25,
+      // 0, not null: a company amount applies, and none of it is taxable (null: the statutory amount is paid).
+      excessAmount: 0,
+      currencyCode: 'EUR',
+      amountInBaseCurrency: 272.7,
+      policyEffectiveFrom: '2026-01-01',
+    });
+    expect(res.body).toMatchObject({ total: 427.7, complete: true });
+  });
 });
