@@ -6,6 +6,7 @@ export {
   deriveCountry,
   type CountryResolution,
   type CountrySource,
+  type DeriveContext,
   type DeriveQuery,
   type DerivedCountry,
   type UnresolvedReason,

@@ -57,6 +57,8 @@ export class PlaceIndex {
   private populations = new Uint32Array(1024);
   private geonameIds = new Uint32Array(1024);
   private readonly placeNames: string[] = [];
+  /** Folded official municipality names → the countries whose official list names them. */
+  private readonly officialNames = new Map<string, string[]>();
 
   /** Places indexed (GeoNames places and municipalities only the official lists name). */
   get size(): number {
@@ -84,6 +86,11 @@ export class PlaceIndex {
     const slot = this.names.get(foldPlaceName(text));
     if (slot === undefined) return [];
     return (slot >= 0 ? [slot] : this.shared[-slot - 1]!).map((i) => this.place(i));
+  }
+
+  /** Whether the official municipality list of a country names the place (any spelling folded alike). */
+  isOfficialName(text: string, countryCode: string): boolean {
+    return this.officialNames.get(foldPlaceName(text))?.includes(countryCode) ?? false;
   }
 
   /** The place of a GeoNames id, if the place data has it. */
@@ -122,7 +129,12 @@ export class PlaceIndex {
     const spellings = [p.name, ...(parts.length > 1 ? parts : [])];
     const known = spellings.flatMap((s) => this.lookup(s)).find((place) => place.countryCode === p.countryCode);
     const i = known?.geonameId ? this.byGeonameId.get(known.geonameId)! : this.newPlace(p.name, p.countryCode, 0, 0);
-    for (const s of spellings) this.addName(s, i);
+    for (const s of spellings) {
+      this.addName(s, i);
+      const countries = this.officialNames.get(foldPlaceName(s));
+      if (!countries) this.officialNames.set(foldPlaceName(s), [p.countryCode]);
+      else if (!countries.includes(p.countryCode)) countries.push(p.countryCode);
+    }
   }
 
   private newPlace(name: string, countryCode: string, population: number, geonameId: number): number {

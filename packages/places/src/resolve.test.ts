@@ -6,7 +6,7 @@ import { PlaceIndex, type PlaceRecord } from './place-index';
 import { deriveCountry, DOMINANCE } from './resolve';
 
 const byText = (index: PlaceIndex, destination: string | null, destinationPlaceId: string | null = null) =>
-  deriveCountry(index, { destination, destinationPlaceId }, isCountryCode);
+  deriveCountry(index, { destination, destinationPlaceId }, { isListed: isCountryCode });
 
 describe('deriveCountry on the shipped place data', () => {
   let index: PlaceIndex;
@@ -98,6 +98,32 @@ describe('deriveCountry: the rule (hand-made places)', () => {
     const { countryCode, resolution } = byText(build(place(1, 'Prizren', 'XK', 90000)), 'Prizren');
     expect(countryCode).toBeNull();
     expect(resolution.reason).toBe('UnlistedCountry');
+  });
+
+  it("a municipality of the company's own official list is the domestic place, whatever else the name means", () => {
+    const index = PlaceIndex.build(
+      [place(1, 'Graz', 'AT', 290000), { ...place(2, 'Gradac', 'HR', 900) }],
+      [{ name: 'GRADAC', countryCode: 'HR' }],
+      { alternateNamesFromPopulation: 0 },
+    );
+    const graz = { ...place(1, 'Graz', 'AT', 290000), alternateNames: ['Gradac'] };
+    const withExonym = PlaceIndex.build(
+      [graz, place(2, 'Gradac', 'HR', 900)],
+      [{ name: 'GRADAC', countryCode: 'HR' }],
+      {
+        alternateNamesFromPopulation: 0,
+      },
+    );
+    const at = (i: PlaceIndex, home?: string) =>
+      deriveCountry(
+        i,
+        { destination: 'Gradac', destinationPlaceId: null },
+        { isListed: isCountryCode, homeCountry: home },
+      );
+    expect(at(index).countryCode).toBe('HR');
+    expect(at(withExonym).countryCode).toBe('AT'); // a CZ company: Graz by its old name
+    expect(at(withExonym, 'HR').countryCode).toBe('HR');
+    expect(at(withExonym, 'HR').resolution.detail).toContain('official list');
   });
 
   it('historical places are not indexed', () => {

@@ -35,15 +35,19 @@ export interface DeriveQuery {
   destination: string | null;
 }
 
-/**
- * The country of a destination. `isListed` says whether the product knows a country code (a place in a
- * country it does not list, e.g. GeoNames' `XK`, gives no country).
- */
-export function deriveCountry(
-  index: PlaceIndex,
-  query: DeriveQuery,
-  isListed: (countryCode: string) => boolean,
-): DerivedCountry {
+export interface DeriveContext {
+  /** Whether the product knows a country code (a place in GeoNames' `XK` gives no country). */
+  isListed: (countryCode: string) => boolean;
+  /**
+   * The company's own country: a destination its official municipality list names is the domestic
+   * place (an HR company's `Gradac` is the Dalmatian town, not Graz, whose old Croatian name it also is).
+   */
+  homeCountry?: string;
+}
+
+/** The country of a destination: the place id's, the domestic municipality's, or the one the name means. */
+export function deriveCountry(index: PlaceIndex, query: DeriveQuery, context: DeriveContext): DerivedCountry {
+  const { isListed, homeCountry } = context;
   const fromId = placeOfId(index, query.destinationPlaceId);
   if (fromId) {
     return isListed(fromId.countryCode)
@@ -53,6 +57,12 @@ export function deriveCountry(
   const text = query.destination?.trim() ?? '';
   if (!foldPlaceName(text))
     return unresolved('NoDestination', [], 'No destination text and no place id the place data knows.');
+  if (homeCountry && index.isOfficialName(text, homeCountry))
+    return derived(
+      'DerivedFromDestination',
+      homeCountry,
+      `from the destination "${text}" (a municipality of the official list)`,
+    );
   const { places, qualifier } = matches(index, text);
   if (places.length === 0)
     return unresolved('Unknown', [], `No place named "${text}" in the place data; send destinationCountryCode.`);

@@ -1,5 +1,6 @@
 import type { Market } from '@travel/platform';
 import type { RateSource } from '../domain/entry';
+import type { DeriveCountry } from '../domain/destination-country';
 
 /** The employees context, as entries needs it. */
 export interface EmployeeDirectory {
@@ -43,4 +44,9 @@ export interface VehicleDirectory {
     vehicleId: string,
     use: { entryId: string; expenseId: string; revision: number },
   ): Promise<void>;
+}
+
+/** The geocoding fallback: a destination's country from offline place data (docs/decisions/0131). */
+export interface DestinationCountries {
+  derive: DeriveCountry;
 }

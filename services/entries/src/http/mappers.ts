@@ -6,6 +6,7 @@ import { isLocked, type TravelEntry } from '../domain/entry';
 import type { Attachment } from '../domain/attachment';
 import type { Expense } from '../domain/expense';
 import { workflowView } from './workflow-mappers';
+import { storedResolution } from '../domain/destination-country';
 
 type Schemas = components['schemas'];
 
@@ -46,6 +47,7 @@ export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
     departureLocationPlaceId: e.departureLocationPlaceId ?? null,
     destinationPlaceId: e.destinationPlaceId ?? null,
     destinationCountryCode: e.destinationCountryCode ?? null,
+    destinationCountryResolution: storedResolution(e),
     status: e.status,
     phase: e.phase ?? null,
     isRequest: e.isRequest,
