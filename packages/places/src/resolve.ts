@@ -51,7 +51,11 @@ export function deriveCountry(index: PlaceIndex, query: DeriveQuery, context: De
   const fromId = placeOfId(index, query.destinationPlaceId);
   if (fromId) {
     return isListed(fromId.countryCode)
-      ? derived('DerivedFromPlaceId', fromId.countryCode, `from place id ${query.destinationPlaceId} (${fromId.name})`)
+      ? derived(
+          'DerivedFromPlaceId',
+          fromId.countryCode,
+          `from place id ${query.destinationPlaceId} (${origin(fromId)})`,
+        )
       : unlisted(fromId.countryCode, `place id ${query.destinationPlaceId} (${fromId.name})`);
   }
   const text = query.destination?.trim() ?? '';
@@ -73,7 +77,7 @@ export function deriveCountry(index: PlaceIndex, query: DeriveQuery, context: De
     return derived(
       'DerivedFromDestination',
       chosen.countryCode,
-      `from the destination "${text}" (${chosen.name}${qualifier ? `, ${qualifier}` : ''})`,
+      `from the destination "${text}" (${origin(chosen)}${qualifier ? `, ${qualifier}` : ''})`,
     );
   const candidates = countriesByPopulation(listed);
   return unresolved(
@@ -83,6 +87,9 @@ export function deriveCountry(index: PlaceIndex, query: DeriveQuery, context: De
       'send destinationCountryCode.',
   );
 }
+
+/** Where a place comes from, for the detail sentence (GeoNames data is CC BY 4.0: attributed). */
+const origin = (p: Place): string => (p.geonameId ? `GeoNames: ${p.name}` : `${p.name}, official municipality list`);
 
 function placeOfId(index: PlaceIndex, placeId: string | null): Place | undefined {
   const m = placeId ? GEONAMES_ID.exec(placeId.trim()) : null;

@@ -31,6 +31,12 @@ function figuresView(
   };
 }
 
+/** How the destination country was settled (docs/decisions/0131); its candidates are listed country codes. */
+function resolutionOut(e: TravelEntry): Schemas['DestinationCountryResolution'] | null {
+  const r = storedResolution(e);
+  return r && { ...r, candidates: r.candidates as Schemas['CountryCode'][] };
+}
+
 /** The full entry, as GET /travel-entries/{id} returns it. */
 export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
   return {
@@ -47,7 +53,7 @@ export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
     departureLocationPlaceId: e.departureLocationPlaceId ?? null,
     destinationPlaceId: e.destinationPlaceId ?? null,
     destinationCountryCode: e.destinationCountryCode ?? null,
-    destinationCountryResolution: storedResolution(e),
+    destinationCountryResolution: resolutionOut(e),
     status: e.status,
     phase: e.phase ?? null,
     isRequest: e.isRequest,
