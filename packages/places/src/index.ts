@@ -11,5 +11,4 @@ export {
   type DerivedCountry,
   type UnresolvedReason,
 } from './resolve';
-export { geonamesFile, geonamesPlaces, linesOf, parseGeonamesRow } from './geonames-file';
-export { loadPlaceIndex, ALTERNATE_NAMES_FROM_POPULATION } from './load';
+// The pure modules only: the file reading is imported from `@travel/places/src/load` where it is wired.

@@ -1,6 +1,7 @@
 // The geocoding fallback's place data: the GeoNames index of @travel/places and the official HR and SI
 // municipality lists that reference-fx serves (the same data, not a copy). Loaded once, at start.
-import { deriveCountry, loadPlaceIndex, type OfficialPlace, type PlaceIndex } from '@travel/places';
+import { deriveCountry, type OfficialPlace, type PlaceIndex } from '@travel/places';
+import { loadPlaceIndex } from '@travel/places/src/load';
 import { isCountryCode } from '@travel/regulations';
 import { CROATIAN_MUNICIPALITIES, SLOVENIAN_MUNICIPALITIES } from '@travel/reference-fx/src/domain/municipalities';
 import type { DestinationCountries } from '../app/ports';
