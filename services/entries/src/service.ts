@@ -20,6 +20,7 @@ import { FleetClient } from './infra/fleet-client';
 import { FxConverter } from './infra/fx-client';
 import { ENTRIES_COLLECTION, entriesRepositories } from './infra/repositories';
 import { startUsageRefusedConsumer } from './infra/usage-refused-consumer';
+import { OfflinePlaces } from './infra/places';
 import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './domain/attachment';
 import { EntryNumberIssuer } from './app/entry-numbers';
 import { WorkflowApp } from './app/workflow';
@@ -44,7 +45,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const employees = new EmployeesClient(config.employeesUrl, config.signingKey);
       const policies = new PerDiemPolicyClient(config.referenceFxUrl, config.signingKey, 'entries');
       const pricer = new PerDiemPricer(fx, employees, policies);
-      const entries = new EntriesApp(repos, employees, fx, vehicles, nudgeOutbox, pricer);
+      const places = new OfflinePlaces();
+      const entries = new EntriesApp(repos, employees, fx, vehicles, nudgeOutbox, pricer, places);
       // reference-fx's own client answers the calculator's conversions as they are (decimals).
       const calculator = new PerDiemCalculator(
         employees,
@@ -78,6 +80,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         },
         // fleet refuses a vehicle use it cannot record: the Mileage row's vehicle is cleared.
         start: async () => {
+          // The geocoding fallback's place index, built before the first write needs it (0131).
+          places.load();
           // Authorizations whose number a stopped process did not store yet are completed first.
           await numbers.recover().catch((err: unknown) => logger.warn({ err }, 'pending entry numbers not recovered'));
           await startUsageRefusedConsumer({

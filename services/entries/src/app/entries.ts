@@ -43,7 +43,8 @@ import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './e
 import { entryChanged } from './entry-changed';
 import { toBaseCurrency } from './fx';
 import type { PerDiemPricer, PricedRows } from './per-diems';
-import type { CurrencyConverter, EmployeeDirectory, VehicleDirectory } from './ports';
+import type { CurrencyConverter, DestinationCountries, EmployeeDirectory, VehicleDirectory } from './ports';
+import { settleCountry, unresolvedWithoutPlaceData } from '../domain/destination-country';
 
 export interface EntryFilter {
   isRequest?: boolean;
@@ -91,6 +92,7 @@ export class EntriesApp {
     private readonly vehicles: VehicleDirectory,
     private readonly nudgeOutbox: () => void,
     private readonly perDiems?: PerDiemPricer,
+    private readonly countries: DestinationCountries = { derive: unresolvedWithoutPlaceData },
   ) {}
 
   /** The caller's tenant's entries: every filter and insert through it names the tenant (0081). */
@@ -191,6 +193,11 @@ export class EntriesApp {
     throwIfInvalid('VALIDATION_FAILED', entryListErrors(input)); // before a single nested row is priced or converted
     const { fields, errors } = entryFields(input, { employeeId: caller.employeeId, baseCurrency: caller.baseCurrency });
     if (fields.employeeId !== caller.employeeId && !mayEditAll(caller)) throw forbidden(EDIT_ALL_ENTRIES);
+    // A supplied code is stored as sent; without one the fallback derives it (docs/decisions/0131).
+    Object.assign(
+      fields,
+      await settleCountry(input.destinationCountryCode, fields, undefined, this.countries.derive, caller.market),
+    );
     const now = new Date();
     const entryId = randomUUID();
     // Every nested expense is checked, priced and converted before anything is stored (all or nothing).
@@ -346,6 +353,17 @@ export class EntriesApp {
       });
       if (fields.employeeId !== current.employeeId)
         errors.employeeId = ['cannot be changed; create a new entry for another employee'];
+      // Supplied, kept, or derived again when the destination changed (docs/decisions/0132).
+      Object.assign(
+        fields,
+        await settleCountry(
+          input.destinationCountryCode,
+          fields,
+          storedFields(current),
+          this.countries.derive,
+          caller.market,
+        ),
+      );
       // perDiems omitted: kept; sent: a full replace of the rows' settings (docs/decisions/0071).
       const perDiems: PricedRows & { changed: boolean } = this.perDiems
         ? await this.perDiems.forUpdate(caller, current, fields, input.perDiems)

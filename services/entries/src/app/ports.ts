@@ -1,6 +1,7 @@
 import type { Market } from '@travel/platform';
 import type { PerDiemPolicy } from '@travel/reference-fx/src/per-diem-policy';
 import type { RateSource } from '../domain/entry';
+import type { DeriveCountry } from '../domain/destination-country';
 import type { VehicleFuel } from '../domain/expense';
 
 /** The employees context, as entries needs it. */
@@ -52,4 +53,9 @@ export interface VehicleDirectory {
 /** The company per-diem policy (reference-fx owns it, docs/decisions/0127); none: no versions. */
 export interface PerDiemPolicySource {
   policyOf(tenantId: string): Promise<PerDiemPolicy>;
+}
+
+/** The geocoding fallback: a destination's country from offline place data (docs/decisions/0131). */
+export interface DestinationCountries {
+  derive: DeriveCountry;
 }

@@ -9,6 +9,8 @@ import type { Expense } from './expense';
 import type { PerDiem } from './per-diem-row';
 import type { WorkflowFields } from './workflow';
 import { isCalendarDate } from '@travel/platform/src/calendar-date';
+import type { CountryResolution } from '@travel/places';
+import { storedResolution } from './destination-country';
 
 /** Entry status integers (API-SURFACE.md, Values). */
 export const EntryStatus = {
@@ -37,6 +39,8 @@ export interface EntryFields {
   departureLocationPlaceId: string | null;
   destinationPlaceId: string | null;
   destinationCountryCode: string | null;
+  /** Where the country came from, or why there is none (docs/decisions/0131); null before it is settled. */
+  destinationCountryResolution: CountryResolution | null;
   /** Decimal text in `currencyCode`'s minor digits. */
   advancePayment: string;
   currencyCode: string;
@@ -177,7 +181,9 @@ export function entryFields(
     report: text('report', true),
     departureLocationPlaceId: input.departureLocationPlaceId ?? null,
     destinationPlaceId: input.destinationPlaceId ?? null,
+    // As sent: the app settles it with its resolution (supplied, or derived by the fallback).
     destinationCountryCode: country,
+    destinationCountryResolution: null,
     advancePayment: advancePayment ?? '0',
     currencyCode,
     advancePaymentDate: input.advancePaymentDate ?? input.departureDate,
@@ -201,6 +207,7 @@ export function storedFields(e: TravelEntry): EntryFields {
     departureLocationPlaceId: e.departureLocationPlaceId ?? null,
     destinationPlaceId: e.destinationPlaceId ?? null,
     destinationCountryCode: e.destinationCountryCode ?? null,
+    destinationCountryResolution: storedResolution(e),
     advancePayment: e.advancePayment,
     currencyCode: e.currencyCode,
     advancePaymentDate: e.advancePaymentDate,

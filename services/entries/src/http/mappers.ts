@@ -6,6 +6,7 @@ import { isLocked, type TravelEntry } from '../domain/entry';
 import type { Attachment } from '../domain/attachment';
 import type { Expense } from '../domain/expense';
 import { workflowView } from './workflow-mappers';
+import { storedResolution } from '../domain/destination-country';
 
 type Schemas = components['schemas'];
 
@@ -30,6 +31,12 @@ function figuresView(
   };
 }
 
+/** How the destination country was settled (docs/decisions/0131); its candidates are listed country codes. */
+function resolutionOut(e: TravelEntry): Schemas['DestinationCountryResolution'] | null {
+  const r = storedResolution(e);
+  return r && { ...r, candidates: r.candidates as Schemas['CountryCode'][] };
+}
+
 /** The full entry, as GET /travel-entries/{id} returns it. */
 export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
   return {
@@ -46,6 +53,7 @@ export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
     departureLocationPlaceId: e.departureLocationPlaceId ?? null,
     destinationPlaceId: e.destinationPlaceId ?? null,
     destinationCountryCode: e.destinationCountryCode ?? null,
+    destinationCountryResolution: resolutionOut(e),
     status: e.status,
     phase: e.phase ?? null,
     isRequest: e.isRequest,

@@ -104,6 +104,14 @@ export function registerModels(conn: Connection): EntriesModels {
       departureLocationPlaceId: nullableString,
       destinationPlaceId: nullableString,
       destinationCountryCode: nullableString,
+      // Where the country came from, or why there is none (docs/decisions/0131); absent on older entries.
+      destinationCountryResolution: {
+        type: new Schema(
+          { source: String, reason: nullableString, candidates: [String], detail: String },
+          { _id: false },
+        ),
+        default: undefined,
+      },
       status: { type: Number, required: true },
       phase: { type: Number, default: null },
       isPaidOut: { type: Boolean, default: false },

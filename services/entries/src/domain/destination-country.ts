@@ -1,0 +1,68 @@
+// Which destination country a create or an update stores, and why (SPEC, travel entry:
+// `destinationCountryCode`; docs/decisions/0131, 0132). A supplied code is stored as sent and the
+// geocoding fallback is skipped; without one the country is derived from the place id or the text.
+import { supplied, type CountryResolution, type DeriveQuery, type DerivedCountry } from '@travel/places';
+import type { EntryFields } from './entry';
+
+/** Derives a country from the destination (the place index behind it is the app's port). */
+export type DeriveCountry = (query: DeriveQuery & { homeCountry: string }) => Promise<DerivedCountry>;
+
+type Stored = Pick<
+  EntryFields,
+  'destination' | 'destinationPlaceId' | 'destinationCountryCode' | 'destinationCountryResolution'
+>;
+
+const isDerived = (r: CountryResolution | null): boolean =>
+  r?.source === 'DerivedFromPlaceId' || r?.source === 'DerivedFromDestination';
+
+/**
+ * The stored resolution of an entry: as stored, or for an entry stored before the fallback (none stored)
+ * `Supplied` when it has a code (nothing else could have set it) and null when it has none.
+ */
+export function storedResolution(
+  e: Pick<EntryFields, 'destinationCountryCode'> & { destinationCountryResolution?: CountryResolution | null },
+): CountryResolution | null {
+  const r = e.destinationCountryResolution;
+  // A plain copy in a fixed key order: full-replace updates compare fields as JSON.
+  if (r) return { source: r.source, reason: r.reason ?? null, candidates: [...(r.candidates ?? [])], detail: r.detail };
+  return e.destinationCountryCode ? supplied() : null;
+}
+
+/**
+ * The code and resolution a write stores. `sent` is the body's `destinationCountryCode`: undefined when
+ * omitted. On a create a code is `Supplied`, null or omitted derives. On an update (`stored`):
+ * - a code that differs from the stored one, or repeats a supplied one, is `Supplied`;
+ * - a code that repeats a derived one is the GET body sent back, not a choice: it is treated as not sent;
+ * - omitted keeps a supplied code (a full replace never drops it unasked); null gives it up;
+ * - not supplied: the stored derivation stays while the destination and its place id are unchanged, and
+ *   is derived again when either changed.
+ */
+export async function settleCountry(
+  sent: string | null | undefined,
+  next: Pick<EntryFields, 'destination' | 'destinationPlaceId'>,
+  stored: Stored | undefined,
+  derive: DeriveCountry,
+  homeCountry: string,
+): Promise<Pick<EntryFields, 'destinationCountryCode' | 'destinationCountryResolution'>> {
+  const before = stored ? storedResolution(stored) : null;
+  if (sent) {
+    const echo = stored !== undefined && isDerived(before) && sent === stored.destinationCountryCode;
+    if (!echo) return { destinationCountryCode: sent, destinationCountryResolution: supplied() };
+  }
+  if (sent === undefined && stored && before?.source === 'Supplied')
+    return { destinationCountryCode: stored.destinationCountryCode, destinationCountryResolution: before };
+  const samePlace =
+    stored !== undefined &&
+    stored.destination === next.destination &&
+    stored.destinationPlaceId === next.destinationPlaceId;
+  if (samePlace && before?.source !== 'Supplied')
+    return { destinationCountryCode: stored.destinationCountryCode, destinationCountryResolution: before };
+  const d = await derive({ destination: next.destination, destinationPlaceId: next.destinationPlaceId, homeCountry });
+  return { destinationCountryCode: d.countryCode, destinationCountryResolution: d.resolution };
+}
+
+/** Where no place data is wired (use-case tests of other behaviour): every derivation is `Unknown`. */
+export const unresolvedWithoutPlaceData: DeriveCountry = async () => ({
+  countryCode: null,
+  resolution: { source: 'Unresolved', reason: 'Unknown', candidates: [], detail: 'No place data is loaded.' },
+});
