@@ -49,6 +49,35 @@ describe('deriveCountry on the shipped place data', () => {
     expect(byText(index, 'Springfield, US').countryCode).toBe('US');
   });
 
+  it.each([
+    ['Austria', 'AT'],
+    ['Rakousko', 'AT'],
+    ['Österreich', 'AT'],
+    ['rakusko', 'AT'],
+    ['Niemcy', 'DE'],
+    ['Njemačka', 'DE'],
+    ['Nemčija', 'DE'],
+    ['Česko', 'CZ'],
+    ['Slovensko', 'SK'],
+    ['Hrvatska', 'HR'],
+    ['Slovenija', 'SI'],
+    ['Polska', 'PL'],
+    ['Spojené státy', 'US'],
+  ])("a country's name (%s) → %s", (text, country) => {
+    const { countryCode, resolution } = byText(index, text);
+    expect(countryCode).toBe(country);
+    expect(resolution).toMatchObject({ source: 'DerivedFromDestination', reason: null });
+    expect(resolution.detail).toContain("the country's name");
+  });
+
+  it.each([
+    ['Springfield, Australia', 'AU'],
+    ['Springfield, Wielka Brytania', 'GB'],
+    ['Frankfurt, Deutschland', 'DE'],
+  ])('%s → %s (a country name after a comma narrows the places)', (text, country) => {
+    expect(byText(index, text).countryCode).toBe(country);
+  });
+
   it('an unknown text → null, Unknown', () => {
     const { countryCode, resolution } = byText(index, 'Xqzwv Upon Nowhere');
     expect(countryCode).toBeNull();

@@ -1,6 +1,7 @@
 // The destination country of a trip without a supplied `destinationCountryCode` (SPEC, travel entry):
 // from the place id when it is one the place data knows, else from the destination text. One country
 // or none, and when none, why (docs/decisions/0131).
+import { countryNamed } from './country-names';
 import { foldPlaceName } from './fold';
 import type { Place, PlaceIndex } from './place-index';
 
@@ -67,7 +68,10 @@ export function deriveCountry(index: PlaceIndex, query: DeriveQuery, context: De
       homeCountry,
       `from the destination "${text}" (a municipality of the official list)`,
     );
-  const { places, qualifier } = matches(index, text);
+  // The name of a country means that country, before any town of the same name (`Georgia`, `Mexico`).
+  const named = countryNamed(text, isListed);
+  if (named) return derived('DerivedFromDestination', named, `from the destination "${text}" (the country's name)`);
+  const { places, qualifier } = matches(index, text, isListed);
   if (places.length === 0)
     return unresolved('Unknown', [], `No place named "${text}" in the place data; send destinationCountryCode.`);
   const listed = places.filter((p) => isListed(p.countryCode));
@@ -98,15 +102,20 @@ function placeOfId(index: PlaceIndex, placeId: string | null): Place | undefined
 
 /**
  * The places the text names: the whole text, else its first comma-separated part (`Brno, Czechia`),
- * narrowed to the country a later part names by its ISO code (`Springfield, US`).
+ * narrowed to the country a later part names, by its ISO code (`Springfield, US`) or its name
+ * (`Springfield, Australia`).
  */
-function matches(index: PlaceIndex, text: string): { places: Place[]; qualifier: string | null } {
+function matches(
+  index: PlaceIndex,
+  text: string,
+  isListed: (code: string) => boolean,
+): { places: Place[]; qualifier: string | null } {
   const whole = index.lookup(text);
   if (whole.length) return { places: whole, qualifier: null };
   const [head, ...rest] = text.split(',').map((s) => s.trim());
   if (!head || rest.length === 0) return { places: [], qualifier: null };
   const places = index.lookup(head);
-  const code = rest.map((s) => s.toUpperCase()).find((s) => /^[A-Z]{2}$/.test(s));
+  const code = rest.map((s) => (/^[A-Za-z]{2}$/.test(s) ? s.toUpperCase() : countryNamed(s, isListed))).find(Boolean);
   if (!code) return { places, qualifier: null };
   return { places: places.filter((p) => p.countryCode === code), qualifier: code };
 }
