@@ -4,14 +4,8 @@
 // A write raises the internal `allow-list.updated` event in the same atomic update (single-document
 // outbox), so the contexts that refuse disabled countries and currencies can keep a copy.
 import { Schema, type Connection, type Model } from 'mongoose';
-import {
-  outboxSchemaFields,
-  outboxUpdate,
-  raiseEvent,
-  tenantScoped,
-  type OutboxFields,
-  type TenantId,
-} from '@travel/platform';
+import { outboxSchemaFields, raiseEvent, tenantScoped, type OutboxFields, type TenantId } from '@travel/platform';
+import { replaceSetting } from './setting-write';
 import type { AllowListKind } from '../domain/allow-lists';
 
 /** Routing key `reference-fx.allow-list.updated`; data `{ kind, codes }` (the list as stored). */
@@ -66,15 +60,7 @@ export class AllowListsStore {
   /** Replaces the list (last write wins: the list is one value, so there is nothing to merge). */
   async put(tenantId: TenantId, kind: AllowListKind, codes: string[], employeeId: string): Promise<AllowListDoc> {
     const event = raiseEvent('reference-fx', ALLOW_LIST_UPDATED, tenantId, { kind, codes });
-    const update = outboxUpdate(
-      { $set: { tenantId, kind, codes, editedAt: new Date(), editedByEmployeeId: employeeId } },
-      event,
-    );
-    // No projection here: FerretDB does not implement `fields` on findAndModify (the outbox comes back too).
-    const doc = await this.model
-      .findOneAndUpdate({ _id: idOf(tenantId, kind), tenantId }, update, { upsert: true, new: true })
-      .lean<AllowListDoc>();
-    this.nudgeOutbox();
-    return doc!;
+    const write = { id: idOf(tenantId, kind), tenantId, fields: { kind, codes }, employeeId, event };
+    return replaceSetting(this.model, write, this.nudgeOutbox);
   }
 }

@@ -4,15 +4,9 @@
 // A write raises the internal `per-diem-policy.updated` event in the same atomic update (single-document
 // outbox), as the allow-lists do (docs/decisions/0128).
 import { Schema, type Connection, type Model } from 'mongoose';
-import {
-  outboxSchemaFields,
-  outboxUpdate,
-  raiseEvent,
-  tenantScoped,
-  type OutboxFields,
-  type TenantId,
-} from '@travel/platform';
+import { outboxSchemaFields, raiseEvent, tenantScoped, type OutboxFields, type TenantId } from '@travel/platform';
 import type { PerDiemPolicy, PerDiemPolicyVersion, PolicySector } from '../per-diem-policy';
+import { replaceSetting } from './setting-write';
 
 /** Routing key `reference-fx.per-diem-policy.updated`; data: the policy as stored. */
 export const PER_DIEM_POLICY_UPDATED = 'per-diem-policy.updated';
@@ -71,27 +65,8 @@ export class PerDiemPolicyStore {
 
   /** Replaces the policy (last write wins: it is one value, so there is nothing to merge). */
   async put(tenantId: TenantId, policy: PerDiemPolicy, employeeId: string): Promise<PerDiemPolicyDoc> {
-    const event = raiseEvent('reference-fx', PER_DIEM_POLICY_UPDATED, tenantId, {
-      sector: policy.sector,
-      versions: policy.versions,
-    });
-    const update = outboxUpdate(
-      {
-        $set: {
-          tenantId,
-          sector: policy.sector,
-          versions: policy.versions,
-          editedAt: new Date(),
-          editedByEmployeeId: employeeId,
-        },
-      },
-      event,
-    );
-    // No projection here: FerretDB does not implement `fields` on findAndModify (the outbox comes back too).
-    const doc = await this.model
-      .findOneAndUpdate({ _id: tenantId, tenantId }, update, { upsert: true, new: true })
-      .lean<PerDiemPolicyDoc>();
-    this.nudgeOutbox();
-    return doc!;
+    const fields = { sector: policy.sector, versions: policy.versions };
+    const event = raiseEvent('reference-fx', PER_DIEM_POLICY_UPDATED, tenantId, fields);
+    return replaceSetting(this.model, { id: tenantId, tenantId, fields, employeeId, event }, this.nudgeOutbox);
   }
 }
