@@ -1,17 +1,9 @@
 import { decimal } from '@travel/money';
 import { AppError, type CallerContext } from '@travel/platform';
+import { testCaller } from '@travel/testkit/src/doubles';
 import { PerDiemCalculator, type PerDiemCurrencyConverter } from './per-diem-calculator';
 
-const caller = (market: CallerContext['market'], baseCurrency: string): CallerContext => ({
-  kind: 'caller',
-  tenantId: 't1',
-  market,
-  baseCurrency,
-  employeeId: 'e1',
-  apiKeyId: 'k1',
-  permissions: [],
-  requestId: 'r1',
-});
+const caller = (market: CallerContext['market'], baseCurrency: string) => testCaller({ market, baseCurrency });
 
 // PL, Warsaw 06:00 → Austria 08:00–22:00 → home: Austria 57 EUR for > 12 h (REGULATIONS.md, Poland).
 const toAustria = {

@@ -2,21 +2,13 @@
 // statutory amount (from REGULATIONS.md) is the tax-free part, what the policy pays above it the taxable
 // excess. Every expected figure is worked out by hand in the test's comment.
 import type { CallerContext } from '@travel/platform';
+import { testCaller } from '@travel/testkit/src/doubles';
 import { NO_POLICY, type PerDiemPolicy } from '@travel/reference-fx/src/per-diem-policy';
 import type { PerDiem } from '../domain/per-diem-row';
 import { PerDiemPricer } from './per-diems';
 import type { CurrencyConverter } from './ports';
 
-const caller = (market: CallerContext['market'], baseCurrency: string): CallerContext => ({
-  kind: 'caller',
-  tenantId: 't1',
-  market,
-  baseCurrency,
-  employeeId: 'e1',
-  apiKeyId: 'k1',
-  permissions: [],
-  requestId: 'r1',
-});
+const caller = (market: CallerContext['market'], baseCurrency: string) => testCaller({ market, baseCurrency });
 const employees = {
   perDiemProfileOf: async () => ({ residency: 'Resident' as const, mobileRoadTransportWorker: false }),
 };

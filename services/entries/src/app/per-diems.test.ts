@@ -1,20 +1,12 @@
 // The per-diem FX date of an entry's rows (SPEC: for CZ tenants the entry's advancePaymentDate; decision
 // 0056 for the others: the trip's start date, as the calculator) and the manual-rate rule's outcomes.
 import { AppError, type CallerContext } from '@travel/platform';
+import { testCaller } from '@travel/testkit/src/doubles';
 import { NO_POLICY } from '@travel/reference-fx/src/per-diem-policy';
 import { PerDiemPricer, type PricedRows } from './per-diems';
 import type { CurrencyConverter } from './ports';
 
-const caller = (market: CallerContext['market'], baseCurrency: string): CallerContext => ({
-  kind: 'caller',
-  tenantId: 't1',
-  market,
-  baseCurrency,
-  employeeId: 'e1',
-  apiKeyId: 'k1',
-  permissions: [],
-  requestId: 'r1',
-});
+const caller = (market: CallerContext['market'], baseCurrency: string) => testCaller({ market, baseCurrency });
 const employees = {
   perDiemProfileOf: async () => ({ residency: 'Resident' as const, mobileRoadTransportWorker: false }),
 };
