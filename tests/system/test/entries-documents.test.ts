@@ -50,7 +50,13 @@ const CASES: Case[] = [
       vatNumber: 'HR94435151533',
     },
     owner: ['Đurđica', 'Čaćić'],
-    trip: { purpose: 'Sastanak s dobavljačem', destination: 'Beč', destinationCountryCode: 'AT', advancePayment: 100 },
+    trip: {
+      purpose: 'Sastanak s dobavljačem',
+      destination: 'Beč',
+      destinationCountryCode: 'AT',
+      advancePayment: 100,
+      report: 'Dogovorena isporuka za prosinac.',
+    },
     row: row('AT'),
     vehicle: { licensePlate: 'ZG-1234-AB', fuelType: 'Petrol' },
     mileage: { distanceKm: 120 },
@@ -72,6 +78,10 @@ const CASES: Case[] = [
       'Registarska oznaka: ZG-1234-AB',
       'Predujam: 100,00 EUR',
       'Datum predujma: 20.11.2026',
+      // Not stored by the product: lines to fill by hand.
+      'Radno mjesto: Putovanje',
+      'Stanje brojila (početno / završno): Predujam',
+      'Mjesto i datum izdavanja:',
       // The itinerary: the row's border crossings, 14 hours abroad.
       'AT 20.11.2026 08:00 20.11.2026 22:00 14',
     ],
@@ -89,6 +99,7 @@ const CASES: Case[] = [
       'Ukupno: 177,04 EUR',
       'Predujam: 100,00 EUR',
       'Za isplatu: 77,04 EUR',
+      'Izvješće s puta: Dogovorena isporuka za prosinac.',
       'automatski odobreno Đurđica Čaćić',
     ],
   },
@@ -238,7 +249,7 @@ const CASES: Case[] = [
       'Datum odhoda: 20.11.2025 08:00',
       'Datum vrnitve: 20.11.2025 23:00',
       // Not known without a mileage row: lines to fill by hand.
-      'Prevozno sredstvo: Registrska številka: Akontacija',
+      'Prevozno sredstvo: Registrska številka: Stanje števca (začetno / končno): Akontacija: 100,00 EUR',
       'Akontacija: 100,00 EUR',
       'HR 20.11.2025 08:00 20.11.2025 23:00 15',
     ],

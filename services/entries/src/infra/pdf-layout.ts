@@ -136,6 +136,7 @@ export function renderPdf(printed: PrintedDocument, info: { title: string; creat
     .text(printed.basis, { width: contentWidth(doc) })
     .fillColor('black');
   for (const s of printed.sections) section(doc, s);
+  fields(doc.moveDown(1), [{ label: printed.issuedLine, value: '' }]);
   signatures(doc, printed.signatures);
   doc.end();
   return done;

@@ -54,6 +54,8 @@ export interface PrintedDocument {
   sections: Section[];
   /** Signature lines (label over an empty line). */
   signatures: string[];
+  /** The label of the place-and-date line above the signatures (filled by hand). */
+  issuedLine: string;
 }
 
 /** The vehicle ids of an entry's mileage rows (fleet is asked for their plates). */
@@ -123,6 +125,7 @@ function tripSection(m: Market, l: FormLabels, e: TravelEntry, p: DocumentPartie
       // Known only when a mileage row says a private car was driven; otherwise filled in by hand.
       { label: l.transport, value: mileage.length ? l.privateCar : '' },
       { label: l.vehicle, value: plates.join(', ') },
+      { label: l.odometer, value: '' },
       { label: l.advance, value: `${formatAmount(m, e.advancePayment)} ${e.currencyCode}` },
       { label: l.advanceDate, value: formatDate(e.advancePaymentDate) },
     ],
@@ -204,7 +207,8 @@ function expenseSection(m: Market, l: FormLabels, e: TravelEntry): Section {
   const rows = e.expenses.filter((x) => x.kind !== 'Mileage');
   const fx = (x: Expense): string =>
     x.exchangeRateSource === 'MANUAL' && x.manualExchangeRate
-      ? `MANUAL ${formatAmount(m, x.manualExchangeRate)}`
+      ? // Stored with ten decimals; printed as given (1.1, not 1.1000000000).
+        `MANUAL ${formatAmount(m, new Decimal(x.manualExchangeRate).toFixed())}`
       : or(x.exchangeRateSource);
   return {
     title: l.expenses,
@@ -275,6 +279,7 @@ export function travelOrder(m: Market, e: TravelEntry, p: DocumentParties): Prin
       ),
     ],
     signatures: [l.orderedBy, l.traveller],
+    issuedLine: l.issued,
   };
 }
 
@@ -293,6 +298,7 @@ export function settlement(m: Market, e: TravelEntry, p: DocumentParties): Print
       mileageSection(m, l, e, p),
       expenseSection(m, l, e),
       totalsSection(m, l, e),
+      { title: l.report, fields: [{ label: l.report, value: or(e.report) }] },
       approvalSection(
         m,
         l,
@@ -301,5 +307,6 @@ export function settlement(m: Market, e: TravelEntry, p: DocumentParties): Print
       ),
     ],
     signatures: [l.traveller, l.checkedBy, l.approvedBy],
+    issuedLine: l.issued,
   };
 }

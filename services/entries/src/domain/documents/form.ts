@@ -10,6 +10,12 @@ export interface FormLabels {
   orderTitle: string;
   settlementTitle: string;
   entryNumber: string;
+  /** Place and date of issue (filled by hand: the product keeps neither). */
+  issued: string;
+  /** Odometer at the start and the end (HR custom for a private car; filled by hand). */
+  odometer: string;
+  /** The written trip report (the entry's `report`). */
+  report: string;
   company: string;
   companyName: string;
   address: string;
