@@ -94,8 +94,7 @@ function section(doc: Doc, s: Section): void {
 }
 
 function signatures(doc: Doc, labels: string[]): void {
-  ensureRoom(doc, 60);
-  doc.moveDown(2);
+  doc.moveDown(1);
   const w = contentWidth(doc) / labels.length;
   const y = doc.y + 24;
   labels.forEach((label, i) => {
@@ -136,6 +135,8 @@ export function renderPdf(printed: PrintedDocument, info: { title: string; creat
     .text(printed.basis, { width: contentWidth(doc) })
     .fillColor('black');
   for (const s of printed.sections) section(doc, s);
+  // The place-and-date line stays on the page of the signatures it belongs to.
+  ensureRoom(doc, 80);
   fields(doc.moveDown(1), [{ label: printed.issuedLine, value: '' }]);
   signatures(doc, printed.signatures);
   doc.end();
