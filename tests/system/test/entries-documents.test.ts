@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Market } from '@travel/platform';
 import { createTenant } from '@travel/employees/src/app/tenants';
+import { limitedCaller } from '@travel/employees/test/support/org-fixtures';
 import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { ApiClient, repoRoot } from '@travel/testkit';
 import { startEntriesStack, type EntriesStack } from './support/entries-stack';
@@ -430,7 +431,7 @@ describe('entries: the travel order and the settlement as PDF', () => {
     for (const line of fonts.split('\n').slice(2).filter(Boolean)) expect(line).toMatch(/\byes\s+yes\s+yes\b/);
   });
 
-  it('a trip request has an order but no settlement; another company’s entry is 404', async () => {
+  it('a trip request has an order but no settlement; another employee’s or company’s entry is 404', async () => {
     const { api } = await tenantFor(CASES[1]);
     const request = await api.post(ENTRIES, {
       departureDate: '2026-11-20',
@@ -446,6 +447,13 @@ describe('entries: the travel order and the settlement as PDF', () => {
     expect(settlement.status).toBe(409);
     expect(settlement.body).toMatchObject({ code: 'INVALID_STATE', status: 409 });
     expect(settlement.body.detail).toMatch(/trip request/);
+
+    // Another employee of the same company without ReadAllEntries: 404 too, as for the entry itself.
+    const colleague = await limitedCaller(api, []);
+    for (const kind of ['travel-order', 'settlement']) {
+      const res = await colleague.api.get(`${ENTRIES}/${request.body.id}/documents/${kind}`);
+      expect({ kind, status: res.status }).toEqual({ kind, status: 404 });
+    }
 
     const other = await tenantFor(CASES[0]);
     for (const kind of ['travel-order', 'settlement']) {
