@@ -39,12 +39,19 @@ function heading(doc: Doc, title: string): void {
   doc.y = y + 3;
 }
 
+/** The height of a label-and-value row: the taller of the two, as either may wrap. */
+export function fieldHeight(doc: Doc, f: Field): number {
+  doc.font(FONT).fontSize(TEXT);
+  const value = doc.heightOfString(f.value || ' ', { width: contentWidth(doc) - LABEL_WIDTH });
+  const label = doc.heightOfString(`${f.label}:`, { width: LABEL_WIDTH - 6 });
+  return Math.max(value, label, TEXT + 3) + PAD;
+}
+
 /** Label and value on one line; an empty value is a dotted line to fill by hand. */
 function fields(doc: Doc, list: Field[]): void {
   const valueWidth = contentWidth(doc) - LABEL_WIDTH;
   for (const f of list) {
-    doc.font(FONT).fontSize(TEXT);
-    const h = Math.max(doc.heightOfString(f.value || ' ', { width: valueWidth }), TEXT + 3) + PAD;
+    const h = fieldHeight(doc, f);
     ensureRoom(doc, h);
     const y = doc.y;
     doc.fillColor('#444').text(`${f.label}:`, MARGIN, y, { width: LABEL_WIDTH - 6 });
