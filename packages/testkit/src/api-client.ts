@@ -45,6 +45,11 @@ export class ApiClient {
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 
+  /** The headers this client authenticates with, for a raw `fetch` (a binary body such as a PDF). */
+  authHeaders(): Record<string, string> {
+    return { ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}), ...this.extraHeaders };
+  }
+
   get<T = any>(path: string, headers?: Record<string, string>) {
     return this.request<T>('GET', path, undefined, headers);
   }

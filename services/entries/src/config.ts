@@ -13,7 +13,7 @@ export const configSchema = serviceConfig(
       default: 'http://127.0.0.1:8081',
       type: 'URL',
       description:
-        'The employees service: an entry’s employee, the cost centers they may charge (0045), the default fallback approvers (0105). Unreachable: `503 SERVICE_UNAVAILABLE`.',
+        'The employees service: an entry’s employee, the cost centers they may charge (0045), the default fallback approvers (0105), the company’s details and people’s names on the travel order and settlement PDFs (0137). Unreachable: `503 SERVICE_UNAVAILABLE`.',
     }),
     REFERENCE_FX_URL: env.string({
       default: 'http://127.0.0.1:8085',
@@ -25,7 +25,7 @@ export const configSchema = serviceConfig(
       default: 'http://127.0.0.1:8083',
       type: 'URL',
       description:
-        'fleet: the vehicle of a Mileage row is claimed there before the row is stored (docs/decisions/0048). Unreachable: such writes answer `503 SERVICE_UNAVAILABLE`.',
+        'fleet: the vehicle of a Mileage row is claimed there before the row is stored (docs/decisions/0048); its plate is printed on the travel order and settlement (0137). Unreachable: such writes and the PDFs answer `503 SERVICE_UNAVAILABLE`.',
     }),
   }),
   (v) => ({

@@ -11,6 +11,9 @@ import { EntriesApp } from './app/entries';
 import { ExpensesApp } from './app/expenses';
 import { UsageRefusals } from './app/usage-refusals';
 import { publicRoutes } from './http/routes';
+import { documentRoutes } from './http/document-routes';
+import { DocumentsApp } from './app/documents';
+import { renderPdf } from './infra/pdf-layout';
 import { PayoutMarks } from './app/payout-marks';
 import { announceUnknownAmountsDue } from './app/entry-changed';
 import { internalPayoutRoutes } from './http/internal-payout-routes';
@@ -66,6 +69,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const numbers = new EntryNumberIssuer(repos, repos.counters, nudgeOutbox, logger);
       const workflow = new WorkflowApp(repos, entries, employees, numbers, nudgeOutbox);
       api.use(workflowRoutes(workflow));
+      // The travel order and the settlement as PDF (docs/decisions/0137).
+      api.use(documentRoutes(new DocumentsApp(entries, employees, vehicles, renderPdf)));
       return {
         api,
         // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).

@@ -125,5 +125,37 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
       });
     }),
   );
+  // Entries prints an entry's travel order and settlement (docs/decisions/0137): the company's details and
+  // the names of the employee and the approvers. Personal data: only into that PDF, never in an event.
+  r.get(
+    '/tenants/:tenantId/document-parties',
+    route(async (req, res) => {
+      const tenant = tenantIn(req.params);
+      const ids = String(req.query.ids ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean)
+        .slice(0, 100);
+      const [company, employees] = await Promise.all([
+        repos.companies.of(tenant).findOne().lean(),
+        ids.length
+          ? repos.employees
+              .of(tenant)
+              .find({ _id: { $in: ids } })
+              .lean()
+          : [],
+      ]);
+      if (!company) throw notFound('company');
+      res.json({
+        company: {
+          name: company.name,
+          address: company.address ?? null,
+          registrationNumber: company.registrationNumber ?? null,
+          vatNumber: company.vatNumber ?? null,
+        },
+        people: employees.map((e) => ({ id: e._id, name: `${e.firstName} ${e.lastName}`.trim() })),
+      });
+    }),
+  );
   return r;
 }

@@ -1,7 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { InternalClient, tenantPath } from '@travel/platform';
+import { AppError, InternalClient, tenantPath } from '@travel/platform';
 import type { Residency } from '@travel/per-diem';
 import type { EmployeeDirectory } from '../app/ports';
+import type { CompanyAndNames } from '../app/documents';
 import type { PerDiemProfile, PerDiemProfiles } from '../app/per-diem-calculator';
 import { isUuid } from '../domain/ids';
 
@@ -47,5 +48,13 @@ export class EmployeesClient implements EmployeeDirectory, PerDiemProfiles {
       residency: body.residency ?? 'Resident',
       mobileRoadTransportWorker: body.mobileRoadTransportWorker ?? false,
     };
+  }
+
+  /** The company's details and people's names for an entry's printed papers (docs/decisions/0137). */
+  async documentParties(tenantId: string, employeeIds: readonly string[]): Promise<CompanyAndNames> {
+    const query = new URLSearchParams({ ids: employeeIds.join(',') });
+    const body = await this.client.getOrNull<CompanyAndNames>(`${tenantPath(tenantId, 'document-parties')}?${query}`);
+    if (body === null) throw new AppError('SERVICE_UNAVAILABLE', 'The company is not known to the employees service.');
+    return body;
   }
 }

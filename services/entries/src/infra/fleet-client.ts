@@ -39,6 +39,14 @@ export class FleetClient implements VehicleDirectory {
     return v && { fuelType: v.fuelType ?? null, fuelConsumption: v.fuelConsumption ?? null };
   }
 
+  /** The vehicle's licence plate for the printed papers (docs/decisions/0137); null when fleet has none. */
+  async plate(tenantId: string, vehicleId: string): Promise<string | null> {
+    const v = await this.client.getOrNull<{ licensePlate?: string | null }>(
+      tenantPath(tenantId, 'vehicles', vehicleId),
+    );
+    return v?.licensePlate ?? null;
+  }
+
   /** `…/claims/abandon`: the expense of that revision was not stored. A failure leaves the claim to fleet's reconciliation. */
   async abandon(tenantId: string, vehicleId: string, use: Use): Promise<void> {
     try {

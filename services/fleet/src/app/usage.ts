@@ -29,7 +29,10 @@ export interface ClaimedVehicle {
 }
 
 /** What entries reads of a vehicle without claiming it. */
-export type VehicleFuelData = Pick<ClaimedVehicle, 'id' | 'isArchived' | 'fuelType' | 'fuelConsumption'>;
+/** Also the plate: the travel order and settlement PDFs name the vehicle a mileage row was driven with. */
+export type VehicleFuelData = Pick<ClaimedVehicle, 'id' | 'isArchived' | 'fuelType' | 'fuelConsumption'> & {
+  licensePlate: string | null;
+};
 
 export const REFUSED_EVENT = 'vehicle.usage-refused';
 
@@ -118,6 +121,7 @@ export class UsageApp {
           isArchived: v.isArchived,
           fuelType: v.fuelType ?? null,
           fuelConsumption: v.fuelConsumption ?? null,
+          licensePlate: v.licensePlate ?? null,
         }
       : null;
   }
