@@ -16,7 +16,7 @@ export const OFFICIAL_PLACES: readonly OfficialPlace[] = [
 export class OfflinePlaces implements DestinationCountries {
   private index: PlaceIndex | undefined;
 
-  /** Builds the index (about 2.5 s of CPU and 41 MiB of heap kept: docs/benchmarks.md); idempotent. */
+  /** Builds the index (about 1.5 s of CPU and 44 MiB of heap kept: docs/benchmarks.md); idempotent. */
   load(): PlaceIndex {
     return (this.index ??= loadPlaceIndex(OFFICIAL_PLACES));
   }
