@@ -1373,6 +1373,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payroll-exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payroll of a month: per employee, per-diems split into the statutory tax-free part and the taxable excess, mileage above the tax-free reimbursement, other expenses, the advance and the amount paid, as CSV or XLSX (needs ManagePayouts or ManageCompanyData)
+         * @description The entries counted are the company's approved entries paid out (by a payout batch) in the month, in the market's calendar: payroll taxes what is paid in the month it is paid (docs/decisions/0141). Amounts are decimal text in the base currency (CSV) or numeric cells with two decimals (XLSX). The CSV is one row per employee with the ids of the entries its figures come from (`entryIds`, separated by spaces); the XLSX has that sheet (`Payroll`) and one row per entry (`Entries`). The format is the `format` query when given, else XLSX when `Accept` names its media type, else CSV (decision 0142).
+         */
+        get: operations["exportPayroll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     entryEvent: {
@@ -6222,6 +6242,41 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportPayroll: {
+        parameters: {
+            query: {
+                /** @description The calendar month, YYYY-MM */
+                month: string;
+                /** @description The file format; omitted, the Accept header decides (CSV by default) */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, sent as an attachment (Content-Disposition) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example month,employeeId,currencyCode,perDiemPaid,perDiemTaxFree,perDiemTaxable,mileagePaid,mileageTaxFree,mileageTaxable,otherExpenses,advance,amountPaid,entryIds
+                     *     2026-11,0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10,CZK,1850.00,1850.00,0.00,1330.00,1330.00,0.00,500.00,1000.00,2680.00,5f0e7c1a-3b2d-4e8f-9a61-0c4d2b7e8f13
+                     */
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };

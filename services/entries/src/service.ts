@@ -25,6 +25,8 @@ import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './domain/attachment';
 import { EntryNumberIssuer } from './app/entry-numbers';
 import { WorkflowApp } from './app/workflow';
 import { workflowRoutes } from './http/workflow-routes';
+import { ExportsApp } from './app/exports';
+import { exportRoutes } from './http/export-routes';
 
 import { configSchema } from './config';
 
@@ -66,6 +68,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const numbers = new EntryNumberIssuer(repos, repos.counters, nudgeOutbox, logger);
       const workflow = new WorkflowApp(repos, entries, employees, numbers, nudgeOutbox);
       api.use(workflowRoutes(workflow));
+      // The payroll export: entries, per-diems, mileage, advances and payout marks are all here (0141).
+      api.use(exportRoutes(new ExportsApp(repos)));
       return {
         api,
         // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).
