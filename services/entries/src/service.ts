@@ -27,6 +27,8 @@ import { WorkflowApp } from './app/workflow';
 import { workflowRoutes } from './http/workflow-routes';
 import { ExportsApp } from './app/exports';
 import { exportRoutes } from './http/export-routes';
+import { JournalApp } from './app/journal';
+import { JournalAccountsStore } from './infra/journal-accounts-store';
 
 import { configSchema } from './config';
 
@@ -68,8 +70,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const numbers = new EntryNumberIssuer(repos, repos.counters, nudgeOutbox, logger);
       const workflow = new WorkflowApp(repos, entries, employees, numbers, nudgeOutbox);
       api.use(workflowRoutes(workflow));
-      // The payroll export: entries, per-diems, mileage, advances and payout marks are all here (0141).
-      api.use(exportRoutes(new ExportsApp(repos)));
+      // The payroll and journal exports: entries, per-diems, mileage, advances and payout marks are all here (0141).
+      api.use(exportRoutes(new ExportsApp(repos), new JournalApp(repos, new JournalAccountsStore(mongo))));
       return {
         api,
         // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).

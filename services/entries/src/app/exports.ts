@@ -1,5 +1,7 @@
 // The payroll export's use case (issue 23 §2, docs/decisions/0141): the company's entries paid out in a
 // month, as per-employee rows and a sheet of the entries each figure comes from.
+import { MARKET_PROFILES } from '@travel/per-diem';
+import { localDate } from '@travel/per-diem/src/time';
 import { AppError, tenantOf, type CallerContext } from '@travel/platform';
 import { minorDigitsOf } from '../domain/amounts';
 import { EntryStatus } from '../domain/entry';
@@ -20,6 +22,15 @@ export const PAYROLL_EXPORT_PERMISSIONS = ['ManagePayouts', 'ManageCompanyData']
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The payroll and journal exports (and their account numbers) are for these permissions; else 403. */
+export function requireExporter(caller: CallerContext): void {
+  if (!PAYROLL_EXPORT_PERMISSIONS.some((p) => caller.permissions.includes(p)))
+    throw new AppError(
+      'FORBIDDEN',
+      `This operation requires one of the ${PAYROLL_EXPORT_PERMISSIONS.join(', ')} permissions.`,
+    );
+}
+
 const moneyColumns = MONEY_COLUMNS.map((key) => ({ key, header: key, money: true }));
 
 export class ExportsApp {
@@ -27,15 +38,16 @@ export class ExportsApp {
 
   /** The month's payroll sheets: `Payroll` (one row per employee) and `Entries` (one row per entry). */
   async payroll(caller: CallerContext, month: string): Promise<{ summary: Sheet; entries: Sheet }> {
-    if (!PAYROLL_EXPORT_PERMISSIONS.some((p) => caller.permissions.includes(p)))
-      throw new AppError(
-        'FORBIDDEN',
-        `This operation requires one of the ${PAYROLL_EXPORT_PERMISSIONS.join(', ')} permissions.`,
-      );
+    requireExporter(caller);
     if (!isMonth(month))
       throw new AppError('VALIDATION_FAILED', undefined, { month: ['must be a calendar month as YYYY-MM'] });
     const digits = minorDigitsOf(caller.baseCurrency);
-    const figures = (await this.paidOutIn(caller, month)).map((e) => entryPayrollFigures(e, digits));
+    const [y, m] = month.split('-').map(Number);
+    const last = new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10);
+    const paid = await paidOutBetween(this.repos, caller, `${month}-01`, last);
+    const figures = paid
+      .filter((e) => countsForMonth(e, caller.market, month))
+      .map((e) => entryPayrollFigures(e, digits));
     const rows = payrollRows(month, caller.baseCurrency, figures, digits);
     return {
       summary: {
@@ -62,23 +74,29 @@ export class ExportsApp {
       },
     };
   }
+}
 
-  /** The company's entries paid out in the month (market calendar), oldest payout first. */
-  private async paidOutIn(caller: CallerContext, month: string): Promise<PayableEntry[]> {
-    // A day either side of the UTC month bounds the query; the market's calendar decides exactly.
-    const start = Date.parse(`${month}-01T00:00:00Z`);
-    const [y, m] = month.split('-').map(Number);
-    const end = Date.UTC(y!, m!, 1);
-    const docs = (await this.repos.entries
-      .of(tenantOf(caller))
-      .find({
-        status: EntryStatus.Approved,
-        isPaidOut: true,
-        deletedAt: null,
-        paidOutAt: { $gte: new Date(start - DAY_MS), $lt: new Date(end + DAY_MS) },
-      })
-      .sort({ paidOutAt: 1, _id: 1 })
-      .lean()) as unknown as PayableEntry[];
-    return docs.filter((e) => countsForMonth(e, caller.market, month));
-  }
+/** The company's entries paid out from `from` to `to` (dates, inclusive, market calendar), oldest payout first. */
+export async function paidOutBetween(
+  repos: Pick<EntriesRepositories, 'entries'>,
+  caller: CallerContext,
+  from: string,
+  to: string,
+): Promise<PayableEntry[]> {
+  // A day either side of the UTC dates bounds the query; the market's calendar decides exactly.
+  const docs = (await repos.entries
+    .of(tenantOf(caller))
+    .find({
+      status: EntryStatus.Approved,
+      isPaidOut: true,
+      deletedAt: null,
+      paidOutAt: { $gte: new Date(Date.parse(from) - DAY_MS), $lt: new Date(Date.parse(to) + 2 * DAY_MS) },
+    })
+    .sort({ paidOutAt: 1, _id: 1 })
+    .lean()) as unknown as PayableEntry[];
+  const zone = MARKET_PROFILES[caller.market].zone;
+  return docs.filter((e) => {
+    const day = localDate(zone, new Date(e.paidOutAt!).getTime());
+    return day >= from && day <= to;
+  });
 }
