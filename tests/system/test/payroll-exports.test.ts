@@ -1,8 +1,10 @@
-// The payroll export through the gateway (issue 23 §2, docs/decisions/0141, 0142): one realistic entry per
+// The payroll and journal exports through the gateway (issue 23 §2 and §3, docs/decisions/0141–0144): one
+// realistic entry per
 // market (a trip abroad with a free lunch and a company rate above the statutory one, a mileage row, an
 // expense in a foreign currency and an advance), approved, paid out by a batch, then exported as CSV and as
 // XLSX and read back. Expected figures are computed by hand from /work/shared/research/REGULATIONS.md and
 // the recorded provider feeds (services/reference-fx/test/fixtures/feeds), not taken from the engine.
+import { DOMAIN_EXCHANGE } from '@travel/platform';
 import { readXlsx, XLSX_TYPE } from '@travel/entries/src/infra/spreadsheet';
 import { employee } from '@travel/employees/test/support/org-fixtures';
 import { eventually, type ApiClient } from '@travel/testkit';
@@ -211,6 +213,44 @@ const EXPENSES: Record<MarketCase['market'], Record<string, unknown>[]> = {
 
 const MONEY = Object.keys(CASES[0]!.expected);
 
+/**
+ * The accounts a company of a market without verified defaults sets itself (decision 0144): for the test,
+ * one cost account and the employee and bank accounts the company's own chart names.
+ */
+const OWN_ACCOUNTS: Record<string, Record<string, string>> = {
+  PL: { cost: '409', advances: '234', payables: '234', bank: '131' },
+  HR: { cost: '4611', advances: '1350', payables: '2380', bank: '1000' },
+  SI: { cost: '4140', advances: '1700', payables: '2890', bank: '1100' },
+};
+const CZ_SK = { cost: '512', advances: '335', payables: '333', bank: '221' };
+
+/** The hand-computed journal of a case: [accountKey, account, debit, credit], transaction by transaction. */
+function expectedJournal(c: MarketCase, acc: Record<string, string>): string[][] {
+  const x = c.expected;
+  const lines: string[][] = [];
+  const pair = (dk: string, da: string, ck: string, ca: string, amount: string) => {
+    if (Number(amount) === 0) return;
+    lines.push([dk, da, amount, '0.00'], [ck, ca, '0.00', amount]);
+  };
+  pair('advancesToEmployees', acc.advances!, 'bank', acc.bank!, x.advance!);
+  pair('perDiems', acc.cost!, 'payablesToEmployees', acc.payables!, x.perDiemPaid!);
+  pair('Mileage', acc.cost!, 'payablesToEmployees', acc.payables!, x.mileagePaid!);
+  pair('Other', acc.cost!, 'payablesToEmployees', acc.payables!, x.otherExpenses!);
+  // Every case's claim exceeds its advance: the advance is set off whole and the rest paid out.
+  pair('payablesToEmployees', acc.payables!, 'advancesToEmployees', acc.advances!, x.advance!);
+  pair('payablesToEmployees', acc.payables!, 'bank', acc.bank!, x.amountPaid!);
+  return lines;
+}
+
+/** Sums of a column of decimal texts, in cents (integers: exact). */
+const cents = (values: string[]): number => values.reduce((a, v) => a + Math.round(Number(v) * 100), 0);
+
+/** The last day of a YYYY-MM month. */
+const lastDay = (month: string): string => {
+  const [y, m] = month.split('-').map(Number);
+  return String(new Date(Date.UTC(y!, m!, 0)).getUTCDate());
+};
+
 /** RFC 4180 lines of plain fields (the export quotes none of these). */
 const csvRows = (text: string): Record<string, string>[] => {
   const [header, ...lines] = text.trimEnd().split('\r\n');
@@ -235,6 +275,27 @@ describe('payroll export', () => {
   afterAll(async () => {
     await stack?.stop();
   });
+
+  /** The internal events `entries.journal-accounts.updated` of one company, as a queue bound to the exchange. */
+  async function tap(tenantId: string) {
+    const ch = await stack.entries.deps.amqp.channel();
+    const queue = `journal-accounts-tap-${tenantId}`;
+    await ch.assertQueue(queue, { durable: false, autoDelete: false });
+    await ch.bindQueue(queue, DOMAIN_EXCHANGE, 'entries.journal-accounts.updated');
+    return {
+      next: () =>
+        eventually(async () => {
+          const message = await ch.get(queue, { noAck: true });
+          if (!message) return undefined;
+          const body = JSON.parse(message.content.toString('utf8'));
+          return body.tenantId === tenantId ? body : undefined;
+        }, 10_000),
+      close: async () => {
+        await ch.deleteQueue(queue);
+        await ch.close();
+      },
+    };
+  }
 
   /** The case's entry: created, per-diems from the itinerary with the company rate, approved and paid out. */
   async function paidOutEntry(api: ApiClient, c: MarketCase): Promise<{ id: string; month: string }> {
@@ -266,7 +327,7 @@ describe('payroll export', () => {
   }
 
   it.each(CASES)(
-    '$market: per-diems tax-free and taxable, mileage, expenses, advance and amount paid, in CSV and XLSX',
+    '$market: payroll (per-diems tax-free and taxable, mileage, expenses, advance, paid) and the balanced journal, in CSV and XLSX',
     async (c) => {
       const t = await stack.tenant(c.market);
       if (c.market === 'SI') {
@@ -300,6 +361,51 @@ describe('payroll export', () => {
       }
       expect(sheets.Payroll![0]).toMatchObject({ month, employeeId, entryIds: id });
       expect(sheets.Entries![0]).toMatchObject({ entryId: id, employeeId });
+      // The journal: CZ and SK on the verified defaults; elsewhere 409 until the company sets its accounts.
+      const journalPath = `/api/v1/journal-exports?from=${month}-01&to=${month}-${lastDay(month)}`;
+      let acc = CZ_SK;
+      if (OWN_ACCOUNTS[c.market]) {
+        const refused = await t.api.get(journalPath);
+        expect(refused.status).toBe(409);
+        expect(refused.body.detail).toContain('payablesToEmployees');
+        acc = OWN_ACCOUNTS[c.market]!;
+        const got = (await t.api.get('/api/v1/journal-accounts')).body;
+        expect(got.accounts.bank).toBeNull();
+        const accounts = {
+          ...Object.fromEntries(Object.keys(got.accounts).map((k) => [k, acc.cost])),
+          advancesToEmployees: acc.advances,
+          payablesToEmployees: acc.payables,
+          bank: acc.bank,
+        };
+        const events = await tap(t.tenantId);
+        try {
+          const put = await t.api.put('/api/v1/journal-accounts', { ...got, accounts });
+          expect(put.status).toBe(200);
+          expect(put.body.accounts).toEqual(accounts);
+          expect(await events.next()).toMatchObject({ type: 'journal-accounts.updated', data: { accounts } });
+          // A GET body is a valid PUT body: unchanged, a no-op (same editedAt, no event).
+          const again = await t.api.put('/api/v1/journal-accounts', put.body);
+          expect(again.body).toEqual(put.body);
+          await t.api.put('/api/v1/journal-accounts', { accounts: { ...accounts, bank: `${acc.bank}1` } });
+          expect((await events.next()).data.accounts.bank).toBe(`${acc.bank}1`); // the no-op raised nothing
+          await t.api.put('/api/v1/journal-accounts', { accounts });
+        } finally {
+          await events.close();
+        }
+      }
+      const journalCsv = await t.api.get(journalPath);
+      expect(journalCsv.status).toBe(200);
+      const lines = csvRows(journalCsv.text);
+      const want = expectedJournal(c, acc);
+      expect(lines.map((l) => [l.accountKey, l.account, l.debit, l.credit])).toEqual(want);
+      expect(lines.every((l) => l.entryId === id && l.employeeId === employeeId)).toBe(true);
+      expect(cents(lines.map((l) => l.debit))).toBe(cents(lines.map((l) => l.credit)));
+      const journalXlsx = await t.api.bytes(`${journalPath}&format=xlsx`);
+      const read = (await readXlsx(journalXlsx.body)).Journal!;
+      expect(read.map((l) => [l.accountKey, l.account, centText(l.debit), centText(l.credit)])).toEqual(want);
+      expect(cents(read.map((l) => centText(l.debit)))).toBe(cents(read.map((l) => centText(l.credit))));
+      expect(read.every((l) => l.entryId === id)).toBe(true);
+
       // The format query wins over Accept.
       expect((await t.api.bytes(`/api/v1/payroll-exports?month=${month}&format=xlsx`)).body).toEqual(
         expect.any(Buffer),
@@ -322,12 +428,46 @@ describe('payroll export', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ perDiemPaid: '200.00', perDiemTaxable: '74.00', amountPaid: '186.14' });
     expect(rows[0]!.entryIds.split(' ').sort()).toEqual([first.id, second.id].sort());
+    // The journal of the month: both entries, and one whose advance exceeds its claim (repaid to the bank).
+    const over = await paidOutEntry(t.api, { ...c, entry: { ...c.entry, advancePayment: 400 } });
+    const got = (await t.api.get(`${ENTRIES}/${over.id}`)).body;
+    expect(got.isPaidOut).toBe(true);
+    await t.api.put('/api/v1/journal-accounts', {
+      accounts: {
+        ...Object.fromEntries(['perDiems', 'Mileage', 'Other'].map((k) => [k, '4611'])),
+        advancesToEmployees: '1350',
+        payablesToEmployees: '2380',
+        bank: '1000',
+      },
+    });
+    const journal = csvRows(
+      (await t.api.get(`/api/v1/journal-exports?from=${first.month}-01&to=${first.month}-${lastDay(first.month)}`))
+        .text,
+    );
+    expect(new Set(journal.map((l) => l.entryId))).toEqual(new Set([first.id, second.id, over.id]));
+    expect(cents(journal.map((l) => l.debit))).toBe(cents(journal.map((l) => l.credit)));
+    // HR case's claim 243.07 against a 400 € advance: 243.07 set off, 156.93 repaid to the bank.
+    expect(
+      journal
+        .filter((l) => l.entryId === over.id)
+        .slice(-4)
+        .map((l) => [l.account, l.debit, l.credit]),
+    ).toEqual([
+      ['2380', '243.07', '0.00'],
+      ['1350', '0.00', '243.07'],
+      ['1000', '156.93', '0.00'],
+      ['1350', '0.00', '156.93'],
+    ]);
+    for (const e of [first.id, second.id, over.id]) {
+      const own = journal.filter((l) => l.entryId === e);
+      expect(cents(own.map((l) => l.debit))).toBe(cents(own.map((l) => l.credit)));
+    }
     const [y, m] = first.month.split('-').map(Number);
     const before = `${m === 1 ? y! - 1 : y}-${String(m === 1 ? 12 : m! - 1).padStart(2, '0')}`;
     expect(csvRows((await t.api.get(`/api/v1/payroll-exports?month=${before}`)).text)).toEqual([]);
   });
 
-  it('needs ManagePayouts or ManageCompanyData (else 403) and a YYYY-MM month and a known format (else 400)', async () => {
+  it('needs ManagePayouts or ManageCompanyData (else 403; accounts written with ManageCompanyData), a month or a period and a known format (else 400)', async () => {
     const t = await stack.tenant('CZ');
     const keyFor = async (permissions: string[]) => {
       const e = await employee(t.api, { permissions });
@@ -344,6 +484,19 @@ describe('payroll export', () => {
     expect(denied.body.code).toBe('FORBIDDEN');
     for (const bad of ['2026-13', '2026-1', 'november', ''])
       expect((await t.api.get(`/api/v1/payroll-exports?month=${bad}`)).body.errors.month).toBeDefined();
+    const journal = '/api/v1/journal-exports?from=2026-11-01&to=2026-11-30';
+    expect((await (await keyFor(['ManagePayouts'])).get(journal)).status).toBe(200);
+    expect((await reader.get(journal)).status).toBe(403);
+    expect((await reader.get('/api/v1/journal-accounts')).status).toBe(403);
+    const payer = await keyFor(['ManagePayouts']);
+    expect((await payer.put('/api/v1/journal-accounts', { accounts: { bank: '221' } })).status).toBe(403);
+    const badAccount = await t.api.put('/api/v1/journal-accounts', { accounts: { bank: '', cash: '211' } });
+    expect(badAccount.status).toBe(400);
+    expect(badAccount.body.errors).toHaveProperty(['accounts.bank']);
+    const badPeriod = await t.api.get('/api/v1/journal-exports?from=2026-11-30&to=2026-11-01');
+    expect(badPeriod.status).toBe(400);
+    expect(badPeriod.body.errors.to).toBeDefined();
+    expect((await t.api.get('/api/v1/journal-exports?from=2026-11-01')).body.errors.to).toBeDefined();
     const pdf = await t.api.get(`${path}&format=pdf`);
     expect(pdf.status).toBe(400);
     expect(pdf.body.errors.format).toBeDefined();

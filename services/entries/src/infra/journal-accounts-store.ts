@@ -1,11 +1,23 @@
 // The companies' journal account numbers (docs/decisions/0144): one document per tenant, its id the tenant
 // id, replaced whole (last write wins: one value, nothing to merge). A company that never wrote one has
-// none: the market's verified defaults apply.
+// none: the market's verified defaults apply. A change raises the internal `journal-accounts.updated`
+// event in the same atomic update (single-document outbox), as reference-fx's company settings do.
+import { isDeepStrictEqual } from 'node:util';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { tenantScoped, type TenantId } from '@travel/platform';
+import {
+  outboxSchemaFields,
+  outboxUpdate,
+  raiseEvent,
+  tenantScoped,
+  type OutboxFields,
+  type TenantId,
+} from '@travel/platform';
 import type { JournalAccounts } from '../domain/journal';
 
-export interface JournalAccountsDoc {
+/** Routing key `entries.journal-accounts.updated`; data: the company's accounts as stored. */
+export const JOURNAL_ACCOUNTS_UPDATED = 'journal-accounts.updated';
+
+export interface JournalAccountsDoc extends OutboxFields {
   _id: string;
   tenantId: string;
   accounts: Partial<JournalAccounts>;
@@ -24,6 +36,7 @@ function accountsModel(conn: Connection): Model<JournalAccountsDoc> {
       accounts: { type: Schema.Types.Mixed, default: {} },
       editedAt: { type: Date, required: true },
       editedByEmployeeId: { type: String, required: true },
+      ...outboxSchemaFields,
     },
     { collection: JOURNAL_ACCOUNTS_COLLECTION, versionKey: false, minimize: false },
   );
@@ -35,7 +48,10 @@ function accountsModel(conn: Connection): Model<JournalAccountsDoc> {
 export class JournalAccountsStore {
   private readonly model: Model<JournalAccountsDoc>;
 
-  constructor(conn: Connection) {
+  constructor(
+    conn: Connection,
+    private readonly nudgeOutbox: () => void = () => undefined,
+  ) {
     this.model = accountsModel(conn);
   }
 
@@ -43,14 +59,19 @@ export class JournalAccountsStore {
     return this.model.findOne({ _id: tenantId, tenantId }).lean<JournalAccountsDoc>();
   }
 
+  /** Replaces the company's accounts; an unchanged write is a no-op (no event, same `editedAt`). */
   async put(tenantId: TenantId, accounts: Partial<JournalAccounts>, employeeId: string): Promise<JournalAccountsDoc> {
+    const stored = await this.get(tenantId);
+    if (stored && isDeepStrictEqual({ ...stored.accounts }, { ...accounts })) return stored;
+    const event = raiseEvent('entries', JOURNAL_ACCOUNTS_UPDATED, tenantId, { accounts });
+    const update = outboxUpdate(
+      { $set: { tenantId, accounts, editedAt: new Date(), editedByEmployeeId: employeeId } },
+      event,
+    );
     const doc = await this.model
-      .findOneAndUpdate(
-        { _id: tenantId, tenantId },
-        { $set: { tenantId, accounts, editedAt: new Date(), editedByEmployeeId: employeeId } },
-        { upsert: true, new: true },
-      )
+      .findOneAndUpdate({ _id: tenantId, tenantId }, update, { upsert: true, new: true })
       .lean<JournalAccountsDoc>();
+    this.nudgeOutbox();
     return doc!;
   }
 }
