@@ -363,7 +363,7 @@ describe('payroll export', () => {
       expect(sheets.Entries![0]).toMatchObject({ entryId: id, employeeId });
       // The journal: CZ and SK on the verified defaults; elsewhere 409 until the company sets its accounts.
       const journalPath = `/api/v1/journal-exports?from=${month}-01&to=${month}-${lastDay(month)}`;
-      let acc = CZ_SK;
+      let acc: Record<string, string> = CZ_SK;
       if (OWN_ACCOUNTS[c.market]) {
         const refused = await t.api.get(journalPath);
         expect(refused.status).toBe(409);

@@ -10,7 +10,7 @@ import {
   type JournalAccounts,
 } from '../domain/journal';
 import type { EntriesRepositories } from '../infra/repositories';
-import type { JournalAccountsStore } from '../infra/journal-accounts-store';
+import type { JournalAccountsStore, OwnAccounts } from '../infra/journal-accounts-store';
 import type { Sheet } from '../infra/spreadsheet';
 import { paidOutBetween, requireExporter } from './exports';
 
@@ -48,7 +48,7 @@ export class JournalApp {
     if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
     const own = Object.fromEntries(
       Object.entries(accounts as Record<string, string | null>).filter(([, v]) => v !== null),
-    ) as Partial<JournalAccounts>;
+    ) as OwnAccounts;
     await this.store.put(tenantOf(caller), own, caller.employeeId);
     return this.accounts(caller);
   }

@@ -12,7 +12,10 @@ import {
   type OutboxFields,
   type TenantId,
 } from '@travel/platform';
-import type { JournalAccounts } from '../domain/journal';
+import type { JournalAccountKey } from '../domain/journal';
+
+/** What the company set: an account number per key it chose (the others use the market's default). */
+export type OwnAccounts = Partial<Record<JournalAccountKey, string>>;
 
 /** Routing key `entries.journal-accounts.updated`; data: the company's accounts as stored. */
 export const JOURNAL_ACCOUNTS_UPDATED = 'journal-accounts.updated';
@@ -20,7 +23,7 @@ export const JOURNAL_ACCOUNTS_UPDATED = 'journal-accounts.updated';
 export interface JournalAccountsDoc extends OutboxFields {
   _id: string;
   tenantId: string;
-  accounts: Partial<JournalAccounts>;
+  accounts: OwnAccounts;
   editedAt: Date;
   editedByEmployeeId: string;
 }
@@ -60,7 +63,7 @@ export class JournalAccountsStore {
   }
 
   /** Replaces the company's accounts; an unchanged write is a no-op (no event, same `editedAt`). */
-  async put(tenantId: TenantId, accounts: Partial<JournalAccounts>, employeeId: string): Promise<JournalAccountsDoc> {
+  async put(tenantId: TenantId, accounts: OwnAccounts, employeeId: string): Promise<JournalAccountsDoc> {
     const stored = await this.get(tenantId);
     if (stored && isDeepStrictEqual({ ...stored.accounts }, { ...accounts })) return stored;
     const event = raiseEvent('entries', JOURNAL_ACCOUNTS_UPDATED, tenantId, { accounts });
