@@ -493,6 +493,9 @@ describe('payroll export', () => {
     const badAccount = await t.api.put('/api/v1/journal-accounts', { accounts: { bank: '', cash: '211' } });
     expect(badAccount.status).toBe(400);
     expect(badAccount.body.errors).toHaveProperty(['accounts.bank']);
+    const unknown = await t.api.put('/api/v1/journal-accounts', { accounts: {}, chart: 'CZ' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toHaveProperty('chart');
     const badPeriod = await t.api.get('/api/v1/journal-exports?from=2026-11-30&to=2026-11-01');
     expect(badPeriod.status).toBe(400);
     expect(badPeriod.body.errors.to).toBeDefined();

@@ -45,6 +45,9 @@ export class JournalApp {
   async putAccounts(caller: CallerContext, body: unknown): Promise<AccountsView> {
     const accounts = (body as { accounts?: unknown } | null)?.accounts;
     const errors = accountErrors(accounts);
+    // `defaults` and `editedAt` are read-only (a GET body is a valid PUT body); anything else is unknown.
+    for (const key of Object.keys(body ?? {}))
+      if (!['accounts', 'defaults', 'editedAt'].includes(key)) errors[key] = ['is not a field of the journal accounts'];
     if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
     const own = Object.fromEntries(
       Object.entries(accounts as Record<string, string | null>).filter(([, v]) => v !== null),

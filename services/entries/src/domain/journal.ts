@@ -42,7 +42,8 @@ export const effectiveAccounts = (market: Market, own: Partial<JournalAccounts> 
   ...Object.fromEntries(Object.entries(own ?? {}).filter(([, v]) => v !== null && v !== undefined)),
 });
 
-const ACCOUNT = /^[0-9A-Za-z][0-9A-Za-z.\-/]{0,19}$/;
+/** An account number: 1–20 letters, digits, `.` and `-` (the contract's pattern; a sub-account such as 512.100). */
+export const JOURNAL_ACCOUNT_NUMBER = /^[0-9A-Za-z][0-9A-Za-z.-]{0,19}$/;
 
 /** Field errors of a PUT body's `accounts` (keys known, values account numbers or null). */
 export function accountErrors(accounts: unknown): Record<string, string[]> {
@@ -52,8 +53,8 @@ export function accountErrors(accounts: unknown): Record<string, string[]> {
   for (const [key, value] of Object.entries(accounts)) {
     if (!(JOURNAL_ACCOUNT_KEYS as readonly string[]).includes(key))
       errors[`accounts.${key}`] = [`is not an account key (${JOURNAL_ACCOUNT_KEYS.join(', ')})`];
-    else if (value !== null && (typeof value !== 'string' || !ACCOUNT.test(value)))
-      errors[`accounts.${key}`] = ['must be an account number (1–20 letters, digits, . - /) or null'];
+    else if (value !== null && (typeof value !== 'string' || !JOURNAL_ACCOUNT_NUMBER.test(value)))
+      errors[`accounts.${key}`] = ['must be an account number (1–20 letters, digits, . and -) or null'];
   }
   return errors;
 }
