@@ -6349,7 +6349,7 @@ export interface operations {
             query: {
                 /** @description The period's first day, YYYY-MM-DD */
                 from: string;
-                /** @description The period's last day (inclusive), at most 366 days after `from` */
+                /** @description The period's last day (inclusive); before `from`, the period is empty */
                 to: string;
                 /** @description The file format; omitted, the Accept header decides (CSV by default) */
                 format?: "csv" | "xlsx";
