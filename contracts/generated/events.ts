@@ -20,6 +20,7 @@ export const EVENT_ROUTES = {
   'entries.entry.created': { producer: 'entries', type: 'entry.created', webhook: true },
   'entries.entry.paidout': { producer: 'entries', type: 'entry.paidout', webhook: true },
   'entries.entry.updated': { producer: 'entries', type: 'entry.updated', webhook: true },
+  'entries.journal-accounts.updated': { producer: 'entries', type: 'journal-accounts.updated', webhook: false },
   'entries.vehicle.released': { producer: 'entries', type: 'vehicle.released', webhook: false },
   'entries.vehicle.used': { producer: 'entries', type: 'vehicle.used', webhook: false },
   'fleet.vehicle.usage-refused': { producer: 'fleet', type: 'vehicle.usage-refused', webhook: false },
@@ -41,6 +42,8 @@ export const EVENT_SCHEMA_IDS = {
   'entries.entry.created': 'https://docs.travel-expense.example/events/internal/entries.entry.created.schema.json',
   'entries.entry.paidout': 'https://docs.travel-expense.example/events/internal/entries.entry.paidout.schema.json',
   'entries.entry.updated': 'https://docs.travel-expense.example/events/internal/entries.entry.updated.schema.json',
+  'entries.journal-accounts.updated':
+    'https://docs.travel-expense.example/events/internal/entries.journal-accounts.updated.schema.json',
   'entries.vehicle.released':
     'https://docs.travel-expense.example/events/internal/entries.vehicle.released.schema.json',
   'entries.vehicle.used': 'https://docs.travel-expense.example/events/internal/entries.vehicle.used.schema.json',
@@ -352,6 +355,47 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
   },
   {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://docs.travel-expense.example/events/internal/entries.journal-accounts.updated.schema.json',
+    title: 'entries.journal-accounts.updated',
+    description:
+      "Published by entries when a company's journal account numbers are replaced (PUT /api/v1/journal-accounts) and differ from what was stored. data.accounts is what the company set (keys it did not set use the market's verified default, docs/decisions/0144).",
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      type: { const: 'journal-accounts.updated' },
+      tenantId: { type: 'string', minLength: 1 },
+      occurredAt: { type: 'string', format: 'date-time' },
+      data: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['accounts'],
+        properties: {
+          accounts: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              perDiems: { type: 'string', minLength: 1, maxLength: 20 },
+              Mileage: { type: 'string', minLength: 1, maxLength: 20 },
+              Fuel: { type: 'string', minLength: 1, maxLength: 20 },
+              Toll: { type: 'string', minLength: 1, maxLength: 20 },
+              Parking: { type: 'string', minLength: 1, maxLength: 20 },
+              Accommodation: { type: 'string', minLength: 1, maxLength: 20 },
+              PublicTransport: { type: 'string', minLength: 1, maxLength: 20 },
+              Meals: { type: 'string', minLength: 1, maxLength: 20 },
+              Other: { type: 'string', minLength: 1, maxLength: 20 },
+              advancesToEmployees: { type: 'string', minLength: 1, maxLength: 20 },
+              payablesToEmployees: { type: 'string', minLength: 1, maxLength: 20 },
+              bank: { type: 'string', minLength: 1, maxLength: 20 },
+            },
+          },
+        },
+      },
+    },
+  },
+  {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://docs.travel-expense.example/events/internal/entries.vehicle.released.schema.json',
     title: 'entries.vehicle.released',
     description:
@@ -560,6 +604,7 @@ export interface EventSchemas {
   'entries.entry.created': EntriesEntryCreated;
   'entries.entry.paidout': EntriesEntryPaidout;
   'entries.entry.updated': EntriesEntryUpdated;
+  'entries.journal-accounts.updated': EntriesJournalAccountsUpdated;
   'entries.vehicle.released': EntriesVehicleReleased;
   'entries.vehicle.used': EntriesVehicleUsed;
   'fleet.vehicle.usage-refused': FleetVehicleUsageRefused;
@@ -808,6 +853,31 @@ export interface TravelEntryWebhookDto3 {
   advancePaymentInBaseCurrency: number;
   createdAt: Timestamp;
   editedAt: Timestamp;
+}
+/**
+ * Published by entries when a company's journal account numbers are replaced (PUT /api/v1/journal-accounts) and differ from what was stored. data.accounts is what the company set (keys it did not set use the market's verified default, docs/decisions/0144).
+ */
+export interface EntriesJournalAccountsUpdated {
+  id: string;
+  type: 'journal-accounts.updated';
+  tenantId: string;
+  occurredAt: string;
+  data: {
+    accounts: {
+      perDiems?: string;
+      Mileage?: string;
+      Fuel?: string;
+      Toll?: string;
+      Parking?: string;
+      Accommodation?: string;
+      PublicTransport?: string;
+      Meals?: string;
+      Other?: string;
+      advancesToEmployees?: string;
+      payablesToEmployees?: string;
+      bank?: string;
+    };
+  };
 }
 /**
  * Published by entries when a mileage expense stops using a vehicle: the expense removed, its entry deleted (one event per expense), or its vehicle changed (released for the old one, used for the new one).

@@ -1426,6 +1426,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payroll-exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payroll of a month: per employee, per-diems split into the statutory tax-free part and the taxable excess, mileage above the tax-free reimbursement, other expenses, the advance and the amount paid, as CSV or XLSX (needs ManagePayouts or ManageCompanyData)
+         * @description The entries counted are the company's approved entries paid out (by a payout batch) in the month, in the market's calendar: payroll taxes what is paid in the month it is paid (docs/decisions/0141). Amounts are decimal text in the base currency (CSV) or numeric cells with two decimals (XLSX). The CSV is one row per employee with the ids of the entries its figures come from (`entryIds`, separated by spaces); the XLSX has that sheet (`Payroll`) and one row per entry (`Entries`). The format is the `format` query when given, else XLSX when `Accept` names its media type, else CSV (decision 0142).
+         */
+        get: operations["exportPayroll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/journal-exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Double-entry journal of the approved entries paid out in a period, as CSV or XLSX (needs ManagePayouts or ManageCompanyData)
+         * @description Per entry, in the base currency, pairs of lines (one debit, one credit of the same amount, so every export balances): the advance paid (advances / bank, on its date), the settlement's costs by kind (the per-diems and each expense kind on its cost account / payables to employees, on the approval date), the advance set off (payables / advances, the lower of the two), and the rest paid out (payables / bank) or repaid by the employee (bank / advances) on the payout date. Every line names its entry (`entryId`, `entryNumber`) and transaction. Entries count when their payout date (market calendar) lies in the period; each brings all its lines, with their own dates (docs/decisions/0143). 409 `CONFLICT` when an account the lines need has no number (no verified default for the market, none set by the company: `PUT /api/v1/journal-accounts`). Format as for the payroll export.
+         */
+        get: operations["exportJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/journal-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's journal account numbers over the market's verified defaults (ManagePayouts or ManageCompanyData) */
+        get: operations["getJournalAccounts"];
+        /**
+         * Replaces the company's journal account numbers (needs ManageCompanyData); null gives the market's default back
+         * @description CZ and SK have verified defaults (512 travel costs, 335 advances, 333 payables to employees, 221 bank); PL, HR and SI have none, so the company sets its accounts before the first journal export (docs/decisions/0144). A GET body is a valid PUT body (`defaults` and `editedAt` are ignored).
+         */
+        put: operations["putJournalAccounts"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     entryEvent: {
@@ -1521,6 +1582,28 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description Account numbers by what they are for; null where neither the company nor a verified default gives one */
+        JournalAccounts: {
+            perDiems?: string | null;
+            Mileage?: string | null;
+            Fuel?: string | null;
+            Toll?: string | null;
+            Parking?: string | null;
+            Accommodation?: string | null;
+            PublicTransport?: string | null;
+            Meals?: string | null;
+            Other?: string | null;
+            advancesToEmployees?: string | null;
+            payablesToEmployees?: string | null;
+            bank?: string | null;
+        };
+        JournalAccountsView: {
+            accounts: components["schemas"]["JournalAccounts"];
+            /** @description The market's verified defaults (null where none was verified) */
+            readonly defaults?: components["schemas"]["JournalAccounts"];
+            /** Format: date-time */
+            readonly editedAt?: string | null;
+        };
         /** @description One change of an employee's bank data, values masked (an IBAN as country code and last four) */
         BankDataChange: {
             id: components["schemas"]["Id"];
@@ -6330,6 +6413,133 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportPayroll: {
+        parameters: {
+            query: {
+                /** @description The calendar month, YYYY-MM */
+                month: string;
+                /** @description The file format; omitted, the Accept header decides (CSV by default) */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, sent as an attachment (Content-Disposition) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example month,employeeId,currencyCode,perDiemPaid,perDiemTaxFree,perDiemTaxable,mileagePaid,mileageTaxFree,mileageTaxable,otherExpenses,advance,amountPaid,entryIds
+                     *     2026-11,0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10,CZK,1850.00,1850.00,0.00,1330.00,1330.00,0.00,500.00,1000.00,2680.00,5f0e7c1a-3b2d-4e8f-9a61-0c4d2b7e8f13
+                     */
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportJournal: {
+        parameters: {
+            query: {
+                /** @description The period's first day, YYYY-MM-DD */
+                from: string;
+                /** @description The period's last day (inclusive); before `from`, the period is empty */
+                to: string;
+                /** @description The file format; omitted, the Accept header decides (CSV by default) */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The journal, sent as an attachment (Content-Disposition) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example date,transaction,account,accountKey,debit,credit,currencyCode,text,entryId,entryNumber,employeeId
+                     *     2026-11-02,2026-00001/1,335,advancesToEmployees,1000.00,0.00,CZK,Advance paid (2026-00001),5f0e7c1a-3b2d-4e8f-9a61-0c4d2b7e8f13,2026-00001,0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10
+                     *     2026-11-02,2026-00001/1,221,bank,0.00,1000.00,CZK,Advance paid (2026-00001),5f0e7c1a-3b2d-4e8f-9a61-0c4d2b7e8f13,2026-00001,0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10
+                     */
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJournalAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts the journal uses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalAccountsView"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putJournalAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JournalAccountsView"];
+            };
+        };
+        responses: {
+            /** @description The accounts the journal now uses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalAccountsView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };

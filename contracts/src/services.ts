@@ -27,7 +27,15 @@ export const SERVICES = [
     port: 8082,
     opsPort: 9082,
     // `per-diems`: only the removed POST /api/v1/per-diems/calculate-simple, answered 410 Gone (decision 0058).
-    resources: ['travel-entries', 'approval-workflow', 'utilities', 'per-diems'],
+    resources: [
+      'travel-entries',
+      'approval-workflow',
+      'utilities',
+      'per-diems',
+      'payroll-exports',
+      'journal-exports',
+      'journal-accounts',
+    ],
   },
   { name: 'fleet', port: 8083, opsPort: 9083, resources: ['vehicles'] },
   { name: 'payouts', port: 8084, opsPort: 9084, resources: ['payouts'] },

@@ -45,9 +45,15 @@ export class ApiClient {
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 
-  /** The headers this client authenticates with, for a raw `fetch` (a binary body such as a PDF). */
-  authHeaders(): Record<string, string> {
-    return { ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}), ...this.extraHeaders };
+  /** A GET whose body is kept as bytes (a file: XLSX, PDF). */
+  async bytes(
+    path: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; headers: Headers; body: Buffer }> {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      headers: { ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}), ...this.extraHeaders, ...headers },
+    });
+    return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
   }
 
   get<T = any>(path: string, headers?: Record<string, string>) {

@@ -28,6 +28,10 @@ import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './domain/attachment';
 import { EntryNumberIssuer } from './app/entry-numbers';
 import { WorkflowApp } from './app/workflow';
 import { workflowRoutes } from './http/workflow-routes';
+import { ExportsApp } from './app/exports';
+import { exportRoutes } from './http/export-routes';
+import { JournalApp } from './app/journal';
+import { JOURNAL_ACCOUNTS_COLLECTION, JournalAccountsStore } from './infra/journal-accounts-store';
 
 import { configSchema } from './config';
 
@@ -71,13 +75,15 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       api.use(workflowRoutes(workflow));
       // The travel order and the settlement as PDF (docs/decisions/0137).
       api.use(documentRoutes(new DocumentsApp(entries, employees, vehicles, renderPdf)));
+      // The payroll and journal exports: entries, per-diems, mileage, advances and payout marks are all here (0141).
+      api.use(exportRoutes(new ExportsApp(repos), new JournalApp(repos, new JournalAccountsStore(mongo, nudgeOutbox))));
       return {
         api,
         // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).
         internal: internalPayoutRoutes(new PayoutMarks(repos, nudgeOutbox)),
         // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.
         upload: { maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_UPLOAD },
-        outboxCollections: [ENTRIES_COLLECTION],
+        outboxCollections: [ENTRIES_COLLECTION, JOURNAL_ACCOUNTS_COLLECTION],
         // Entries announced with an unknown per-diem counted as 0 are announced again (0109).
         migrate: async () => {
           const announced = await announceUnknownAmountsDue(repos);

@@ -391,13 +391,13 @@ describe('entries: the travel order and the settlement as PDF', () => {
 
   /** The bytes as sent (the JSON client reads text). */
   const pdfOf = async (api: ApiClient, id: string, kind: string) => {
-    const res = await fetch(`${api.baseUrl}${ENTRIES}/${id}/documents/${kind}`, { headers: api.authHeaders() });
+    const res = await api.bytes(`${ENTRIES}/${id}/documents/${kind}`);
     expect({ kind, status: res.status, type: res.headers.get('content-type') }).toEqual({
       kind,
       status: 200,
       type: 'application/pdf',
     });
-    return Buffer.from(await res.arrayBuffer());
+    return res.body;
   };
 
   it.each(CASES.map((c) => [c.market, c] as const))(

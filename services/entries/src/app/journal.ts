@@ -1,0 +1,96 @@
+// The journal export and the company's account numbers (issue 23 §3, docs/decisions/0143, 0144).
+import { AppError, tenantOf, type CallerContext } from '@travel/platform';
+import { minorDigitsOf } from '../domain/amounts';
+import {
+  accountErrors,
+  DEFAULT_JOURNAL_ACCOUNTS,
+  effectiveAccounts,
+  entryJournal,
+  missingAccounts,
+  type JournalAccounts,
+} from '../domain/journal';
+import type { EntriesRepositories } from '../infra/repositories';
+import type { JournalAccountsStore, OwnAccounts } from '../infra/journal-accounts-store';
+import type { Sheet } from '../infra/spreadsheet';
+import { paidOutBetween, requireExporter } from './exports';
+
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+/** A calendar date as YYYY-MM-DD that exists (2026-02-31 does not). */
+const isDate = (text: string): boolean =>
+  DATE.test(text) && !Number.isNaN(Date.parse(text)) && new Date(text).toISOString().slice(0, 10) === text;
+
+export interface AccountsView {
+  /** The accounts the journal uses: the company's, else the market's verified default, else null. */
+  accounts: JournalAccounts;
+  /** The market's verified defaults (read-only; null where none was verified). */
+  defaults: JournalAccounts;
+  editedAt: string | null;
+}
+
+export class JournalApp {
+  constructor(
+    private readonly repos: Pick<EntriesRepositories, 'entries'>,
+    private readonly store: JournalAccountsStore,
+  ) {}
+
+  async accounts(caller: CallerContext): Promise<AccountsView> {
+    requireExporter(caller);
+    const doc = await this.store.get(tenantOf(caller));
+    return {
+      accounts: effectiveAccounts(caller.market, doc?.accounts ?? null),
+      defaults: DEFAULT_JOURNAL_ACCOUNTS[caller.market],
+      editedAt: doc ? new Date(doc.editedAt).toISOString() : null,
+    };
+  }
+
+  /** Replaces the company's account numbers (the route requires `ManageCompanyData`); null or absent: the default. */
+  async putAccounts(caller: CallerContext, body: unknown): Promise<AccountsView> {
+    const accounts = (body as { accounts?: unknown } | null)?.accounts;
+    const errors = accountErrors(accounts);
+    // `defaults` and `editedAt` are read-only (a GET body is a valid PUT body); anything else is unknown.
+    for (const key of Object.keys(body ?? {}))
+      if (!['accounts', 'defaults', 'editedAt'].includes(key)) errors[key] = ['is not a field of the journal accounts'];
+    if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
+    const own = Object.fromEntries(
+      Object.entries(accounts as Record<string, string | null>).filter(([, v]) => v !== null),
+    ) as OwnAccounts;
+    await this.store.put(tenantOf(caller), own, caller.employeeId);
+    return this.accounts(caller);
+  }
+
+  /** The journal of the entries paid out in the period, as one sheet of lines. */
+  async journal(caller: CallerContext, from: string, to: string): Promise<Sheet> {
+    requireExporter(caller);
+    const errors: Record<string, string[]> = {};
+    if (!isDate(from)) errors.from = ['must be a date, YYYY-MM-DD'];
+    if (!isDate(to)) errors.to = ['must be a date, YYYY-MM-DD'];
+    if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
+    const { accounts } = await this.accounts(caller);
+    const digits = minorDigitsOf(caller.baseCurrency);
+    const entries = await paidOutBetween(this.repos, caller, from, to);
+    const lines = entries.flatMap((e) => entryJournal(e, caller.market, accounts, digits));
+    const missing = missingAccounts(lines);
+    if (missing.length)
+      throw new AppError(
+        'CONFLICT',
+        `No account number for ${missing.join(', ')}: no default for ${caller.market} was verified; set them with PUT /api/v1/journal-accounts.`,
+      );
+    return {
+      name: 'Journal',
+      columns: [
+        { key: 'date', header: 'date' },
+        { key: 'transaction', header: 'transaction' },
+        { key: 'account', header: 'account' },
+        { key: 'accountKey', header: 'accountKey' },
+        { key: 'debit', header: 'debit', money: true },
+        { key: 'credit', header: 'credit', money: true },
+        { key: 'currencyCode', header: 'currencyCode' },
+        { key: 'text', header: 'text' },
+        { key: 'entryId', header: 'entryId' },
+        { key: 'entryNumber', header: 'entryNumber' },
+        { key: 'employeeId', header: 'employeeId' },
+      ],
+      rows: lines.map((l) => ({ ...l })),
+    };
+  }
+}
