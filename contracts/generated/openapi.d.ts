@@ -6506,6 +6506,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "accounts": {
+                     *         "perDiems": "512",
+                     *         "Mileage": "512",
+                     *         "Fuel": "512",
+                     *         "Toll": "512",
+                     *         "Parking": "512",
+                     *         "Accommodation": "512",
+                     *         "PublicTransport": "512",
+                     *         "Meals": "512",
+                     *         "Other": "512",
+                     *         "advancesToEmployees": "335",
+                     *         "payablesToEmployees": "333",
+                     *         "bank": "221"
+                     *       },
+                     *       "defaults": {
+                     *         "perDiems": "512",
+                     *         "Mileage": "512",
+                     *         "Fuel": "512",
+                     *         "Toll": "512",
+                     *         "Parking": "512",
+                     *         "Accommodation": "512",
+                     *         "PublicTransport": "512",
+                     *         "Meals": "512",
+                     *         "Other": "512",
+                     *         "advancesToEmployees": "335",
+                     *         "payablesToEmployees": "333",
+                     *         "bank": "221"
+                     *       },
+                     *       "editedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["JournalAccountsView"];
                 };
             };
@@ -6524,6 +6557,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accounts": {
+                 *         "perDiems": "512.100",
+                 *         "Mileage": "512.200",
+                 *         "Fuel": "512.200",
+                 *         "Toll": "512.200",
+                 *         "Parking": "512.200",
+                 *         "Accommodation": "512.300",
+                 *         "PublicTransport": "512.200",
+                 *         "Meals": "512.100",
+                 *         "Other": "512.900",
+                 *         "advancesToEmployees": "335",
+                 *         "payablesToEmployees": "333",
+                 *         "bank": "221.001"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["JournalAccountsView"];
             };
         };
@@ -6534,6 +6585,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "accounts": {
+                     *         "perDiems": "512.100",
+                     *         "Mileage": "512.200",
+                     *         "Fuel": "512.200",
+                     *         "Toll": "512.200",
+                     *         "Parking": "512.200",
+                     *         "Accommodation": "512.300",
+                     *         "PublicTransport": "512.200",
+                     *         "Meals": "512.100",
+                     *         "Other": "512.900",
+                     *         "advancesToEmployees": "335",
+                     *         "payablesToEmployees": "333",
+                     *         "bank": "221.001"
+                     *       },
+                     *       "defaults": {
+                     *         "perDiems": "512",
+                     *         "Mileage": "512",
+                     *         "Fuel": "512",
+                     *         "Toll": "512",
+                     *         "Parking": "512",
+                     *         "Accommodation": "512",
+                     *         "PublicTransport": "512",
+                     *         "Meals": "512",
+                     *         "Other": "512",
+                     *         "advancesToEmployees": "335",
+                     *         "payablesToEmployees": "333",
+                     *         "bank": "221"
+                     *       },
+                     *       "editedAt": "2026-11-26T09:00:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JournalAccountsView"];
                 };
             };
