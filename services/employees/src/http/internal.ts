@@ -98,22 +98,7 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
   r.get(
     '/tenants/:tenantId/payees',
     route(async (req, res) => {
-      const tenant = tenantIn(req.params);
-      const ids = String(req.query.ids ?? '')
-        .split(',')
-        .map((s) => s.trim().toLowerCase())
-        .filter(Boolean)
-        .slice(0, 1000);
-      const [company, employees] = await Promise.all([
-        repos.companies.of(tenant).findOne().lean(),
-        ids.length
-          ? repos.employees
-              .of(tenant)
-              .find({ _id: { $in: ids } })
-              .lean()
-          : [],
-      ]);
-      if (!company) throw notFound('company');
+      const { company, employees } = await companyAndEmployees(repos, tenantIn(req.params), req.query.ids, 1000);
       res.json({
         company: { name: company.name, market: company.market, baseCurrency: company.baseCurrency },
         payees: employees.map((e) => ({
@@ -130,22 +115,7 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
   r.get(
     '/tenants/:tenantId/document-parties',
     route(async (req, res) => {
-      const tenant = tenantIn(req.params);
-      const ids = String(req.query.ids ?? '')
-        .split(',')
-        .map((s) => s.trim().toLowerCase())
-        .filter(Boolean)
-        .slice(0, 100);
-      const [company, employees] = await Promise.all([
-        repos.companies.of(tenant).findOne().lean(),
-        ids.length
-          ? repos.employees
-              .of(tenant)
-              .find({ _id: { $in: ids } })
-              .lean()
-          : [],
-      ]);
-      if (!company) throw notFound('company');
+      const { company, employees } = await companyAndEmployees(repos, tenantIn(req.params), req.query.ids, 100);
       res.json({
         company: {
           name: company.name,
@@ -158,4 +128,24 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
     }),
   );
   return r;
+}
+
+/** The company and those of its employees a comma-separated `ids` names (at most `max`); 404 without a company. */
+async function companyAndEmployees(repos: EmployeesRepositories, tenant: TenantId, idsParam: unknown, max: number) {
+  const ids = String(idsParam ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)
+    .slice(0, max);
+  const [company, employees] = await Promise.all([
+    repos.companies.of(tenant).findOne().lean(),
+    ids.length
+      ? repos.employees
+          .of(tenant)
+          .find({ _id: { $in: ids } })
+          .lean()
+      : [],
+  ]);
+  if (!company) throw notFound('company');
+  return { company, employees };
 }
