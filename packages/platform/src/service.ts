@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { Connection } from 'mongoose';
 import type { BaseConfig } from './config';
-import { closeServer, createHttpApp, createOpsApp, listen, type ReadinessCheck } from './http/app';
+import { closeServer, createHttpApp, createOpsApp, listenApiAndOps, type ReadinessCheck } from './http/app';
 import { SERVER_KEEP_ALIVE_MS } from './http/keep-alive';
 import { createLogger, type Logger } from './logger';
 import { AmqpClient } from './messaging/amqp-client';
@@ -122,9 +122,8 @@ export async function startService(
       ...parts.readiness,
     },
   });
-  const server = await listen(app, config.port, config.host);
+  const { server, opsServer } = await listenApiAndOps(app, ops, config);
   server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
-  const opsServer = await listen(ops, config.opsPort, config.host);
   const { port } = server.address() as AddressInfo;
   const { port: opsPort } = opsServer.address() as AddressInfo;
   relay?.start();

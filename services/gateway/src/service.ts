@@ -1,5 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import { Metrics, closeServer, createLogger, createOpsApp, listen, parseConfig, type Logger } from '@travel/platform';
+import {
+  Metrics,
+  closeServer,
+  createLogger,
+  createOpsApp,
+  listenApiAndOps,
+  parseConfig,
+  type Logger,
+} from '@travel/platform';
 import { RateLimiter } from './domain/rate-limit';
 import { configSchema } from './config';
 import { createGatewayApp } from './http/app';
@@ -37,8 +45,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, logger?
     metrics,
     readiness: { employees: () => acceptsConnections(config.upstreams.employees) },
   });
-  const server = await listen(app, config.port, config.host);
-  const opsServer = await listen(ops, config.opsPort, config.host);
+  const { server, opsServer } = await listenApiAndOps(app, ops, config);
   const { port } = server.address() as AddressInfo;
   const { port: opsPort } = opsServer.address() as AddressInfo;
   log.info({ port, opsPort }, 'gateway listening');

@@ -128,12 +128,27 @@ export function createOpsApp({ logger, metrics, readiness }: OpsAppOptions): Exp
   return finishApp(app, logger);
 }
 
-/** Listens on host:port (0: a free port). */
+/** Listens on host:port (0: a free port); rejects when it cannot (a port in use: `EADDRINUSE`). */
 export function listen(app: Express, port: number, host: string): Promise<Server> {
   return new Promise<Server>((resolve, reject) => {
-    const server = app.listen(port, host, () => resolve(server));
-    server.once('error', reject);
+    // Express 5 calls back on an error too (with it), so the argument decides.
+    const server = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(server)));
   });
+}
+
+/** The API and the ops listeners, both or neither: a start that fails leaves no port open. */
+export async function listenApiAndOps(
+  app: Express,
+  ops: Express,
+  ports: { port: number; opsPort: number; host: string },
+): Promise<{ server: Server; opsServer: Server }> {
+  const server = await listen(app, ports.port, ports.host);
+  try {
+    return { server, opsServer: await listen(ops, ports.opsPort, ports.host) };
+  } catch (err) {
+    await closeServer(server);
+    throw err;
+  }
 }
 
 /** Stops accepting, and ends open connections at once. */
