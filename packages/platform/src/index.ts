@@ -19,6 +19,7 @@ export * from './mongo/tenant-guard';
 export * from './mongo/tenant-scope';
 export * from './page-of';
 export * from './mongo/writes';
+export * from './mongo/setting-write';
 export * from './messaging/amqp-client';
 export * from './messaging/consumer';
 export * from './messaging/events';

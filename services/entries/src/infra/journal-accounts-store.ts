@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
   outboxSchemaFields,
-  outboxUpdate,
+  replaceSetting,
   raiseEvent,
   tenantScoped,
   type OutboxFields,
@@ -67,14 +67,7 @@ export class JournalAccountsStore {
     const stored = await this.get(tenantId);
     if (stored && isDeepStrictEqual({ ...stored.accounts }, { ...accounts })) return stored;
     const event = raiseEvent('entries', JOURNAL_ACCOUNTS_UPDATED, tenantId, { accounts });
-    const update = outboxUpdate(
-      { $set: { tenantId, accounts, editedAt: new Date(), editedByEmployeeId: employeeId } },
-      event,
-    );
-    const doc = await this.model
-      .findOneAndUpdate({ _id: tenantId, tenantId }, update, { upsert: true, new: true })
-      .lean<JournalAccountsDoc>();
-    this.nudgeOutbox();
-    return doc!;
+    const write = { id: tenantId, tenantId, fields: { accounts }, employeeId, event };
+    return replaceSetting(this.model, write, this.nudgeOutbox);
   }
 }

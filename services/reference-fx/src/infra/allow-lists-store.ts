@@ -4,8 +4,14 @@
 // A write raises the internal `allow-list.updated` event in the same atomic update (single-document
 // outbox), so the contexts that refuse disabled countries and currencies can keep a copy.
 import { Schema, type Connection, type Model } from 'mongoose';
-import { outboxSchemaFields, raiseEvent, tenantScoped, type OutboxFields, type TenantId } from '@travel/platform';
-import { replaceSetting } from './setting-write';
+import {
+  outboxSchemaFields,
+  raiseEvent,
+  replaceSetting,
+  tenantScoped,
+  type OutboxFields,
+  type TenantId,
+} from '@travel/platform';
 import type { AllowListKind } from '../domain/allow-lists';
 
 /** Routing key `reference-fx.allow-list.updated`; data `{ kind, codes }` (the list as stored). */

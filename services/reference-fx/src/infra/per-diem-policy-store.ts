@@ -4,9 +4,15 @@
 // A write raises the internal `per-diem-policy.updated` event in the same atomic update (single-document
 // outbox), as the allow-lists do (docs/decisions/0128).
 import { Schema, type Connection, type Model } from 'mongoose';
-import { outboxSchemaFields, raiseEvent, tenantScoped, type OutboxFields, type TenantId } from '@travel/platform';
+import {
+  outboxSchemaFields,
+  raiseEvent,
+  replaceSetting,
+  tenantScoped,
+  type OutboxFields,
+  type TenantId,
+} from '@travel/platform';
 import type { PerDiemPolicy, PerDiemPolicyVersion, PolicySector } from '../per-diem-policy';
-import { replaceSetting } from './setting-write';
 
 /** Routing key `reference-fx.per-diem-policy.updated`; data: the policy as stored. */
 export const PER_DIEM_POLICY_UPDATED = 'per-diem-policy.updated';

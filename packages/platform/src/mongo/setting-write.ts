@@ -1,8 +1,10 @@
-// A company setting of reference-fx (an allow-list, the per-diem policy) is one document per tenant and
-// kind, replaced whole: last write wins, there is nothing to merge. Its event goes into the same atomic
-// update (single-document outbox).
+// A company setting (reference-fx's allow-lists and per-diem policy, entries' journal accounts) is one
+// document per tenant and kind, replaced whole: last write wins, there is nothing to merge. Its event goes
+// into the same atomic update (single-document outbox).
 import type { Model } from 'mongoose';
-import { outboxUpdate, type OutboxEvent, type OutboxFields, type TenantId } from '@travel/platform';
+import type { OutboxEvent } from '../messaging/events';
+import { outboxUpdate, type OutboxFields } from '../messaging/outbox';
+import type { TenantId } from './tenant-guard';
 
 export interface SettingWrite {
   /** The document's id (the tenant's, or `<tenant>:<kind>`). */
