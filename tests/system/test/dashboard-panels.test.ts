@@ -9,6 +9,8 @@ import { employee } from '@travel/employees/test/support/org-fixtures';
 import { startE2eStack, type E2eStack } from './support/stack';
 
 const DASHBOARD = join(repoRoot(), 'charts', 'travel-expense', 'dashboards', 'travel-expense-overview.json');
+/** The chart's alerts: promtool tests them on made-up series (scripts/chart-check.sh); here, their metrics are real. */
+const ALERTS = join(repoRoot(), 'charts', 'travel-expense', 'templates', 'prometheusrule.yaml');
 const EMPTY_WHEN_HEALTHY = /^Empty when healthy\b/;
 const NAMESPACE = 'dashboard-test';
 /**
@@ -172,5 +174,19 @@ describe('the Grafana dashboard against a real Prometheus', () => {
         }
       }
     }
+  });
+
+  it('every metric an alert of the chart reads is exported by the services', async () => {
+    // In the template every selector is `name{ {{- $ns }}…}`.
+    const names = [
+      ...new Set([...readFileSync(ALERTS, 'utf8').matchAll(/([a-zA-Z_:][\w:]*)\{ \{\{-/g)].map((m) => m[1]!)),
+    ];
+    expect(names.length).toBeGreaterThanOrEqual(9);
+    const missing = [];
+    for (const name of names) {
+      const series = await promQuery(prometheus.url, `count({__name__="${name}",namespace="${NAMESPACE}"})`);
+      if (series.length === 0) missing.push(name);
+    }
+    expect(missing).toEqual([]);
   });
 });
