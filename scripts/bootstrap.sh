@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks, idempotently: pnpm (project-local), the workspace's packages,
 # RabbitMQ (Debian package) unless AMQP_URL points elsewhere, our FerretDB build unless MONGO_URL does, and
-# Chromium (Debian package) for the reference-page test, poppler-utils (Debian) for the PDF tests, and schemathesis (PyPI, .tools/fuzz-venv) for the API fuzz.
+# Chromium (Debian package) for the reference-page test, poppler-utils (Debian) for the PDF tests, Prometheus
+# (Debian package, with promtool) for --observe and the alert and dashboard tests, and schemathesis (PyPI, .tools/fuzz-venv) for the API fuzz.
 # Every step prints one line; a step with nothing to do says so.
 set -euo pipefail
 
@@ -91,6 +92,18 @@ else
   say "installing poppler-utils from Debian (apt-get)"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null
+fi
+
+# --- Prometheus and promtool (npm start -- --observe, the alert-rule tests, the dashboard-panel test) --------------
+# Debian's package; its system service is not used (and stopped where one started): the stack and the tests
+# run the binary themselves on ports of their own (decision 0160). PROMETHEUS_PATH points at another binary.
+if [ -x "${PROMETHEUS_PATH:-/usr/bin/prometheus}" ] && command -v promtool >/dev/null; then
+  say "prometheus and promtool present"
+else
+  say "installing prometheus (and promtool) from Debian (apt-get)"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  as_root sh -c 'command -v service >/dev/null && service prometheus stop >/dev/null 2>&1 || true'
 fi
 
 # --- schemathesis (the API fuzz, tests/fuzz) ------------------------------------------------------------------

@@ -18,7 +18,10 @@
 #     NetworkPolicy shape, each pod reading only its own signing key, each service trusting exactly the
 #     gateway and its callers), and that the chart's services (values.yaml ports and ops ports,
 #     values.schema.json lists) are the registry's (contracts/src/services.ts, through scripts/services.ts)
-#  5. checks that bad input fails: no secrets at all, a value the schema rejects, a malformed key, a
+#  5. the alerts: the rendered PrometheusRule through `promtool check rules` and `promtool test rules`
+#     (tests/alerts/rules.test.yaml: a firing and a quiet case per alert), and each alert's runbook_url
+#     pointing at a section of docs/operations.md that exists
+#  6. checks that bad input fails: no secrets at all, a value the schema rejects, a malformed key, a
 #     missing private or public signing key
 #
 # Prints one line per step; exits non-zero on the first failure. Needs no cluster and no internet
@@ -615,5 +618,19 @@ TE_SERVICES_JSON="$WORK/services.json" "$PY" "$WORK/validate.py" "$CHART" "$KUBE
   "existing-secret:$WORK/existing-secret.yaml:no:travel-expense-credentials" \
   "long-release-name:$WORK/long-release-name.yaml:yes:-" \
   || fail "manifest validation failed"
+
+# --- alerts: the rendered PrometheusRule under promtool, and its runbook links -------------------------------
+# The rule file is THE chart's, rendered with the CI values (namespace travel); tests/alerts/rules.test.yaml
+# holds a firing and a quiet case per alert (decision 0161). promtool comes with Debian's prometheus
+# package (scripts/bootstrap.sh).
+command -v promtool >/dev/null || fail "promtool is missing: run scripts/bootstrap.sh (Debian package prometheus)"
+say "alerts: a firing and a quiet promtool case each, runbook sections in docs/operations.md"
+"$PY" "$ROOT/scripts/chart-alerts.py" "$WORK/full.yaml" "$ROOT/tests/alerts/rules.test.yaml" \
+  "$ROOT/docs/operations.md" "$WORK/rules.yaml" || fail "alert coverage or runbook links"
+say "promtool check rules (the chart's PrometheusRule)"
+promtool check rules "$WORK/rules.yaml" >"$WORK/promtool.log" 2>&1 || { cat "$WORK/promtool.log" >&2; fail "promtool check rules"; }
+say "promtool test rules (tests/alerts/rules.test.yaml)"
+cp "$ROOT/tests/alerts/rules.test.yaml" "$WORK/rules.test.yaml"
+promtool test rules "$WORK/rules.test.yaml" >"$WORK/promtool.log" 2>&1 || { cat "$WORK/promtool.log" >&2; fail "promtool test rules"; }
 
 say "OK in $(($(date +%s) - START))s"

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { SERVICES as REGISTRY, localUrlOf, serviceEntry, urlEnvOf, type UpstreamName } from '../contracts/src/services';
 import { ensureInfra, repoRoot } from '../packages/testkit/src/infra/infra';
 import { startProcess, type ManagedProcess } from '../packages/testkit/src/infra/processes';
+import { startPrometheus } from '../packages/testkit/src/infra/prometheus';
 import { waitFor } from '../packages/testkit/src/infra/wait';
 import { SmtpSink } from '../packages/testkit/src/smtp-sink';
 import { ensureTestTls, extraCaCertsEnv } from '../packages/testkit/src/tls';
@@ -16,6 +17,9 @@ import { keyEnv, localSecrets } from './local-secrets';
 const root = repoRoot();
 const state = join(root, '.local', 'dev');
 const say = (line: string) => process.stdout.write(`[stack] ${line}\n`);
+/** `npm start -- --observe` or OBSERVE=1: also the observability servers (Prometheus), decision 0160. */
+const observe = process.argv.includes('--observe') || process.env.OBSERVE === '1';
+const PROMETHEUS_PORT = Number(process.env.PROMETHEUS_PORT ?? 9190);
 
 /** Every service but the gateway, at its registry ports (contracts/src/services.ts). */
 const SERVICES = REGISTRY.filter((s) => s.name !== 'gateway') as ReadonlyArray<{
@@ -101,12 +105,15 @@ async function main(): Promise<void> {
   // A local SMTP sink for fleet's deadline reminders: every e-mail is printed here, none leaves the machine.
   const smtp = await new SmtpSink((m) => say(`e-mail to ${m.to.join(', ')}: ${m.subject}`)).start();
   const procs: ManagedProcess[] = [];
+  /** Servers of --observe, stopped after the services. */
+  const observers: ManagedProcess[] = [];
   let stopping = false;
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
     say('stopping services');
     await Promise.all(procs.map((p) => p.stop()));
+    await Promise.all(observers.map((p) => p.stop()));
     await smtp.stop();
     say('stopping infrastructure it started');
     await infra.stop();
@@ -160,6 +167,23 @@ async function main(): Promise<void> {
     await start('gateway', gatewayPort, gatewayOpsPort, upstreams);
     const gateway = `http://127.0.0.1:${gatewayPort}`;
     const tenants = await seedDemoTenants(infra.mongoUrl, gateway);
+    if (observe) {
+      const targets = [...SERVICES, { name: 'gateway', opsPort: gatewayOpsPort }].map((s) => ({
+        service: s.name,
+        address: `127.0.0.1:${s.opsPort}`,
+      }));
+      const prometheus = await startPrometheus({
+        stateDir: state,
+        port: PROMETHEUS_PORT,
+        targets,
+        namespace: 'local',
+        interval: '5s',
+      });
+      observers.push(prometheus.process);
+      say(
+        `prometheus:    ${prometheus.url} (scrapes ${targets.length} services every 5s; data in .local/dev/prometheus/)`,
+      );
+    }
 
     say(`gateway:       ${gateway}`);
     say(`API reference: ${gateway}/api-reference/`);

@@ -6,3 +6,4 @@ export * from './infra/infra';
 export * from './processes';
 export * from './events';
 export * from './smtp-sink';
+export * from './infra/prometheus';

@@ -12,7 +12,7 @@ export interface E2eStack {
   env: TestEnv;
   employees: RunningService;
   dispatcher: RunningService;
-  gateway: { url: string; stop(): Promise<void> };
+  gateway: { url: string; opsUrl: string; stop(): Promise<void> };
   /** A new tenant through the operator use case, with a client holding its owner's key. */
   tenant(market?: Market): Promise<CreatedTenant & { api: ApiClient }>;
   receiver(): Promise<HttpsReceiver>;
