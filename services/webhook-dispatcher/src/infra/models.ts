@@ -130,6 +130,8 @@ export function registerModels(conn: Connection): DispatcherModels {
   // Recover looks up a tenant's subscriptions to one URL; retention purges deleted ones by age.
   subscription.index({ tenantId: 1, url: 1 });
   subscription.index({ deletedAt: 1 });
+  // Retention erases replaced secrets once their rotation grace ended (docs/decisions/0149).
+  subscription.index({ previousSecretExpiresAt: 1 });
 
   const attempt = new Schema<AttemptRow>(
     {
