@@ -263,7 +263,7 @@ describe('webhook secret rotation without downtime', () => {
       headers: h.env.callerHeaders({ tenantId: h.tenantId, permissions: ['ReadAllEntries'] }),
     });
     expect(readOnly.status).toBe(403);
-    expect((await readOnly.json()).code).toBe('FORBIDDEN');
+    expect(((await readOnly.json()) as { code: string }).code).toBe('FORBIDDEN');
 
     const other = await rotate(own.id, {}, randomUUID());
     expect(other.status).toBe(404);
