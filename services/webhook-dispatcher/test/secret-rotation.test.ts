@@ -88,7 +88,14 @@ async function startMirror(tls: TlsMaterial, receivers: () => Receiver[]) {
     req.on('end', async () => {
       const body = Buffer.concat(chunks);
       const headers: Record<string, string> = {};
-      for (const name of ['content-type', 'user-agent', 'svc-event', 'svc-event-id', 'svc-signature', 'svc-delivery-id'])
+      for (const name of [
+        'content-type',
+        'user-agent',
+        'svc-event',
+        'svc-event-id',
+        'svc-signature',
+        'svc-delivery-id',
+      ])
         headers[name] = String(req.headers[name]);
       seen.push({ body, headers });
       const statuses = state.down ? [] : await Promise.all(receivers().map((r) => forward(r.url, body, headers, ca)));

@@ -1,5 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AppError, conflict, notFound, paginate, tenantOf, type CallerContext, type PageRequest } from '@travel/platform';
+import {
+  AppError,
+  conflict,
+  notFound,
+  paginate,
+  tenantOf,
+  type CallerContext,
+  type PageRequest,
+} from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
 import { checkRegistration } from '../domain/subscription-rules';
 import { graceEndAt, gracePeriodOf, rotated } from '../domain/secret-rotation';

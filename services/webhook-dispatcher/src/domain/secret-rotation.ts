@@ -22,7 +22,8 @@ export function gracePeriodOf(body: unknown): { errors: FieldErrors; seconds?: n
   if (body === undefined || body === null) return { errors: {}, seconds: DEFAULT_GRACE_SECONDS };
   if (typeof body !== 'object' || Array.isArray(body)) return { errors: { body: ['must be object'] } };
   const unknown = Object.keys(body).filter((k) => k !== 'gracePeriodSeconds');
-  if (unknown.length) return { errors: Object.fromEntries(unknown.map((k) => [k, ['must NOT have additional properties']])) };
+  if (unknown.length)
+    return { errors: Object.fromEntries(unknown.map((k) => [k, ['must NOT have additional properties']])) };
   const value = (body as { gracePeriodSeconds?: unknown }).gracePeriodSeconds;
   if (value === undefined) return { errors: {}, seconds: DEFAULT_GRACE_SECONDS };
   const problem = integerProblem(value, 0, MAX_GRACE_SECONDS);
