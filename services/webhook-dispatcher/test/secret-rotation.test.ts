@@ -18,6 +18,7 @@ import {
 } from '@travel/webhook-verify';
 import { ensureTestTls, eventually, repoRoot, type TlsMaterial } from '@travel/testkit';
 import { parseTenantId } from '@travel/platform';
+import { registerModels } from '../src/infra/models';
 import { dispatcherRepositories, type SubscriptionDoc } from '../src/infra/repositories';
 import { startHarness, type Harness } from './support/harness';
 
@@ -252,7 +253,20 @@ describe('webhook secret rotation without downtime', () => {
     expect(() => verify(sent.body, sent.headers, sub.signingSecret)).toThrow('No v1 signature matches');
   });
 
-  it('answers the documented errors: 400 for a grace over 7 days or below 0, 403 without the right, 404 for another company', async () => {
+  it('two rotations at once both answer; the two secrets they return are the ones that sign', async () => {
+    const { sub, mirror } = await partner();
+    const [a, b] = await Promise.all([rotate(sub.id), rotate(sub.id)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    await h.publish();
+    await h.settled(sub.id, 1);
+    const sent = mirror.seen[0]!;
+    expect(v1Count(sent)).toBe(2);
+    for (const secret of [a.body.signingSecret, b.body.signingSecret])
+      expect(() => verify(sent.body, sent.headers, secret)).not.toThrow();
+    expect(() => verify(sent.body, sent.headers, sub.signingSecret)).toThrow('No v1 signature matches');
+  });
+
+  it('answers the documented errors: 400 for a grace over 7 days or below 0, 403 without the right, 404 for another company or a deleted one', async () => {
     const { sub: own } = await partner();
     for (const [grace, message] of [
       [604_801, 'must be <= 604800'],
@@ -275,5 +289,14 @@ describe('webhook secret rotation without downtime', () => {
     const other = await rotate(own.id, {}, randomUUID());
     expect(other.status).toBe(404);
     expect(other.body.code).toBe('NOT_FOUND');
+
+    // A disabled subscription may rotate; it stays disabled. A deleted one is 404.
+    const models = registerModels(h.dispatcher.deps.mongo);
+    await models.Subscription.updateOne({ _id: own.id, tenantId: h.tenantId }, { $set: { isActive: false } });
+    const disabled = await rotate(own.id);
+    expect(disabled.status).toBe(200);
+    expect(disabled.body).toMatchObject({ IsActive: false, signingSecret: expect.stringMatching(/^whsec_/) });
+    expect((await h.api('DELETE', `/api/v1/webhooks/${own.id}`)).status).toBe(204);
+    expect((await rotate(own.id)).status).toBe(404);
   });
 });
