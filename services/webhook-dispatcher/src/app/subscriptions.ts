@@ -16,7 +16,7 @@ import type { DispatcherRepositories, SubscriptionDoc } from '../infra/repositor
 import type { SecretBox } from '../infra/secret-box';
 import type { SubscriptionCache } from '../infra/subscription-cache';
 
-/** The subscription as the API shows it, never with a secret: only when a replaced one still signs. */
+/** The subscription as the API shows it: never a secret; `previousSecretExpiresAt` while a replaced one still signs. */
 export function toSubscriptionResponse(s: SubscriptionDoc) {
   return {
     id: s._id,
