@@ -78,6 +78,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret without downtime (needs ManageCompanyData); the response carries the new secret once
+         * @description Answers the new `signingSecret`, shown only here. For the grace period asked for
+         *     (`gracePeriodSeconds`, default 86400 = 24 h, at most 604800 = 7 days) every POST carries one
+         *     `v1=` per active secret, newest first: `Svc-Signature: t=…,v1=<new>,v1=<old>`; afterwards only
+         *     the new one. The grace end is checked when each attempt is sent, so a retry of an older delivery
+         *     is signed with the secrets active then. `0` cuts over at once (for a leaked secret). At most two
+         *     secrets are active: rotating again during a grace keeps the secret it replaces for the new grace,
+         *     and the one before stops signing at once. `previousSecretExpiresAt` says when the replaced secret
+         *     stops signing (null with a grace of 0). A disabled subscription may rotate too (it stays
+         *     disabled); a deleted one, or another company's, is 404. 409 `CONFLICT` when another rotation of
+         *     the same subscription won at the same moment (try again).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -1670,6 +1701,15 @@ export interface components {
             /** @description Exhausted deliveries in a row; 10 disable the subscription */
             consecutiveExhausted?: number;
             createdAt: components["schemas"]["Timestamp"];
+            /** @description While a secret rotation's grace lasts, when the replaced secret stops signing deliveries (they carry a `v1=` for it and one for the new secret until then); null otherwise */
+            previousSecretExpiresAt?: components["schemas"]["Timestamp"] | null;
+        };
+        RotateWebhookSecretRequest: {
+            /**
+             * @description How long the replaced secret keeps signing next to the new one, in seconds: 0 (cut over at once) to 604800 (7 days); 24 hours when left out. Anything else is 400 `VALIDATION_FAILED` under `gracePeriodSeconds`
+             * @default 86400
+             */
+            gracePeriodSeconds: number;
         };
         RecoverWebhookRequest: {
             /** @description Events raised at or after this time are considered; at most 30 days back (400 otherwise) */
@@ -1682,6 +1722,10 @@ export interface components {
         };
         WebhookSubscriptionCreated: components["schemas"]["WebhookSubscription"] & {
             /** @description Shown once; cannot be recovered */
+            signingSecret: string;
+        };
+        WebhookSecretRotated: components["schemas"]["WebhookSubscription"] & {
+            /** @description The new secret; shown once, cannot be recovered */
             signingSecret: string;
         };
         DeliveryAttempt: {
@@ -3648,6 +3692,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookRecovery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description Rotated; `signingSecret` is shown only here */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotated"];
                 };
             };
             400: components["responses"]["BadRequest"];

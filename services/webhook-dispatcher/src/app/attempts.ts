@@ -9,6 +9,7 @@ import {
 } from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
 import { DISABLE_AFTER_EXHAUSTED, classify, statusAfter, type AttemptOutcome } from '../domain/outcome';
+import { signingSecrets } from '../domain/secret-rotation';
 import type { Tier } from '../domain/schedule';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { DestinationRefused, checkDestination, type CheckedDestination, type Resolve } from '../infra/destination';
@@ -335,7 +336,8 @@ export class AttemptRunner {
       return { body: null, error: prefix + (err as Error).message, durationMs: 0 };
     }
     const body = Buffer.from(payload, 'utf8');
-    const secret = this.deps.box.open(sub.secret);
+    // Every secret active now (both while a rotation's grace lasts, newest first), read at send time (0149).
+    const secrets = signingSecrets(sub, new Date()).map((sealed) => this.deps.box.open(sealed));
     return tracer.startActiveSpan(
       'webhook POST',
       {
@@ -348,7 +350,7 @@ export class AttemptRunner {
       },
       async (span) => {
         try {
-          const result = await this.post(dest, body, secret, delivery);
+          const result = await this.post(dest, body, secrets, delivery);
           span.setAttribute('http.response.status_code', result.statusCode ?? 0);
           if (result.error) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error });
           return result;
@@ -359,13 +361,13 @@ export class AttemptRunner {
     );
   }
 
-  private post(dest: CheckedDestination, body: Buffer, secret: string, delivery: DeliveryDoc): Promise<SendResult> {
+  private post(dest: CheckedDestination, body: Buffer, secrets: string[], delivery: DeliveryDoc): Promise<SendResult> {
     return this.deps.sender.send(dest, body, {
       'content-type': 'application/json; charset=utf-8',
       'user-agent': WEBHOOK_USER_AGENT,
       'svc-event': delivery.eventType,
       'svc-event-id': delivery.eventId,
-      'svc-signature': sign(body, secret, Math.floor(Date.now() / 1000)),
+      'svc-signature': sign(body, secrets, Math.floor(Date.now() / 1000)),
       'svc-delivery-id': delivery._id,
     });
   }

@@ -18,12 +18,18 @@ export function purgeOldDeliveries(repos: DispatcherRepositories, now = new Date
 }
 
 export function startRetentionJob(repos: DispatcherRepositories, logger: Logger, everyMs: number): () => void {
-  const run = () =>
-    purgeOldDeliveries(repos).then(
+  const run = () => {
+    void purgeOldDeliveries(repos).then(
       (n) => (n.deliveries || n.envelopes || n.subscriptions) && logger.info(n, 'delivery retention purge'),
       (err) => logger.warn({ err: (err as Error).message }, 'delivery retention purge failed'),
     );
-  void run();
+    // A secret replaced by a rotation is kept (sealed) only while it still signs (docs/decisions/0149).
+    void repos.eraseReplacedSecrets(new Date()).then(
+      (erased) => erased && logger.info({ erased }, 'replaced webhook secrets erased'),
+      (err) => logger.warn({ err: (err as Error).message }, 'erasing replaced webhook secrets failed'),
+    );
+  };
+  run();
   const timer = setInterval(run, everyMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -1,12 +1,22 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AppError, notFound, paginate, tenantOf, type CallerContext, type PageRequest } from '@travel/platform';
+import {
+  AppError,
+  conflict,
+  notFound,
+  paginate,
+  tenantOf,
+  type CallerContext,
+  type PageRequest,
+} from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
 import { checkRegistration } from '../domain/subscription-rules';
+import { graceEndAt, gracePeriodOf, rotated } from '../domain/secret-rotation';
 import { DestinationRefused, checkDestination, type Resolve } from '../infra/destination';
 import type { DispatcherRepositories, SubscriptionDoc } from '../infra/repositories';
 import type { SecretBox } from '../infra/secret-box';
 import type { SubscriptionCache } from '../infra/subscription-cache';
 
+/** The subscription as the API shows it: never a secret; `previousSecretExpiresAt` while a replaced one still signs. */
 export function toSubscriptionResponse(s: SubscriptionDoc) {
   return {
     id: s._id,
@@ -17,8 +27,17 @@ export function toSubscriptionResponse(s: SubscriptionDoc) {
     DisabledReason: s.disabledReason ?? null,
     consecutiveExhausted: s.consecutiveExhausted ?? 0,
     createdAt: s.createdAt.toISOString(),
+    previousSecretExpiresAt: graceEndAt(s, new Date()),
   };
 }
+
+/** 32 random bytes: 256 bits, as hex so the secret is plain ASCII in every partner's config. */
+function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('hex')}`;
+}
+
+/** A concurrent rotation of the same subscription won this many times in a row: answer 409. */
+const ROTATION_TRIES = 3;
 
 export class SubscriptionsApp {
   constructor(
@@ -43,8 +62,7 @@ export class SubscriptionsApp {
         err instanceof DestinationRefused ? err.message : `the host ${parsed.hostname} could not be resolved`;
       throw new AppError('VALIDATION_FAILED', undefined, { url: [message] });
     }
-    // 32 random bytes: 256 bits, as hex so the secret is plain ASCII in every partner's config.
-    const signingSecret = `whsec_${randomBytes(32).toString('hex')}`;
+    const signingSecret = newSigningSecret();
     const doc: SubscriptionDoc = {
       _id: randomUUID(),
       tenantId: caller.tenantId,
@@ -94,9 +112,36 @@ export class SubscriptionsApp {
   async delete(caller: CallerContext, id: string) {
     const result = await this.scope(caller).updateOne(
       { _id: id, deletedAt: null },
-      { $set: { deletedAt: new Date() }, $unset: { secret: 1 } },
+      { $set: { deletedAt: new Date() }, $unset: { secret: 1, previousSecret: 1 } },
     );
     this.subscriptionCache?.invalidate(caller.tenantId);
     if (result.modifiedCount === 0) throw notFound('webhook subscription');
+  }
+
+  /**
+   * A new signing secret, returned this once (docs/decisions/0149). The replaced one keeps signing every
+   * POST next to it for `gracePeriodSeconds` (default a day, at most 7 days, 0: not at all); a secret
+   * replaced by an earlier rotation stops signing now. A disabled subscription may rotate too.
+   */
+  async rotateSecret(caller: CallerContext, id: string, body: unknown) {
+    const { errors, seconds } = gracePeriodOf(body);
+    if (seconds === undefined) throw new AppError('VALIDATION_FAILED', undefined, errors);
+    const signingSecret = newSigningSecret();
+    const sealed = this.box.seal(signingSecret);
+    for (let tries = 0; tries < ROTATION_TRIES; tries++) {
+      const current = await this.get(caller, id);
+      const now = new Date();
+      const next = rotated(current, sealed, seconds, now);
+      // Compare-and-set on the secret read: two rotations at once must not both keep "their" previous one.
+      const result = await this.scope(caller).updateOne(
+        { _id: id, deletedAt: null, secret: current.secret },
+        { $set: next },
+      );
+      if (result.modifiedCount === 1) {
+        this.subscriptionCache?.invalidate(caller.tenantId);
+        return { ...toSubscriptionResponse({ ...current, ...next }), signingSecret };
+      }
+    }
+    throw conflict('The subscription’s secret was rotated at the same time; try again.');
   }
 }

@@ -5,7 +5,7 @@ import type { DeliveriesApp } from '../app/deliveries';
 import type { RecoveryApp } from '../app/recovery';
 import { toSubscriptionResponse, type SubscriptionsApp } from '../app/subscriptions';
 
-// Registering, deleting, retrying and recovering change the company's integration: they need
+// Registering, deleting, rotating the secret, retrying and recovering change the company's integration: they need
 // ManageCompanyData (403 FORBIDDEN otherwise). Reading subscriptions needs a key of the company only.
 const WRITE = 'ManageCompanyData';
 // The delivery log holds the exact payload bytes, which carry entry data (employee, amounts, status): reading
@@ -47,6 +47,13 @@ export function publicRoutes(
     route(async (req, res) => {
       await subscriptions.delete(requirePermission(req, WRITE), id(req.params.id));
       res.status(204).end();
+    }),
+  );
+  r.post(
+    '/api/v1/webhooks/:id/rotate-secret',
+    route(async (req, res) => {
+      const caller = requirePermission(req, WRITE);
+      res.json(await subscriptions.rotateSecret(caller, id(req.params.id), req.body));
     }),
   );
   r.get(

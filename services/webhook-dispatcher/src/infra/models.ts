@@ -9,6 +9,12 @@ export interface SubscriptionDoc {
   eventTypes: string[];
   /** Signing secret, encrypted (infra/secret-box). */
   secret: string;
+  /**
+   * The secret the last rotation replaced, encrypted likewise: deliveries are signed with it too until
+   * `previousSecretExpiresAt` (docs/decisions/0149). Null when no rotation is in its grace.
+   */
+  previousSecret?: string | null;
+  previousSecretExpiresAt?: Date | null;
   isActive: boolean;
   disabledAt: Date | null;
   disabledReason: string | null;
@@ -107,6 +113,8 @@ export function registerModels(conn: Connection): DispatcherModels {
       url: { type: String, required: true },
       eventTypes: { type: [String], required: true },
       secret: { type: String, required: true },
+      previousSecret: { type: String, default: null },
+      previousSecretExpiresAt: { type: Date, default: null },
       isActive: { type: Boolean, required: true },
       disabledAt: { type: Date, default: null },
       disabledReason: { type: String, default: null },
@@ -122,6 +130,8 @@ export function registerModels(conn: Connection): DispatcherModels {
   // Recover looks up a tenant's subscriptions to one URL; retention purges deleted ones by age.
   subscription.index({ tenantId: 1, url: 1 });
   subscription.index({ deletedAt: 1 });
+  // Retention erases replaced secrets once their rotation grace ended (docs/decisions/0149).
+  subscription.index({ previousSecretExpiresAt: 1 });
 
   const attempt = new Schema<AttemptRow>(
     {

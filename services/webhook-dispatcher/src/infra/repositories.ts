@@ -35,6 +35,11 @@ export interface DispatcherRepositories {
    * bytes), except rows whose attempt series still runs and their envelopes.
    */
   purgeOlderThan(cutoff: Date): Promise<Purged>;
+  /**
+   * Erases the replaced secrets whose rotation grace ended by `now`, of every company: they sign nothing
+   * any more (docs/decisions/0149). How many subscriptions were cleaned.
+   */
+  eraseReplacedSecrets(now: Date): Promise<number>;
   /** The gauge of disabled subscriptions, over every company. */
   countInactiveSubscriptions(): Promise<number>;
   /** Moves payloads of rows written before envelopes existed (a migration, over every company). */
@@ -115,6 +120,14 @@ export function dispatcherRepositories(
         envelopes: envelopes.deletedCount,
         subscriptions: subscriptions.deletedCount,
       };
+    },
+    eraseReplacedSecrets: async (now) => {
+      const result = await models.Subscription.updateMany(
+        { previousSecretExpiresAt: { $lte: now } },
+        { $set: { previousSecret: null, previousSecretExpiresAt: null } },
+        crossTenant('retention: replaced webhook secrets of every company, once their grace ended'),
+      );
+      return result.modifiedCount;
     },
     countInactiveSubscriptions: () =>
       models.Subscription.countDocuments({ isActive: false, deletedAt: null }).setOptions(
