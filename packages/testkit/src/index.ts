@@ -6,3 +6,5 @@ export * from './infra/infra';
 export * from './processes';
 export * from './events';
 export * from './smtp-sink';
+export * from './traces';
+export * from './infra/otel-collector';
