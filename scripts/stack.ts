@@ -12,10 +12,13 @@ import { connectMongo, ensureIndexes, type Market } from '../packages/platform/s
 import { employeesRepositories } from '../services/employees/src/infra/repositories';
 import { createTenant, type CreatedTenant } from '../services/employees/src/app/tenants';
 import { keyEnv, localSecrets } from './local-secrets';
+import { startTraceCollector } from './observe/traces';
 
 const root = repoRoot();
 const state = join(root, '.local', 'dev');
 const say = (line: string) => process.stdout.write(`[stack] ${line}\n`);
+/** `npm start -- --observe` (or OBSERVE=true): also the OpenTelemetry Collector, every service exporting to it. */
+const observe = process.argv.includes('--observe') || process.env.OBSERVE === 'true';
 
 /** Every service but the gateway, at its registry ports (contracts/src/services.ts). */
 const SERVICES = REGISTRY.filter((s) => s.name !== 'gateway') as ReadonlyArray<{
@@ -92,7 +95,9 @@ async function main(): Promise<void> {
     say(`the dispatcher trusts ${process.env.NODE_EXTRA_CA_CERTS} and the local CA (${trust.NODE_EXTRA_CA_CERTS})`);
   const gatewayPort = Number(process.env.PORT ?? serviceEntry('gateway').port);
   const gatewayOpsPort = Number(process.env.OPS_PORT ?? serviceEntry('gateway').opsPort);
+  const traces = observe ? await startTraceCollector(root, state) : undefined;
   const common = {
+    ...traces?.env,
     HOST: '127.0.0.1',
     MONGO_URL: infra.mongoUrl,
     AMQP_URL: infra.amqpUrl,
@@ -108,6 +113,7 @@ async function main(): Promise<void> {
     say('stopping services');
     await Promise.all(procs.map((p) => p.stop()));
     await smtp.stop();
+    await traces?.stop();
     say('stopping infrastructure it started');
     await infra.stop();
     process.exit(code);
@@ -169,6 +175,10 @@ async function main(): Promise<void> {
     say('demo tenants (API keys are for this local stack only):');
     for (const t of tenants) say(`  ${t.market}  tenant ${t.tenantId}  key ${t.apiKey}`);
     say(`try: curl -s -H "Authorization: Bearer ${tenants[0]!.apiKey}" ${gateway}/api/v1/company`);
+    if (traces)
+      say(
+        `traces: OTLP/HTTP ${traces.env.OTEL_EXPORTER_OTLP_ENDPOINT}, spans in ${traces.spanFile}; see one: npm run trace`,
+      );
     say('ready — Ctrl-C stops everything');
     await new Promise(() => undefined);
   } catch (err) {
