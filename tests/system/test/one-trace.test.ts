@@ -44,8 +44,11 @@ describe('one trace from a partner request to its webhook', () => {
   const urls = {} as Record<Traced, string>;
 
   /** A built service as production runs it (plain node, dist/main.js), exporting its spans to the collector. */
-  async function startTraced(name: Traced, extra: Record<string, string>): Promise<void> {
-    const ports = await childPorts();
+  async function startTraced(
+    name: Traced,
+    ports: Awaited<ReturnType<typeof childPorts>>,
+    extra: Record<string, string>,
+  ): Promise<void> {
     const vars = productionLikeEnv({
       ...env.vars,
       ...ports.env,
@@ -66,7 +69,6 @@ describe('one trace from a partner request to its webhook', () => {
     await waitReady(ports.opsUrl, 60_000).catch((err: Error) => {
       throw new Error(`${name} not ready (${err.message}): ${readFileSync(log, 'utf8').slice(-2000)}`);
     });
-    urls[name] = ports.url;
   }
 
   beforeAll(async () => {
@@ -79,19 +81,34 @@ describe('one trace from a partner request to its webhook', () => {
       ...vars,
       FX_SEED_DIR: join(root, 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
     });
+    // Ports first, so the three start at once, each knowing where the others will be.
+    const taken = new Set<string>();
+    const distinctPorts = async (): Promise<Awaited<ReturnType<typeof childPorts>>> => {
+      const p = await childPorts();
+      if (taken.has(p.env.PORT) || taken.has(p.env.OPS_PORT)) return distinctPorts();
+      taken.add(p.env.PORT).add(p.env.OPS_PORT);
+      return p;
+    };
+    const ports = {
+      gateway: await distinctPorts(),
+      entries: await distinctPorts(),
+      'webhook-dispatcher': await distinctPorts(),
+    };
+    for (const name of Object.keys(ports) as Traced[]) urls[name] = ports[name].url;
     await Promise.all([
-      startTraced('entries', urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url })),
-      startTraced('webhook-dispatcher', {}),
+      startTraced('entries', ports.entries, urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url })),
+      startTraced('webhook-dispatcher', ports['webhook-dispatcher'], {}),
+      startTraced(
+        'gateway',
+        ports.gateway,
+        urlEnv({
+          employees: employees.url,
+          entries: urls.entries,
+          'reference-fx': referenceFx.url,
+          'webhook-dispatcher': urls['webhook-dispatcher'],
+        }),
+      ),
     ]);
-    await startTraced(
-      'gateway',
-      urlEnv({
-        employees: employees.url,
-        entries: urls.entries,
-        'reference-fx': referenceFx.url,
-        'webhook-dispatcher': urls['webhook-dispatcher'],
-      }),
-    );
   }, 120_000);
 
   afterAll(async () => {
