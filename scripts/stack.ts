@@ -13,12 +13,16 @@ import { connectMongo, ensureIndexes, type Market } from '../packages/platform/s
 import { employeesRepositories } from '../services/employees/src/infra/repositories';
 import { createTenant, type CreatedTenant } from '../services/employees/src/app/tenants';
 import { keyEnv, localSecrets } from './local-secrets';
+import { startTraceCollector } from './observe/traces';
 
 const root = repoRoot();
 const state = join(root, '.local', 'dev');
 const say = (line: string) => process.stdout.write(`[stack] ${line}\n`);
-/** `npm start -- --observe` or OBSERVE=1: also the observability servers (Prometheus), decision 0160. */
-const observe = process.argv.includes('--observe') || process.env.OBSERVE === '1';
+/**
+ * `npm start -- --observe` (or OBSERVE=1 / OBSERVE=true): also the observability servers: Prometheus
+ * scraping every service (0160) and the OpenTelemetry Collector every service exports its spans to (0164).
+ */
+const observe = process.argv.includes('--observe') || ['1', 'true'].includes(process.env.OBSERVE ?? '');
 const PROMETHEUS_PORT = Number(process.env.PROMETHEUS_PORT ?? 9190);
 
 /** Every service but the gateway, at its registry ports (contracts/src/services.ts). */
@@ -96,7 +100,9 @@ async function main(): Promise<void> {
     say(`the dispatcher trusts ${process.env.NODE_EXTRA_CA_CERTS} and the local CA (${trust.NODE_EXTRA_CA_CERTS})`);
   const gatewayPort = Number(process.env.PORT ?? serviceEntry('gateway').port);
   const gatewayOpsPort = Number(process.env.OPS_PORT ?? serviceEntry('gateway').opsPort);
+  const traces = observe ? await startTraceCollector(root, state) : undefined;
   const common = {
+    ...traces?.env,
     HOST: '127.0.0.1',
     MONGO_URL: infra.mongoUrl,
     AMQP_URL: infra.amqpUrl,
@@ -115,6 +121,7 @@ async function main(): Promise<void> {
     await Promise.all(procs.map((p) => p.stop()));
     await Promise.all(observers.map((p) => p.stop()));
     await smtp.stop();
+    await traces?.stop();
     say('stopping infrastructure it started');
     await infra.stop();
     process.exit(code);
@@ -193,6 +200,10 @@ async function main(): Promise<void> {
     say('demo tenants (API keys are for this local stack only):');
     for (const t of tenants) say(`  ${t.market}  tenant ${t.tenantId}  key ${t.apiKey}`);
     say(`try: curl -s -H "Authorization: Bearer ${tenants[0]!.apiKey}" ${gateway}/api/v1/company`);
+    if (traces)
+      say(
+        `traces: OTLP/HTTP ${traces.env.OTEL_EXPORTER_OTLP_ENDPOINT}, spans in ${traces.spanFile}; see one: npm run trace`,
+      );
     say('ready — Ctrl-C stops everything');
     await new Promise(() => undefined);
   } catch (err) {

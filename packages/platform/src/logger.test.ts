@@ -35,6 +35,18 @@ describe('log lines carry the active trace', () => {
     expect(lines[0].trace_id).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it('writes them on a line written after an await inside the span, as a request handler does', async () => {
+    const { lines, stream } = capture();
+    const logger = createLogger('test', 'info', stream);
+    const ids = await provider.getTracer('test').startActiveSpan('request', async (span) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      logger.info('after a store call');
+      span.end();
+      return span.spanContext();
+    });
+    expect(lines[0]).toMatchObject({ msg: 'after a store call', trace_id: ids.traceId, span_id: ids.spanId });
+  });
+
   it('writes no trace fields outside a span', () => {
     const { lines, stream } = capture();
     createLogger('test', 'info', stream).info('outside');

@@ -7,3 +7,5 @@ export * from './processes';
 export * from './events';
 export * from './smtp-sink';
 export * from './infra/prometheus';
+export * from './traces';
+export * from './infra/otel-collector';

@@ -2,7 +2,7 @@ import type { mongo } from 'mongoose';
 
 type Collection<T extends mongo.Document> = mongo.Collection<T>;
 type Document = mongo.Document;
-import { ROOT_CONTEXT, context, propagation } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { AmqpClient, PublishError } from './amqp-client';
@@ -26,6 +26,8 @@ export interface OutboxRelayOptions {
 
 /** Fetches per pass and collection before the removals (each of up to `batchSize` new documents). */
 const ROUNDS = 5;
+
+const tracer = trace.getTracer('outbox-relay');
 
 const eventsOf = (doc: Document): OutboxEvent[] =>
   Object.values((doc.outbox ?? {}) as Record<string, OutboxEvent>).sort(
@@ -98,7 +100,9 @@ export class OutboxRelay {
   private schedule(delay: number): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.pass(), delay);
+    // A timer set from a request's nudge would carry that request's trace into this pass and every one
+    // after it: each pass runs in no trace, each event in its own (publishOne).
+    this.timer = setTimeout(() => context.with(ROOT_CONTEXT, () => void this.pass()), delay);
   }
 
   private async pass(): Promise<void> {
@@ -179,18 +183,40 @@ export class OutboxRelay {
     return count;
   }
 
-  private async publishOne(event: OutboxEvent): Promise<boolean> {
+  /**
+   * Publishes one event in the trace of the request that raised it (its W3C context, stored with it in
+   * the outbox): a span `outbox relay <routing key>` there, whose publish carries that trace on to the
+   * consumers in the message's `traceparent` header (docs/decisions/0164).
+   */
+  private publishOne(event: OutboxEvent): Promise<boolean> {
     const parent = propagation.extract(ROOT_CONTEXT, event.trace ?? {});
-    const send = (exchange: string) =>
-      context.with(parent, () =>
-        this.options.client.publish(exchange, event.routingKey, Buffer.from(JSON.stringify(toMessage(event))), {
-          messageId: event.id,
-          type: event.type,
-          contentType: 'application/json',
-          timestamp: Math.floor(Date.parse(event.occurredAt) / 1000),
-          headers: { 'x-tenant-id': event.tenantId },
+    const attributes = {
+      'messaging.message.id': event.id,
+      'messaging.rabbitmq.destination.routing_key': event.routingKey,
+      'outbox.wait_ms': Math.max(0, Date.now() - Date.parse(event.occurredAt)),
+    };
+    return tracer.startActiveSpan(
+      `outbox relay ${event.routingKey}`,
+      { kind: SpanKind.INTERNAL, attributes },
+      parent,
+      (span) =>
+        this.publishInSpan(event).then((ok) => {
+          if (!ok) span.setStatus({ code: SpanStatusCode.ERROR, message: 'publish failed; retried on a later pass' });
+          span.end();
+          return ok;
         }),
-      );
+    );
+  }
+
+  private async publishInSpan(event: OutboxEvent): Promise<boolean> {
+    const send = (exchange: string) =>
+      this.options.client.publish(exchange, event.routingKey, Buffer.from(JSON.stringify(toMessage(event))), {
+        messageId: event.id,
+        type: event.type,
+        contentType: 'application/json',
+        timestamp: Math.floor(Date.parse(event.occurredAt) / 1000),
+        headers: { 'x-tenant-id': event.tenantId },
+      });
     try {
       try {
         await send(DOMAIN_EXCHANGE);

@@ -394,14 +394,32 @@ export class AttemptRunner {
     });
   }
 
+  /**
+   * Queues the retry after a failed attempt. A retry waits up to days (the tiers), so it starts a trace of
+   * its own, `webhook retry scheduled`, linked to the attempt before it, rather than growing the request's
+   * trace for days (docs/decisions/0165).
+   */
   private async scheduleNext(m: AttemptMessage): Promise<void> {
     const tier = this.deps.tiers[m.attempt - 1];
     if (!tier) return;
-    await enqueueAfter(this.deps.amqp, tier.label, {
-      ...m,
-      attempt: m.attempt + 1,
-      deferrals: undefined,
-      first: undefined,
+    const before = trace.getActiveSpan()?.spanContext();
+    const attributes = {
+      'webhook.delivery_id': m.deliveryId,
+      'webhook.attempt': m.attempt + 1,
+      'webhook.retry_tier': tier.label,
+    };
+    const links = before && trace.isSpanContextValid(before) ? [{ context: before }] : [];
+    await tracer.startActiveSpan('webhook retry scheduled', { root: true, links, attributes }, async (span) => {
+      try {
+        await enqueueAfter(this.deps.amqp, tier.label, {
+          ...m,
+          attempt: m.attempt + 1,
+          deferrals: undefined,
+          first: undefined,
+        });
+      } finally {
+        span.end();
+      }
     });
   }
 
