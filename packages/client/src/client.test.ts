@@ -14,7 +14,7 @@ interface Seen {
 /** A fetch that answers from a script, one answer per call, and records what it was sent. */
 function scripted(...answers: (Response | Error | ((seen: Seen) => Response))[]) {
   const seen: Seen[] = [];
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+  const fetch = async (input: Request | string | URL, init?: RequestInit) => {
     const request = new Request(input, init);
     const call = {
       method: request.method,
