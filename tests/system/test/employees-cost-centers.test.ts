@@ -1,6 +1,7 @@
 // Every rule of an employee's `costCenterIds`, through the gateway: omitted on create is empty
 // (unrestricted); on update omitted keeps, [] clears, non-empty replaces; every id must be a cost center of
 // the caller's company (400 keyed costCenterIds); at most 100 DISTINCT ids, duplicates counting once.
+import type { TravelClient } from '@travel/client';
 import type { ApiClient } from '@travel/testkit';
 import { MISSING_ID, costCenter, employee, unique, writable } from '@travel/employees/test/support/org-fixtures';
 import { startE2eStack, type E2eStack } from './support/stack';
@@ -8,11 +9,12 @@ import { startE2eStack, type E2eStack } from './support/stack';
 describe('employees: costCenterIds', () => {
   let stack: E2eStack;
   let api: ApiClient;
+  let client: TravelClient;
   let cc: string[];
 
   beforeAll(async () => {
     stack = await startE2eStack('emp-cc', { RATE_LIMIT_BURST: '5000' });
-    api = (await stack.tenant('CZ')).api;
+    ({ api, client } = await stack.tenant('CZ'));
     const prefix = unique('CC');
     cc = [];
     // 101 cost centers: enough to cross the limit of 100 distinct ids.
@@ -29,7 +31,8 @@ describe('employees: costCenterIds', () => {
   });
 
   const put = (id: string, body: Record<string, unknown>) => api.put(`/api/v1/employees/${id}`, body);
-  const stored = async (id: string) => (await api.get(`/api/v1/employees/${id}`)).body.costCenterIds;
+  const stored = async (id: string) =>
+    (await client.api.GET('/api/v1/employees/{id}', { params: { path: { id } } })).data!.costCenterIds;
 
   describe('on create', () => {
     it('omitted → empty (unrestricted)', async () => {

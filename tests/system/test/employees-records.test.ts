@@ -1,6 +1,7 @@
 // Employees through the gateway as a partner uses them: the full record, full-replace updates, the list
 // and its filters, field validation keyed by field, e-mail uniqueness, references and tenant isolation.
 // Every response is validated against the contract (VALIDATE_RESPONSES=true): a mismatch would be a 500.
+import type { ListParams, TravelClient } from '@travel/client';
 import type { ApiClient } from '@travel/testkit';
 import {
   MISSING_ID,
@@ -36,6 +37,9 @@ const FULL_KEYS = [
   'status',
   'taxId',
 ];
+
+/** The filters of the employee list (the helpers page through it). */
+type EmployeeQuery = ListParams<'/api/v1/employees'>['query'];
 
 describe('employees: records', () => {
   let stack: E2eStack;
@@ -223,14 +227,17 @@ describe('employees: records', () => {
   });
 
   describe('list', () => {
-    let list: ApiClient;
+    let list: TravelClient;
+    let listApi: ApiClient;
     let depA: string;
     const tag = unique('Lst');
+    const employees = (query: EmployeeQuery = {}) => list.listAll('/api/v1/employees', { query });
+    const firstNames = async (query: EmployeeQuery) => (await employees(query)).map((e) => e.firstName);
 
     beforeAll(async () => {
       // A company of its own, so counts are exact.
-      list = (await stack.tenant('SI')).api;
-      depA = await department(list);
+      ({ api: listApi, client: list } = await stack.tenant('SI'));
+      depA = await department(listApi);
       const people = [
         { firstName: 'Maja', lastName: `Novak${tag}`, departmentId: depA },
         { firstName: 'Marko', lastName: `Novak${tag}`, status: 'Inactive' },
@@ -238,43 +245,37 @@ describe('employees: records', () => {
         { firstName: 'Luka', lastName: `Kranjc${tag}`, email: `luka.${tag.toLowerCase()}@example.si` },
         { firstName: 'Dot.ted', lastName: `(Paren)${tag}` },
       ];
-      for (const p of people) await employee(list, p);
+      for (const p of people) await employee(listApi, p);
     });
 
     it('pages sorted by last name, then first name, with the envelope', async () => {
-      const page1 = await list.get('/api/v1/employees?pageSize=2');
-      expect(page1.status).toBe(200);
-      expect(page1.body).toMatchObject({ page: 1, pageSize: 2, total: 6, totalPages: 3 }); // 5 + the owner
-      const all = await list.get('/api/v1/employees?pageSize=100');
-      const names = all.body.items.map((e: any) => `${e.lastName}|${e.firstName}`);
+      const page = (query: EmployeeQuery & { page?: number }) =>
+        list.api.GET('/api/v1/employees', { params: { query } });
+      const page1 = await page({ pageSize: 2 });
+      expect(page1.response.status).toBe(200);
+      expect(page1.data).toMatchObject({ page: 1, pageSize: 2, total: 6, totalPages: 3 }); // 5 + the owner
+      const all = await employees();
+      const names = all.map((e) => `${e.lastName}|${e.firstName}`);
       expect(names).toEqual([...names].sort());
-      const page3 = await list.get('/api/v1/employees?pageSize=2&page=3');
-      expect(page3.body.items.map((e: any) => e.id)).toEqual(all.body.items.slice(4, 6).map((e: any) => e.id));
-      expect((await list.get('/api/v1/employees?page=9')).body).toMatchObject({ items: [], total: 6 });
+      const page3 = await page({ pageSize: 2, page: 3 });
+      expect(page3.data!.items.map((e) => e.id)).toEqual(all.slice(4, 6).map((e) => e.id));
+      expect((await page({ page: 9 })).data).toMatchObject({ items: [], total: 6 });
     });
 
     it('filters by department, status and archived flag, together', async () => {
-      const byDep = await list.get(`/api/v1/employees?departmentId=${depA}`);
-      expect(byDep.body.items.map((e: any) => e.firstName).sort()).toEqual(['Ana', 'Maja']);
-      const inactive = await list.get('/api/v1/employees?status=Inactive');
-      expect(inactive.body.items.map((e: any) => e.firstName)).toEqual(['Marko']);
-      const archived = await list.get('/api/v1/employees?isArchived=true');
-      expect(archived.body.items.map((e: any) => e.firstName)).toEqual(['Ana']);
-      expect((await list.get('/api/v1/employees?isArchived=false')).body.total).toBe(5);
-      const both = await list.get(`/api/v1/employees?departmentId=${depA}&isArchived=false&status=Active`);
-      expect(both.body.items.map((e: any) => e.firstName)).toEqual(['Maja']);
+      expect((await firstNames({ departmentId: depA })).sort()).toEqual(['Ana', 'Maja']);
+      expect(await firstNames({ status: 'Inactive' })).toEqual(['Marko']);
+      expect(await firstNames({ isArchived: true })).toEqual(['Ana']);
+      expect(await employees({ isArchived: false })).toHaveLength(5);
+      expect(await firstNames({ departmentId: depA, isArchived: false, status: 'Active' })).toEqual(['Maja']);
     });
 
     it('finds by e-mail, case-insensitively', async () => {
-      const found = await list.get(`/api/v1/employees?email=${encodeURIComponent(`LUKA.${tag}@EXAMPLE.SI`)}`);
-      expect(found.body.items.map((e: any) => e.firstName)).toEqual(['Luka']);
+      expect(await firstNames({ email: `LUKA.${tag}@EXAMPLE.SI` })).toEqual(['Luka']);
     });
 
     it('searches first and last names with q: case-insensitive, every word, literal', async () => {
-      const q = (text: string) =>
-        list
-          .get(`/api/v1/employees?q=${encodeURIComponent(text)}`)
-          .then((r) => r.body.items.map((e: any) => e.firstName).sort());
+      const q = async (text: string) => (await firstNames({ q: text })).sort();
       expect(await q(`novak${tag.toLowerCase()}`)).toEqual(['Maja', 'Marko']);
       expect(await q('MAR')).toEqual(['Marko']);
       expect(await q(`ma novak${tag}`)).toEqual(['Maja', 'Marko']);
@@ -299,7 +300,7 @@ describe('employees: records', () => {
         'q=',
         `q=${'x'.repeat(101)}`,
       ]) {
-        const res = await list.get(`/api/v1/employees?${query}`);
+        const res = await listApi.get(`/api/v1/employees?${query}`);
         expect({ query, status: res.status, code: res.body.code }).toEqual({
           query,
           status: 400,

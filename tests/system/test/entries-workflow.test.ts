@@ -3,12 +3,13 @@
 // event catalog, the exact events an entry raises and their summary fields (status, phase, isRequest,
 // entryNumber, isLocked). Status integers: API-SURFACE.md, Values (0 Draft, 1 Submitted, 2
 // ChangesRequested, 3 Approved, 4 Rejected, 5 Cancelled); phase 1 PreApproval, 0 Standard, null outside.
+import type { TravelClient, WebhookEventType } from '@travel/client';
 import { verify } from '@travel/webhook-verify';
 import { eventually, type ApiClient, type HttpsReceiver } from '@travel/testkit';
 import { allBut, limitedCaller, MISSING_ID } from '@travel/employees/test/support/org-fixtures';
 import { startEntriesStack, type EntriesStack } from './support/entries-stack';
 
-const ENTRY_EVENTS = ['entry.created', 'entry.updated', 'entry.approved', 'entry.paidout'];
+const ENTRY_EVENTS: WebhookEventType[] = ['entry.created', 'entry.updated', 'entry.approved', 'entry.paidout'];
 const YEAR = new Date().getUTCFullYear();
 const number = (seq: number) => `${YEAR}-${String(seq).padStart(5, '0')}`;
 
@@ -52,9 +53,9 @@ describe('entries: approval workflow and trip requests', () => {
   async function company() {
     const t = await stack.tenant('CZ');
     const receiver = await stack.receiver();
-    const sub = await t.api.post('/api/v1/webhooks', { url: receiver.url, eventTypes: ENTRY_EVENTS });
-    expect(sub.status).toBe(201);
-    return { ...t, receiver, secret: sub.body.signingSecret as string };
+    const sub = await t.client.api.POST('/api/v1/webhooks', { body: { url: receiver.url, eventTypes: ENTRY_EVENTS } });
+    expect(sub.response.status).toBe(201);
+    return { ...t, receiver, secret: sub.data!.signingSecret };
   }
 
   /**
@@ -186,13 +187,15 @@ describe('entries: approval workflow and trip requests', () => {
     return { ...c, a, b };
   }
 
-  const setWorkflow = async (api: ApiClient, settlement: string[][], trip: string[][] = []) => {
-    const res = await api.put('/api/v1/approval-workflow', {
-      settlementSteps: settlement.map((approverIds) => ({ approverIds })),
-      tripApprovalSteps: trip.map((approverIds) => ({ approverIds })),
+  const setWorkflow = async (client: TravelClient, settlement: string[][], trip: string[][] = []) => {
+    const res = await client.api.PUT('/api/v1/approval-workflow', {
+      body: {
+        settlementSteps: settlement.map((approverIds) => ({ approverIds })),
+        tripApprovalSteps: trip.map((approverIds) => ({ approverIds })),
+      },
     });
-    expect(res.status).toBe(200);
-    return res.body;
+    expect(res.response.status).toBe(200);
+    return res.data!;
   };
 
   const op = (api: ApiClient, id: string, operation: string, comment?: string) =>
@@ -201,7 +204,11 @@ describe('entries: approval workflow and trip requests', () => {
   describe('the approval-workflow resource', () => {
     it('GET / PUT: approvers must be employees of the company (400 keyed by field), ManageCompanyData writes, a GET body is a PUT body', async () => {
       const c = await companyWithApprovers();
-      const stored = await setWorkflow(c.api, [[c.a.employeeId], [c.b.employeeId, c.a.employeeId]], [[c.b.employeeId]]);
+      const stored = await setWorkflow(
+        c.client,
+        [[c.a.employeeId], [c.b.employeeId, c.a.employeeId]],
+        [[c.b.employeeId]],
+      );
       expect(stored).toEqual({
         settlementSteps: [{ approverIds: [c.a.employeeId] }, { approverIds: [c.b.employeeId, c.a.employeeId] }],
         tripApprovalSteps: [{ approverIds: [c.b.employeeId] }],
@@ -247,7 +254,7 @@ describe('entries: approval workflow and trip requests', () => {
     it('two steps: submission and the first approval raise entry.updated, the final step Approved + entry.approved; only the current step decides', async () => {
       const c = await companyWithApprovers();
       // The owner is listed too: nobody approves their own entry, so for the owner's entries step 1 is A alone.
-      await setWorkflow(c.api, [[c.a.employeeId, c.employeeId], [c.b.employeeId]]);
+      await setWorkflow(c.client, [[c.a.employeeId, c.employeeId], [c.b.employeeId]]);
       const created = await c.api.post('/api/v1/travel-entries', order);
       const id = created.body.id;
       const n = created.body.entryNumber;
@@ -327,7 +334,7 @@ describe('entries: approval workflow and trip requests', () => {
 
     it('request-changes reopens the entry; an edit and the resubmission raise entry.updated; approval then entry.approved', async () => {
       const c = await companyWithApprovers();
-      await setWorkflow(c.api, [[c.a.employeeId]]);
+      await setWorkflow(c.client, [[c.a.employeeId]]);
       const id = (await c.api.post('/api/v1/travel-entries', order)).body.id;
       const n = (await c.api.get(`/api/v1/travel-entries/${id}`)).body.entryNumber;
       await op(c.api, id, 'submit');
@@ -364,7 +371,7 @@ describe('entries: approval workflow and trip requests', () => {
 
     it('reject is terminal (entry.updated, Rejected, locked); cancel is terminal (entry.updated, Cancelled, locked)', async () => {
       const c = await companyWithApprovers();
-      await setWorkflow(c.api, [[c.a.employeeId]]);
+      await setWorkflow(c.client, [[c.a.employeeId]]);
       const rejected = (await c.api.post('/api/v1/travel-entries', order)).body;
       await op(c.api, rejected.id, 'submit');
       expect((await op(c.a.api, rejected.id, 'reject', 'Not a business trip')).body).toMatchObject({
@@ -405,10 +412,10 @@ describe('entries: approval workflow and trip requests', () => {
 
     it('an entry in approval keeps the steps it was submitted with when the workflow changes', async () => {
       const c = await companyWithApprovers();
-      await setWorkflow(c.api, [[c.a.employeeId]]);
+      await setWorkflow(c.client, [[c.a.employeeId]]);
       const id = (await c.api.post('/api/v1/travel-entries', order)).body.id;
       await op(c.api, id, 'submit');
-      await setWorkflow(c.api, [[c.b.employeeId]]);
+      await setWorkflow(c.client, [[c.b.employeeId]]);
       // B is no approver of this entry: it is not even visible to B (no ReadAllEntries).
       expect((await op(c.b.api, id, 'approve')).status).toBe(404);
       expect((await op(c.a.api, id, 'approve')).body.status).toBe(3);
@@ -421,7 +428,7 @@ describe('entries: approval workflow and trip requests', () => {
   describe('trip requests', () => {
     it('authorized, then settled: entry.updated on submission and on authorization (number issued there, isRequest false), entry.approved only at the end of the settlement', async () => {
       const c = await companyWithApprovers();
-      await setWorkflow(c.api, [[c.b.employeeId]], [[c.a.employeeId]]);
+      await setWorkflow(c.client, [[c.b.employeeId]], [[c.a.employeeId]]);
       const created = await c.api.post('/api/v1/travel-entries', request);
       expect(created.body).toMatchObject({ isRequest: true, phase: 1, entryNumber: '', status: 0, locked: false });
       const id = created.body.id;
@@ -474,7 +481,7 @@ describe('entries: approval workflow and trip requests', () => {
 
     it('rejected or cancelled: terminal, never numbered, entry.updated', async () => {
       const c = await companyWithApprovers();
-      await setWorkflow(c.api, [], [[c.a.employeeId]]);
+      await setWorkflow(c.client, [], [[c.a.employeeId]]);
       const rejected = (await c.api.post('/api/v1/travel-entries', request)).body.id;
       await op(c.api, rejected, 'submit');
       expect((await op(c.a.api, rejected, 'reject', 'No budget')).body).toMatchObject({
@@ -513,7 +520,7 @@ describe('entries: approval workflow and trip requests', () => {
 
     it('50 authorizations at once get the numbers 1 to 50: no gap, no duplicate, each raised with its number', async () => {
       const c = await companyWithApprovers();
-      await setWorkflow(c.api, [], [[c.a.employeeId]]);
+      await setWorkflow(c.client, [], [[c.a.employeeId]]);
       const ids: string[] = [];
       for (let i = 0; i < 50; i += 10)
         ids.push(

@@ -7,16 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { DOMAIN_EXCHANGE, Inbox, parkingQueueOf } from '@travel/platform';
 import { READY_QUEUE } from '@travel/payouts/src/infra/entry-changed-consumer';
 import { verify } from '@travel/webhook-verify';
-import { eventually, type ApiClient, type HttpsReceiver } from '@travel/testkit';
+import { eventually, type HttpsReceiver } from '@travel/testkit';
 import { VALID, employee } from '@travel/employees/test/support/org-fixtures';
 import { pain001SchemaErrors } from '@travel/payouts/test/support/xsd';
 import { announceUnknownAmountsDue } from '@travel/entries/src/app/entry-changed';
 import { ENTRIES_COLLECTION, entriesRepositories } from '@travel/entries/src/infra/repositories';
 import { BATCHES_COLLECTION } from '@travel/payouts/src/infra/repositories';
 import { startPayoutsStack, type PayoutsStack } from './support/payouts-stack';
+import { approvedEntry, readyIds, submit, untilReady } from './support/ready-entries';
 import { StallingProxy } from './support/stalling-proxy';
-
-type Tenant = Awaited<ReturnType<PayoutsStack['tenant']>>;
 
 describe('payouts', () => {
   let stack: PayoutsStack;
@@ -28,36 +27,6 @@ describe('payouts', () => {
     await stack?.stop();
   });
 
-  /** Submitted in a company without an approval workflow: approved at once (SPEC "What the service does" 5). */
-  async function submit(api: ApiClient, id: string): Promise<void> {
-    const res = await api.post(`/api/v1/travel-entries/${id}/submit`, {});
-    if (res.status !== 200 || res.body.status !== 3) throw new Error(`submitting: ${res.status} ${res.text}`);
-  }
-
-  /** An entry with one expense of `amount` (base currency) and an advance, submitted and so approved. */
-  async function approvedEntry(t: Tenant, amount: number, advance = 0, base = 'CZK'): Promise<string> {
-    const res = await t.api.post('/api/v1/travel-entries', {
-      departureDate: '2026-11-16',
-      returnDate: '2026-11-18',
-      advancePayment: advance,
-      currencyCode: base,
-      expenses: [{ kind: 'Other', date: '2026-11-17', amount, currencyCode: base, description: 'Taxi' }],
-    });
-    if (res.status !== 201) throw new Error(`creating an entry: ${res.status} ${res.text}`);
-    await submit(t.api, res.body.id);
-    return res.body.id;
-  }
-
-  const readyIds = async (api: ApiClient): Promise<string[]> =>
-    (await api.get('/api/v1/payouts/ready?pageSize=100')).body.items.map((r: { id: string }) => r.id);
-
-  /** Waits until the projection lists exactly these (order as the list has them). */
-  const untilReady = (api: ApiClient, ids: string[]) =>
-    eventually(async () => {
-      const listed = await readyIds(api);
-      return ids.every((id) => listed.includes(id)) && listed.length === ids.length ? listed : false;
-    }, 15_000);
-
   const events = (receiver: HttpsReceiver, secret: string) =>
     receiver.requests.map((r) => {
       verify(r.body, r.headers as Record<string, string>, secret);
@@ -66,10 +35,10 @@ describe('payouts', () => {
 
   it('lists approved entries with something due, most recently approved first, in the paged envelope', async () => {
     const t = await stack.tenant('CZ');
-    const first = await approvedEntry(t, 1200);
-    const negative = await approvedEntry(t, 100, 350); // the employee owes 250 back
-    const last = await approvedEntry(t, 99.5);
-    await approvedEntry(t, 500, 500); // nothing due: never listed
+    const first = await approvedEntry(t.client, 1200);
+    const negative = await approvedEntry(t.client, 100, 350); // the employee owes 250 back
+    const last = await approvedEntry(t.client, 99.5);
+    await approvedEntry(t.client, 500, 500); // nothing due: never listed
     const draft = await t.api.post('/api/v1/travel-entries', {
       departureDate: '2026-11-16',
       returnDate: '2026-11-16',
@@ -77,7 +46,7 @@ describe('payouts', () => {
     });
     expect(draft.status).toBe(201);
 
-    expect(await untilReady(t.api, [first, negative, last])).toEqual([last, negative, first]);
+    expect(await untilReady(t.client, [first, negative, last])).toEqual([last, negative, first]);
     const page1 = await t.api.get('/api/v1/payouts/ready?pageSize=2');
     expect(page1.status).toBe(200);
     expect(Object.keys(page1.body).sort()).toEqual(['items', 'page', 'pageSize', 'total', 'totalPages']);
@@ -113,8 +82,8 @@ describe('payouts', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.perDiems[0].amountInBaseCurrency).toBe(30);
-    await submit(t.api, res.body.id);
-    await untilReady(t.api, [res.body.id]);
+    await submit(t.client, res.body.id);
+    await untilReady(t.client, [res.body.id]);
     const row = (await t.api.get('/api/v1/payouts/ready')).body.items[0];
     expect(row).toMatchObject({ id: res.body.id, amountDue: 60.4, currencyCode: 'EUR', direction: 'ToEmployee' });
   });
@@ -127,9 +96,9 @@ describe('payouts', () => {
       eventTypes: ['entry.paidout', 'entry.updated'],
     });
     expect(sub.status).toBe(201);
-    const a = await approvedEntry(t, 1000);
-    const b = await approvedEntry(t, 50, 80);
-    await untilReady(t.api, [a, b]);
+    const a = await approvedEntry(t.client, 1000);
+    const b = await approvedEntry(t.client, 50, 80);
+    await untilReady(t.client, [a, b]);
     const lockedBefore = (await t.api.get(`/api/v1/travel-entries/${a}`)).body.locked;
 
     const created = await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [a, b] });
@@ -154,7 +123,7 @@ describe('payouts', () => {
       expect(e.paidOutAt).toEqual(expect.any(String));
     }
     // Paid out: off the list at once, in the history, locked against changes.
-    expect(await readyIds(t.api)).toEqual([]);
+    expect(await readyIds(t.client)).toEqual([]);
     const history = await t.api.get('/api/v1/payouts');
     expect(history.body).toMatchObject({ total: 1, items: [{ id: created.body.id }] });
     expect((await t.api.get(`/api/v1/payouts/${created.body.id}`)).body).toEqual(created.body);
@@ -183,7 +152,7 @@ describe('payouts', () => {
     for (const e of updated) expect(e.data).toMatchObject({ isPaidOut: false, paidOutAt: null });
     expect((await t.api.get(`/api/v1/payouts/${created.body.id}`)).status).toBe(404);
     expect((await t.api.get('/api/v1/payouts')).body.total).toBe(0);
-    expect((await readyIds(t.api)).sort()).toEqual([a, b].sort());
+    expect((await readyIds(t.client)).sort()).toEqual([a, b].sort());
     // And they can be paid again.
     expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [b, a] })).status).toBe(201);
   });
@@ -191,13 +160,13 @@ describe('payouts', () => {
   it('refuses entries that are not ready, keyed entryIds[i], and pays nothing', async () => {
     const t = await stack.tenant('CZ');
     const other = await stack.tenant('CZ');
-    const ready = await approvedEntry(t, 300);
-    const paidElsewhere = await approvedEntry(t, 400);
-    const theirs = await approvedEntry(other, 500);
+    const ready = await approvedEntry(t.client, 300);
+    const paidElsewhere = await approvedEntry(t.client, 400);
+    const theirs = await approvedEntry(other.client, 500);
     const draft = (
       await t.api.post('/api/v1/travel-entries', { departureDate: '2026-11-16', returnDate: '2026-11-16' })
     ).body.id;
-    await untilReady(t.api, [ready, paidElsewhere]);
+    await untilReady(t.client, [ready, paidElsewhere]);
     expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Payroll', entryIds: [paidElsewhere] })).status).toBe(
       201,
     );
@@ -221,7 +190,7 @@ describe('payouts', () => {
     });
     // Nothing half-paid: the ready entry is still ready and not paid out, and can be paid on its own.
     expect((await t.api.get(`/api/v1/travel-entries/${ready}`)).body.isPaidOut).toBe(false);
-    expect(await readyIds(t.api)).toEqual([ready]);
+    expect(await readyIds(t.client)).toEqual([ready]);
     expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [ready] })).status).toBe(201);
     expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Bitcoin', entryIds: [ready] })).status).toBe(400);
     expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [] })).status).toBe(400);
@@ -230,8 +199,8 @@ describe('payouts', () => {
   it('the client contract holds while entries are paid out concurrently: every entry is paid exactly once', async () => {
     const t = await stack.tenant('CZ');
     const ids: string[] = [];
-    for (let i = 0; i < 24; i++) ids.push(await approvedEntry(t, 100 + i));
-    await untilReady(t.api, ids);
+    for (let i = 0; i < 24; i++) ids.push(await approvedEntry(t.client, 100 + i));
+    await untilReady(t.client, ids);
     // Another payer takes every third entry while this client pages through the list (pageSize 5).
     const theirs = ids.filter((_, i) => i % 3 === 0);
     const paidBy = new Map<string, string>();
@@ -247,37 +216,19 @@ describe('payouts', () => {
 
     let rounds = 0;
     for (;;) {
-      // SPEC: read every page until page >= totalPages, de-duplicate by id, then create the batch.
-      const seen = new Map<string, unknown>();
-      for (let page = 1; ; page++) {
-        const res = await t.api.get(`/api/v1/payouts/ready?page=${page}&pageSize=5`);
-        expect(res.status).toBe(200);
-        for (const row of res.body.items) seen.set(row.id, row);
-        if (page >= res.body.totalPages) break;
-      }
-      if (seen.size === 0) break;
-      const batch = [...seen.keys()];
-      const res = await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: batch });
-      if (res.status === 201) for (const id of batch) paidBy.set(id, res.body.id);
-      else {
-        // Only entries the other payer took meanwhile are refused; the rest are paid without them.
-        expect(res.status).toBe(400);
-        const refused = Object.keys(res.body.errors).map((k) => batch[Number(/\[(\d+)\]/.exec(k)![1])]!);
-        for (const id of refused) expect(theirs).toContain(id);
-        const rest = batch.filter((id) => !refused.includes(id));
-        if (rest.length) {
-          const retry = await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: rest });
-          if (retry.status === 201) for (const id of rest) paidBy.set(id, retry.body.id);
-          else expect(retry.status).toBe(400); // the other payer was faster again: the next round reads afresh
-        }
-      }
+      // SPEC: read every page until page >= totalPages, de-duplicate by id, then create the batch: the
+      // client's payout procedure, which creates the batch again without entries refused meanwhile.
+      const round = await t.client.payOutReadyEntries({ payoutMethod: 'BankTransfer', pageSize: 5 });
+      if (round.readyEntryIds.length === 0) break;
+      for (const batch of round.batches) for (const e of batch.entries) paidBy.set(e.entryId, batch.id);
+      // Only entries the other payer took meanwhile are refused; the rest are paid without them.
+      for (const id of Object.keys(round.refused)) expect(theirs).toContain(id);
       expect(++rounds).toBeLessThan(20);
     }
     await concurrent;
     // Every entry paid out exactly once: in one batch of the history, and marked paid out.
-    const history = await t.api.get('/api/v1/payouts?pageSize=100');
     const counts = new Map<string, number>();
-    for (const b of history.body.items)
+    for await (const b of t.client.paginate('/api/v1/payouts'))
       for (const e of b.entries) counts.set(e.entryId, (counts.get(e.entryId) ?? 0) + 1);
     expect([...counts.keys()].sort()).toEqual([...ids].sort());
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
@@ -303,14 +254,14 @@ describe('payouts', () => {
           expenses: [{ kind: 'Other', date: '2026-11-17', amount, currencyCode: currency, description: 'Hotel' }],
         });
         expect(res.status).toBe(201);
-        await submit(t.api, res.body.id);
+        await submit(t.client, res.body.id);
         return res.body.id as string;
       };
       const one = await make(payee.id, 250.25);
       const two = await make(payee.id, 99.75);
       const owes = await make(payee.id, 10, 60);
       const other = await make(noBank.id, 5);
-      await untilReady(t.api, [one, two, owes, other]);
+      await untilReady(t.client, [one, two, owes, other]);
 
       const batch = (await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [one, two, owes] }))
         .body;
@@ -376,8 +327,8 @@ describe('payouts', () => {
   it('permissions: ManagePayouts to pay, delete and download; ReadAllEntries to read; another company is 404', async () => {
     const t = await stack.tenant('CZ');
     const other = await stack.tenant('CZ');
-    const id = await approvedEntry(t, 10);
-    await untilReady(t.api, [id]);
+    const id = await approvedEntry(t.client, 10);
+    await untilReady(t.client, [id]);
     const batch = (await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [id] })).body;
 
     const keyFor = async (permissions: string[]) => {
@@ -454,10 +405,10 @@ describe('payouts', () => {
     const ch = await stack.payouts.deps.amqp.channel();
     await eventually(async () => (await ch.checkQueue(parkingQueueOf(READY_QUEUE.name))).messageCount === 1, 15_000);
     await ch.close();
-    expect(await readyIds(t.api)).not.toContain(entryId);
+    expect(await readyIds(t.client)).not.toContain(entryId);
     // A newer revision (undone, ready again with another amount) does apply.
     await publish(8, { amountDue: '80.00' });
-    await eventually(async () => (await readyIds(t.api)).includes(entryId), 15_000);
+    await eventually(async () => (await readyIds(t.client)).includes(entryId), 15_000);
     const row = (await t.api.get('/api/v1/payouts/ready')).body.items.find((r: { id: string }) => r.id === entryId);
     expect(row).toMatchObject({ amountDue: 80, approvedAt: '2026-11-21T10:00:00.000Z' });
   });
@@ -465,12 +416,12 @@ describe('payouts', () => {
   it('a crash in the middle of a create is rolled back or finished by the recovery: nothing is half-paid', async () => {
     const t = await stack.tenant('CZ');
     const [a, b, c, d] = [
-      await approvedEntry(t, 11),
-      await approvedEntry(t, 12),
-      await approvedEntry(t, 13),
-      await approvedEntry(t, 14),
+      await approvedEntry(t.client, 11),
+      await approvedEntry(t.client, 12),
+      await approvedEntry(t.client, 13),
+      await approvedEntry(t.client, 14),
     ];
-    await untilReady(t.api, [a, b, c, d]);
+    await untilReady(t.client, [a, b, c, d]);
     const paid = async (id: string) => (await t.api.get(`/api/v1/travel-entries/${id}`)).body.isPaidOut as boolean;
     try {
       // 1. The process dies after entries reserved a and b: they are in no batch, paid by nobody, and
@@ -501,7 +452,7 @@ describe('payouts', () => {
           [a, b],
         ]),
       );
-      await eventually(async () => (await readyIds(t.api)).length === 0, 15_000);
+      await eventually(async () => (await readyIds(t.client)).length === 0, 15_000);
     } finally {
       await stack.restartPayouts();
     }
@@ -528,10 +479,10 @@ describe('payouts', () => {
       payoutBlockedReason: expect.stringContaining('perDiems[0]'),
     });
     const blocked = res.body.id as string;
-    await submit(t.api, blocked);
+    await submit(t.client, blocked);
     // A later marker entry reaches the list; the blocked one never does.
-    const marker = await approvedEntry(t, 10);
-    expect(await untilReady(t.api, [marker])).toEqual([marker]);
+    const marker = await approvedEntry(t.client, 10);
+    expect(await untilReady(t.client, [marker])).toEqual([marker]);
 
     // The start-up migration for entries announced before 0109 finds it on the real store, once.
     const repos = entriesRepositories(stack.entries.deps.mongo);
@@ -556,8 +507,8 @@ describe('payouts', () => {
   // Issue 20, section 4: a reserve that times out never leaves entries locked to a rolled-back batch (0110).
   it('a reserve that stalls past the time-out is left to the recovery; its late reservations are released', async () => {
     const t = await stack.tenant('CZ');
-    const [a, b] = [await approvedEntry(t, 21), await approvedEntry(t, 22)];
-    await untilReady(t.api, [a, b]);
+    const [a, b] = [await approvedEntry(t.client, 21), await approvedEntry(t.client, 22)];
+    await untilReady(t.client, [a, b]);
     const proxy = await new StallingProxy(stack.entries.url).start();
     const entries = stack.entries.deps.mongo.db!.collection(ENTRIES_COLLECTION);
     let restored = false;
@@ -617,8 +568,8 @@ describe('payouts', () => {
       expenses: [{ kind: 'Other', date: '2026-11-17', amount: 120, currencyCode: 'CZK', description: 'Hotel' }],
     });
     expect(created.status).toBe(201);
-    await submit(t.api, created.body.id);
-    await untilReady(t.api, [created.body.id]);
+    await submit(t.client, created.body.id);
+    await untilReady(t.client, [created.body.id]);
     const batch = await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [created.body.id] });
     expect(batch.status).toBe(201);
 

@@ -2,14 +2,13 @@ import { urlEnv } from '@travel/contracts';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
-import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { startEntriesService } from '@travel/entries/src/service';
 import { startFleetService } from '@travel/fleet/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
-import { ApiClient, createTestEnv, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
-import { receiverPool, tenantMaker } from './stack-parts';
+import { createTestEnv, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
+import { receiverPool, tenantMaker, type TestTenant } from './stack-parts';
 
 export interface EntriesStack {
   env: TestEnv;
@@ -21,7 +20,7 @@ export interface EntriesStack {
   dispatcher: RunningService;
   gateway: { url: string; stop(): Promise<void> };
   /** A new tenant through the operator use case, with a client holding its owner's key. */
-  tenant(market?: Market): Promise<CreatedTenant & { api: ApiClient }>;
+  tenant(market?: Market): Promise<TestTenant>;
   receiver(): Promise<HttpsReceiver>;
   stop(): Promise<void>;
 }

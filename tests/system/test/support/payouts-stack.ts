@@ -2,14 +2,13 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
-import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { startEntriesService } from '@travel/entries/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { startPayoutsService, type PayoutsStartOptions } from '@travel/payouts/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
-import { ApiClient, createTestEnv, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
-import { receiverPool, tenantMaker } from './stack-parts';
+import { createTestEnv, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
+import { receiverPool, tenantMaker, type TestTenant } from './stack-parts';
 
 export interface PayoutsStack {
   env: TestEnv;
@@ -17,7 +16,7 @@ export interface PayoutsStack {
   entries: RunningService;
   payouts: RunningService;
   gateway: { url: string; stop(): Promise<void> };
-  tenant(market?: Market): Promise<CreatedTenant & { api: ApiClient }>;
+  tenant(market?: Market): Promise<TestTenant>;
   receiver(): Promise<HttpsReceiver>;
   /** Stops payouts and starts it again on the same port (a crash seam, other settings). */
   restartPayouts(options?: PayoutsStartOptions, env?: Record<string, string>): Promise<RunningService>;

@@ -1,12 +1,11 @@
 import { urlEnv } from '@travel/contracts';
 import type { RunningService, StartOptions } from '@travel/platform';
 import { startEmployeesService } from '@travel/employees/src/service';
-import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { startGateway } from '@travel/gateway/src/service';
 import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
-import { ApiClient, createTestEnv, HttpsReceiver, type TestEnv } from '@travel/testkit';
+import { createTestEnv, HttpsReceiver, type TestEnv } from '@travel/testkit';
 import type { Market } from '@travel/platform';
-import { receiverPool, tenantMaker } from './stack-parts';
+import { receiverPool, tenantMaker, type TestTenant } from './stack-parts';
 
 export interface E2eStack {
   env: TestEnv;
@@ -14,7 +13,7 @@ export interface E2eStack {
   dispatcher: RunningService;
   gateway: { url: string; opsUrl: string; stop(): Promise<void> };
   /** A new tenant through the operator use case, with a client holding its owner's key. */
-  tenant(market?: Market): Promise<CreatedTenant & { api: ApiClient }>;
+  tenant(market?: Market): Promise<TestTenant>;
   receiver(): Promise<HttpsReceiver>;
   stop(): Promise<void>;
 }

@@ -1,0 +1,1 @@
+../../../contracts/generated/openapi.d.ts
