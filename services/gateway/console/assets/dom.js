@@ -16,13 +16,17 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** An instant as `YYYY-MM-DD hh:mm:ss` in the reader's zone. */
+export function timeText(iso) {
+  const d = new Date(iso);
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
 /** A time in the reader's zone, to the second; the exact instant in the tooltip. */
 export function time(iso) {
   if (!iso) return h('span', { class: 'muted' }, '—');
-  const d = new Date(iso);
-  const pad = (n) => String(n).padStart(2, '0');
-  const text = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-  return h('time', { datetime: iso, title: iso }, text);
+  return h('time', { datetime: iso, title: iso }, timeText(iso));
 }
 
 const BADGE = {

@@ -71,7 +71,7 @@ function pager(res, filter, subId) {
 export async function deliveriesView(config, subId, filter) {
   const [sub, res] = await Promise.all([
     api('GET', `/webhooks/${subId}`).catch(() => null),
-    api('GET', `/webhooks/${subId}/deliveries${query({ ...filter, pageSize: PAGE_SIZE })}`),
+    api('GET', `/webhooks/${subId}/deliveries${query({ ...filter, pageSize: filter.pageSize ?? PAGE_SIZE })}`),
   ]);
   const rows = res.items.map((d) =>
     h(

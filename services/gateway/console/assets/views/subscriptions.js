@@ -1,6 +1,6 @@
 // The company's webhook subscriptions: state, disable time and reason; register, delete, replace, recover.
 import { api, ApiError } from '../api.js';
-import { badge, dialog, h, isoOf, localOf, notice, time } from '../dom.js';
+import { badge, dialog, h, isoOf, localOf, notice, time, timeText } from '../dom.js';
 
 /** Every subscription of the company (the list is paged: all pages are read). */
 async function allSubscriptions() {
@@ -174,7 +174,12 @@ export async function subscriptionsView(config, say) {
   };
   const recover = async (sub) => {
     const res = await recoverDialog(sub);
-    if (res) say(`${res.count} missed event(s) queued since ${new Date(res.since).toLocaleString()}.`);
+    if (res)
+      say(
+        res.count === 0
+          ? `Nothing was missed since ${timeText(res.since)}.`
+          : `${res.count} missed ${res.count === 1 ? 'event' : 'events'} queued since ${timeText(res.since)}.`,
+      );
   };
   const guarded = (fn, sub) => async () => {
     try {
