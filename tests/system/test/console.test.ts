@@ -41,9 +41,10 @@ describe('the delivery console in a browser', () => {
   async function accessibilityViolations(view: string) {
     await page.evaluate(AXE);
     const violations: Array<{ id: string; impact: string; help: string; nodes: unknown[] }> = await page.evaluate(
+      // The page's globals (this project compiles without the DOM library).
       async () =>
         (
-          await (window as any).axe.run(document, {
+          await (globalThis as any).axe.run((globalThis as any).document, {
             runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
           })
         ).violations,
@@ -135,11 +136,14 @@ describe('the delivery console in a browser', () => {
     const cookies = await context.cookies();
     expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite])).toEqual([['te_console', true, 'Strict']]);
     expect(cookies[0]!.value).not.toContain(apiKey.slice(4));
-    const visible = await page.evaluate(() => ({
-      cookie: document.cookie,
-      local: JSON.stringify({ ...localStorage }),
-      session: JSON.stringify({ ...sessionStorage }),
-    }));
+    const visible = await page.evaluate(() => {
+      const { document, localStorage, sessionStorage } = globalThis as any;
+      return {
+        cookie: document.cookie,
+        local: JSON.stringify({ ...localStorage }),
+        session: JSON.stringify({ ...sessionStorage }),
+      };
+    });
     expect(visible).toEqual({ cookie: '', local: '{}', session: '{}' });
   });
 
