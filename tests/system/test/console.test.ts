@@ -375,3 +375,60 @@ describe('the delivery log filtered by creation time, through the API', () => {
     expect([malformed.status, malformed.body.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 });
+
+describe('the console session has exactly the rights of its key, in its company only', () => {
+  let stack: E2eStack;
+  beforeAll(async () => {
+    stack = await startE2eStack('console-rights', { RATE_LIMIT_BURST: '5000' });
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  /** Signs in as the page would (JSON, from the gateway's origin): the cookie and the CSRF token. */
+  async function consoleSession(apiKey: string) {
+    const origin = stack.gateway.url;
+    const res = await fetch(`${origin}/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({ apiKey }),
+    });
+    expect(res.status).toBe(201);
+    const { csrfToken } = (await res.json()) as { csrfToken: string };
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    const headers = { cookie, 'x-csrf-token': csrfToken, origin, 'sec-fetch-site': 'same-origin' };
+    return (method: string, path: string) => fetch(`${origin}/api/v1${path}`, { method, headers });
+  }
+
+  it('a ReadAllEntries key reads the log but cannot retry; another company’s subscription is 404', async () => {
+    const { api: owner } = await stack.tenant('CZ');
+    const receiver = (await stack.receiver()).replyAlways({ status: 422, body: '{"no":true}' });
+    const sub = (await owner.post('/api/v1/webhooks', { url: receiver.url, eventTypes: ['employee.created'] })).body;
+    expect((await owner.post('/api/v1/employees', { firstName: 'Rights', lastName: 'Check' })).status).toBe(201);
+    const [failed] = await eventually(async () => {
+      const items = (await owner.get(`/api/v1/webhooks/${sub.id}/deliveries`)).body.items;
+      return items?.[0]?.status === 'Failed' ? items : undefined;
+    });
+    const reader = await owner.post('/api/v1/employees', {
+      firstName: 'Log',
+      lastName: 'Reader',
+      permissions: ['ReadAllEntries'],
+    });
+    const key = (await owner.post('/api/v1/api-keys', { name: 'console reader', employeeId: reader.body.id })).body.key;
+    const asReader = await consoleSession(key);
+
+    expect((await asReader('GET', `/webhooks/${sub.id}/deliveries/${failed.deliveryId}`)).status).toBe(200);
+    const retry = await asReader('POST', `/webhooks/${sub.id}/deliveries/${failed.deliveryId}/retry`);
+    expect([retry.status, ((await retry.json()) as any).code]).toEqual([403, 'FORBIDDEN']);
+    expect((await asReader('DELETE', `/webhooks/${sub.id}`)).status).toBe(403);
+    expect((await owner.get(`/api/v1/webhooks/${sub.id}/deliveries/${failed.deliveryId}`)).body.status).toBe('Failed');
+
+    // The owner of another company, signed in to the console, sees none of it.
+    const other = await stack.tenant('SK');
+    const asOther = await consoleSession(other.apiKey);
+    expect((await asOther('GET', `/webhooks/${sub.id}`)).status).toBe(404);
+    expect((await asOther('GET', `/webhooks/${sub.id}/deliveries`)).status).toBe(404);
+    expect((await asOther('POST', `/webhooks/${sub.id}/deliveries/${failed.deliveryId}/retry`)).status).toBe(404);
+    expect(((await (await asOther('GET', '/webhooks')).json()) as any).items).toEqual([]);
+  });
+});

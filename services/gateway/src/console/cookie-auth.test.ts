@@ -97,6 +97,8 @@ describe('the console session at the gateway', () => {
   it.each<[string, RequestInit, number]>([
     ['an unknown key', { body: JSON.stringify({ apiKey: KEY.replace('0', '1') }) }, 401],
     ['no key', { body: '{}' }, 400],
+    ['malformed JSON', { body: '{"apiKey":' }, 400],
+    ['a body over 2 kB', { body: JSON.stringify({ apiKey: KEY, pad: 'x'.repeat(3000) }) }, 413],
     [
       'a form instead of JSON',
       { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `apiKey=${KEY}` },
