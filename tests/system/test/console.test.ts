@@ -26,6 +26,7 @@ describe('the delivery console in a browser', () => {
   let receiver: HttpsReceiver;
   let refuse = true;
   let subId: string;
+  let disabledId: string;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -77,8 +78,20 @@ describe('the delivery console in a browser', () => {
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    stack = await startE2eStack('console', { RATE_LIMIT_BURST: '5000' });
+    // Attempts 50 ms apart: a subscription whose endpoint is down is disabled within seconds.
+    stack = await startE2eStack('console', {
+      RATE_LIMIT_BURST: '5000',
+      WEBHOOK_RETRY_SCHEDULE: '50ms,50ms,50ms,50ms,50ms,50ms,50ms,50ms',
+    });
     ({ api, apiKey } = await stack.tenant('CZ'));
+
+    // First, an endpoint that is down: ten Exhausted deliveries in a row disable its subscription. Before
+    // the subscription under test exists, so its log holds none of these.
+    const down = (await stack.receiver()).replyAlways({ status: 503, body: '{"down":true}' });
+    const broken = await api.post('/api/v1/webhooks', { url: down.url, eventTypes: ['employee.created'] });
+    disabledId = broken.body.id;
+    await Promise.all(Array.from({ length: 10 }, (_, i) => hire(`Down${i}`)));
+    await eventually(async () => (await api.get(`/api/v1/webhooks/${disabledId}`)).body.IsActive === false, 30_000);
     receiver = (await stack.receiver()).replyWith((req) =>
       refuse && req.body.toString().includes('"lastName":"Refused')
         ? { status: 422, body: REFUSAL }
@@ -152,6 +165,15 @@ describe('the delivery console in a browser', () => {
     await row.waitFor();
     const cells = await row.locator('td').allInnerTexts();
     expect(cells.slice(0, 5)).toEqual([receiver.url, 'employee.created\nemployee.updated', 'Active', '—', '—']);
+    const disabled = (await api.get(`/api/v1/webhooks/${disabledId}`)).body;
+    const disabledRow = page.locator(`tr[data-subscription="${disabledId}"]`);
+    const [, , state, disabledAt, reason] = await disabledRow.locator('td').allInnerTexts();
+    expect([state, reason]).toEqual(['Disabled', disabled.DisabledReason]);
+    expect(reason).not.toBe('');
+    expect(await disabledRow.locator('time').first().getAttribute('datetime')).toBe(disabled.DisabledAt);
+    expect(disabledAt).toBe(localInput(new Date(disabled.DisabledAt)).replace('T', ' '));
+    // A disabled subscription cannot recover (409): the way back is Replace, then Recover.
+    expect(await disabledRow.getByRole('button').allInnerTexts()).toEqual(['Replace…', 'Delete…']);
     await shot('2-subscriptions');
     expect(await accessibilityViolations('subscriptions')).toEqual([]);
   });
@@ -285,8 +307,8 @@ describe('the delivery console in a browser', () => {
     await page.getByRole('button', { name: 'I have stored it' }).click();
 
     const subs = (await api.get('/api/v1/webhooks')).body.items;
-    expect(subs).toHaveLength(1);
-    const fresh = subs[0];
+    expect(subs.map((x: any) => x.id)).not.toContain(subId);
+    const fresh = subs.find((x: any) => x.url === receiver.url);
     expect([fresh.id === subId, fresh.url, fresh.eventTypes]).toEqual([
       false,
       receiver.url,

@@ -26,7 +26,15 @@ export function timeText(iso) {
 /** A time in the reader's zone, to the second; the exact instant in the tooltip. */
 export function time(iso) {
   if (!iso) return h('span', { class: 'muted' }, '—');
-  return h('time', { datetime: iso, title: iso }, timeText(iso));
+  // The line may break between the date and the clock, never inside either.
+  const [day, clock] = timeText(iso).split(' ');
+  return h(
+    'time',
+    { datetime: iso, title: iso },
+    h('span', { class: 'nowrap' }, day),
+    ' ',
+    h('span', { class: 'nowrap' }, clock),
+  );
 }
 
 const BADGE = {

@@ -209,13 +209,17 @@ export async function subscriptionsView(config, say) {
       h('td', {}, time(s.createdAt)),
       h(
         'td',
-        { class: 'row-actions' },
-        h('a', { class: 'button small', href: `#/subscriptions/${s.id}` }, 'Deliveries'),
-        s.IsActive
-          ? h('button', { type: 'button', class: 'button small', onclick: guarded(recover, s) }, 'Recover…')
-          : null,
-        h('button', { type: 'button', class: 'button small', onclick: guarded(replace, s) }, 'Replace…'),
-        h('button', { type: 'button', class: 'button small danger', onclick: guarded(remove, s) }, 'Delete…'),
+        {},
+        h(
+          'div',
+          { class: 'row-actions' },
+          h('a', { class: 'button small', href: `#/subscriptions/${s.id}` }, 'Deliveries'),
+          s.IsActive
+            ? h('button', { type: 'button', class: 'button small', onclick: guarded(recover, s) }, 'Recover…')
+            : null,
+          h('button', { type: 'button', class: 'button small', onclick: guarded(replace, s) }, 'Replace…'),
+          h('button', { type: 'button', class: 'button small danger', onclick: guarded(remove, s) }, 'Delete…'),
+        ),
       ),
     ),
   );
