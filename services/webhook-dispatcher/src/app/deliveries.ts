@@ -53,10 +53,20 @@ export interface DeliveryFilter {
   createdBefore?: string;
 }
 
+/** A bound as a Date; a date-time the contract accepts but no Date holds (a leap second, `…T23:59:60Z`) is 400. */
+function instant(filter: DeliveryFilter, name: 'createdFrom' | 'createdBefore'): Date | undefined {
+  const text = filter[name];
+  if (!text) return undefined;
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime()))
+    throw new AppError('VALIDATION_FAILED', undefined, { [name]: ['not a valid instant'] });
+  return at;
+}
+
 /** The store's condition on createdAt: [createdFrom, createdBefore); an empty or reversed range is 400. */
 export function createdRange(filter: DeliveryFilter): { $gte?: Date; $lt?: Date } | undefined {
-  const from = filter.createdFrom ? new Date(filter.createdFrom) : undefined;
-  const before = filter.createdBefore ? new Date(filter.createdBefore) : undefined;
+  const from = instant(filter, 'createdFrom');
+  const before = instant(filter, 'createdBefore');
   if (!from && !before) return undefined;
   if (from && before && before.getTime() <= from.getTime())
     throw new AppError('VALIDATION_FAILED', undefined, { createdBefore: ['must be later than createdFrom'] });

@@ -36,4 +36,10 @@ describe('createdRange: the delivery log filtered by creation time', () => {
       errors: { createdBefore: ['must be later than createdFrom'] },
     });
   });
+
+  it('a date-time no instant matches (a leap second) is 400 under its own name', () => {
+    expect(() => createdRange({ createdFrom: '2026-12-31T23:59:60Z' })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', errors: { createdFrom: ['not a valid instant'] } }),
+    );
+  });
 });
