@@ -26,7 +26,13 @@ async function send(method, path, body) {
     cache: 'no-store',
   });
   const text = await res.text();
-  const parsed = text ? JSON.parse(text) : undefined;
+  let parsed;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON (a proxy's error page): the status says enough.
+    parsed = undefined;
+  }
   if (!res.ok) throw new ApiError(res.status, parsed);
   return parsed;
 }

@@ -12,11 +12,12 @@ let config;
 let refresh;
 let pendingNotice;
 
-/** A message shown above the next view drawn (or this one, when nothing is drawn after it). */
-function say(text, kind = 'info') {
-  pendingNotice = notice(text, kind);
+/** A message above the view; `carry`: also above the next view drawn (an action that redraws the page). */
+function say(text, kind = 'info', carry = false) {
+  const shown = notice(text, kind);
   view.querySelector('.notice')?.remove();
-  view.prepend(pendingNotice);
+  view.prepend(shown);
+  pendingNotice = carry ? notice(text, kind) : undefined;
 }
 
 function signInView(reason) {
@@ -102,6 +103,7 @@ window.addEventListener(SIGNED_OUT, (e) => {
   signInView(`Signed out: ${e.detail}`);
 });
 document.getElementById('sign-out').addEventListener('click', async () => {
+  clearTimeout(refresh);
   await signOut().catch(() => undefined);
   company.textContent = '';
   location.hash = '#/';

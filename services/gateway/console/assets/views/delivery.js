@@ -99,7 +99,7 @@ export async function deliveryView(subId, deliveryId, say, keepFresh) {
   const retry = async () => {
     try {
       await api('POST', `${path}/retry`);
-      say('Retry queued: a new attempt series starts now.');
+      say('Retry queued: a new attempt series starts now.', 'info', true);
       window.dispatchEvent(new HashChangeEvent('hashchange'));
     } catch (err) {
       say(err.message, 'error');

@@ -163,13 +163,13 @@ export async function subscriptionsView(config, say) {
     await api('DELETE', `/webhooks/${sub.id}`);
     const created = await api('POST', '/webhooks', { url: sub.url, eventTypes: sub.eventTypes });
     await showSecret(created);
-    say(`Registered again as ${created.id}. Use “Recover” on it to send what the URL missed.`);
+    say(`Registered again as ${created.id}. Use “Recover” on it to send what the URL missed.`, 'info', true);
     reload();
   };
   const remove = async (sub) => {
     if (!(await confirmDialog('Delete subscription', `No more deliveries go to ${sub.url}.`, 'Delete'))) return;
     await api('DELETE', `/webhooks/${sub.id}`);
-    say('Subscription deleted.');
+    say('Subscription deleted.', 'info', true);
     reload();
   };
   const recover = async (sub) => {
