@@ -13,6 +13,29 @@ export default tseslint.config(
     },
   },
   {
+    // The delivery console's front end: ES modules the browser loads as they are (docs/decisions/0147).
+    files: ['services/gateway/console/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'location',
+          'navigator',
+          'fetch',
+          'URLSearchParams',
+          'TextEncoder',
+          'Node',
+          'CustomEvent',
+          'HashChangeEvent',
+          'setTimeout',
+          'clearTimeout',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'off',

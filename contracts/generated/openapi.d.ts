@@ -3744,6 +3744,10 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
                 status?: components["schemas"]["DeliveryStatus"];
                 eventType?: components["schemas"]["WebhookEventType"];
+                /** @description Only deliveries created at or after this time */
+                createdFrom?: components["schemas"]["Timestamp"];
+                /** @description Only deliveries created before this time; when both are given it must be later than `createdFrom` (400 otherwise) */
+                createdBefore?: components["schemas"]["Timestamp"];
             };
             header?: never;
             path: {

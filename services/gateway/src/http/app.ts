@@ -22,6 +22,9 @@ import {
   type Metrics,
 } from '@travel/platform';
 import { KeyCheck } from '../app/key-check';
+import { ConsoleSessions } from '../console/cookie-auth';
+import { consoleRoutes } from '../console/routes';
+import { SessionSeal } from '../console/session';
 import { clientAddress, limitKeyOf } from '../domain/client-address';
 import { RateLimiter } from '../domain/rate-limit';
 import { isApiPath, isOperationalPath, ownerOf, type Upstream } from '../domain/routes';
@@ -46,6 +49,8 @@ export interface GatewayOptions {
   contract?: ContractRoutes;
   /** Answers that carry deprecated fields (default: from contracts/openapi.yaml and changelog.yaml). */
   deprecations?: DeprecatedResponses;
+  /** The console's sessions (default: sealed under the signing key, 8 hours; docs/decisions/0145). */
+  consoleSeal?: SessionSeal;
 }
 
 /** `Authorization: Bearer <key>` or `X-Api-Key: <key>`. */
@@ -119,13 +124,17 @@ export function createGatewayApp(options: GatewayOptions): Express {
     next();
   });
   app.use(apiReferenceRoutes());
+  const sessions = new ConsoleSessions(options.consoleSeal ?? new SessionSeal(signingKey), trustedProxyHops);
+  app.use(consoleRoutes({ sessions, keys, clientKey: (req, res) => clientKeyOf(req, res, trustedProxyHops) }));
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const { path, query } = req.canonical!;
     if (!isApiPath(path)) return next();
     try {
       if (path.endsWith('/')) throw refusedPath(TRAILING_SLASH);
-      const key = presentedKey(req);
+      // A key in the headers wins; otherwise the console's session cookie stands for its key (0145, 0146).
+      const key = presentedKey(req) ?? sessions.keyOf(req);
+      sessions.strip(req);
       if (!key)
         throw new AppError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <key>" or "X-Api-Key: <key>".');
       const client = clientKeyOf(req, res, trustedProxyHops);

@@ -43,6 +43,36 @@ function detail(d: DeliveryDoc, payload: string) {
   };
 }
 
+/** The delivery log's filters; times are ISO date-times, already checked against the contract. */
+export interface DeliveryFilter {
+  status?: string;
+  eventType?: string;
+  /** At or after. */
+  createdFrom?: string;
+  /** Before. */
+  createdBefore?: string;
+}
+
+/** A bound as a Date; a date-time the contract accepts but no Date holds (a leap second, `…T23:59:60Z`) is 400. */
+function instant(filter: DeliveryFilter, name: 'createdFrom' | 'createdBefore'): Date | undefined {
+  const text = filter[name];
+  if (!text) return undefined;
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime()))
+    throw new AppError('VALIDATION_FAILED', undefined, { [name]: ['not a valid instant'] });
+  return at;
+}
+
+/** The store's condition on createdAt: [createdFrom, createdBefore); an empty or reversed range is 400. */
+export function createdRange(filter: DeliveryFilter): { $gte?: Date; $lt?: Date } | undefined {
+  const from = instant(filter, 'createdFrom');
+  const before = instant(filter, 'createdBefore');
+  if (!from && !before) return undefined;
+  if (from && before && before.getTime() <= from.getTime())
+    throw new AppError('VALIDATION_FAILED', undefined, { createdBefore: ['must be later than createdFrom'] });
+  return { ...(from ? { $gte: from } : {}), ...(before ? { $lt: before } : {}) };
+}
+
 export class DeliveriesApp {
   constructor(
     private readonly repos: DispatcherRepositories,
@@ -53,15 +83,12 @@ export class DeliveriesApp {
     return this.repos.deliveries.of(tenantOf(caller));
   }
 
-  list(
-    caller: CallerContext,
-    subscriptionId: string,
-    filter: { status?: string; eventType?: string },
-    page: PageRequest,
-  ) {
+  list(caller: CallerContext, subscriptionId: string, filter: DeliveryFilter, page: PageRequest) {
     const query: Record<string, unknown> = { subscriptionId };
     if (filter.status) query.status = filter.status;
     if (filter.eventType) query.eventType = filter.eventType;
+    const created = createdRange(filter);
+    if (created) query.createdAt = created;
     return paginate<DeliveryDoc, ReturnType<typeof summary>>(
       this.scope(caller),
       query,

@@ -62,8 +62,9 @@ export function publicRoutes(
       const caller = requireAnyPermission(req, LOG_READERS);
       // A deleted subscription's log stays readable for the retention period (docs/decisions/0038).
       await subscriptions.withLog(caller, id(req.params.id));
-      const { status, eventType } = req.query as { status?: string; eventType?: string };
-      res.json(await deliveries.list(caller, id(req.params.id), { status, eventType }, pageRequest(req.query)));
+      const { status, eventType, createdFrom, createdBefore } = req.query as Record<string, string | undefined>;
+      const filter = { status, eventType, createdFrom, createdBefore };
+      res.json(await deliveries.list(caller, id(req.params.id), filter, pageRequest(req.query)));
     }),
   );
   r.get(

@@ -1,0 +1,112 @@
+// The console's shell: sign-in, the header, and a hash router over the three views.
+import { api, currentSession, signIn, signOut, SIGNED_OUT } from './api.js';
+import { h, notice } from './dom.js';
+import { deliveriesView } from './views/deliveries.js';
+import { deliveryView } from './views/delivery.js';
+import { subscriptionsView } from './views/subscriptions.js';
+
+const view = document.getElementById('view');
+const who = document.getElementById('who');
+const company = document.getElementById('company');
+let config;
+let refresh;
+let pendingNotice;
+
+/** A message above the view; `carry`: also above the next view drawn (an action that redraws the page). */
+function say(text, kind = 'info', carry = false) {
+  const shown = notice(text, kind);
+  view.querySelector('.notice')?.remove();
+  view.prepend(shown);
+  pendingNotice = carry ? notice(text, kind) : undefined;
+}
+
+function signInView(reason) {
+  who.hidden = true;
+  const status = h('div', { 'aria-live': 'polite' }, reason ? notice(reason, 'info') : null);
+  const form = h(
+    'form',
+    {
+      class: 'card sign-in',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const button = form.querySelector('button');
+        button.disabled = true;
+        try {
+          await signIn(form.apiKey.value);
+          form.apiKey.value = '';
+          await route();
+        } catch (err) {
+          status.replaceChildren(notice(err.message, 'error'));
+        } finally {
+          button.disabled = false;
+        }
+      },
+    },
+    h('h1', {}, 'Sign in'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Sign in with one of your company’s API keys. The console sees and changes exactly what that key may.',
+    ),
+    h('label', { for: 'apiKey' }, 'API key'),
+    h('input', {
+      id: 'apiKey',
+      name: 'apiKey',
+      type: 'password',
+      required: true,
+      autocomplete: 'off',
+      spellcheck: 'false',
+      placeholder: 'tek_…',
+    }),
+    status,
+    h('button', { type: 'submit', class: 'button primary' }, 'Sign in'),
+  );
+  view.replaceChildren(form);
+  form.apiKey.focus();
+}
+
+/** Parses `#/subscriptions/<id>/deliveries/<deliveryId>?…` into a view. */
+async function draw() {
+  const [path, search = ''] = location.hash.replace(/^#/, '').split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const params = Object.fromEntries(new URLSearchParams(search));
+  if (parts[0] === 'subscriptions' && parts[1] && parts[2] === 'deliveries' && parts[3])
+    return deliveryView(parts[1], parts[3], say, (ms) => (refresh = setTimeout(route, ms)));
+  if (parts[0] === 'subscriptions' && parts[1]) return deliveriesView(config, parts[1], params);
+  return subscriptionsView(config, say);
+}
+
+async function route() {
+  clearTimeout(refresh);
+  const session = await currentSession();
+  if (!session) return signInView();
+  config ??= await (await fetch('/console/config.json')).json();
+  who.hidden = false;
+  if (!company.textContent) {
+    const me = await api('GET', '/company').catch(() => null);
+    company.textContent = me ? `${me.name}` : '';
+  }
+  try {
+    const next = await draw();
+    const carried = pendingNotice;
+    pendingNotice = undefined;
+    view.replaceChildren(...(carried ? [carried] : []), next);
+  } catch (err) {
+    if (err?.status === 401) return;
+    view.replaceChildren(notice(err.message, 'error'), h('p', {}, h('a', { href: '#/' }, 'Back to the subscriptions')));
+  }
+}
+
+window.addEventListener('hashchange', () => void route());
+window.addEventListener(SIGNED_OUT, (e) => {
+  company.textContent = '';
+  signInView(`Signed out: ${e.detail}`);
+});
+document.getElementById('sign-out').addEventListener('click', async () => {
+  clearTimeout(refresh);
+  await signOut().catch(() => undefined);
+  company.textContent = '';
+  location.hash = '#/';
+  signInView('Signed out.');
+});
+void route();

@@ -1,0 +1,254 @@
+// The company's webhook subscriptions: state, disable time and reason; register, delete, replace, recover.
+import { api, ApiError } from '../api.js';
+import { badge, dialog, h, isoOf, localOf, notice, time, timeText } from '../dom.js';
+
+/** Every subscription of the company (the list is paged: all pages are read). */
+async function allSubscriptions() {
+  const items = [];
+  for (let page = 1; ; page++) {
+    const res = await api('GET', `/webhooks?page=${page}&pageSize=100`);
+    items.push(...res.items);
+    if (page >= res.totalPages) return items;
+  }
+}
+
+/** The new subscription's signing secret, shown this once. */
+function showSecret(created) {
+  return dialog('Signing secret', (close) =>
+    h(
+      'div',
+      {},
+      h(
+        'p',
+        {},
+        'This is the only time the secret of the subscription to ',
+        h('code', {}, created.url),
+        ' is shown. Store it in your receiver now; it verifies the signature of every delivery.',
+      ),
+      h('label', { for: 'secret' }, 'Signing secret'),
+      h('input', { id: 'secret', class: 'secret', readonly: true, value: created.signingSecret }),
+      h(
+        'div',
+        { class: 'actions' },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'button',
+            onclick: async () => {
+              await navigator.clipboard?.writeText(created.signingSecret).catch(() => undefined);
+            },
+          },
+          'Copy',
+        ),
+        h('button', { type: 'button', class: 'button primary', onclick: () => close() }, 'I have stored it'),
+      ),
+    ),
+  );
+}
+
+function confirmDialog(title, text, action) {
+  return dialog(title, (close) =>
+    h(
+      'div',
+      {},
+      h('p', {}, text),
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'button', class: 'button', onclick: () => close(false) }, 'Cancel'),
+        h('button', { type: 'button', class: 'button danger', onclick: () => close(true) }, action),
+      ),
+    ),
+  );
+}
+
+/** Recover: every event the URL missed since a time, queued as new deliveries. */
+function recoverDialog(sub) {
+  const since = sub.DisabledAt ?? new Date(Date.now() - 24 * 3600_000).toISOString();
+  return dialog('Recover missed events', (close) => {
+    const status = h('div', { 'aria-live': 'polite' });
+    const form = h(
+      'form',
+      {
+        onsubmit: async (e) => {
+          e.preventDefault();
+          try {
+            const res = await api('POST', `/webhooks/${sub.id}/recover`, { since: isoOf(form.since.value) });
+            close(res);
+          } catch (err) {
+            status.replaceChildren(notice(err.message, 'error'));
+          }
+        },
+      },
+      h(
+        'p',
+        {},
+        'Events of this subscription’s types that its URL did not receive since this time (at most 30 days back) are sent again.',
+      ),
+      h('label', { for: 'since' }, 'Since'),
+      h('input', {
+        id: 'since',
+        name: 'since',
+        type: 'datetime-local',
+        step: 1,
+        required: true,
+        value: localOf(since),
+      }),
+      status,
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'button', class: 'button', onclick: () => close() }, 'Cancel'),
+        h('button', { type: 'submit', class: 'button primary' }, 'Recover'),
+      ),
+    );
+    return form;
+  });
+}
+
+function registerForm(config, onCreated) {
+  const status = h('div', { 'aria-live': 'polite' });
+  const form = h(
+    'form',
+    {
+      class: 'register',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const eventTypes = [...form.querySelectorAll('input[name=eventType]:checked')].map((i) => i.value);
+        try {
+          const created = await api('POST', '/webhooks', { url: form.url.value.trim(), eventTypes });
+          await showSecret(created);
+          onCreated();
+        } catch (err) {
+          const fields =
+            err instanceof ApiError && err.body?.errors ? Object.values(err.body.errors).flat().join('; ') : '';
+          status.replaceChildren(notice(fields ? `${err.message} ${fields}` : err.message, 'error'));
+        }
+      },
+    },
+    h('label', { for: 'url' }, 'HTTPS URL of your receiver'),
+    h('input', {
+      id: 'url',
+      name: 'url',
+      type: 'url',
+      required: true,
+      placeholder: 'https://hooks.example.com/travel',
+    }),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Event types'),
+      config.eventTypes.map((t) =>
+        h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'eventType', value: t }), ' ', t),
+      ),
+    ),
+    status,
+    h('button', { type: 'submit', class: 'button primary' }, 'Register'),
+  );
+  return h('details', { class: 'card' }, h('summary', {}, 'Register a subscription'), form);
+}
+
+export async function subscriptionsView(config, say) {
+  const subs = await allSubscriptions();
+  const reload = () => window.dispatchEvent(new HashChangeEvent('hashchange'));
+
+  const replace = async (sub) => {
+    const ok = await confirmDialog(
+      'Delete and register again',
+      `The subscription to ${sub.url} is deleted (its delivery log stays readable for 30 days) and the same URL is registered again for the same event types, with a new signing secret.`,
+      'Delete and register',
+    );
+    if (!ok) return;
+    await api('DELETE', `/webhooks/${sub.id}`);
+    const created = await api('POST', '/webhooks', { url: sub.url, eventTypes: sub.eventTypes });
+    await showSecret(created);
+    say(`Registered again as ${created.id}. Use “Recover” on it to send what the URL missed.`, 'info', true);
+    reload();
+  };
+  const remove = async (sub) => {
+    if (!(await confirmDialog('Delete subscription', `No more deliveries go to ${sub.url}.`, 'Delete'))) return;
+    await api('DELETE', `/webhooks/${sub.id}`);
+    say('Subscription deleted.', 'info', true);
+    reload();
+  };
+  const recover = async (sub) => {
+    const res = await recoverDialog(sub);
+    if (res)
+      say(
+        res.count === 0
+          ? `Nothing was missed since ${timeText(res.since)}.`
+          : `${res.count} missed ${res.count === 1 ? 'event' : 'events'} queued since ${timeText(res.since)}.`,
+      );
+  };
+  const guarded = (fn, sub) => async () => {
+    try {
+      await fn(sub);
+    } catch (err) {
+      say(err.message, 'error');
+    }
+  };
+
+  const rows = subs.map((s) =>
+    h(
+      'tr',
+      { 'data-subscription': s.id },
+      h('td', {}, h('a', { href: `#/subscriptions/${s.id}` }, s.url)),
+      h(
+        'td',
+        {},
+        h(
+          'ul',
+          { class: 'tags' },
+          s.eventTypes.map((t) => h('li', {}, t)),
+        ),
+      ),
+      h('td', {}, badge(s.IsActive ? 'Active' : 'Disabled')),
+      h('td', {}, time(s.DisabledAt)),
+      h('td', { class: 'reason' }, s.DisabledReason ?? h('span', { class: 'muted' }, '—')),
+      h('td', {}, time(s.createdAt)),
+      h(
+        'td',
+        {},
+        h(
+          'div',
+          { class: 'row-actions' },
+          h('a', { class: 'button small', href: `#/subscriptions/${s.id}` }, 'Deliveries'),
+          s.IsActive
+            ? h('button', { type: 'button', class: 'button small', onclick: guarded(recover, s) }, 'Recover…')
+            : null,
+          h('button', { type: 'button', class: 'button small', onclick: guarded(replace, s) }, 'Replace…'),
+          h('button', { type: 'button', class: 'button small danger', onclick: guarded(remove, s) }, 'Delete…'),
+        ),
+      ),
+    ),
+  );
+  return h(
+    'section',
+    { 'aria-labelledby': 'subs-title' },
+    h('h1', { id: 'subs-title' }, 'Webhook subscriptions'),
+    subs.length
+      ? h(
+          'div',
+          { class: 'table-wrap' },
+          h(
+            'table',
+            {},
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['URL', 'Event types', 'State', 'Disabled at', 'Reason', 'Created', 'Actions'].map((t) =>
+                  h('th', { scope: 'col' }, t),
+                ),
+              ),
+            ),
+            h('tbody', {}, rows),
+          ),
+        )
+      : h('p', { class: 'empty card' }, 'No subscriptions yet. Register one below.'),
+    registerForm(config, reload),
+  );
+}

@@ -1,0 +1,79 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+
+/** The console's session cookie (docs/decisions/0145). */
+export const SESSION_COOKIE = 'te_console';
+/** How long a sign-in lasts; then the console asks for the key again. */
+export const SESSION_LIFETIME_MS = 8 * 60 * 60 * 1000;
+
+/** What a session carries: the API key it stands for, its CSRF token and when it ends. */
+export interface ConsoleSession {
+  apiKey: string;
+  csrfToken: string;
+  expiresAt: number;
+}
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const CONTEXT = Buffer.from('travel-expense console session v1');
+
+/**
+ * Seals sessions into the cookie value and opens them again: AES-256-GCM under a key derived (HKDF) from the
+ * gateway's signing key, so every replica opens every other replica's cookies with no shared store and no new
+ * secret to configure, and neither the browser nor anyone who copies the cookie can read the API key or forge
+ * a session. A rotated signing key ends every session (docs/decisions/0145).
+ */
+export class SessionSeal {
+  private readonly key: Buffer;
+
+  constructor(
+    signingKey: KeyObject,
+    private readonly lifetimeMs = SESSION_LIFETIME_MS,
+    private readonly now: () => number = Date.now,
+  ) {
+    const material = signingKey.export({ format: 'der', type: 'pkcs8' });
+    this.key = Buffer.from(hkdfSync('sha256', material, Buffer.alloc(0), CONTEXT, 32));
+  }
+
+  /** A new session for a key that was just checked. */
+  issue(apiKey: string): { session: ConsoleSession; cookieValue: string } {
+    const session = {
+      apiKey,
+      csrfToken: randomBytes(32).toString('base64url'),
+      expiresAt: this.now() + this.lifetimeMs,
+    };
+    return { session, cookieValue: this.seal(session) };
+  }
+
+  /** The session in a cookie value, or null when it was not sealed here, was altered, or has expired. */
+  open(cookieValue: string | undefined): ConsoleSession | null {
+    if (!cookieValue || cookieValue.length > 1024) return null;
+    const raw = Buffer.from(cookieValue, 'base64url');
+    if (raw.length <= IV_BYTES + TAG_BYTES) return null;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, IV_BYTES));
+      decipher.setAAD(CONTEXT);
+      decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
+      const plain = Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
+      const session = JSON.parse(plain.toString('utf8')) as ConsoleSession;
+      return session.expiresAt > this.now() ? session : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private seal(session: ConsoleSession): string {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(CONTEXT);
+    const body = Buffer.concat([cipher.update(JSON.stringify(session), 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+  }
+}
+
+/** Constant-time comparison of a presented CSRF token with the session's. */
+export function sameToken(presented: string | undefined, expected: string): boolean {
+  if (!presented) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
