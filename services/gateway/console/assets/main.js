@@ -10,6 +10,8 @@ const who = document.getElementById('who');
 const company = document.getElementById('company');
 let config;
 let refresh;
+/** Bumped by every route(): a slower, older draw never replaces a newer one. */
+let drawing = 0;
 let pendingNotice;
 
 /** A message above the view; `carry`: also above the next view drawn (an action that redraws the page). */
@@ -78,6 +80,8 @@ async function draw() {
 
 async function route() {
   clearTimeout(refresh);
+  const mine = ++drawing;
+  const shown = location.hash;
   const session = await currentSession();
   if (!session) return signInView();
   config ??= await (await fetch('/console/config.json')).json();
@@ -88,11 +92,14 @@ async function route() {
   }
   try {
     const next = await draw();
+    if (mine !== drawing) return;
     const carried = pendingNotice;
     pendingNotice = undefined;
     view.replaceChildren(...(carried ? [carried] : []), next);
+    // Which address the view shows: a test (or a script) can wait for it instead of guessing.
+    view.dataset.shown = shown;
   } catch (err) {
-    if (err?.status === 401) return;
+    if (err?.status === 401 || mine !== drawing) return;
     view.replaceChildren(notice(err.message, 'error'), h('p', {}, h('a', { href: '#/' }, 'Back to the subscriptions')));
   }
 }

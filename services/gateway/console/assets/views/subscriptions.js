@@ -1,4 +1,5 @@
-// The company's webhook subscriptions: state, disable time and reason; register, delete, replace, recover.
+// The company's webhook subscriptions: state, disable time and reason; register, delete, replace, recover,
+// rotate the signing secret.
 import { api, ApiError } from '../api.js';
 import { badge, dialog, h, isoOf, localOf, notice, time, timeText } from '../dom.js';
 
@@ -13,7 +14,7 @@ async function allSubscriptions() {
 }
 
 /** The new subscription's signing secret, shown this once. */
-function showSecret(created) {
+function showSecret(created, graceUntil) {
   return dialog('Signing secret', (close) =>
     h(
       'div',
@@ -25,6 +26,15 @@ function showSecret(created) {
         h('code', {}, created.url),
         ' is shown. Store it in your receiver now; it verifies the signature of every delivery.',
       ),
+      graceUntil
+        ? h(
+            'p',
+            {},
+            'Until ',
+            time(graceUntil),
+            ' every delivery is signed with the new and the previous secret, so a receiver that knows either accepts it; after that only with this one.',
+          )
+        : null,
       h('label', { for: 'secret' }, 'Signing secret'),
       h('input', { id: 'secret', class: 'secret', readonly: true, value: created.signingSecret }),
       h(
@@ -107,6 +117,54 @@ function recoverDialog(sub) {
   });
 }
 
+/** The grace choices of a rotation: how long the previous secret keeps signing (0149). */
+const GRACE_CHOICES = [
+  ['0', 'None: cut over now'],
+  ['3600', '1 hour'],
+  ['86400', '24 hours'],
+  ['604800', '7 days'],
+];
+
+/** Rotate: a new signing secret; the previous one keeps signing for the grace chosen. */
+function rotateDialog(sub) {
+  return dialog('Rotate the signing secret', (close) => {
+    const status = h('div', { 'aria-live': 'polite' });
+    const form = h(
+      'form',
+      {
+        onsubmit: async (e) => {
+          e.preventDefault();
+          try {
+            const gracePeriodSeconds = Number(form.grace.value);
+            close(await api('POST', `/webhooks/${sub.id}/rotate-secret`, { gracePeriodSeconds }));
+          } catch (err) {
+            status.replaceChildren(notice(err.message, 'error'));
+          }
+        },
+      },
+      h(
+        'p',
+        {},
+        'A new signing secret replaces the current one. During the grace every delivery carries both signatures, so you can roll the new secret out to your receivers without missing one.',
+      ),
+      h('label', { for: 'grace' }, 'Grace for the previous secret'),
+      h(
+        'select',
+        { id: 'grace', name: 'grace' },
+        GRACE_CHOICES.map(([value, text]) => h('option', { value, selected: value === '86400' }, text)),
+      ),
+      status,
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'button', class: 'button', onclick: () => close() }, 'Cancel'),
+        h('button', { type: 'submit', class: 'button primary' }, 'Rotate'),
+      ),
+    );
+    return form;
+  });
+}
+
 function registerForm(config, onCreated) {
   const status = h('div', { 'aria-live': 'polite' });
   const form = h(
@@ -181,6 +239,13 @@ export async function subscriptionsView(config, say) {
           : `${res.count} missed ${res.count === 1 ? 'event' : 'events'} queued since ${timeText(res.since)}.`,
       );
   };
+  const rotate = async (sub) => {
+    const rotated = await rotateDialog(sub);
+    if (!rotated) return;
+    await showSecret(rotated, rotated.previousSecretExpiresAt);
+    say('The signing secret was rotated.', 'info', true);
+    reload();
+  };
   const guarded = (fn, sub) => async () => {
     try {
       await fn(sub);
@@ -203,7 +268,14 @@ export async function subscriptionsView(config, say) {
           s.eventTypes.map((t) => h('li', {}, t)),
         ),
       ),
-      h('td', {}, badge(s.IsActive ? 'Active' : 'Disabled')),
+      h(
+        'td',
+        {},
+        badge(s.IsActive ? 'Active' : 'Disabled'),
+        s.previousSecretExpiresAt
+          ? h('div', { class: 'muted grace' }, 'Previous secret signs until ', time(s.previousSecretExpiresAt))
+          : null,
+      ),
       h('td', {}, time(s.DisabledAt)),
       h('td', { class: 'reason' }, s.DisabledReason ?? h('span', { class: 'muted' }, '—')),
       h('td', {}, time(s.createdAt)),
@@ -216,6 +288,9 @@ export async function subscriptionsView(config, say) {
           h('a', { class: 'button small', href: `#/subscriptions/${s.id}` }, 'Deliveries'),
           s.IsActive
             ? h('button', { type: 'button', class: 'button small', onclick: guarded(recover, s) }, 'Recover…')
+            : null,
+          s.IsActive
+            ? h('button', { type: 'button', class: 'button small', onclick: guarded(rotate, s) }, 'Rotate secret…')
             : null,
           h('button', { type: 'button', class: 'button small', onclick: guarded(replace, s) }, 'Replace…'),
           h('button', { type: 'button', class: 'button small danger', onclick: guarded(remove, s) }, 'Delete…'),
