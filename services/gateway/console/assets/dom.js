@@ -86,3 +86,58 @@ export function localOf(iso) {
   const d = new Date(iso);
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
 }
+
+/** A table with column headings, scrolling sideways inside its card on narrow screens. */
+export function table(headings, rows, attrs = {}) {
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      attrs,
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          headings.map((t) => h('th', { scope: 'col' }, t)),
+        ),
+      ),
+      h('tbody', {}, rows),
+    ),
+  );
+}
+
+/**
+ * A dialog with a form: `intro` text, the form's `fields`, Cancel and a submit button. `submit(form)` gives
+ * what the dialog resolves to; its error is shown in the dialog, which stays open.
+ */
+export function formDialog(title, { intro, fields, submitText, submit }) {
+  return dialog(title, (close) => {
+    const status = h('div', { 'aria-live': 'polite' });
+    const form = h(
+      'form',
+      {
+        onsubmit: async (e) => {
+          e.preventDefault();
+          try {
+            close(await submit(form));
+          } catch (err) {
+            status.replaceChildren(notice(err.message, 'error'));
+          }
+        },
+      },
+      h('p', {}, intro),
+      fields,
+      status,
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'button', class: 'button', onclick: () => close() }, 'Cancel'),
+        h('button', { type: 'submit', class: 'button primary' }, submitText),
+      ),
+    );
+    return form;
+  });
+}

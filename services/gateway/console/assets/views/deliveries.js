@@ -1,6 +1,6 @@
 // One subscription's delivery log: filters (status, event type, time range) and paging, newest first.
 import { api, query } from '../api.js';
-import { badge, h, isoOf, localOf, time } from '../dom.js';
+import { badge, h, isoOf, localOf, table, time } from '../dom.js';
 
 const PAGE_SIZE = 20;
 
@@ -107,26 +107,7 @@ export async function deliveriesView(config, subId, filter) {
       : h('p', { class: 'sub-line muted' }, 'Deleted subscription (its log stays readable for 30 days).'),
     filterForm(config, filter, subId),
     rows.length
-      ? h(
-          'div',
-          { class: 'table-wrap' },
-          h(
-            'table',
-            {},
-            h(
-              'thead',
-              {},
-              h(
-                'tr',
-                {},
-                ['Created', 'Event type', 'Status', 'Attempts', 'Last HTTP status', 'Next attempt', 'Detail'].map((t) =>
-                  h('th', { scope: 'col' }, t),
-                ),
-              ),
-            ),
-            h('tbody', {}, rows),
-          ),
-        )
+      ? table(['Created', 'Event type', 'Status', 'Attempts', 'Last HTTP status', 'Next attempt', 'Detail'], rows)
       : h('p', { class: 'empty card' }, 'No deliveries match.'),
     pager(res, filter, subId),
   );

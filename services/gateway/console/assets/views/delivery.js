@@ -1,7 +1,7 @@
 // One delivery: the exact signed bytes, every attempt (status, latency, outcome) and the partner's answer;
 // retry when Failed or Exhausted. While it is Pending the view reads it again every second or two.
 import { api } from '../api.js';
-import { badge, h, time } from '../dom.js';
+import { badge, h, table, time } from '../dom.js';
 
 const RETRYABLE = new Set(['Failed', 'Exhausted']);
 
@@ -55,41 +55,22 @@ function payloadBlock(payload) {
 
 function attemptsTable(d) {
   if (!d.attemptLog.length) return h('p', { class: 'empty' }, 'No attempt has ended yet.');
-  return h(
-    'div',
-    { class: 'table-wrap' },
-    h(
-      'table',
-      { id: 'attempts' },
+  return table(
+    ['Series', 'Attempt', 'At', 'Outcome', 'HTTP status', 'Latency', 'Error'],
+    d.attemptLog.map((a) =>
       h(
-        'thead',
+        'tr',
         {},
-        h(
-          'tr',
-          {},
-          ['Series', 'Attempt', 'At', 'Outcome', 'HTTP status', 'Latency', 'Error'].map((t) =>
-            h('th', { scope: 'col' }, t),
-          ),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        d.attemptLog.map((a) =>
-          h(
-            'tr',
-            {},
-            h('td', { class: 'num' }, a.series),
-            h('td', { class: 'num' }, a.attempt),
-            h('td', {}, time(a.at)),
-            h('td', {}, badge(a.outcome)),
-            h('td', { class: 'num' }, a.statusCode ?? h('span', { class: 'muted' }, 'no answer')),
-            h('td', { class: 'num' }, `${a.durationMs} ms`),
-            h('td', {}, a.error ?? h('span', { class: 'muted' }, '—')),
-          ),
-        ),
+        h('td', { class: 'num' }, a.series),
+        h('td', { class: 'num' }, a.attempt),
+        h('td', {}, time(a.at)),
+        h('td', {}, badge(a.outcome)),
+        h('td', { class: 'num' }, a.statusCode ?? h('span', { class: 'muted' }, 'no answer')),
+        h('td', { class: 'num' }, `${a.durationMs} ms`),
+        h('td', {}, a.error ?? h('span', { class: 'muted' }, '—')),
       ),
     ),
+    { id: 'attempts' },
   );
 }
 

@@ -1,7 +1,7 @@
 // The company's webhook subscriptions: state, disable time and reason; register, delete, replace, recover,
 // rotate the signing secret.
 import { api, ApiError } from '../api.js';
-import { badge, dialog, h, isoOf, localOf, notice, time, timeText } from '../dom.js';
+import { badge, dialog, formDialog, h, isoOf, localOf, notice, table, time, timeText } from '../dom.js';
 
 /** Every subscription of the company (the list is paged: all pages are read). */
 async function allSubscriptions() {
@@ -76,26 +76,10 @@ function confirmDialog(title, text, action) {
 /** Recover: every event the URL missed since a time, queued as new deliveries. */
 function recoverDialog(sub) {
   const since = sub.DisabledAt ?? new Date(Date.now() - 24 * 3600_000).toISOString();
-  return dialog('Recover missed events', (close) => {
-    const status = h('div', { 'aria-live': 'polite' });
-    const form = h(
-      'form',
-      {
-        onsubmit: async (e) => {
-          e.preventDefault();
-          try {
-            const res = await api('POST', `/webhooks/${sub.id}/recover`, { since: isoOf(form.since.value) });
-            close(res);
-          } catch (err) {
-            status.replaceChildren(notice(err.message, 'error'));
-          }
-        },
-      },
-      h(
-        'p',
-        {},
-        'Events of this subscription’s types that its URL did not receive since this time (at most 30 days back) are sent again.',
-      ),
+  return formDialog('Recover missed events', {
+    intro:
+      'Events of this subscription’s types that its URL did not receive since this time (at most 30 days back) are sent again.',
+    fields: [
       h('label', { for: 'since' }, 'Since'),
       h('input', {
         id: 'since',
@@ -105,15 +89,9 @@ function recoverDialog(sub) {
         required: true,
         value: localOf(since),
       }),
-      status,
-      h(
-        'div',
-        { class: 'actions' },
-        h('button', { type: 'button', class: 'button', onclick: () => close() }, 'Cancel'),
-        h('button', { type: 'submit', class: 'button primary' }, 'Recover'),
-      ),
-    );
-    return form;
+    ],
+    submitText: 'Recover',
+    submit: (form) => api('POST', `/webhooks/${sub.id}/recover`, { since: isoOf(form.since.value) }),
   });
 }
 
@@ -127,41 +105,20 @@ const GRACE_CHOICES = [
 
 /** Rotate: a new signing secret; the previous one keeps signing for the grace chosen. */
 function rotateDialog(sub) {
-  return dialog('Rotate the signing secret', (close) => {
-    const status = h('div', { 'aria-live': 'polite' });
-    const form = h(
-      'form',
-      {
-        onsubmit: async (e) => {
-          e.preventDefault();
-          try {
-            const gracePeriodSeconds = Number(form.grace.value);
-            close(await api('POST', `/webhooks/${sub.id}/rotate-secret`, { gracePeriodSeconds }));
-          } catch (err) {
-            status.replaceChildren(notice(err.message, 'error'));
-          }
-        },
-      },
-      h(
-        'p',
-        {},
-        'A new signing secret replaces the current one. During the grace every delivery carries both signatures, so you can roll the new secret out to your receivers without missing one.',
-      ),
+  return formDialog('Rotate the signing secret', {
+    intro:
+      'A new signing secret replaces the current one. During the grace every delivery carries both signatures, so you can roll the new secret out to your receivers without missing one.',
+    fields: [
       h('label', { for: 'grace' }, 'Grace for the previous secret'),
       h(
         'select',
         { id: 'grace', name: 'grace' },
         GRACE_CHOICES.map(([value, text]) => h('option', { value, selected: value === '86400' }, text)),
       ),
-      status,
-      h(
-        'div',
-        { class: 'actions' },
-        h('button', { type: 'button', class: 'button', onclick: () => close() }, 'Cancel'),
-        h('button', { type: 'submit', class: 'button primary' }, 'Rotate'),
-      ),
-    );
-    return form;
+    ],
+    submitText: 'Rotate',
+    submit: (form) =>
+      api('POST', `/webhooks/${sub.id}/rotate-secret`, { gracePeriodSeconds: Number(form.grace.value) }),
   });
 }
 
@@ -303,26 +260,7 @@ export async function subscriptionsView(config, say) {
     { 'aria-labelledby': 'subs-title' },
     h('h1', { id: 'subs-title' }, 'Webhook subscriptions'),
     subs.length
-      ? h(
-          'div',
-          { class: 'table-wrap' },
-          h(
-            'table',
-            {},
-            h(
-              'thead',
-              {},
-              h(
-                'tr',
-                {},
-                ['URL', 'Event types', 'State', 'Disabled at', 'Reason', 'Created', 'Actions'].map((t) =>
-                  h('th', { scope: 'col' }, t),
-                ),
-              ),
-            ),
-            h('tbody', {}, rows),
-          ),
-        )
+      ? table(['URL', 'Event types', 'State', 'Disabled at', 'Reason', 'Created', 'Actions'], rows)
       : h('p', { class: 'empty card' }, 'No subscriptions yet. Register one below.'),
     registerForm(config, reload),
   );
