@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { openApiDocument } from '@travel/contracts';
 import { AppError, apiRouter } from '@travel/platform';
 import type { KeyCheck } from '../app/key-check';
+import { callerOfKey } from '../http/key-auth';
 import { ConsoleSessions } from './cookie-auth';
 import { foreignOriginReason } from './csrf';
 
@@ -92,17 +93,7 @@ export function consoleRoutes({ sessions, keys, clientKey }: ConsoleRouteOptions
           throw new AppError('VALIDATION_FAILED', 'Send {"apiKey": "<key>"} as application/json.', {
             apiKey: ['required'],
           });
-        const checked = await keys.check(apiKey.trim(), clientKey(req, res)).catch(() => {
-          throw new AppError('SERVICE_UNAVAILABLE', 'The API key could not be checked; try again.');
-        });
-        if (checked.outcome === 'limited') {
-          res.setHeader('retry-after', String(checked.retryAfterSeconds));
-          throw new AppError(
-            'RATE_LIMITED',
-            `Too many unknown API keys from this address; retry in ${checked.retryAfterSeconds} s.`,
-          );
-        }
-        if (checked.outcome !== 'caller') throw new AppError('UNAUTHORIZED', 'The API key is unknown or revoked.');
+        await callerOfKey(keys, apiKey.trim(), clientKey(req, res), res);
         const { session, cookieValue } = sessions.seal.issue(apiKey.trim());
         sessions.setCookie(req, res, cookieValue, session.expiresAt);
         res

@@ -31,6 +31,7 @@ import { isApiPath, isOperationalPath, ownerOf, type Upstream } from '../domain/
 import type { KeyResolver } from '../infra/key-resolver';
 import { apiReferenceRoutes } from './api-reference';
 import { CallerTokens } from './caller-token';
+import { callerOfKey } from './key-auth';
 import { forward } from './proxy';
 
 export interface GatewayOptions {
@@ -138,23 +139,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
       if (!key)
         throw new AppError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <key>" or "X-Api-Key: <key>".');
       const client = clientKeyOf(req, res, trustedProxyHops);
-      let checked;
-      try {
-        checked = await keys.check(key, client);
-      } catch {
-        throw new AppError('SERVICE_UNAVAILABLE', 'The API key could not be checked; try again.');
-      }
-      if (checked.outcome === 'malformed')
-        throw new AppError('UNAUTHORIZED', 'This is not an API key: keys are "tek_" and 43 characters of base64url.');
-      if (checked.outcome === 'limited') {
-        res.setHeader('retry-after', String(checked.retryAfterSeconds));
-        throw new AppError(
-          'RATE_LIMITED',
-          `Too many unknown API keys from this address; retry in ${checked.retryAfterSeconds} s.`,
-        );
-      }
-      if (checked.outcome === 'unknown') throw new AppError('UNAUTHORIZED', 'The API key is unknown or revoked.');
-      const { caller } = checked;
+      const caller = await callerOfKey(keys, key, client, res);
       const wait = limiter.take(caller.apiKeyId);
       if (wait > 0) {
         res.setHeader('retry-after', String(wait));
