@@ -1646,6 +1646,8 @@ export interface components {
             pageSize: number;
             total: number;
             totalPages: number;
+            /** @description Lists with `updatedSince` and `cursor`: the `cursor` of the next page in delta-sync order; null on the last page and when paging by number. */
+            nextCursor?: string | null;
         };
         /** @enum {string} */
         WebhookEventType: "entry.approved" | "entry.paidout" | "entry.created" | "entry.updated" | "employee.created" | "employee.updated";
@@ -3390,6 +3392,14 @@ export interface components {
         };
     };
     responses: {
+        /** @description Not modified: the answer would be the one whose `ETag` the request named in `If-None-Match` */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The operation was removed (`GONE`); `detail` names the operation that replaces it */
         Gone: {
             headers: {
@@ -3491,6 +3501,12 @@ export interface components {
         /** @description Page number, from 1 */
         Page: number;
         PageSize: number;
+        /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+        UpdatedSince: string;
+        /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+        Cursor: string;
+        /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+        IfNoneMatch: string;
         /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
         SearchQuery: string;
         SvcEvent: components["schemas"]["WebhookEventType"];
@@ -3509,7 +3525,10 @@ export interface components {
             };
         };
     };
-    headers: never;
+    headers: {
+        /** @description Weak validator of this answer, from the company's versions of the data it shows and the caller's view (permissions and employee): send it as `If-None-Match` to get 304 while nothing changed. */
+        ETag: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3768,8 +3787,15 @@ export interface operations {
                 email?: string;
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3778,6 +3804,7 @@ export interface operations {
             /** @description Paged employees */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3786,6 +3813,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3826,7 +3854,10 @@ export interface operations {
     getEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -3837,12 +3868,14 @@ export interface operations {
             /** @description The full employee record, or its summary (see above) */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EmployeeView"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3890,7 +3923,10 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -3901,6 +3937,7 @@ export interface operations {
             /** @description Paged changes, newest first */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3909,6 +3946,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3927,8 +3965,15 @@ export interface operations {
                 parentId?: components["schemas"]["Id"];
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3937,6 +3982,7 @@ export interface operations {
             /** @description Paged departments */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3945,6 +3991,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -3984,7 +4031,10 @@ export interface operations {
     getDepartment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -3995,12 +4045,14 @@ export interface operations {
             /** @description The department */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Department"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4077,8 +4129,15 @@ export interface operations {
                 isActive?: boolean;
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4087,6 +4146,7 @@ export interface operations {
             /** @description Paged cost centers */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4095,6 +4155,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -4134,7 +4195,10 @@ export interface operations {
     getCostCenter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -4145,12 +4209,14 @@ export interface operations {
             /** @description The cost center */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CostCenter"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4221,7 +4287,10 @@ export interface operations {
     getCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4230,12 +4299,14 @@ export interface operations {
             /** @description The caller's company profile */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Company"];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4252,7 +4323,10 @@ export interface operations {
                 /** @description true for revoked keys only, false for keys still in force only */
                 revoked?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4261,6 +4335,7 @@ export interface operations {
             /** @description Paged API keys */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4269,6 +4344,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
