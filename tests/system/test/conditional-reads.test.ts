@@ -92,7 +92,13 @@ describe('conditional reads and delta sync', () => {
       }
       return notModified;
     };
-    const [, ...notModified] = await Promise.all([writer, reader(path), reader(path), reader(listPath), reader(listPath)]);
+    const [, ...notModified] = await Promise.all([
+      writer,
+      reader(path),
+      reader(path),
+      reader(listPath),
+      reader(listPath),
+    ]);
     expect(notModified.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     // Quiet again: the last body read is current and its ETag answers 304.
     const last = await owner.get(path);
@@ -122,7 +128,8 @@ describe('conditional reads and delta sync', () => {
     await new Promise((resolve) => setTimeout(resolve, 5)); // editedAt has millisecond precision
     const since = new Date().toISOString();
     const changed = [people[4], people[1], people[3]];
-    for (const p of changed) expect((await t.put(`/api/v1/employees/${p.id}`, { ...writable(p), position: 'New' })).status).toBe(200);
+    for (const p of changed)
+      expect((await t.put(`/api/v1/employees/${p.id}`, { ...writable(p), position: 'New' })).status).toBe(200);
 
     const first = await t.get(`/api/v1/employees?updatedSince=${since}&pageSize=2`);
     expect(first.status === 200 ? '' : first.text).toBe('');

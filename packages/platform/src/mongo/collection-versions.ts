@@ -74,7 +74,8 @@ export class CollectionVersions {
       },
       { upsert: true },
     );
-    const end = () => this.docs.updateOne({ _id, tenantId }, { $inc: { v: 1 }, $unset: { [`pending.${writeId}`]: '' } });
+    const end = () =>
+      this.docs.updateOne({ _id, tenantId }, { $inc: { v: 1 }, $unset: { [`pending.${writeId}`]: '' } });
     let result: T;
     try {
       result = await write();

@@ -19,7 +19,8 @@ export interface ListPage<T> extends Page<T> {
   nextCursor: string | null;
 }
 
-const invalid = (field: string, message: string) => new AppError('VALIDATION_FAILED', undefined, { [field]: [message] });
+const invalid = (field: string, message: string) =>
+  new AppError('VALIDATION_FAILED', undefined, { [field]: [message] });
 
 /** page/pageSize as every list reads them, plus `updatedSince` and `cursor`; a cursor continues from page 1 only. */
 export function listRequest(query: Record<string, unknown>): ListRequest {
@@ -31,7 +32,8 @@ export function listRequest(query: Record<string, unknown>): ListRequest {
   }
   if (query.cursor !== undefined) {
     request.cursor = String(query.cursor);
-    if (request.page !== 1) throw invalid('page', 'must be 1 (or left out) with a cursor: the cursor says where to go on');
+    if (request.page !== 1)
+      throw invalid('page', 'must be 1 (or left out) with a cursor: the cursor says where to go on');
   }
   if (request.updatedSince && request.page !== 1)
     throw invalid('page', 'must be 1 (or left out) with updatedSince: follow nextCursor for the next page');
@@ -56,7 +58,8 @@ export function encodeCursor(position: CursorPosition, key: string): string {
   return Buffer.from(JSON.stringify([position.editedAt.getTime(), position.id, key])).toString('base64url');
 }
 
-const BAD_CURSOR = 'is not a cursor of this query: pass nextCursor of the previous page unchanged, with the same filters';
+const BAD_CURSOR =
+  'is not a cursor of this query: pass nextCursor of the previous page unchanged, with the same filters';
 
 /** The position a cursor names, or 400 VALIDATION_FAILED under `cursor` (malformed, tampered, or another query's). */
 export function decodeCursor(cursor: string, key: string): CursorPosition {
@@ -147,7 +150,14 @@ export async function listPage<D extends { _id: string; editedAt: Date }, T>(
     ]);
     if (known === undefined) totals?.set(totalKey, state, counted);
     const total = pageTotal(counted, (page - 1) * pageSize, pageSize, docs.length);
-    return { items: (docs as D[]).map(map), page, pageSize, total, totalPages: Math.ceil(total / pageSize), nextCursor: null };
+    return {
+      items: (docs as D[]).map(map),
+      page,
+      pageSize,
+      total,
+      totalPages: Math.ceil(total / pageSize),
+      nextCursor: null,
+    };
   }
 
   const after = request.cursor ? decodeCursor(request.cursor, key) : undefined;

@@ -79,7 +79,8 @@ export class TenantScope<T extends { tenantId: string }> {
 
   /** A query to chain (`.lean()`); not on a versioned collection, whose writes must be bracketed (0155). */
   findOneAndUpdate(extra: FilterQuery<T>, update: UpdateQuery<T>, options: QueryOptions<T> = {}) {
-    if (this.versions) throw new TenantScopeError(`findOneAndUpdate on the versioned ${this.collection}: use updateOne`);
+    if (this.versions)
+      throw new TenantScopeError(`findOneAndUpdate on the versioned ${this.collection}: use updateOne`);
     return this.model.findOneAndUpdate(this.filter(extra), update, options);
   }
 
