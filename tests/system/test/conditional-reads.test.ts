@@ -157,7 +157,9 @@ describe('conditional reads and delta sync', () => {
     const cursor: string = first.body.nextCursor;
     expect(cursor).toEqual(expect.any(String));
     const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString());
-    const altered = Buffer.from(JSON.stringify([decoded[0], decoded[1], 'another-query'])).toString('base64url');
+    const altered = Buffer.from(JSON.stringify([decoded[0], decoded[1], 'another-query', decoded[3]])).toString(
+      'base64url',
+    );
     for (const [bad, query] of [
       ['not a cursor!', `updatedSince=${since}`],
       ['bm90IGpzb24', `updatedSince=${since}`],

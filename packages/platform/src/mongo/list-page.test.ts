@@ -31,7 +31,11 @@ describe('listRequest: page, updatedSince and cursor as every list reads them', 
 
 describe('cursors: opaque, and refused for another query', () => {
   const key = queryKey({ status: 'Active' }, new Date('2026-11-26T00:00:00Z'));
-  const position = { editedAt: new Date('2026-11-26T05:06:07.089Z'), id: '6f1c1d2e-0000-4000-8000-000000000001' };
+  const position = {
+    editedAt: new Date('2026-11-26T05:06:07.089Z'),
+    id: '6f1c1d2e-0000-4000-8000-000000000001',
+    total: 120,
+  };
 
   it('comes back as the position it was made of', () => {
     const cursor = encodeCursor(position, key);
@@ -49,8 +53,9 @@ describe('cursors: opaque, and refused for another query', () => {
     ['not base64url', 'a b+c'],
     ['no JSON', Buffer.from('nope').toString('base64url')],
     ['not the shape', Buffer.from(JSON.stringify({ a: 1 })).toString('base64url')],
-    ['no instant', Buffer.from(JSON.stringify(['x', 'id', 'k'])).toString('base64url')],
-    ['an empty id', Buffer.from(JSON.stringify([1, '', 'k'])).toString('base64url')],
+    ['no instant', Buffer.from(JSON.stringify(['x', 'id', 'k', 1])).toString('base64url')],
+    ['an empty id', Buffer.from(JSON.stringify([1, '', 'k', 1])).toString('base64url')],
+    ['a negative total', Buffer.from(JSON.stringify([1, 'id', 'k', -1])).toString('base64url')],
     ['too long', 'A'.repeat(201)],
   ])('refuses %s with 400 under cursor', (_what, cursor) => {
     expect(fieldError(() => decodeCursor(cursor, key))).toHaveProperty('cursor');

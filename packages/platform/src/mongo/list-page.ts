@@ -51,11 +51,15 @@ export function queryKey(filter: Record<string, unknown>, updatedSince?: Date): 
 interface CursorPosition {
   editedAt: Date;
   id: string;
+  /** The query's total as counted for its first page: later pages do not count again. */
+  total: number;
 }
 
-/** base64url of [editedAt in ms, id, query key]: opaque, and refused for another query. */
+/** base64url of [editedAt in ms, id, query key, total]: opaque, and refused for another query. */
 export function encodeCursor(position: CursorPosition, key: string): string {
-  return Buffer.from(JSON.stringify([position.editedAt.getTime(), position.id, key])).toString('base64url');
+  return Buffer.from(JSON.stringify([position.editedAt.getTime(), position.id, key, position.total])).toString(
+    'base64url',
+  );
 }
 
 const BAD_CURSOR =
@@ -72,15 +76,17 @@ export function decodeCursor(cursor: string, key: string): CursorPosition {
   }
   if (
     !Array.isArray(parsed) ||
-    parsed.length !== 3 ||
+    parsed.length !== 4 ||
     !Number.isSafeInteger(parsed[0]) ||
     typeof parsed[1] !== 'string' ||
     parsed[1].length === 0 ||
     parsed[1].length > 64 ||
-    parsed[2] !== key
+    parsed[2] !== key ||
+    !Number.isSafeInteger(parsed[3]) ||
+    (parsed[3] as number) < 0
   )
     throw invalid('cursor', BAD_CURSOR);
-  return { editedAt: new Date(parsed[0] as number), id: parsed[1] };
+  return { editedAt: new Date(parsed[0] as number), id: parsed[1], total: parsed[3] as number };
 }
 
 /**
@@ -118,7 +124,8 @@ export interface ListOptions {
 /**
  * One page of a tenant's list. In page-number order (`sort`) it skips to the page; with `updatedSince` or
  * a `cursor` it goes by (editedAt, _id) from where the cursor ended, never skipping. The total counts the
- * whole query (not what lies after the cursor), from `totals` while the collection did not change.
+ * whole query (not what lies after the cursor), from `totals` while the collection did not change; in delta
+ * sync it is counted for the first page and carried in the cursor (what the query held when the sync began).
  */
 export async function listPage<D extends { _id: string; editedAt: Date }, T>(
   scope: TenantScope<any>,
@@ -135,7 +142,8 @@ export async function listPage<D extends { _id: string; editedAt: Date }, T>(
     : filter;
   const key = queryKey(filter, request.updatedSince);
   const totalKey = `${scope.tenantId}|${scope.collection}|${key}`;
-  const known = totals?.get(totalKey, state);
+  const after = request.cursor ? decodeCursor(request.cursor, key) : undefined;
+  const known = after?.total ?? totals?.get(totalKey, state);
   const count = known !== undefined ? Promise.resolve(known) : scope.count(query).exec();
 
   if (!delta) {
@@ -160,7 +168,6 @@ export async function listPage<D extends { _id: string; editedAt: Date }, T>(
     };
   }
 
-  const after = request.cursor ? decodeCursor(request.cursor, key) : undefined;
   const position = after
     ? [{ $or: [{ editedAt: { $gt: after.editedAt } }, { editedAt: after.editedAt, _id: { $gt: after.id } }] }]
     : [];
@@ -186,6 +193,6 @@ export async function listPage<D extends { _id: string; editedAt: Date }, T>(
     pageSize,
     total,
     totalPages: Math.ceil(total / pageSize),
-    nextCursor: more ? encodeCursor({ editedAt: new Date(last.editedAt), id: last._id }, key) : null,
+    nextCursor: more ? encodeCursor({ editedAt: new Date(last.editedAt), id: last._id, total }, key) : null,
   };
 }
