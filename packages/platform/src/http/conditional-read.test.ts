@@ -64,6 +64,25 @@ describe('conditional reads from collection versions', () => {
     expect(produce).toHaveBeenCalledTimes(1);
   });
 
+  it('keeps the remembered bodies within their byte budget, oldest out first', async () => {
+    const reads = new ConditionalReads(fakeVersions({ employees: state(3) }), { totalBytes: 25, maxBytes: 20 });
+    const produce = jest.fn(async (n: number) => ({ n: 'x'.repeat(n) }));
+    const read = async (url: string, n: number) => {
+      const x = exchange(url);
+      await reads.answer(x.req, x.res, of, () => produce(n));
+    };
+    await read('/a', 1); // 9 bytes
+    await read('/b', 1); // 18 in all
+    await read('/c', 1); // 27: /a goes
+    await read('/big', 30); // larger than one body may be: not kept
+    await read('/b', 1);
+    await read('/c', 1);
+    expect(produce).toHaveBeenCalledTimes(4);
+    await read('/a', 1);
+    await read('/big', 30);
+    expect(produce).toHaveBeenCalledTimes(6);
+  });
+
   it('gives no version ETag while a write is in flight (the body goes out as produced)', async () => {
     const reads = new ConditionalReads(fakeVersions({ employees: state(4, false) }));
     const x = exchange('/api/v1/employees', '*');

@@ -27,20 +27,26 @@ export const callerView = (caller: { employeeId: string; permissions: readonly s
 /** The answer's producer gets the states read before it, so totals can be taken from their cache. */
 export type Produce = (states: ReadonlyMap<string, CollectionState>) => Promise<unknown>;
 
-/** Bodies a client may ask for again: bounded, by ETag (the version, URL and view are in it). */
+/** Bodies a client may ask for again, by ETag (the version, URL and view are in it): bounded in bytes, oldest out first. */
 class BodyCache {
   private readonly bodies = new Map<string, string>();
+  private bytes = 0;
   constructor(
-    private readonly capacity: number,
-    private readonly maxBytes: number,
+    private readonly maxTotal: number,
+    private readonly maxOne: number,
   ) {}
   get(tag: string): string | undefined {
     return this.bodies.get(tag);
   }
   set(tag: string, body: string): void {
-    if (body.length > this.maxBytes) return;
-    if (this.bodies.size >= this.capacity) this.bodies.delete(this.bodies.keys().next().value as string);
+    if (body.length > this.maxOne || this.bodies.has(tag)) return;
     this.bodies.set(tag, body);
+    this.bytes += body.length;
+    for (const [oldest, gone] of this.bodies) {
+      if (this.bytes <= this.maxTotal) break;
+      this.bodies.delete(oldest);
+      this.bytes -= gone.length;
+    }
   }
 }
 
@@ -59,9 +65,9 @@ export class ConditionalReads {
 
   constructor(
     private readonly versions: CollectionVersions,
-    { entries = 1000, maxBytes = 256 * 1024 } = {},
+    { totalBytes = 32 * 1024 * 1024, maxBytes = 256 * 1024 } = {},
   ) {
-    this.cache = new BodyCache(entries, maxBytes);
+    this.cache = new BodyCache(totalBytes, maxBytes);
   }
 
   /** Weak: the same version gives an equivalent body, not necessarily the same bytes (compression, key order). */
