@@ -2,7 +2,12 @@ import type { Request, Response } from 'express';
 import type { CollectionState, CollectionVersions } from '../mongo/collection-versions';
 import { callerView, ConditionalReads, noneMatch } from './conditional-read';
 
-const state = (version: number, settled = true): CollectionState => ({ epoch: 'e1', version, settled });
+const state = (version: number, pending = 0): CollectionState => ({
+  epoch: 'e1',
+  version,
+  settled: pending === 0,
+  pending,
+});
 
 function fakeVersions(states: Record<string, CollectionState>) {
   return { state: jest.fn(async (_t: string, c: string) => states[c]!) } as unknown as CollectionVersions;
@@ -83,13 +88,38 @@ describe('conditional reads from collection versions', () => {
     expect(produce).toHaveBeenCalledTimes(6);
   });
 
-  it('gives no version ETag while a write is in flight (the body goes out as produced)', async () => {
-    const reads = new ConditionalReads(fakeVersions({ employees: state(4, false) }));
-    const x = exchange('/api/v1/employees', '*');
+  it('gives no version ETag while a write is in flight and the last settled version was not read', async () => {
+    const reads = new ConditionalReads(fakeVersions({ employees: state(4, 1) }));
+    const x = exchange('/api/v1/employees');
     await reads.answer(x.req, x.res, of, async () => ({ items: [] }));
     expect(x.sent.status).toBe(200);
     expect(x.sent.json).toEqual({ items: [] });
     expect(x.headers.etag).toBeUndefined();
+  });
+
+  it('answers by the last settled version while the writes begun since are all in flight, not after one ended', async () => {
+    const versions = { employees: state(3) };
+    const reads = new ConditionalReads(fakeVersions(versions));
+    const produce = jest.fn(async () => ({ items: [versions.employees.version] }));
+    const first = exchange('/api/v1/employees');
+    await reads.answer(first.req, first.res, of, produce);
+    const tag = first.headers.etag!;
+
+    versions.employees = state(5, 2); // two writes began since version 3, none ended
+    const during = exchange('/api/v1/employees', tag);
+    await reads.answer(during.req, during.res, of, produce);
+    expect(during.sent.status).toBe(304);
+    const plain = exchange('/api/v1/employees');
+    await reads.answer(plain.req, plain.res, of, produce);
+    expect(plain.sent.body).toBe('{"items":[3]}');
+    expect(produce).toHaveBeenCalledTimes(1);
+
+    versions.employees = state(6, 1); // one of them ended: its client may have its answer
+    const after = exchange('/api/v1/employees', tag);
+    await reads.answer(after.req, after.res, of, produce);
+    expect(after.sent.status).toBe(200);
+    expect(after.sent.json).toEqual({ items: [6] });
+    expect(after.headers.etag).toBeUndefined();
   });
 
   it('makes ETags differ by version, URL, tenant and view', () => {
@@ -99,6 +129,7 @@ describe('conditional reads from collection versions', () => {
     expect(ConditionalReads.etag({ ...of, tenantId: 't2' }, '/a', [state(1)])).not.toBe(base);
     expect(ConditionalReads.etag({ ...of, view: 'e2|' }, '/a', [state(1)])).not.toBe(base);
     expect(ConditionalReads.etag(of, '/a', [{ ...state(1), epoch: 'e2' }])).not.toBe(base);
+    expect(ConditionalReads.etag(of, '/a', [state(2, 1)])).toBe(base); // a write in flight since version 1
   });
 
   it('a caller view is the employee and the permissions, in any order', () => {
@@ -108,11 +139,11 @@ describe('conditional reads from collection versions', () => {
     expect(a).not.toBe(callerView({ employeeId: 'y', permissions: ['A', 'B'] }));
   });
 
-  it('If-None-Match compares weakly, in lists, and * matches', () => {
+  it('If-None-Match compares weakly, in lists; * is not honoured', () => {
     expect(noneMatch('W/"a"', 'W/"a"')).toBe(true);
     expect(noneMatch('"a"', 'W/"a"')).toBe(true);
     expect(noneMatch('W/"b", W/"a"', 'W/"a"')).toBe(true);
-    expect(noneMatch('*', 'W/"a"')).toBe(true);
+    expect(noneMatch('*', 'W/"a"')).toBe(false);
     expect(noneMatch('W/"b"', 'W/"a"')).toBe(false);
     expect(noneMatch(undefined, 'W/"a"')).toBe(false);
   });

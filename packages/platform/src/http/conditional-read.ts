@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { CollectionState, CollectionVersions } from '../mongo/collection-versions';
+import { baseVersion, type CollectionState, type CollectionVersions } from '../mongo/collection-versions';
 
 // Conditional GETs from the collections' versions (docs/decisions/0155): the ETag is known before the data
 // is read, so `If-None-Match` is answered 304 with one point read of the version, and a body already sent
@@ -50,14 +50,14 @@ class BodyCache {
   }
 }
 
-/** Whether the request's If-None-Match names this (weak) ETag; `*` names any. Weak comparison (RFC 9110 13.1.2). */
+/**
+ * Whether the request's If-None-Match names this (weak) ETag, by weak comparison (RFC 9110 13.1.2). `*`
+ * is not honoured: it would promise that the record exists, which only reading it tells.
+ */
 export function noneMatch(header: string | undefined, tag: string): boolean {
   if (!header) return false;
   const opaque = tag.replace(/^W\//, '');
-  return header.split(',').some((t) => {
-    const candidate = t.trim();
-    return candidate === '*' || candidate.replace(/^W\//, '') === opaque;
-  });
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque);
 }
 
 export class ConditionalReads {
@@ -72,15 +72,17 @@ export class ConditionalReads {
 
   /** Weak: the same version gives an equivalent body, not necessarily the same bytes (compression, key order). */
   static etag(of: ReadOf, url: string, states: readonly CollectionState[]): string {
-    const versions = states.map((s) => `${s.epoch}.${s.version}`).join('-');
+    const versions = states.map((s) => `${s.epoch}.${baseVersion(s)}`).join('-');
     const scope = createHash('sha1').update(`${of.tenantId}|${url}|${of.view}`).digest('base64url').slice(0, 16);
     return `W/"${versions}-${scope}"`;
   }
 
   /**
    * Answers a GET: 304 when If-None-Match names the current ETag, the remembered body of this ETag, or
-   * the produced one. While a write is in flight there is no version ETag (express then tags the body
-   * by its hash, which is always right, but costs the read).
+   * the produced one. While writes are in flight the ETag is that of the last settled version as long as
+   * none of them has ended (`baseVersion`): a 304 or a remembered body of that version is then still an
+   * answer the writes in flight may come after. Otherwise the body is read and sent without a version ETag
+   * (express then tags it by its hash, which is always right, but costs the read).
    */
   async answer(req: Request, res: Response, of: ReadOf, produce: Produce): Promise<void> {
     const states = await Promise.all(of.collections.map((c) => this.versions.state(of.tenantId, c)));
@@ -88,13 +90,14 @@ export class ConditionalReads {
     res.vary('Authorization');
     res.vary('X-Api-Key');
     res.set('Cache-Control', 'private, no-cache');
-    if (!states.every((s) => s.settled)) {
-      res.json(await produce(byName));
-      return;
-    }
     const tag = ConditionalReads.etag(of, req.originalUrl, states);
     if (noneMatch(req.get('if-none-match'), tag)) {
       res.set('ETag', tag).status(304).end();
+      return;
+    }
+    const settled = states.every((s) => s.settled);
+    if (!settled && this.cache.get(tag) === undefined) {
+      res.json(await produce(byName));
       return;
     }
     let body = this.cache.get(tag);

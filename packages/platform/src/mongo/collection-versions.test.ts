@@ -56,6 +56,7 @@ describe('collection versions: every write bracketed by two bumps', () => {
       epoch: 'none',
       version: 0,
       settled: true,
+      pending: 0,
     });
   });
 
@@ -66,6 +67,7 @@ describe('collection versions: every write bracketed by two bumps', () => {
       epoch: 'ab',
       version: 7,
       settled: false,
+      pending: 1,
     });
     const past = new Date(Date.now() - 1);
     const { conn: dead, calls } = fakeConnection({ _id: 't1/employees', epoch: 'ab', v: 7, pending: { w1: past } });

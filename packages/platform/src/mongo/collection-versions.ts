@@ -21,7 +21,17 @@ export interface CollectionState {
   version: number;
   /** No write in flight: an ETag of this version is a promise about the data. */
   settled: boolean;
+  /** Writes in flight (begun, not ended). */
+  pending: number;
 }
+
+/**
+ * The last settled version while only writes that are still in flight began since: each `begin` adds one
+ * to the version and one pending write, each `end` (or dropped mark) adds one and takes one away, so
+ * `version - pending` stays at the settled version until the first write since ends (0155). None of those
+ * writes has been acknowledged yet, so an answer of that version is still a valid answer.
+ */
+export const baseVersion = (state: CollectionState): number => state.version - state.pending;
 
 interface VersionDoc {
   _id: string;
@@ -50,11 +60,11 @@ export class CollectionVersions {
   async state(tenantId: string, collection: string): Promise<CollectionState> {
     const _id = CollectionVersions.key(tenantId, collection);
     const doc = await this.docs.findOne({ _id, tenantId });
-    if (!doc) return { epoch: 'none', version: 0, settled: true };
+    if (!doc) return { epoch: 'none', version: 0, settled: true, pending: 0 };
     const pending = Object.entries(doc.pending ?? {});
     const expired = pending.filter(([, until]) => new Date(until).getTime() < Date.now()).map(([id]) => id);
     if (expired.length) void this.dropExpired(_id, tenantId, expired).catch(() => undefined);
-    return { epoch: doc.epoch, version: doc.v, settled: pending.length === 0 };
+    return { epoch: doc.epoch, version: doc.v, settled: pending.length === 0, pending: pending.length };
   }
 
   /**

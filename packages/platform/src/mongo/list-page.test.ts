@@ -66,14 +66,14 @@ describe('cursors: opaque, and refused for another query', () => {
 });
 
 describe('ListTotals: a total while the collection version stays', () => {
-  const at = (version: number, settled = true) => ({ epoch: 'e1', version, settled });
+  const at = (version: number, settled = true) => ({ epoch: 'e1', version, settled, pending: settled ? 0 : 1 });
   it('answers the total of the same version, not of another, nor while a write is in flight', () => {
     const totals = new ListTotals();
     totals.set('k', at(4), 200);
     expect(totals.get('k', at(4))).toBe(200);
     expect(totals.get('k', at(5))).toBeUndefined();
     expect(totals.get('k', at(4, false))).toBeUndefined();
-    expect(totals.get('k', { epoch: 'e2', version: 4, settled: true })).toBeUndefined();
+    expect(totals.get('k', { epoch: 'e2', version: 4, settled: true, pending: 0 })).toBeUndefined();
     totals.set('j', at(6, false), 7);
     expect(totals.get('j', at(6))).toBeUndefined();
   });
