@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import { decodeCursor, encodeCursor, listRequest, ListTotals, queryKey } from './list-page';
+import { decodeCursor, encodeCursor, listPage, listRequest, ListTotals, queryKey } from './list-page';
 
 const fieldError = (run: () => unknown): Record<string, string[]> | undefined => {
   try {
@@ -84,5 +84,59 @@ describe('ListTotals: a total while the collection version stays', () => {
     totals.set('c', at(1), 3);
     expect(totals.get('c', at(1))).toBe(3);
     expect([totals.get('a', at(1)), totals.get('b', at(1))]).toEqual([undefined, undefined]);
+  });
+});
+
+describe('listPage in delta sync: keyset pages, and a count only when there is a next page', () => {
+  const rows = Array.from({ length: 5 }, (_, i) => ({
+    _id: `id${i}`,
+    editedAt: new Date(Date.UTC(2026, 10, 26, 5, 0, i)),
+  }));
+  function fakeScope() {
+    const finds: Array<Record<string, unknown>> = [];
+    const scope = {
+      tenantId: 't1',
+      collection: 'employees',
+      count: jest.fn(() => ({ exec: async () => rows.length })),
+      find: (filter: Record<string, unknown>) => {
+        finds.push(filter);
+        let limit = Infinity;
+        const chain = {
+          sort: () => chain,
+          skip: () => chain,
+          limit: (n: number) => ((limit = n), chain),
+          lean: async () => rows.filter((r) => !filter.$and || r._id > 'id1').slice(0, limit),
+        };
+        return chain;
+      },
+    };
+    return { scope: scope as never, finds, count: scope.count };
+  }
+  const since = { updatedSince: new Date('2026-11-26T00:00:00Z') };
+
+  it('a delta within one page is its own total, uncounted', async () => {
+    const { scope, count } = fakeScope();
+    const page = await listPage(scope, {}, { page: 1, pageSize: 10, ...since }, { name: 1 }, (r) => r._id);
+    expect(page).toMatchObject({ items: ['id0', 'id1', 'id2', 'id3', 'id4'], total: 5, nextCursor: null });
+    expect(count).not.toHaveBeenCalled();
+  });
+
+  it('a longer delta is counted once; the next page takes the total from the cursor and starts after it', async () => {
+    const { scope, count, finds } = fakeScope();
+    const first = await listPage(scope, {}, { page: 1, pageSize: 2, ...since }, { name: 1 }, (r) => r._id);
+    expect(first).toMatchObject({ items: ['id0', 'id1'], total: 5, totalPages: 3 });
+    expect(count).toHaveBeenCalledTimes(1);
+    const next = await listPage(
+      scope,
+      {},
+      { page: 1, pageSize: 2, ...since, cursor: first.nextCursor! },
+      { name: 1 },
+      (r) => r._id,
+    );
+    expect(next).toMatchObject({ items: ['id2', 'id3'], total: 5 });
+    expect(count).toHaveBeenCalledTimes(1);
+    expect(finds[1]!.$and).toEqual([
+      { $or: [{ editedAt: { $gt: rows[1]!.editedAt } }, { editedAt: rows[1]!.editedAt, _id: { $gt: 'id1' } }] },
+    ]);
   });
 });

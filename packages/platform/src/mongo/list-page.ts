@@ -125,7 +125,8 @@ export interface ListOptions {
  * One page of a tenant's list. In page-number order (`sort`) it skips to the page; with `updatedSince` or
  * a `cursor` it goes by (editedAt, _id) from where the cursor ended, never skipping. The total counts the
  * whole query (not what lies after the cursor), from `totals` while the collection did not change; in delta
- * sync it is counted for the first page and carried in the cursor (what the query held when the sync began).
+ * sync it is counted for the first page (not at all when the first page is the last) and carried in the cursor
+ * (what the query held when the sync began).
  */
 export async function listPage<D extends { _id: string; editedAt: Date }, T>(
   scope: TenantScope<any>,
@@ -144,11 +145,11 @@ export async function listPage<D extends { _id: string; editedAt: Date }, T>(
   const totalKey = `${scope.tenantId}|${scope.collection}|${key}`;
   const after = request.cursor ? decodeCursor(request.cursor, key) : undefined;
   const known = after?.total ?? totals?.get(totalKey, state);
-  const count = known !== undefined ? Promise.resolve(known) : scope.count(query).exec();
+  const count = () => (known !== undefined ? Promise.resolve(known) : scope.count(query).exec());
 
   if (!delta) {
     const [counted, docs] = await Promise.all([
-      count,
+      count(),
       scope
         .find(filter)
         .sort(sort)
@@ -174,18 +175,18 @@ export async function listPage<D extends { _id: string; editedAt: Date }, T>(
   const keyset = position.length
     ? { ...query, $and: [...((query.$and as unknown[] | undefined) ?? []), ...position] }
     : query;
-  const [counted, docs] = await Promise.all([
-    count,
-    scope
-      .find(keyset)
-      .sort({ editedAt: 1, _id: 1 })
-      .limit(pageSize + 1)
-      .lean(),
-  ]);
-  if (known === undefined) totals?.set(totalKey, state, counted);
+  const docs = await scope
+    .find(keyset)
+    .sort({ editedAt: 1, _id: 1 })
+    .limit(pageSize + 1)
+    .lean();
   const items = (docs as D[]).slice(0, pageSize);
   const last = items[items.length - 1];
   const more = docs.length > pageSize && last !== undefined;
+  // A delta that fits in its first page is its own total: no count (on FerretDB a count over a range
+  // decodes the collection again, 0156).
+  const counted = !after && !more ? items.length : await count();
+  if (known === undefined) totals?.set(totalKey, state, counted);
   const total = Math.max(counted, items.length);
   return {
     items: items.map(map),
