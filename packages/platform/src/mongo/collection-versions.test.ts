@@ -40,6 +40,29 @@ describe('collection versions: every write bracketed by two bumps', () => {
     expect(calls).toEqual(['begin', 'end']);
   });
 
+  it('keeps the result of a write whose end fails (the mark expires instead)', async () => {
+    const { conn, collection } = fakeConnection();
+    collection.updateOne
+      .mockImplementationOnce(async () => ({ matchedCount: 1 }))
+      .mockImplementationOnce(async () => {
+        throw new Error('store away');
+      });
+    await expect(new CollectionVersions(conn).around('t1', 'employees', async () => 'written')).resolves.toBe(
+      'written',
+    );
+  });
+
+  it('ends a write mongoose refused before sending it', async () => {
+    const { conn, calls } = fakeConnection();
+    const invalid = Object.assign(new Error('firstName is required'), { name: 'ValidationError' });
+    await expect(
+      new CollectionVersions(conn).around('t1', 'employees', async () => {
+        throw invalid;
+      }),
+    ).rejects.toBe(invalid);
+    expect(calls).toEqual(['begin', 'end']);
+  });
+
   it('leaves a write of unknown outcome pending (it may still land)', async () => {
     const { conn, calls } = fakeConnection();
     await expect(

@@ -41,9 +41,14 @@ interface VersionDoc {
   pending?: Record<string, Date>;
 }
 
-/** Whether a failed write certainly did not land: the server answered it (a timeout or a lost socket may still land). */
-const answeredByServer = (err: unknown): boolean =>
-  typeof err === 'object' && err !== null && (err as { name?: string }).name === 'MongoServerError';
+/**
+ * Whether a failed write certainly did not land: the server refused it, or mongoose did before sending it.
+ * A time-out or a lost connection may still land.
+ */
+const certainlyNotWritten = (err: unknown): boolean =>
+  typeof err === 'object' &&
+  err !== null &&
+  ['MongoServerError', 'ValidationError', 'CastError'].includes((err as { name?: string }).name ?? '');
 
 export class CollectionVersions {
   constructor(private readonly conn: Connection) {}
@@ -84,13 +89,16 @@ export class CollectionVersions {
       },
       { upsert: true },
     );
+    // An `end` that fails leaves the mark to expire (PENDING_WRITE_MS): the write's own outcome stands.
     const end = () =>
-      this.docs.updateOne({ _id, tenantId }, { $inc: { v: 1 }, $unset: { [`pending.${writeId}`]: '' } });
+      this.docs
+        .updateOne({ _id, tenantId }, { $inc: { v: 1 }, $unset: { [`pending.${writeId}`]: '' } })
+        .catch(() => undefined);
     let result: T;
     try {
       result = await write();
     } catch (err) {
-      if (answeredByServer(err)) await end();
+      if (certainlyNotWritten(err)) await end();
       throw err;
     }
     await end();
