@@ -182,7 +182,8 @@ REFERENCE = r"of this company|does not exist|no such \w+ in the company"
 # this for binary numbers (0.1 * 3 is not a multiple of 0.1), so the contract says it in words.
 PRECISION = r"must have at most \d+ decimal(s| places)|must be a whole number|at most 15 significant digits"
 # Amounts have the minor digits of their currency (another field); an entry keeps its employee.
-MONEY_RULES = r"decimals in [A-Z]{3}|not enabled|published no rate|" + PRECISION
+# An amount's bound in the base currency depends on the day's rate (0107): "must be <= … once converted".
+MONEY_RULES = r"decimals in [A-Z]{3}|not enabled|published no rate|once converted into [A-Z]{3}|" + PRECISION
 # A per-diem row's times and allocations against each other and the calendar: a trip of at most a year,
 # a night inside the row and long enough, meal days that are days of the row, one entry per row, a market's
 # own lump sums, an override with its amount and reason, and a day that exists in its month (a pattern
