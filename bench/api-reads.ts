@@ -19,6 +19,13 @@
 // made, none exported); by default they run without it.
 // --rate: requests per second offered (autocannon's overallRate) instead of a closed loop: CPU per request
 // compared at the same load, below saturation. --paths: only some of the two paths.
+// Issue 25's scenarios (in --paths; all by default), after the rounds, against the same bare ceiling:
+//   page304   GET of the employees page with If-None-Match of its current ETag (answered 304), through the
+//             gateway and straight to the service;
+//   changing  the employees page through the gateway while employees are updated through it
+//             (--writes-per-sec, 10 by default): the answers must follow the writes;
+//   sync      delta sync: --sync-employees (10,000) employees in a company of their own, --sync-changed (100)
+//             of them updated, then `updatedSince` + `nextCursor` pages of 100: the requests it takes.
 // --count-commands: the employees service counts its store commands (driver command monitoring); after the
 // warm-up, 50 requests one at a time per path give the commands per request. Monitoring decodes every reply
 // a second time, so the timed figures of such a run are not comparable with others.
@@ -47,7 +54,12 @@ const CONNECTIONS = opt('connections', 64);
 const EMPLOYEES = opt('employees', 40);
 /** Requests per second offered in all (autocannon's overallRate); 0: closed loop, as fast as answered. */
 const RATE = opt('rate', 0);
-const ONLY = argv.includes('--paths') ? argv[argv.indexOf('--paths') + 1]!.split(',') : ['company', 'page'];
+const ONLY = argv.includes('--paths')
+  ? argv[argv.indexOf('--paths') + 1]!.split(',')
+  : ['company', 'page', 'page304', 'changing', 'sync'];
+const WRITES_PER_SEC = opt('writes-per-sec', 10);
+const SYNC_EMPLOYEES = opt('sync-employees', 10_000);
+const SYNC_CHANGED = opt('sync-changed', 100);
 const PROFILE = argv.includes('--profile');
 const COUNT_COMMANDS = argv.includes('--count-commands');
 const OTEL = argv.includes('--otel');
@@ -297,6 +309,15 @@ async function main(): Promise<void> {
       ),
     );
 
+    const scenarios = await issue25Scenarios({
+      gateway,
+      employees,
+      auth,
+      direct,
+      bareOf: (path: string) => summary.find((x) => x.path === path)?.bare.requestsPerSec,
+      run,
+    });
+
     // The gateway alone (over the bare express), profiled during a gw-bare run.
     async function profileGatewayOverBare(path: string) {
       const file = join(STATE, `gw-bare-${paths.indexOf(path)}.cpuprofile`);
@@ -344,8 +365,12 @@ async function main(): Promise<void> {
         logLevel: LOG_LEVEL,
         countCommands: COUNT_COMMANDS,
         otel: OTEL,
+        writesPerSec: WRITES_PER_SEC,
+        syncEmployees: SYNC_EMPLOYEES,
+        syncChanged: SYNC_CHANGED,
       },
       summary,
+      scenarios,
       ...(COUNT_COMMANDS ? { storeCommandsPerRequest: storeCommands } : {}),
       runs,
       profiles,
@@ -357,6 +382,151 @@ async function main(): Promise<void> {
       await ask(c.proc, { type: 'stop' }, 'stopped', 10_000).catch(() => c.proc.kill());
     await stopEnv();
   }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const PAGE = '/api/v1/employees?page=1&pageSize=20';
+
+interface Scenarios {
+  gateway: Child;
+  employees: Child;
+  auth: Record<string, string>;
+  direct: () => Record<string, string>;
+  bareOf: (path: string) => number | undefined;
+  run: (
+    target: { target: string; base: string; headers: () => Record<string, string> },
+    path: string,
+    seconds: number,
+  ) => Promise<Run>;
+}
+
+/** Issue 25: conditional reads answered 304, reads of a changing collection, and a delta sync. */
+async function issue25Scenarios({ gateway, employees, auth, direct, bareOf, run }: Scenarios) {
+  const out: Record<string, unknown> = {};
+  const bare = bareOf(PAGE);
+  const rounds = async (target: Parameters<Scenarios['run']>[0], during?: () => () => Promise<number>) => {
+    const runs: Array<Run & { writes?: number }> = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      await sleep(2000);
+      const stop = during?.();
+      const r: Run & { writes?: number } = await run(target, PAGE, SECONDS);
+      if (stop) r.writes = await stop();
+      runs.push(r);
+      log(
+        `round ${round} ${PAGE} ${target.target}: ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, errors ${r.errors}${r.writes !== undefined ? `, writes ${r.writes}` : ''}; load ${load()[0]}`,
+      );
+    }
+    const rps = median(runs.map((r) => r.requestsPerSec));
+    return {
+      requestsPerSec: rps,
+      p50Ms: median(runs.map((r) => r.p50Ms)),
+      p99Ms: median(runs.map((r) => r.p99Ms)),
+      ratioToBare: bare ? round2(rps / bare) : null,
+      runs,
+    };
+  };
+  if (ONLY.includes('page304')) {
+    const tagged = await fetch(`${gateway.url}${PAGE}`, { headers: auth });
+    const etag = tagged.headers.get('etag') ?? '';
+    await tagged.arrayBuffer();
+    const check = await fetch(`${gateway.url}${PAGE}`, { headers: { ...auth, 'if-none-match': etag } });
+    if (check.status !== 304) throw new Error(`page304: expected 304, got ${check.status}`);
+    out.page304 = {
+      gateway: await rounds({
+        target: 'gateway-304',
+        base: gateway.url,
+        headers: () => ({ ...auth, 'if-none-match': etag }),
+      }),
+      service: await rounds({
+        target: 'service-304',
+        base: employees.url,
+        headers: () => ({ ...direct(), 'if-none-match': etag }),
+      }),
+    };
+  }
+  if (ONLY.includes('changing')) {
+    const list = (await (await fetch(`${gateway.url}/api/v1/employees?pageSize=100`, { headers: auth })).json()) as {
+      items: Array<{ id: string; firstName: string; lastName: string; email: string | null }>;
+    };
+    const writer = () => {
+      let stopped = false;
+      let writes = 0;
+      const loop = (async () => {
+        for (let n = 0; !stopped; n++) {
+          const started = Date.now();
+          const e = list.items[n % list.items.length]!;
+          const res = await fetch(`${gateway.url}/api/v1/employees/${e.id}`, {
+            method: 'PUT',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify({ firstName: e.firstName, lastName: e.lastName, email: e.email, position: `p${n}` }),
+          });
+          await res.arrayBuffer();
+          if (res.status !== 200) throw new Error(`changing: PUT ${res.status}`);
+          writes++;
+          await sleep(Math.max(0, 1000 / WRITES_PER_SEC - (Date.now() - started)));
+        }
+      })();
+      return async () => {
+        stopped = true;
+        await loop;
+        return writes;
+      };
+    };
+    out.changing = {
+      writesPerSec: WRITES_PER_SEC,
+      gateway: await rounds({ target: 'gateway-changing', base: gateway.url, headers: () => auth }, writer),
+    };
+  }
+  if (ONLY.includes('sync')) out.sync = await deltaSync(gateway, employees);
+  log(`issue 25 scenarios: ${JSON.stringify(out, (k, v) => (k === 'runs' ? undefined : v))}`);
+  return out;
+}
+
+/** A partner's copy of SYNC_EMPLOYEES employees brought up to date after SYNC_CHANGED changes. */
+async function deltaSync(gateway: Child, employees: Child) {
+  const tenant = await ask<{ apiKey: string; tenantId: string }>(employees.proc, { type: 'seed' }, 'seeded');
+  const auth = { authorization: `Bearer ${tenant.apiKey}` };
+  const seededAt = Date.now();
+  const { ids } = await ask<{ ids: string[] }>(
+    employees.proc,
+    { type: 'seed-employees', tenantId: tenant.tenantId, count: SYNC_EMPLOYEES },
+    'seeded-employees',
+    600_000,
+  );
+  log(`sync: ${ids.length} employees inserted in ${Date.now() - seededAt} ms`);
+  await sleep(5);
+  const since = new Date().toISOString();
+  const changed = ids.filter((_, i) => i % Math.floor(ids.length / SYNC_CHANGED) === 0).slice(0, SYNC_CHANGED);
+  for (const [n, id] of changed.entries()) {
+    const res = await fetch(`${gateway.url}/api/v1/employees/${id}`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ firstName: `Sync${n}`, lastName: 'Changed' }),
+    });
+    if (res.status !== 200) throw new Error(`sync: PUT ${res.status} ${await res.text()}`);
+  }
+  const started = performance.now();
+  const seen = new Set<string>();
+  let requests = 0;
+  for (let cursor: string | null = null; ;) {
+    const url: string = `${gateway.url}/api/v1/employees?updatedSince=${since}&pageSize=100${cursor ? `&cursor=${cursor}` : ''}`;
+    const res = await fetch(url, { headers: auth });
+    requests++;
+    if (res.status !== 200) throw new Error(`sync: GET ${res.status} ${await res.text()}`);
+    const page = (await res.json()) as { items: Array<{ id: string }>; nextCursor: string | null };
+    for (const item of page.items) seen.add(item.id);
+    cursor = page.nextCursor;
+    if (!cursor) break;
+  }
+  const missing = changed.filter((id) => !seen.has(id)).length;
+  return {
+    employees: ids.length,
+    changed: changed.length,
+    requests,
+    received: seen.size,
+    missing,
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 main().then(

@@ -8,8 +8,10 @@
 //   BENCH_ROLE=bare       a bare express answering the JSON bodies in BENCH_BODIES (path → body), the ceiling;
 //                         with BENCH_CALLER, also the gateway's key lookup (so a gateway can run over it).
 // IPC: child → { type: 'ready', url, pid }; parent → { type: 'profile-start' | 'profile-stop', file } |
-// { type: 'seed', employees } | { type: 'commands' } (employees only: store commands sent so far, by name,
+// { type: 'seed', employees } | { type: 'seed-employees', tenantId, count } (employees only: `count` employees
+// inserted straight into the store, for the delta-sync scenario; answers their ids) | { type: 'commands' } (employees only: store commands sent so far, by name,
 // from the driver's command monitoring) | { type: 'stop' }.
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +20,7 @@ import express from 'express';
 import { startEmployeesService } from '../../services/employees/src/service';
 import { createTenant } from '../../services/employees/src/app/tenants';
 import { employeesRepositories } from '../../services/employees/src/infra/repositories';
+import { emailKeyOf } from '../../services/employees/src/domain/employee';
 import { startEntriesService } from '../../services/entries/src/service';
 import { startGateway } from '../../services/gateway/src/service';
 import { start as startReferenceFx } from '../../services/reference-fx/src/service';
@@ -84,6 +87,35 @@ async function main(): Promise<void> {
     } else if (m.type === 'seed') {
       const created = await createTenant(employeesRepositories(running.deps.mongo), { name: 'Bench', market: 'CZ' });
       process.send!({ type: 'seeded', apiKey: created.apiKey, tenantId: created.tenantId });
+    } else if (m.type === 'seed-employees') {
+      const { tenantId, count } = m as unknown as { tenantId: string; count: number };
+      const scope = employeesRepositories(running.deps.mongo).employees.of(tenantId as never);
+      const ids: string[] = [];
+      for (let i = 0; i < count; i += 1000) {
+        const now = new Date();
+        const docs = Array.from({ length: Math.min(1000, count - i) }, (_, j) => {
+          const _id = randomUUID();
+          ids.push(_id);
+          const n = i + j;
+          return {
+            _id,
+            firstName: `Sync${n}`,
+            lastName: 'Bench',
+            email: null,
+            emailKey: emailKeyOf({ _id, email: null }),
+            status: 'Active',
+            isArchived: false,
+            isAccountOwner: false,
+            costCenterIds: [],
+            permissions: [],
+            rev: 0,
+            createdAt: now,
+            editedAt: now,
+          };
+        });
+        await scope.insertMany(docs as never);
+      }
+      process.send!({ type: 'seeded-employees', ids });
     } else if (m.type === 'commands') {
       process.send!({ type: 'commands', commands: { ...commands } });
     } else if (m.type === 'stop') {

@@ -1677,6 +1677,8 @@ export interface components {
             pageSize: number;
             total: number;
             totalPages: number;
+            /** @description Lists with `updatedSince` and `cursor`: the `cursor` of the next page in delta-sync order; null on the last page and when paging by number. */
+            nextCursor?: string | null;
         };
         /** @enum {string} */
         WebhookEventType: "entry.approved" | "entry.paidout" | "entry.created" | "entry.updated" | "employee.created" | "employee.updated";
@@ -3434,6 +3436,14 @@ export interface components {
         };
     };
     responses: {
+        /** @description Not modified: the answer would be the one whose `ETag` the request named in `If-None-Match` */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The operation was removed (`GONE`); `detail` names the operation that replaces it */
         Gone: {
             headers: {
@@ -3535,6 +3545,12 @@ export interface components {
         /** @description Page number, from 1 */
         Page: number;
         PageSize: number;
+        /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+        UpdatedSince: string;
+        /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+        Cursor: string;
+        /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+        IfNoneMatch: string;
         /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
         SearchQuery: string;
         SvcEvent: components["schemas"]["WebhookEventType"];
@@ -3553,7 +3569,10 @@ export interface components {
             };
         };
     };
-    headers: never;
+    headers: {
+        /** @description Weak validator of this answer, from the company's versions of the data it shows and the caller's view (permissions and employee): send it as `If-None-Match` to get 304 while nothing changed. */
+        ETag: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3849,8 +3868,15 @@ export interface operations {
                 email?: string;
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3859,6 +3885,7 @@ export interface operations {
             /** @description Paged employees */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3867,6 +3894,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3907,7 +3935,10 @@ export interface operations {
     getEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -3918,12 +3949,14 @@ export interface operations {
             /** @description The full employee record, or its summary (see above) */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EmployeeView"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3971,7 +4004,10 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -3982,6 +4018,7 @@ export interface operations {
             /** @description Paged changes, newest first */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3990,6 +4027,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4008,8 +4046,15 @@ export interface operations {
                 parentId?: components["schemas"]["Id"];
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4018,6 +4063,7 @@ export interface operations {
             /** @description Paged departments */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4026,6 +4072,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -4065,7 +4112,10 @@ export interface operations {
     getDepartment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -4076,12 +4126,14 @@ export interface operations {
             /** @description The department */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Department"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4158,8 +4210,15 @@ export interface operations {
                 isActive?: boolean;
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4168,6 +4227,7 @@ export interface operations {
             /** @description Paged cost centers */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4176,6 +4236,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -4215,7 +4276,10 @@ export interface operations {
     getCostCenter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -4226,12 +4290,14 @@ export interface operations {
             /** @description The cost center */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CostCenter"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4302,7 +4368,10 @@ export interface operations {
     getCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4311,12 +4380,14 @@ export interface operations {
             /** @description The caller's company profile */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Company"];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4333,7 +4404,10 @@ export interface operations {
                 /** @description true for revoked keys only, false for keys still in force only */
                 revoked?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4342,6 +4416,7 @@ export interface operations {
             /** @description Paged API keys */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4350,6 +4425,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

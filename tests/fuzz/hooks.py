@@ -182,7 +182,8 @@ REFERENCE = r"of this company|does not exist|no such \w+ in the company"
 # this for binary numbers (0.1 * 3 is not a multiple of 0.1), so the contract says it in words.
 PRECISION = r"must have at most \d+ decimal(s| places)|must be a whole number|at most 15 significant digits"
 # Amounts have the minor digits of their currency (another field); an entry keeps its employee.
-MONEY_RULES = r"decimals in [A-Z]{3}|not enabled|published no rate|" + PRECISION
+# An amount's bound in the base currency depends on the day's rate (0107): "must be <= … once converted".
+MONEY_RULES = r"decimals in [A-Z]{3}|not enabled|published no rate|once converted into [A-Z]{3}|" + PRECISION
 # A per-diem row's times and allocations against each other and the calendar: a trip of at most a year,
 # a night inside the row and long enough, meal days that are days of the row, one entry per row, a market's
 # own lump sums, an override with its amount and reason, and a day that exists in its month (a pattern
@@ -229,7 +230,14 @@ ITINERARY = [r"last stop must be after the first|must not be before an earlier s
 # name (what a generator sends for `format: binary`) is not a file.
 UPLOAD_RULES = [("File", r"^at least one file")]
 
+# Delta sync (docs/decisions/0156): a cursor is whatever the previous page's `nextCursor` was, for the same
+# query, which only decoding it tells; with a cursor or updatedSince the page is 1.
+CURSOR_RULES = [("cursor", r"^is not a cursor of this query"), ("page", r"^must be 1 \(or left out\) with")]
+
 BUSINESS_RULES = {
+    "listEmployees": CURSOR_RULES,
+    "listDepartments": CURSOR_RULES,
+    "listCostCenters": CURSOR_RULES,
     "createApiKey": [REFERENCE, r"must be an active, unarchived employee"],
     "createDepartment": [REFERENCE],
     "updateDepartment": [REFERENCE, r"cycle|own parent|descendant"],

@@ -141,6 +141,7 @@ describe('free text in the contract carries the text rules of @travel/text-rules
     overrideReason: 'stored as written (only its length is bounded)',
     comment: 'stored as written (only its length is bounded)',
     q: 'a search, matched as words: nothing is stored',
+    cursor: 'an opaque cursor: base64url by its pattern, decoded and checked by the code (docs/decisions/0156)',
     phone: 'the phone pattern',
     taxId: 'the tax-id pattern',
   };

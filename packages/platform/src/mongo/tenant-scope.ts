@@ -1,5 +1,6 @@
 import type { FilterQuery, Model, QueryOptions, UpdateQuery } from 'mongoose';
 import { TenantScopeError, type TenantId } from './tenant-guard';
+import type { CollectionVersions } from './collection-versions';
 import { checkPageRange, PAGE_SIZE_DEFAULT } from '../limits';
 
 /**
@@ -12,7 +13,19 @@ export class TenantScope<T extends { tenantId: string }> {
   constructor(
     private readonly model: Model<T>,
     readonly tenantId: string,
+    private readonly versions?: CollectionVersions,
   ) {}
+
+  /** The collection's name, as its version is kept (docs/decisions/0155). */
+  get collection(): string {
+    return this.model.collection.collectionName;
+  }
+
+  /** A write, bracketed by the collection's version bumps when the collection is versioned. */
+  private write<R>(run: () => PromiseLike<R>): Promise<R> {
+    if (!this.versions) return Promise.resolve(run());
+    return this.versions.around(this.tenantId, this.collection, async () => run());
+  }
 
   filter(extra: FilterQuery<T> = {}): FilterQuery<T> {
     return { ...extra, tenantId: this.tenantId } as FilterQuery<T>;
@@ -49,31 +62,34 @@ export class TenantScope<T extends { tenantId: string }> {
 
   /** Inserts the tenant's record; a record of another tenant is a programming error. */
   create(doc: Omit<T, 'tenantId'> & { tenantId?: string }) {
-    return this.model.create(this.own(doc));
+    return this.write(() => this.model.create(this.own(doc)));
   }
 
   insertMany(docs: Array<Omit<T, 'tenantId'> & { tenantId?: string }>) {
-    return this.model.insertMany(docs.map((d) => this.own(d)));
+    return this.write(() => this.model.insertMany(docs.map((d) => this.own(d))));
   }
 
   updateOne(extra: FilterQuery<T>, update: UpdateQuery<T>, options?: QueryOptions<T>) {
-    return this.model.updateOne(this.filter(extra), update, options as never);
+    return this.write(() => this.model.updateOne(this.filter(extra), update, options as never).exec());
   }
 
   updateMany(extra: FilterQuery<T>, update: UpdateQuery<T>) {
-    return this.model.updateMany(this.filter(extra), update);
+    return this.write(() => this.model.updateMany(this.filter(extra), update).exec());
   }
 
+  /** A query to chain (`.lean()`); not on a versioned collection, whose writes must be bracketed (0155). */
   findOneAndUpdate(extra: FilterQuery<T>, update: UpdateQuery<T>, options: QueryOptions<T> = {}) {
+    if (this.versions)
+      throw new TenantScopeError(`findOneAndUpdate on the versioned ${this.collection}: use updateOne`);
     return this.model.findOneAndUpdate(this.filter(extra), update, options);
   }
 
   deleteOne(extra: FilterQuery<T>) {
-    return this.model.deleteOne(this.filter(extra));
+    return this.write(() => this.model.deleteOne(this.filter(extra)).exec());
   }
 
   deleteMany(extra: FilterQuery<T>) {
-    return this.model.deleteMany(this.filter(extra));
+    return this.write(() => this.model.deleteMany(this.filter(extra)).exec());
   }
 
   private own<D extends { tenantId?: string }>(doc: D): D & { tenantId: string } {
@@ -89,10 +105,19 @@ export class TenantScope<T extends { tenantId: string }> {
  * the service's `src/infra/`; cross-tenant work there is written as named functions with `crossTenant`.
  */
 export class TenantModel<T extends { tenantId: string }> {
-  constructor(private readonly model: Model<T>) {}
+  /** With `versions`, every write through a scope bumps the tenant's version of the collection (0155). */
+  constructor(
+    private readonly model: Model<T>,
+    private readonly versions?: CollectionVersions,
+  ) {}
 
   of(tenantId: TenantId): TenantScope<T> {
-    return new TenantScope<T>(this.model, tenantId);
+    return new TenantScope<T>(this.model, tenantId, this.versions);
+  }
+
+  /** The collection's name, as its version is kept (docs/decisions/0155). */
+  get collection(): string {
+    return this.model.collection.collectionName;
   }
 }
 

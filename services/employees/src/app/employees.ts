@@ -3,7 +3,9 @@ import {
   AppError,
   notFound,
   outboxUpdate,
-  paginate,
+  listPage,
+  type ListOptions,
+  type ListRequest,
   raiseEvent,
   withOutbox,
   type CallerContext,
@@ -175,7 +177,7 @@ export class EmployeesApp {
    * Each item is the full record or the summary, as `get` answers it (docs/decisions/0036). The e-mail
    * filter needs the right to read e-mail addresses: otherwise it would tell which address is whose.
    */
-  async list(caller: CallerContext, filter: EmployeeFilter, page: PageRequest) {
+  async list(caller: CallerContext, filter: EmployeeFilter, page: ListRequest, options?: ListOptions) {
     if (filter.email !== undefined && !readsAllPersonalData(caller)) {
       throw new AppError(
         'FORBIDDEN',
@@ -188,12 +190,13 @@ export class EmployeesApp {
     if (filter.isArchived !== undefined) query.isArchived = filter.isArchived;
     // emailKey equals the stored (lower-case) address and is indexed per company.
     if (filter.email) query.emailKey = filter.email.trim().toLowerCase();
-    return paginate<EmployeeDoc, ReturnType<typeof toEmployeeView>>(
+    return listPage<EmployeeDoc, ReturnType<typeof toEmployeeView>>(
       this.scope(caller),
       query,
       page,
       { lastName: 1, firstName: 1, _id: 1 },
       (e) => toEmployeeView(caller, e),
+      options,
     );
   }
 

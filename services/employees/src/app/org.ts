@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   conflict,
   notFound,
-  paginate,
+  listPage,
+  type ListOptions,
+  type ListRequest,
   type CallerContext,
   type FieldErrors,
-  type PageRequest,
   type TenantModel,
   atRevision,
   tenantOf,
@@ -115,10 +116,11 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
   protected page(
     caller: CallerContext,
     query: Record<string, unknown>,
-    page: PageRequest,
+    page: ListRequest,
     sort: Record<string, 1 | -1>,
+    options?: ListOptions,
   ) {
-    return paginate<R, Out>(this.scope(caller), query, page, sort, (r) => this.toResponse(r));
+    return listPage<R, Out>(this.scope(caller), query, page, sort, (r) => this.toResponse(r), options);
   }
 
   /** Full replace of the record's fields (see the subclasses for what an omission means). */
@@ -190,10 +192,10 @@ export class DepartmentsApp extends CodedRecords<Department, DepartmentWrite, Re
     return problem ? { parentId: [problem] } : {};
   }
 
-  list(caller: CallerContext, filter: { q?: string; parentId?: string }, page: PageRequest) {
+  list(caller: CallerContext, filter: { q?: string; parentId?: string }, page: ListRequest, options?: ListOptions) {
     const query: Record<string, unknown> = { ...textSearchFilter(filter.q, ['name', 'code']) };
     if (filter.parentId) query.parentId = filter.parentId.toLowerCase();
-    return this.page(caller, query, page, { name: 1, _id: 1 });
+    return this.page(caller, query, page, { name: 1, _id: 1 }, options);
   }
 
   delete(caller: CallerContext, rawId: string): Promise<void> {
@@ -229,10 +231,10 @@ export class CostCentersApp extends CodedRecords<CostCenter, CostCenterWrite, Re
     return toCostCenterResponse(c);
   }
 
-  list(caller: CallerContext, filter: { q?: string; isActive?: boolean }, page: PageRequest) {
+  list(caller: CallerContext, filter: { q?: string; isActive?: boolean }, page: ListRequest, options?: ListOptions) {
     const query: Record<string, unknown> = { ...textSearchFilter(filter.q, ['name', 'code']) };
     if (filter.isActive !== undefined) query.isActive = filter.isActive;
-    return this.page(caller, query, page, { code: 1, _id: 1 });
+    return this.page(caller, query, page, { code: 1, _id: 1 }, options);
   }
 
   delete(caller: CallerContext, rawId: string): Promise<void> {

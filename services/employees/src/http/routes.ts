@@ -1,13 +1,20 @@
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { components, operations } from '@travel/contracts';
 import {
   apiRouter,
   callerOf,
+  callerView,
+  ConditionalReads,
+  listRequest,
+  ListTotals,
   pageRequest,
   requirePermission,
   route,
   type CallerContext,
-  type PageRequest,
+  type CollectionState,
+  type ListOptions,
+  type ListRequest,
+  type TenantModel,
 } from '@travel/platform';
 import type { ApiKeysApp, CreateApiKeyInput } from '../app/api-keys';
 import { getCompany } from '../app/company';
@@ -45,9 +52,35 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 const flag = (value: unknown): boolean | undefined =>
   value === undefined ? undefined : value === true || value === 'true';
 
+/**
+ * Every GET of this service answers conditionally (docs/decisions/0155): its ETag comes from the versions
+ * of the collections the answer reads and the caller's view; a list's total comes from `totals` while the
+ * collection did not change (0157).
+ */
+function conditionalGets(repos: EmployeesRepositories) {
+  const reads = new ConditionalReads(repos.versions);
+  const totals = new ListTotals();
+  return {
+    answer(
+      req: Request,
+      res: Response,
+      caller: CallerContext,
+      models: ReadonlyArray<TenantModel<any>>,
+      produce: (options: ListOptions) => Promise<unknown>,
+    ): Promise<void> {
+      const collections = models.map((m) => m.collection);
+      const of = { tenantId: caller.tenantId, collections, view: callerView(caller) };
+      return reads.answer(req, res, of, (states: ReadonlyMap<string, CollectionState>) =>
+        produce({ state: states.get(collections[0]!), totals }),
+      );
+    },
+  };
+}
+
 export function publicRoutes(ctx: EmployeesContext): Router {
   const r = apiRouter();
-  const { employees, departments, costCenters, apiKeys } = ctx;
+  const { employees, departments, costCenters, apiKeys, repos } = ctx;
+  const reads = conditionalGets(repos);
 
   r.get(
     '/api/v1/employees',
@@ -60,7 +93,15 @@ export function publicRoutes(ctx: EmployeesContext): Router {
         email: text(q.email),
         q: text(q.q),
       };
-      res.json((await employees.list(callerOf(req), filter, pageRequest(q))) satisfies EmployeePage);
+      const caller = callerOf(req);
+      const page = listRequest(q);
+      await reads.answer(
+        req,
+        res,
+        caller,
+        [repos.employees],
+        async (options) => (await employees.list(caller, filter, page, options)) satisfies EmployeePage,
+      );
     }),
   );
   r.post(
@@ -72,15 +113,20 @@ export function publicRoutes(ctx: EmployeesContext): Router {
   r.get(
     '/api/v1/employees/:id',
     route(async (req, res) => {
-      res.json((await employees.get(callerOf(req), id(req))) satisfies EmployeeView);
+      const caller = callerOf(req);
+      await reads.answer(req, res, caller, [repos.employees], async () => {
+        return (await employees.get(caller, id(req))) satisfies EmployeeView;
+      });
     }),
   );
   r.get(
     '/api/v1/employees/:id/bank-data-changes',
     route(async (req, res) => {
-      res.json(
-        (await employees.bankDataChanges(callerOf(req), id(req), pageRequest(req.query))) satisfies BankDataChangePage,
-      );
+      const caller = callerOf(req);
+      const page = pageRequest(req.query);
+      await reads.answer(req, res, caller, [repos.employees], async () => {
+        return (await employees.bankDataChanges(caller, id(req), page)) satisfies BankDataChangePage;
+      });
     }),
   );
   r.put(
@@ -90,13 +136,16 @@ export function publicRoutes(ctx: EmployeesContext): Router {
     }),
   );
 
-  companyDataRoutes(r, '/api/v1/departments', departments, (q) => ({ q: text(q.q), parentId: text(q.parentId) }));
-  companyDataRoutes(r, '/api/v1/cost-centers', costCenters, (q) => ({ q: text(q.q), isActive: flag(q.isActive) }));
+  const departmentFilter = (q: Request['query']) => ({ q: text(q.q), parentId: text(q.parentId) });
+  companyDataRoutes(r, '/api/v1/departments', departments, departmentFilter, reads, repos.departments);
+  const costCenterFilter = (q: Request['query']) => ({ q: text(q.q), isActive: flag(q.isActive) });
+  companyDataRoutes(r, '/api/v1/cost-centers', costCenters, costCenterFilter, reads, repos.costCenters);
 
   r.get(
     '/api/v1/company',
     route(async (req, res) => {
-      res.json(await getCompany(ctx.repos, callerOf(req)));
+      const caller = callerOf(req);
+      await reads.answer(req, res, caller, [repos.companies], () => getCompany(repos, caller));
     }),
   );
 
@@ -104,7 +153,9 @@ export function publicRoutes(ctx: EmployeesContext): Router {
     '/api/v1/api-keys',
     route(async (req, res) => {
       const filter = { employeeId: text(req.query.employeeId), revoked: flag(req.query.revoked) };
-      res.json(await apiKeys.list(requirePermission(req, MANAGE_COMPANY_DATA), filter, pageRequest(req.query)));
+      const caller = requirePermission(req, MANAGE_COMPANY_DATA);
+      const page = pageRequest(req.query);
+      await reads.answer(req, res, caller, [repos.apiKeys], () => apiKeys.list(caller, filter, page));
     }),
   );
   r.post(
@@ -128,7 +179,7 @@ export function publicRoutes(ctx: EmployeesContext): Router {
 
 /** The use cases of a company-data resource (departments, cost centers): reads for every caller, writes with ManageCompanyData. */
 interface CompanyDataApp<F, W> {
-  list(caller: CallerContext, filter: F, page: PageRequest): Promise<unknown>;
+  list(caller: CallerContext, filter: F, page: ListRequest, options?: ListOptions): Promise<unknown>;
   create(caller: CallerContext, body: W): Promise<unknown>;
   get(caller: CallerContext, id: string): Promise<unknown>;
   update(caller: CallerContext, id: string, body: W): Promise<unknown>;
@@ -140,13 +191,18 @@ function companyDataRoutes<F, W>(
   path: string,
   app: CompanyDataApp<F, W>,
   filterOf: (query: Request['query']) => F,
+  reads: ReturnType<typeof conditionalGets>,
+  model: TenantModel<any>,
 ): void {
   const writer = (req: Request) => requirePermission(req, MANAGE_COMPANY_DATA);
   r.get(
     path,
-    route(
-      async (req, res) => void res.json(await app.list(callerOf(req), filterOf(req.query), pageRequest(req.query))),
-    ),
+    route(async (req, res) => {
+      const caller = callerOf(req);
+      const filter = filterOf(req.query);
+      const page = listRequest(req.query);
+      await reads.answer(req, res, caller, [model], (options) => app.list(caller, filter, page, options));
+    }),
   );
   r.post(
     path,
@@ -154,7 +210,10 @@ function companyDataRoutes<F, W>(
   );
   r.get(
     `${path}/:id`,
-    route(async (req, res) => void res.json(await app.get(callerOf(req), id(req)))),
+    route(async (req, res) => {
+      const caller = callerOf(req);
+      await reads.answer(req, res, caller, [model], () => app.get(caller, id(req)));
+    }),
   );
   r.put(
     `${path}/:id`,

@@ -99,6 +99,8 @@ export function registerModels(conn: Connection): EmployeesModels {
   employee.index({ tenantId: 1, emailKey: 1 }, { unique: true });
   employee.index({ tenantId: 1, departmentId: 1 });
   employee.index({ tenantId: 1, costCenterIds: 1 });
+  // Delta sync: updatedSince and the cursor go by (editedAt, _id) (docs/decisions/0156).
+  employee.index({ tenantId: 1, editedAt: 1, _id: 1 });
 
   const apiKey = new Schema<ApiKeyDoc>(
     {
@@ -137,6 +139,7 @@ export function registerModels(conn: Connection): EmployeesModels {
   department.index({ tenantId: 1, codeKey: 1 }, { unique: true });
   department.index({ tenantId: 1, name: 1 });
   department.index({ tenantId: 1, parentId: 1 });
+  department.index({ tenantId: 1, editedAt: 1, _id: 1 });
 
   const costCenter = new Schema<CostCenterDoc>(
     {
@@ -156,6 +159,7 @@ export function registerModels(conn: Connection): EmployeesModels {
   costCenter.index({ tenantId: 1, codeKey: 1 }, { unique: true });
   costCenter.index({ tenantId: 1, code: 1 });
   costCenter.index({ tenantId: 1, isActive: 1 });
+  costCenter.index({ tenantId: 1, editedAt: 1, _id: 1 });
 
   // Every query of these collections must name the tenant or say why not (docs/decisions/0081).
   for (const schema of [company, employee, apiKey, department, costCenter] as Schema[]) schema.plugin(tenantScoped);

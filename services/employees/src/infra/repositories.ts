@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { TenantModel, crossTenant } from '@travel/platform';
+import { CollectionVersions, TenantModel, crossTenant } from '@travel/platform';
 import { backfillApiKeyCaps, backfillEmployeeStorage } from './migrations';
 import {
   registerModels,
@@ -19,6 +19,8 @@ export { EMPLOYEES_COLLECTION } from './models';
  * functions below, each marked `crossTenant` with its reason (docs/decisions/0081).
  */
 export interface EmployeesRepositories {
+  /** The tenants' versions of the collections below: every write through a scope bumps them (0155). */
+  versions: CollectionVersions;
   companies: TenantModel<CompanyDoc>;
   employees: TenantModel<EmployeeDoc>;
   apiKeys: TenantModel<ApiKeyDoc>;
@@ -32,12 +34,14 @@ export interface EmployeesRepositories {
 
 export function employeesRepositories(conn: Connection): EmployeesRepositories {
   const models = registerModels(conn);
+  const versions = new CollectionVersions(conn);
   return {
-    companies: new TenantModel(models.Company),
-    employees: new TenantModel(models.Employee),
-    apiKeys: new TenantModel(models.ApiKey),
-    departments: new TenantModel(models.Department),
-    costCenters: new TenantModel(models.CostCenter),
+    versions,
+    companies: new TenantModel(models.Company, versions),
+    employees: new TenantModel(models.Employee, versions),
+    apiKeys: new TenantModel(models.ApiKey, versions),
+    departments: new TenantModel(models.Department, versions),
+    costCenters: new TenantModel(models.CostCenter, versions),
     findUnrevokedKeyByHash: (hash) =>
       models.ApiKey.findOne(
         { hash, revokedAt: null },

@@ -32,6 +32,18 @@ export function withAddedHeaders(headers: OutgoingHttpHeaders, added: OutgoingHt
   return out;
 }
 
+/** The upstreams' URLs, parsed once each rather than per request. */
+const parsedUpstreams = new Map<string, URL>();
+const upstreamUrl = (baseUrl: string): URL => {
+  let url = parsedUpstreams.get(baseUrl);
+  if (!url) parsedUpstreams.set(baseUrl, (url = new URL(baseUrl)));
+  return url;
+};
+
+/** A request without a body (most GETs): ended at once instead of piped through a stream. */
+const hasBody = (req: Request): boolean =>
+  req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+
 /**
  * Streams the request to the owning service with the minted context, and the answer back. `target` (the
  * canonical path and the query as sent) goes out byte for byte: never through URL resolution, which would
@@ -46,7 +58,7 @@ export function forward(
   context: string,
   addHeaders?: AnswerHeaders,
 ): void {
-  const { protocol, hostname, port } = new URL(baseUrl);
+  const { protocol, hostname, port } = upstreamUrl(baseUrl);
   const headers = filter(req.headers, DROP_REQUEST);
   headers[CONTEXT_HEADER] = context;
   headers[REQUEST_ID_HEADER] = req.requestId;
@@ -72,5 +84,6 @@ export function forward(
     if (res.headersSent) return res.destroy(err);
     next(new AppError('SERVICE_UNAVAILABLE', 'The service that owns this resource did not answer; try again.'));
   });
-  req.pipe(upstream);
+  if (hasBody(req)) req.pipe(upstream);
+  else upstream.end();
 }

@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { baseVersion, type CollectionState, type CollectionVersions } from '../mongo/collection-versions';
+
+// Conditional GETs from the collections' versions (docs/decisions/0155): the ETag is known before the data
+// is read, so `If-None-Match` is answered 304 with one point read of the version, and a body already sent
+// for the same version, URL and view is sent again without reading the data.
+
+export interface ReadOf {
+  tenantId: string;
+  /** The collections whose writes can change this answer (their versions make the ETag). */
+  collections: readonly string[];
+  /**
+   * What of the caller the body depends on beyond the tenant (the rights that show personal data, the
+   * caller's own employee): callers with different views get different ETags.
+   */
+  view: string;
+}
+
+/**
+ * The view of a caller: everything of the caller a body or a refusal may depend on (the employee, the
+ * permissions; the tenant is in the ETag anyway). Callers with the same view get the same answers.
+ */
+export const callerView = (caller: { employeeId: string; permissions: readonly string[] }): string =>
+  `${caller.employeeId}|${[...caller.permissions].sort().join(',')}`;
+
+/** The answer's producer gets the states read before it, so totals can be taken from their cache. */
+export type Produce = (states: ReadonlyMap<string, CollectionState>) => Promise<unknown>;
+
+/** Bodies a client may ask for again, by ETag (the version, URL and view are in it): bounded in bytes, oldest out first. */
+class BodyCache {
+  private readonly bodies = new Map<string, string>();
+  private bytes = 0;
+  constructor(
+    private readonly maxTotal: number,
+    private readonly maxOne: number,
+  ) {}
+  get(tag: string): string | undefined {
+    return this.bodies.get(tag);
+  }
+  set(tag: string, body: string): void {
+    if (body.length > this.maxOne || this.bodies.has(tag)) return;
+    this.bodies.set(tag, body);
+    this.bytes += body.length;
+    for (const [oldest, gone] of this.bodies) {
+      if (this.bytes <= this.maxTotal) break;
+      this.bodies.delete(oldest);
+      this.bytes -= gone.length;
+    }
+  }
+}
+
+/**
+ * Whether the request's If-None-Match names this (weak) ETag, by weak comparison (RFC 9110 13.1.2). `*`
+ * is not honoured: it would promise that the record exists, which only reading it tells.
+ */
+export function noneMatch(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  const opaque = tag.replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque);
+}
+
+export class ConditionalReads {
+  private readonly cache: BodyCache;
+
+  constructor(
+    private readonly versions: CollectionVersions,
+    { totalBytes = 32 * 1024 * 1024, maxBytes = 256 * 1024 } = {},
+  ) {
+    this.cache = new BodyCache(totalBytes, maxBytes);
+  }
+
+  /** Weak: the same version gives an equivalent body, not necessarily the same bytes (compression, key order). */
+  static etag(of: ReadOf, url: string, states: readonly CollectionState[]): string {
+    const versions = states.map((s) => `${s.epoch}.${baseVersion(s)}`).join('-');
+    const scope = createHash('sha1').update(`${of.tenantId}|${url}|${of.view}`).digest('base64url').slice(0, 16);
+    return `W/"${versions}-${scope}"`;
+  }
+
+  /**
+   * Answers a GET: 304 when If-None-Match names the current ETag, the remembered body of this ETag, or
+   * the produced one. While writes are in flight the ETag is that of the last settled version as long as
+   * none of them has ended (`baseVersion`): a 304 or a remembered body of that version is then still an
+   * answer the writes in flight may come after. Otherwise the body is read and sent without a version ETag
+   * (express then tags it by its hash, which is always right, but costs the read).
+   */
+  async answer(req: Request, res: Response, of: ReadOf, produce: Produce): Promise<void> {
+    const states = await Promise.all(of.collections.map((c) => this.versions.state(of.tenantId, c)));
+    const byName = new Map(of.collections.map((c, i) => [c, states[i]!] as const));
+    res.vary('Authorization');
+    res.vary('X-Api-Key');
+    res.set('Cache-Control', 'private, no-cache');
+    const tag = ConditionalReads.etag(of, req.originalUrl, states);
+    if (noneMatch(req.get('if-none-match'), tag)) {
+      res.set('ETag', tag).status(304).end();
+      return;
+    }
+    const settled = states.every((s) => s.settled);
+    if (!settled && this.cache.get(tag) === undefined) {
+      res.json(await produce(byName));
+      return;
+    }
+    let body = this.cache.get(tag);
+    if (body === undefined) {
+      body = JSON.stringify(await produce(byName)); // a 404 or 403 thrown here goes out without the ETag
+      this.cache.set(tag, body);
+    }
+    res.set('ETag', tag);
+    res.type('application/json').send(body);
+  }
+}

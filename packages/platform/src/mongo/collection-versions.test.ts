@@ -1,0 +1,101 @@
+import type { Connection } from 'mongoose';
+import { CollectionVersions } from './collection-versions';
+
+/** The counter collection's calls, in order, with what they set. */
+function fakeConnection(doc: Record<string, unknown> | null = null) {
+  const calls: string[] = [];
+  const collection = {
+    findOne: jest.fn(async () => doc),
+    updateOne: jest.fn(async (filter: Record<string, unknown>, update: Record<string, any>) => {
+      const pendingKey = (obj?: Record<string, unknown>) =>
+        Object.keys(obj ?? {}).find((k) => k.startsWith('pending.'));
+      if (update.$set && pendingKey(update.$set)) calls.push('begin');
+      else if (Object.keys(filter).some((k) => k.startsWith('pending.'))) calls.push('drop-expired');
+      else if (update.$unset && pendingKey(update.$unset)) calls.push('end');
+      expect(update.$inc).toEqual({ v: 1 });
+      return { matchedCount: 1 };
+    }),
+  };
+  return { conn: { collection: () => collection } as unknown as Connection, calls, collection };
+}
+
+describe('collection versions: every write bracketed by two bumps', () => {
+  it('bumps before and after the write', async () => {
+    const { conn, calls } = fakeConnection();
+    const versions = new CollectionVersions(conn);
+    await versions.around('t1', 'employees', async () => {
+      calls.push('write');
+    });
+    expect(calls).toEqual(['begin', 'write', 'end']);
+  });
+
+  it('ends a write the server refused (it did not land)', async () => {
+    const { conn, calls } = fakeConnection();
+    const refused = Object.assign(new Error('E11000 duplicate key'), { name: 'MongoServerError' });
+    await expect(
+      new CollectionVersions(conn).around('t1', 'employees', async () => {
+        throw refused;
+      }),
+    ).rejects.toBe(refused);
+    expect(calls).toEqual(['begin', 'end']);
+  });
+
+  it('keeps the result of a write whose end fails (the mark expires instead)', async () => {
+    const { conn, collection } = fakeConnection();
+    collection.updateOne
+      .mockImplementationOnce(async () => ({ matchedCount: 1 }))
+      .mockImplementationOnce(async () => {
+        throw new Error('store away');
+      });
+    await expect(new CollectionVersions(conn).around('t1', 'employees', async () => 'written')).resolves.toBe(
+      'written',
+    );
+  });
+
+  it('ends a write mongoose refused before sending it', async () => {
+    const { conn, calls } = fakeConnection();
+    const invalid = Object.assign(new Error('firstName is required'), { name: 'ValidationError' });
+    await expect(
+      new CollectionVersions(conn).around('t1', 'employees', async () => {
+        throw invalid;
+      }),
+    ).rejects.toBe(invalid);
+    expect(calls).toEqual(['begin', 'end']);
+  });
+
+  it('leaves a write of unknown outcome pending (it may still land)', async () => {
+    const { conn, calls } = fakeConnection();
+    await expect(
+      new CollectionVersions(conn).around('t1', 'employees', async () => {
+        throw new Error('connection closed');
+      }),
+    ).rejects.toThrow('connection closed');
+    expect(calls).toEqual(['begin']);
+  });
+
+  it('reads a collection without writes as version 0, settled', async () => {
+    const { conn } = fakeConnection(null);
+    expect(await new CollectionVersions(conn).state('t1', 'employees')).toEqual({
+      epoch: 'none',
+      version: 0,
+      settled: true,
+      pending: 0,
+    });
+  });
+
+  it('is not settled while a write is pending; an expired mark is dropped with a bump', async () => {
+    const soon = new Date(Date.now() + 30_000);
+    const { conn: live } = fakeConnection({ _id: 't1/employees', epoch: 'ab', v: 7, pending: { w1: soon } });
+    expect(await new CollectionVersions(live).state('t1', 'employees')).toEqual({
+      epoch: 'ab',
+      version: 7,
+      settled: false,
+      pending: 1,
+    });
+    const past = new Date(Date.now() - 1);
+    const { conn: dead, calls } = fakeConnection({ _id: 't1/employees', epoch: 'ab', v: 7, pending: { w1: past } });
+    expect((await new CollectionVersions(dead).state('t1', 'employees')).settled).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual(['drop-expired']);
+  });
+});

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { Connection } from 'mongoose';
+
+// A per-tenant version of a collection, for conditional reads (ETags) without reading the data
+// (docs/decisions/0155). MongoDB (and FerretDB) offer no transaction here, so the version cannot change in
+// the same write as the data of another document. Instead every write of a versioned collection is
+// bracketed: `begin` bumps the version and registers the write as pending, the data write follows, `end`
+// bumps the version again and removes the pending mark. A reader reads the version BEFORE the data; an ETag
+// is given only when no write was pending. Then a later read of the same settled version proves that no
+// write landed since the data was read: a write landing after the data read began after the version read
+// (else it was pending then), so its `begin` raised the version.
+
+export const COLLECTION_VERSIONS = 'collection_versions';
+
+/** How long a pending mark holds at most: a writer that died between `begin` and `end` stops blocking then. */
+export const PENDING_WRITE_MS = 60_000;
+
+export interface CollectionState {
+  /** Changes on every store reset (a fresh counter document), so a version number is never reused. */
+  epoch: string;
+  version: number;
+  /** No write in flight: an ETag of this version is a promise about the data. */
+  settled: boolean;
+  /** Writes in flight (begun, not ended). */
+  pending: number;
+}
+
+/**
+ * The last settled version while only writes that are still in flight began since: each `begin` adds one
+ * to the version and one pending write, each `end` (or dropped mark) adds one and takes one away, so
+ * `version - pending` stays at the settled version until the first write since ends (0155). None of those
+ * writes has been acknowledged yet, so an answer of that version is still a valid answer.
+ */
+export const baseVersion = (state: CollectionState): number => state.version - state.pending;
+
+interface VersionDoc {
+  _id: string;
+  tenantId: string;
+  epoch: string;
+  v: number;
+  pending?: Record<string, Date>;
+}
+
+/**
+ * Whether a failed write certainly did not land: the server refused it, or mongoose did before sending it.
+ * A time-out or a lost connection may still land.
+ */
+const certainlyNotWritten = (err: unknown): boolean =>
+  typeof err === 'object' &&
+  err !== null &&
+  ['MongoServerError', 'ValidationError', 'CastError'].includes((err as { name?: string }).name ?? '');
+
+export class CollectionVersions {
+  constructor(private readonly conn: Connection) {}
+
+  private get docs() {
+    return this.conn.collection<VersionDoc>(COLLECTION_VERSIONS);
+  }
+
+  private static key(tenantId: string, collection: string): string {
+    return `${tenantId}/${collection}`;
+  }
+
+  /** One point read of the counter document. */
+  async state(tenantId: string, collection: string): Promise<CollectionState> {
+    const _id = CollectionVersions.key(tenantId, collection);
+    const doc = await this.docs.findOne({ _id, tenantId });
+    if (!doc) return { epoch: 'none', version: 0, settled: true, pending: 0 };
+    const pending = Object.entries(doc.pending ?? {});
+    const expired = pending.filter(([, until]) => new Date(until).getTime() < Date.now()).map(([id]) => id);
+    if (expired.length) void this.dropExpired(_id, tenantId, expired).catch(() => undefined);
+    return { epoch: doc.epoch, version: doc.v, settled: pending.length === 0, pending: pending.length };
+  }
+
+  /**
+   * Runs `write` bracketed by the two bumps. A write the server refused (a duplicate key, a validation error)
+   * ends at once; one whose outcome is unknown (a timeout, a lost connection) keeps its pending mark until
+   * it expires, so no ETag is given while it might still land.
+   */
+  async around<T>(tenantId: string, collection: string, write: () => Promise<T>): Promise<T> {
+    const _id = CollectionVersions.key(tenantId, collection);
+    const writeId = randomUUID();
+    await this.docs.updateOne(
+      { _id, tenantId },
+      {
+        $inc: { v: 1 },
+        $set: { [`pending.${writeId}`]: new Date(Date.now() + PENDING_WRITE_MS) },
+        $setOnInsert: { epoch: randomUUID().slice(0, 8) },
+      },
+      { upsert: true },
+    );
+    // An `end` that fails leaves the mark to expire (PENDING_WRITE_MS): the write's own outcome stands.
+    const end = () =>
+      this.docs
+        .updateOne({ _id, tenantId }, { $inc: { v: 1 }, $unset: { [`pending.${writeId}`]: '' } })
+        .catch(() => undefined);
+    let result: T;
+    try {
+      result = await write();
+    } catch (err) {
+      if (certainlyNotWritten(err)) await end();
+      throw err;
+    }
+    await end();
+    return result;
+  }
+
+  /** Marks of writers that died: removed with a bump, so no ETag given before survives them. */
+  private async dropExpired(_id: string, tenantId: string, ids: string[]): Promise<void> {
+    const now = new Date();
+    for (const id of ids)
+      await this.docs.updateOne(
+        { _id, tenantId, [`pending.${id}`]: { $lt: now } },
+        { $inc: { v: 1 }, $unset: { [`pending.${id}`]: '' } },
+      );
+  }
+}
