@@ -238,6 +238,8 @@ BUSINESS_RULES = {
     "listEmployees": CURSOR_RULES,
     "listDepartments": CURSOR_RULES,
     "listCostCenters": CURSOR_RULES,
+    # A time range is empty or reversed unless its end is after its start (two fields, no schema says so).
+    "listDeliveries": [("createdBefore", r"^must be later than createdFrom$")],
     "createApiKey": [REFERENCE, r"must be an active, unarchived employee"],
     "createDepartment": [REFERENCE],
     "updateDepartment": [REFERENCE, r"cycle|own parent|descendant"],

@@ -65,13 +65,15 @@ export class KeyResolver {
     private readonly ttlMs = 5000,
     private readonly negativeTtlMs = 1000,
     capacity: KeyCacheCapacity = { known: 50_000, unknown: 10_000 },
+    /** The suspect lookups' clock (a test holds it still: a second's share must not refill mid-burst). */
+    now: () => number = Date.now,
   ) {
     this.known = new Lru(capacity.known);
     this.unknown = new Lru(capacity.unknown);
     this.gate = new LookupGate(capacity.lookups ?? 8);
     // Spread over the second (bursts of a tenth of it): a flood's first lookups do not arrive together.
     const perSecond = capacity.suspectLookupsPerSecond ?? 1_000_000;
-    this.suspectLookups = new RateLimiter(perSecond * 60, Math.max(1, Math.floor(perSecond / 10)));
+    this.suspectLookups = new RateLimiter(perSecond * 60, Math.max(1, Math.floor(perSecond / 10)), now);
   }
 
   /**
