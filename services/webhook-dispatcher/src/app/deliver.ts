@@ -52,7 +52,6 @@ export class Deliverer {
         ? { kind: 'refused', error: `refused: ${message}` }
         : { kind: 'no-answer', error: `dns: ${message}`, durationMs: 0 };
     }
-    const body = Buffer.from(payload, 'utf8');
     // Every secret active now (both while a rotation's grace lasts, newest first), read at send time (0149).
     const secrets = signingSecrets(sub, new Date()).map((sealed) => this.deps.box.open(sealed));
     return tracer.startActiveSpan(
@@ -67,7 +66,7 @@ export class Deliverer {
       },
       async (span) => {
         try {
-          const sent = sentOf(await this.post(dest, body, secrets, row));
+          const sent = sentOf(await this.post(dest, payload, secrets, row));
           span.setAttribute('http.response.status_code', sent.kind === 'answered' ? sent.statusCode : 0);
           if (sent.kind !== 'answered') span.setStatus({ code: SpanStatusCode.ERROR, message: sent.error });
           return sent;
@@ -78,7 +77,8 @@ export class Deliverer {
     );
   }
 
-  private post(dest: CheckedDestination, body: Buffer, secrets: string[], row: DeliveryDoc): Promise<SendResult> {
+  /** The body goes out as the stored string: its UTF-8 bytes are what is signed (the envelope's bytes). */
+  private post(dest: CheckedDestination, body: string, secrets: string[], row: DeliveryDoc): Promise<SendResult> {
     return this.deps.sender.send(dest, body, {
       'content-type': 'application/json; charset=utf-8',
       'user-agent': WEBHOOK_USER_AGENT,
