@@ -9,7 +9,11 @@ import {
 import { configSchema } from './config';
 import { AttemptRunner } from './app/attempts';
 import { DeliveriesApp } from './app/deliveries';
+import { Deliverer } from './app/deliver';
 import { fanOut } from './app/fan-out';
+import { FirstAttempts } from './app/first-attempts';
+import { OutcomeRecorder } from './app/record';
+import { AttemptScheduler } from './app/schedule';
 import { RecoveryApp } from './app/recovery';
 import { startRetentionJob } from './app/retention';
 import { SubscriptionsApp } from './app/subscriptions';
@@ -62,33 +66,60 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
       const deliveries = new DeliveriesApp(repos, amqp);
       const recovery = new RecoveryApp(repos, amqp, logger, subscriptionCache);
       const envelopes = new EnvelopeCache();
-      const runner = new AttemptRunner({
-        envelopes,
-        subscriptions: subscriptionCache,
-        outcomes: repos.outcomeWriter(config.outcomeBatchMs),
-        repos,
-        amqp,
+      // One way to send (docs/decisions/0166): the fan-out's first attempts and the queued ones both go
+      // through `deliver`, `record` and `schedule`.
+      const slots = new SubscriptionSlots(
+        config.maxInFlightPerSubscription,
+        // A subscription may hold at most half of the worker slots (sending and waiting), and all the
+        // waiters together a quarter of them: the rest stay free for other partners (decision 0088).
+        Math.min(
+          2 * config.maxInFlightPerSubscription,
+          Math.max(0, Math.floor(config.attemptPrefetch / 2) - config.maxInFlightPerSubscription),
+        ),
+        Math.floor(config.attemptPrefetch / 4),
+        config.slotWaitMs,
+      );
+      const schedule = new AttemptScheduler(amqp, config.tiers);
+      const deliverer = new Deliverer({
         sender,
         box,
+        allowedCidrs: config.allowedCidrs,
+        slots,
+        resolve: options?.resolve,
+      });
+      const recorder = new OutcomeRecorder({
+        repos,
+        outcomes: repos.outcomeWriter(config.outcomeBatchMs),
+        subscriptions: subscriptionCache,
+        schedule,
+        tiers: config.tiers,
         logger,
         metrics,
-        tiers: config.tiers,
-        allowedCidrs: config.allowedCidrs,
-        slots: new SubscriptionSlots(
-          config.maxInFlightPerSubscription,
-          // A subscription may hold at most half of the worker slots (sending and waiting), and all the
-          // waiters together a quarter of them: the rest stay free for other partners (decision 0088).
-          Math.min(
-            2 * config.maxInFlightPerSubscription,
-            Math.max(0, Math.floor(config.attemptPrefetch / 2) - config.maxInFlightPerSubscription),
-          ),
-          Math.floor(config.attemptPrefetch / 4),
-          config.slotWaitMs,
-        ),
-        resolve: options?.resolve,
+      });
+      const runner = new AttemptRunner({
+        repos,
+        envelopes,
+        subscriptions: subscriptionCache,
+        slots,
+        deliverer,
+        recorder,
+        schedule,
+      });
+      const first = new FirstAttempts({
+        subscriptions: subscriptionCache,
+        slots,
+        deliverer,
+        recorder,
         // Half of the event prefetch at most waits on first attempts sent from the fan-out (0095).
         maxEventsSending: config.directFirstAttempt ? Math.max(1, Math.floor(config.eventPrefetch / 2)) : 0,
       });
+      const fanOutDeps = {
+        repos,
+        schedule,
+        envelopes,
+        subscriptions: subscriptionCache,
+        sendNow: { first, recorder },
+      };
 
       metrics.gauge('webhook_wait_queue_messages', 'Attempts waiting in each retry tier', ['tier'], async function () {
         if (!amqp.connected) return;
@@ -123,7 +154,7 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             // A first-time event may send its first attempts itself (decision 0095).
             handle: async (event, raw) => {
               const fresh = !raw.fields.redelivered && retryCountOf(raw) === 0;
-              await fanOut(repos, amqp, event, envelopes, subscriptionCache, { sender: runner, fresh });
+              await fanOut(fanOutDeps, event, fresh);
             },
           });
           await startConsumer<AttemptMessage>({

@@ -1,16 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_EVENT_TYPES } from '@travel/contracts';
-import { isDuplicateKey, parseTenantId, type AmqpClient, type DomainEvent, type TenantId } from '@travel/platform';
+import { isDuplicateKey, parseTenantId, type DomainEvent, type TenantId } from '@travel/platform';
 import { envelopeBytes } from '../domain/envelope';
 import type { EnvelopeCache } from '../infra/envelope-cache';
 import type { DeliveryDoc, DispatcherRepositories, EnvelopeDoc, SubscriptionDoc } from '../infra/repositories';
 import type { SubscriptionCache } from '../infra/subscription-cache';
-import { enqueueAttempt } from '../infra/queues';
+import type { FirstAttempts, SentFirst } from './first-attempts';
 import { newDeliveryRow } from './new-delivery';
-import type { AttemptRunner, SentFirst } from './attempts';
+import type { OutcomeRecorder } from './record';
+import { attemptOf, type AttemptScheduler } from './schedule';
 
-/** What the fan-out uses of the attempt runner to send first attempts itself (docs/decisions/0095). */
-export type FirstAttemptSender = Pick<AttemptRunner, 'holdEvent' | 'claimFirst' | 'requeueNext'>;
+export interface FanOutDeps {
+  repos: DispatcherRepositories;
+  schedule: AttemptScheduler;
+  envelopes?: EnvelopeCache;
+  subscriptions?: SubscriptionCache;
+  /** First attempts sent from the fan-out (docs/decisions/0095); without them every first attempt is queued. */
+  sendNow?: { first: FirstAttempts; recorder: OutcomeRecorder };
+}
 
 const PUBLIC_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
 
@@ -61,15 +68,9 @@ async function storeEnvelope(
  * not written yet is created then and its attempt 1 queued (the partner may get that event twice, with
  * the same id and bytes: at least once).
  */
-export async function fanOut(
-  repos: DispatcherRepositories,
-  amqp: AmqpClient,
-  event: DomainEvent,
-  cache?: EnvelopeCache,
-  subscriptionCache?: SubscriptionCache,
-  first?: { sender: FirstAttemptSender; fresh: boolean },
-): Promise<number> {
+export async function fanOut(deps: FanOutDeps, event: DomainEvent, fresh = false): Promise<number> {
   if (!PUBLIC_TYPES.has(event.type)) return 0;
+  const { repos, envelopes: cache, subscriptions: subscriptionCache, sendNow } = deps;
   // The event's tenant is set by the producing service (a trusted seam).
   const tenant = parseTenantId(event.tenantId);
   const occurredAt = new Date(event.occurredAt);
@@ -116,24 +117,24 @@ export async function fanOut(
       at: now,
     }),
   );
-  const sender = first?.sender;
-  const release = first?.fresh ? sender?.holdEvent() : undefined;
-  if (!sender || !release) return queueFirstAttempts(repos, amqp, tenant, event, rows, sender);
+  // Send now, or queue: a fresh event sends attempt 1 to each subscription that can take it at once.
+  const release = fresh ? sendNow?.first.holdEvent() : undefined;
+  if (!sendNow || !release) return queueFirstAttempts(deps, tenant, event, rows);
   let sent: PromiseSettledResult<SentFirst>[];
   let queuing: Promise<number>;
   try {
-    const claims = await Promise.all(rows.map((row) => sender.claimFirst(tenant, row, payload)));
+    const claims = await Promise.all(rows.map((row) => sendNow.first.claim(tenant, row)));
     // Those without a slot take the queue at once, beside the sends (claimed slots are always sent).
     queuing = queueFirstAttempts(
-      repos,
-      amqp,
+      deps,
       tenant,
       event,
       rows.filter((_, i) => !claims[i]),
-      sender,
     );
     queuing.catch(() => undefined); // awaited below
-    sent = await Promise.allSettled(claims.flatMap((send) => (send ? [send()] : [])));
+    sent = await Promise.allSettled(
+      claims.flatMap((sub, i) => (sub ? [sendNow.first.send(sub, rows[i]!, payload)] : [])),
+    );
   } finally {
     // The hold covers the sends only: the writes below are bounded by the store, not by a partner.
     release();
@@ -143,24 +144,28 @@ export async function fanOut(
   if (failed) throw failed.reason;
   const attempts = sent.map((r) => (r as PromiseFulfilledResult<SentFirst>).value);
   if (attempts.length === 0) return queued;
-  // One write for the event's rows. A row that exists already was written by a `recover` running beside
-  // this fan-out, and that one carries on (the partner got the event from both: at least once).
+  // One write for the event's rows, each with its first attempt in it. A row that exists already was
+  // written by a `recover` running beside this fan-out, and that one carries on (the partner got the event
+  // from both: at least once). What follows an attempt comes once its row is written (a crash in between:
+  // the re-run fan-out finds the row Pending and queues its next attempt, below).
   const written = await repos.insertDeliveriesOnce(
     tenant,
     attempts.map((a) => a.row),
   );
-  await Promise.all(attempts.map((a, i) => (written[i] ? a.done() : undefined)));
+  await Promise.all(
+    attempts.map((a, i) =>
+      written[i] ? sendNow.recorder.recorded(a.sub, a.row, attemptOf(a.row, 1), a.outcome) : undefined,
+    ),
+  );
   return queued + attempts.length;
 }
 
 /** New rows written Pending, then attempt 1 of each queued (of those a redelivered event had already). */
 async function queueFirstAttempts(
-  repos: DispatcherRepositories,
-  amqp: AmqpClient,
+  { repos, schedule, sendNow }: FanOutDeps,
   tenant: TenantId,
   event: DomainEvent,
   rows: DeliveryDoc[],
-  sender?: FirstAttemptSender,
 ): Promise<number> {
   if (rows.length === 0) return 0;
   let pending: Array<Pick<DeliveryDoc, '_id' | 'series' | 'attemptsMade' | 'status' | 'subscriptionId'>> = rows;
@@ -177,23 +182,23 @@ async function queueFirstAttempts(
       )
       .lean();
   }
-  const occurredAt = rows[0]!.occurredAt;
-  const open = pending.filter((d) => d.status === 'Pending' && d.series === 1 && (d.attemptsMade === 0 || sender));
+  const { occurredAt } = rows[0]!;
+  const open = pending.filter((d) => d.status === 'Pending' && d.series === 1 && (d.attemptsMade === 0 || sendNow));
   await Promise.all(
     open.map((d) =>
       d.attemptsMade === 0
-        ? enqueueAttempt(amqp, {
-            deliveryId: d._id,
+        ? schedule.first({
+            _id: d._id,
             tenantId: event.tenantId,
-            series: 1,
-            attempt: 1,
             subscriptionId: d.subscriptionId,
-            first: { eventId: event.id, eventType: event.type, occurredAt: occurredAt.toISOString() },
+            eventId: event.id,
+            eventType: event.type,
+            occurredAt,
           })
         : // A first attempt sent from an earlier run of this fan-out, which may have stopped before it
           // queued the next one (0095). Queued again: the next attempt is recorded once (compare-and-set),
           // though if both messages run at once the partner may get it twice (at least once).
-          sender!.requeueNext(event.tenantId, d),
+          schedule.next(attemptOf({ ...d, tenantId: event.tenantId }, d.attemptsMade)),
     ),
   );
   return open.length;

@@ -1,4 +1,12 @@
-import { DISABLE_AFTER_EXHAUSTED, MAX_ATTEMPTS, classify, statusAfter, type AttemptOutcome } from './outcome';
+import {
+  DISABLE_AFTER_EXHAUSTED,
+  MAX_ATTEMPTS,
+  classify,
+  outcomeOf,
+  statusAfter,
+  type OutcomeKind,
+  type Sent,
+} from './outcome';
 
 // The spec's delivery state table (SPEC.md, States and transitions, Webhook delivery):
 //   2xx → Succeeded, no retry
@@ -75,7 +83,7 @@ describe('classify', () => {
 });
 
 describe('statusAfter', () => {
-  it.each<[AttemptOutcome, string]>([
+  it.each<[OutcomeKind, string]>([
     ['succeeded', 'Succeeded'],
     ['failed', 'Failed'],
     ['exhausted', 'Exhausted'],
@@ -91,5 +99,29 @@ describe('statusAfter', () => {
     [undefined, 9, 'Exhausted'],
   ])('HTTP %p on attempt %i leaves the delivery %s', (status, attempt, expected) => {
     expect(statusAfter(classify(status, attempt))).toBe(expected);
+  });
+});
+
+// The same table, over what became of the request: a refused destination and an attempt with nothing left to
+// send (subscription deleted or disabled, event gone) fail for good; no answer is retried, then exhausted.
+describe('outcomeOf', () => {
+  const answered = (statusCode: number): Sent => ({ kind: 'answered', statusCode, body: '', durationMs: 5 });
+  const noAnswer: Sent = { kind: 'no-answer', error: 'no complete answer within 10000 ms', durationMs: 10_000 };
+
+  it.each<[string, Sent, number, OutcomeKind]>([
+    ['2xx', answered(200), 1, 'succeeded'],
+    ['2xx on the last attempt', answered(204), 9, 'succeeded'],
+    ['4xx', answered(404), 1, 'failed'],
+    ['503', answered(503), 1, 'retry'],
+    ['503 on the last attempt', answered(503), 9, 'exhausted'],
+    ['no answer', noAnswer, 8, 'retry'],
+    ['no answer on the last attempt', noAnswer, 9, 'exhausted'],
+    ['DNS trouble (no answer)', { kind: 'no-answer', error: 'dns: x has no address', durationMs: 0 }, 1, 'retry'],
+    ['a refused destination', { kind: 'refused', error: 'refused: not a public address' }, 1, 'failed'],
+    ['nothing to send', { kind: 'not-sent', error: 'subscription was deleted' }, 1, 'failed'],
+  ])('%s → %s on attempt %i', (_name, sent, attempt, kind) => {
+    const outcome = outcomeOf(sent, attempt);
+    expect(outcome.kind).toBe(kind);
+    expect(outcome.sent).toBe(sent);
   });
 });

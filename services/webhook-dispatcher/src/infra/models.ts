@@ -1,6 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { tenantScoped } from '@travel/platform';
-import type { AttemptOutcome, DeliveryStatus } from '../domain/outcome';
+import type { DeliveryStatus, OutcomeKind } from '../domain/outcome';
 
 export interface SubscriptionDoc {
   _id: string;
@@ -55,7 +55,7 @@ export interface AttemptRow {
   series: number;
   attempt: number;
   at: Date;
-  outcome: AttemptOutcome;
+  outcome: OutcomeKind;
   statusCode: number | null;
   error: string | null;
   durationMs: number;

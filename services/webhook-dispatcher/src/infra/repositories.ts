@@ -28,7 +28,7 @@ export interface DispatcherRepositories {
   insertDeliveries(tenant: TenantId, rows: DeliveryDoc[]): Promise<void>;
   /** The same, telling for each row whether it was written (false: one for its event and subscription exists). */
   insertDeliveriesOnce(tenant: TenantId, rows: DeliveryDoc[]): Promise<boolean[]>;
-  /** The batched writer of attempt outcomes (its filters carry the row's tenant: app/attempts.ts). */
+  /** The batched writer of attempt outcomes (its filters carry the row's tenant: app/record.ts). */
   outcomeWriter(windowMs: number): OutcomeWriter;
   /**
    * Retention: what is older than `cutoff`, of every company (rows first, so a row never outlives its

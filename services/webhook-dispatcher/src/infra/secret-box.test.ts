@@ -80,6 +80,12 @@ describe('SecretBox', () => {
       expect(() => box.open(forge())).toThrow();
     });
 
+    it('refuses a changed copy of a value it has opened before (what it keeps is by the exact sealed text)', () => {
+      expect(box.open(sealed)).toBe(SECRET);
+      expect(() => box.open(`${version}.${iv}.${flipBit(tag)}.${ct}`)).toThrow();
+      expect(box.open(sealed)).toBe(SECRET);
+    });
+
     it('refuses a value sealed under another key', () => {
       expect(() => box.open(new SecretBox(OTHER_KEY).seal(SECRET))).toThrow();
     });

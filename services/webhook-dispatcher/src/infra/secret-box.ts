@@ -1,11 +1,19 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
+/** Most opened secrets kept (the oldest goes first). */
+const OPENED_MAX = 10_000;
+
 /**
  * Signing secrets at rest: AES-256-GCM under a key from configuration. A database dump alone cannot
  * forge a partner's webhooks. Format `v1.<iv>.<tag>.<ciphertext>` (base64url) leaves room to rotate.
  */
 export class SecretBox {
   private readonly key: Buffer;
+  /**
+   * Secrets opened lately, by sealed text: every attempt signs with its subscription's secrets, and opening
+   * one is a decipher per send (docs/decisions/0167). Holds nothing the key in this process could not open.
+   */
+  private readonly opened = new Map<string, string>();
 
   constructor(keyBase64: string) {
     this.key = Buffer.from(keyBase64, 'base64');
@@ -22,6 +30,15 @@ export class SecretBox {
   }
 
   open(sealed: string): string {
+    const known = this.opened.get(sealed);
+    if (known !== undefined) return known;
+    const plain = this.decrypt(sealed);
+    if (this.opened.size >= OPENED_MAX) this.opened.delete(this.opened.keys().next().value!);
+    this.opened.set(sealed, plain);
+    return plain;
+  }
+
+  private decrypt(sealed: string): string {
     const [version, iv, tag, ct] = sealed.split('.');
     if (version !== 'v1' || !iv || !tag || ct === undefined) throw new Error('unknown sealed-secret format');
     const authTag = Buffer.from(tag, 'base64url');
