@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { baseVersion, type CollectionState, type CollectionVersions } from '../mongo/collection-versions';
+import { ListTotals, type ListOptions } from '../mongo/list-page';
 
 // Conditional GETs from the collections' versions (docs/decisions/0155): the ETag is known before the data
 // is read, so `If-None-Match` is answered 304 with one point read of the version, and a body already sent
@@ -107,5 +108,33 @@ export class ConditionalReads {
     }
     res.set('ETag', tag);
     res.type('application/json').send(body);
+  }
+}
+
+/**
+ * A service's GETs answered conditionally (docs/decisions/0155): the ETag comes from the versions of the
+ * collections the answer reads (by their names, as `TenantModel.collection` gives them) and the caller's
+ * view; a list's total comes from the totals cache while the first collection did not change (0157).
+ */
+export class ConditionalGets {
+  private readonly reads: ConditionalReads;
+  private readonly totals = new ListTotals();
+
+  constructor(versions: CollectionVersions) {
+    this.reads = new ConditionalReads(versions);
+  }
+
+  answer(
+    req: Request,
+    res: Response,
+    caller: { tenantId: string; employeeId: string; permissions: readonly string[] },
+    models: ReadonlyArray<{ readonly collection: string }>,
+    produce: (options: ListOptions) => Promise<unknown>,
+  ): Promise<void> {
+    const collections = models.map((m) => m.collection);
+    const of = { tenantId: caller.tenantId, collections, view: callerView(caller) };
+    return this.reads.answer(req, res, of, (states) =>
+      produce({ state: states.get(collections[0]!), totals: this.totals }),
+    );
   }
 }
