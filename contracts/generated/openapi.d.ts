@@ -120,7 +120,7 @@ export interface paths {
         };
         /**
          * The delivery log of a subscription, newest first (needs ManageCompanyData, ReadAllEntries or EditAllEntries)
-         * @description One row per event and subscription, also of a deleted subscription for 30 days. A delivery whose first attempt goes out at once is logged when that attempt has ended, a few milliseconds after your endpoint answered (at most the 10 s time-out); one that waits in the queue is logged as `Pending` first. Every later attempt updates its row. The log shows what was sent, and entry events carry entry data (employee, amounts, status): reading it needs `ManageCompanyData` (the webhook right), `ReadAllEntries` or `EditAllEntries`; any other key gets 403 `FORBIDDEN`.
+         * @description One row per event and subscription, also of a deleted subscription for 30 days. A delivery whose first attempt goes out at once is logged when that attempt has ended, a few milliseconds after your endpoint answered (at most the 10 s time-out); one that waits in the queue is logged as `Pending` first. Every later attempt updates its row. The log shows what was sent, and entry events carry entry data (employee, amounts, status): reading it needs `ManageCompanyData` (the webhook right), `ReadAllEntries` or `EditAllEntries`; any other key gets 403 `FORBIDDEN`. In delta sync (`updatedSince`, `cursor`) a row's last change is its `updatedAt`, which every attempt moves.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -3583,8 +3583,15 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3593,6 +3600,7 @@ export interface operations {
             /** @description Paged subscriptions */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3601,6 +3609,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -3639,7 +3648,10 @@ export interface operations {
     getWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -3650,12 +3662,14 @@ export interface operations {
             /** @description The subscription (never includes the secret) */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3767,8 +3781,15 @@ export interface operations {
                 createdFrom?: components["schemas"]["Timestamp"];
                 /** @description Only deliveries created before this time; when both are given it must be later than `createdFrom` (400 otherwise) */
                 createdBefore?: components["schemas"]["Timestamp"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -3779,6 +3800,7 @@ export interface operations {
             /** @description Paged deliveries, newest first */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3787,6 +3809,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3798,7 +3821,10 @@ export interface operations {
     getDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
                 deliveryId: components["parameters"]["DeliveryId"];
@@ -3810,12 +3836,14 @@ export interface operations {
             /** @description One delivery with the exact signed payload bytes and the stored response body */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -1,4 +1,5 @@
 import {
+  ConditionalGets,
   parseConfig,
   retryCountOf,
   startConsumer,
@@ -105,7 +106,13 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
       });
 
       return {
-        api: publicRoutes(subscriptions, deliveries, recovery),
+        api: publicRoutes(
+          subscriptions,
+          deliveries,
+          recovery,
+          new ConditionalGets(repos.versions),
+          repos.subscriptions,
+        ),
         migrate: async () => {
           await repos.migrate(logger);
         },

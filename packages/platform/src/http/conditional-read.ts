@@ -61,6 +61,33 @@ export function noneMatch(header: string | undefined, tag: string): boolean {
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque);
 }
 
+/**
+ * An answer for this key only, revalidated before reuse: a shared cache never serves one key's answer to
+ * another, clients ask again with If-None-Match.
+ */
+function privateAnswer(res: Response): void {
+  res.vary('Authorization');
+  res.vary('X-Api-Key');
+  res.set('Cache-Control', 'private, no-cache');
+}
+
+/**
+ * A read of data that is not versioned (0159): the ETag is a hash of the body, so the data is read, but an
+ * unchanged answer goes out as 304 without a body. Decided here rather than by express, whose freshness
+ * check the response validator's wrapping of `res.json` gets around.
+ */
+export function answerByBody(req: Request, res: Response, body: unknown): void {
+  privateAnswer(res);
+  const text = JSON.stringify(body);
+  const tag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
+  res.set('ETag', tag);
+  if (noneMatch(req.get('if-none-match'), tag)) {
+    res.status(304).end();
+    return;
+  }
+  res.type('application/json').send(text);
+}
+
 export class ConditionalReads {
   private readonly cache: BodyCache;
 
@@ -88,9 +115,7 @@ export class ConditionalReads {
   async answer(req: Request, res: Response, of: ReadOf, produce: Produce): Promise<void> {
     const states = await Promise.all(of.collections.map((c) => this.versions.state(of.tenantId, c)));
     const byName = new Map(of.collections.map((c, i) => [c, states[i]!] as const));
-    res.vary('Authorization');
-    res.vary('X-Api-Key');
-    res.set('Cache-Control', 'private, no-cache');
+    privateAnswer(res);
     const tag = ConditionalReads.etag(of, req.originalUrl, states);
     if (noneMatch(req.get('if-none-match'), tag)) {
       res.set('ETag', tag).status(304).end();

@@ -21,6 +21,12 @@ export interface SubscriptionDoc {
   consecutiveExhausted: number;
   createdAt: Date;
   /**
+   * The last change of the record, for delta sync (docs/decisions/0159): set at creation and by the
+   * schema's hooks on every update, whichever path writes it; stamped from `createdAt` at start-up on
+   * records written before it existed.
+   */
+  editedAt?: Date;
+  /**
    * Set by DELETE: the subscription is gone from the API (list, read, recover) and gets no deliveries,
    * but its delivery log stays readable until the retention job removes it with its rows
    * (docs/decisions/0038). Its secret is erased at deletion.
@@ -120,6 +126,7 @@ export function registerModels(conn: Connection): DispatcherModels {
       disabledReason: { type: String, default: null },
       consecutiveExhausted: { type: Number, default: 0 },
       createdAt: { type: Date, required: true },
+      editedAt: { type: Date, default: () => new Date() },
       deletedAt: { type: Date, default: null },
       recoverSince: { type: Date, default: null },
     },
@@ -127,6 +134,12 @@ export function registerModels(conn: Connection): DispatcherModels {
   );
   subscription.index({ tenantId: 1, isActive: 1, eventTypes: 1 });
   subscription.index({ tenantId: 1, createdAt: -1 });
+  // Delta sync goes by (editedAt, _id) (docs/decisions/0156, 0159); every update moves editedAt, so no
+  // write path (the use cases, the attempt runner's streak and disabling, retention) can forget it.
+  subscription.index({ tenantId: 1, editedAt: 1, _id: 1 });
+  subscription.pre(['updateOne', 'updateMany', 'findOneAndUpdate'], function () {
+    this.set({ editedAt: new Date() });
+  });
   // Recover looks up a tenant's subscriptions to one URL; retention purges deleted ones by age.
   subscription.index({ tenantId: 1, url: 1 });
   subscription.index({ deletedAt: 1 });

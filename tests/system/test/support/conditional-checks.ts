@@ -3,7 +3,7 @@
 // and a list's bad cursor refused with 400 VALIDATION_FAILED under `cursor`.
 import type { ApiClient } from '@travel/testkit';
 
-type Answer = Awaited<ReturnType<ApiClient['get']>>;
+type Answer = { status: number; text: string; body: any; headers: Headers };
 
 export const etagOf = (res: { headers: Headers }): string | null => res.headers.get('etag');
 
@@ -14,7 +14,7 @@ export async function expectNotModifiedWhileUnchanged(api: ApiClient, path: stri
   const tag = etagOf(first);
   expect(tag).toMatch(/^W\/".+"$/);
   const again = await api.get(path, { 'if-none-match': tag! });
-  expect(again.status === 304 ? '' : `${path}: ${again.status}`).toBe('');
+  expect(again.status === 304 ? '' : `${path}: ${again.status} ${again.text}`).toBe('');
   expect(again.text).toBe('');
   expect(etagOf(again)).toBe(tag);
   expect(again.headers.get('vary')).toMatch(/authorization/i);
@@ -81,7 +81,13 @@ export async function expectNoStaleNotModified(
  * Delta sync of `listPath` (with its own query, no `?` needed at the end): from `since`, pages of `pageSize`
  * followed by nextCursor; returns the ids in the order read.
  */
-export async function deltaSync(api: ApiClient, listPath: string, since: string, pageSize = 2): Promise<string[]> {
+export async function deltaSync(
+  api: ApiClient,
+  listPath: string,
+  since: string,
+  pageSize = 2,
+  { id = 'id', editedField = 'editedAt' }: { id?: string; editedField?: string } = {},
+): Promise<string[]> {
   const sep = listPath.includes('?') ? '&' : '?';
   const base = `${listPath}${sep}updatedSince=${encodeURIComponent(since)}&pageSize=${pageSize}`;
   const ids: string[] = [];
@@ -91,8 +97,8 @@ export async function deltaSync(api: ApiClient, listPath: string, since: string,
     const res: Answer = await api.get(cursor ? `${base}&cursor=${encodeURIComponent(cursor)}` : base);
     expect(res.status === 200 ? '' : `${res.status} ${res.text}`).toBe('');
     expect(res.body.page).toBe(1);
-    ids.push(...res.body.items.map((x: { id: string }) => x.id));
-    edited = [...edited, ...res.body.items.map((x: { editedAt?: string }) => x.editedAt ?? '')];
+    ids.push(...res.body.items.map((x: Record<string, string>) => x[id]));
+    edited = [...edited, ...res.body.items.map((x: Record<string, string | undefined>) => x[editedField] ?? '')];
     cursor = res.body.nextCursor;
     if (cursor === null) break;
   }
