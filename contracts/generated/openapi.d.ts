@@ -861,7 +861,7 @@ export interface paths {
         };
         /**
          * List a vehicle's documents, newest first (metadata only)
-         * @description Readable by whoever may read the vehicle (404 otherwise).
+         * @description Readable by whoever may read the vehicle (404 otherwise). Documents are never edited: in delta sync (`updatedSince`, `cursor`) a document's last change is its `uploadedAt`.
          */
         get: operations["listVehicleDocuments"];
         put?: never;
@@ -5117,8 +5117,15 @@ export interface operations {
                 isArchived?: boolean;
                 /** @description Only the `Personal` vehicles of this employee */
                 ownerEmployeeId?: components["schemas"]["Id"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5127,6 +5134,7 @@ export interface operations {
             /** @description Paged vehicles */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5135,6 +5143,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -5181,7 +5190,10 @@ export interface operations {
     getVehicle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5192,12 +5204,14 @@ export interface operations {
             /** @description The vehicle */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Vehicle"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5337,8 +5351,15 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
                 /** @description Only costs of this kind */
                 kind?: components["schemas"]["VehicleCostKind"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5349,6 +5370,7 @@ export interface operations {
             /** @description Paged costs */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5357,6 +5379,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5462,8 +5485,15 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5474,6 +5504,7 @@ export interface operations {
             /** @description Paged documents */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5482,6 +5513,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5598,8 +5630,15 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5610,6 +5649,7 @@ export interface operations {
             /** @description Paged deadlines */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5618,6 +5658,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
