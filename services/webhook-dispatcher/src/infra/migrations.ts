@@ -49,23 +49,3 @@ export async function moveDeliveryPayloads(models: DispatcherModels, logger?: Lo
   if (moved) logger?.info({ rows: moved }, 'delivery payloads moved to envelopes');
   return moved;
 }
-
-/**
- * Subscriptions written before `editedAt` existed get their `createdAt` as their last edit, so a delta
- * sync from before their creation lists them (docs/decisions/0159). On the driver: the schema's hook would
- * stamp the time of the migration instead. It changes no answer of the API (`editedAt` orders deltas, it
- * is not shown), so no version is bumped. Idempotent.
- */
-export async function stampSubscriptionEdits(models: DispatcherModels): Promise<number> {
-  const docs = await models.Subscription.find(
-    { editedAt: { $exists: false } },
-    { _id: 1, tenantId: 1, createdAt: 1 },
-    crossTenant('migration: subscriptions of every company get editedAt'),
-  ).lean<Array<{ _id: string; tenantId: string; createdAt: Date }>>();
-  for (const doc of docs)
-    await models.Subscription.collection.updateOne(
-      { _id: doc._id, tenantId: doc.tenantId, editedAt: { $exists: false } } as never,
-      { $set: { editedAt: doc.createdAt } },
-    );
-  return docs.length;
-}

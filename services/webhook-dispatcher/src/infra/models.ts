@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { tenantScoped } from '@travel/platform';
+import { keepsEditedAt, tenantScoped } from '@travel/platform';
 import type { AttemptOutcome, DeliveryStatus } from '../domain/outcome';
 
 export interface SubscriptionDoc {
@@ -22,8 +22,8 @@ export interface SubscriptionDoc {
   createdAt: Date;
   /**
    * The last change of the record, for delta sync (docs/decisions/0159): set at creation and by the
-   * schema's hooks on every update, whichever path writes it; stamped from `createdAt` at start-up on
-   * records written before it existed.
+   * schema's hooks on every update, whichever path writes it; stamped at start-up on records written
+   * before it existed (`keepsEditedAt`, `stampMissingEditedAt`).
    */
   editedAt?: Date;
   /**
@@ -126,7 +126,6 @@ export function registerModels(conn: Connection): DispatcherModels {
       disabledReason: { type: String, default: null },
       consecutiveExhausted: { type: Number, default: 0 },
       createdAt: { type: Date, required: true },
-      editedAt: { type: Date, default: () => new Date() },
       deletedAt: { type: Date, default: null },
       recoverSince: { type: Date, default: null },
     },
@@ -137,9 +136,7 @@ export function registerModels(conn: Connection): DispatcherModels {
   // Delta sync goes by (editedAt, _id) (docs/decisions/0156, 0159); every update moves editedAt, so no
   // write path (the use cases, the attempt runner's streak and disabling, retention) can forget it.
   subscription.index({ tenantId: 1, editedAt: 1, _id: 1 });
-  subscription.pre(['updateOne', 'updateMany', 'findOneAndUpdate'], function () {
-    this.set({ editedAt: new Date() });
-  });
+  keepsEditedAt(subscription);
   // Recover looks up a tenant's subscriptions to one URL; retention purges deleted ones by age.
   subscription.index({ tenantId: 1, url: 1 });
   subscription.index({ deletedAt: 1 });

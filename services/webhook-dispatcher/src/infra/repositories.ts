@@ -1,6 +1,13 @@
 import type { Connection } from 'mongoose';
-import { CollectionVersions, TenantModel, crossTenant, type Logger, type TenantId } from '@travel/platform';
-import { moveDeliveryPayloads, stampSubscriptionEdits } from './migrations';
+import {
+  CollectionVersions,
+  TenantModel,
+  crossTenant,
+  stampMissingEditedAt,
+  type Logger,
+  type TenantId,
+} from '@travel/platform';
+import { moveDeliveryPayloads } from './migrations';
 import { registerModels, type DeliveryDoc, type EnvelopeDoc, type SubscriptionDoc } from './models';
 import { OutcomeWriter } from './outcome-writer';
 import { InsertBatcher } from './insert-batcher';
@@ -152,7 +159,7 @@ export function dispatcherRepositories(
         crossTenant('metrics: disabled subscriptions of every company'),
       ),
     migrate: async (logger) => {
-      await stampSubscriptionEdits(models);
+      await stampMissingEditedAt(models.Subscription);
       return moveDeliveryPayloads(models, logger);
     },
   };
