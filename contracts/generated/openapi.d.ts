@@ -6802,7 +6802,10 @@ export interface operations {
     getJournalAccounts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6811,6 +6814,7 @@ export interface operations {
             /** @description The accounts the journal uses */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6850,6 +6854,7 @@ export interface operations {
                     "application/json": components["schemas"]["JournalAccountsView"];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];

@@ -87,7 +87,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       // The travel order and the settlement as PDF (docs/decisions/0137).
       api.use(documentRoutes(new DocumentsApp(entries, employees, vehicles, renderPdf)));
       // The payroll and journal exports: entries, per-diems, mileage, advances and payout marks are all here (0141).
-      api.use(exportRoutes(new ExportsApp(repos), new JournalApp(repos, new JournalAccountsStore(mongo, nudgeOutbox))));
+      const journal = new JournalApp(repos, new JournalAccountsStore(mongo, nudgeOutbox, repos.versions));
+      api.use(exportRoutes(new ExportsApp(repos), journal, reads));
       return {
         api,
         // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).

@@ -1,7 +1,8 @@
 // Conditional GETs and delta sync of travel entries through the gateway (issue 25; docs/decisions/0155,
-// 0156, 0159): the entry list, one entry, one expense and the approval workflow answer with an ETag and
-// 304 while nothing changed, 200 with the new body after any write of the entry (its expenses included),
-// never a stale 304 under racing writes; the list syncs by updatedSince and nextCursor; a bad cursor is 400.
+// 0156, 0159): the entry list, one entry, one expense, the approval workflow and the journal accounts
+// answer with an ETag and 304 while nothing changed, 200 with the new body after any write (an entry's
+// expenses included), never a stale 304 under racing writes; the list syncs by updatedSince and
+// nextCursor; a bad cursor is 400.
 import type { ApiClient } from '@travel/testkit';
 import { startEntriesStack, type EntriesStack } from './support/entries-stack';
 import {
@@ -60,6 +61,7 @@ describe('entries: conditional reads and delta sync', () => {
       `/api/v1/travel-entries/${e.id}`,
       `/api/v1/travel-entries/${e.id}/expenses/${x.id}`,
       '/api/v1/approval-workflow',
+      '/api/v1/journal-accounts',
     ])
       await expectNotModifiedWhileUnchanged(owner, path);
   });
@@ -95,6 +97,13 @@ describe('entries: conditional reads and delta sync', () => {
       expect(res.status === 200 ? '' : res.text).toBe('');
     });
     expect(workflow.settlementSteps).toEqual([{ approverIds: [tenant.employeeId] }]);
+
+    const got = (await owner.get('/api/v1/journal-accounts')).body;
+    const accounts = await expectChangedAfter(owner, '/api/v1/journal-accounts', async () => {
+      const res = await owner.put('/api/v1/journal-accounts', { ...got, accounts: { ...got.accounts, bank: '221' } });
+      expect(res.status === 200 ? '' : res.text).toBe('');
+    });
+    expect(accounts.accounts.bank).toBe('221');
   });
 
   it('never answers 304 for a body older than a write finished before the read began', async () => {
