@@ -120,7 +120,7 @@ export interface paths {
         };
         /**
          * The delivery log of a subscription, newest first (needs ManageCompanyData, ReadAllEntries or EditAllEntries)
-         * @description One row per event and subscription, also of a deleted subscription for 30 days. A delivery whose first attempt goes out at once is logged when that attempt has ended, a few milliseconds after your endpoint answered (at most the 10 s time-out); one that waits in the queue is logged as `Pending` first. Every later attempt updates its row. The log shows what was sent, and entry events carry entry data (employee, amounts, status): reading it needs `ManageCompanyData` (the webhook right), `ReadAllEntries` or `EditAllEntries`; any other key gets 403 `FORBIDDEN`.
+         * @description One row per event and subscription, also of a deleted subscription for 30 days. A delivery whose first attempt goes out at once is logged when that attempt has ended, a few milliseconds after your endpoint answered (at most the 10 s time-out); one that waits in the queue is logged as `Pending` first. Every later attempt updates its row. The log shows what was sent, and entry events carry entry data (employee, amounts, status): reading it needs `ManageCompanyData` (the webhook right), `ReadAllEntries` or `EditAllEntries`; any other key gets 403 `FORBIDDEN`. In delta sync (`updatedSince`, `cursor`) a row's last change is its `updatedAt`, which every attempt moves.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -861,7 +861,7 @@ export interface paths {
         };
         /**
          * List a vehicle's documents, newest first (metadata only)
-         * @description Readable by whoever may read the vehicle (404 otherwise).
+         * @description Readable by whoever may read the vehicle (404 otherwise). Documents are never edited: in delta sync (`updatedSince`, `cursor`) a document's last change is its `uploadedAt`.
          */
         get: operations["listVehicleDocuments"];
         put?: never;
@@ -3583,8 +3583,15 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3593,6 +3600,7 @@ export interface operations {
             /** @description Paged subscriptions */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3601,6 +3609,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -3639,7 +3648,10 @@ export interface operations {
     getWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -3650,12 +3662,14 @@ export interface operations {
             /** @description The subscription (never includes the secret) */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3767,8 +3781,15 @@ export interface operations {
                 createdFrom?: components["schemas"]["Timestamp"];
                 /** @description Only deliveries created before this time; when both are given it must be later than `createdFrom` (400 otherwise) */
                 createdBefore?: components["schemas"]["Timestamp"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -3779,6 +3800,7 @@ export interface operations {
             /** @description Paged deliveries, newest first */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3787,6 +3809,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3798,7 +3821,10 @@ export interface operations {
     getDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
                 deliveryId: components["parameters"]["DeliveryId"];
@@ -3810,12 +3836,14 @@ export interface operations {
             /** @description One delivery with the exact signed payload bytes and the stored response body */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4497,7 +4525,10 @@ export interface operations {
                 /** @description Words that must all occur in the name (case and diacritics ignored), or an exact code */
                 q?: components["parameters"]["MunicipalityQuery"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4506,6 +4537,7 @@ export interface operations {
             /** @description Paged municipalities */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4529,6 +4561,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -4544,7 +4577,10 @@ export interface operations {
                 /** @description Words that must all occur in the name (case and diacritics ignored), or an exact code */
                 q?: components["parameters"]["MunicipalityQuery"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4553,6 +4589,7 @@ export interface operations {
             /** @description Paged towns and municipalities */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4575,6 +4612,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -4595,7 +4633,10 @@ export interface operations {
                  */
                 date?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4604,6 +4645,7 @@ export interface operations {
             /** @description The rows in force and what is unknown */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4660,6 +4702,7 @@ export interface operations {
                     "application/json": components["schemas"]["PerDiemRates"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -4669,7 +4712,10 @@ export interface operations {
     getEnabledCountries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4678,12 +4724,14 @@ export interface operations {
             /** @description The allow-list */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CountryAllowList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4721,7 +4769,10 @@ export interface operations {
     getEnabledCurrencies: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4730,12 +4781,14 @@ export interface operations {
             /** @description The allow-list */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CurrencyAllowList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4773,7 +4826,10 @@ export interface operations {
     getPerDiemPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4782,6 +4838,7 @@ export interface operations {
             /** @description The policy */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4814,6 +4871,7 @@ export interface operations {
                     "application/json": components["schemas"]["PerDiemPolicy"];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4916,7 +4974,10 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4925,6 +4986,7 @@ export interface operations {
             /** @description Paged rates, by currency code */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4933,6 +4995,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             /**
              * @description `VALIDATION_FAILED` (a malformed currency or date, the base currency itself) or
              *     `EXCHANGE_RATE_UNAVAILABLE` (no rate on or before the date), with field-keyed `errors`
@@ -5089,8 +5152,15 @@ export interface operations {
                 isArchived?: boolean;
                 /** @description Only the `Personal` vehicles of this employee */
                 ownerEmployeeId?: components["schemas"]["Id"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5099,6 +5169,7 @@ export interface operations {
             /** @description Paged vehicles */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5107,6 +5178,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -5153,7 +5225,10 @@ export interface operations {
     getVehicle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5164,12 +5239,14 @@ export interface operations {
             /** @description The vehicle */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Vehicle"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5309,8 +5386,15 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
                 /** @description Only costs of this kind */
                 kind?: components["schemas"]["VehicleCostKind"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5321,6 +5405,7 @@ export interface operations {
             /** @description Paged costs */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5329,6 +5414,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5434,8 +5520,15 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5446,6 +5539,7 @@ export interface operations {
             /** @description Paged documents */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5454,6 +5548,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5570,8 +5665,15 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5582,6 +5684,7 @@ export interface operations {
             /** @description Paged deadlines */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5590,6 +5693,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5704,8 +5808,15 @@ export interface operations {
                 dateFrom?: string;
                 /** @description Only entries departing on or before this date */
                 dateTo?: string;
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5714,6 +5825,7 @@ export interface operations {
             /** @description Paged entries (without their children; read one entry for those) */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5722,6 +5834,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -5765,7 +5878,10 @@ export interface operations {
     getTravelEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5776,12 +5892,14 @@ export interface operations {
             /** @description The full entry */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TravelEntry"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5852,7 +5970,10 @@ export interface operations {
     getApprovalWorkflow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5861,12 +5982,14 @@ export interface operations {
             /** @description The workflow */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApprovalWorkflow"];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6058,7 +6181,10 @@ export interface operations {
     getExpense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
                 expenseId: components["schemas"]["Id"];
@@ -6070,12 +6196,14 @@ export interface operations {
             /** @description The expense */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Expense"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6390,8 +6518,15 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6400,6 +6535,7 @@ export interface operations {
             /** @description One page of ready entries */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6408,6 +6544,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6421,8 +6558,15 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                updatedSince?: components["parameters"]["UpdatedSince"];
+                /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6431,6 +6575,7 @@ export interface operations {
             /** @description One page of payout batches */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6439,6 +6584,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6486,7 +6632,10 @@ export interface operations {
     getPayoutBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -6497,12 +6646,14 @@ export interface operations {
             /** @description The batch */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PayoutBatch"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6651,7 +6802,10 @@ export interface operations {
     getJournalAccounts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6660,6 +6814,7 @@ export interface operations {
             /** @description The accounts the journal uses */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6699,6 +6854,7 @@ export interface operations {
                     "application/json": components["schemas"]["JournalAccountsView"];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];

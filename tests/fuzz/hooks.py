@@ -230,7 +230,7 @@ ITINERARY = [r"last stop must be after the first|must not be before an earlier s
 # name (what a generator sends for `format: binary`) is not a file.
 UPLOAD_RULES = [("File", r"^at least one file")]
 
-# Delta sync (docs/decisions/0156): a cursor is whatever the previous page's `nextCursor` was, for the same
+# Delta sync (docs/decisions/0156, 0159): a cursor is whatever the previous page's `nextCursor` was, for the same
 # query, which only decoding it tells; with a cursor or updatedSince the page is 1.
 CURSOR_RULES = [("cursor", r"^is not a cursor of this query"), ("page", r"^must be 1 \(or left out\) with")]
 
@@ -238,8 +238,16 @@ BUSINESS_RULES = {
     "listEmployees": CURSOR_RULES,
     "listDepartments": CURSOR_RULES,
     "listCostCenters": CURSOR_RULES,
-    # A time range is empty or reversed unless its end is after its start (two fields, no schema says so).
-    "listDeliveries": [("createdBefore", r"^must be later than createdFrom$")],
+    "listTravelEntries": CURSOR_RULES,
+    "listVehicles": CURSOR_RULES,
+    "listVehicleCosts": CURSOR_RULES,
+    "listVehicleDocuments": CURSOR_RULES,
+    "listVehicleDeadlines": CURSOR_RULES,
+    "listWebhooks": CURSOR_RULES,
+    # A time range whose end is not after its start (docs/decisions/0148), which the schema cannot compare.
+    "listDeliveries": [*CURSOR_RULES, ("createdBefore", r"^must be later than createdFrom")],
+    "listReadyForPayout": CURSOR_RULES,
+    "listPayoutBatches": CURSOR_RULES,
     "createApiKey": [REFERENCE, r"must be an active, unarchived employee"],
     "createDepartment": [REFERENCE],
     "updateDepartment": [REFERENCE, r"cycle|own parent|descendant"],

@@ -20,6 +20,7 @@ export * from './mongo/tenant-scope';
 export * from './page-of';
 export * from './mongo/collection-versions';
 export * from './mongo/list-page';
+export * from './mongo/edited-at';
 export * from './http/conditional-read';
 export * from './mongo/writes';
 export * from './mongo/setting-write';

@@ -1,4 +1,11 @@
-import { apiRouter, parseConfig, startOrphanSweep, startService, type StartOptions } from '@travel/platform';
+import {
+  apiRouter,
+  ConditionalGets,
+  parseConfig,
+  startOrphanSweep,
+  startService,
+  type StartOptions,
+} from '@travel/platform';
 import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
 import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
@@ -59,9 +66,13 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         employees,
         new FxClient(config.referenceFxUrl, config.signingKey, 'entries'),
       );
+      // Every public GET of entries and the workflow answers from the collections' versions (0155, 0159).
+      const reads = new ConditionalGets(repos.versions);
       const api = apiRouter();
       api.use(
         publicRoutes({
+          reads,
+          entriesCollection: repos.entries,
           entries,
           expenses: new ExpensesApp(repos, entries, fx, vehicles, nudgeOutbox),
           attachments: new AttachmentsApp(repos, entries, attachmentStore, inspectImage, nudgeOutbox),
@@ -72,11 +83,12 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       // The approval workflow and trip requests (docs/decisions/0066–0068).
       const numbers = new EntryNumberIssuer(repos, repos.counters, nudgeOutbox, logger);
       const workflow = new WorkflowApp(repos, entries, employees, numbers, nudgeOutbox);
-      api.use(workflowRoutes(workflow));
+      api.use(workflowRoutes(workflow, reads, repos.workflows));
       // The travel order and the settlement as PDF (docs/decisions/0137).
       api.use(documentRoutes(new DocumentsApp(entries, employees, vehicles, renderPdf)));
       // The payroll and journal exports: entries, per-diems, mileage, advances and payout marks are all here (0141).
-      api.use(exportRoutes(new ExportsApp(repos), new JournalApp(repos, new JournalAccountsStore(mongo, nudgeOutbox))));
+      const journal = new JournalApp(repos, new JournalAccountsStore(mongo, nudgeOutbox, repos.versions));
+      api.use(exportRoutes(new ExportsApp(repos), journal, reads));
       return {
         api,
         // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).

@@ -1,4 +1,4 @@
-import { parseConfig, startOrphanSweep, startService, type StartOptions } from '@travel/platform';
+import { ConditionalGets, parseConfig, startOrphanSweep, startService, type StartOptions } from '@travel/platform';
 import { CostsApp } from './app/costs';
 import { DeadlinesApp, ReminderJob, scheduleReminders } from './app/deadlines';
 import { DOCUMENTS_STORE, DocumentsApp, documentContentSweep } from './app/documents';
@@ -35,6 +35,9 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
           costs: new CostsApp(repos, vehicles),
           documents: new DocumentsApp(repos, vehicles),
           deadlines: new DeadlinesApp(repos, vehicles, employees),
+          // Every public GET answers from the collections' versions (docs/decisions/0155, 0159).
+          reads: new ConditionalGets(repos.versions),
+          collections: repos,
         }),
         internal: internalRoutes(usage),
         outboxCollections: [REFUSALS_COLLECTION],

@@ -1,4 +1,4 @@
-import { parseConfig, startService, type StartOptions } from '@travel/platform';
+import { ConditionalGets, parseConfig, startService, type StartOptions } from '@travel/platform';
 import { BatchesApp, type CrashPoint } from './app/batches';
 import { ReadyApp } from './app/ready';
 import { configSchema } from './config';
@@ -42,7 +42,9 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
         return running;
       };
       return {
-        api: publicRoutes({ ready, batches }),
+        // Every public GET answers from the collections' versions (docs/decisions/0155, 0159).
+        api: publicRoutes({ ready, batches, reads: new ConditionalGets(repos.versions), collections: repos }),
+        migrate: () => repos.stampEdits(),
         start: async () => {
           await startEntryChangedConsumer({ client: amqp, mongo, logger, metrics, ready });
           // At start (a crashed replica's batches), then periodically.

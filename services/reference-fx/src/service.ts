@@ -1,4 +1,11 @@
-import { apiRouter, parseConfig, startService, type StartOptions } from '@travel/platform';
+import {
+  apiRouter,
+  CollectionVersions,
+  ConditionalGets,
+  parseConfig,
+  startService,
+  type StartOptions,
+} from '@travel/platform';
 import { ReferenceDataApp } from './app/reference-data';
 import { configSchema } from './config';
 import { buildFx } from './fx';
@@ -19,12 +26,15 @@ export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     config,
     (deps) => {
       const fx = buildFx(deps, config.fx, options?.fetch);
-      const referenceData = new ReferenceDataApp(new AllowListsStore(deps.mongo, deps.nudgeOutbox));
-      const policies = new PerDiemPolicyApp(new PerDiemPolicyStore(deps.mongo, deps.nudgeOutbox));
+      // The companies' allow-lists and per-diem policies answer from their collection versions (0155, 0159).
+      const versions = new CollectionVersions(deps.mongo);
+      const reads = new ConditionalGets(versions);
+      const referenceData = new ReferenceDataApp(new AllowListsStore(deps.mongo, deps.nudgeOutbox, versions));
+      const policies = new PerDiemPolicyApp(new PerDiemPolicyStore(deps.mongo, deps.nudgeOutbox, versions));
       const api = apiRouter();
       api.use(fx.api);
-      api.use(referenceDataRoutes(referenceData));
-      api.use(perDiemPolicyRoutes(policies));
+      api.use(referenceDataRoutes(referenceData, reads));
+      api.use(perDiemPolicyRoutes(policies, reads));
       const internal = apiRouter();
       internal.use(fx.internal);
       internal.use(perDiemPolicyInternalRoutes(policies));

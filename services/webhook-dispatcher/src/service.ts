@@ -1,4 +1,5 @@
 import {
+  ConditionalGets,
   parseConfig,
   retryCountOf,
   startConsumer,
@@ -136,7 +137,13 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
       });
 
       return {
-        api: publicRoutes(subscriptions, deliveries, recovery),
+        api: publicRoutes(
+          subscriptions,
+          deliveries,
+          recovery,
+          new ConditionalGets(repos.versions),
+          repos.subscriptions,
+        ),
         migrate: async () => {
           await repos.migrate(logger);
         },

@@ -72,7 +72,7 @@ describe('vehicles', () => {
     expect((await api.get(`/api/v1/vehicles/${id}`)).body).toEqual(created.body);
     const listed = await api.get('/api/v1/vehicles?pageSize=100');
     expect(listed.status).toBe(200);
-    expect(Object.keys(listed.body).sort()).toEqual(['items', 'page', 'pageSize', 'total', 'totalPages']);
+    expect(Object.keys(listed.body).sort()).toEqual(['items', 'nextCursor', 'page', 'pageSize', 'total', 'totalPages']);
     expect(listed.body.items.find((v: any) => v.id === id)).toEqual(created.body);
 
     const replaced = await api.put(`/api/v1/vehicles/${id}`, { type: 'Company', name: 'Pool car 1', make: 'VW' });

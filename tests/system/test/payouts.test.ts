@@ -49,7 +49,7 @@ describe('payouts', () => {
     expect(await untilReady(t.client, [first, negative, last])).toEqual([last, negative, first]);
     const page1 = await t.api.get('/api/v1/payouts/ready?pageSize=2');
     expect(page1.status).toBe(200);
-    expect(Object.keys(page1.body).sort()).toEqual(['items', 'page', 'pageSize', 'total', 'totalPages']);
+    expect(Object.keys(page1.body).sort()).toEqual(['items', 'nextCursor', 'page', 'pageSize', 'total', 'totalPages']);
     expect(page1.body).toMatchObject({ page: 1, pageSize: 2, total: 3, totalPages: 2 });
     expect(page1.body.items[0]).toEqual({
       id: last,

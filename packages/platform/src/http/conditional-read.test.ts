@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { CollectionState, CollectionVersions } from '../mongo/collection-versions';
-import { callerView, ConditionalReads, noneMatch } from './conditional-read';
+import { answerByBody, callerView, ConditionalReads, noneMatch } from './conditional-read';
 
 const state = (version: number, pending = 0): CollectionState => ({
   epoch: 'e1',
@@ -146,5 +146,26 @@ describe('conditional reads from collection versions', () => {
     expect(noneMatch('*', 'W/"a"')).toBe(false);
     expect(noneMatch('W/"b"', 'W/"a"')).toBe(false);
     expect(noneMatch(undefined, 'W/"a"')).toBe(false);
+  });
+});
+
+describe('reads tagged by their body (data not versioned, 0159)', () => {
+  it('tags the body, answers 304 for that tag and 200 with a new tag once the body changed', () => {
+    const first = exchange('/api/v1/webhooks/w1/deliveries');
+    answerByBody(first.req, first.res, { items: [1] });
+    expect(first.sent).toMatchObject({ status: 200, body: '{"items":[1]}' });
+    const tag = first.headers.etag!;
+    expect(tag).toMatch(/^W\/".+"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+
+    const same = exchange('/api/v1/webhooks/w1/deliveries', tag);
+    answerByBody(same.req, same.res, { items: [1] });
+    expect(same.sent.status).toBe(304);
+    expect(same.sent.body).toBeUndefined();
+
+    const changed = exchange('/api/v1/webhooks/w1/deliveries', tag);
+    answerByBody(changed.req, changed.res, { items: [1, 2] });
+    expect(changed.sent).toMatchObject({ status: 200, body: '{"items":[1,2]}' });
+    expect(changed.headers.etag).not.toBe(tag);
   });
 });

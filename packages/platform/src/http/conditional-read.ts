@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { baseVersion, type CollectionState, type CollectionVersions } from '../mongo/collection-versions';
+import { ListTotals, type ListOptions } from '../mongo/list-page';
 
 // Conditional GETs from the collections' versions (docs/decisions/0155): the ETag is known before the data
 // is read, so `If-None-Match` is answered 304 with one point read of the version, and a body already sent
@@ -60,6 +61,33 @@ export function noneMatch(header: string | undefined, tag: string): boolean {
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque);
 }
 
+/**
+ * An answer for this key only, revalidated before reuse: a shared cache never serves one key's answer to
+ * another, clients ask again with If-None-Match.
+ */
+function privateAnswer(res: Response): void {
+  res.vary('Authorization');
+  res.vary('X-Api-Key');
+  res.set('Cache-Control', 'private, no-cache');
+}
+
+/**
+ * A read of data that is not versioned (0159): the ETag is a hash of the body, so the data is read, but an
+ * unchanged answer goes out as 304 without a body. Decided here rather than by express, whose freshness
+ * check the response validator's wrapping of `res.json` gets around.
+ */
+export function answerByBody(req: Request, res: Response, body: unknown): void {
+  privateAnswer(res);
+  const text = JSON.stringify(body);
+  const tag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
+  res.set('ETag', tag);
+  if (noneMatch(req.get('if-none-match'), tag)) {
+    res.status(304).end();
+    return;
+  }
+  res.type('application/json').send(text);
+}
+
 export class ConditionalReads {
   private readonly cache: BodyCache;
 
@@ -87,9 +115,7 @@ export class ConditionalReads {
   async answer(req: Request, res: Response, of: ReadOf, produce: Produce): Promise<void> {
     const states = await Promise.all(of.collections.map((c) => this.versions.state(of.tenantId, c)));
     const byName = new Map(of.collections.map((c, i) => [c, states[i]!] as const));
-    res.vary('Authorization');
-    res.vary('X-Api-Key');
-    res.set('Cache-Control', 'private, no-cache');
+    privateAnswer(res);
     const tag = ConditionalReads.etag(of, req.originalUrl, states);
     if (noneMatch(req.get('if-none-match'), tag)) {
       res.set('ETag', tag).status(304).end();
@@ -107,5 +133,33 @@ export class ConditionalReads {
     }
     res.set('ETag', tag);
     res.type('application/json').send(body);
+  }
+}
+
+/**
+ * A service's GETs answered conditionally (docs/decisions/0155): the ETag comes from the versions of the
+ * collections the answer reads (by their names, as `TenantModel.collection` gives them) and the caller's
+ * view; a list's total comes from the totals cache while the first collection did not change (0157).
+ */
+export class ConditionalGets {
+  private readonly reads: ConditionalReads;
+  private readonly totals = new ListTotals();
+
+  constructor(versions: CollectionVersions) {
+    this.reads = new ConditionalReads(versions);
+  }
+
+  answer(
+    req: Request,
+    res: Response,
+    caller: { tenantId: string; employeeId: string; permissions: readonly string[] },
+    models: ReadonlyArray<{ readonly collection: string }>,
+    produce: (options: ListOptions) => Promise<unknown>,
+  ): Promise<void> {
+    const collections = models.map((m) => m.collection);
+    const of = { tenantId: caller.tenantId, collections, view: callerView(caller) };
+    return this.reads.answer(req, res, of, (states) =>
+      produce({ state: states.get(collections[0]!), totals: this.totals }),
+    );
   }
 }

@@ -119,7 +119,11 @@ export interface ListOptions {
   /** The collection's state read before the data (by the conditional read), for the totals. */
   state?: CollectionState;
   totals?: ListTotals;
+  /** The field of a record's last change that delta sync goes by: `editedAt` unless the collection names it otherwise (0159). */
+  editedField?: string;
 }
+
+const editedAtOf = (doc: object, field: string): Date => new Date((doc as Record<string, Date>)[field]!);
 
 /**
  * One page of a tenant's list. In page-number order (`sort`) it skips to the page; with `updatedSince` or
@@ -128,18 +132,18 @@ export interface ListOptions {
  * sync it is counted for the first page (not at all when the first page is the last) and carried in the cursor
  * (what the query held when the sync began).
  */
-export async function listPage<D extends { _id: string; editedAt: Date }, T>(
+export async function listPage<D extends { _id: string }, T>(
   scope: TenantScope<any>,
   filter: Record<string, unknown>,
   request: ListRequest,
   sort: Record<string, 1 | -1>,
   map: (doc: D) => T,
-  { state, totals }: ListOptions = {},
+  { state, totals, editedField = 'editedAt' }: ListOptions = {},
 ): Promise<ListPage<T>> {
   const { page, pageSize } = checkPageRange(request.page, request.pageSize);
   const delta = request.updatedSince !== undefined || request.cursor !== undefined;
   const query: Record<string, unknown> = request.updatedSince
-    ? { ...filter, editedAt: { $gte: request.updatedSince } }
+    ? { ...filter, [editedField]: { $gte: request.updatedSince } }
     : filter;
   const key = queryKey(filter, request.updatedSince);
   const totalKey = `${scope.tenantId}|${scope.collection}|${key}`;
@@ -170,14 +174,14 @@ export async function listPage<D extends { _id: string; editedAt: Date }, T>(
   }
 
   const position = after
-    ? [{ $or: [{ editedAt: { $gt: after.editedAt } }, { editedAt: after.editedAt, _id: { $gt: after.id } }] }]
+    ? [{ $or: [{ [editedField]: { $gt: after.editedAt } }, { [editedField]: after.editedAt, _id: { $gt: after.id } }] }]
     : [];
   const keyset = position.length
     ? { ...query, $and: [...((query.$and as unknown[] | undefined) ?? []), ...position] }
     : query;
   const docs = await scope
     .find(keyset)
-    .sort({ editedAt: 1, _id: 1 })
+    .sort({ [editedField]: 1, _id: 1 })
     .limit(pageSize + 1)
     .lean();
   const items = (docs as D[]).slice(0, pageSize);
@@ -194,6 +198,6 @@ export async function listPage<D extends { _id: string; editedAt: Date }, T>(
     pageSize,
     total,
     totalPages: Math.ceil(total / pageSize),
-    nextCursor: more ? encodeCursor({ editedAt: new Date(last.editedAt), id: last._id, total }, key) : null,
+    nextCursor: more ? encodeCursor({ editedAt: editedAtOf(last, editedField), id: last._id, total }, key) : null,
   };
 }

@@ -77,11 +77,17 @@ export class TenantScope<T extends { tenantId: string }> {
     return this.write(() => this.model.updateMany(this.filter(extra), update).exec());
   }
 
-  /** A query to chain (`.lean()`); not on a versioned collection, whose writes must be bracketed (0155). */
+  /**
+   * A query to chain (`.lean()`). On a versioned collection its execution is bracketed like every other
+   * write (0155, 0159): the query's `exec`, which awaiting it calls, runs between the two bumps.
+   */
   findOneAndUpdate(extra: FilterQuery<T>, update: UpdateQuery<T>, options: QueryOptions<T> = {}) {
-    if (this.versions)
-      throw new TenantScopeError(`findOneAndUpdate on the versioned ${this.collection}: use updateOne`);
-    return this.model.findOneAndUpdate(this.filter(extra), update, options);
+    const query = this.model.findOneAndUpdate(this.filter(extra), update, options);
+    if (!this.versions) return query;
+    const exec = query.exec.bind(query);
+    query.exec = ((...args: unknown[]) =>
+      this.write(() => (exec as (...a: unknown[]) => Promise<unknown>)(...args))) as never;
+    return query;
   }
 
   deleteOne(extra: FilterQuery<T>) {

@@ -1,17 +1,14 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Router } from 'express';
 import type { components, operations } from '@travel/contracts';
 import {
   apiRouter,
   callerOf,
-  callerView,
-  ConditionalReads,
+  ConditionalGets,
   listRequest,
-  ListTotals,
   pageRequest,
   requirePermission,
   route,
   type CallerContext,
-  type CollectionState,
   type ListOptions,
   type ListRequest,
   type TenantModel,
@@ -52,35 +49,11 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 const flag = (value: unknown): boolean | undefined =>
   value === undefined ? undefined : value === true || value === 'true';
 
-/**
- * Every GET of this service answers conditionally (docs/decisions/0155): its ETag comes from the versions
- * of the collections the answer reads and the caller's view; a list's total comes from `totals` while the
- * collection did not change (0157).
- */
-function conditionalGets(repos: EmployeesRepositories) {
-  const reads = new ConditionalReads(repos.versions);
-  const totals = new ListTotals();
-  return {
-    answer(
-      req: Request,
-      res: Response,
-      caller: CallerContext,
-      models: ReadonlyArray<TenantModel<any>>,
-      produce: (options: ListOptions) => Promise<unknown>,
-    ): Promise<void> {
-      const collections = models.map((m) => m.collection);
-      const of = { tenantId: caller.tenantId, collections, view: callerView(caller) };
-      return reads.answer(req, res, of, (states: ReadonlyMap<string, CollectionState>) =>
-        produce({ state: states.get(collections[0]!), totals }),
-      );
-    },
-  };
-}
-
 export function publicRoutes(ctx: EmployeesContext): Router {
   const r = apiRouter();
   const { employees, departments, costCenters, apiKeys, repos } = ctx;
-  const reads = conditionalGets(repos);
+  // Every GET answers conditionally from the collections' versions (0155, 0157).
+  const reads = new ConditionalGets(repos.versions);
 
   r.get(
     '/api/v1/employees',
@@ -191,7 +164,7 @@ function companyDataRoutes<F, W>(
   path: string,
   app: CompanyDataApp<F, W>,
   filterOf: (query: Request['query']) => F,
-  reads: ReturnType<typeof conditionalGets>,
+  reads: ConditionalGets,
   model: TenantModel<any>,
 ): void {
   const writer = (req: Request) => requirePermission(req, MANAGE_COMPANY_DATA);

@@ -5,14 +5,15 @@ import {
   invalidState,
   notFound,
   outboxUpdate,
-  paginate,
+  listPage,
   raiseEvent,
   tenantOf,
   withOutbox,
   type CallerContext,
   type ErrorCode,
   type FieldErrors,
-  type PageRequest,
+  type ListOptions,
+  type ListRequest,
   atRevision,
   withRevisionRetry,
 } from '@travel/platform';
@@ -321,7 +322,7 @@ export class EntriesApp {
     return this.readable(caller, id);
   }
 
-  async list(caller: CallerContext, filter: EntryFilter, page: PageRequest) {
+  async list(caller: CallerContext, filter: EntryFilter, page: ListRequest, options?: ListOptions) {
     const query: Record<string, unknown> = { deletedAt: null };
     // Without ReadAllEntries / EditAllEntries a caller lists only their own entries.
     const employeeId = filter.employeeId?.toLowerCase();
@@ -336,7 +337,14 @@ export class EntriesApp {
         ...(filter.dateFrom ? { $gte: filter.dateFrom } : {}),
         ...(filter.dateTo ? { $lte: filter.dateTo } : {}),
       };
-    return paginate<EntryDoc, EntryDoc>(this.scope(caller), query, page, { departureDate: -1, _id: 1 }, (d) => d);
+    return listPage<EntryDoc, EntryDoc>(
+      this.scope(caller),
+      query,
+      page,
+      { departureDate: -1, _id: 1 },
+      (d) => d,
+      options,
+    );
   }
 
   /**

@@ -1,7 +1,8 @@
 import type { Request, Response, Router } from 'express';
-import { apiRouter, AppError, callerOf, requirePermission, route } from '@travel/platform';
+import { apiRouter, AppError, callerOf, requirePermission, route, type ConditionalGets } from '@travel/platform';
 import type { ExportsApp } from '../app/exports';
 import type { JournalApp } from '../app/journal';
+import { JOURNAL_ACCOUNTS_COLLECTION } from '../infra/journal-accounts-store';
 import { CSV_TYPE, toCsv, toXlsx, XLSX_TYPE, type ExportFormat, type Sheet } from '../infra/spreadsheet';
 
 /**
@@ -31,7 +32,7 @@ async function sendSheets(req: Request, res: Response, name: string, sheets: She
  * `GET /api/v1/payroll-exports?month=YYYY-MM` (issue 23 §2), `GET /api/v1/journal-exports?from=&to=` and
  * `GET|PUT /api/v1/journal-accounts` (§3); `format=csv|xlsx` on the exports.
  */
-export function exportRoutes(exportsApp: ExportsApp, journal: JournalApp): Router {
+export function exportRoutes(exportsApp: ExportsApp, journal: JournalApp, reads: ConditionalGets): Router {
   const r = apiRouter();
   r.get(
     '/api/v1/payroll-exports',
@@ -54,7 +55,10 @@ export function exportRoutes(exportsApp: ExportsApp, journal: JournalApp): Route
   r.get(
     '/api/v1/journal-accounts',
     route(async (req, res) => {
-      res.json(await journal.accounts(callerOf(req)));
+      // From the collection's version (0155, 0159); the exports themselves are files made per request.
+      const caller = callerOf(req);
+      const accounts = { collection: JOURNAL_ACCOUNTS_COLLECTION };
+      await reads.answer(req, res, caller, [accounts], () => journal.accounts(caller));
     }),
   );
   r.put(

@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
 import type { components, operations } from '@travel/contracts';
-import { apiRouter, callerOf, pageRequest, route } from '@travel/platform';
+import { apiRouter, callerOf, listRequest, route, type ConditionalGets } from '@travel/platform';
 import type { EntriesApp, EntryFilter } from '../app/entries';
 import type { AttachmentsApp, UploadedFile } from '../app/attachments';
 import type { ExpensesApp } from '../app/expenses';
@@ -15,6 +15,10 @@ export interface EntriesContext {
   entries: EntriesApp;
   expenses: ExpensesApp;
   attachments: AttachmentsApp;
+  /** GETs answered from the entries' collection version (docs/decisions/0155). */
+  reads: ConditionalGets;
+  /** The collection every answer below is read from (entries hold their expenses). */
+  entriesCollection: { readonly collection: string };
 }
 
 const id = (req: Request): string => String(req.params.id);
@@ -23,7 +27,8 @@ const flag = (value: unknown): boolean | undefined =>
   value === undefined ? undefined : value === true || value === 'true';
 
 /** Bodies and queries are already checked against the contract; who may do what is decided in the app. */
-export function publicRoutes({ entries, expenses, attachments }: EntriesContext): Router {
+export function publicRoutes(ctx: EntriesContext): Router {
+  const { entries, expenses, attachments, reads, entriesCollection } = ctx;
   const r = apiRouter();
 
   r.get(
@@ -37,8 +42,12 @@ export function publicRoutes({ entries, expenses, attachments }: EntriesContext)
         dateFrom: text(q.dateFrom),
         dateTo: text(q.dateTo),
       };
-      const page = await entries.list(callerOf(req), filter, pageRequest(req.query));
-      res.json({ ...page, items: page.items.map(toEntrySummary) });
+      const caller = callerOf(req);
+      const request = listRequest(req.query);
+      await reads.answer(req, res, caller, [entriesCollection], async (options) => {
+        const page = await entries.list(caller, filter, request, options);
+        return { ...page, items: page.items.map(toEntrySummary) };
+      });
     }),
   );
   r.post(
@@ -63,7 +72,10 @@ export function publicRoutes({ entries, expenses, attachments }: EntriesContext)
   r.get(
     '/api/v1/travel-entries/:id',
     route(async (req, res) => {
-      res.json(toEntryResponse(await entries.get(callerOf(req), id(req))));
+      const caller = callerOf(req);
+      await reads.answer(req, res, caller, [entriesCollection], async () =>
+        toEntryResponse(await entries.get(caller, id(req))),
+      );
     }),
   );
   r.put(
@@ -93,7 +105,10 @@ export function publicRoutes({ entries, expenses, attachments }: EntriesContext)
   r.get(
     `${expensePath}/:expenseId`,
     route(async (req, res) => {
-      res.json(toExpenseResponse(await expenses.get(callerOf(req), id(req), expenseId(req))));
+      const caller = callerOf(req);
+      await reads.answer(req, res, caller, [entriesCollection], async () =>
+        toExpenseResponse(await expenses.get(caller, id(req), expenseId(req))),
+      );
     }),
   );
   r.put(

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { components } from '@travel/contracts';
-import { apiRouter, callerOf, requirePermission, route } from '@travel/platform';
+import { apiRouter, callerOf, requirePermission, route, type ConditionalGets } from '@travel/platform';
 import type { WorkflowApp } from '../app/workflow';
 import { WORKFLOW_OPERATIONS, type ApprovalWorkflow } from '../domain/workflow';
 import { toEntryResponse } from './mappers';
@@ -17,12 +17,19 @@ const toWorkflowResponse = (w: ApprovalWorkflow): Schemas['ApprovalWorkflow'] =>
 });
 
 /** GET / PUT /approval-workflow and the five workflow operations on an entry (bodies checked by the contract). */
-export function workflowRoutes(workflow: WorkflowApp): Router {
+export function workflowRoutes(
+  workflow: WorkflowApp,
+  reads: ConditionalGets,
+  workflows: { readonly collection: string },
+): Router {
   const r = apiRouter();
   r.get(
     '/api/v1/approval-workflow',
     route(async (req, res) => {
-      res.json(toWorkflowResponse(await workflow.workflow(callerOf(req))));
+      const caller = callerOf(req);
+      await reads.answer(req, res, caller, [workflows], async () =>
+        toWorkflowResponse(await workflow.workflow(caller)),
+      );
     }),
   );
   r.put(

@@ -145,6 +145,8 @@ export function registerModels(conn: Connection): EntriesModels {
   entry.index({ tenantId: 1, employeeId: 1, departureDate: -1 });
   entry.index({ tenantId: 1, isRequest: 1, departureDate: -1 });
   entry.index({ tenantId: 1, status: 1, departureDate: -1 });
+  // Delta sync: updatedSince and the cursor go by (editedAt, _id) (docs/decisions/0156).
+  entry.index({ tenantId: 1, editedAt: 1, _id: 1 });
 
   const counter = new Schema<EntryCounterDoc>(
     {

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { TenantModel, crossTenant, type TenantId } from '@travel/platform';
+import { CollectionVersions, TenantModel, crossTenant, type TenantId } from '@travel/platform';
 import { EntryStatus } from '../domain/entry';
 import { EntryCounters } from './entry-numbers';
 import { nextEntrySequence, registerModels, type EntryDoc } from './models';
@@ -24,6 +24,8 @@ export interface PendingNumberClaim {
  * `crossTenant` (docs/decisions/0081).
  */
 export interface EntriesRepositories {
+  /** The tenants' versions of the entries and workflows: every write through a scope bumps them (0155). */
+  versions: CollectionVersions;
   entries: TenantModel<EntryDoc>;
   workflows: TenantModel<ApprovalWorkflowDoc>;
   /** The per-tenant, per-year counter as the trip-number protocol reads and advances it (0067). */
@@ -42,9 +44,11 @@ export interface EntriesRepositories {
 export function entriesRepositories(conn: Connection): EntriesRepositories {
   const models = registerModels(conn);
   const { ApprovalWorkflow } = registerWorkflowModels(conn);
+  const versions = new CollectionVersions(conn);
   return {
-    entries: new TenantModel(models.Entry),
-    workflows: new TenantModel(ApprovalWorkflow),
+    versions,
+    entries: new TenantModel(models.Entry, versions),
+    workflows: new TenantModel(ApprovalWorkflow, versions),
     counters: new EntryCounters(models),
     nextEntrySequence: (tenant, year) => nextEntrySequence(models, tenant, year),
     pendingNumberClaims: () =>

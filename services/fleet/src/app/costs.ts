@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { notFound, paginate, tenantOf, type CallerContext, type PageRequest, throwIfInvalid } from '@travel/platform';
+import {
+  listPage,
+  notFound,
+  tenantOf,
+  throwIfInvalid,
+  type CallerContext,
+  type ListOptions,
+  type ListRequest,
+} from '@travel/platform';
 import { costFields, toCostResponse, type CostKind, type CostWrite, type VehicleCost } from '../domain/cost';
 import type { FleetRepositories, VehicleCostDoc } from '../infra/repositories';
 import type { VehiclesApp } from './vehicles';
@@ -29,16 +37,23 @@ export class CostsApp {
     return cost;
   }
 
-  async list(caller: CallerContext, vehicleId: string, filter: { kind?: CostKind }, page: PageRequest) {
+  async list(
+    caller: CallerContext,
+    vehicleId: string,
+    filter: { kind?: CostKind },
+    page: ListRequest,
+    options?: ListOptions,
+  ) {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
     const query: Record<string, unknown> = { vehicleId: vehicle._id };
     if (filter.kind) query.kind = filter.kind;
-    return paginate<VehicleCostDoc, CostResponse>(
+    return listPage<VehicleCostDoc, CostResponse>(
       this.scope(caller),
       query,
       page,
       { date: -1, createdAt: -1, _id: 1 },
       toCostResponse,
+      options,
     );
   }
 

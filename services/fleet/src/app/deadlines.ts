@@ -3,11 +3,12 @@ import {
   notFound,
   parseTenantId,
   tenantOf,
-  paginate,
+  listPage,
   type CallerContext,
   type FieldErrors,
   type Logger,
-  type PageRequest,
+  type ListOptions,
+  type ListRequest,
   throwIfInvalid,
   withRevisionRetry,
 } from '@travel/platform';
@@ -52,14 +53,15 @@ export class DeadlinesApp {
     return fields;
   }
 
-  async list(caller: CallerContext, vehicleId: string, page: PageRequest) {
+  async list(caller: CallerContext, vehicleId: string, page: ListRequest, options?: ListOptions) {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
-    return paginate<Deadline, DeadlineResponse>(
+    return listPage<Deadline, DeadlineResponse>(
       this.scope(caller),
       { vehicleId: vehicle._id },
       page,
       { dueDate: 1, _id: 1 },
       toDeadlineResponse,
+      options,
     );
   }
 
@@ -140,7 +142,8 @@ export class ReminderJob {
       const deadlines = this.repos.deadlines.of(parseTenantId(d.tenantId));
       const claimed = await deadlines.updateOne(
         { _id: d._id, nextReminderOn: d.nextReminderOn },
-        { $set: { nextReminderOn: null, remindedFor: remindedForOf(d), lastReminderSentAt: now } },
+        // editedAt moves with the reminder's marks, which the deadline shows: a delta sync lists it (0159).
+        { $set: { nextReminderOn: null, remindedFor: remindedForOf(d), lastReminderSentAt: now, editedAt: now } },
       );
       if (claimed.matchedCount === 0) continue;
       try {
@@ -154,6 +157,7 @@ export class ReminderJob {
               nextReminderOn: d.nextReminderOn,
               remindedFor: d.remindedFor,
               lastReminderSentAt: d.lastReminderSentAt,
+              editedAt: new Date(),
             },
           },
         );

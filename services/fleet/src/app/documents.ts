@@ -2,14 +2,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   AppError,
   notFound,
-  paginate,
+  listPage,
   parseTenantId,
   tenantOf,
   type Swept,
   type TenantId,
   type CallerContext,
   type FieldErrors,
-  type PageRequest,
+  type ListOptions,
+  type ListRequest,
 } from '@travel/platform';
 import { toDocumentResponse, type VehicleDocument } from '../domain/document';
 import { MAX_FILES_PER_REQUEST, checkDocumentBytes, cleanFileName } from '../domain/document-file';
@@ -37,14 +38,16 @@ export class DocumentsApp {
     return this.repos.documents.of(tenantOf(caller));
   }
 
-  async list(caller: CallerContext, vehicleId: string, page: PageRequest) {
+  /** Documents are never edited (uploaded, then deleted): delta sync goes by `uploadedAt` (0159). */
+  async list(caller: CallerContext, vehicleId: string, page: ListRequest, options?: ListOptions) {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
-    return paginate<VehicleDocument, DocumentResponse>(
+    return listPage<VehicleDocument, DocumentResponse>(
       this.scope(caller),
       { vehicleId: vehicle._id },
       page,
       { uploadedAt: -1, _id: 1 },
       toDocumentResponse,
+      { ...options, editedField: 'uploadedAt' },
     );
   }
 

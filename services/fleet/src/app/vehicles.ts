@@ -3,10 +3,11 @@ import {
   conflict,
   notFound,
   tenantOf,
-  paginate,
+  listPage,
   type CallerContext,
   type FieldErrors,
-  type PageRequest,
+  type ListOptions,
+  type ListRequest,
   throwIfInvalid,
   withRevisionRetry,
 } from '@travel/platform';
@@ -98,19 +99,20 @@ export class VehiclesApp {
     return toVehicleResponse(await this.visible(caller, id));
   }
 
-  async list(caller: CallerContext, filter: VehicleFilter, page: PageRequest) {
+  async list(caller: CallerContext, filter: VehicleFilter, page: ListRequest, options?: ListOptions) {
     const query: Record<string, unknown> = {};
     if (filter.type) query.type = filter.type;
     if (filter.isArchived !== undefined) query.isArchived = filter.isArchived;
     if (filter.ownerEmployeeId) query.ownerEmployeeId = filter.ownerEmployeeId.toLowerCase();
     // Without a privileged flag: company vehicles and the caller's own Personal ones only.
     if (!seesAllPersonal(caller)) query.$or = [{ type: 'Company' }, { ownerEmployeeId: caller.employeeId }];
-    return paginate<VehicleDoc, VehicleResponse>(
+    return listPage<VehicleDoc, VehicleResponse>(
       this.scope(caller),
       query,
       page,
       { name: 1, _id: 1 },
       toVehicleResponse,
+      options,
     );
   }
 

@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import { apiRouter, callerOf, pageRequest, requirePermission, route } from '@travel/platform';
+import { apiRouter, callerOf, listRequest, requirePermission, route, type ConditionalGets } from '@travel/platform';
 import type { components } from '@travel/contracts';
 import type { CostsApp } from '../app/costs';
 import type { DeadlinesApp } from '../app/deadlines';
@@ -23,6 +23,10 @@ export interface FleetContext {
   costs: CostsApp;
   documents: DocumentsApp;
   deadlines: DeadlinesApp;
+  /** GETs answered from the collections' versions (docs/decisions/0155, 0159). */
+  reads: ConditionalGets;
+  /** The collections the reads come from (a vehicle's lists read the vehicle too: who may see it). */
+  collections: Record<'vehicles' | 'costs' | 'documents' | 'deadlines', { readonly collection: string }>;
 }
 
 /** The parts named `files` of a multipart request (multer, run by the contract validator, holds them in memory). */
@@ -44,7 +48,7 @@ const vehicleWrite = (body: VehicleBody): VehicleWrite => body;
 const costWrite = (body: CostBody): CostWrite => body;
 const deadlineWrite = (body: Schemas['VehicleDeadlineWrite']): DeadlineWrite => body;
 
-export function publicRoutes({ vehicles, costs, documents, deadlines }: FleetContext): Router {
+export function publicRoutes({ vehicles, costs, documents, deadlines, reads, collections: c }: FleetContext): Router {
   const r = apiRouter();
 
   r.get(
@@ -56,7 +60,9 @@ export function publicRoutes({ vehicles, costs, documents, deadlines }: FleetCon
         isArchived: flag(q.isArchived),
         ownerEmployeeId: text(q.ownerEmployeeId),
       };
-      res.json(await vehicles.list(callerOf(req), filter, pageRequest(q)));
+      const caller = callerOf(req);
+      const page = listRequest(q);
+      await reads.answer(req, res, caller, [c.vehicles], (options) => vehicles.list(caller, filter, page, options));
     }),
   );
   r.post(
@@ -69,8 +75,11 @@ export function publicRoutes({ vehicles, costs, documents, deadlines }: FleetCon
   r.get(
     '/api/v1/vehicles/:id',
     route(async (req, res) => {
-      const body: Schemas['Vehicle'] = await vehicles.get(callerOf(req), param(req, 'id'));
-      res.json(body);
+      const caller = callerOf(req);
+      await reads.answer(req, res, caller, [c.vehicles], async () => {
+        const body: Schemas['Vehicle'] = await vehicles.get(caller, param(req, 'id'));
+        return body;
+      });
     }),
   );
   r.put(
@@ -108,7 +117,11 @@ export function publicRoutes({ vehicles, costs, documents, deadlines }: FleetCon
     '/api/v1/vehicles/:id/costs',
     route(async (req, res) => {
       const filter = { kind: text(req.query.kind) as CostKind | undefined };
-      res.json(await costs.list(callerOf(req), param(req, 'id'), filter, pageRequest(req.query)));
+      const caller = callerOf(req);
+      const page = listRequest(req.query);
+      await reads.answer(req, res, caller, [c.costs, c.vehicles], (options) =>
+        costs.list(caller, param(req, 'id'), filter, page, options),
+      );
     }),
   );
   r.post(
@@ -145,7 +158,11 @@ export function publicRoutes({ vehicles, costs, documents, deadlines }: FleetCon
   r.get(
     '/api/v1/vehicles/:id/documents',
     route(async (req, res) => {
-      res.json(await documents.list(callerOf(req), param(req, 'id'), pageRequest(req.query)));
+      const caller = callerOf(req);
+      const page = listRequest(req.query);
+      await reads.answer(req, res, caller, [c.documents, c.vehicles], (options) =>
+        documents.list(caller, param(req, 'id'), page, options),
+      );
     }),
   );
   r.post(
@@ -179,7 +196,11 @@ export function publicRoutes({ vehicles, costs, documents, deadlines }: FleetCon
   r.get(
     '/api/v1/vehicles/:id/deadlines',
     route(async (req, res) => {
-      res.json(await deadlines.list(callerOf(req), param(req, 'id'), pageRequest(req.query)));
+      const caller = callerOf(req);
+      const page = listRequest(req.query);
+      await reads.answer(req, res, caller, [c.deadlines, c.vehicles], (options) =>
+        deadlines.list(caller, param(req, 'id'), page, options),
+      );
     }),
   );
   r.post(

@@ -90,6 +90,8 @@ export function registerModels(conn: Connection): FleetModels {
   vehicle.index({ tenantId: 1, ownerEmployeeId: 1 });
   vehicle.index({ tenantId: 1, type: 1 });
   vehicle.index({ tenantId: 1, isArchived: 1 });
+  // Delta sync: updatedSince and the cursor go by (editedAt, _id) (docs/decisions/0156, 0159).
+  vehicle.index({ tenantId: 1, editedAt: 1, _id: 1 });
 
   const cost = new Schema<VehicleCostDoc>(
     {

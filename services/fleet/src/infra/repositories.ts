@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { TenantModel, crossTenant, type TenantId } from '@travel/platform';
+import { CollectionVersions, TenantModel, crossTenant, type TenantId } from '@travel/platform';
 import type { Deadline } from '../domain/deadline';
 import type { VehicleDocument } from '../domain/document';
 import {
@@ -19,6 +19,11 @@ export { REFUSALS_COLLECTION } from './models';
  * contents) as named functions.
  */
 export interface FleetRepositories {
+  /**
+   * The tenants' versions of the vehicles, costs, documents and deadlines: every write through their
+   * scopes bumps them (docs/decisions/0155, 0159). Document bytes and usage refusals are not read as JSON.
+   */
+  versions: CollectionVersions;
   vehicles: TenantModel<VehicleDoc>;
   costs: TenantModel<VehicleCostDoc>;
   usageRefusals: TenantModel<UsageRefusalDoc>;
@@ -38,13 +43,15 @@ export interface FleetRepositories {
 
 export function fleetRepositories(conn: Connection): FleetRepositories {
   const models = registerModels(conn);
+  const versions = new CollectionVersions(conn);
   return {
-    vehicles: new TenantModel(models.Vehicle),
-    costs: new TenantModel(models.VehicleCost),
+    versions,
+    vehicles: new TenantModel(models.Vehicle, versions),
+    costs: new TenantModel(models.VehicleCost, versions),
     usageRefusals: new TenantModel(models.UsageRefusal),
-    documents: new TenantModel(models.VehicleDocument),
+    documents: new TenantModel(models.VehicleDocument, versions),
     documentContents: new TenantModel(models.DocumentContent),
-    deadlines: new TenantModel(models.Deadline),
+    deadlines: new TenantModel(models.Deadline, versions),
     dueDeadlines: (day, limit) =>
       models.Deadline.find(
         { nextReminderOn: { $lte: day } },

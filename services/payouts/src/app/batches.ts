@@ -6,14 +6,15 @@ import {
   invalidState,
   isCalendarDate,
   notFound,
-  paginate,
+  listPage,
   parseTenantId,
   tenantOf,
   throwIfInvalid,
   type CallerContext,
   type FieldErrors,
   type Logger,
-  type PageRequest,
+  type ListOptions,
+  type ListRequest,
 } from '@travel/platform';
 import {
   batchEntry,
@@ -267,13 +268,14 @@ export class BatchesApp {
     return b;
   }
 
-  list(caller: CallerContext, page: PageRequest) {
-    return paginate<BatchDoc, BatchDoc>(
+  list(caller: CallerContext, page: ListRequest, options?: ListOptions) {
+    return listPage<BatchDoc, BatchDoc>(
       this.repos.batches.of(tenantOf(caller)),
       { state: 'completed' },
       page,
       { createdAt: -1, _id: 1 },
       (d) => d,
+      options,
     );
   }
 

@@ -1,4 +1,4 @@
-import { paginate, parseTenantId, type Logger, type PageRequest } from '@travel/platform';
+import { listPage, parseTenantId, type ListOptions, type ListRequest, type Logger } from '@travel/platform';
 import { APPROVED, applyChange, type EntryChange, type ReadyRow } from '../domain/ready';
 import type { PayoutsRepositories, ReadyDoc } from '../infra/repositories';
 import type { EntryMark } from './ports';
@@ -63,13 +63,14 @@ export class ReadyApp {
     }
   }
 
-  list(tenantId: string, page: PageRequest) {
-    return paginate<ReadyDoc, ReadyDoc>(
+  list(tenantId: string, page: ListRequest, options?: ListOptions) {
+    return listPage<ReadyDoc, ReadyDoc>(
       this.repos.ready.of(parseTenantId(tenantId)),
       { ready: true },
       page,
       { approvedAt: -1, _id: 1 },
       (d) => d,
+      options,
     );
   }
 }

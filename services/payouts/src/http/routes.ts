@@ -3,10 +3,11 @@ import {
   apiRouter,
   AppError,
   callerOf,
-  pageRequest,
+  listRequest,
   requirePermission,
   route,
   type CallerContext,
+  type ConditionalGets,
 } from '@travel/platform';
 import type { components } from '@travel/contracts';
 import type { BatchesApp } from '../app/batches';
@@ -32,20 +33,36 @@ function reader(req: Request): CallerContext {
 const id = (req: Request): string => String(req.params.id);
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-export function publicRoutes({ ready, batches }: { ready: ReadyApp; batches: BatchesApp }): Router {
+export interface PayoutsContext {
+  ready: ReadyApp;
+  batches: BatchesApp;
+  /** GETs answered from the collections' versions (docs/decisions/0155, 0159). */
+  reads: ConditionalGets;
+  collections: Record<'ready' | 'batches', { readonly collection: string }>;
+}
+
+export function publicRoutes({ ready, batches, reads, collections: c }: PayoutsContext): Router {
   const r = apiRouter();
   r.get(
     '/api/v1/payouts/ready',
     route(async (req, res) => {
-      const page = await ready.list(reader(req).tenantId, pageRequest(req.query));
-      res.json({ ...page, items: page.items.map(toReadyResponse) });
+      const caller = reader(req);
+      const request = listRequest(req.query);
+      await reads.answer(req, res, caller, [c.ready], async (options) => {
+        const page = await ready.list(caller.tenantId, request, options);
+        return { ...page, items: page.items.map(toReadyResponse) };
+      });
     }),
   );
   r.get(
     '/api/v1/payouts',
     route(async (req, res) => {
-      const page = await batches.list(reader(req), pageRequest(req.query));
-      res.json({ ...page, items: page.items.map(toBatchResponse) });
+      const caller = reader(req);
+      const request = listRequest(req.query);
+      await reads.answer(req, res, caller, [c.batches], async (options) => {
+        const page = await batches.list(caller, request, options);
+        return { ...page, items: page.items.map(toBatchResponse) };
+      });
     }),
   );
   r.post(
@@ -59,7 +76,10 @@ export function publicRoutes({ ready, batches }: { ready: ReadyApp; batches: Bat
   r.get(
     '/api/v1/payouts/:id',
     route(async (req, res) => {
-      res.json(toBatchResponse(await batches.get(reader(req), id(req))));
+      const caller = reader(req);
+      await reads.answer(req, res, caller, [c.batches], async () =>
+        toBatchResponse(await batches.get(caller, id(req))),
+      );
     }),
   );
   r.delete(

@@ -1,10 +1,11 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { tenantScoped } from '@travel/platform';
+import { keepsEditedAt, tenantScoped } from '@travel/platform';
 import type { Batch } from '../domain/batch';
 import type { ReadyRow } from '../domain/ready';
 
-export type ReadyDoc = ReadyRow;
-export type BatchDoc = Batch;
+/** `editedAt`: the record's last change, kept by the schema for delta sync (docs/decisions/0159). */
+export type ReadyDoc = ReadyRow & { editedAt?: Date };
+export type BatchDoc = Batch & { editedAt?: Date };
 
 export interface PayoutsModels {
   Ready: Model<ReadyDoc>;
@@ -40,6 +41,9 @@ export function registerModels(conn: Connection): PayoutsModels {
   );
   // The list: {tenantId, ready: true}, most recently approved first, then by id.
   ready.index({ tenantId: 1, ready: 1, approvedAt: -1, _id: 1 });
+  // Delta sync goes by (editedAt, _id), which every write moves (docs/decisions/0156, 0159).
+  keepsEditedAt(ready);
+  ready.index({ tenantId: 1, editedAt: 1, _id: 1 });
 
   const entry = new Schema(
     {
@@ -84,6 +88,8 @@ export function registerModels(conn: Connection): PayoutsModels {
   );
   batch.index({ tenantId: 1, state: 1, createdAt: -1 });
   batch.index({ state: 1 });
+  keepsEditedAt(batch);
+  batch.index({ tenantId: 1, editedAt: 1, _id: 1 });
   // Every query names its tenant, or says why it may not (docs/decisions/0081).
   ready.plugin(tenantScoped);
   batch.plugin(tenantScoped);

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { components, operations } from '@travel/contracts';
 import { toWireNumber, decimalFromText } from '@travel/money';
-import { apiRouter, callerOf, invalidField, pageRequest, route } from '@travel/platform';
+import { answerByBody, apiRouter, callerOf, invalidField, pageRequest, route } from '@travel/platform';
 import type { FxRatesApp, RateView } from '../app/fx-rates';
 import { isCalendarDate } from '../domain/fx-publication';
 
@@ -46,7 +46,9 @@ export function exchangeRatesRoutes(fx: FxRatesApp): Router {
         total: rates.length,
         totalPages: Math.ceil(rates.length / pageSize),
       };
-      res.json(body);
+      // Rates are shared by every company and imported by a job, not versioned per company: the answer is
+      // tagged by its body (read from the store), and unchanged goes out as 304 (docs/decisions/0159).
+      answerByBody(req, res, body);
     }),
   );
   return r;

@@ -4,9 +4,10 @@
 import type { Router } from 'express';
 import type { components } from '@travel/contracts';
 import { toWireNumber, decimalFromText } from '@travel/money';
-import { apiRouter, callerOf, parseTenantId, requirePermission, route } from '@travel/platform';
+import { apiRouter, callerOf, parseTenantId, requirePermission, route, type ConditionalGets } from '@travel/platform';
 import type { PerDiemPolicyApp, StoredPolicy } from '../app/per-diem-policy';
 import type { PerDiemPolicyWrite } from '../domain/per-diem-policy';
+import { PER_DIEM_POLICIES_COLLECTION } from '../infra/per-diem-policy-store';
 import { PER_DIEM_POLICY_SEGMENT, type PerDiemPolicy } from '../per-diem-policy';
 
 type Schemas = components['schemas'];
@@ -27,11 +28,15 @@ export function toPolicyBody(p: StoredPolicy): Schemas['PerDiemPolicy'] {
   };
 }
 
-export function perDiemPolicyRoutes(app: PerDiemPolicyApp): Router {
+export function perDiemPolicyRoutes(app: PerDiemPolicyApp, reads: ConditionalGets): Router {
   const r = apiRouter();
   r.get(
     PATH,
-    route(async (req, res) => void res.json(toPolicyBody(await app.getFor(callerOf(req))))),
+    route(async (req, res) => {
+      const caller = callerOf(req);
+      const policies = { collection: PER_DIEM_POLICIES_COLLECTION };
+      await reads.answer(req, res, caller, [policies], async () => toPolicyBody(await app.getFor(caller)));
+    }),
   );
   r.put(
     PATH,

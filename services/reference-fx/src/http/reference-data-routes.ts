@@ -3,10 +3,20 @@
 // ManageCompanyData). Bodies and queries are already checked against the contract.
 import type { Request, Router } from 'express';
 import type { components } from '@travel/contracts';
-import { apiRouter, callerOf, invalidField, pageRequest, requirePermission, route } from '@travel/platform';
+import {
+  answerByBody,
+  apiRouter,
+  callerOf,
+  invalidField,
+  pageRequest,
+  requirePermission,
+  route,
+  type ConditionalGets,
+} from '@travel/platform';
 import { isDate } from '@travel/regulations';
 import type { AllowList, ReferenceDataApp } from '../app/reference-data';
 import type { AllowListKind } from '../domain/allow-lists';
+import { ALLOW_LISTS_COLLECTION } from '../infra/allow-lists-store';
 import { isCountryCode } from '@travel/regulations';
 
 type Schemas = components['schemas'];
@@ -29,7 +39,12 @@ function currencyList(list: AllowList): Schemas['CurrencyAllowList'] {
   return { currencyCodes: list.codes, isDefault: list.isDefault, editedAt: list.editedAt?.toISOString() ?? null };
 }
 
-export function referenceDataRoutes(app: ReferenceDataApp): Router {
+/**
+ * The municipality lists and the statutory rates are data of the release, held in memory: their answers
+ * are tagged by a hash of the body, so a 304 costs no store read at all and the tag changes exactly when a
+ * deploy changes the data (docs/decisions/0159). The allow-lists answer from their collection's version.
+ */
+export function referenceDataRoutes(app: ReferenceDataApp, reads: ConditionalGets): Router {
   const r = apiRouter();
 
   r.get(
@@ -39,7 +54,7 @@ export function referenceDataRoutes(app: ReferenceDataApp): Router {
         text(req.query.q),
         pageRequest(req.query),
       );
-      res.json(body);
+      answerByBody(req, res, body);
     }),
   );
   r.get(
@@ -49,7 +64,7 @@ export function referenceDataRoutes(app: ReferenceDataApp): Router {
         text(req.query.q),
         pageRequest(req.query),
       );
-      res.json(body);
+      answerByBody(req, res, body);
     }),
   );
 
@@ -63,7 +78,7 @@ export function referenceDataRoutes(app: ReferenceDataApp): Router {
       const date = text(req.query.date);
       if (date !== undefined && !isDate(date)) throw invalidField('date', `${date} is not a calendar day (yyyy-MM-dd)`);
       const body: Schemas['PerDiemRates'] = app.perDiemRates(callerOf(req), country, date);
-      res.json(body);
+      answerByBody(req, res, body);
     }),
   );
 
@@ -76,7 +91,11 @@ export function referenceDataRoutes(app: ReferenceDataApp): Router {
   ) => {
     r.get(
       path,
-      route(async (req, res) => void res.json(toBody(await app.getAllowList(callerOf(req), kind)))),
+      route(async (req, res) => {
+        const caller = callerOf(req);
+        const lists = { collection: ALLOW_LISTS_COLLECTION };
+        await reads.answer(req, res, caller, [lists], async () => toBody(await app.getAllowList(caller, kind)));
+      }),
     );
     r.put(
       path,

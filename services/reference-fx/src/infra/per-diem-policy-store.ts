@@ -5,6 +5,7 @@
 // outbox), as the allow-lists do (docs/decisions/0128).
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
+  type CollectionVersions,
   outboxSchemaFields,
   raiseEvent,
   replaceSetting,
@@ -61,6 +62,8 @@ export class PerDiemPolicyStore {
   constructor(
     conn: Connection,
     private readonly nudgeOutbox: () => void = () => undefined,
+    /** With the versions, a write bumps the tenant's version of the collection, for conditional GETs (0155, 0159). */
+    private readonly versions?: CollectionVersions,
   ) {
     this.model = policyModel(conn);
   }
@@ -73,6 +76,8 @@ export class PerDiemPolicyStore {
   async put(tenantId: TenantId, policy: PerDiemPolicy, employeeId: string): Promise<PerDiemPolicyDoc> {
     const fields = { sector: policy.sector, versions: policy.versions };
     const event = raiseEvent('reference-fx', PER_DIEM_POLICY_UPDATED, tenantId, fields);
-    return replaceSetting(this.model, { id: tenantId, tenantId, fields, employeeId, event }, this.nudgeOutbox);
+    const replace = () =>
+      replaceSetting(this.model, { id: tenantId, tenantId, fields, employeeId, event }, this.nudgeOutbox);
+    return this.versions ? this.versions.around(tenantId, PER_DIEM_POLICIES_COLLECTION, replace) : replace();
   }
 }

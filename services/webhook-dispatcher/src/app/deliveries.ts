@@ -2,10 +2,10 @@ import {
   AppError,
   invalidState,
   notFound,
-  paginate,
+  listPage,
   type AmqpClient,
   type CallerContext,
-  type PageRequest,
+  type ListRequest,
   tenantOf,
 } from '@travel/platform';
 import type { DeliveryDoc, DispatcherRepositories } from '../infra/repositories';
@@ -83,18 +83,20 @@ export class DeliveriesApp {
     return this.repos.deliveries.of(tenantOf(caller));
   }
 
-  list(caller: CallerContext, subscriptionId: string, filter: DeliveryFilter, page: PageRequest) {
+  /** Delta sync goes by `updatedAt`, which every write of a row sets (docs/decisions/0159). */
+  list(caller: CallerContext, subscriptionId: string, filter: DeliveryFilter, page: ListRequest) {
     const query: Record<string, unknown> = { subscriptionId };
     if (filter.status) query.status = filter.status;
     if (filter.eventType) query.eventType = filter.eventType;
     const created = createdRange(filter);
     if (created) query.createdAt = created;
-    return paginate<DeliveryDoc, ReturnType<typeof summary>>(
+    return listPage<DeliveryDoc, ReturnType<typeof summary>>(
       this.scope(caller),
       query,
       page,
       { createdAt: -1, _id: 1 },
       summary,
+      { editedField: 'updatedAt' },
     );
   }
 

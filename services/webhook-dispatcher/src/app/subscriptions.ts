@@ -3,10 +3,11 @@ import {
   AppError,
   conflict,
   notFound,
-  paginate,
+  listPage,
   tenantOf,
   type CallerContext,
-  type PageRequest,
+  type ListOptions,
+  type ListRequest,
 } from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
 import { checkRegistration } from '../domain/subscription-rules';
@@ -94,13 +95,14 @@ export class SubscriptionsApp {
     return doc;
   }
 
-  list(caller: CallerContext, page: PageRequest) {
-    return paginate<SubscriptionDoc, ReturnType<typeof toSubscriptionResponse>>(
+  list(caller: CallerContext, page: ListRequest, options?: ListOptions) {
+    return listPage<SubscriptionDoc, ReturnType<typeof toSubscriptionResponse>>(
       this.scope(caller),
       { deletedAt: null },
       page,
       { createdAt: -1, _id: 1 },
       toSubscriptionResponse,
+      options,
     );
   }
 

@@ -1,5 +1,14 @@
 import type { Router } from 'express';
-import { apiRouter, callerOf, pageRequest, requireAnyPermission, requirePermission, route } from '@travel/platform';
+import {
+  answerByBody,
+  apiRouter,
+  callerOf,
+  listRequest,
+  requireAnyPermission,
+  requirePermission,
+  route,
+  type ConditionalGets,
+} from '@travel/platform';
 import type { components } from '@travel/contracts';
 import type { DeliveriesApp } from '../app/deliveries';
 import type { RecoveryApp } from '../app/recovery';
@@ -19,6 +28,9 @@ export function publicRoutes(
   subscriptions: SubscriptionsApp,
   deliveries: DeliveriesApp,
   recovery: RecoveryApp,
+  /** Subscriptions answer from their collection's version (0155); the delivery log by its body's ETag (0159). */
+  reads: ConditionalGets,
+  subscriptionsCollection: { readonly collection: string },
 ): Router {
   const r = apiRouter();
   const id = (v: unknown) => String(v);
@@ -33,13 +45,20 @@ export function publicRoutes(
   r.get(
     '/api/v1/webhooks',
     route(async (req, res) => {
-      res.json(await subscriptions.list(callerOf(req), pageRequest(req.query)));
+      const caller = callerOf(req);
+      const page = listRequest(req.query);
+      await reads.answer(req, res, caller, [subscriptionsCollection], (options) =>
+        subscriptions.list(caller, page, options),
+      );
     }),
   );
   r.get(
     '/api/v1/webhooks/:id',
     route(async (req, res) => {
-      res.json(toSubscriptionResponse(await subscriptions.get(callerOf(req), id(req.params.id))));
+      const caller = callerOf(req);
+      await reads.answer(req, res, caller, [subscriptionsCollection], async () =>
+        toSubscriptionResponse(await subscriptions.get(caller, id(req.params.id))),
+      );
     }),
   );
   r.delete(
@@ -64,15 +83,19 @@ export function publicRoutes(
       await subscriptions.withLog(caller, id(req.params.id));
       const { status, eventType, createdFrom, createdBefore } = req.query as Record<string, string | undefined>;
       const filter = { status, eventType, createdFrom, createdBefore };
-      res.json(await deliveries.list(caller, id(req.params.id), filter, pageRequest(req.query)));
+      const answer = await deliveries.list(caller, id(req.params.id), filter, listRequest(req.query));
+      answerByBody(req, res, answer); // the log is not versioned (0159): tagged by its body
     }),
   );
   r.get(
     '/api/v1/webhooks/:id/deliveries/:deliveryId',
     route(async (req, res) => {
-      res.json(
-        await deliveries.get(requireAnyPermission(req, LOG_READERS), id(req.params.id), id(req.params.deliveryId)),
+      const answer = await deliveries.get(
+        requireAnyPermission(req, LOG_READERS),
+        id(req.params.id),
+        id(req.params.deliveryId),
       );
+      answerByBody(req, res, answer);
     }),
   );
   r.post(

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { tenantScoped } from '@travel/platform';
+import { keepsEditedAt, tenantScoped } from '@travel/platform';
 import type { DeliveryStatus, OutcomeKind } from '../domain/outcome';
 
 export interface SubscriptionDoc {
@@ -20,6 +20,12 @@ export interface SubscriptionDoc {
   disabledReason: string | null;
   consecutiveExhausted: number;
   createdAt: Date;
+  /**
+   * The last change of the record, for delta sync (docs/decisions/0159): set at creation and by the
+   * schema's hooks on every update, whichever path writes it; stamped at start-up on records written
+   * before it existed (`keepsEditedAt`, `stampMissingEditedAt`).
+   */
+  editedAt?: Date;
   /**
    * Set by DELETE: the subscription is gone from the API (list, read, recover) and gets no deliveries,
    * but its delivery log stays readable until the retention job removes it with its rows
@@ -127,6 +133,10 @@ export function registerModels(conn: Connection): DispatcherModels {
   );
   subscription.index({ tenantId: 1, isActive: 1, eventTypes: 1 });
   subscription.index({ tenantId: 1, createdAt: -1 });
+  // Delta sync goes by (editedAt, _id) (docs/decisions/0156, 0159); every update moves editedAt, so no
+  // write path (the use cases, the attempt runner's streak and disabling, retention) can forget it.
+  subscription.index({ tenantId: 1, editedAt: 1, _id: 1 });
+  keepsEditedAt(subscription);
   // Recover looks up a tenant's subscriptions to one URL; retention purges deleted ones by age.
   subscription.index({ tenantId: 1, url: 1 });
   subscription.index({ deletedAt: 1 });

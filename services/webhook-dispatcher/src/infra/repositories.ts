@@ -1,5 +1,12 @@
 import type { Connection } from 'mongoose';
-import { TenantModel, crossTenant, type Logger, type TenantId } from '@travel/platform';
+import {
+  CollectionVersions,
+  TenantModel,
+  crossTenant,
+  stampMissingEditedAt,
+  type Logger,
+  type TenantId,
+} from '@travel/platform';
 import { moveDeliveryPayloads } from './migrations';
 import { registerModels, type DeliveryDoc, type EnvelopeDoc, type SubscriptionDoc } from './models';
 import { OutcomeWriter } from './outcome-writer';
@@ -19,6 +26,11 @@ export interface Purged {
  * few calls across tenants as named functions marked `crossTenant` (docs/decisions/0081).
  */
 export interface DispatcherRepositories {
+  /**
+   * The tenants' versions of the subscriptions (docs/decisions/0155, 0159): every write through their
+   * scope bumps it. The delivery log and the envelopes are not versioned (0159).
+   */
+  versions: CollectionVersions;
   subscriptions: TenantModel<SubscriptionDoc>;
   deliveries: TenantModel<DeliveryDoc>;
   envelopes: TenantModel<EnvelopeDoc>;
@@ -68,8 +80,11 @@ export function dispatcherRepositories(
   const batchMs = options.insertBatchMs ?? 0;
   const envelopeInserts = new InsertBatcher(() => models.Envelope.collection as never, batchMs);
   const deliveryInserts = new InsertBatcher(() => models.Delivery.collection as never, batchMs);
+  const versions = new CollectionVersions(conn);
+  const subscriptions = new TenantModel(models.Subscription, versions);
   return {
-    subscriptions: new TenantModel(models.Subscription),
+    versions,
+    subscriptions,
     deliveries: new TenantModel(models.Delivery),
     envelopes: new TenantModel(models.Envelope),
     insertEnvelope: async (tenant, doc) => {
@@ -122,17 +137,30 @@ export function dispatcherRepositories(
       };
     },
     eraseReplacedSecrets: async (now) => {
-      const result = await models.Subscription.updateMany(
-        { previousSecretExpiresAt: { $lte: now } },
-        { $set: { previousSecret: null, previousSecretExpiresAt: null } },
+      // Tenant by tenant through its scope, so each tenant's subscriptions version is bumped (0159): an
+      // answer remembered while the grace ran must not be sent again once the secret is erased.
+      const ended = { previousSecretExpiresAt: { $lte: now } };
+      const tenants = await models.Subscription.distinct(
+        'tenantId',
+        ended,
         crossTenant('retention: replaced webhook secrets of every company, once their grace ended'),
       );
-      return result.modifiedCount;
+      let erased = 0;
+      for (const tenant of tenants as TenantId[]) {
+        const result = await subscriptions
+          .of(tenant)
+          .updateMany(ended, { $set: { previousSecret: null, previousSecretExpiresAt: null } });
+        erased += result.modifiedCount;
+      }
+      return erased;
     },
     countInactiveSubscriptions: () =>
       models.Subscription.countDocuments({ isActive: false, deletedAt: null }).setOptions(
         crossTenant('metrics: disabled subscriptions of every company'),
       ),
-    migrate: (logger) => moveDeliveryPayloads(models, logger),
+    migrate: async (logger) => {
+      await stampMissingEditedAt(models.Subscription);
+      return moveDeliveryPayloads(models, logger);
+    },
   };
 }
