@@ -736,9 +736,9 @@ export interface paths {
          * @description Full replace. A body a GET returned, sent back unchanged, is valid and changes nothing (the
          *     read-only `id`, `isArchived`, `createdAt` and `editedAt` are accepted and ignored). Omitted optional
          *     text (`licensePlate`, `make`, `model`) and `fuelType` are cleared. Four fields differ:
-         *     - `category`: omitted keeps the stored value, `0` clears it;
-         *     - `engineCapacityCc`: omitted keeps the stored value, `0` clears it;
-         *     - `enginePowerKw`: omitted keeps the stored value, `0` clears it, otherwise 1 to 2000;
+         *     - `category`: omitted keeps the stored value, `0` or null clears it;
+         *     - `engineCapacityCc`: omitted keeps the stored value, `0` or null clears it;
+         *     - `enginePowerKw`: omitted keeps the stored value, `0` or null clears it, otherwise 1 to 2000;
          *     - `fuelConsumption`: omitted keeps the stored value while `fuelType` stays the same (another fuel type,
          *       or none, clears it), `0` or null clears it.
          *
@@ -3204,20 +3204,20 @@ export interface components {
              */
             fuelConsumption?: number | null;
             /**
-             * @description Vehicle category. Required on create; on update omitted keeps the stored value, `0` clears it.
+             * @description Vehicle category. Required on create (not null); on update omitted keeps the stored value, `0` or null clears it (a GET of a vehicle without one shows null, and that body is a valid PUT).
              * @example 1
              */
-            category?: number;
+            category?: number | null;
             /**
-             * @description Cubic centimetres. Omitted on create or `0` stores none; on update omitted keeps the value.
+             * @description Cubic centimetres. Omitted on create, `0` or null stores none; on update omitted keeps the value, `0` or null clears it.
              * @example 1968
              */
-            engineCapacityCc?: number;
+            engineCapacityCc?: number | null;
             /**
-             * @description Kilowatts, 1 to 2000. Omitted on create or `0` stores none; on update omitted keeps the value.
+             * @description Kilowatts, 1 to 2000. Omitted on create, `0` or null stores none; on update omitted keeps the value, `0` or null clears it.
              * @example 110
              */
-            enginePowerKw?: number;
+            enginePowerKw?: number | null;
             /** @description The employee who owns a `Personal` vehicle (required for it; an employee of the caller's company). A `Company` vehicle has none (null or omitted). */
             ownerEmployeeId?: components["schemas"]["Id"] | null;
             /** @description Read-only (accepted and ignored); use the archive and unarchive operations */

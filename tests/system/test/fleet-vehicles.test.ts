@@ -109,6 +109,23 @@ describe('vehicles', () => {
     const unknown = await api.put(`/api/v1/vehicles/${v.id}`, { ...got, colour: 'red' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.code).toBe('VALIDATION_FAILED');
+
+    // A vehicle without engine figures or category reads them as null; that body is a valid PUT too.
+    const { engineCapacityCc: _e, enginePowerKw: _p, ...bare } = companyCar();
+    const plain = await create(bare);
+    const cleared = await api.put(`/api/v1/vehicles/${plain.id}`, { ...plain, category: 0 });
+    expect([cleared.status, cleared.body.category, cleared.body.engineCapacityCc, cleared.body.enginePowerKw]).toEqual([
+      200,
+      null,
+      null,
+      null,
+    ]);
+    const echoed = await api.put(`/api/v1/vehicles/${plain.id}`, cleared.body);
+    expect(echoed.status).toBe(200);
+    expect(echoed.body).toEqual(cleared.body);
+    // On create, category stays required: null is not a category.
+    const noCategory = await api.post('/api/v1/vehicles', { ...bare, category: null });
+    expect([noCategory.status, Object.keys(noCategory.body.errors)]).toEqual([400, ['category']]);
   });
 
   describe('type is Company or Personal only: anything else is 400 under errors.Type', () => {

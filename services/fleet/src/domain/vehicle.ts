@@ -60,17 +60,18 @@ export interface VehicleWrite {
   model?: string | null;
   fuelType?: FuelType | null;
   fuelConsumption?: number | null;
-  category?: number;
-  engineCapacityCc?: number;
-  enginePowerKw?: number;
+  category?: number | null;
+  engineCapacityCc?: number | null;
+  enginePowerKw?: number | null;
   ownerEmployeeId?: string | null;
 }
 
 export const MAX_ENGINE_POWER_KW = 2000;
 
 /** `0` clears; omitted keeps `current` (update) or stores none (create, where `current` is null). */
-const keepOrClear = (value: number | undefined, current: number | null): number | null =>
-  value === undefined ? current : value === 0 ? null : value;
+/** Omitted keeps the stored figure; `0` or null (what a GET shows for none) clears it. */
+const keepOrClear = (value: number | null | undefined, current: number | null): number | null =>
+  value === undefined ? current : value === 0 || value === null ? null : value;
 
 /**
  * The consumption a write stores (docs/decisions/0133): `0` or null clears; omitted keeps the stored
@@ -100,7 +101,7 @@ function fuelConsumptionOf(
 
 /**
  * The stored fields of a create (`current` undefined) or a full replace. Omitted `category`,
- * `engineCapacityCc` and `enginePowerKw` keep the stored value on update; `0` clears them. Omitted
+ * `engineCapacityCc` and `enginePowerKw` keep the stored value on update; `0` or null clears them. Omitted
  * `fuelConsumption` keeps it while `fuelType` stays the same; `0` or null clears it. Other omitted
  * optional fields are cleared. The owner's existence in the company is checked by the caller (it needs I/O).
  */
@@ -123,7 +124,8 @@ export function vehicleFields(
   const model = optionalText(input.model, false, MAX.model);
   addFieldError(errors, 'model', model.problem);
 
-  if (!current && input.category === undefined) addFieldError(errors, 'category', 'is required');
+  if (!current && (input.category === undefined || input.category === null))
+    addFieldError(errors, 'category', 'is required');
   checkWholeNumber(errors, 'category', input.category, MAX_CATEGORY);
   checkWholeNumber(errors, 'engineCapacityCc', input.engineCapacityCc, MAX_ENGINE_CAPACITY_CC);
   checkWholeNumber(errors, 'enginePowerKw', input.enginePowerKw, MAX_ENGINE_POWER_KW);
