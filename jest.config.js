@@ -6,6 +6,10 @@ const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/tests'];
 module.exports = {
   // Integration tests wait on real brokers and retries; a unit test never comes near this.
   testTimeout: 60000,
+  // One worker process, replaced once a test file leaves it above this much memory: run in band, the
+  // suite's leftovers (services started in-process, their caches) grew one heap until it ran out near the
+  // end (4 GB, most of the time in GC). Setting a limit makes jest use a worker (maxWorkers stays 1).
+  workerIdleMemoryLimit: '1200MB',
   projects: [
     {
       displayName: 'unit',

@@ -3225,8 +3225,10 @@ export interface components {
             createdAt?: components["schemas"]["ReadOnlyTimestamp"];
             editedAt?: components["schemas"]["ReadOnlyTimestamp"];
         };
-        /** @description Body of a vehicle create, a `VehicleWrite` whose `category` is required (on update omitted keeps it) */
-        VehicleCreate: WithRequired<components["schemas"]["VehicleWrite"], "name" | "category">;
+        /** @description Body of a vehicle create, a `VehicleWrite` whose `category` is required and not null (on update omitted keeps it, null clears it) */
+        VehicleCreate: {
+            category: number;
+        } & WithRequired<components["schemas"]["VehicleWrite"], "name" | "category">;
         /**
          * @example {
          *       "id": "3f2b8a4e-1c7d-4e8a-9b1f-2a6c5d4e3f21",

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { CollectionState, CollectionVersions } from '../mongo/collection-versions';
-import { answerByBody, callerView, ConditionalReads, noneMatch } from './conditional-read';
+import { answerByBody, callerView, ChangesWithTime, ConditionalReads, noneMatch } from './conditional-read';
 
 const state = (version: number, pending = 0): CollectionState => ({
   epoch: 'e1',
@@ -67,6 +67,22 @@ describe('conditional reads from collection versions', () => {
       expect(x.sent.body).toBe('{"items":[1]}');
     }
     expect(produce).toHaveBeenCalledTimes(1);
+  });
+
+  it('a body that changes with time alone is tagged by itself, never remembered nor 304 by the version', async () => {
+    const reads = new ConditionalReads(fakeVersions({ employees: state(3) }));
+    // A grace that ends at the same version: first shown, then gone, with no write in between.
+    const bodies = [new ChangesWithTime({ graceEnd: '2026-11-26T07:00:00.000Z' }), { graceEnd: null }];
+    const produce = jest.fn(async () => bodies.shift());
+    const during = exchange('/api/v1/webhooks/w1');
+    await reads.answer(during.req, during.res, of, produce);
+    expect(during.sent.body).toBe('{"graceEnd":"2026-11-26T07:00:00.000Z"}');
+    expect(during.headers.etag).not.toMatch(/^W\/"e1\.3-/);
+    const after = exchange('/api/v1/webhooks/w1', during.headers.etag);
+    await reads.answer(after.req, after.res, of, produce);
+    expect([after.sent.status, after.sent.body]).toEqual([200, '{"graceEnd":null}']);
+    expect(after.headers.etag).toMatch(/^W\/"e1\.3-/);
+    expect(produce).toHaveBeenCalledTimes(2);
   });
 
   it('keeps the remembered bodies within their byte budget, oldest out first', async () => {

@@ -88,6 +88,16 @@ export function answerByBody(req: Request, res: Response, body: unknown): void {
   res.type('application/json').send(text);
 }
 
+/**
+ * A body that will change with time alone, with no write (a rotated secret's grace that ends): it is
+ * answered by its own hash (`answerByBody`), never remembered nor tagged with the version, so neither a
+ * remembered body nor a 304 can outlive the moment it changes. Once nothing in it waits on the clock, the
+ * producer returns the plain body and the version answers again.
+ */
+export class ChangesWithTime {
+  constructor(readonly body: unknown) {}
+}
+
 export class ConditionalReads {
   private readonly cache: BodyCache;
 
@@ -122,13 +132,15 @@ export class ConditionalReads {
       return;
     }
     const settled = states.every((s) => s.settled);
-    if (!settled && this.cache.get(tag) === undefined) {
-      res.json(await produce(byName));
-      return;
-    }
     let body = this.cache.get(tag);
     if (body === undefined) {
-      body = JSON.stringify(await produce(byName)); // a 404 or 403 thrown here goes out without the ETag
+      const produced = await produce(byName); // a 404 or 403 thrown here goes out without the ETag
+      if (produced instanceof ChangesWithTime) return answerByBody(req, res, produced.body);
+      if (!settled) {
+        res.json(produced);
+        return;
+      }
+      body = JSON.stringify(produced);
       this.cache.set(tag, body);
     }
     res.set('ETag', tag);

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import {
   answerByBody,
   apiRouter,
+  ChangesWithTime,
   callerOf,
   listRequest,
   requireAnyPermission,
@@ -22,6 +23,14 @@ const WRITE = 'ManageCompanyData';
 const LOG_READERS = [WRITE, 'ReadAllEntries', 'EditAllEntries'] as const;
 
 type RecoverRequest = components['schemas']['RecoverWebhookRequest'];
+
+/**
+ * A subscription in a rotation's grace shows `previousSecretExpiresAt` until the grace ends, then null,
+ * with no write in between: such an answer is tagged by its body, never by the version (0149, 0159).
+ */
+function untilGracesEnd<T>(body: T, shown: ReadonlyArray<{ previousSecretExpiresAt: string | null }>) {
+  return shown.some((s) => s.previousSecretExpiresAt !== null) ? new ChangesWithTime(body) : body;
+}
 type RecoverResponse = components['schemas']['WebhookRecovery'];
 
 export function publicRoutes(
@@ -47,18 +56,20 @@ export function publicRoutes(
     route(async (req, res) => {
       const caller = callerOf(req);
       const page = listRequest(req.query);
-      await reads.answer(req, res, caller, [subscriptionsCollection], (options) =>
-        subscriptions.list(caller, page, options),
-      );
+      await reads.answer(req, res, caller, [subscriptionsCollection], async (options) => {
+        const listed = await subscriptions.list(caller, page, options);
+        return untilGracesEnd(listed, listed.items);
+      });
     }),
   );
   r.get(
     '/api/v1/webhooks/:id',
     route(async (req, res) => {
       const caller = callerOf(req);
-      await reads.answer(req, res, caller, [subscriptionsCollection], async () =>
-        toSubscriptionResponse(await subscriptions.get(caller, id(req.params.id))),
-      );
+      await reads.answer(req, res, caller, [subscriptionsCollection], async () => {
+        const shown = toSubscriptionResponse(await subscriptions.get(caller, id(req.params.id)));
+        return untilGracesEnd(shown, [shown]);
+      });
     }),
   );
   r.delete(
