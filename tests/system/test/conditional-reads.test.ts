@@ -4,6 +4,7 @@
 // a copy with `updatedSince` and `nextCursor`; a cursor that is not the query's own is 400.
 import type { ApiClient } from '@travel/testkit';
 import { employee, limitedCaller, unique } from '@travel/employees/test/support/org-fixtures';
+import { etagOf, expectNoStaleNotModified } from './support/conditional-checks';
 import { startE2eStack, type E2eStack } from './support/stack';
 
 describe('conditional reads and delta sync', () => {
@@ -20,7 +21,6 @@ describe('conditional reads and delta sync', () => {
     await stack?.stop();
   });
 
-  const etagOf = (res: { headers: Headers }) => res.headers.get('etag');
   const writable = (e: Record<string, unknown>) => ({ firstName: e.firstName, lastName: e.lastName });
 
   it('answers every read with an ETag and 304 for If-None-Match while nothing changed', async () => {
@@ -64,44 +64,18 @@ describe('conditional reads and delta sync', () => {
     const e = await employee(owner, { position: 'p0' });
     const path = `/api/v1/employees/${e.id}`;
     const listPath = `/api/v1/employees?q=${encodeURIComponent(e.lastName)}`;
-    let finished = 0; // the last position number whose PUT has been answered
-    let writing = true;
-    const writer = (async () => {
-      for (let k = 1; k <= 25; k++) {
-        const res = await owner.put(path, { ...writable(e), position: `p${k}` });
-        expect(res.status).toBe(200);
-        finished = k;
-        await new Promise((resolve) => setTimeout(resolve, 25)); // room for reads between writes, so 304s happen
-      }
-      writing = false;
-    })();
     const positionOf = (body: any): number =>
       Number(String(body.items ? body.items[0].position : body.position).slice(1));
-    const reader = async (url: string) => {
-      let held: { tag: string | null; position: number } = { tag: null, position: -1 };
-      let notModified = 0;
-      while (writing) {
-        const before = finished;
-        const res = await owner.get(url, held.tag ? { 'if-none-match': held.tag } : {});
-        if (res.status === 304) {
-          notModified++;
-          expect(held.position).toBeGreaterThanOrEqual(before); // a stale 304 would hold an older position
-        } else {
-          expect(res.status).toBe(200);
-          held = { tag: etagOf(res), position: positionOf(res.body) };
-          expect(held.position).toBeGreaterThanOrEqual(before);
-        }
-      }
-      return notModified;
-    };
-    const [, ...notModified] = await Promise.all([
-      writer,
-      reader(path),
-      reader(path),
-      reader(listPath),
-      reader(listPath),
-    ]);
-    expect(notModified.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    await expectNoStaleNotModified(
+      owner,
+      [path, listPath],
+      async (k) => {
+        const res = await owner.put(path, { ...writable(e), position: `p${k}` });
+        expect(res.status).toBe(200);
+      },
+      positionOf,
+      25,
+    );
     // Quiet again: the last body read is current and its ETag answers 304.
     const last = await owner.get(path);
     expect(last.body.position).toBe('p25');
