@@ -47,7 +47,7 @@ export interface DispatcherOptions extends StartOptions {
   resolve?: Resolve;
 }
 
-export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: DispatcherOptions) {
+export function start(env: NodeJS.ProcessEnv = process.env, options?: DispatcherOptions) {
   const config = readDispatcherConfig(env);
   const box = new SecretBox(config.encryptionKey);
   const sender = new HttpsSender(config.timeoutMs);

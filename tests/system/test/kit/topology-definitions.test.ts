@@ -6,12 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningService } from '@travel/platform';
-import { startEmployeesService } from '@travel/employees/src/service';
-import { startEntriesService } from '@travel/entries/src/service';
-import { startFleetService } from '@travel/fleet/src/service';
+import { start as startEmployees } from '@travel/employees/src/service';
+import { start as startEntries } from '@travel/entries/src/service';
+import { start as startFleet } from '@travel/fleet/src/service';
 import { start as startPayouts } from '@travel/payouts/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
-import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
+import { start as startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { createTestEnv, repoRoot, type TestEnv } from '@travel/testkit';
 import { managementAuth } from '@travel/testkit/src/infra/rabbitmq';
 
@@ -49,9 +49,9 @@ describe("the chart's RabbitMQ definitions", () => {
     const vars = { ...process.env, ...env.vars };
     // Every service, so a consumer added to any of them but not to the description shows.
     for (const start of [
-      startEmployeesService,
-      startEntriesService,
-      startFleetService,
+      startEmployees,
+      startEntries,
+      startFleet,
       startPayouts,
       startReferenceFx,
       startDispatcher,
