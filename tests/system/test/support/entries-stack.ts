@@ -39,9 +39,7 @@ export async function startEntriesStack(
     ...vars,
     FX_SEED_DIR: join(repoRoot(), 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
   });
-  const fleet = options.fleet
-    ? await startFleet({ ...vars, ...urlEnv({ employees: employees.url }) })
-    : undefined;
+  const fleet = options.fleet ? await startFleet({ ...vars, ...urlEnv({ employees: employees.url }) }) : undefined;
   const entries = await startEntries({
     ...vars,
     ...urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url, fleet: fleet?.url }),
