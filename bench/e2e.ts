@@ -4,8 +4,8 @@
 // One FerretDB and one RabbitMQ of this run's own (bench/lib/isolated-infra.ts, free ports), the HTTPS
 // receiver (bench/lib/receiver-process.ts, test CA) and, per step (one create rate), a fresh isolated
 // environment (own vhost and databases, as a test file gets) with, each in its own process:
-//   employees           startEmployeesService (its outbox relay publishes the domain events),
-//   webhook-dispatcher  startDispatcher (bench/lib/dispatcher-process.ts),
+//   employees           start (its outbox relay publishes the domain events),
+//   webhook-dispatcher  start (bench/lib/dispatcher-process.ts),
 //   gateway             startGateway, upstreams the two above (bench/lib/api-process.ts for both).
 // Production-like settings: OTel off, response validation off (the production default), the spec's retry
 // schedule, 10 s webhook time-out, the gateway's rate limit raised out of the way.

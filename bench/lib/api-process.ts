@@ -1,8 +1,8 @@
 // One service of a benchmark (bench/api-reads.ts, bench/e2e.ts, bench/lib/reliability) in its own process,
 // so each has its own event loop, its CPU and memory can be measured apart, and it can be killed, as in
 // production:
-//   BENCH_ROLE=employees     the employees service (startEmployeesService), plus `seed` over IPC;
-//   BENCH_ROLE=entries       the entries service (startEntriesService), EMPLOYEES_URL and REFERENCE_FX_URL set;
+//   BENCH_ROLE=employees     the employees service (its `start`), plus `seed` over IPC;
+//   BENCH_ROLE=entries       the entries service (its `start`), EMPLOYEES_URL and REFERENCE_FX_URL set;
 //   BENCH_ROLE=reference-fx  the reference-fx service (FX_SEED_DIR: the recorded feeds);
 //   BENCH_ROLE=gateway       the gateway (startGateway), EMPLOYEES_URL (and the others it routes to) set;
 //   BENCH_ROLE=bare       a bare express answering the JSON bodies in BENCH_BODIES (path → body), the ceiling;
@@ -17,11 +17,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Session } from 'node:inspector';
 import express from 'express';
-import { startEmployeesService } from '../../services/employees/src/service';
+import { start as startEmployees } from '../../services/employees/src/service';
 import { createTenant } from '../../services/employees/src/app/tenants';
 import { employeesRepositories } from '../../services/employees/src/infra/repositories';
 import { emailKeyOf } from '../../services/employees/src/domain/employee';
-import { startEntriesService } from '../../services/entries/src/service';
+import { start as startEntries } from '../../services/entries/src/service';
 import { startGateway } from '../../services/gateway/src/service';
 import { start as startReferenceFx } from '../../services/reference-fx/src/service';
 
@@ -62,12 +62,12 @@ async function main(): Promise<void> {
     // for timed runs: the driver then also decodes every reply for the event.
     const url = new URL(process.env.MONGO_URL!);
     url.searchParams.set('monitorCommands', 'true');
-    running = await startEmployeesService({ ...process.env, MONGO_URL: url.toString() });
+    running = await startEmployees({ ...process.env, MONGO_URL: url.toString() });
     running.deps.mongo.getClient().on('commandStarted', (e: { commandName: string }) => {
       commands[e.commandName] = (commands[e.commandName] ?? 0) + 1;
     });
-  } else if (role === 'employees') running = await startEmployeesService(process.env);
-  else if (role === 'entries') running = await startEntriesService(process.env);
+  } else if (role === 'employees') running = await startEmployees(process.env);
+  else if (role === 'entries') running = await startEntries(process.env);
   else if (role === 'reference-fx') running = await startReferenceFx(process.env);
   else if (role === 'gateway') running = await startGateway(process.env);
   else running = await bare();

@@ -1,5 +1,5 @@
 // A webhook dispatcher in its own process, started exactly as the test harness starts one
-// (startDispatcher with an isolated vhost and database), so its CPU can be measured apart from the
+// (its `start` with an isolated vhost and database), so its CPU can be measured apart from the
 // benchmark and the receiver. Controlled over IPC by bench/webhook-dispatch.ts:
 //   parent → { type: 'stats' } | { type: 'stop' };  child → { type: 'ready' | 'stats' | 'stopped', ... }
 // With BENCH_MONITOR=1 it also counts every store command (driver command monitoring) and every broker
@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';
-import { startDispatcher } from '../../services/webhook-dispatcher/src/service';
+import { start as startDispatcher } from '../../services/webhook-dispatcher/src/service';
 import type { DispatcherStats, OpStat } from './protocol';
 
 const monitor = process.env.BENCH_MONITOR === '1';

@@ -18,6 +18,7 @@ export * from './mongo/connection';
 export * from './mongo/tenant-guard';
 export * from './mongo/tenant-scope';
 export * from './page-of';
+export * from './micro-batcher';
 export * from './mongo/collection-versions';
 export * from './mongo/list-page';
 export * from './mongo/edited-at';

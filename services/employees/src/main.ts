@@ -1,5 +1,5 @@
 import '@travel/platform/src/telemetry';
 import { createLogger, runMain } from '@travel/platform';
-import { startEmployeesService, SERVICE } from './service';
+import { start, SERVICE } from './service';
 
-runMain(() => startEmployeesService(), createLogger(SERVICE));
+runMain(() => start(), createLogger(SERVICE));

@@ -12,7 +12,7 @@ export { DEFAULT_PORT, SERVICE } from './config';
 
 export const readConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
-export function startEmployeesService(env: NodeJS.ProcessEnv = process.env, options?: StartOptions) {
+export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptions) {
   const config = readConfig(env);
   return startService(
     config,

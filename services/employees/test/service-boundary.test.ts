@@ -13,9 +13,9 @@ import {
   type ServiceContext,
 } from '@travel/platform';
 import { createTestEnv, type TestEnv } from '@travel/testkit';
-import { startEmployeesService } from '../src/service';
+import { start as startEmployees } from '../src/service';
 
-type Running = Awaited<ReturnType<typeof startEmployeesService>>;
+type Running = Awaited<ReturnType<typeof startEmployees>>;
 
 const PROBLEM_KEYS = ['code', 'status', 'title', 'traceId', 'type'];
 
@@ -32,7 +32,7 @@ describe('employees service boundary', () => {
     env = await createTestEnv('boundary');
     // employees as deployed: it trusts the gateway and its callers, not the dispatcher.
     const trusted = keyringText({ gateway: publicKeyTextOf(env.signingKey), entries: entries.publicKey });
-    service = await startEmployeesService({ ...process.env, ...env.vars, INTERNAL_TRUSTED_KEYS: trusted });
+    service = await startEmployees({ ...process.env, ...env.vars, INTERNAL_TRUSTED_KEYS: trusted });
   });
   afterAll(async () => {
     await service?.stop();

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { createTestEnv, type TestEnv } from '@travel/testkit';
 import { backfillEmployeeStorage } from '../src/infra/migrations';
 import { registerModels, type EmployeesModels } from '../src/infra/models';
-import { startEmployeesService } from '../src/service';
+import { start as startEmployees } from '../src/service';
 
-type Running = Awaited<ReturnType<typeof startEmployeesService>>;
+type Running = Awaited<ReturnType<typeof startEmployees>>;
 
 describe('employees storage rules', () => {
   let env: TestEnv;
@@ -18,7 +18,7 @@ describe('employees storage rules', () => {
 
   beforeAll(async () => {
     env = await createTestEnv('emp-storage');
-    service = await startEmployeesService({ ...process.env, ...env.vars });
+    service = await startEmployees({ ...process.env, ...env.vars });
     models = registerModels(service.deps.mongo);
   });
   afterAll(async () => {

@@ -128,5 +128,3 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     options,
   );
 }
-
-export const startEntriesService = start;

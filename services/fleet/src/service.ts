@@ -68,5 +68,3 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     options,
   );
 }
-
-export const startFleetService = start;

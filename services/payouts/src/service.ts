@@ -61,5 +61,3 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
     options,
   );
 }
-
-export const startPayoutsService = start;

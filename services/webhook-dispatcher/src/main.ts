@@ -1,5 +1,5 @@
 import '@travel/platform/src/telemetry';
 import { createLogger, runMain } from '@travel/platform';
-import { SERVICE, startDispatcher } from './service';
+import { SERVICE, start } from './service';
 
-runMain(() => startDispatcher(), createLogger(SERVICE));
+runMain(() => start(), createLogger(SERVICE));

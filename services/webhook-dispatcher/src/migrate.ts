@@ -1,5 +1,5 @@
 // The migrate job (Helm pre-install/pre-upgrade hook): data migrations, then indexes, then exit.
 import { createLogger, runMigrate } from '@travel/platform';
-import { SERVICE, startDispatcher } from './service';
+import { SERVICE, start } from './service';
 
-runMigrate(() => startDispatcher(process.env, { migrateOnly: true }), createLogger(SERVICE));
+runMigrate(() => start(process.env, { migrateOnly: true }), createLogger(SERVICE));

@@ -22,14 +22,8 @@ import { publicRoutes } from './http/routes';
 import { HttpsSender } from './infra/https-sender';
 import { EnvelopeCache } from './infra/envelope-cache';
 import { dispatcherRepositories } from './infra/repositories';
-import {
-  ATTEMPT_QUEUE_SPEC,
-  EVENTS_QUEUE,
-  EVENT_BINDINGS,
-  declareAttemptTopology,
-  waitQueueOf,
-  type AttemptMessage,
-} from './infra/queues';
+import { attemptTopology, waitQueueOf, type AttemptMessage } from './infra/queues';
+import { CONSUMERS } from './infra/topology';
 import { SecretBox } from './infra/secret-box';
 import { SubscriptionCache } from './infra/subscription-cache';
 import { SubscriptionSlots } from './app/subscription-slots';
@@ -47,7 +41,7 @@ export interface DispatcherOptions extends StartOptions {
   resolve?: Resolve;
 }
 
-export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: DispatcherOptions) {
+export function start(env: NodeJS.ProcessEnv = process.env, options?: DispatcherOptions) {
   const config = readDispatcherConfig(env);
   const box = new SecretBox(config.encryptionKey);
   const sender = new HttpsSender(config.timeoutMs);
@@ -156,7 +150,7 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             // only never-run first attempts queued again), and the inbox cost a read and a write per event
             // (docs/decisions/0061).
             retry: config.consumerRetry,
-            queue: { name: EVENTS_QUEUE, bindings: EVENT_BINDINGS },
+            queue: CONSUMERS.events,
             prefetch: config.eventPrefetch,
             // A first-time event may send its first attempts itself (decision 0095).
             handle: async (event, raw) => {
@@ -169,8 +163,8 @@ export function startDispatcher(env: NodeJS.ProcessEnv = process.env, options?: 
             logger,
             metrics,
             retry: config.consumerRetry,
-            queue: ATTEMPT_QUEUE_SPEC,
-            declare: (ch) => declareAttemptTopology(ch, config.tiers),
+            queue: CONSUMERS.attempts,
+            requires: attemptTopology(config.tiers),
             prefetch: config.attemptPrefetch,
             // A first-time message (not redelivered, never failed) may skip the row read (decision 0089).
             handle: (m, raw) => runner.run(m, !raw.fields.redelivered && retryCountOf(raw) === 0),

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Z_FULL_FLUSH, crc32, deflateRawSync } from 'node:zlib';
 import { urlEnv } from '@travel/contracts';
 import type { RunningService } from '@travel/platform';
-import { startEmployeesService } from '@travel/employees/src/service';
+import { start as startEmployees } from '@travel/employees/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { ApiClient, createTestEnv, childPorts, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
 import { png } from '@travel/fleet/test/support/sample-files';
@@ -94,7 +94,7 @@ describe('decompression bombs', () => {
   beforeAll(async () => {
     env = await createTestEnv('image-bombs', { RATE_LIMIT_BURST: '5000', API_KEY_CACHE_MS: '0' });
     const vars = { ...process.env, ...env.vars };
-    employees = await startEmployeesService(vars);
+    employees = await startEmployees(vars);
     const f = await child('fleet', { ...vars, ...urlEnv({ employees: employees.url }) });
     const e = await child('entries', { ...vars, ...urlEnv({ employees: employees.url, fleet: f.url }) });
     [fleet, entries] = [f.proc, e.proc];

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { urlEnv } from '@travel/contracts';
 import type { RunningService } from '@travel/platform';
-import { startEmployeesService } from '@travel/employees/src/service';
+import { start as startEmployees } from '@travel/employees/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import {
   ancestry,
@@ -76,7 +76,7 @@ describe('one trace from a partner request to its webhook', () => {
     env = await createTestEnv('one-trace', { RATE_LIMIT_BURST: '5000', API_KEY_CACHE_MS: '0' });
     const vars = { ...process.env, ...env.vars };
     // Not on the traced path: in this process, untraced (their spans are not asserted).
-    employees = await startEmployeesService(vars);
+    employees = await startEmployees(vars);
     referenceFx = await startReferenceFx({
       ...vars,
       FX_SEED_DIR: join(root, 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { verify } from '@travel/webhook-verify';
 import type { RunningService } from '@travel/platform';
-import { startEmployeesService } from '@travel/employees/src/service';
+import { start as startEmployees } from '@travel/employees/src/service';
 import { createTenant } from '@travel/employees/src/app/tenants';
 import { employeesRepositories } from '@travel/employees/src/infra/repositories';
 import { startGateway } from '@travel/gateway/src/service';
@@ -118,7 +118,7 @@ describe("npm start trusts the user's NODE_EXTRA_CA_CERTS and the local CA", () 
       });
       await waitReady(ports.opsUrl, 60_000);
       const vars = { ...process.env, ...env.vars };
-      employees = await startEmployeesService(vars);
+      employees = await startEmployees(vars);
       gateway = await startGateway({
         ...vars,
         EMPLOYEES_URL: employees.url,

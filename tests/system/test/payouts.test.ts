@@ -5,7 +5,7 @@
 // payment file validated against the schema, permissions and another company's batch (404).
 import { randomUUID } from 'node:crypto';
 import { DOMAIN_EXCHANGE, Inbox, parkingQueueOf } from '@travel/platform';
-import { READY_QUEUE } from '@travel/payouts/src/infra/entry-changed-consumer';
+import { CONSUMERS } from '@travel/payouts/src/infra/topology';
 import { verify } from '@travel/webhook-verify';
 import { eventually, type HttpsReceiver } from '@travel/testkit';
 import { VALID, employee } from '@travel/employees/test/support/org-fixtures';
@@ -399,11 +399,14 @@ describe('payouts', () => {
     // Every valid one handled (the consumer's inbox has them), the malformed one parked.
     const inbox = new Inbox(stack.payouts.deps.mongo);
     await eventually(
-      async () => (await Promise.all(ids.map((id) => inbox.seen(READY_QUEUE.name, id)))).every(Boolean),
+      async () => (await Promise.all(ids.map((id) => inbox.seen(CONSUMERS.ready.name, id)))).every(Boolean),
       15_000,
     );
     const ch = await stack.payouts.deps.amqp.channel();
-    await eventually(async () => (await ch.checkQueue(parkingQueueOf(READY_QUEUE.name))).messageCount === 1, 15_000);
+    await eventually(
+      async () => (await ch.checkQueue(parkingQueueOf(CONSUMERS.ready.name))).messageCount === 1,
+      15_000,
+    );
     await ch.close();
     expect(await readyIds(t.client)).not.toContain(entryId);
     // A newer revision (undone, ready again with another amount) does apply.

@@ -25,11 +25,12 @@ import {
 } from './retry';
 import {
   backoffQueueOf,
-  backoffTopology,
   consumerTopology,
   declareTopology,
+  mergeTopologies,
   parkingQueueOf,
   type ConsumerQueue,
+  type Topology,
 } from './topology';
 
 export interface ConsumerOptions<T> {
@@ -55,8 +56,11 @@ export interface ConsumerOptions<T> {
   /** Parses a message body; throwing parks the message at once (it can never succeed). */
   parse?: (body: unknown) => T;
   handle: (message: T, raw: ConsumeMessage) => Promise<void>;
-  /** Declares the queue and its bindings; default: bound to `domain.events` with `queue.bindings`. */
-  declare?: (ch: Channel) => Promise<void>;
+  /**
+   * What the queue relies on beyond its own declaration, declared before it: an exchange other than
+   * `domain.events` that it is bound to, wait queues that dead-letter into it (the dispatcher's attempts).
+   */
+  requires?: Topology;
 }
 
 interface WatchedQueue {
@@ -185,10 +189,8 @@ export async function startConsumer<T = DomainEvent>(options: ConsumerOptions<T>
 
   await client.onConnect(async (ch: Channel) => {
     // The queue, its parking and back-off queues, from the one topology description (topology.ts).
-    if (options.declare) {
-      await options.declare(ch);
-      await declareTopology(ch, backoffTopology(queue.name, policy));
-    } else await declareTopology(ch, consumerTopology(queue, policy));
+    const own = consumerTopology(queue, policy);
+    await declareTopology(ch, options.requires ? mergeTopologies(options.requires, own) : own);
     await ch.prefetch(options.prefetch ?? 20);
     await ch.consume(queue.name, (msg) => {
       if (msg) void onMessage(ch, msg);

@@ -5,6 +5,7 @@ import {
   domainTopology,
   mergeTopologies,
   rabbitDefinitions,
+  serviceTopology,
   type Topology,
 } from './topology';
 
@@ -31,6 +32,29 @@ describe('the topology description', () => {
     });
     expect(t.bindings).toContainEqual({ source: DOMAIN_EXCHANGE, queue: 'svc.things', routingKey: 'a.thing.*' });
     expect(t.policies).toEqual([UNROUTABLE_POLICY]);
+  });
+
+  it('binds a consumer declared on another exchange to that exchange', () => {
+    const t = consumerTopology({ name: 'svc.jobs', exchange: 'svc.direct', bindings: ['job'] }, policy);
+    expect(t.bindings.filter((b) => b.queue === 'svc.jobs')).toEqual([
+      { source: 'svc.direct', queue: 'svc.jobs', routingKey: 'job' },
+    ]);
+  });
+
+  it("a service's part: every consumer it declares, with what they rely on beyond that", () => {
+    const extra: Topology = {
+      exchanges: [{ name: 'svc.direct', type: 'direct' }],
+      queues: [],
+      bindings: [],
+      policies: [],
+    };
+    const jobs = { name: 'svc.jobs', exchange: 'svc.direct', bindings: ['job'] };
+    const t = serviceTopology({ things: queue, jobs }, policy, extra);
+    expect(t).toEqual(mergeTopologies(consumerTopology(queue, policy), consumerTopology(jobs, policy), extra));
+    expect(t.queues.map((q) => q.name)).toEqual(
+      expect.arrayContaining(['svc.things', 'svc.jobs', 'svc.jobs.backoff.4s']),
+    );
+    expect(t.exchanges.map((e) => e.name)).toContain('svc.direct');
   });
 
   it('merges parts declaring the same object once, and refuses one object declared two ways', () => {

@@ -25,10 +25,16 @@ export const UNROUTABLE_POLICY = {
   priority: 0,
 } as const;
 
+/**
+ * One consumer's queue, declared once (in its service's `src/infra/topology.ts`, decision 0177): the
+ * consumer is started with it and the chart's definitions are rendered from it.
+ */
 export interface ConsumerQueue {
   /** Queue name: `<service>.<purpose>`. */
   name: string;
-  /** Routing-key patterns on `domain.events`, e.g. `employees.employee.*`. */
+  /** The exchange the bindings are on; default `domain.events`. */
+  exchange?: string;
+  /** Routing-key patterns on the exchange, e.g. `employees.employee.*` on `domain.events`. */
   bindings: string[];
   /**
    * Deliveries before the broker parks a message. A backstop only: the consumer itself parks poison
@@ -89,8 +95,8 @@ export const domainTopology = (): Topology => ({
   policies: [UNROUTABLE_POLICY],
 });
 
-/** A quorum queue bound to `exchange`, whose poison messages dead-letter into `<name>.parking`. */
-export const consumerQueueTopology = (spec: ConsumerQueue, exchange = DOMAIN_EXCHANGE): Topology => ({
+/** A quorum queue bound to its exchange, whose poison messages dead-letter into `<name>.parking`. */
+export const consumerQueueTopology = (spec: ConsumerQueue, exchange = spec.exchange ?? DOMAIN_EXCHANGE): Topology => ({
   exchanges: [],
   queues: [
     { name: parkingQueueOf(spec.name), arguments: { ...QUORUM } },
@@ -131,9 +137,21 @@ export const backoffTopology = (queue: string, policy: RetryPolicy): Topology =>
   policies: [],
 });
 
-/** Everything a consumer of `spec` on `domain.events` relies on: what `startConsumer` declares by default. */
+/** Everything a consumer of `spec` relies on (besides its exchange, if not `domain.events`): what `startConsumer` declares. */
 export const consumerTopology = (spec: ConsumerQueue, policy: RetryPolicy): Topology =>
   mergeTopologies(domainTopology(), consumerQueueTopology(spec), backoffTopology(spec.name, policy));
+
+/** The consumers of one service, by purpose: each queue declared once (decision 0177). */
+export type Consumers = Readonly<Record<string, ConsumerQueue>>;
+
+/**
+ * What a service declares on the broker: `domain.events` (every service publishes there), each of its
+ * consumers with its back-off queues, and `extra` (what its consumers rely on beyond that, e.g. the
+ * dispatcher's attempt exchange and wait queues). A consuming service exports it as `topology` from its
+ * `src/infra/topology.ts`, which `scripts/topology.ts` finds by the registry of services.
+ */
+export const serviceTopology = (consumers: Consumers, policy: RetryPolicy, ...extra: Topology[]): Topology =>
+  mergeTopologies(...Object.values(consumers).map((c) => consumerTopology(c, policy)), ...extra);
 
 /** Declares exchanges, then queues, then bindings (policies are the definitions' part, see `Topology`). */
 export async function declareTopology(ch: Channel, topology: Topology): Promise<void> {
@@ -144,8 +162,8 @@ export async function declareTopology(ch: Channel, topology: Topology): Promise<
 
 export const declareDomainExchange = (ch: Channel): Promise<void> => declareTopology(ch, domainTopology());
 
-export const declareConsumerQueue = (ch: Channel, spec: ConsumerQueue, exchange = DOMAIN_EXCHANGE): Promise<void> =>
-  declareTopology(ch, consumerQueueTopology(spec, exchange));
+export const declareConsumerQueue = (ch: Channel, spec: ConsumerQueue): Promise<void> =>
+  declareTopology(ch, consumerQueueTopology(spec));
 
 export const declareBackoffQueues = (ch: Channel, queue: string, policy: RetryPolicy): Promise<void> =>
   declareTopology(ch, backoffTopology(queue, policy));

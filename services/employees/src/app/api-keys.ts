@@ -17,11 +17,16 @@ import {
   issueApiKey,
   issuerActingFor,
   looksLikeApiKey,
-  toApiKeyResponse,
   type ApiKey,
 } from '../domain/api-key';
 import { addFieldError, requiredText } from '../domain/text';
 import type { ApiKeyDoc, EmployeesRepositories } from '../infra/repositories';
+
+/** A key just issued: its record and the key itself, shown this once (it is stored hashed). */
+export interface IssuedApiKey {
+  apiKey: ApiKey;
+  key: string;
+}
 
 export interface ResolvedKey {
   tenantId: string;
@@ -79,13 +84,7 @@ export class ApiKeysApp {
     const query: Record<string, unknown> = {};
     if (filter.employeeId) query.employeeId = filter.employeeId.toLowerCase();
     if (filter.revoked !== undefined) query.revokedAt = filter.revoked ? { $ne: null } : null;
-    return paginate<ApiKeyDoc, ReturnType<typeof toApiKeyResponse>>(
-      this.scope(caller),
-      query,
-      page,
-      { createdAt: -1, _id: 1 },
-      toApiKeyResponse,
-    );
+    return paginate<ApiKeyDoc, ApiKey>(this.scope(caller), query, page, { createdAt: -1, _id: 1 }, (k) => k);
   }
 
   /**
@@ -95,7 +94,7 @@ export class ApiKeysApp {
    * for oneself: a flag its employee is granted later does not reach it (docs/decisions/0104). The key itself
    * is in this response only; it is stored hashed.
    */
-  async create(caller: CallerContext, input: CreateApiKeyInput) {
+  async create(caller: CallerContext, input: CreateApiKeyInput): Promise<IssuedApiKey> {
     const name = requiredText(input.name);
     const employeeId = (input.employeeId ?? caller.employeeId).toLowerCase();
     const employee = await this.repos.employees.of(tenantOf(caller)).findById(employeeId).lean();
@@ -127,7 +126,7 @@ export class ApiKeysApp {
       revokedAt: null,
     };
     await this.scope(caller).create(row);
-    return { ...toApiKeyResponse(row), key: issued.key };
+    return { apiKey: row, key: issued.key };
   }
 
   /**

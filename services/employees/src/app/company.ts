@@ -1,10 +1,10 @@
 import { notFound, tenantOf, type CallerContext } from '@travel/platform';
-import { toCompanyResponse } from '../domain/company';
+import type { Company } from '../domain/company';
 import type { EmployeesRepositories } from '../infra/repositories';
 
 /** The caller's company profile. */
-export async function getCompany(repos: EmployeesRepositories, caller: CallerContext) {
+export async function getCompany(repos: EmployeesRepositories, caller: CallerContext): Promise<Company> {
   const company = await repos.companies.of(tenantOf(caller)).findOne().lean();
   if (!company) throw notFound('company');
-  return toCompanyResponse(company);
+  return company;
 }

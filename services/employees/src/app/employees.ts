@@ -26,14 +26,14 @@ import {
   readsAllPersonalData,
   replacedFields,
   sameEmployeeState,
-  toEmployeeResponse,
-  toEmployeeView,
+  shownTo,
   toEmployeeWebhookDto,
   type Employee,
+  type ShownEmployee,
   type EmployeeStatus,
   type EmployeeWrite,
 } from '../domain/employee';
-import { bankDataChange, toBankDataChangeResponse } from '../domain/bank-data-change';
+import { bankDataChange } from '../domain/bank-data-change';
 import { flagsCallerLacks, permissionChange } from '../domain/permissions';
 import type { EmployeeDoc, EmployeesRepositories } from '../infra/repositories';
 import { textSearchFilter } from '../infra/queries';
@@ -146,7 +146,7 @@ export class EmployeesApp {
       EMAIL_TAKEN,
     );
     this.nudgeOutbox();
-    return toEmployeeResponse(employee);
+    return employee;
   }
 
   /**
@@ -163,14 +163,13 @@ export class EmployeesApp {
     const doc = await this.scope(caller).findById(id).select({ bankDataChanges: 1 }).lean<EmployeeDoc>();
     if (!doc) throw notFound('employee');
     const newestFirst = [...(doc.bankDataChanges ?? [])].reverse();
-    const answer = pageOf(newestFirst, page);
-    return { ...answer, items: answer.items.map(toBankDataChangeResponse) };
+    return pageOf(newestFirst, page);
   }
 
-  async get(caller: CallerContext, id: string) {
+  async get(caller: CallerContext, id: string): Promise<ShownEmployee> {
     const doc = await this.scope(caller).findById(id.toLowerCase()).lean<EmployeeDoc>();
     if (!doc) throw notFound('employee');
-    return toEmployeeView(caller, doc);
+    return shownTo(caller, doc);
   }
 
   /**
@@ -190,12 +189,12 @@ export class EmployeesApp {
     if (filter.isArchived !== undefined) query.isArchived = filter.isArchived;
     // emailKey equals the stored (lower-case) address and is indexed per company.
     if (filter.email) query.emailKey = filter.email.trim().toLowerCase();
-    return listPage<EmployeeDoc, ReturnType<typeof toEmployeeView>>(
+    return listPage<EmployeeDoc, ShownEmployee>(
       this.scope(caller),
       query,
       page,
       { lastName: 1, firstName: 1, _id: 1 },
-      (e) => toEmployeeView(caller, e),
+      (e) => shownTo(caller, e),
       options,
     );
   }
@@ -233,7 +232,7 @@ export class EmployeesApp {
         await this.referenceErrors(caller, fields.departmentId, changedCostCenters),
       );
       this.assertMayChangePermissions(caller, current.permissions ?? [], permissions);
-      if (sameEmployeeState(current, next)) return toEmployeeResponse(current);
+      if (sameEmployeeState(current, next)) return current;
 
       const event = raiseEvent(
         'employees',
@@ -260,7 +259,7 @@ export class EmployeesApp {
       );
       if (result.matchedCount === 0) return undefined;
       this.nudgeOutbox();
-      return toEmployeeResponse(next);
+      return next;
     });
   }
 }

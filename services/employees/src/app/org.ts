@@ -18,8 +18,6 @@ import {
   costCenterFields,
   departmentFields,
   parentProblem,
-  toCostCenterResponse,
-  toDepartmentResponse,
   type CostCenter,
   type CostCenterWrite,
   type Department,
@@ -49,7 +47,7 @@ type Fields<R extends CodedRecord> = Omit<R, '_id' | 'tenantId' | 'createdAt' | 
  * The lifecycle both share: create, read, list, full-replace update at the revision read (retried on a
  * lost race), code uniqueness (looked up first, enforced by the unique index), delete by id.
  */
-abstract class CodedRecords<R extends CodedRecord, W, Out> {
+abstract class CodedRecords<R extends CodedRecord, W> {
   constructor(
     protected readonly repos: EmployeesRepositories,
     private readonly records: TenantModel<R>,
@@ -66,7 +64,6 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
   ): Promise<FieldErrors> {
     return {};
   }
-  protected abstract toResponse(record: R): Out;
 
   protected scope(caller: CallerContext) {
     return this.records.of(tenantOf(caller));
@@ -88,7 +85,7 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
     return fields;
   }
 
-  async create(caller: CallerContext, input: W): Promise<Out> {
+  async create(caller: CallerContext, input: W): Promise<R> {
     const fields = await this.decide(caller, undefined, input);
     const now = new Date();
     const record = {
@@ -104,13 +101,13 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
       () => this.codeTaken(caller, fields.code, record._id),
       this.codeConflict(fields.code),
     );
-    return this.toResponse(record);
+    return record;
   }
 
-  async get(caller: CallerContext, id: string): Promise<Out> {
+  async get(caller: CallerContext, id: string): Promise<R> {
     const record = await this.scope(caller).findById(id.toLowerCase()).lean<R>();
     if (!record) throw notFound(this.noun);
-    return this.toResponse(record);
+    return record;
   }
 
   protected page(
@@ -120,11 +117,11 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
     sort: Record<string, 1 | -1>,
     options?: ListOptions,
   ) {
-    return listPage<R, Out>(this.scope(caller), query, page, sort, (r) => this.toResponse(r), options);
+    return listPage<R, R>(this.scope(caller), query, page, sort, (r) => r, options);
   }
 
   /** Full replace of the record's fields (see the subclasses for what an omission means). */
-  async update(caller: CallerContext, rawId: string, input: W): Promise<Out> {
+  async update(caller: CallerContext, rawId: string, input: W): Promise<R> {
     const id = rawId.toLowerCase();
     return withRevisionRetry(this.noun, async () => {
       const current = await this.scope(caller).findById(id).lean<R>();
@@ -134,7 +131,7 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
       const unchanged = Object.entries(fields).every(([k, v]) =>
         sameValue(v ?? null, (current as Record<string, unknown>)[k] ?? null),
       );
-      if (unchanged) return this.toResponse(current);
+      if (unchanged) return current;
       const next = { ...current, ...fields, editedAt: new Date(), rev: current.rev + 1 };
       const result = await uniqueWrite(
         () =>
@@ -144,7 +141,7 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
         () => this.codeTaken(caller, fields.code, id),
         this.codeConflict(fields.code),
       );
-      return result.matchedCount === 1 ? this.toResponse(next) : undefined;
+      return result.matchedCount === 1 ? next : undefined;
     });
   }
 
@@ -167,17 +164,13 @@ abstract class CodedRecords<R extends CodedRecord, W, Out> {
  * employee (active, inactive or archived) or a sub-department points at it; travel entries do not exist yet,
  * and when they do, their references are checked here too.
  */
-export class DepartmentsApp extends CodedRecords<Department, DepartmentWrite, ReturnType<typeof toDepartmentResponse>> {
+export class DepartmentsApp extends CodedRecords<Department, DepartmentWrite> {
   constructor(repos: EmployeesRepositories) {
     super(repos, repos.departments, 'department');
   }
 
   protected fields(input: DepartmentWrite) {
     return departmentFields(input);
-  }
-
-  protected toResponse(d: Department) {
-    return toDepartmentResponse(d);
   }
 
   /** The parent must fit the company's tree, read in one query of (id, parent) pairs. */
@@ -218,17 +211,13 @@ export class DepartmentsApp extends CodedRecords<Department, DepartmentWrite, Re
  * Delete is refused while an employee's `costCenterIds` names it; travel-entry allocations do not exist
  * yet, and when they do, their references are checked here too.
  */
-export class CostCentersApp extends CodedRecords<CostCenter, CostCenterWrite, ReturnType<typeof toCostCenterResponse>> {
+export class CostCentersApp extends CodedRecords<CostCenter, CostCenterWrite> {
   constructor(repos: EmployeesRepositories) {
     super(repos, repos.costCenters, 'cost center');
   }
 
   protected fields(input: CostCenterWrite) {
     return costCenterFields(input);
-  }
-
-  protected toResponse(c: CostCenter) {
-    return toCostCenterResponse(c);
   }
 
   list(caller: CallerContext, filter: { q?: string; isActive?: boolean }, page: ListRequest, options?: ListOptions) {

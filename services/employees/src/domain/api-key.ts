@@ -50,17 +50,3 @@ export const effectivePermissions = (employeeFlags: readonly string[], cap: read
 /** The issuer of a key that acts for another employee (audit logs name them); undefined otherwise. */
 export const issuerActingFor = (k: Pick<ApiKey, 'employeeId' | 'createdByEmployeeId'>): string | undefined =>
   k.createdByEmployeeId && k.createdByEmployeeId !== k.employeeId ? k.createdByEmployeeId : undefined;
-
-/** A key as lists show it: never the key or its hash, only the hint. */
-export function toApiKeyResponse(k: ApiKey) {
-  return {
-    id: k._id,
-    name: k.name,
-    employeeId: k.employeeId,
-    hint: k.hint,
-    createdByEmployeeId: k.createdByEmployeeId ?? null,
-    permissionCap: k.permissionCap ? [...k.permissionCap] : null,
-    createdAt: k.createdAt.toISOString(),
-    revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
-  };
-}

@@ -1,4 +1,5 @@
-import { bankDataChange, maskIban, toBankDataChangeResponse } from './bank-data-change';
+import { toBankDataChangeResponse } from '../http/mappers';
+import { bankDataChange, maskIban } from './bank-data-change';
 
 const AT = new Date('2026-11-20T08:00:00Z');
 const author = { employeeId: 'e1', apiKeyId: 'k1' };

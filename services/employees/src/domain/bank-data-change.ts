@@ -61,15 +61,3 @@ export function bankDataChange(
     changes,
   };
 }
-
-/** A record as the API shows it (`GET /employees/{id}/bank-data-changes`). */
-export function toBankDataChangeResponse(c: BankDataChange) {
-  return {
-    id: c.id,
-    changedAt: new Date(c.at).toISOString(),
-    changedByEmployeeId: c.changedByEmployeeId,
-    apiKeyId: c.apiKeyId,
-    keyIssuedByEmployeeId: c.keyIssuedByEmployeeId ?? null,
-    changes: c.changes.map((x) => ({ field: x.field, before: x.before, after: x.after })),
-  };
-}

@@ -23,19 +23,3 @@ export interface Company {
   enabledCurrencies: string[];
   createdAt: Date;
 }
-
-/** The profile as GET /company returns it. */
-export function toCompanyResponse(c: Company) {
-  return {
-    id: c._id,
-    name: c.name,
-    market: c.market,
-    baseCurrency: c.baseCurrency,
-    address: c.address ?? null,
-    registrationNumber: c.registrationNumber ?? null,
-    vatNumber: c.vatNumber ?? null,
-    enabledCountries: c.enabledCountries ?? [],
-    enabledCurrencies: c.enabledCurrencies ?? [],
-    createdAt: c.createdAt.toISOString(),
-  };
-}

@@ -1,11 +1,5 @@
-import {
-  sameEmployeeState,
-  toEmployeeResponse,
-  toEmployeeSummary,
-  toEmployeeView,
-  toEmployeeWebhookDto,
-  type Employee,
-} from './employee';
+import { toEmployeeResponse, toEmployeeSummary, toEmployeeView } from '../http/mappers';
+import { sameEmployeeState, shownTo, toEmployeeWebhookDto, type Employee } from './employee';
 
 // Distinctive values: if any of them shows up in the webhook DTO, personal data leaked.
 const PII = {
@@ -152,7 +146,7 @@ describe('toEmployeeSummary', () => {
   });
 });
 
-describe('toEmployeeView', () => {
+describe('shownTo and toEmployeeView', () => {
   const full = toEmployeeResponse(employee);
   const summary = toEmployeeSummary(employee);
 
@@ -161,11 +155,11 @@ describe('toEmployeeView', () => {
     ['ManageCompanyData', ['ManageCompanyData']],
     ['every flag', ['ManageVehicles', 'ManageCompanyData', 'ManageEmployees', 'ReadAllEntries']],
   ])('gives the full record to a caller holding %s', (_name, permissions) => {
-    expect(toEmployeeView({ employeeId: 'someone-else', permissions }, employee)).toEqual(full);
+    expect(toEmployeeView(shownTo({ employeeId: 'someone-else', permissions }, employee))).toEqual(full);
   });
 
   it("gives the full record to the employee's own caller, without any flag", () => {
-    expect(toEmployeeView({ employeeId: 'emp-0001', permissions: [] }, employee)).toEqual(full);
+    expect(toEmployeeView(shownTo({ employeeId: 'emp-0001', permissions: [] }, employee))).toEqual(full);
   });
 
   it.each([
@@ -173,7 +167,7 @@ describe('toEmployeeView', () => {
     ['flags that do not read people', ['ManageVehicles', 'EditAllEntries', 'ReadAllEntries', 'ApproveEntries']],
     ['an unknown flag named like one', ['manageemployees', 'ManageEmployeesX']],
   ])('gives the summary to anyone else (%s)', (_name, permissions) => {
-    expect(toEmployeeView({ employeeId: 'someone-else', permissions }, employee)).toEqual(summary);
+    expect(toEmployeeView(shownTo({ employeeId: 'someone-else', permissions }, employee))).toEqual(summary);
   });
 });
 

@@ -41,33 +41,6 @@ export interface Employee {
  */
 export const emailKeyOf = (e: Pick<Employee, '_id' | 'email'>): string => e.email ?? `no-email:${e._id}`;
 
-/** The full record, as GET /employees/{id} returns it. */
-export function toEmployeeResponse(e: Employee) {
-  return {
-    id: e._id,
-    firstName: e.firstName,
-    lastName: e.lastName,
-    email: e.email ?? null,
-    phone: e.phone ?? null,
-    address: e.address ?? null,
-    taxId: e.taxId ?? null,
-    bankAccount: e.bankAccount ?? null,
-    bic: e.bic ?? null,
-    position: e.position ?? null,
-    departmentId: e.departmentId ?? null,
-    status: e.status,
-    isAccountOwner: e.isAccountOwner,
-    isArchived: e.isArchived,
-    residency: e.residency,
-    mobileRoadTransportWorker: e.mobileRoadTransportWorker ?? false,
-    costCenterIds: e.costCenterIds ?? [],
-    customFields: e.customFields ?? {},
-    permissions: e.permissions ?? [],
-    createdAt: e.createdAt.toISOString(),
-    editedAt: e.editedAt.toISOString(),
-  };
-}
-
 /**
  * EmployeeWebhookDto: the PII-free summary pushed to partners. Built field by field (never by copying
  * and deleting) so a new personal field on the record can never leak into a webhook by accident.
@@ -89,28 +62,6 @@ export function toEmployeeWebhookDto(e: Employee) {
 }
 export type EmployeeWebhookDto = ReturnType<typeof toEmployeeWebhookDto>;
 
-/**
- * EmployeeSummary: what callers who may not read personal data get (docs/decisions/0036): the webhook
- * summary plus `residency` and `costCenterIds`. Built field by field, like the webhook DTO.
- */
-export function toEmployeeSummary(e: Employee) {
-  return {
-    id: e._id,
-    firstName: e.firstName,
-    lastName: e.lastName,
-    position: e.position ?? null,
-    departmentId: e.departmentId ?? null,
-    status: e.status,
-    isAccountOwner: e.isAccountOwner,
-    isArchived: e.isArchived,
-    residency: e.residency,
-    costCenterIds: e.costCenterIds ?? [],
-    permissions: e.permissions ?? [],
-    createdAt: e.createdAt.toISOString(),
-    editedAt: e.editedAt.toISOString(),
-  };
-}
-
 /** Flags that let a caller read every employee's personal data (the caller's own record needs none). */
 export const PERSONAL_DATA_READERS = ['ManageEmployees', 'ManageCompanyData'] as const;
 
@@ -123,10 +74,19 @@ export interface Reader {
 export const readsAllPersonalData = (reader: Reader): boolean =>
   PERSONAL_DATA_READERS.some((flag) => reader.permissions.includes(flag));
 
-/** The full record for the caller's own employee and for readers of personal data; the summary otherwise. */
-export function toEmployeeView(reader: Reader, e: Employee) {
-  return readsAllPersonalData(reader) || reader.employeeId === e._id ? toEmployeeResponse(e) : toEmployeeSummary(e);
+/**
+ * An employee as one reader may see them (docs/decisions/0036): `personal` is true for the caller's own
+ * employee and for readers of personal data, who get the full record; anyone else gets the summary.
+ */
+export interface ShownEmployee {
+  employee: Employee;
+  personal: boolean;
 }
+
+export const shownTo = (reader: Reader, employee: Employee): ShownEmployee => ({
+  employee,
+  personal: readsAllPersonalData(reader) || reader.employeeId === employee._id,
+});
 
 const DEFAULTS: Partial<Record<keyof ReplacedFields | 'costCenterIds' | 'permissions', unknown>> = {
   mobileRoadTransportWorker: false,

@@ -125,26 +125,3 @@ function subtreeHeight(rootId: string, parents: ReadonlyMap<string, string | nul
   }
   return height;
 }
-
-export function toDepartmentResponse(d: Department) {
-  return {
-    id: d._id,
-    name: d.name,
-    code: d.code,
-    parentId: d.parentId ?? null,
-    createdAt: d.createdAt.toISOString(),
-    editedAt: d.editedAt.toISOString(),
-  };
-}
-
-export function toCostCenterResponse(c: CostCenter) {
-  return {
-    id: c._id,
-    name: c.name,
-    code: c.code,
-    description: c.description ?? null,
-    isActive: c.isActive,
-    createdAt: c.createdAt.toISOString(),
-    editedAt: c.editedAt.toISOString(),
-  };
-}

@@ -10,6 +10,7 @@ import {
   route,
   type CallerContext,
   type ListOptions,
+  type ListPage,
   type ListRequest,
   type TenantModel,
 } from '@travel/platform';
@@ -19,10 +20,20 @@ import type { EmployeeFilter, EmployeesApp } from '../app/employees';
 import type { CostCentersApp, DepartmentsApp } from '../app/org';
 import type { EmployeeWrite } from '../domain/employee';
 import type { EmployeesRepositories } from '../infra/repositories';
+import {
+  toApiKeyResponse,
+  toBankDataChangeResponse,
+  toCompanyResponse,
+  toCostCenterResponse,
+  toDepartmentResponse,
+  toEmployeeResponse,
+  toEmployeeView,
+} from './mappers';
 
 // Who may write what (docs/decisions/0009, 0011, 0013): employees need ManageEmployees; departments,
 // cost centers and API keys (reading the key list too) need ManageCompanyData. Other reads need a key of
-// the company only; employees' personal data is shown only to some callers (0036, in the use case).
+// the company only; employees' personal data is shown only to some callers (0036: the use case decides, the
+// mapper shapes).
 // Bodies and queries are already checked against the contract; read-only fields are already dropped (0035).
 const MANAGE_EMPLOYEES = 'ManageEmployees';
 const MANAGE_COMPANY_DATA = 'ManageCompanyData';
@@ -68,19 +79,17 @@ export function publicRoutes(ctx: EmployeesContext): Router {
       };
       const caller = callerOf(req);
       const page = listRequest(q);
-      await reads.answer(
-        req,
-        res,
-        caller,
-        [repos.employees],
-        async (options) => (await employees.list(caller, filter, page, options)) satisfies EmployeePage,
-      );
+      await reads.answer(req, res, caller, [repos.employees], async (options) => {
+        const found = await employees.list(caller, filter, page, options);
+        return { ...found, items: found.items.map(toEmployeeView) } satisfies EmployeePage;
+      });
     }),
   );
   r.post(
     '/api/v1/employees',
     route(async (req, res) => {
-      res.status(201).json(await employees.create(requirePermission(req, MANAGE_EMPLOYEES), req.body as EmployeeWrite));
+      const created = await employees.create(requirePermission(req, MANAGE_EMPLOYEES), req.body as EmployeeWrite);
+      res.status(201).json(toEmployeeResponse(created));
     }),
   );
   r.get(
@@ -88,7 +97,7 @@ export function publicRoutes(ctx: EmployeesContext): Router {
     route(async (req, res) => {
       const caller = callerOf(req);
       await reads.answer(req, res, caller, [repos.employees], async () => {
-        return (await employees.get(caller, id(req))) satisfies EmployeeView;
+        return toEmployeeView(await employees.get(caller, id(req))) satisfies EmployeeView;
       });
     }),
   );
@@ -98,27 +107,51 @@ export function publicRoutes(ctx: EmployeesContext): Router {
       const caller = callerOf(req);
       const page = pageRequest(req.query);
       await reads.answer(req, res, caller, [repos.employees], async () => {
-        return (await employees.bankDataChanges(caller, id(req), page)) satisfies BankDataChangePage;
+        const found = await employees.bankDataChanges(caller, id(req), page);
+        return { ...found, items: found.items.map(toBankDataChangeResponse) } satisfies BankDataChangePage;
       });
     }),
   );
   r.put(
     '/api/v1/employees/:id',
     route(async (req, res) => {
-      res.json(await employees.update(requirePermission(req, MANAGE_EMPLOYEES), id(req), req.body as EmployeeWrite));
+      const updated = await employees.update(
+        requirePermission(req, MANAGE_EMPLOYEES),
+        id(req),
+        req.body as EmployeeWrite,
+      );
+      res.json(toEmployeeResponse(updated));
     }),
   );
 
   const departmentFilter = (q: Request['query']) => ({ q: text(q.q), parentId: text(q.parentId) });
-  companyDataRoutes(r, '/api/v1/departments', departments, departmentFilter, reads, repos.departments);
+  companyDataRoutes(
+    r,
+    '/api/v1/departments',
+    departments,
+    departmentFilter,
+    toDepartmentResponse,
+    reads,
+    repos.departments,
+  );
   const costCenterFilter = (q: Request['query']) => ({ q: text(q.q), isActive: flag(q.isActive) });
-  companyDataRoutes(r, '/api/v1/cost-centers', costCenters, costCenterFilter, reads, repos.costCenters);
+  companyDataRoutes(
+    r,
+    '/api/v1/cost-centers',
+    costCenters,
+    costCenterFilter,
+    toCostCenterResponse,
+    reads,
+    repos.costCenters,
+  );
 
   r.get(
     '/api/v1/company',
     route(async (req, res) => {
       const caller = callerOf(req);
-      await reads.answer(req, res, caller, [repos.companies], () => getCompany(repos, caller));
+      await reads.answer(req, res, caller, [repos.companies], async () =>
+        toCompanyResponse(await getCompany(repos, caller)),
+      );
     }),
   );
 
@@ -128,15 +161,17 @@ export function publicRoutes(ctx: EmployeesContext): Router {
       const filter = { employeeId: text(req.query.employeeId), revoked: flag(req.query.revoked) };
       const caller = requirePermission(req, MANAGE_COMPANY_DATA);
       const page = pageRequest(req.query);
-      await reads.answer(req, res, caller, [repos.apiKeys], () => apiKeys.list(caller, filter, page));
+      await reads.answer(req, res, caller, [repos.apiKeys], async () => {
+        const found = await apiKeys.list(caller, filter, page);
+        return { ...found, items: found.items.map(toApiKeyResponse) };
+      });
     }),
   );
   r.post(
     '/api/v1/api-keys',
     route(async (req, res) => {
-      res
-        .status(201)
-        .json(await apiKeys.create(requirePermission(req, MANAGE_COMPANY_DATA), req.body as CreateApiKeyInput));
+      const issued = await apiKeys.create(requirePermission(req, MANAGE_COMPANY_DATA), req.body as CreateApiKeyInput);
+      res.status(201).json({ ...toApiKeyResponse(issued.apiKey), key: issued.key });
     }),
   );
   r.delete(
@@ -151,19 +186,20 @@ export function publicRoutes(ctx: EmployeesContext): Router {
 }
 
 /** The use cases of a company-data resource (departments, cost centers): reads for every caller, writes with ManageCompanyData. */
-interface CompanyDataApp<F, W> {
-  list(caller: CallerContext, filter: F, page: ListRequest, options?: ListOptions): Promise<unknown>;
-  create(caller: CallerContext, body: W): Promise<unknown>;
-  get(caller: CallerContext, id: string): Promise<unknown>;
-  update(caller: CallerContext, id: string, body: W): Promise<unknown>;
+interface CompanyDataApp<R, F, W> {
+  list(caller: CallerContext, filter: F, page: ListRequest, options?: ListOptions): Promise<ListPage<R>>;
+  create(caller: CallerContext, body: W): Promise<R>;
+  get(caller: CallerContext, id: string): Promise<R>;
+  update(caller: CallerContext, id: string, body: W): Promise<R>;
   delete(caller: CallerContext, id: string): Promise<unknown>;
 }
 
-function companyDataRoutes<F, W>(
+function companyDataRoutes<R, F, W>(
   r: Router,
   path: string,
-  app: CompanyDataApp<F, W>,
+  app: CompanyDataApp<R, F, W>,
   filterOf: (query: Request['query']) => F,
+  toBody: (record: R) => unknown,
   reads: ConditionalGets,
   model: TenantModel<any>,
 ): void {
@@ -174,23 +210,26 @@ function companyDataRoutes<F, W>(
       const caller = callerOf(req);
       const filter = filterOf(req.query);
       const page = listRequest(req.query);
-      await reads.answer(req, res, caller, [model], (options) => app.list(caller, filter, page, options));
+      await reads.answer(req, res, caller, [model], async (options) => {
+        const found = await app.list(caller, filter, page, options);
+        return { ...found, items: found.items.map(toBody) };
+      });
     }),
   );
   r.post(
     path,
-    route(async (req, res) => void res.status(201).json(await app.create(writer(req), req.body as W))),
+    route(async (req, res) => void res.status(201).json(toBody(await app.create(writer(req), req.body as W)))),
   );
   r.get(
     `${path}/:id`,
     route(async (req, res) => {
       const caller = callerOf(req);
-      await reads.answer(req, res, caller, [model], () => app.get(caller, id(req)));
+      await reads.answer(req, res, caller, [model], async () => toBody(await app.get(caller, id(req))));
     }),
   );
   r.put(
     `${path}/:id`,
-    route(async (req, res) => void res.json(await app.update(writer(req), id(req), req.body as W))),
+    route(async (req, res) => void res.json(toBody(await app.update(writer(req), id(req), req.body as W)))),
   );
   r.delete(
     `${path}/:id`,

@@ -8,11 +8,9 @@ import {
   type ListOptions,
   type ListRequest,
 } from '@travel/platform';
-import { costFields, toCostResponse, type CostKind, type CostWrite, type VehicleCost } from '../domain/cost';
+import { costFields, type CostKind, type CostWrite, type VehicleCost } from '../domain/cost';
 import type { FleetRepositories, VehicleCostDoc } from '../infra/repositories';
 import type { VehiclesApp } from './vehicles';
-
-export type CostResponse = ReturnType<typeof toCostResponse>;
 
 /**
  * Costs of a vehicle. The vehicle's `costCount` is raised before a cost is stored and lowered after one
@@ -47,17 +45,17 @@ export class CostsApp {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
     const query: Record<string, unknown> = { vehicleId: vehicle._id };
     if (filter.kind) query.kind = filter.kind;
-    return listPage<VehicleCostDoc, CostResponse>(
+    return listPage<VehicleCostDoc, VehicleCost>(
       this.scope(caller),
       query,
       page,
       { date: -1, createdAt: -1, _id: 1 },
-      toCostResponse,
+      (c) => c,
       options,
     );
   }
 
-  async create(caller: CallerContext, vehicleId: string, input: CostWrite): Promise<CostResponse> {
+  async create(caller: CallerContext, vehicleId: string, input: CostWrite): Promise<VehicleCost> {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
     const { fields, errors } = costFields(input);
     throwIfInvalid(errors);
@@ -80,18 +78,18 @@ export class CostsApp {
       await this.uncount(caller, vehicle._id).catch(() => undefined);
       throw err;
     }
-    return toCostResponse(cost);
+    return cost;
   }
 
   /** Full replace of a cost's fields. */
-  async update(caller: CallerContext, vehicleId: string, costId: string, input: CostWrite): Promise<CostResponse> {
+  async update(caller: CallerContext, vehicleId: string, costId: string, input: CostWrite): Promise<VehicleCost> {
     const current = await this.cost(caller, vehicleId, costId);
     const { fields, errors } = costFields(input);
     throwIfInvalid(errors);
     const editedAt = new Date();
     const res = await this.scope(caller).updateOne({ _id: current._id }, { $set: { ...fields, editedAt } });
     if (res.matchedCount === 0) throw notFound('cost');
-    return toCostResponse({ ...current, ...fields, editedAt });
+    return { ...current, ...fields, editedAt };
   }
 
   async delete(caller: CallerContext, vehicleId: string, costId: string): Promise<void> {

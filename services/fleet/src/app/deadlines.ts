@@ -17,7 +17,6 @@ import {
   nextReminderOn,
   reminderMessage,
   remindedForOf,
-  toDeadlineResponse,
   type Deadline,
   type DeadlineFields,
   type DeadlineWrite,
@@ -25,8 +24,6 @@ import {
 import type { FleetRepositories } from '../infra/repositories';
 import type { Mailer } from '../infra/mailer';
 import type { EmployeeDirectory, VehiclesApp } from './vehicles';
-
-export type DeadlineResponse = ReturnType<typeof toDeadlineResponse>;
 
 export class DeadlinesApp {
   constructor(
@@ -55,17 +52,17 @@ export class DeadlinesApp {
 
   async list(caller: CallerContext, vehicleId: string, page: ListRequest, options?: ListOptions) {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
-    return listPage<Deadline, DeadlineResponse>(
+    return listPage<Deadline, Deadline>(
       this.scope(caller),
       { vehicleId: vehicle._id },
       page,
       { dueDate: 1, _id: 1 },
-      toDeadlineResponse,
+      (d) => d,
       options,
     );
   }
 
-  async create(caller: CallerContext, vehicleId: string, input: DeadlineWrite): Promise<DeadlineResponse> {
+  async create(caller: CallerContext, vehicleId: string, input: DeadlineWrite): Promise<Deadline> {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
     const fields = await this.decide(caller, input);
     const now = new Date();
@@ -81,7 +78,7 @@ export class DeadlinesApp {
       editedAt: now,
     };
     await this.scope(caller).create(deadline);
-    return toDeadlineResponse(deadline);
+    return deadline;
   }
 
   private async deadline(caller: CallerContext, vehicleId: string, deadlineId: string): Promise<Deadline> {
@@ -105,7 +102,7 @@ export class DeadlinesApp {
         },
         { $set: next },
       );
-      return res.matchedCount === 1 ? toDeadlineResponse({ ...current, ...next }) : undefined;
+      return res.matchedCount === 1 ? { ...current, ...next } : undefined;
     });
   }
 

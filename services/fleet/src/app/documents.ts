@@ -12,7 +12,7 @@ import {
   type ListOptions,
   type ListRequest,
 } from '@travel/platform';
-import { toDocumentResponse, type VehicleDocument } from '../domain/document';
+import type { VehicleDocument } from '../domain/document';
 import { MAX_FILES_PER_REQUEST, checkDocumentBytes, cleanFileName } from '../domain/document-file';
 import type { FleetRepositories } from '../infra/repositories';
 import type { VehiclesApp } from './vehicles';
@@ -25,8 +25,6 @@ export interface UploadedFile {
 
 /** The spec's error key for files (SPEC Errors; API-SURFACE Multipart). */
 const FILE_KEY = 'File';
-
-export type DocumentResponse = ReturnType<typeof toDocumentResponse>;
 
 export class DocumentsApp {
   constructor(
@@ -41,22 +39,18 @@ export class DocumentsApp {
   /** Documents are never edited (uploaded, then deleted): delta sync goes by `uploadedAt` (0159). */
   async list(caller: CallerContext, vehicleId: string, page: ListRequest, options?: ListOptions) {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
-    return listPage<VehicleDocument, DocumentResponse>(
+    return listPage<VehicleDocument, VehicleDocument>(
       this.scope(caller),
       { vehicleId: vehicle._id },
       page,
       { uploadedAt: -1, _id: 1 },
-      toDocumentResponse,
+      (d) => d,
       { ...options, editedField: 'uploadedAt' },
     );
   }
 
   /** Checks every file first; stores them only when all are valid (contents first, then metadata). */
-  async upload(
-    caller: CallerContext,
-    vehicleId: string,
-    files: UploadedFile[],
-  ): Promise<{ items: DocumentResponse[] }> {
+  async upload(caller: CallerContext, vehicleId: string, files: UploadedFile[]): Promise<{ items: VehicleDocument[] }> {
     const vehicle = await this.vehicles.visible(caller, vehicleId);
     const errors: FieldErrors = {};
     if (files.length === 0) errors[FILE_KEY] = ['at least one file (a part named files) is required'];
@@ -85,7 +79,7 @@ export class DocumentsApp {
         .of(tenantOf(caller))
         .create({ _id: doc._id, data: checked[i]!.f.bytes, createdAt: now });
     await this.scope(caller).insertMany(docs);
-    return { items: docs.map(toDocumentResponse) };
+    return { items: docs };
   }
 
   private async document(caller: CallerContext, vehicleId: string, documentId: string): Promise<VehicleDocument> {

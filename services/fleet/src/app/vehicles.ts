@@ -15,7 +15,6 @@ import {
   canSee,
   deleteBlocker,
   seesAllPersonal,
-  toVehicleResponse,
   vehicleFields,
   type Vehicle,
   type VehicleFields,
@@ -47,8 +46,6 @@ export interface VehicleFilter {
   ownerEmployeeId?: string;
 }
 
-export type VehicleResponse = ReturnType<typeof toVehicleResponse>;
-
 export class VehiclesApp {
   constructor(
     private readonly repos: FleetRepositories,
@@ -79,7 +76,7 @@ export class VehiclesApp {
       : { ownerEmployeeId: ['must be an employee of this company'] };
   }
 
-  async create(caller: CallerContext, input: VehicleWrite): Promise<VehicleResponse> {
+  async create(caller: CallerContext, input: VehicleWrite): Promise<Vehicle> {
     const { fields, errors } = vehicleFields(input);
     throwIfInvalid(errors, Object.keys(errors).length ? {} : await this.ownerErrors(caller, fields));
     const now = new Date();
@@ -92,11 +89,11 @@ export class VehiclesApp {
       editedAt: now,
     };
     await this.scope(caller).create({ ...vehicle, rev: 0, usage: {}, inUse: 0, costCount: 0 });
-    return toVehicleResponse(vehicle);
+    return vehicle;
   }
 
-  async get(caller: CallerContext, id: string): Promise<VehicleResponse> {
-    return toVehicleResponse(await this.visible(caller, id));
+  async get(caller: CallerContext, id: string): Promise<Vehicle> {
+    return this.visible(caller, id);
   }
 
   async list(caller: CallerContext, filter: VehicleFilter, page: ListRequest, options?: ListOptions) {
@@ -106,18 +103,11 @@ export class VehiclesApp {
     if (filter.ownerEmployeeId) query.ownerEmployeeId = filter.ownerEmployeeId.toLowerCase();
     // Without a privileged flag: company vehicles and the caller's own Personal ones only.
     if (!seesAllPersonal(caller)) query.$or = [{ type: 'Company' }, { ownerEmployeeId: caller.employeeId }];
-    return listPage<VehicleDoc, VehicleResponse>(
-      this.scope(caller),
-      query,
-      page,
-      { name: 1, _id: 1 },
-      toVehicleResponse,
-      options,
-    );
+    return listPage<VehicleDoc, Vehicle>(this.scope(caller), query, page, { name: 1, _id: 1 }, (v) => v, options);
   }
 
   /** Full replace; see vehicleFields for what an omission means. An unchanged body changes nothing. */
-  async update(caller: CallerContext, id: string, input: VehicleWrite): Promise<VehicleResponse> {
+  async update(caller: CallerContext, id: string, input: VehicleWrite): Promise<Vehicle> {
     return withRevisionRetry('vehicle', async () => {
       const current = await this.visible(caller, id);
       const { fields, errors } = vehicleFields(input, current);
@@ -125,29 +115,29 @@ export class VehiclesApp {
       const unchanged = (Object.keys(fields) as (keyof VehicleFields)[]).every(
         (k) => fields[k] === (current[k] ?? null),
       );
-      if (unchanged) return toVehicleResponse(current);
+      if (unchanged) return current;
       const editedAt = new Date();
       const res = await this.scope(caller).updateOne(
         { _id: current._id, rev: current.rev },
         { $set: { ...fields, editedAt, rev: current.rev + 1 } },
       );
       if (res.matchedCount === 0) return undefined;
-      return toVehicleResponse({ ...current, ...fields, editedAt });
+      return { ...current, ...fields, editedAt };
     });
   }
 
   /** Archive (true) or unarchive (false); setting the state a vehicle already has changes nothing. */
-  async setArchived(caller: CallerContext, id: string, isArchived: boolean): Promise<VehicleResponse> {
+  async setArchived(caller: CallerContext, id: string, isArchived: boolean): Promise<Vehicle> {
     return withRevisionRetry('vehicle', async () => {
       const current = await this.visible(caller, id);
-      if (current.isArchived === isArchived) return toVehicleResponse(current);
+      if (current.isArchived === isArchived) return current;
       const editedAt = new Date();
       const res = await this.scope(caller).updateOne(
         { _id: current._id, rev: current.rev },
         { $set: { isArchived, editedAt, rev: current.rev + 1 } },
       );
       if (res.matchedCount === 0) return undefined;
-      return toVehicleResponse({ ...current, isArchived, editedAt });
+      return { ...current, isArchived, editedAt };
     });
   }
 

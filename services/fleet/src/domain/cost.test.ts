@@ -1,4 +1,5 @@
-import { amountToWire, checkAmount, costFields, isCalendarDate } from './cost';
+import { amountToWire } from '../http/mappers';
+import { checkAmount, costFields, isCalendarDate } from './cost';
 
 describe('checkAmount (JSON numbers read as decimals, never as floats)', () => {
   it.each([

@@ -1,12 +1,4 @@
-import {
-  WireFormatError,
-  decimalFromText,
-  isCurrency,
-  outOfRange,
-  parseWireAmount,
-  toAmountText,
-  toWireAmount,
-} from '@travel/money';
+import { WireFormatError, isCurrency, outOfRange, parseWireAmount, toAmountText } from '@travel/money';
 import type { FieldErrors } from '@travel/platform';
 import { addFieldError, optionalText } from '@travel/text-rules';
 import { checkWholeNumber, COST_AMOUNT_RANGE, MAX_ODOMETER_KM, TEXT_MAX_LENGTH } from './limits';
@@ -63,9 +55,6 @@ export function checkAmount(amount: unknown, currency: string): { value?: string
   }
 }
 
-/** The stored fixed-point text as the wire's JSON number (exactly its digits). */
-export const amountToWire = (text: string, currency: string): number => toWireAmount(decimalFromText(text), currency);
-
 // The contract's `format: date`, written once (docs/decisions/0119).
 export { isCalendarDate };
 
@@ -89,20 +78,5 @@ export function costFields(input: CostWrite): { fields: CostFields; errors: Fiel
       note: note.value,
     },
     errors,
-  };
-}
-
-export function toCostResponse(c: VehicleCost) {
-  return {
-    id: c._id,
-    vehicleId: c.vehicleId,
-    date: c.date,
-    kind: c.kind,
-    amount: amountToWire(c.amount, c.currency),
-    currency: c.currency,
-    odometerKm: c.odometerKm ?? null,
-    note: c.note ?? null,
-    createdAt: c.createdAt.toISOString(),
-    editedAt: c.editedAt.toISOString(),
   };
 }

@@ -126,20 +126,3 @@ export function reminderMessage(
     ),
   };
 }
-
-export function toDeadlineResponse(d: Deadline) {
-  return {
-    id: d._id,
-    vehicleId: d.vehicleId,
-    kind: d.kind,
-    title: d.title ?? null,
-    dueDate: d.dueDate,
-    note: d.note ?? null,
-    remindEmployeeIds: d.remindEmployeeIds ?? [],
-    remindDaysBefore: d.remindDaysBefore,
-    nextReminderOn: d.nextReminderOn ?? null,
-    lastReminderSentAt: d.lastReminderSentAt ? d.lastReminderSentAt.toISOString() : null,
-    createdAt: d.createdAt.toISOString(),
-    editedAt: d.editedAt.toISOString(),
-  };
-}

@@ -1,7 +1,7 @@
 import type { DocumentType } from './document-file';
 
 // Documents of a vehicle (registration, insurance policy, inspection report…): metadata; the bytes are
-// stored apart. Pure types and mapping.
+// stored apart. Pure types.
 
 export interface VehicleDocument {
   _id: string;
@@ -13,17 +13,4 @@ export interface VehicleDocument {
   sha256: string;
   uploadedAt: Date;
   uploadedByEmployeeId: string;
-}
-
-export function toDocumentResponse(d: VehicleDocument) {
-  return {
-    id: d._id,
-    vehicleId: d.vehicleId,
-    fileName: d.fileName,
-    contentType: d.contentType,
-    size: d.size,
-    sha256: d.sha256,
-    uploadedAt: d.uploadedAt.toISOString(),
-    uploadedByEmployeeId: d.uploadedByEmployeeId,
-  };
 }

@@ -176,23 +176,3 @@ export function deleteBlocker(state: { inUse: number; costCount: number }): stri
   if (state.costCount > 0) reasons.push(`it has ${plural(state.costCount, 'cost')} entered`);
   return reasons.length ? `The vehicle cannot be deleted: ${reasons.join(' and ')}.` : undefined;
 }
-
-export function toVehicleResponse(v: Vehicle) {
-  return {
-    id: v._id,
-    type: v.type,
-    name: v.name,
-    licensePlate: v.licensePlate ?? null,
-    make: v.make ?? null,
-    model: v.model ?? null,
-    fuelType: v.fuelType ?? null,
-    fuelConsumption: v.fuelConsumption ? Number(v.fuelConsumption) : null,
-    category: v.category ?? null,
-    engineCapacityCc: v.engineCapacityCc ?? null,
-    enginePowerKw: v.enginePowerKw ?? null,
-    ownerEmployeeId: v.ownerEmployeeId ?? null,
-    isArchived: v.isArchived,
-    createdAt: v.createdAt.toISOString(),
-    editedAt: v.editedAt.toISOString(),
-  };
-}

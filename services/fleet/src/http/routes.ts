@@ -8,6 +8,7 @@ import type { VehicleFilter, VehiclesApp } from '../app/vehicles';
 import type { CostKind, CostWrite } from '../domain/cost';
 import type { DeadlineWrite } from '../domain/deadline';
 import { MANAGE_VEHICLES, type VehicleWrite } from '../domain/vehicle';
+import { toCostResponse, toDeadlineResponse, toDocumentResponse, toVehicleResponse } from './mappers';
 
 // Every write needs ManageVehicles, whatever else the caller holds (SPEC Authentication 3; issue 11).
 // Reads need a key of the company; Personal vehicles are filtered in the use cases. Bodies and queries
@@ -62,13 +63,18 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
       };
       const caller = callerOf(req);
       const page = listRequest(q);
-      await reads.answer(req, res, caller, [c.vehicles], (options) => vehicles.list(caller, filter, page, options));
+      await reads.answer(req, res, caller, [c.vehicles], async (options) => {
+        const found = await vehicles.list(caller, filter, page, options);
+        return { ...found, items: found.items.map(toVehicleResponse) };
+      });
     }),
   );
   r.post(
     '/api/v1/vehicles',
     route(async (req, res) => {
-      const body: Schemas['Vehicle'] = await vehicles.create(writer(req), vehicleWrite(req.body as VehicleBody));
+      const body: Schemas['Vehicle'] = toVehicleResponse(
+        await vehicles.create(writer(req), vehicleWrite(req.body as VehicleBody)),
+      );
       res.status(201).json(body);
     }),
   );
@@ -77,7 +83,7 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
     route(async (req, res) => {
       const caller = callerOf(req);
       await reads.answer(req, res, caller, [c.vehicles], async () => {
-        const body: Schemas['Vehicle'] = await vehicles.get(caller, param(req, 'id'));
+        const body: Schemas['Vehicle'] = toVehicleResponse(await vehicles.get(caller, param(req, 'id')));
         return body;
       });
     }),
@@ -85,10 +91,8 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
   r.put(
     '/api/v1/vehicles/:id',
     route(async (req, res) => {
-      const body: Schemas['Vehicle'] = await vehicles.update(
-        writer(req),
-        param(req, 'id'),
-        vehicleWrite(req.body as VehicleBody),
+      const body: Schemas['Vehicle'] = toVehicleResponse(
+        await vehicles.update(writer(req), param(req, 'id'), vehicleWrite(req.body as VehicleBody)),
       );
       res.json(body);
     }),
@@ -107,7 +111,9 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
     r.post(
       `/api/v1/vehicles/:id/${action}`,
       route(async (req, res) => {
-        const body: Schemas['Vehicle'] = await vehicles.setArchived(writer(req), param(req, 'id'), isArchived);
+        const body: Schemas['Vehicle'] = toVehicleResponse(
+          await vehicles.setArchived(writer(req), param(req, 'id'), isArchived),
+        );
         res.json(body);
       }),
     );
@@ -119,18 +125,17 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
       const filter = { kind: text(req.query.kind) as CostKind | undefined };
       const caller = callerOf(req);
       const page = listRequest(req.query);
-      await reads.answer(req, res, caller, [c.costs, c.vehicles], (options) =>
-        costs.list(caller, param(req, 'id'), filter, page, options),
-      );
+      await reads.answer(req, res, caller, [c.costs, c.vehicles], async (options) => {
+        const found = await costs.list(caller, param(req, 'id'), filter, page, options);
+        return { ...found, items: found.items.map(toCostResponse) };
+      });
     }),
   );
   r.post(
     '/api/v1/vehicles/:id/costs',
     route(async (req, res) => {
-      const body: Schemas['VehicleCost'] = await costs.create(
-        writer(req),
-        param(req, 'id'),
-        costWrite(req.body as CostBody),
+      const body: Schemas['VehicleCost'] = toCostResponse(
+        await costs.create(writer(req), param(req, 'id'), costWrite(req.body as CostBody)),
       );
       res.status(201).json(body);
     }),
@@ -138,11 +143,8 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
   r.put(
     '/api/v1/vehicles/:id/costs/:costId',
     route(async (req, res) => {
-      const body: Schemas['VehicleCost'] = await costs.update(
-        writer(req),
-        param(req, 'id'),
-        param(req, 'costId'),
-        costWrite(req.body as CostBody),
+      const body: Schemas['VehicleCost'] = toCostResponse(
+        await costs.update(writer(req), param(req, 'id'), param(req, 'costId'), costWrite(req.body as CostBody)),
       );
       res.json(body);
     }),
@@ -160,19 +162,17 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
     route(async (req, res) => {
       const caller = callerOf(req);
       const page = listRequest(req.query);
-      await reads.answer(req, res, caller, [c.documents, c.vehicles], (options) =>
-        documents.list(caller, param(req, 'id'), page, options),
-      );
+      await reads.answer(req, res, caller, [c.documents, c.vehicles], async (options) => {
+        const found = await documents.list(caller, param(req, 'id'), page, options);
+        return { ...found, items: found.items.map(toDocumentResponse) };
+      });
     }),
   );
   r.post(
     '/api/v1/vehicles/:id/documents',
     route(async (req, res) => {
-      const body: { items: Schemas['VehicleDocument'][] } = await documents.upload(
-        writer(req),
-        param(req, 'id'),
-        uploadedFiles(req),
-      );
+      const stored = await documents.upload(writer(req), param(req, 'id'), uploadedFiles(req));
+      const body: { items: Schemas['VehicleDocument'][] } = { items: stored.items.map(toDocumentResponse) };
       res.status(201).json(body);
     }),
   );
@@ -198,18 +198,21 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
     route(async (req, res) => {
       const caller = callerOf(req);
       const page = listRequest(req.query);
-      await reads.answer(req, res, caller, [c.deadlines, c.vehicles], (options) =>
-        deadlines.list(caller, param(req, 'id'), page, options),
-      );
+      await reads.answer(req, res, caller, [c.deadlines, c.vehicles], async (options) => {
+        const found = await deadlines.list(caller, param(req, 'id'), page, options);
+        return { ...found, items: found.items.map(toDeadlineResponse) };
+      });
     }),
   );
   r.post(
     '/api/v1/vehicles/:id/deadlines',
     route(async (req, res) => {
-      const body: Schemas['VehicleDeadline'] = await deadlines.create(
-        writer(req),
-        param(req, 'id'),
-        deadlineWrite(req.body as Schemas['VehicleDeadlineWrite']),
+      const body: Schemas['VehicleDeadline'] = toDeadlineResponse(
+        await deadlines.create(
+          writer(req),
+          param(req, 'id'),
+          deadlineWrite(req.body as Schemas['VehicleDeadlineWrite']),
+        ),
       );
       res.status(201).json(body);
     }),
@@ -217,11 +220,13 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
   r.put(
     '/api/v1/vehicles/:id/deadlines/:deadlineId',
     route(async (req, res) => {
-      const body: Schemas['VehicleDeadline'] = await deadlines.update(
-        writer(req),
-        param(req, 'id'),
-        param(req, 'deadlineId'),
-        deadlineWrite(req.body as Schemas['VehicleDeadlineWrite']),
+      const body: Schemas['VehicleDeadline'] = toDeadlineResponse(
+        await deadlines.update(
+          writer(req),
+          param(req, 'id'),
+          param(req, 'deadlineId'),
+          deadlineWrite(req.body as Schemas['VehicleDeadlineWrite']),
+        ),
       );
       res.json(body);
     }),

@@ -1,14 +1,8 @@
-import type { EventRoutingKey } from '@travel/contracts';
 import { Inbox, parseTenantId, startConsumer, type AmqpClient, type Logger, type Metrics } from '@travel/platform';
 import type { Connection } from 'mongoose';
 import type { UsageApp } from '../app/usage';
 import { RELEASED, parseVehicleUsageEvent } from '../domain/usage-events';
-
-/** The queue of the usage projection: the entries context's `vehicle.used` and `vehicle.released`. */
-export const USAGE_QUEUE = {
-  name: 'fleet.vehicle-usage',
-  bindings: ['entries.vehicle.used', 'entries.vehicle.released'] satisfies EventRoutingKey[],
-};
+import { CONSUMERS } from './topology';
 
 export function startUsageConsumer(deps: {
   client: AmqpClient;
@@ -19,7 +13,7 @@ export function startUsageConsumer(deps: {
 }): Promise<void> {
   return startConsumer({
     client: deps.client,
-    queue: USAGE_QUEUE,
+    queue: CONSUMERS.usage,
     inbox: new Inbox(deps.mongo),
     logger: deps.logger,
     metrics: deps.metrics,

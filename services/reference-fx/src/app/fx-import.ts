@@ -2,10 +2,23 @@ import type { Logger, Metrics } from '@travel/platform';
 import { FEED_PARSERS } from '../domain/fx-feeds';
 import { FX_PROVIDERS, type FxProvider } from '../domain/fx-providers';
 import { FeedError, type Publication } from '../domain/fx-publication';
-import type { FxConfig } from '../fx-config';
 import { fetchFeed } from '../infra/fx-feed-fetcher';
 import type { RecordedFeed } from '../infra/fx-seed-files';
 import type { FxStore } from '../infra/fx-store';
+
+/** Settings of the FX importer (docs/configuration.md, "reference-fx"; read by config.ts). */
+export interface FxConfig {
+  /** Fetch the providers' feeds on a schedule. Off unless set: tests and offline stacks never reach out. */
+  importEnabled: boolean;
+  importIntervalMinutes: number;
+  importTimeoutMs: number;
+  /** Further attempts after a failed fetch, each after `importRetryDelayMs` × attempt. */
+  importRetries: number;
+  importRetryDelayMs: number;
+  urls: Record<FxProvider, string>;
+  /** A directory of recorded feeds loaded at start (publications already stored are kept). */
+  seedDir?: string;
+}
 
 export type ImportOutcome =
   | { ok: true; provider: FxProvider; stored: number; dates: string[] }

@@ -11,26 +11,11 @@ import {
 } from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
 import { checkRegistration } from '../domain/subscription-rules';
-import { graceEndAt, gracePeriodOf, rotated } from '../domain/secret-rotation';
+import { gracePeriodOf, rotated } from '../domain/secret-rotation';
 import { DestinationRefused, checkDestination, type Resolve } from '../infra/destination';
 import type { DispatcherRepositories, SubscriptionDoc } from '../infra/repositories';
 import type { SecretBox } from '../infra/secret-box';
 import type { SubscriptionCache } from '../infra/subscription-cache';
-
-/** The subscription as the API shows it: never a secret; `previousSecretExpiresAt` while a replaced one still signs. */
-export function toSubscriptionResponse(s: SubscriptionDoc) {
-  return {
-    id: s._id,
-    url: s.url,
-    eventTypes: s.eventTypes,
-    IsActive: s.isActive,
-    DisabledAt: s.disabledAt ? s.disabledAt.toISOString() : null,
-    DisabledReason: s.disabledReason ?? null,
-    consecutiveExhausted: s.consecutiveExhausted ?? 0,
-    createdAt: s.createdAt.toISOString(),
-    previousSecretExpiresAt: graceEndAt(s, new Date()),
-  };
-}
 
 /** 32 random bytes: 256 bits, as hex so the secret is plain ASCII in every partner's config. */
 function newSigningSecret(): string {
@@ -39,6 +24,12 @@ function newSigningSecret(): string {
 
 /** A concurrent rotation of the same subscription won this many times in a row: answer 409. */
 const ROTATION_TRIES = 3;
+
+/** A subscription with the signing secret it was just given: the one time the secret is shown. */
+export interface WithNewSecret {
+  subscription: SubscriptionDoc;
+  signingSecret: string;
+}
 
 export class SubscriptionsApp {
   constructor(
@@ -53,7 +44,7 @@ export class SubscriptionsApp {
     return this.repos.subscriptions.of(tenantOf(caller));
   }
 
-  async create(caller: CallerContext, input: { url: string; eventTypes: string[] }) {
+  async create(caller: CallerContext, input: { url: string; eventTypes: string[] }): Promise<WithNewSecret> {
     const { errors, parsed } = checkRegistration(input.url, input.eventTypes);
     if (!parsed) throw new AppError('VALIDATION_FAILED', undefined, errors);
     try {
@@ -78,7 +69,7 @@ export class SubscriptionsApp {
     };
     await this.scope(caller).create(doc);
     this.subscriptionCache?.invalidate(caller.tenantId);
-    return { ...toSubscriptionResponse(doc), signingSecret };
+    return { subscription: doc, signingSecret };
   }
 
   /** A subscription the API still shows: deleted ones are 404 here (docs/decisions/0038). */
@@ -96,12 +87,12 @@ export class SubscriptionsApp {
   }
 
   list(caller: CallerContext, page: ListRequest, options?: ListOptions) {
-    return listPage<SubscriptionDoc, ReturnType<typeof toSubscriptionResponse>>(
+    return listPage<SubscriptionDoc, SubscriptionDoc>(
       this.scope(caller),
       { deletedAt: null },
       page,
       { createdAt: -1, _id: 1 },
-      toSubscriptionResponse,
+      (s) => s,
       options,
     );
   }
@@ -125,7 +116,7 @@ export class SubscriptionsApp {
    * POST next to it for `gracePeriodSeconds` (default a day, at most 7 days, 0: not at all); a secret
    * replaced by an earlier rotation stops signing now. A disabled subscription may rotate too.
    */
-  async rotateSecret(caller: CallerContext, id: string, body: unknown) {
+  async rotateSecret(caller: CallerContext, id: string, body: unknown): Promise<WithNewSecret> {
     const { errors, seconds } = gracePeriodOf(body);
     if (seconds === undefined) throw new AppError('VALIDATION_FAILED', undefined, errors);
     const signingSecret = newSigningSecret();
@@ -141,7 +132,7 @@ export class SubscriptionsApp {
       );
       if (result.modifiedCount === 1) {
         this.subscriptionCache?.invalidate(caller.tenantId);
-        return { ...toSubscriptionResponse({ ...current, ...next }), signingSecret };
+        return { subscription: { ...current, ...next }, signingSecret };
       }
     }
     throw conflict('The subscription’s secret was rotated at the same time; try again.');

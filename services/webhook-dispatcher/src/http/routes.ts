@@ -13,7 +13,8 @@ import {
 import type { components } from '@travel/contracts';
 import type { DeliveriesApp } from '../app/deliveries';
 import type { RecoveryApp } from '../app/recovery';
-import { toSubscriptionResponse, type SubscriptionsApp } from '../app/subscriptions';
+import type { SubscriptionsApp } from '../app/subscriptions';
+import { toSubscriptionResponse, toSubscriptionWithSecret } from './mappers';
 
 // Registering, deleting, rotating the secret, retrying and recovering change the company's integration: they need
 // ManageCompanyData (403 FORBIDDEN otherwise). Reading subscriptions needs a key of the company only.
@@ -48,7 +49,7 @@ export function publicRoutes(
     '/api/v1/webhooks',
     route(async (req, res) => {
       const caller = requirePermission(req, WRITE);
-      res.status(201).json(await subscriptions.create(caller, req.body));
+      res.status(201).json(toSubscriptionWithSecret(await subscriptions.create(caller, req.body)));
     }),
   );
   r.get(
@@ -57,7 +58,8 @@ export function publicRoutes(
       const caller = callerOf(req);
       const page = listRequest(req.query);
       await reads.answer(req, res, caller, [subscriptionsCollection], async (options) => {
-        const listed = await subscriptions.list(caller, page, options);
+        const found = await subscriptions.list(caller, page, options);
+        const listed = { ...found, items: found.items.map(toSubscriptionResponse) };
         return untilGracesEnd(listed, listed.items);
       });
     }),
@@ -83,7 +85,7 @@ export function publicRoutes(
     '/api/v1/webhooks/:id/rotate-secret',
     route(async (req, res) => {
       const caller = requirePermission(req, WRITE);
-      res.json(await subscriptions.rotateSecret(caller, id(req.params.id), req.body));
+      res.json(toSubscriptionWithSecret(await subscriptions.rotateSecret(caller, id(req.params.id), req.body)));
     }),
   );
   r.get(

@@ -1,3 +1,4 @@
+import { MicroBatcher, type BatchResult } from '@travel/platform';
 import type { mongo } from 'mongoose';
 
 type Document = mongo.Document;
@@ -5,12 +6,6 @@ type Collection<T extends Document> = mongo.Collection<T>;
 
 /** What became of one document of a batched insert. */
 export type InsertStatus = 'inserted' | 'duplicate';
-
-interface Queued {
-  docs: Document[];
-  resolve: (statuses: InsertStatus[]) => void;
-  reject: (err: unknown) => void;
-}
 
 /** The write errors of a failed unordered insert (the driver gives one or many). */
 function writeErrorsOf(err: unknown): Array<{ index: number; code?: number }> | undefined {
@@ -30,55 +25,40 @@ function writeErrorsOf(err: unknown): Array<{ index: number; code?: number }> | 
  * caller (and only it), as does a command that failed as a whole (every caller of the batch).
  */
 export class InsertBatcher {
-  private queue: Queued[] = [];
-  private size = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly batcher: MicroBatcher<Document[], InsertStatus[]>;
 
   constructor(
     private readonly collection: () => Collection<Document>,
-    private readonly windowMs = 5,
-    private readonly maxDocs = 500,
-  ) {}
-
-  insert(docs: Document[]): Promise<InsertStatus[]> {
-    if (docs.length === 0) return Promise.resolve([]);
-    return new Promise((resolve, reject) => {
-      this.queue.push({ docs, resolve, reject });
-      this.size += docs.length;
-      if (this.size >= this.maxDocs || this.windowMs <= 0) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.windowMs);
+    windowMs = 5,
+    maxDocs = 500,
+  ) {
+    this.batcher = new MicroBatcher((callers) => this.send(callers), {
+      windowMs,
+      maxSize: maxDocs,
+      sizeOf: (docs) => docs.length,
     });
   }
 
-  private flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const batch = this.queue;
-    this.queue = [];
-    this.size = 0;
-    if (batch.length > 0) void this.send(batch);
+  insert(docs: Document[]): Promise<InsertStatus[]> {
+    return docs.length === 0 ? Promise.resolve([]) : this.batcher.add(docs);
   }
 
-  private async send(batch: Queued[]): Promise<void> {
-    const all = batch.flatMap((q) => q.docs);
+  /** One unordered insert of every caller's documents; a command failed as a whole throws (fails them all). */
+  private async send(callers: Document[][]): Promise<BatchResult<InsertStatus[]>[]> {
     try {
-      await this.collection().insertMany(all as never[], { ordered: false });
+      await this.collection().insertMany(callers.flat() as never[], { ordered: false });
     } catch (err) {
       const errors = writeErrorsOf(err);
-      if (!errors) {
-        for (const q of batch) q.reject(err);
-        return;
-      }
+      if (!errors) throw err;
       const failed = new Map(errors.map((e) => [e.index, e]));
       let at = 0;
-      for (const q of batch) {
-        const mine = q.docs.map((_, i) => failed.get(at + i));
-        at += q.docs.length;
-        if (mine.some((e) => e && e.code !== 11000)) q.reject(err);
-        else q.resolve(mine.map((e) => (e ? 'duplicate' : 'inserted')));
-      }
-      return;
+      return callers.map((docs) => {
+        const mine = docs.map((_, i) => failed.get(at + i));
+        at += docs.length;
+        if (mine.some((e) => e && e.code !== 11000)) return { ok: false, error: err };
+        return { ok: true, value: mine.map((e) => (e ? 'duplicate' : 'inserted')) };
+      });
     }
-    for (const q of batch) q.resolve(q.docs.map(() => 'inserted'));
+    return callers.map((docs) => ({ ok: true, value: docs.map(() => 'inserted' as const) }));
   }
 }

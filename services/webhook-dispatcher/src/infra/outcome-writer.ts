@@ -1,3 +1,4 @@
+import { MicroBatcher, type BatchResult } from '@travel/platform';
 import type { mongo } from 'mongoose';
 
 type Document = mongo.Document;
@@ -11,12 +12,6 @@ export interface OutcomeWrite {
   update: Document;
   /** Written into the attempt's log row: tells which of the batch's updates took effect. */
   token: string;
-}
-
-interface Queued {
-  write: OutcomeWrite;
-  resolve: (won: boolean) => void;
-  reject: (err: unknown) => void;
 }
 
 /**
@@ -37,56 +32,34 @@ export const MAX_STATEMENTS_PER_COMMAND = 64;
  * messages are retried; the compare-and-set makes a repeated write harmless).
  */
 export class OutcomeWriter {
-  private queue: Queued[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private readonly batcher: MicroBatcher<OutcomeWrite, boolean>;
 
   constructor(
     private readonly collection: () => Collection<Document>,
-    private readonly windowMs = 5,
-    private readonly maxBatch = MAX_STATEMENTS_PER_COMMAND,
-  ) {}
+    windowMs = 5,
+    maxBatch = MAX_STATEMENTS_PER_COMMAND,
+  ) {
+    this.batcher = new MicroBatcher((writes) => this.send(writes), { windowMs, maxSize: maxBatch });
+  }
 
   /** Resolves true when this write took effect, false when another attempt recorded the row first. */
   write(write: OutcomeWrite): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ write, resolve, reject });
-      if (this.queue.length >= this.maxBatch) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.windowMs);
-    });
+    return this.batcher.add(write);
   }
 
-  private flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const batch = this.queue;
-    this.queue = [];
-    if (batch.length > 0) void this.send(batch);
-  }
-
-  private async send(batch: Queued[]): Promise<void> {
-    try {
-      const ops: AnyBulkWriteOperation<Document>[] = batch.map(({ write }) => ({
-        updateOne: { filter: write.filter, update: write.update },
-      }));
-      const result = await this.collection().bulkWrite(ops, { ordered: false });
-      if (result.modifiedCount === batch.length) {
-        for (const q of batch) q.resolve(true);
-        return;
-      }
-      const rows = await this.collection()
-        .find(
-          { _id: { $in: [...new Set(batch.map((q) => q.write.deliveryId))] } as never },
-          {
-            projection: { attemptLog: 1 },
-          },
-        )
-        .toArray();
-      const tokens = new Set<string>();
-      for (const row of rows)
-        for (const a of (row.attemptLog ?? []) as Array<{ token?: string }>) if (a.token) tokens.add(a.token);
-      for (const q of batch) q.resolve(tokens.has(q.write.token));
-    } catch (err) {
-      for (const q of batch) q.reject(err);
-    }
+  private async send(batch: OutcomeWrite[]): Promise<BatchResult<boolean>[]> {
+    const won = (value: boolean): BatchResult<boolean> => ({ ok: true, value });
+    const ops: AnyBulkWriteOperation<Document>[] = batch.map((write) => ({
+      updateOne: { filter: write.filter, update: write.update },
+    }));
+    const result = await this.collection().bulkWrite(ops, { ordered: false });
+    if (result.modifiedCount === batch.length) return batch.map(() => won(true));
+    const rows = await this.collection()
+      .find({ _id: { $in: [...new Set(batch.map((w) => w.deliveryId))] } as never }, { projection: { attemptLog: 1 } })
+      .toArray();
+    const tokens = new Set<string>();
+    for (const row of rows)
+      for (const a of (row.attemptLog ?? []) as Array<{ token?: string }>) if (a.token) tokens.add(a.token);
+    return batch.map((w) => won(tokens.has(w.token)));
   }
 }

@@ -1,27 +1,14 @@
-import type { Channel } from 'amqplib';
-import { EVENT_ROUTES, EVENT_ROUTING_KEYS } from '@travel/contracts';
-import {
-  backoffTopology,
-  consumerQueueTopology,
-  consumerTopology,
-  declareTopology,
-  mergeTopologies,
-  type AmqpClient,
-  type RetryPolicy,
-  type Topology,
-} from '@travel/platform';
+import type { AmqpClient, Topology } from '@travel/platform';
 import type { Tier } from '../domain/schedule';
 
-// The dispatcher's own part of the topology. Attempts flow through a direct exchange that only the
-// dispatcher uses; each retry tier is a wait queue whose per-queue TTL dead-letters back to that
-// exchange (never to domain.events, which would fan the retry out to every consumer again).
+// The dispatcher's own part of the topology (its consumers are declared in ./topology.ts). Attempts flow
+// through a direct exchange that only the dispatcher uses; each retry tier is a wait queue whose per-queue
+// TTL dead-letters back to that exchange (never to domain.events, which would fan the retry out to every
+// consumer again).
 export const ATTEMPT_EXCHANGE = 'webhook.attempts';
 export const ATTEMPT_QUEUE = 'webhook-dispatcher.attempts';
 export const ATTEMPT_KEY = 'attempt';
-export const ATTEMPT_QUEUE_SPEC = { name: ATTEMPT_QUEUE, bindings: [ATTEMPT_KEY], deliveryLimit: 10 };
 export const EVENTS_QUEUE = 'webhook-dispatcher.events';
-/** The routing key of every public event type, from the contract's one list (docs/events.md). */
-export const EVENT_BINDINGS: string[] = EVENT_ROUTING_KEYS.filter((k) => EVENT_ROUTES[k].webhook);
 /** Short wait for an attempt deferred because its subscription is at its concurrency bound. */
 export const DEFER_LABEL = 'defer-1s';
 const DEFER_MS = 1000;
@@ -65,45 +52,30 @@ export interface FirstAttempt {
   occurredAt: string;
 }
 
-/** The attempt exchange, its queue, and one wait queue per retry tier and per deferral. */
+/**
+ * What the attempt queue relies on beyond its own declaration: the attempt exchange it is bound to, and
+ * one wait queue per retry tier and per deferral, each dead-lettering into that exchange.
+ */
 export function attemptTopology(tiers: Tier[]): Topology {
   const waits = [...tiers, { label: DEFER_LABEL, ms: DEFER_MS }, { label: DEFER_LONG_LABEL, ms: DEFER_LONG_MS }];
-  return mergeTopologies(
-    { exchanges: [{ name: ATTEMPT_EXCHANGE, type: 'direct' }], queues: [], bindings: [], policies: [] },
-    consumerQueueTopology(ATTEMPT_QUEUE_SPEC, ATTEMPT_EXCHANGE),
-    {
-      exchanges: [],
-      queues: waits.map(({ label, ms }) => ({
-        name: waitQueueOf(label),
-        arguments: {
-          'x-queue-type': 'quorum',
-          'x-message-ttl': ms,
-          'x-dead-letter-exchange': ATTEMPT_EXCHANGE,
-          'x-dead-letter-routing-key': ATTEMPT_KEY,
-          // Quorum queues dead-letter at-most-once unless told otherwise; a retry must not vanish.
-          'x-dead-letter-strategy': 'at-least-once',
-          'x-overflow': 'reject-publish',
-        },
-      })),
-      bindings: [],
-      policies: [],
-    },
-  );
+  return {
+    exchanges: [{ name: ATTEMPT_EXCHANGE, type: 'direct' }],
+    queues: waits.map(({ label, ms }) => ({
+      name: waitQueueOf(label),
+      arguments: {
+        'x-queue-type': 'quorum',
+        'x-message-ttl': ms,
+        'x-dead-letter-exchange': ATTEMPT_EXCHANGE,
+        'x-dead-letter-routing-key': ATTEMPT_KEY,
+        // Quorum queues dead-letter at-most-once unless told otherwise; a retry must not vanish.
+        'x-dead-letter-strategy': 'at-least-once',
+        'x-overflow': 'reject-publish',
+      },
+    })),
+    bindings: [],
+    policies: [],
+  };
 }
-
-export const declareAttemptTopology = (ch: Channel, tiers: Tier[]): Promise<void> =>
-  declareTopology(ch, attemptTopology(tiers));
-
-/**
- * What the dispatcher declares on the broker: its event queue on `domain.events` and the attempt
- * topology, each consumer queue with its back-off queues (scripts/topology.ts renders it into the chart).
- */
-export const dispatcherTopology = (tiers: Tier[], policy: RetryPolicy): Topology =>
-  mergeTopologies(
-    consumerTopology({ name: EVENTS_QUEUE, bindings: EVENT_BINDINGS }, policy),
-    attemptTopology(tiers),
-    backoffTopology(ATTEMPT_QUEUE, policy),
-  );
 
 const attemptMessageId = (m: AttemptMessage) => `${m.deliveryId}:${m.series}:${m.attempt}`;
 

@@ -12,7 +12,7 @@ import {
   type ReceivedRequest,
   type TestEnv,
 } from '@travel/testkit';
-import { startDispatcher, type DispatcherOptions } from '../../src/service';
+import { start as startDispatcher, type DispatcherOptions } from '../../src/service';
 
 export interface Harness {
   env: TestEnv;

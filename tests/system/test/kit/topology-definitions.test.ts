@@ -1,17 +1,17 @@
 // The chart's RabbitMQ definitions (charts/travel-expense/files/rabbitmq-topology.json, rendered from
 // the topology description by scripts/topology.ts) are exactly what the services declare at boot with
 // the default settings: the same queues with the same arguments, the same exchanges and bindings. A
-// consumer added to a service but not to the description (scripts/topology.ts), or an argument changed
-// in the file only, fails here. And the definitions import into a broker the services already use.
+// consumer started with a queue not declared in its service's src/infra/topology.ts (decision 0177), or an
+// argument changed in the file only, fails here. And the definitions import into a broker the services already use.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningService } from '@travel/platform';
-import { startEmployeesService } from '@travel/employees/src/service';
-import { startEntriesService } from '@travel/entries/src/service';
-import { startFleetService } from '@travel/fleet/src/service';
+import { start as startEmployees } from '@travel/employees/src/service';
+import { start as startEntries } from '@travel/entries/src/service';
+import { start as startFleet } from '@travel/fleet/src/service';
 import { start as startPayouts } from '@travel/payouts/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
-import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
+import { start as startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { createTestEnv, repoRoot, type TestEnv } from '@travel/testkit';
 import { managementAuth } from '@travel/testkit/src/infra/rabbitmq';
 
@@ -48,14 +48,7 @@ describe("the chart's RabbitMQ definitions", () => {
     env = await createTestEnv('topology', DEFAULTS);
     const vars = { ...process.env, ...env.vars };
     // Every service, so a consumer added to any of them but not to the description shows.
-    for (const start of [
-      startEmployeesService,
-      startEntriesService,
-      startFleetService,
-      startPayouts,
-      startReferenceFx,
-      startDispatcher,
-    ])
+    for (const start of [startEmployees, startEntries, startFleet, startPayouts, startReferenceFx, startDispatcher])
       services.push(await start(vars));
   });
   afterAll(async () => {

@@ -1,12 +1,12 @@
 import { urlEnv } from '@travel/contracts';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
-import { startEmployeesService } from '@travel/employees/src/service';
-import { startEntriesService } from '@travel/entries/src/service';
-import { startFleetService } from '@travel/fleet/src/service';
+import { start as startEmployees } from '@travel/employees/src/service';
+import { start as startEntries } from '@travel/entries/src/service';
+import { start as startFleet } from '@travel/fleet/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
-import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
+import { start as startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { createTestEnv, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
 import { receiverPool, tenantMaker, type TestTenant } from './stack-parts';
 
@@ -33,16 +33,14 @@ export async function startEntriesStack(
 ): Promise<EntriesStack> {
   const env = await createTestEnv(name, { RATE_LIMIT_BURST: '5000', API_KEY_CACHE_MS: '0', ...overrides });
   const vars = { ...process.env, ...env.vars };
-  const employees = await startEmployeesService(vars);
+  const employees = await startEmployees(vars);
   // The recorded provider feeds (2026-10-26 to 2026-11-20): real HNB, ECB, CNB and NBP rates.
   const referenceFx = await startReferenceFx({
     ...vars,
     FX_SEED_DIR: join(repoRoot(), 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
   });
-  const fleet = options.fleet
-    ? await startFleetService({ ...vars, ...urlEnv({ employees: employees.url }) })
-    : undefined;
-  const entries = await startEntriesService({
+  const fleet = options.fleet ? await startFleet({ ...vars, ...urlEnv({ employees: employees.url }) }) : undefined;
+  const entries = await startEntries({
     ...vars,
     ...urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url, fleet: fleet?.url }),
   });

@@ -1,9 +1,9 @@
 import { urlEnv } from '@travel/contracts';
 import type { RunningService } from '@travel/platform';
 import type { Market } from '@travel/platform';
-import { startEmployeesService } from '@travel/employees/src/service';
+import { start as startEmployees } from '@travel/employees/src/service';
 import { type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { startFleetService } from '@travel/fleet/src/service';
+import { start as startFleet } from '@travel/fleet/src/service';
 import { startGateway } from '@travel/gateway/src/service';
 import { ApiClient, createTestEnv, SmtpSink, type TestEnv } from '@travel/testkit';
 import { tenantMaker } from './stack-parts';
@@ -25,8 +25,8 @@ export async function startFleetStack(name: string, overrides: Record<string, st
   const env = await createTestEnv(name, { RATE_LIMIT_BURST: '5000', API_KEY_CACHE_MS: '0', ...overrides });
   const vars = { ...process.env, ...env.vars };
   const smtp = await new SmtpSink().start();
-  const employees = await startEmployeesService(vars);
-  const fleet = await startFleetService({ SMTP_URL: smtp.url, ...vars, ...urlEnv({ employees: employees.url }) });
+  const employees = await startEmployees(vars);
+  const fleet = await startFleet({ SMTP_URL: smtp.url, ...vars, ...urlEnv({ employees: employees.url }) });
   const gateway = await startGateway({ ...vars, ...urlEnv({ employees: employees.url, fleet: fleet.url }) });
   return {
     env,

@@ -1,13 +1,13 @@
 import { urlEnv } from '@travel/contracts';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
-import { startEmployeesService } from '@travel/employees/src/service';
-import { startEntriesService } from '@travel/entries/src/service';
-import { startFleetService } from '@travel/fleet/src/service';
+import { start as startEmployees } from '@travel/employees/src/service';
+import { start as startEntries } from '@travel/entries/src/service';
+import { start as startFleet } from '@travel/fleet/src/service';
 import { startGateway } from '@travel/gateway/src/service';
-import { startPayoutsService } from '@travel/payouts/src/service';
+import { start as startPayouts } from '@travel/payouts/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
-import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
+import { start as startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { createTestEnv, HttpsReceiver, repoRoot, SmtpSink, type TestEnv } from '@travel/testkit';
 import { receiverPool, tenantMaker, type TestTenant } from './stack-parts';
 
@@ -28,17 +28,17 @@ export async function startFullStack(name: string, overrides: Record<string, str
   const env = await createTestEnv(name, { RATE_LIMIT_BURST: '5000', API_KEY_CACHE_MS: '0', ...overrides });
   const vars = { ...process.env, ...env.vars };
   const smtp = await new SmtpSink().start();
-  const employees = await startEmployeesService(vars);
+  const employees = await startEmployees(vars);
   const referenceFx = await startReferenceFx({
     ...vars,
     FX_SEED_DIR: join(repoRoot(), 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
   });
-  const fleet = await startFleetService({ SMTP_URL: smtp.url, ...vars, ...urlEnv({ employees: employees.url }) });
-  const entries = await startEntriesService({
+  const fleet = await startFleet({ SMTP_URL: smtp.url, ...vars, ...urlEnv({ employees: employees.url }) });
+  const entries = await startEntries({
     ...vars,
     ...urlEnv({ employees: employees.url, 'reference-fx': referenceFx.url, fleet: fleet.url }),
   });
-  const payouts = await startPayoutsService({
+  const payouts = await startPayouts({
     ...vars,
     ...urlEnv({ entries: entries.url, employees: employees.url }),
   });

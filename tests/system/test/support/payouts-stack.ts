@@ -1,12 +1,12 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
-import { startEmployeesService } from '@travel/employees/src/service';
-import { startEntriesService } from '@travel/entries/src/service';
+import { start as startEmployees } from '@travel/employees/src/service';
+import { start as startEntries } from '@travel/entries/src/service';
 import { startGateway } from '@travel/gateway/src/service';
-import { startPayoutsService, type PayoutsStartOptions } from '@travel/payouts/src/service';
+import { start as startPayouts, type PayoutsStartOptions } from '@travel/payouts/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
-import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
+import { start as startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { createTestEnv, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
 import { receiverPool, tenantMaker, type TestTenant } from './stack-parts';
 
@@ -37,12 +37,12 @@ const freePort = () =>
 export async function startPayoutsStack(name: string, overrides: Record<string, string> = {}): Promise<PayoutsStack> {
   const env = await createTestEnv(name, { RATE_LIMIT_BURST: '5000', API_KEY_CACHE_MS: '0', ...overrides });
   const vars = { ...process.env, ...env.vars };
-  const employees = await startEmployeesService(vars);
+  const employees = await startEmployees(vars);
   const referenceFx = await startReferenceFx({
     ...vars,
     FX_SEED_DIR: join(repoRoot(), 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
   });
-  const entries = await startEntriesService({
+  const entries = await startEntries({
     ...vars,
     EMPLOYEES_URL: employees.url,
     REFERENCE_FX_URL: referenceFx.url,
@@ -56,7 +56,7 @@ export async function startPayoutsStack(name: string, overrides: Record<string, 
     // The recovery job runs at start; tests that crash a create restart payouts with a grace of 0.
     PAYOUT_RECOVERY_INTERVAL_MS: '3600000',
   };
-  let payouts = await startPayoutsService(payoutsVars);
+  let payouts = await startPayouts(payoutsVars);
   const dispatcher = await startDispatcher(vars);
   const gateway = await startGateway({
     ...vars,
@@ -76,7 +76,7 @@ export async function startPayoutsStack(name: string, overrides: Record<string, 
     receiver: receivers.receiver,
     async restartPayouts(options = {}, extra = {}) {
       await payouts.stop();
-      payouts = await startPayoutsService({ ...payoutsVars, ...extra }, options);
+      payouts = await startPayouts({ ...payoutsVars, ...extra }, options);
       stack.payouts = payouts;
       return payouts;
     },

@@ -1,7 +1,7 @@
 import { urlEnv } from '@travel/contracts';
 import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
-import { startEmployeesService } from '@travel/employees/src/service';
+import { start as startEmployees } from '@travel/employees/src/service';
 import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { start as startEntries } from '@travel/entries/src/service';
 import { startGateway } from '@travel/gateway/src/service';
@@ -26,7 +26,7 @@ export interface PerDiemStack {
 export async function startPerDiemStack(name: string): Promise<PerDiemStack> {
   const env = await createTestEnv(name);
   const vars = { ...process.env, ...env.vars };
-  const employees = await startEmployeesService(vars);
+  const employees = await startEmployees(vars);
   const referenceFx = await startReferenceFx({
     ...vars,
     FX_SEED_DIR: join(repoRoot(), 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),

@@ -1,7 +1,7 @@
 import { urlEnv } from '@travel/contracts';
 import type { RunningService } from '@travel/platform';
 import type { Market } from '@travel/platform';
-import { startEmployeesService } from '@travel/employees/src/service';
+import { start as startEmployees } from '@travel/employees/src/service';
 import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
@@ -22,7 +22,7 @@ export interface ReferenceStack {
 export async function startReferenceStack(name: string): Promise<ReferenceStack> {
   const env = await createTestEnv(name);
   const vars = { ...process.env, ...env.vars };
-  const employees = await startEmployeesService(vars);
+  const employees = await startEmployees(vars);
   const referenceFx = await startReferenceFx(vars);
   const gateway = await startGateway({
     ...vars,

@@ -1,8 +1,8 @@
 import { urlEnv } from '@travel/contracts';
 import type { RunningService, StartOptions } from '@travel/platform';
-import { startEmployeesService } from '@travel/employees/src/service';
+import { start as startEmployees } from '@travel/employees/src/service';
 import { startGateway } from '@travel/gateway/src/service';
-import { startDispatcher } from '@travel/webhook-dispatcher/src/service';
+import { start as startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { createTestEnv, HttpsReceiver, type TestEnv } from '@travel/testkit';
 import type { Market } from '@travel/platform';
 import { receiverPool, tenantMaker, type TestTenant } from './stack-parts';
@@ -30,7 +30,7 @@ export async function startE2eStack(
 ): Promise<E2eStack> {
   const env = await createTestEnv(name, overrides);
   const vars = { ...process.env, ...env.vars };
-  const employees = await startEmployeesService(vars);
+  const employees = await startEmployees(vars);
   const dispatcher = await startDispatcher({ ...vars, ...options.dispatcherEnv }, options.dispatcher);
   const gateway = await startGateway({
     ...vars,
