@@ -3,7 +3,8 @@
 import { tenantOf, type CallerContext, type PageRequest } from '@travel/platform';
 import { ratesInForce, type RatesInForce } from '@travel/regulations';
 import { defaultList, normalizeList, type AllowListKind } from '../domain/allow-lists';
-import { CROATIAN_MUNICIPALITIES, SLOVENIAN_MUNICIPALITIES, pageOf } from '../domain/municipalities';
+import { CROATIAN_MUNICIPALITIES, SLOVENIAN_MUNICIPALITIES } from '@travel/places';
+import { pageOf } from '../domain/municipalities';
 import type { AllowListsStore } from '../infra/allow-lists-store';
 
 export interface AllowList {
