@@ -1,10 +1,23 @@
 // The employees context's internal routes (services/employees/src/http/internal.ts) and the one client
-// entries, fleet and payouts call them with. Personal data (contact, payees, document parties) travels
+// the gateway, entries, fleet and payouts call them with. Personal data (contact, payees, document parties) travels
 // only over these service-to-service routes, never through the gateway or in an event.
 import type { components } from '../../generated/openapi';
 import { idsQuery, tenantPath, type InternalTransport } from './transport';
 
 type Employee = components['schemas']['Employee'];
+
+/** `POST /internal/api-keys/resolve` `{ key }`: who an API key stands for (the gateway's key check). */
+export interface ResolvedApiKey {
+  tenantId: string;
+  market: components['schemas']['Company']['market'];
+  baseCurrency: string;
+  employeeId: string;
+  apiKeyId: string;
+  /** The employee's current flags within the key's cap (decision 0104). */
+  permissions: string[];
+  /** Who issued the key, when that is not its employee: the key acts for someone else. */
+  keyIssuedByEmployeeId?: string;
+}
 
 /** `GET …/employees/{id}`: identity, state and the per-diem profile; no personal data. */
 export interface InternalEmployee {
@@ -68,6 +81,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export class EmployeesClient {
   constructor(private readonly transport: InternalTransport) {}
+
+  /** Who the key stands for; null when it is unknown, revoked or its employee inactive (401). */
+  async resolveApiKey(key: string): Promise<ResolvedApiKey | null> {
+    const res = await this.transport.send('POST', '/api-keys/resolve', { key });
+    if (res.status === 401) return null;
+    if (!res.ok) throw this.transport.failed(res);
+    return (await res.json()) as ResolvedApiKey;
+  }
 
   /** Whether the employee belongs to the company (fleet: a vehicle's owner; entries: an entry's employee). */
   exists(tenantId: string, employeeId: string): Promise<boolean> {
