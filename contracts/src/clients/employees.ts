@@ -25,7 +25,7 @@ export interface InternalEmployee {
   status: Employee['status'];
   isArchived: boolean;
   /** The SI tax-free cap depends on it. */
-  residency: NonNullable<Employee['residency']>;
+  residency: components['schemas']['Residency'];
   /** The SK foreign rates depend on it. */
   mobileRoadTransportWorker: boolean;
 }

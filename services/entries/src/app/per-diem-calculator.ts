@@ -9,19 +9,16 @@ import {
   toApiRow,
   type ApiPerDiemRow,
   type PerDiemRow,
-  type Residency,
   type RowMeals,
   type Stop,
 } from '@travel/per-diem';
 import { AppError, throwIfInvalid, type CallerContext } from '@travel/platform';
+import type { PerDiemProfile } from '@travel/contracts';
 import { itineraryListErrors } from '../domain/limits';
 import type { CurrencyConverter } from './ports';
 
 /** What the per-diem rules read of an employee: residency (SI tax-free cap), the SK road-transport flag. */
-export interface PerDiemProfile {
-  residency: Residency;
-  mobileRoadTransportWorker: boolean;
-}
+export type { PerDiemProfile };
 
 /** The employees service: the per-diem profile of an employee of the company, or null when there is none. */
 export interface PerDiemProfiles {
