@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { boundaries } from './scripts/lint/service-boundaries.mjs';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.local/**', 'contracts/generated/**', 'charts/**'] },
@@ -102,6 +103,14 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Services call each other only through the clients the providers publish in contracts/src/clients, and
+    // share reference data through packages: no service imports another's code, no package or contract
+    // imports a service (docs/services.md, "Calls between services").
+    files: ['services/*/src/**/*.ts', 'services/*/test/**/*.ts', 'packages/*/src/**/*.ts', 'contracts/src/**/*.ts'],
+    plugins: { boundaries },
+    rules: { 'boundaries/no-other-service-source': 'error' },
   },
   {
     // Every router is case-sensitive and strict, so none matches a spelling the contract validator does not

@@ -7,10 +7,9 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { deriveCountry, type PlaceIndex } from '../packages/places/src';
+import { deriveCountry, OFFICIAL_PLACES, type PlaceIndex } from '../packages/places/src';
 import { loadPlaceIndex } from '../packages/places/src/load';
 import { isCountryCode } from '../packages/regulations/src';
-import { OFFICIAL_PLACES } from '../services/entries/src/infra/places';
 import { bundleBenchmark } from './lib/bundle';
 import { writeResultsFile, revisionOf } from './lib/results-file';
 import { load, machine } from './lib/system';

@@ -441,7 +441,7 @@ export interface paths {
         };
         /**
          * The 212 Slovenian municipalities with their official SURS codes (the same for every company)
-         * @description The official list, shipped as data (sources in `services/reference-fx/data/README.md`), ordered by
+         * @description The official list, shipped as data (sources in `packages/places/data/README.md`), ordered by
          *     code. `q` filters by name (case and diacritics ignored) or exact code.
          */
         get: operations["listSlovenianMunicipalities"];

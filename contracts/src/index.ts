@@ -27,6 +27,8 @@ export * from './services';
 export * from './api-key-format';
 // The internal payout-batch steps between payouts and entries.
 export * from './payout-marks';
+// The providers' published clients for service-to-service calls, and their routes' bodies (docs/services.md).
+export * from './clients';
 // JSON pointers into the contract, for tests holding the code's limits to it.
 export * from './pointer';
 // The API's changelog (contracts/changelog.yaml) and the deprecation headers it dates.

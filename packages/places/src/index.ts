@@ -11,4 +11,11 @@ export {
   type DerivedCountry,
   type UnresolvedReason,
 } from './resolve';
-// The pure modules only: the file reading is imported from `@travel/places/src/load` where it is wired.
+export {
+  CROATIAN_MUNICIPALITIES,
+  OFFICIAL_PLACES,
+  SLOVENIAN_MUNICIPALITIES,
+  type CroatianMunicipality,
+  type SlovenianMunicipality,
+} from './municipalities';
+// The pure modules and the shipped lists only: the file reading is imported from `@travel/places/src/load` where it is wired.

@@ -75,6 +75,10 @@ export class AppError extends Error {
 
 export const statusOf = (code: ErrorCode): number => STATUS[code];
 
+/** Whether a code another service answered is one of the catalog's. */
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === 'string' && Object.hasOwn(STATUS, code);
+
 export function problem(code: ErrorCode, traceId: string, detail?: string, errors?: FieldErrors): ProblemBody {
   const body: ProblemBody = {
     type: `https://docs.travel-expense.example/errors/${code.toLowerCase().replace(/_/g, '-')}`,

@@ -1,6 +1,8 @@
+import { EmployeesClient, FleetClient, ReferenceFxClient } from '@travel/contracts';
 import {
   apiRouter,
   ConditionalGets,
+  internalTransports,
   parseConfig,
   startOrphanSweep,
   startService,
@@ -10,8 +12,6 @@ import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
 import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
 import { perDiemRoutes } from './http/per-diem-routes';
-import { FxClient } from '@travel/reference-fx/src/fx-client';
-import { PerDiemPolicyClient } from '@travel/reference-fx/src/per-diem-policy';
 import { AttachmentsApp } from './app/attachments';
 import { ATTACHMENTS_STORE, attachmentSweep } from './app/orphan-attachments';
 import { EntriesApp } from './app/entries';
@@ -25,8 +25,6 @@ import { PayoutMarks } from './app/payout-marks';
 import { announceUnknownAmountsDue } from './app/entry-changed';
 import { internalPayoutRoutes } from './http/internal-payout-routes';
 import { AttachmentStore, inspectImage } from './infra/attachment-store';
-import { EmployeesClient } from './infra/employees-client';
-import { FleetClient } from './infra/fleet-client';
 import { FxConverter } from './infra/fx-client';
 import { ENTRIES_COLLECTION, entriesRepositories } from './infra/repositories';
 import { startUsageRefusedConsumer } from './infra/usage-refused-consumer';
@@ -40,7 +38,7 @@ import { exportRoutes } from './http/export-routes';
 import { JournalApp } from './app/journal';
 import { JOURNAL_ACCOUNTS_COLLECTION, JournalAccountsStore } from './infra/journal-accounts-store';
 
-import { configSchema } from './config';
+import { configSchema, SERVICE } from './config';
 
 export { DEFAULT_PORT, SERVICE } from './config';
 
@@ -54,18 +52,16 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const repos = entriesRepositories(mongo);
       const attachmentStore = new AttachmentStore(mongo);
       let orphanSweep: { stop(): void } | undefined;
-      const fx = new FxConverter(config.referenceFxUrl, config.signingKey);
-      const vehicles = new FleetClient(config.fleetUrl, config.signingKey);
-      const employees = new EmployeesClient(config.employeesUrl, config.signingKey);
-      const policies = new PerDiemPolicyClient(config.referenceFxUrl, config.signingKey, 'entries');
-      const pricer = new PerDiemPricer(fx, employees, policies);
+      // The providers' published clients (contracts/src/clients), over transports signed with entries' key.
+      const to = internalTransports(SERVICE, config.signingKey);
+      const referenceFx = new ReferenceFxClient(to('reference-fx', config.referenceFxUrl));
+      const fx = new FxConverter(referenceFx);
+      const vehicles = new FleetClient(to('fleet', config.fleetUrl));
+      const employees = new EmployeesClient(to('employees', config.employeesUrl));
+      const pricer = new PerDiemPricer(fx, employees, referenceFx);
       const places = new OfflinePlaces();
       const entries = new EntriesApp(repos, employees, fx, vehicles, nudgeOutbox, pricer, places);
-      // reference-fx's own client answers the calculator's conversions as they are (decimals).
-      const calculator = new PerDiemCalculator(
-        employees,
-        new FxClient(config.referenceFxUrl, config.signingKey, 'entries'),
-      );
+      const calculator = new PerDiemCalculator(employees, fx);
       // Every public GET of entries and the workflow answers from the collections' versions (0155, 0159).
       const reads = new ConditionalGets(repos.versions);
       const api = apiRouter();

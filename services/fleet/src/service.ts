@@ -1,4 +1,12 @@
-import { ConditionalGets, parseConfig, startOrphanSweep, startService, type StartOptions } from '@travel/platform';
+import { EmployeesClient } from '@travel/contracts';
+import {
+  ConditionalGets,
+  internalTransports,
+  parseConfig,
+  startOrphanSweep,
+  startService,
+  type StartOptions,
+} from '@travel/platform';
 import { CostsApp } from './app/costs';
 import { DeadlinesApp, ReminderJob, scheduleReminders } from './app/deadlines';
 import { DOCUMENTS_STORE, DocumentsApp, documentContentSweep } from './app/documents';
@@ -6,12 +14,11 @@ import { UsageApp } from './app/usage';
 import { VehiclesApp } from './app/vehicles';
 import { internalRoutes } from './http/internal';
 import { publicRoutes } from './http/routes';
-import { EmployeesClient } from './infra/employees-client';
 import { SmtpMailer } from './infra/mailer';
 import { REFUSALS_COLLECTION, fleetRepositories } from './infra/repositories';
 import { startUsageConsumer } from './infra/usage-consumer';
 
-import { configSchema } from './config';
+import { configSchema, SERVICE } from './config';
 
 export { DEFAULT_PORT, SERVICE } from './config';
 
@@ -23,7 +30,10 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     config,
     ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
       const repos = fleetRepositories(mongo);
-      const employees = new EmployeesClient(config.employeesUrl, config.signingKey);
+      // The employees service's published client (decision 0031: a vehicle's owner, a reminder's address).
+      const employees = new EmployeesClient(
+        internalTransports(SERVICE, config.signingKey)('employees', config.employeesUrl),
+      );
       const vehicles = new VehiclesApp(repos, employees);
       const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.reminderFrom) : undefined;
       let stopReminders = () => {};

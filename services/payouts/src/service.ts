@@ -1,10 +1,9 @@
-import { ConditionalGets, parseConfig, startService, type StartOptions } from '@travel/platform';
+import { EmployeesClient, EntriesClient } from '@travel/contracts';
+import { ConditionalGets, internalTransports, parseConfig, startService, type StartOptions } from '@travel/platform';
 import { BatchesApp, type CrashPoint } from './app/batches';
 import { ReadyApp } from './app/ready';
-import { configSchema } from './config';
+import { configSchema, SERVICE } from './config';
 import { publicRoutes } from './http/routes';
-import { EmployeesClient } from './infra/employees-client';
-import { EntriesClient } from './infra/entries-client';
 import { startEntryChangedConsumer } from './infra/entry-changed-consumer';
 import { payoutsRepositories } from './infra/repositories';
 
@@ -24,10 +23,12 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
     ({ mongo, amqp, logger, metrics }) => {
       const repos = payoutsRepositories(mongo);
       const ready = new ReadyApp(repos, logger);
+      const to = internalTransports(SERVICE, config.signingKey);
       const batches = new BatchesApp(
         repos,
-        new EntriesClient(config.entriesUrl, config.signingKey, config.entriesTimeoutMs),
-        new EmployeesClient(config.employeesUrl, config.signingKey),
+        // The published clients of entries (batch steps, 0075) and employees (payees: name and bank data).
+        new EntriesClient(to('entries', config.entriesUrl, config.entriesTimeoutMs)),
+        new EmployeesClient(to('employees', config.employeesUrl, 30_000)),
         ready,
         logger,
         { reservationMs: config.reservationMs, entriesTimeoutMs: config.entriesTimeoutMs },

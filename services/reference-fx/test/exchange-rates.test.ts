@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { type Market } from '@travel/platform';
 import { createTestEnv, eventually, type TestEnv } from '@travel/testkit';
-import { AppError } from '@travel/platform';
+import { AppError, internalTransports } from '@travel/platform';
+import { ReferenceFxClient } from '@travel/contracts';
 import { decimal } from '@travel/money';
 import { FxImporter } from '../src/app/fx-import';
-import { FxClient } from '../src/fx-client';
 import { registerFxModels } from '../src/infra/fx-models';
 import { FxStore } from '../src/infra/fx-store';
 import { start } from '../src/service';
@@ -253,19 +253,22 @@ describe('reference-fx exchange rates', () => {
     });
   });
 
-  describe('FxClient (what entries will use)', () => {
-    it('converts, with decimals in and out', async () => {
-      const client = new FxClient(service.url, env.signingKey, 'entries');
-      const c = await client.convert({ market: 'CZ', amount: decimal('1000'), currency: 'JPY', date: '2026-11-22' });
-      expect(c.baseAmount.toString()).toBe('137.44');
+  describe('ReferenceFxClient (the published client entries uses)', () => {
+    const clientAt = (url: string, timeoutMs?: number) =>
+      new ReferenceFxClient(internalTransports('entries', env.signingKey)('reference-fx', url, timeoutMs));
+
+    it('converts, with decimals as text in and out', async () => {
+      const client = clientAt(service.url);
+      const c = await client.convert({ market: 'CZ', amount: '1000', currency: 'JPY', date: '2026-11-22' });
+      expect(decimal(c.baseAmount).toString()).toBe('137.44');
       expect(c).toMatchObject({ baseCurrency: 'CZK', units: 100, source: 'CNB', rateDate: '2026-11-20' });
-      expect(c.rate!.toString()).toBe('13.744');
+      expect(decimal(c.rate!).toString()).toBe('13.744');
     });
 
     it('rethrows EXCHANGE_RATE_UNAVAILABLE with its field errors; an unreachable service is SERVICE_UNAVAILABLE', async () => {
-      const client = new FxClient(service.url, env.signingKey, 'entries');
+      const client = clientAt(service.url);
       const err = await client
-        .convert({ market: 'CZ', amount: decimal('1'), currency: 'USD', date: '2026-11-20', manualRate: decimal('21') })
+        .convert({ market: 'CZ', amount: '1', currency: 'USD', date: '2026-11-20', manualRate: '21' })
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AppError);
       expect(err).toMatchObject({
@@ -273,9 +276,9 @@ describe('reference-fx exchange rates', () => {
         status: 400,
         errors: { manualRate: [expect.any(String)] },
       });
-      const down = new FxClient('http://127.0.0.1:9', env.signingKey, 'entries', 500);
+      const down = clientAt('http://127.0.0.1:9', 500);
       await expect(
-        down.convert({ market: 'CZ', amount: decimal('1'), currency: 'USD', date: '2026-11-20' }),
+        down.convert({ market: 'CZ', amount: '1', currency: 'USD', date: '2026-11-20' }),
       ).rejects.toMatchObject({
         code: 'SERVICE_UNAVAILABLE',
       });

@@ -243,6 +243,19 @@ describe('reference data', () => {
       });
     });
 
+    it.each(['HR', 'SK', 'PL'] as const)(
+      '%s: a new company’s profile enables the same countries and currencies as its allow-lists (one list, 0174)',
+      async (market) => {
+        const t = await stack.tenant(market);
+        const [company, countries, currencies] = await Promise.all(
+          ['/api/v1/company', '/api/v1/reference/countries', '/api/v1/reference/currencies'].map((p) => t.api.get(p)),
+        );
+        expect(company.status).toBe(200);
+        expect(company.body.enabledCountries).toEqual(countries.body.countryCodes);
+        expect(company.body.enabledCurrencies).toEqual(currencies.body.currencyCodes);
+      },
+    );
+
     it('a ManageCompanyData caller replaces a list; a GET body is a valid PUT body; another tenant is unaffected', async () => {
       const a = await stack.tenant('CZ');
       const b = await stack.tenant('CZ');

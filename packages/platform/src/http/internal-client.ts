@@ -1,6 +1,10 @@
 import { randomUUID, type KeyObject } from 'node:crypto';
+import { tenantPath, type InternalTransport, type Refusal } from '@travel/contracts';
 import { mintContext, CONTEXT_HEADER } from '../context';
-import { AppError } from '../errors';
+import { AppError, isErrorCode } from '../errors';
+
+// The paths' form is the published clients' (contracts/src/clients): re-exported for the platform's callers.
+export { tenantPath };
 
 export interface InternalClientOptions {
   /** Base URL of the target service (its `/internal` routes hang below it). */
@@ -15,17 +19,13 @@ export interface InternalClientOptions {
   fetchImpl?: typeof fetch;
 }
 
-/** `/tenants/{tenantId}/…` with every segment encoded. */
-export const tenantPath = (tenantId: string, ...segments: string[]): string =>
-  ['/tenants', tenantId, ...segments].map((s, i) => (i === 0 ? s : encodeURIComponent(s))).join('/');
-
 /**
  * Service-to-service calls to another context's `/internal` routes, behind a service context signed with
  * the caller's own key and addressed to the target (never through the gateway; docs/decisions/0100). An unreachable or failing target is 503
  * `SERVICE_UNAVAILABLE` (the partner's client retries), never a wrong answer; 404 is the target's "not
  * the company's" and is left to the caller to read.
  */
-export class InternalClient {
+export class InternalClient implements InternalTransport {
   private readonly timeoutMs: number;
   private readonly fetchImpl: typeof fetch;
 
@@ -60,6 +60,16 @@ export class InternalClient {
     return new AppError('SERVICE_UNAVAILABLE', `The ${this.options.target} service answered ${res.status}; try again.`);
   }
 
+  /** The 503 for a target that answered but cannot serve the call. */
+  unavailable(detail: string): AppError {
+    return new AppError('SERVICE_UNAVAILABLE', detail);
+  }
+
+  /** The target's refusal of the caller's input, as the same AppError (an unknown code: VALIDATION_FAILED). */
+  refused({ code, detail, errors }: Refusal): AppError {
+    return new AppError(isErrorCode(code) ? code : 'VALIDATION_FAILED', detail, errors);
+  }
+
   /** GET a JSON body; 404 is null. */
   async getOrNull<T>(path: string): Promise<T | null> {
     const res = await this.send('GET', path);
@@ -90,3 +100,12 @@ export class InternalClient {
     throw this.failed(res);
   }
 }
+
+/**
+ * One caller's transports to the services it calls, for their published clients (contracts/src/clients):
+ * `new EmployeesClient(to('employees', config.employeesUrl))`, each signed with the caller's own key.
+ */
+export const internalTransports =
+  (caller: string, signingKey: KeyObject) =>
+  (target: string, baseUrl: string, timeoutMs?: number): InternalClient =>
+    new InternalClient({ baseUrl, signingKey, caller, target, timeoutMs });

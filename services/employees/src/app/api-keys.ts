@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ResolvedApiKey } from '@travel/contracts';
 import {
   AppError,
   notFound,
@@ -28,17 +29,8 @@ export interface IssuedApiKey {
   key: string;
 }
 
-export interface ResolvedKey {
-  tenantId: string;
-  market: Market;
-  baseCurrency: string;
-  employeeId: string;
-  apiKeyId: string;
-  /** The employee's current flags within the key's cap (docs/decisions/0104). */
-  permissions: string[];
-  /** Who issued the key, when that is not its employee: the key acts for someone else. */
-  keyIssuedByEmployeeId?: string;
-}
+/** What the internal resolve route answers (published with the employees client, contracts/src/clients). */
+export type ResolvedKey = ResolvedApiKey;
 
 /**
  * The gateway's question, answered by the context that owns keys: which caller is this key? A revoked

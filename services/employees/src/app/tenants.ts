@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { parseTenantId, raiseEvent, withOutbox, type Market } from '@travel/platform';
 import { issueApiKey } from '../domain/api-key';
-import { BASE_CURRENCY, DEFAULT_COUNTRIES, DEFAULT_CURRENCIES } from '../domain/company';
+import { defaultEnabled } from '@travel/regulations';
+import { BASE_CURRENCY } from '../domain/company';
 import { ownerPermissions } from '../domain/permissions';
 import { emailKeyOf, toEmployeeWebhookDto, type Employee } from '../domain/employee';
 import type { EmployeesRepositories } from '../infra/repositories';
@@ -40,8 +41,9 @@ export async function createTenant(repos: EmployeesRepositories, input: NewTenan
     address: input.address?.trim() || null,
     registrationNumber: input.registrationNumber?.trim() || null,
     vatNumber: input.vatNumber?.trim() || null,
-    enabledCountries: DEFAULT_COUNTRIES,
-    enabledCurrencies: DEFAULT_CURRENCIES,
+    // The market's defaults, the same lists reference-fx answers until the company writes its own (0174).
+    enabledCountries: defaultEnabled('countries', input.market),
+    enabledCurrencies: defaultEnabled('currencies', input.market),
     createdAt: now,
   });
 

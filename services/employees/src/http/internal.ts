@@ -1,3 +1,11 @@
+import type {
+  AccountOwners,
+  ChargeableCostCenters,
+  DocumentParties,
+  EmployeeContact,
+  InternalEmployee,
+  Payees,
+} from '@travel/contracts';
 import type { Router } from 'express';
 import { apiRouter, AppError, notFound, parseTenantId, route, type TenantId } from '@travel/platform';
 import { resolveApiKey } from '../app/api-keys';
@@ -35,7 +43,7 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
         // rates on the mobile road-transport flag. Not personal data.
         residency: employee.residency ?? 'Resident',
         mobileRoadTransportWorker: employee.mobileRoadTransportWorker ?? false,
-      });
+      } satisfies InternalEmployee);
     }),
   );
   // Entries asks which cost centers an employee may charge before it adds them to an entry: active cost
@@ -59,7 +67,7 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
             .find({ _id: { $in: candidates }, isActive: true }, { _id: 1 })
             .lean()
         : [];
-      res.json({ employeeId: employee._id, chargeable: active.map((c) => c._id) });
+      res.json({ employeeId: employee._id, chargeable: active.map((c) => c._id) } satisfies ChargeableCostCenters);
     }),
   );
   // Entries asks who decides an approval step nobody else may decide (the default fallback approvers,
@@ -72,7 +80,7 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
         .find({ isAccountOwner: true, status: 'Active', isArchived: { $ne: true } }, { _id: 1 })
         .sort({ _id: 1 })
         .lean();
-      res.json({ employeeIds: owners.map((o) => o._id) });
+      res.json({ employeeIds: owners.map((o) => o._id) } satisfies AccountOwners);
     }),
   );
   // The address to send a reminder to (fleet's deadline e-mails). Personal data: only over this
@@ -89,7 +97,7 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
         email: employee.email ?? null,
         status: employee.status,
         isArchived: employee.isArchived ?? false,
-      });
+      } satisfies EmployeeContact);
     }),
   );
   // The payouts context builds a batch's bank payment file (docs/decisions/0076): the payee's name and
@@ -107,7 +115,7 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
           bankAccount: e.bankAccount ?? null,
           bic: e.bic ?? null,
         })),
-      });
+      } satisfies Payees);
     }),
   );
   // Entries prints an entry's travel order and settlement (docs/decisions/0137): the company's details and
@@ -124,7 +132,7 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
           vatNumber: company.vatNumber ?? null,
         },
         people: employees.map((e) => ({ id: e._id, name: `${e.firstName} ${e.lastName}`.trim() })),
-      });
+      } satisfies DocumentParties);
     }),
   );
   return r;

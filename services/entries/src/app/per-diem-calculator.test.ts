@@ -1,7 +1,8 @@
 import { decimal } from '@travel/money';
 import { AppError, type CallerContext } from '@travel/platform';
 import { testCaller } from '@travel/testkit/src/doubles';
-import { PerDiemCalculator, type PerDiemCurrencyConverter } from './per-diem-calculator';
+import { PerDiemCalculator } from './per-diem-calculator';
+import type { CurrencyConverter } from './ports';
 
 const caller = (market: CallerContext['market'], baseCurrency: string) => testCaller({ market, baseCurrency });
 
@@ -20,14 +21,14 @@ const noEmployees = { perDiemProfileOf: async () => null };
 describe('PerDiemCalculator', () => {
   it('converts a foreign row on the trip start date (0056) and sums the total in the base currency', async () => {
     const asked: unknown[] = [];
-    const fx: PerDiemCurrencyConverter = {
+    const fx: CurrencyConverter = {
       convert: async (input) => {
-        asked.push({ ...input, amount: input.amount.toString() });
-        return { baseAmount: input.amount.times('4.2558').toDecimalPlaces(2), source: 'NBP' };
+        asked.push(input);
+        return { baseAmount: decimal(input.amount).times('4.2558').toFixed(2), source: 'NBP' };
       },
     };
     const result = await new PerDiemCalculator(noEmployees, fx).calculate(caller('PL', 'PLN'), toAustria);
-    expect(asked).toEqual([{ market: 'PL', amount: '57', currency: 'EUR', date: '2026-11-03' }]);
+    expect(asked).toEqual([{ market: 'PL', amount: '57', currency: 'EUR', date: '2026-11-03', manualRate: null }]);
     const at = result.items.find((r) => r.countryCode === 'AT')!;
     expect(at.amountInBaseCurrency!.toFixed(2)).toBe('242.58');
     expect(at.exchangeRateSource).toBe('NBP');
@@ -37,7 +38,7 @@ describe('PerDiemCalculator', () => {
   });
 
   it('a missing exchange rate: the row says why, the total is null (0057)', async () => {
-    const fx: PerDiemCurrencyConverter = {
+    const fx: CurrencyConverter = {
       convert: async () => {
         throw new AppError('EXCHANGE_RATE_UNAVAILABLE', 'No NBP rate for EUR on or before 2026-11-03.');
       },
@@ -51,7 +52,7 @@ describe('PerDiemCalculator', () => {
   });
 
   it('a dependency that does not answer is not an unknown: the error propagates (503)', async () => {
-    const fx: PerDiemCurrencyConverter = {
+    const fx: CurrencyConverter = {
       convert: async () => {
         throw new AppError('SERVICE_UNAVAILABLE', 'reference-fx is unreachable');
       },
@@ -62,7 +63,7 @@ describe('PerDiemCalculator', () => {
   });
 
   it('an employee outside the company is a field error; engine input errors are 400 with their keys', async () => {
-    const fx: PerDiemCurrencyConverter = { convert: async () => ({ baseAmount: decimal(0), source: null }) };
+    const fx: CurrencyConverter = { convert: async () => ({ baseAmount: '0.00', source: null }) };
     const calc = new PerDiemCalculator(noEmployees, fx);
     await expect(calc.calculate(caller('PL', 'PLN'), { ...toAustria, employeeId: 'x' })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',

@@ -9,34 +9,20 @@ import {
   toApiRow,
   type ApiPerDiemRow,
   type PerDiemRow,
-  type Residency,
   type RowMeals,
   type Stop,
 } from '@travel/per-diem';
-import { AppError, throwIfInvalid, type CallerContext, type Market } from '@travel/platform';
+import { AppError, throwIfInvalid, type CallerContext } from '@travel/platform';
+import type { PerDiemProfile } from '@travel/contracts';
 import { itineraryListErrors } from '../domain/limits';
+import type { CurrencyConverter } from './ports';
 
 /** What the per-diem rules read of an employee: residency (SI tax-free cap), the SK road-transport flag. */
-export interface PerDiemProfile {
-  residency: Residency;
-  mobileRoadTransportWorker: boolean;
-}
+export type { PerDiemProfile };
 
 /** The employees service: the per-diem profile of an employee of the company, or null when there is none. */
 export interface PerDiemProfiles {
   perDiemProfileOf(tenantId: string, employeeId: string): Promise<PerDiemProfile | null>;
-}
-
-export interface PerDiemConversion {
-  /** Rounded to the base currency's minor digits, as reference-fx answers it. */
-  baseAmount: Decimal;
-  /** The provider whose rate was used (`HNB`, `ECB`, `CNB`, `NBP`). */
-  source: string | null;
-}
-
-/** reference-fx's conversion. Throws AppError `EXCHANGE_RATE_UNAVAILABLE` when the provider has no rate. */
-export interface PerDiemCurrencyConverter {
-  convert(input: { market: Market; amount: Decimal; currency: string; date: string }): Promise<PerDiemConversion>;
 }
 
 export interface CalculatorRequest {
@@ -67,7 +53,8 @@ export interface Calculation {
 export class PerDiemCalculator {
   constructor(
     private readonly employees: PerDiemProfiles,
-    private readonly fx: PerDiemCurrencyConverter,
+    /** reference-fx's conversion, as every use case of entries asks it (one adapter). */
+    private readonly fx: CurrencyConverter,
   ) {}
 
   async calculate(caller: CallerContext, request: CalculatorRequest): Promise<Calculation> {
@@ -115,14 +102,15 @@ export class PerDiemCalculator {
     try {
       const converted = await this.fx.convert({
         market: caller.market,
-        amount,
+        amount: amount.toString(),
         currency: row.currencyCode,
         date: fxDate,
+        manualRate: null,
       });
       return {
         ...base,
         amount,
-        amountInBaseCurrency: converted.baseAmount,
+        amountInBaseCurrency: decimal(converted.baseAmount),
         exchangeRateSource: converted.source,
         reason: null,
       };

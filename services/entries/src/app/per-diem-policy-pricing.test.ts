@@ -3,7 +3,7 @@
 // excess. Every expected figure is worked out by hand in the test's comment.
 import type { CallerContext } from '@travel/platform';
 import { testCaller } from '@travel/testkit/src/doubles';
-import { NO_POLICY, type PerDiemPolicy } from '@travel/reference-fx/src/per-diem-policy';
+import { NO_POLICY, type PerDiemPolicy } from '@travel/contracts';
 import type { PerDiem } from '../domain/per-diem-row';
 import { PerDiemPricer } from './per-diems';
 import type { CurrencyConverter } from './ports';

@@ -2,7 +2,7 @@
 // 0056 for the others: the trip's start date, as the calculator) and the manual-rate rule's outcomes.
 import { AppError, type CallerContext } from '@travel/platform';
 import { testCaller } from '@travel/testkit/src/doubles';
-import { NO_POLICY } from '@travel/reference-fx/src/per-diem-policy';
+import { NO_POLICY } from '@travel/contracts';
 import { PerDiemPricer, type PricedRows } from './per-diems';
 import type { CurrencyConverter } from './ports';
 

@@ -1,5 +1,5 @@
 import type { Market } from '@travel/platform';
-import type { PerDiemPolicy } from '@travel/reference-fx/src/per-diem-policy';
+import type { PerDiemPolicy } from '@travel/contracts';
 import type { RateSource } from '../domain/entry';
 import type { DeriveCountry } from '../domain/destination-country';
 import type { VehicleFuel } from '../domain/expense';

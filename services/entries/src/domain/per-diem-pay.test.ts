@@ -3,7 +3,7 @@
 // CZ foreign base rate is shown on rows with the engine's shape; figures worked out by hand.
 import { MARKET_PROFILES } from '@travel/per-diem';
 import { MARKETS } from '@travel/regulations';
-import { STATUTORY_FLOOR_MARKETS, type PerDiemPolicy } from '@travel/reference-fx/src/per-diem-policy';
+import { STATUTORY_FLOOR_MARKETS, type PerDiemPolicy } from '@travel/contracts';
 import { payOfRow, type StatutoryRow } from './per-diem-pay';
 
 const czForeign75: PerDiemPolicy = {

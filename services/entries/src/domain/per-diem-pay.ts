@@ -4,7 +4,7 @@
 // statutory amount; the part up to the statutory amount is tax-free, what lies above it is the taxable
 // excess. The statutory figures themselves always come from the engine (@travel/per-diem).
 import type { Market } from '@travel/platform';
-import { policyVersionOn, STATUTORY_FLOOR_MARKETS, type PerDiemPolicy } from '@travel/reference-fx/src/per-diem-policy';
+import { policyVersionOn, STATUTORY_FLOOR_MARKETS, type PerDiemPolicy } from '@travel/contracts';
 import { Decimal, roundText } from './amounts';
 
 /** The engine's figures of a row that decide its pay. */

@@ -1,3 +1,4 @@
+import type { InternalVehicle } from '@travel/contracts';
 import type { Request, Router } from 'express';
 import { apiRouter, AppError, parseTenantId, route, type TenantId } from '@travel/platform';
 import type { UsageApp, UsageEventData } from '../app/usage';
@@ -42,7 +43,7 @@ export function internalRoutes(usage: UsageApp): Router {
     route(async (req, res) => {
       const found = await usage.find(tenantIn(req), String(req.params.id));
       if (!found) throw new AppError('NOT_FOUND', 'The vehicle does not exist in this company.');
-      res.json(found);
+      res.json(found satisfies InternalVehicle);
     }),
   );
   r.post(

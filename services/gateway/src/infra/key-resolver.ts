@@ -1,6 +1,6 @@
-import { randomUUID, type KeyObject } from 'node:crypto';
-import { createHash } from 'node:crypto';
-import { CONTEXT_HEADER, mintContext, type CallerContext } from '@travel/platform';
+import { createHash, type KeyObject } from 'node:crypto';
+import { EmployeesClient } from '@travel/contracts';
+import { internalTransports, type CallerContext } from '@travel/platform';
 import { LookupGate } from '../domain/lookup-gate';
 import { RateLimiter } from '../domain/rate-limit';
 import { Lru } from '../domain/lru';
@@ -57,17 +57,20 @@ export class KeyResolver {
   private readonly suspectLookups: RateLimiter;
   /** Told the answer of every lookup, refreshes included (the gateway's lookup counter). */
   onLookupAnswer?: (answer: 'known' | 'unknown' | 'failed') => void;
+  /** The employees service's published client (its resolve route). */
+  private readonly employees: EmployeesClient;
 
   constructor(
-    private readonly employeesUrl: string,
+    employeesUrl: string,
     /** The gateway's private key: it signs the service context of the lookup, addressed to employees. */
-    private readonly signingKey: KeyObject,
+    signingKey: KeyObject,
     private readonly ttlMs = 5000,
     private readonly negativeTtlMs = 1000,
     capacity: KeyCacheCapacity = { known: 50_000, unknown: 10_000 },
     /** The suspect lookups' clock (a test holds it still: a second's share must not refill mid-burst). */
     now: () => number = Date.now,
   ) {
+    this.employees = new EmployeesClient(internalTransports('gateway', signingKey)('employees', employeesUrl, 5000));
     this.known = new Lru(capacity.known);
     this.unknown = new Lru(capacity.unknown);
     this.gate = new LookupGate(capacity.lookups ?? 8);
@@ -133,23 +136,8 @@ export class KeyResolver {
   }
 
   private async lookup(key: string, cacheKey: string): Promise<ResolvedCaller | null> {
-    const res = await fetch(`${this.employeesUrl}/internal/api-keys/resolve`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        [CONTEXT_HEADER]: mintContext(
-          { kind: 'service', service: 'gateway', audience: 'employees', requestId: randomUUID() },
-          this.signingKey,
-        ),
-      },
-      body: JSON.stringify({ key }),
-      signal: AbortSignal.timeout(5000),
-    });
-    let value: ResolvedCaller | null;
-    if (res.status === 401) value = null;
-    else if (res.ok) value = (await res.json()) as ResolvedCaller;
-    else throw new Error(`key resolution answered ${res.status}`);
-
+    // 401 is unknown (null); anything else but 2xx, or no answer, throws (the key check answers 503).
+    const value: ResolvedCaller | null = await this.employees.resolveApiKey(key);
     this.remember(cacheKey, value);
     return value;
   }

@@ -1,4 +1,6 @@
-import type { PayoutBatchStep, PayoutMark } from '@travel/contracts';
+import type { Payee, Payees, PayoutBatchStep, PayoutMark } from '@travel/contracts';
+
+export type { Payee };
 
 /** One entry's answer to a step of a batch (the entries context's internal payout routes). */
 export type EntryMark = PayoutMark;
@@ -18,14 +20,7 @@ export interface EntryMarks {
   ): Promise<EntryMark[]>;
 }
 
-export interface Payee {
-  id: string;
-  name: string;
-  bankAccount: string | null;
-  bic: string | null;
-}
-
 /** The employees context: the payer's name, and the payees' bank data a BankTransfer batch keeps (0111). */
 export interface PayeeDirectory {
-  payees(tenantId: string, employeeIds: readonly string[]): Promise<{ company: { name: string }; payees: Payee[] }>;
+  payees(tenantId: string, employeeIds: readonly string[]): Promise<Pick<Payees, 'company' | 'payees'>>;
 }

@@ -2,7 +2,8 @@ import { refusal } from '@travel/testkit/src/doubles';
 import { contractAt } from '@travel/contracts';
 import { decimal, MAX_EXCHANGE_RATE } from '@travel/money';
 import { MAX_ALLOW_LIST_CODES, normalizeList } from '../domain/allow-lists';
-import { pageOf, SLOVENIAN_MUNICIPALITIES } from '../domain/municipalities';
+import { SLOVENIAN_MUNICIPALITIES } from '@travel/places';
+import { pageOf } from '../domain/municipalities';
 import { FxRatesApp } from './fx-rates';
 import type { FxStore } from '../infra/fx-store';
 

@@ -3,7 +3,7 @@
 import { AppError, tenantOf, type CallerContext, type TenantId } from '@travel/platform';
 import { normalizePolicy, samePolicy, type PerDiemPolicyWrite } from '../domain/per-diem-policy';
 import type { PerDiemPolicyStore } from '../infra/per-diem-policy-store';
-import { NO_POLICY, type PerDiemPolicy } from '../per-diem-policy';
+import { NO_POLICY, type PerDiemPolicy } from '@travel/contracts';
 
 export interface StoredPolicy extends PerDiemPolicy {
   editedAt: Date | null;

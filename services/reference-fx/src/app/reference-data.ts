@@ -1,9 +1,10 @@
 // Use cases of the reference data: the municipality lists, the statutory rate table of the caller's
 // market, and the company's allow-lists.
 import { tenantOf, type CallerContext, type PageRequest } from '@travel/platform';
-import { ratesInForce, type RatesInForce } from '@travel/regulations';
-import { defaultList, normalizeList, type AllowListKind } from '../domain/allow-lists';
-import { CROATIAN_MUNICIPALITIES, SLOVENIAN_MUNICIPALITIES, pageOf } from '../domain/municipalities';
+import { defaultEnabled, ratesInForce, type RatesInForce } from '@travel/regulations';
+import { normalizeList, type AllowListKind } from '../domain/allow-lists';
+import { CROATIAN_MUNICIPALITIES, SLOVENIAN_MUNICIPALITIES } from '@travel/places';
+import { pageOf } from '../domain/municipalities';
 import type { AllowListsStore } from '../infra/allow-lists-store';
 
 export interface AllowList {
@@ -35,7 +36,7 @@ export class ReferenceDataApp {
     const doc = await this.allowLists.get(tenantOf(caller), kind);
     return doc
       ? { codes: doc.codes, isDefault: false, editedAt: doc.editedAt }
-      : { codes: defaultList(kind, caller.market), isDefault: true, editedAt: null };
+      : { codes: defaultEnabled(kind, caller.market), isDefault: true, editedAt: null };
   }
 
   async putAllowList(caller: CallerContext, kind: AllowListKind, codes: string[]): Promise<AllowList> {

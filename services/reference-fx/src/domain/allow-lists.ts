@@ -1,41 +1,12 @@
 // The company's enabled countries and currencies (docs/decisions/0027): a company starts with its
-// market's defaults; a caller with ManageCompanyData replaces a list as a whole. Entries and expenses
+// market's defaults (`defaultEnabled` of @travel/regulations, decision 0174); a caller with ManageCompanyData replaces a list as a whole. Entries and expenses
 // in a country or currency that is not enabled are refused by the contexts that take them.
-import type { Market } from '@travel/platform';
 import { FieldErrorCollector } from '@travel/platform/src/errors';
 import { itemsProblem } from '@travel/platform/src/limits';
 import { isCurrency } from '@travel/money';
-import { isCountryCode } from '@travel/regulations';
+import { isCountryCode, type AllowListKind } from '@travel/regulations';
 
-export type AllowListKind = 'countries' | 'currencies';
-
-/** The five markets, the usual destinations (issue 14: AT, DE, IT, HU, FR, GB, US) and CH, for everyone. */
-const COMMON_COUNTRIES = ['HR', 'SI', 'SK', 'CZ', 'PL', 'AT', 'DE', 'IT', 'HU', 'FR', 'GB', 'US', 'CH'];
-const COMMON_CURRENCIES = ['EUR', 'CZK', 'PLN', 'HUF', 'USD', 'GBP', 'CHF'];
-
-/** What each market adds: its non-EU neighbours and their currencies. */
-const MARKET_COUNTRIES: Record<Market, string[]> = {
-  HR: ['BA', 'RS', 'ME'],
-  SI: [],
-  SK: ['UA'],
-  CZ: [],
-  PL: ['LT', 'UA'],
-};
-const MARKET_CURRENCIES: Record<Market, string[]> = {
-  HR: ['BAM', 'RSD'],
-  SI: [],
-  SK: ['UAH'],
-  CZ: [],
-  PL: ['UAH'],
-};
-
-const sorted = (codes: string[]) => [...new Set(codes)].sort();
-
-export function defaultList(kind: AllowListKind, market: Market): string[] {
-  return kind === 'countries'
-    ? sorted([...COMMON_COUNTRIES, ...MARKET_COUNTRIES[market]])
-    : sorted([...COMMON_CURRENCIES, ...MARKET_CURRENCIES[market]]);
-}
+export type { AllowListKind };
 
 /** The body's property for each list (what GET returns and PUT takes). */
 export const FIELD: Record<AllowListKind, 'countryCodes' | 'currencyCodes'> = {
@@ -70,5 +41,5 @@ export function normalizeList(kind: AllowListKind, codes: string[]): string[] {
     }
   });
   errors.throwIfAny();
-  return sorted(codes);
+  return [...new Set(codes)].sort();
 }

@@ -1,28 +1,7 @@
-// The official municipality lists, shipped as data (services/reference-fx/data/README.md names the
-// sources): 212 Slovenian municipalities with their SURS codes, and the 556 Croatian towns and
-// municipalities with the codes of the Porezna uprava table. Read-only, the same for every tenant.
+// The official municipality lists as reference-fx serves them: searched and paged. The lists themselves
+// live in @travel/places (packages/places/data/README.md names the sources), shared with entries.
 import type { Page, PageRequest } from '@travel/platform';
 import { checkPageRange } from '@travel/platform/src/limits';
-import croatian from '../../data/croatian-municipalities.json';
-import slovenian from '../../data/slovenian-municipalities.json';
-
-export interface SlovenianMunicipality {
-  /** Three-digit SURS municipality code (`061` Ljubljana). */
-  code: string;
-  /** ISO 3166-2 code (`SI-061`). */
-  isoCode: string;
-  name: string;
-}
-
-export interface CroatianMunicipality {
-  /** The code of the town or municipality as Porezna uprava prints it (`1333` Zagreb). */
-  code: string;
-  /** The name as the source prints it (upper case). */
-  name: string;
-}
-
-export const SLOVENIAN_MUNICIPALITIES: readonly SlovenianMunicipality[] = slovenian;
-export const CROATIAN_MUNICIPALITIES: readonly CroatianMunicipality[] = croatian;
 
 /** Lower case without diacritics, so `ljubljana` finds `Ljubljana` and `cakovec` finds `ČAKOVEC`. */
 export const foldText = (s: string): string =>

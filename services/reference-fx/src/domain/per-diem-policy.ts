@@ -12,7 +12,7 @@ import {
   type PerDiemPolicy,
   type PerDiemPolicyVersion,
   type PolicySector,
-} from '../per-diem-policy';
+} from '@travel/contracts';
 
 /** The contract's limits, held here too (docs/decisions/0107). */
 export const MAX_POLICY_VERSIONS = 50;

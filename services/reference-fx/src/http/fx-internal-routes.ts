@@ -1,3 +1,4 @@
+import { CONVERT_PATH, type ConvertRequestBody, type ConvertResponseBody } from '@travel/contracts';
 import type { Router } from 'express';
 import {
   isCurrency,
@@ -11,7 +12,6 @@ import { apiRouter, FieldErrorCollector, route } from '@travel/platform';
 import type { FxRatesApp } from '../app/fx-rates';
 import { isMarket } from '../domain/fx-providers';
 import { isCalendarDate } from '../domain/fx-publication';
-import { CONVERT_PATH, type ConvertRequestBody, type ConvertResponseBody } from '../fx-client';
 
 const KNOWN = new Set(['market', 'amount', 'currency', 'date', 'manualRate']);
 
@@ -19,7 +19,7 @@ const KNOWN = new Set(['market', 'amount', 'currency', 'date', 'manualRate']);
 export function fxInternalRoutes(fx: FxRatesApp): Router {
   const r = apiRouter();
   r.post(
-    CONVERT_PATH.replace(/^\/internal/, ''),
+    CONVERT_PATH,
     route(async (req, res) => {
       const body = (req.body ?? {}) as Partial<ConvertRequestBody> & Record<string, unknown>;
       const errors = new FieldErrorCollector();

@@ -2,13 +2,12 @@
 // a GET body is a valid PUT body) and the internal read entries prices per-diem rows with.
 // Bodies are already checked against the contract; read-only fields are already dropped.
 import type { Router } from 'express';
-import type { components } from '@travel/contracts';
+import { PER_DIEM_POLICY_SEGMENT, type components, type PerDiemPolicy } from '@travel/contracts';
 import { toWireNumber, decimalFromText } from '@travel/money';
 import { apiRouter, callerOf, parseTenantId, requirePermission, route, type ConditionalGets } from '@travel/platform';
 import type { PerDiemPolicyApp, StoredPolicy } from '../app/per-diem-policy';
 import type { PerDiemPolicyWrite } from '../domain/per-diem-policy';
 import { PER_DIEM_POLICIES_COLLECTION } from '../infra/per-diem-policy-store';
-import { PER_DIEM_POLICY_SEGMENT, type PerDiemPolicy } from '../per-diem-policy';
 
 type Schemas = components['schemas'];
 const MANAGE_COMPANY_DATA = 'ManageCompanyData';

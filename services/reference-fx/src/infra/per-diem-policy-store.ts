@@ -13,7 +13,7 @@ import {
   type OutboxFields,
   type TenantId,
 } from '@travel/platform';
-import type { PerDiemPolicy, PerDiemPolicyVersion, PolicySector } from '../per-diem-policy';
+import type { PerDiemPolicy, PerDiemPolicyVersion, PolicySector } from '@travel/contracts';
 
 /** Routing key `reference-fx.per-diem-policy.updated`; data: the policy as stored. */
 export const PER_DIEM_POLICY_UPDATED = 'per-diem-policy.updated';
