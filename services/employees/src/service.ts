@@ -16,11 +16,11 @@ export function startEmployeesService(env: NodeJS.ProcessEnv = process.env, opti
   const config = readConfig(env);
   return startService(
     config,
-    ({ mongo, nudgeOutbox }) => {
+    ({ mongo }) => {
       const repos = employeesRepositories(mongo);
       const api = publicRoutes({
         repos,
-        employees: new EmployeesApp(repos, nudgeOutbox),
+        employees: new EmployeesApp(repos),
         departments: new DepartmentsApp(repos),
         costCenters: new CostCentersApp(repos),
         apiKeys: new ApiKeysApp(repos),

@@ -21,14 +21,14 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
   const config = readConfig(env);
   return startService(
     config,
-    ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
+    ({ mongo, amqp, logger, metrics }) => {
       const repos = fleetRepositories(mongo);
       const employees = new EmployeesClient(config.employeesUrl, config.signingKey);
       const vehicles = new VehiclesApp(repos, employees);
       const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.reminderFrom) : undefined;
       let stopReminders = () => {};
       let orphanSweep: { stop(): void } | undefined;
-      const usage = new UsageApp(repos, nudgeOutbox, logger);
+      const usage = new UsageApp(repos, logger);
       return {
         api: publicRoutes({
           vehicles,

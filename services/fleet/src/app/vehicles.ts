@@ -23,7 +23,7 @@ import {
   type VehicleWrite,
 } from '../domain/vehicle';
 import type { FleetRepositories, VehicleDoc } from '../infra/repositories';
-import { deleteDocumentsOf } from './documents';
+import { deleteDocumentsOf } from './vehicle-documents-removal';
 
 /** Who the employees of a company are (answered by the employees context). */
 export interface EmployeeDirectory {
