@@ -82,6 +82,9 @@ function throwIfInvalid(code: ErrorCode, ...sources: FieldErrors[]): void {
 }
 
 export class EntriesApp {
+  /** Who may read and change an entry: the same check every use case on an entry's children makes (0168). */
+  private readonly access: EntryAccess;
+
   constructor(
     private readonly repos: Pick<EntriesRepositories, 'entries' | 'nextEntrySequence'>,
     private readonly employees: EmployeeDirectory,
@@ -93,9 +96,6 @@ export class EntriesApp {
   ) {
     this.access = new EntryAccess(repos);
   }
-
-  /** Who may read and change an entry: the same check every use case on an entry's children makes. */
-  private readonly access: EntryAccess;
 
   /** The caller's tenant's entries: every filter and insert through it names the tenant (0081). */
   private scope(caller: Pick<CallerContext, 'tenantId'>) {
