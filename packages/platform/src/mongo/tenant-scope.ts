@@ -76,12 +76,15 @@ export class TenantScope<T extends { tenantId: string }> {
    * Inserts the tenant's record; a record of another tenant is a programming error. Events given go into
    * its outbox in the same insert, and the relay is nudged (docs/decisions/0170).
    */
-  async create(doc: Omit<T, 'tenantId'> & { tenantId?: string }, ...events: OutboxEvent[]) {
-    const created = await this.write(() =>
-      this.model.create(this.own(events.length ? { ...doc, ...withOutbox(...events) } : doc)),
-    );
-    if (events.length) nudgeRelayOf(this.model.db);
-    return created;
+  create(doc: Omit<T, 'tenantId'> & { tenantId?: string }, ...events: OutboxEvent[]) {
+    // Checked at the call (it throws there, not in the promise): another tenant's record is a bug.
+    const owned = this.own(events.length ? { ...doc, ...withOutbox(...events) } : doc);
+    const created = this.write(() => this.model.create(owned));
+    if (!events.length) return created;
+    return created.then((result) => {
+      nudgeRelayOf(this.model.db);
+      return result;
+    });
   }
 
   /**
