@@ -127,11 +127,7 @@ export class VehiclesApp {
       );
       if (unchanged) return toVehicleResponse(current);
       const editedAt = new Date();
-      const res = await this.scope(caller).updateOne(
-        { _id: current._id, rev: current.rev },
-        { $set: { ...fields, editedAt, rev: current.rev + 1 } },
-      );
-      if (res.matchedCount === 0) return undefined;
+      await this.scope(caller).commit(current, { $set: { ...fields, editedAt } });
       return toVehicleResponse({ ...current, ...fields, editedAt });
     });
   }
@@ -142,11 +138,7 @@ export class VehiclesApp {
       const current = await this.visible(caller, id);
       if (current.isArchived === isArchived) return toVehicleResponse(current);
       const editedAt = new Date();
-      const res = await this.scope(caller).updateOne(
-        { _id: current._id, rev: current.rev },
-        { $set: { isArchived, editedAt, rev: current.rev + 1 } },
-      );
-      if (res.matchedCount === 0) return undefined;
+      await this.scope(caller).commit(current, { $set: { isArchived, editedAt } });
       return toVehicleResponse({ ...current, isArchived, editedAt });
     });
   }
