@@ -17,6 +17,8 @@ echo "[test] the chart's RabbitMQ definitions are rendered from the topology des
 npm run --silent topology:check
 echo "[test] lint"
 eslint --max-warnings=0 .
+echo "[test] no import circles in services/, packages/, contracts/, tests/, bench/, scripts/ (decision 0169)"
+tsx scripts/import-cycles.ts
 echo "[test] FerretDB front and SQLite patch (go test)"
 bash tools/ferretdb/build.sh --test
 echo "[test] jest (unit + integration)"

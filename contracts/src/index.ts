@@ -1,22 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
-
 export type { paths, components, operations } from '../generated/openapi';
 
-let cached: Record<string, unknown> | undefined;
-
-/** contracts/openapi.yaml, parsed once. Treat as read-only: validators and the reference page share it. */
-export function openApiDocument(): Record<string, unknown> {
-  cached ??= parse(readFileSync(openApiPath(), 'utf8')) as Record<string, unknown>;
-  return structuredClone(cached);
-}
-
-/** Beside the code in a built service (dist/openapi.yaml), else the contracts package's own copy. */
-export function openApiPath(): string {
-  const bundled = join(__dirname, 'openapi.yaml');
-  return existsSync(bundled) ? bundled : join(__dirname, '..', 'openapi.yaml');
-}
+// contracts/openapi.yaml, parsed once.
+export { openApiDocument, openApiPath } from './openapi-document';
 
 // The one list of webhook event types and of routing keys, every event schema and the events' types
 // (generated from openapi.yaml and contracts/events/internal: docs/events.md).

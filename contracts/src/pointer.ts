@@ -1,4 +1,4 @@
-import { openApiDocument } from './index';
+import { openApiDocument } from './openapi-document';
 
 /**
  * The value at a JSON pointer of contracts/openapi.yaml (`/components/schemas/DecimalAmount/maximum`),

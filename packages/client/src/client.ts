@@ -1,19 +1,10 @@
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import createClient, { type Middleware } from 'openapi-fetch';
 import { TravelApiError } from './errors';
 import type { paths } from './openapi';
-import {
-  pageNumbers,
-  walkPages,
-  type ItemOf,
-  type ListArgs,
-  type ListPath,
-  type PageBody,
-  type PageOf,
-  type PageReader,
-  type PageStrategy,
-} from './paging';
+import { pageNumbers, walkPages, type PageBody, type PageReader, type PageStrategy } from './paging';
 import { payOutReadyEntries, type PayOutOptions, type PayOutResult } from './payouts';
 import { transportFetch, type TransportOptions } from './transport';
+import type { TravelApi } from './travel-api';
 
 export interface TravelClientOptions extends TransportOptions {
   /** Where the API is, without `/api/v1` (e.g. `https://travel.example.com`). */
@@ -26,20 +17,7 @@ export interface TravelClientOptions extends TransportOptions {
   headers?: Record<string, string>;
 }
 
-export interface TravelClient {
-  /**
-   * Every operation of the contract, typed (openapi-fetch): `await api.GET('/api/v1/employees/{id}', …)`
-   * resolves `{ data, response }` on success and throws a `TravelApiError` on an error status.
-   */
-  readonly api: Client<paths>;
-  /** The same operations without throwing: `{ data }` or `{ error }` (the typed problem) with `response`. */
-  readonly raw: Client<paths>;
-  /** Every page of a list, in order. */
-  pages<P extends ListPath>(path: P, ...args: ListArgs<P>): AsyncIterable<PageOf<P>>;
-  /** Every item of every page of a list: `for await (const e of client.paginate('/api/v1/employees'))`. */
-  paginate<P extends ListPath>(path: P, ...args: ListArgs<P>): AsyncIterable<ItemOf<P>>;
-  /** `paginate` into an array. */
-  listAll<P extends ListPath>(path: P, ...args: ListArgs<P>): Promise<ItemOf<P>[]>;
+export interface TravelClient extends TravelApi {
   /** The spec's payout procedure: read every ready page, de-duplicate by id, then create the batch. */
   payOutReadyEntries(options: PayOutOptions): Promise<PayOutResult>;
 }

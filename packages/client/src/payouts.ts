@@ -1,7 +1,7 @@
 import { TravelApiError } from './errors';
 import type { components } from './openapi';
 import type { PaginateOptions } from './paging';
-import type { TravelClient } from './client';
+import type { TravelApi } from './travel-api';
 
 export type PayoutMethod = components['schemas']['PayoutBatchCreate']['payoutMethod'];
 export type PayoutBatch = components['schemas']['PayoutBatch'];
@@ -39,7 +39,7 @@ export interface PayOutResult {
  * when some entries are refused (keyed `entryIds[i]`), the batch is created again without them
  * (docs/decisions/0153).
  */
-export async function payOutReadyEntries(client: TravelClient, options: PayOutOptions): Promise<PayOutResult> {
+export async function payOutReadyEntries(client: TravelApi, options: PayOutOptions): Promise<PayOutResult> {
   const ready = new Map<string, ReadyForPayout>();
   for await (const row of client.paginate('/api/v1/payouts/ready', undefined, {
     pageSize: options.pageSize,
@@ -63,7 +63,7 @@ export async function payOutReadyEntries(client: TravelClient, options: PayOutOp
 
 /** Creates one batch; answers the refused ids (none when created), or throws any other error. */
 async function createBatch(
-  client: TravelClient,
+  client: TravelApi,
   options: PayOutOptions,
   entryIds: string[],
   result: PayOutResult,

@@ -32,6 +32,7 @@ export * from './messaging/failure';
 export * from './messaging/inbox';
 export * from './messaging/outbox';
 export * from './messaging/outbox-relay';
+export * from './messaging/outbox-nudge';
 export * from './messaging/parked';
 export * from './messaging/republish';
 export * from './messaging/retry';

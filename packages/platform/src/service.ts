@@ -8,6 +8,7 @@ import { SERVER_KEEP_ALIVE_MS } from './http/keep-alive';
 import { createLogger, type Logger } from './logger';
 import { AmqpClient } from './messaging/amqp-client';
 import { OutboxRelay } from './messaging/outbox-relay';
+import { relayOutboxWrites } from './messaging/outbox-nudge';
 import { Inbox } from './messaging/inbox';
 import { declareDomainExchange } from './messaging/topology';
 import { connectMongo, ensureIndexes, pingMongo } from './mongo/connection';
@@ -19,8 +20,6 @@ export interface ServiceDeps {
   metrics: Metrics;
   mongo: Connection;
   amqp: AmqpClient;
-  /** Asks the outbox relay to publish now (call after a write that raised events). */
-  nudgeOutbox: () => void;
 }
 
 export interface ServiceParts {
@@ -74,9 +73,11 @@ export async function startService(
   if (!options.migrateOnly) await amqp.start();
 
   let relay: OutboxRelay | undefined;
+  // A write with events through this connection nudges this service's relay (TenantScope.commit, 0170).
+  const forgetRelay = relayOutboxWrites(mongo, () => relay?.nudge());
   // Every publisher declares the exchange it publishes to, so no start order between services matters.
   await amqp.onConnect(declareDomainExchange);
-  const deps: ServiceDeps = { config, logger, metrics, mongo, amqp, nudgeOutbox: () => relay?.nudge() };
+  const deps: ServiceDeps = { config, logger, metrics, mongo, amqp };
   const parts = await build(deps);
   await parts.migrate?.();
   await ensureIndexes(mongo);
@@ -139,6 +140,7 @@ export async function startService(
       stopInboxRetention();
       await parts.stop?.();
       await relay?.stop();
+      forgetRelay();
       await amqp.stop();
       await mongo.close();
     })());

@@ -16,11 +16,11 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
   const config = readConfig(env);
   return startService(
     config,
-    ({ mongo, nudgeOutbox }) => {
+    ({ mongo }) => {
       const repos = employeesRepositories(mongo);
       const api = publicRoutes({
         repos,
-        employees: new EmployeesApp(repos, nudgeOutbox),
+        employees: new EmployeesApp(repos),
         departments: new DepartmentsApp(repos),
         costCenters: new CostCentersApp(repos),
         apiKeys: new ApiKeysApp(repos),

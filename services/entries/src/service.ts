@@ -10,7 +10,9 @@ import {
 } from '@travel/platform';
 import { PerDiemCalculator } from './app/per-diem-calculator';
 import { perDiemCalculatorRoutes } from './http/per-diem-calculator-routes';
-import { PerDiemPricer, PerDiemsApp } from './app/per-diems';
+import { PerDiemsApp } from './app/per-diems';
+import { PerDiemPricer } from './app/per-diem-pricer';
+import { EntryAccess } from './app/entry-access';
 import { perDiemRoutes } from './http/per-diem-routes';
 import { AttachmentsApp } from './app/attachments';
 import { ATTACHMENTS_STORE, attachmentSweep } from './app/orphan-attachments';
@@ -48,7 +50,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
   const config = readConfig(env);
   return startService(
     config,
-    ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
+    ({ mongo, amqp, logger, metrics }) => {
       const repos = entriesRepositories(mongo);
       const attachmentStore = new AttachmentStore(mongo);
       let orphanSweep: { stop(): void } | undefined;
@@ -60,7 +62,10 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const employees = new EmployeesClient(to('employees', config.employeesUrl));
       const pricer = new PerDiemPricer(fx, employees, referenceFx);
       const places = new OfflinePlaces();
-      const entries = new EntriesApp(repos, employees, fx, vehicles, nudgeOutbox, pricer, places);
+      // Who may read and change an entry: asked by every use case on an entry and its children (0168).
+      const access = new EntryAccess(repos);
+      const attachments = new AttachmentsApp(repos, access, attachmentStore, inspectImage);
+      const entries = new EntriesApp(repos, employees, fx, vehicles, attachments, pricer, places);
       const calculator = new PerDiemCalculator(employees, fx);
       // Every public GET of entries and the workflow answers from the collections' versions (0155, 0159).
       const reads = new ConditionalGets(repos.versions);
@@ -70,25 +75,25 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
           reads,
           entriesCollection: repos.entries,
           entries,
-          expenses: new ExpensesApp(repos, entries, fx, vehicles, nudgeOutbox),
-          attachments: new AttachmentsApp(repos, entries, attachmentStore, inspectImage, nudgeOutbox),
+          expenses: new ExpensesApp(repos, access, fx, vehicles),
+          attachments,
         }),
       );
       api.use(perDiemCalculatorRoutes(calculator));
-      api.use(perDiemRoutes(new PerDiemsApp(repos, entries, pricer, nudgeOutbox)));
+      api.use(perDiemRoutes(new PerDiemsApp(repos, access, pricer)));
       // The approval workflow and trip requests (docs/decisions/0066–0068).
-      const numbers = new EntryNumberIssuer(repos, repos.counters, nudgeOutbox, logger);
-      const workflow = new WorkflowApp(repos, entries, employees, numbers, nudgeOutbox);
+      const numbers = new EntryNumberIssuer(repos, repos.counters, logger);
+      const workflow = new WorkflowApp(repos, access, employees, numbers);
       api.use(workflowRoutes(workflow, reads, repos.workflows));
       // The travel order and the settlement as PDF (docs/decisions/0137).
-      api.use(documentRoutes(new DocumentsApp(entries, employees, vehicles, renderPdf)));
+      api.use(documentRoutes(new DocumentsApp(access, employees, vehicles, renderPdf)));
       // The payroll and journal exports: entries, per-diems, mileage, advances and payout marks are all here (0141).
-      const journal = new JournalApp(repos, new JournalAccountsStore(mongo, nudgeOutbox, repos.versions));
+      const journal = new JournalApp(repos, new JournalAccountsStore(mongo, repos.versions));
       api.use(exportRoutes(new ExportsApp(repos), journal, reads));
       return {
         api,
         // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).
-        internal: internalPayoutRoutes(new PayoutMarks(repos, nudgeOutbox)),
+        internal: internalPayoutRoutes(new PayoutMarks(repos)),
         // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.
         upload: { maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_UPLOAD },
         outboxCollections: [ENTRIES_COLLECTION, JOURNAL_ACCOUNTS_COLLECTION],
@@ -108,7 +113,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
             mongo,
             logger,
             metrics,
-            refusals: new UsageRefusals(repos, nudgeOutbox, logger),
+            refusals: new UsageRefusals(repos, logger),
           });
           // Attachment bytes a crash left without their entry's record (docs/decisions/0114).
           orphanSweep = startOrphanSweep({

@@ -61,7 +61,7 @@ describe('entry numbers of authorized trips', () => {
   // A store probe of the test, across tenants on purpose (docs/decisions/0081).
   const stored = async (id: string) =>
     (await models.Entry.findOne({ _id: id }, null, crossTenant('test probe')).lean())!;
-  const issuer = () => new EntryNumberIssuer(repos, new EntryCounters(models), () => undefined);
+  const issuer = () => new EntryNumberIssuer(repos, new EntryCounters(models));
 
   it('a number taken by a process that died before storing it goes to its entry, not to the next one', async () => {
     const tenant = parseTenantId(randomUUID());

@@ -28,7 +28,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
   const config = readConfig(env);
   return startService(
     config,
-    ({ mongo, amqp, logger, metrics, nudgeOutbox }) => {
+    ({ mongo, amqp, logger, metrics }) => {
       const repos = fleetRepositories(mongo);
       // The employees service's published client (decision 0031: a vehicle's owner, a reminder's address).
       const employees = new EmployeesClient(
@@ -38,7 +38,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.reminderFrom) : undefined;
       let stopReminders = () => {};
       let orphanSweep: { stop(): void } | undefined;
-      const usage = new UsageApp(repos, nudgeOutbox, logger);
+      const usage = new UsageApp(repos, logger);
       return {
         api: publicRoutes({
           vehicles,

@@ -36,8 +36,8 @@ export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       // The companies' allow-lists and per-diem policies answer from their collection versions (0155, 0159).
       const versions = new CollectionVersions(deps.mongo);
       const reads = new ConditionalGets(versions);
-      const referenceData = new ReferenceDataApp(new AllowListsStore(deps.mongo, deps.nudgeOutbox, versions));
-      const policies = new PerDiemPolicyApp(new PerDiemPolicyStore(deps.mongo, deps.nudgeOutbox, versions));
+      const referenceData = new ReferenceDataApp(new AllowListsStore(deps.mongo, versions));
+      const policies = new PerDiemPolicyApp(new PerDiemPolicyStore(deps.mongo, versions));
       const api = apiRouter();
       api.use(fx.api);
       api.use(referenceDataRoutes(referenceData, reads));

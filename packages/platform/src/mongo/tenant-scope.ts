@@ -2,6 +2,18 @@ import type { FilterQuery, Model, QueryOptions, UpdateQuery } from 'mongoose';
 import { TenantScopeError, type TenantId } from './tenant-guard';
 import type { CollectionVersions } from './collection-versions';
 import { checkPageRange, PAGE_SIZE_DEFAULT } from '../limits';
+import type { OutboxEvent } from '../messaging/events';
+import { outboxUpdate, withOutbox } from '../messaging/outbox';
+import { nudgeRelayOf } from '../messaging/outbox-nudge';
+import { atRevision, RevisionConflict } from './writes';
+
+/** What a revision-checked write changes (TenantScope.commit). */
+export interface Change {
+  $set: Record<string, unknown>;
+  $push?: Record<string, unknown>;
+  /** Conditions besides the revision the write holds to (`deletedAt: null`): unmet, the race is lost too. */
+  where?: Record<string, unknown>;
+}
 
 /**
  * Every query of a tenant's data goes through a scope that adds `tenantId` to the filter, so a handler
@@ -60,9 +72,39 @@ export class TenantScope<T extends { tenantId: string }> {
     return this.model.distinct(field, this.filter(extra));
   }
 
-  /** Inserts the tenant's record; a record of another tenant is a programming error. */
-  create(doc: Omit<T, 'tenantId'> & { tenantId?: string }) {
-    return this.write(() => this.model.create(this.own(doc)));
+  /**
+   * Inserts the tenant's record; a record of another tenant is a programming error. Events given go into
+   * its outbox in the same insert, and the relay is nudged (docs/decisions/0170).
+   */
+  create(doc: Omit<T, 'tenantId'> & { tenantId?: string }, ...events: OutboxEvent[]) {
+    // Checked at the call (it throws there, not in the promise): another tenant's record is a bug.
+    const owned = this.own(events.length ? { ...doc, ...withOutbox(...events) } : doc);
+    const created = this.write(() => this.model.create(owned));
+    if (!events.length) return created;
+    return created.then((result) => {
+      nudgeRelayOf(this.model.db);
+      return result;
+    });
+  }
+
+  /**
+   * The one way a change of a tenant's document is written (docs/decisions/0170): conditional on the
+   * revision read (`current.rev`; a legacy document without one on its absence), `rev` raised by one, the
+   * events in the outbox of the same single-document write, the relay nudged after it. Bracketed by the
+   * collection's version bumps like every write here (0155). Another write first: RevisionConflict (409
+   * CONFLICT), which `withRevisionRetry` answers by running the attempt again. Answers the new revision.
+   */
+  async commit(current: { _id: string; rev?: number }, change: Change, ...events: OutboxEvent[]): Promise<number> {
+    const rev = (current.rev ?? 0) + 1;
+    const { where, ...update } = change;
+    const write = { ...update, $set: { ...update.$set, rev } };
+    const result = await this.updateOne(
+      { ...where, _id: current._id, ...atRevision(current.rev) } as FilterQuery<T>,
+      (events.length ? outboxUpdate(write, ...events) : write) as UpdateQuery<T>,
+    );
+    if (result.matchedCount === 0) throw new RevisionConflict();
+    if (events.length) nudgeRelayOf(this.model.db);
+    return rev;
   }
 
   insertMany(docs: Array<Omit<T, 'tenantId'> & { tenantId?: string }>) {

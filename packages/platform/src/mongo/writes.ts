@@ -15,12 +15,23 @@ export function throwIfInvalid(...sources: FieldErrors[]): void {
 export const atRevision = (rev: number | undefined): Record<string, unknown> =>
   typeof rev === 'number' ? { rev } : { rev: { $exists: false } };
 
+/**
+ * A revision-checked write (TenantScope.commit) found that another write came first. Within
+ * `withRevisionRetry` the attempt runs again on fresh state; reaching a caller it is 409 CONFLICT.
+ */
+export class RevisionConflict extends AppError {
+  constructor() {
+    super('CONFLICT', 'The record was changed by other requests at the same time; read it again and retry.');
+  }
+}
+
 const ATTEMPTS = 5;
 
 /**
  * Optimistic concurrency without transactions: `attempt` reads, decides and writes conditionally on the
- * revision it read, answering undefined when another write came first; it is then run again on fresh
- * state. After `attempts` lost races the caller gets 409 and can retry.
+ * revision it read, answering undefined (or throwing RevisionConflict, as TenantScope.commit does) when
+ * another write came first; it is then run again on fresh state. After `attempts` lost races the caller
+ * gets 409 and can retry.
  */
 export async function withRevisionRetry<T>(
   what: string,
@@ -28,7 +39,12 @@ export async function withRevisionRetry<T>(
   attempts = ATTEMPTS,
 ): Promise<T> {
   for (let i = 0; i < attempts; i++) {
-    const result = await attempt();
+    let result: T | undefined;
+    try {
+      result = await attempt();
+    } catch (err) {
+      if (!(err instanceof RevisionConflict)) throw err;
+    }
     if (result !== undefined) return result;
   }
   throw conflict(`The ${what} was changed by other requests at the same time; read it again and retry.`);
@@ -47,6 +63,7 @@ export async function uniqueWrite<T>(
   try {
     return await write();
   } catch (err) {
+    if (err instanceof RevisionConflict) throw err; // a lost race, not a clash: the attempt runs again
     if (isDuplicateKey(err) || (await clash().catch(() => false))) throw conflict(detail);
     throw err;
   }

@@ -2,17 +2,14 @@ import { randomUUID } from 'node:crypto';
 import {
   AppError,
   notFound,
-  outboxUpdate,
   listPage,
   type ListOptions,
   type ListRequest,
   raiseEvent,
-  withOutbox,
   type CallerContext,
   type FieldErrors,
   type PageRequest,
   pageOf,
-  atRevision,
   tenantOf,
   throwIfInvalid,
   uniqueWrite,
@@ -49,10 +46,7 @@ export interface EmployeeFilter {
 const EMAIL_TAKEN = 'Another employee of this company has this e-mail address.';
 
 export class EmployeesApp {
-  constructor(
-    private readonly repos: EmployeesRepositories,
-    private readonly nudgeOutbox: () => void,
-  ) {}
+  constructor(private readonly repos: EmployeesRepositories) {}
 
   private scope(caller: CallerContext) {
     return this.repos.employees.of(tenantOf(caller));
@@ -134,18 +128,10 @@ export class EmployeesApp {
     const banked = bankDataChange({ bankAccount: null, bic: null }, employee, caller, now, randomUUID());
     const bankDataChanges = banked ? [banked] : [];
     await uniqueWrite(
-      () =>
-        this.scope(caller).create({
-          ...employee,
-          emailKey: emailKeyOf(employee),
-          rev: 0,
-          bankDataChanges,
-          ...withOutbox(event),
-        }),
+      () => this.scope(caller).create({ ...employee, emailKey: emailKeyOf(employee), rev: 0, bankDataChanges }, event),
       () => this.emailTaken(caller, employee.email, employee._id),
       EMAIL_TAKEN,
     );
-    this.nudgeOutbox();
     return employee;
   }
 
@@ -247,18 +233,15 @@ export class EmployeesApp {
         permissions: next.permissions,
         editedAt: next.editedAt,
         emailKey: emailKeyOf(next),
-        rev: (current.rev ?? 0) + 1,
       };
       // A change of the bank data is recorded in the same write as the change (docs/decisions/0106).
       const banked = bankDataChange(current, next, caller, next.editedAt, randomUUID());
       const update = banked ? { $set, $push: { bankDataChanges: banked } } : { $set };
-      const result = await uniqueWrite(
-        () => this.scope(caller).updateOne({ _id: id, ...atRevision(current.rev) }, outboxUpdate(update, event)),
+      await uniqueWrite(
+        () => this.scope(caller).commit(current, update, event),
         () => this.emailTaken(caller, next.email, id),
         EMAIL_TAKEN,
       );
-      if (result.matchedCount === 0) return undefined;
-      this.nudgeOutbox();
       return next;
     });
   }

@@ -17,7 +17,7 @@ const untouched = new Proxy({} as ConstructorParameters<typeof EmployeesApp>[0],
 });
 
 it('EmployeesApp.create refuses 101 cost centers, 65 permission entries and 51 custom fields together', async () => {
-  const app = new EmployeesApp(untouched, () => undefined);
+  const app = new EmployeesApp(untouched);
   const err = await app
     .create(caller, {
       firstName: 'Ana',

@@ -8,7 +8,6 @@ import {
   type CallerContext,
   type FieldErrors,
   type TenantModel,
-  atRevision,
   tenantOf,
   throwIfInvalid,
   uniqueWrite,
@@ -133,15 +132,12 @@ abstract class CodedRecords<R extends CodedRecord, W> {
       );
       if (unchanged) return current;
       const next = { ...current, ...fields, editedAt: new Date(), rev: current.rev + 1 };
-      const result = await uniqueWrite(
-        () =>
-          this.scope(caller).updateOne({ _id: id, ...atRevision(current.rev) } as never, {
-            $set: { ...fields, editedAt: next.editedAt, rev: next.rev },
-          }),
+      await uniqueWrite(
+        () => this.scope(caller).commit(current, { $set: { ...fields, editedAt: next.editedAt } }),
         () => this.codeTaken(caller, fields.code, id),
         this.codeConflict(fields.code),
       );
-      return result.matchedCount === 1 ? next : undefined;
+      return next;
     });
   }
 

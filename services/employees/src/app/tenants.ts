@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseTenantId, raiseEvent, withOutbox, type Market } from '@travel/platform';
+import { parseTenantId, raiseEvent, type Market } from '@travel/platform';
 import { issueApiKey } from '../domain/api-key';
 import { defaultEnabled } from '@travel/regulations';
 import { BASE_CURRENCY } from '../domain/company';
@@ -71,12 +71,12 @@ export async function createTenant(repos: EmployeesRepositories, input: NewTenan
     createdAt: now,
     editedAt: now,
   };
-  await repos.employees.of(tenantId).create({
-    ...owner,
-    emailKey: emailKeyOf(owner),
-    rev: 0,
-    ...withOutbox(raiseEvent('employees', 'employee.created', tenantId, toEmployeeWebhookDto(owner), now)),
-  });
+  await repos.employees
+    .of(tenantId)
+    .create(
+      { ...owner, emailKey: emailKeyOf(owner), rev: 0 },
+      raiseEvent('employees', 'employee.created', tenantId, toEmployeeWebhookDto(owner), now),
+    );
 
   const issued = issueApiKey();
   await repos.apiKeys.of(tenantId).create({

@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   AppError,
   notFound,
-  outboxUpdate,
   raiseEvent,
   type CallerContext,
   type FieldErrors,
-  atRevision,
   tenantOf,
   withRevisionRetry,
 } from '@travel/platform';
@@ -24,7 +22,7 @@ import type { TravelEntry } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { AttachmentStore, ImageInspection } from '../infra/attachment-store';
 import type { EntriesRepositories } from '../infra/repositories';
-import type { EntriesApp } from './entries';
+import type { EntryAccess } from './entry-access';
 
 export interface UploadedFile {
   fieldname: string;
@@ -40,10 +38,9 @@ const KEY = 'File';
 export class AttachmentsApp {
   constructor(
     private readonly repos: Pick<EntriesRepositories, 'entries'>,
-    private readonly entries: EntriesApp,
+    private readonly access: EntryAccess,
     private readonly store: AttachmentStore,
     private readonly inspectImage: (bytes: Buffer, maxPixels: number) => Promise<ImageInspection>,
-    private readonly nudgeOutbox: () => void,
   ) {}
 
   /**
@@ -100,14 +97,14 @@ export class AttachmentsApp {
   }
 
   async upload(caller: CallerContext, entryId: string, files: UploadedFile[]): Promise<Attachment[]> {
-    const entry = await this.entries.writable(caller, entryId);
+    const entry = await this.access.writable(caller, entryId);
     const errors = await this.checkFiles(files, KEY, 'files', true);
     if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
     // Bytes first, then the entry write that makes them visible; a failed write removes them again.
     const added = await this.stage(caller.tenantId, entry._id, files, new Date());
     try {
       await withRevisionRetry('travel entry', async () => {
-        const current = await this.entries.writable(caller, entryId);
+        const current = await this.access.writable(caller, entryId);
         return this.save(caller, current, [...(current.attachments ?? []), ...added], new Date());
       });
     } catch (err) {
@@ -118,7 +115,7 @@ export class AttachmentsApp {
   }
 
   async download(caller: CallerContext, entryId: string, attachmentId: string) {
-    const entry = await this.entries.readable(caller, entryId);
+    const entry = await this.access.readable(caller, entryId);
     const attachment = (entry.attachments ?? []).find((a) => a._id === attachmentId.toLowerCase());
     if (!attachment) throw notFound('attachment');
     return { attachment, stream: this.store.open(attachment._id) };
@@ -127,7 +124,7 @@ export class AttachmentsApp {
   async delete(caller: CallerContext, entryId: string, attachmentId: string): Promise<void> {
     const id = attachmentId.toLowerCase();
     await withRevisionRetry('travel entry', async () => {
-      const current = await this.entries.writable(caller, entryId);
+      const current = await this.access.writable(caller, entryId);
       if (!(current.attachments ?? []).some((a) => a._id === id)) throw notFound('attachment');
       return this.save(
         caller,
@@ -147,14 +144,9 @@ export class AttachmentsApp {
   ): Promise<true | undefined> {
     const next: TravelEntry = { ...current, attachments, editedAt: now };
     const event = raiseEvent('entries', 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
-    const result = await this.repos.entries
+    await this.repos.entries
       .of(tenantOf(caller))
-      .updateOne(
-        { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate({ $set: { attachments, editedAt: now, rev: current.rev + 1 } }, event),
-      );
-    if (result.matchedCount === 0) return undefined;
-    this.nudgeOutbox();
+      .commit(current, { $set: { attachments, editedAt: now }, where: { deletedAt: null } }, event);
     return true;
   }
 }

@@ -1,7 +1,7 @@
 // An entry's travel order and settlement as PDF (issue 23 §1; docs/decisions/0137): read with the entry's
 // own visibility, the parties from the employees and fleet contexts, drawn by the shared layout.
 import { AppError, type CallerContext } from '@travel/platform';
-import type { EntriesApp } from './entries';
+import type { EntryAccess } from './entry-access';
 import {
   mileageVehicleIds,
   namedEmployeeIds,
@@ -30,14 +30,14 @@ export interface RenderedDocument {
 
 export class DocumentsApp {
   constructor(
-    private readonly entries: Pick<EntriesApp, 'get'>,
+    private readonly access: Pick<EntryAccess, 'readable'>,
     private readonly employees: Pick<DocumentSources, 'documentParties'>,
     private readonly vehicles: Pick<DocumentSources, 'plate'>,
     private readonly draw: PdfRenderer,
   ) {}
 
   async document(caller: CallerContext, entryId: string, kind: DocumentKind): Promise<RenderedDocument> {
-    const entry = await this.entries.get(caller, entryId);
+    const entry = await this.access.readable(caller, entryId);
     // SPEC: a trip request is an order to travel; it is settled only once authorized (then no longer a request).
     if (kind === 'settlement' && entry.isRequest)
       throw new AppError(

@@ -2,22 +2,17 @@ import { randomUUID } from 'node:crypto';
 import {
   AppError,
   forbidden,
-  invalidState,
-  notFound,
-  outboxUpdate,
   listPage,
   raiseEvent,
   tenantOf,
-  withOutbox,
   type CallerContext,
   type ErrorCode,
   type FieldErrors,
   type ListOptions,
   type ListRequest,
-  atRevision,
   withRevisionRetry,
 } from '@travel/platform';
-import { EDIT_ALL_ENTRIES, mayEdit, mayEditAll, mayRead, mayReadAll } from '../domain/access';
+import { EDIT_ALL_ENTRIES, mayEditAll, mayReadAll } from '../domain/access';
 import { addedCostCenters } from '../domain/allocations';
 import { checkAllocationsCover } from '../domain/entry-total';
 import type { PerDiem, PerDiemRowInput } from '../domain/per-diem-row';
@@ -26,7 +21,6 @@ import {
   EntryStatus,
   entryFields,
   formatEntryNumber,
-  isLocked,
   sameFields,
   storedFields,
   type EntryFields,
@@ -36,14 +30,14 @@ import {
 } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import { entryListErrors } from '../domain/limits';
-import { isInvolvedApprover } from '../domain/workflow';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
-import type { Attachment } from '../domain/attachment';
 import type { Expense, ExpenseInput } from '../domain/expense';
 import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
 import { entryChanged } from './entry-changed';
 import { toBaseCurrency } from './fx';
-import type { PerDiemPricer, PricedRows } from './per-diems';
+import type { AttachmentsApp, UploadedFile } from './attachments';
+import { EntryAccess } from './entry-access';
+import type { PerDiemPricer, PricedRows } from './per-diem-pricer';
 import type { CurrencyConverter, DestinationCountries, EmployeeDirectory, VehicleDirectory } from './ports';
 import { settleCountry, unresolvedWithoutPlaceData } from '../domain/destination-country';
 
@@ -55,12 +49,14 @@ export interface EntryFilter {
   dateTo?: string;
 }
 
-/** Files sent with a multipart create: already checked (their errors), stored only when the entry is. */
-export interface CreateUploads {
+/** Files sent with a multipart create: checked with the body, their bytes stored only when the entry is. */
+interface CreateUploads {
+  files: UploadedFile[];
   errors: FieldErrors;
-  stage(entryId: string, now: Date): Promise<Attachment[]>;
-  unstage(attachments: readonly Attachment[]): Promise<void>;
 }
+
+/** The attachments app, as a multipart create stages its files (docs/decisions/0171). */
+export type AttachmentStaging = Pick<AttachmentsApp, 'checkFiles' | 'stage' | 'unstage'>;
 
 export interface CreateEntryInput extends EntryInput {
   isRequest?: boolean;
@@ -86,36 +82,24 @@ function throwIfInvalid(code: ErrorCode, ...sources: FieldErrors[]): void {
 }
 
 export class EntriesApp {
+  /** Who may read and change an entry: the same check every use case on an entry's children makes (0168). */
+  private readonly access: EntryAccess;
+
   constructor(
     private readonly repos: Pick<EntriesRepositories, 'entries' | 'nextEntrySequence'>,
     private readonly employees: EmployeeDirectory,
     private readonly fx: CurrencyConverter,
     private readonly vehicles: VehicleDirectory,
-    private readonly nudgeOutbox: () => void,
+    private readonly attachments: AttachmentStaging,
     private readonly perDiems?: PerDiemPricer,
     private readonly countries: DestinationCountries = { derive: unresolvedWithoutPlaceData },
-  ) {}
+  ) {
+    this.access = new EntryAccess(repos);
+  }
 
   /** The caller's tenant's entries: every filter and insert through it names the tenant (0081). */
   private scope(caller: Pick<CallerContext, 'tenantId'>) {
     return this.repos.entries.of(tenantOf(caller));
-  }
-
-  /** A live entry the caller may read, else 404 (another tenant's, another employee's without ReadAll, deleted). */
-  async readable(caller: CallerContext, rawId: string): Promise<EntryDoc> {
-    const doc = await this.scope(caller).get(rawId.toLowerCase());
-    if (!doc || doc.deletedAt || !(mayRead(caller, doc.employeeId) || isInvolvedApprover(doc, caller.employeeId)))
-      throw notFound('travel entry');
-    return doc;
-  }
-
-  /** A live entry the caller may change: readable, editable by them (403), and not locked (409). */
-  async writable(caller: CallerContext, rawId: string): Promise<EntryDoc> {
-    const doc = await this.readable(caller, rawId);
-    if (!mayEdit(caller, doc.employeeId)) throw forbidden(EDIT_ALL_ENTRIES);
-    if (isLocked(doc))
-      throw invalidState('The travel entry is locked (submitted, decided or paid out); it cannot be changed.');
-    return doc;
   }
 
   /**
@@ -190,7 +174,15 @@ export class EntriesApp {
     return advance!.conversion!;
   }
 
-  async create(caller: CallerContext, input: CreateEntryInput, uploads?: CreateUploads) {
+  /**
+   * A new entry with its nested expenses and per-diem rows, and the files of a multipart create (`files`,
+   * parts `attachments`): checked with everything else, their bytes stored once all of it passed.
+   */
+  async create(caller: CallerContext, input: CreateEntryInput, files?: UploadedFile[]) {
+    const uploads: CreateUploads | undefined = files && {
+      files,
+      errors: await this.attachments.checkFiles(files, 'attachments', 'attachments', false),
+    };
     throwIfInvalid('VALIDATION_FAILED', entryListErrors(input)); // before a single nested row is priced or converted
     const { fields, errors } = entryFields(input, { employeeId: caller.employeeId, baseCurrency: caller.baseCurrency });
     if (fields.employeeId !== caller.employeeId && !mayEditAll(caller)) throw forbidden(EDIT_ALL_ENTRIES);
@@ -223,7 +215,7 @@ export class EntriesApp {
         input.perDiems?.length && this.perDiems
           ? await this.perDiems.fromRows(caller, fields, input.perDiems)
           : NO_ROWS;
-      const entry = await this.insert(caller, input, fields, errors, {
+      return await this.insert(caller, input, fields, errors, {
         entryId,
         now,
         prepared,
@@ -231,8 +223,6 @@ export class EntriesApp {
         perDiems,
         uploads,
       });
-      this.nudgeOutbox();
-      return entry;
     } catch (err) {
       // Nothing was stored: the vehicles claimed for its Mileage rows are given back.
       await abandonClaims(this.vehicles, caller.tenantId, entryId, expenses);
@@ -283,7 +273,7 @@ export class EntriesApp {
           await this.repos.nextEntrySequence(tenantOf(caller), now.getUTCFullYear()),
         );
     // Attachment bytes go in only once everything else has passed; a failed insert removes them again.
-    const attachments = uploads ? await uploads.stage(entryId, now) : [];
+    const attachments = uploads ? await this.attachments.stage(caller.tenantId, entryId, uploads.files, now) : [];
     const entry: TravelEntry = {
       _id: entryId,
       tenantId: caller.tenantId,
@@ -310,16 +300,16 @@ export class EntriesApp {
     const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
     const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));
     try {
-      await this.scope(caller).create({ ...entry, rev: 0, ...withOutbox(event, entryChanged(entry, 0, now), ...used) });
+      await this.scope(caller).create({ ...entry, rev: 0 }, event, entryChanged(entry, 0, now), ...used);
     } catch (err) {
-      await uploads?.unstage(attachments);
+      if (uploads) await this.attachments.unstage(attachments);
       throw err;
     }
     return entry;
   }
 
   async get(caller: CallerContext, id: string): Promise<TravelEntry> {
-    return this.readable(caller, id);
+    return this.access.readable(caller, id);
   }
 
   async list(caller: CallerContext, filter: EntryFilter, page: ListRequest, options?: ListOptions) {
@@ -354,7 +344,7 @@ export class EntriesApp {
   async update(caller: CallerContext, rawId: string, input: UpdateEntryInput): Promise<TravelEntry> {
     throwIfInvalid('VALIDATION_FAILED', entryListErrors({ perDiems: input.perDiems }));
     return withRevisionRetry('travel entry', async () => {
-      const current = await this.writable(caller, rawId);
+      const current = await this.access.writable(caller, rawId);
       const { fields, errors } = entryFields(input, {
         employeeId: current.employeeId,
         baseCurrency: current.baseCurrency,
@@ -400,14 +390,13 @@ export class EntriesApp {
         advancePaymentExchangeRateSource: next.advancePaymentExchangeRateSource,
         ...(perDiems.changed ? { perDiems: rows } : {}),
         editedAt: next.editedAt,
-        rev: current.rev + 1,
       };
-      const result = await this.scope(caller).updateOne(
-        { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate({ $set }, event, entryChanged(next, current.rev + 1, next.editedAt)),
+      await this.scope(caller).commit(
+        current,
+        { $set, where: { deletedAt: null } },
+        event,
+        entryChanged(next, current.rev + 1, next.editedAt),
       );
-      if (result.matchedCount === 0) return undefined;
-      this.nudgeOutbox();
       return next;
     });
   }
@@ -415,22 +404,18 @@ export class EntriesApp {
   /** Soft delete of an unlocked entry (docs/decisions/0046): gone from reads and lists, no webhook. */
   async delete(caller: CallerContext, rawId: string): Promise<void> {
     await withRevisionRetry('travel entry', async () => {
-      const current = await this.writable(caller, rawId);
+      const current = await this.access.writable(caller, rawId);
       const now = new Date();
       // A deleted entry no longer uses its vehicles: fleet is told through the same write.
       const released = (current.expenses ?? []).flatMap((x) =>
         vehicleEvents(caller.tenantId, current._id, x, undefined, 'EntryDeleted', now),
       );
-      const result = await this.scope(caller).updateOne(
-        { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate(
-          { $set: { deletedAt: now, rev: current.rev + 1 } },
-          entryChanged({ ...current, deletedAt: now }, current.rev + 1, now),
-          ...released,
-        ),
+      await this.scope(caller).commit(
+        current,
+        { $set: { deletedAt: now }, where: { deletedAt: null } },
+        entryChanged({ ...current, deletedAt: now }, current.rev + 1, now),
+        ...released,
       );
-      if (result.matchedCount === 0) return undefined;
-      this.nudgeOutbox();
       return true;
     });
   }

@@ -4,6 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { announceUnknownAmountsDue, entryChanged } from './entry-changed';
 import type { PayableEntry } from '../domain/payout';
+import { TenantScope } from '@travel/platform';
 
 // What entries raises matches contracts/events/internal/entries.entry-state.changed.schema.json (payouts validates
 // every message against it and parks what does not match).
@@ -103,12 +104,21 @@ describe('entries.entry-state.changed', () => {
     const repos = {
       unknownDueNotAnnounced: async () => [doc],
       entries: {
-        of: () => ({
-          updateOne: async (filter: Record<string, unknown>, update: Record<string, any>) => {
-            writes.push({ filter, update });
-            return { matchedCount: 1 };
-          },
-        }),
+        // The platform's scope over a stand-in model: the write TenantScope.commit makes is the one recorded.
+        of: (tenant: string) =>
+          new TenantScope(
+            {
+              db: {},
+              collection: { collectionName: 'entries' },
+              updateOne: (filter: Record<string, unknown>, update: Record<string, any>) => ({
+                exec: async () => {
+                  writes.push({ filter, update });
+                  return { matchedCount: 1 };
+                },
+              }),
+            } as never,
+            tenant,
+          ),
       },
     } as unknown as Parameters<typeof announceUnknownAmountsDue>[0];
     expect(await announceUnknownAmountsDue(repos)).toBe(1);

@@ -2,7 +2,7 @@
 // docs/decisions/0074): raised in the same single-document write as every change of an entry that can
 // change whether it is ready for payout or what is due. No personal data.
 import type { EventData } from '@travel/contracts';
-import { atRevision, outboxUpdate, parseTenantId, raiseEvent, type OutboxEvent } from '@travel/platform';
+import { parseTenantId, raiseEvent, RevisionConflict, type OutboxEvent } from '@travel/platform';
 import type { EntriesRepositories } from '../infra/repositories';
 import { entryFigures } from '../domain/entry-figures';
 import type { PayableEntry } from '../domain/payout';
@@ -40,11 +40,14 @@ export async function announceUnknownAmountsDue(
 ): Promise<number> {
   let announced = 0;
   for (const doc of await repos.unknownDueNotAnnounced()) {
-    const update = { $set: { rev: doc.rev + 1, unknownDueAnnounced: true } };
-    const res = await repos.entries
-      .of(parseTenantId(doc.tenantId))
-      .updateOne({ _id: doc._id, ...atRevision(doc.rev) }, outboxUpdate(update, entryChanged(doc, doc.rev + 1)));
-    announced += res.matchedCount; // a concurrent write raised the event itself
+    try {
+      await repos.entries
+        .of(parseTenantId(doc.tenantId))
+        .commit(doc, { $set: { unknownDueAnnounced: true } }, entryChanged(doc, doc.rev + 1));
+      announced += 1;
+    } catch (err) {
+      if (!(err instanceof RevisionConflict)) throw err; // a concurrent write raised the event itself
+    }
   }
   return announced;
 }

@@ -1,12 +1,4 @@
-import {
-  atRevision,
-  conflict,
-  outboxUpdate,
-  parseTenantId,
-  raiseEvent,
-  type Logger,
-  type TenantId,
-} from '@travel/platform';
+import { conflict, parseTenantId, raiseEvent, withRevisionRetry, type Logger, type TenantId } from '@travel/platform';
 import { entryChanged } from './entry-changed';
 import { formatEntryNumber } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
@@ -36,7 +28,6 @@ export class EntryNumberIssuer {
   constructor(
     private readonly repos: Pick<EntriesRepositories, 'entries' | 'pendingNumberClaims'>,
     private readonly counters: EntryCounters,
-    private readonly nudgeOutbox: () => void,
     private readonly logger?: Logger,
   ) {}
 
@@ -85,28 +76,27 @@ export class EntryNumberIssuer {
     seq: number,
     known?: EntryDoc,
   ): Promise<EntryDoc> {
-    for (let attempt = 0; attempt < 20; attempt++) {
-      // The entry as just read by the caller on the first attempt; a lost revision race reads it again.
-      const entry = attempt === 0 && known ? known : await this.read(tenantId, entryId);
-      if (entry.entryNumber || !entry.numberClaim) return entry;
-      const next: EntryDoc = { ...entry, entryNumber: formatEntryNumber(year, seq), numberClaim: null };
-      const event = raiseEvent('entries', 'entry.updated', tenantId, toEntryWebhookDto(next), entry.editedAt);
-      const result = await this.repos.entries
-        .of(tenantId)
-        .updateOne(
-          { _id: entryId, entryNumber: '', ...atRevision(entry.rev) },
-          outboxUpdate(
-            { $set: { entryNumber: next.entryNumber, numberClaim: null, rev: entry.rev + 1 } },
+    let attempt = 0;
+    return withRevisionRetry(
+      'travel entry',
+      async () => {
+        // The entry as just read by the caller on the first attempt; a lost revision race reads it again.
+        const entry = attempt++ === 0 && known ? known : await this.read(tenantId, entryId);
+        if (entry.entryNumber || !entry.numberClaim) return entry;
+        const next: EntryDoc = { ...entry, entryNumber: formatEntryNumber(year, seq), numberClaim: null };
+        const event = raiseEvent('entries', 'entry.updated', tenantId, toEntryWebhookDto(next), entry.editedAt);
+        const rev = await this.repos.entries
+          .of(tenantId)
+          .commit(
+            entry,
+            { $set: { entryNumber: next.entryNumber, numberClaim: null }, where: { entryNumber: '' } },
             event,
             entryChanged(next, entry.rev + 1, entry.editedAt),
-          ),
-        );
-      if (result.matchedCount === 1) {
-        this.nudgeOutbox();
-        return { ...next, rev: entry.rev + 1 };
-      }
-    }
-    throw conflict('The travel entry was changed by other requests at the same time; read it again and retry.');
+          );
+        return { ...next, rev };
+      },
+      20,
+    );
   }
 
   /** Completes every claim left by a process that stopped between authorization and number (start-up). */

@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   AppError,
   notFound,
-  outboxUpdate,
   raiseEvent,
   type CallerContext,
   type OutboxEvent,
-  atRevision,
   tenantOf,
   withRevisionRetry,
 } from '@travel/platform';
@@ -15,7 +13,7 @@ import type { TravelEntry } from '../domain/entry';
 import { allocationsStillCover } from './per-diems';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
-import type { EntriesApp } from './entries';
+import type { EntryAccess } from './entry-access';
 import { entryChanged } from './entry-changed';
 import { abandonClaims, checkExpense, prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
@@ -29,10 +27,9 @@ const SERVICE = 'entries';
 export class ExpensesApp {
   constructor(
     private readonly repos: Pick<EntriesRepositories, 'entries'>,
-    private readonly entries: EntriesApp,
+    private readonly access: EntryAccess,
     private readonly fx: CurrencyConverter,
     private readonly vehicles: VehicleDirectory,
-    private readonly nudgeOutbox: () => void,
   ) {}
 
   private find(entry: EntryDoc, rawId: string): Expense {
@@ -42,25 +39,24 @@ export class ExpensesApp {
     return expense;
   }
 
-  /** Stores the entry's new expense list at the revision read, raising entry.updated (+ vehicle events). */
+  /**
+   * Stores the entry's new expense list at the revision read, raising entry.updated (+ vehicle events); a
+   * lost race throws RevisionConflict (the attempt runs again).
+   */
   private async save(caller: CallerContext, current: EntryDoc, expenses: Expense[], now: Date, extra: OutboxEvent[]) {
     // Amount-mode allocations must still add up to the new total (docs/decisions/0072): 409 otherwise.
     allocationsStillCover(current, expenses, current.perDiems ?? []);
     const next: TravelEntry = { ...current, expenses, editedAt: now };
     const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
-    const result = await this.repos.entries
+    await this.repos.entries
       .of(tenantOf(caller))
-      .updateOne(
-        { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
-        outboxUpdate(
-          { $set: { expenses, editedAt: now, rev: current.rev + 1 } },
-          event,
-          entryChanged(next, current.rev + 1, now),
-          ...extra,
-        ),
+      .commit(
+        current,
+        { $set: { expenses, editedAt: now }, where: { deletedAt: null } },
+        event,
+        entryChanged(next, current.rev + 1, now),
+        ...extra,
       );
-    if (result.matchedCount === 0) return false;
-    this.nudgeOutbox();
     return true;
   }
 
@@ -93,13 +89,13 @@ export class ExpensesApp {
   }
 
   async get(caller: CallerContext, entryId: string, expenseId: string): Promise<Expense> {
-    return this.find(await this.entries.readable(caller, entryId), expenseId);
+    return this.find(await this.access.readable(caller, entryId), expenseId);
   }
 
   async create(caller: CallerContext, entryId: string, input: ExpenseInput): Promise<Expense> {
     const expenseId = randomUUID();
     return withRevisionRetry('travel entry', async () => {
-      const current = await this.entries.writable(caller, entryId);
+      const current = await this.access.writable(caller, entryId);
       await this.checkIgnoredVehicle(caller, input);
       const now = new Date();
       const prepared = await prepareExpense(
@@ -129,7 +125,7 @@ export class ExpensesApp {
    */
   async update(caller: CallerContext, entryId: string, rawExpenseId: string, input: ExpenseInput): Promise<Expense> {
     return withRevisionRetry('travel entry', async () => {
-      const current = await this.entries.writable(caller, entryId);
+      const current = await this.access.writable(caller, entryId);
       const before = this.find(current, rawExpenseId);
       await this.checkIgnoredVehicle(caller, input);
       const checked = await checkExpense(this.vehicles, caller, input);
@@ -155,7 +151,7 @@ export class ExpensesApp {
 
   async delete(caller: CallerContext, entryId: string, rawExpenseId: string): Promise<void> {
     await withRevisionRetry('travel entry', async () => {
-      const current = await this.entries.writable(caller, entryId);
+      const current = await this.access.writable(caller, entryId);
       const before = this.find(current, rawExpenseId);
       const now = new Date();
       const released = vehicleEvents(caller.tenantId, current._id, before, undefined, 'ExpenseRemoved', now);

@@ -4,7 +4,8 @@ import { Decimal } from '@travel/money';
 import { EntriesApp } from './entries';
 import type { CurrencyConverter } from './ports';
 import { PerDiemCalculator } from './per-diem-calculator';
-import { PerDiemsApp, type PerDiemPricer } from './per-diems';
+import { PerDiemsApp } from './per-diems';
+import type { PerDiemPricer } from './per-diem-pricer';
 import { WorkflowApp } from './workflow';
 
 // Issue 20 §2 at the use cases: a body that skipped the contract validator (the issue's `/API/V1/…` path)
@@ -56,7 +57,7 @@ const entriesApp = (fx: CurrencyConverter = untouched('fx')) =>
     },
     fx,
     untouched('vehicles'),
-    () => undefined,
+    untouched('attachments'),
   );
 
 describe('EntriesApp refuses out-of-range money without the validator', () => {
@@ -133,7 +134,7 @@ describe('EntriesApp refuses out-of-range money without the validator', () => {
 
 describe('WorkflowApp refuses oversized workflows before asking the directory', () => {
   const app = () =>
-    new WorkflowApp(untouched('repos'), untouched('entries'), untouched('employees'), untouched('numbers'), () => {});
+    new WorkflowApp(untouched('repos'), untouched('access'), untouched('employees'), untouched('numbers'));
 
   it('51 approvers in a step', async () => {
     const approverIds = Array.from({ length: 51 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
@@ -170,7 +171,7 @@ describe('the per-diem itinerary is bounded before the engine runs', () => {
   });
 
   it('from-itinerary: 201 stops', async () => {
-    const app = new PerDiemsApp(untouched('repos'), untouched('entries'), untouched<PerDiemPricer>('pricer'), () => {});
+    const app = new PerDiemsApp(untouched('repos'), untouched('access'), untouched<PerDiemPricer>('pricer'));
     const err = await refusal(() => app.fromItinerary(caller, 'x1', { stops }));
     expect(err.errors).toEqual({ stops: ['must NOT have more than 200 items'] });
   });

@@ -1,6 +1,6 @@
 // The entries side of a batch's reservations and their deadline (docs/decisions/0110), on an in-memory
 // stand-in for the entries repository (one document, conditional on its revision like the store).
-import { parseTenantId } from '@travel/platform';
+import { parseTenantId, RevisionConflict } from '@travel/platform';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import { PayoutMarks } from './payout-marks';
 
@@ -35,14 +35,14 @@ function store(over: Partial<EntryDoc> = {}) {
   } as unknown as EntryDoc;
   const scope = {
     get: async (id: string) => (id === doc._id ? { ...doc } : null),
-    updateOne: async (filter: { rev: number }, update: { $set: Record<string, unknown> }) => {
-      if (filter.rev !== doc.rev) return { matchedCount: 0 };
-      doc = { ...doc, ...update.$set } as EntryDoc;
-      return { matchedCount: 1 };
+    commit: async (current: { rev: number }, change: { $set: Record<string, unknown> }) => {
+      if (current.rev !== doc.rev) throw new RevisionConflict();
+      doc = { ...doc, ...change.$set, rev: doc.rev + 1 } as EntryDoc;
+      return doc.rev;
     },
   };
   const repos = { entries: { of: () => scope } } as unknown as Pick<EntriesRepositories, 'entries'>;
-  return { marks: new PayoutMarks(repos, () => undefined), doc: () => doc };
+  return { marks: new PayoutMarks(repos), doc: () => doc };
 }
 
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000);

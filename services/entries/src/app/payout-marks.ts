@@ -6,15 +6,7 @@ import type { PayoutBatchStep, PayoutMark } from '@travel/contracts';
 // after it (a request that stalled in transit) reserves nothing. Every step is one conditional
 // single-document write per entry at the revision read, with its events in the same write, and is
 // idempotent per batch: payouts repeats a step after a crash and gets the same answer.
-import {
-  atRevision,
-  outboxUpdate,
-  parseTenantId,
-  raiseEvent,
-  withRevisionRetry,
-  type OutboxEvent,
-  type TenantId,
-} from '@travel/platform';
+import { parseTenantId, raiseEvent, withRevisionRetry, type OutboxEvent, type TenantId } from '@travel/platform';
 import { entryFigures } from '../domain/entry-figures';
 import { refusalToReserve, type PayableEntry } from '../domain/payout';
 import { toEntryWebhookDto } from '../domain/webhook';
@@ -40,10 +32,7 @@ const figures = (e: PayableEntry & { rev: number }, rev = e.rev): PayoutMark => 
 const PARALLEL = 8;
 
 export class PayoutMarks {
-  constructor(
-    private readonly repos: Pick<EntriesRepositories, 'entries'>,
-    private readonly nudgeOutbox: () => void,
-  ) {}
+  constructor(private readonly repos: Pick<EntriesRepositories, 'entries'>) {}
 
   async run(
     step: Step,
@@ -61,7 +50,6 @@ export class PayoutMarks {
             .map((id) => this.one(step, tenantId, batchId, id.toLowerCase(), reservedUntil)),
         )),
       );
-    if (step === 'commit' || step === 'undo') this.nudgeOutbox();
     return out;
   }
 
@@ -91,13 +79,11 @@ export class PayoutMarks {
     );
   }
 
+  /** At the revision read (a lost race throws RevisionConflict: the step runs again on the entry read anew). */
   private async write(doc: EntryDoc, $set: Record<string, unknown>, events: OutboxEvent[]): Promise<boolean> {
-    const update = { $set: { ...$set, rev: doc.rev + 1 } };
     // The entry was read in its tenant's scope; the write goes through the same tenant (0081).
-    const res = await this.repos.entries
-      .of(parseTenantId(doc.tenantId))
-      .updateOne({ _id: doc._id, ...atRevision(doc.rev) }, events.length ? outboxUpdate(update, ...events) : update);
-    return res.matchedCount === 1;
+    await this.repos.entries.of(parseTenantId(doc.tenantId)).commit(doc, { $set }, ...events);
+    return true;
   }
 
   /**

@@ -5,7 +5,7 @@ import type { CallerContext } from '@travel/platform';
 import { testCaller } from '@travel/testkit/src/doubles';
 import { NO_POLICY, type PerDiemPolicy } from '@travel/contracts';
 import type { PerDiem } from '../domain/per-diem-row';
-import { PerDiemPricer } from './per-diems';
+import { PerDiemPricer } from './per-diem-pricer';
 import type { CurrencyConverter } from './ports';
 
 const caller = (market: CallerContext['market'], baseCurrency: string) => testCaller({ market, baseCurrency });

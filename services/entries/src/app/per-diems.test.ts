@@ -3,7 +3,7 @@
 import { AppError, type CallerContext } from '@travel/platform';
 import { testCaller } from '@travel/testkit/src/doubles';
 import { NO_POLICY } from '@travel/contracts';
-import { PerDiemPricer, type PricedRows } from './per-diems';
+import { PerDiemPricer, type PricedRows } from './per-diem-pricer';
 import type { CurrencyConverter } from './ports';
 
 const caller = (market: CallerContext['market'], baseCurrency: string) => testCaller({ market, baseCurrency });

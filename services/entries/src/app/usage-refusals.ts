@@ -1,4 +1,4 @@
-import { outboxUpdate, parseTenantId, raiseEvent, type Logger, atRevision, withRevisionRetry } from '@travel/platform';
+import { parseTenantId, raiseEvent, type Logger, withRevisionRetry } from '@travel/platform';
 import type { TravelEntry } from '../domain/entry';
 import type { UsageRefused } from '../domain/usage-refused';
 import { toEntryWebhookDto } from '../domain/webhook';
@@ -13,7 +13,6 @@ import type { EntriesRepositories } from '../infra/repositories';
 export class UsageRefusals {
   constructor(
     private readonly repos: Pick<EntriesRepositories, 'entries'>,
-    private readonly nudgeOutbox: () => void,
     private readonly logger: Logger,
   ) {}
 
@@ -40,12 +39,7 @@ export class UsageRefusals {
       );
       const next: TravelEntry = { ...entry, expenses, editedAt: now };
       const updated = raiseEvent('entries', 'entry.updated', tenantId, toEntryWebhookDto(next), now);
-      const result = await entries.updateOne(
-        { _id: entry._id, deletedAt: null, ...atRevision(entry.rev) },
-        outboxUpdate({ $set: { expenses, editedAt: now, rev: entry.rev + 1 } }, updated),
-      );
-      if (result.matchedCount === 0) return undefined;
-      this.nudgeOutbox();
+      await entries.commit(entry, { $set: { expenses, editedAt: now }, where: { deletedAt: null } }, updated);
       return true;
     });
   }

@@ -1,8 +1,6 @@
 import {
   AppError,
-  atRevision,
   invalidState,
-  outboxUpdate,
   throwIfInvalid,
   raiseEvent,
   tenantOf,
@@ -23,7 +21,7 @@ import {
   type WorkflowOperation,
 } from '../domain/workflow';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
-import type { EntriesApp } from './entries';
+import type { EntryAccess } from './entry-access';
 import { entryChanged } from './entry-changed';
 import type { EntryNumberIssuer } from './entry-numbers';
 import type { EmployeeDirectory } from './ports';
@@ -54,10 +52,9 @@ const normalizeSteps = (steps: readonly ApprovalStep[]): ApprovalStep[] =>
 export class WorkflowApp {
   constructor(
     private readonly repos: Pick<EntriesRepositories, 'entries' | 'workflows'>,
-    private readonly entries: EntriesApp,
+    private readonly access: EntryAccess,
     private readonly employees: EmployeeDirectory,
     private readonly numbers: EntryNumberIssuer,
-    private readonly nudgeOutbox: () => void,
   ) {}
 
   async workflow(caller: Pick<CallerContext, 'tenantId'>): Promise<ApprovalWorkflow> {
@@ -140,7 +137,7 @@ export class WorkflowApp {
     const workflow = operation === 'submit' ? await this.submissionWorkflow(caller) : NO_WORKFLOW;
     let authorized: EntryDoc | undefined;
     const stored = await withRevisionRetry('travel entry', async () => {
-      let current = await this.entries.readable(caller, rawId);
+      let current = await this.access.readable(caller, rawId);
       // An authorization whose number was not stored yet (a crash half-way): finish it first.
       if (current.numberClaim) current = await this.numbers.issue(tenantOf(caller), current._id);
       const decision = decide(
@@ -170,21 +167,20 @@ export class WorkflowApp {
         ...(decision.approved ? { approvedAt: now } : {}),
         ...(decision.issueNumber ? { numberClaim: { year: now.getUTCFullYear(), at: now } } : {}),
         editedAt: now,
-        rev: current.rev + 1,
       };
-      const next: EntryDoc = { ...current, ...changes };
+      const next: EntryDoc = { ...current, ...changes, rev: current.rev + 1 };
       // An authorization raises its entry.updated when the number is stored (with the number in it).
       const events = decision.issueNumber
         ? []
         : [raiseEvent('entries', decision.event, caller.tenantId, toEntryWebhookDto(next), now)];
-      const result = await this.repos.entries.of(tenantOf(caller)).updateOne(
-        { _id: current._id, deletedAt: null, ...atRevision(current.rev) },
+      await this.repos.entries.of(tenantOf(caller)).commit(
+        current,
+        { $set: changes, where: { deletedAt: null } },
         // The payouts context learns every status change (entries.entry-state.changed, docs/decisions/0074).
-        outboxUpdate({ $set: changes }, ...events, entryChanged(next, current.rev + 1, now)),
+        ...events,
+        entryChanged(next, current.rev + 1, now),
       );
-      if (result.matchedCount === 0) return undefined;
       if (decision.issueNumber) authorized = next;
-      else this.nudgeOutbox();
       return next;
     });
     return authorized ? this.numbers.issue(tenantOf(caller), authorized._id) : stored;

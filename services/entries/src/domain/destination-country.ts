@@ -2,15 +2,20 @@
 // `destinationCountryCode`; docs/decisions/0131, 0132). A supplied code is stored as sent and the
 // geocoding fallback is skipped; without one the country is derived from the place id or the text.
 import { supplied, type CountryResolution, type DeriveQuery, type DerivedCountry } from '@travel/places';
-import type { EntryFields } from './entry';
 
 /** Derives a country from the destination (the place index behind it is the app's port). */
 export type DeriveCountry = (query: DeriveQuery & { homeCountry: string }) => Promise<DerivedCountry>;
 
-type Stored = Pick<
-  EntryFields,
-  'destination' | 'destinationPlaceId' | 'destinationCountryCode' | 'destinationCountryResolution'
->;
+/** An entry's destination fields (entry.ts's EntryFields has them), as a write settles them. */
+export interface DestinationFields {
+  destination: string | null;
+  destinationPlaceId: string | null;
+  destinationCountryCode: string | null;
+  /** Where the country came from, or why there is none (docs/decisions/0131); null before it is settled. */
+  destinationCountryResolution: CountryResolution | null;
+}
+
+type Stored = DestinationFields;
 
 const isDerived = (r: CountryResolution | null): boolean =>
   r?.source === 'DerivedFromPlaceId' || r?.source === 'DerivedFromDestination';
@@ -20,7 +25,7 @@ const isDerived = (r: CountryResolution | null): boolean =>
  * `Supplied` when it has a code (nothing else could have set it) and null when it has none.
  */
 export function storedResolution(
-  e: Pick<EntryFields, 'destinationCountryCode'> & { destinationCountryResolution?: CountryResolution | null },
+  e: Pick<DestinationFields, 'destinationCountryCode'> & { destinationCountryResolution?: CountryResolution | null },
 ): CountryResolution | null {
   const r = e.destinationCountryResolution;
   // A plain copy in a fixed key order: full-replace updates compare fields as JSON.
@@ -39,11 +44,11 @@ export function storedResolution(
  */
 export async function settleCountry(
   sent: string | null | undefined,
-  next: Pick<EntryFields, 'destination' | 'destinationPlaceId'>,
+  next: Pick<DestinationFields, 'destination' | 'destinationPlaceId'>,
   stored: Stored | undefined,
   derive: DeriveCountry,
   homeCountry: string,
-): Promise<Pick<EntryFields, 'destinationCountryCode' | 'destinationCountryResolution'>> {
+): Promise<Pick<DestinationFields, 'destinationCountryCode' | 'destinationCountryResolution'>> {
   const before = stored ? storedResolution(stored) : null;
   if (sent) {
     const echo = stored !== undefined && isDerived(before) && sent === stored.destinationCountryCode;

@@ -11,20 +11,9 @@ import type { WorkflowFields } from './workflow';
 import { isCalendarDate } from '@travel/platform/src/calendar-date';
 import type { CountryResolution } from '@travel/places';
 import { storedResolution } from './destination-country';
+import { EntryStatus, type EntryPhase, type EntryStatusValue, type RateSource, type TravelType } from './entry-status';
 
-/** Entry status integers (API-SURFACE.md, Values). */
-export const EntryStatus = {
-  Draft: 0,
-  Submitted: 1,
-  ChangesRequested: 2,
-  Approved: 3,
-  Rejected: 4,
-  Cancelled: 5,
-} as const;
-export type EntryStatusValue = (typeof EntryStatus)[keyof typeof EntryStatus];
-export type EntryPhase = 0 | 1 | null;
-export type TravelType = 'Domestic' | 'Foreign';
-export type RateSource = 'HNB' | 'ECB' | 'CNB' | 'NBP' | 'MANUAL' | null;
+export { EntryStatus, type EntryPhase, type EntryStatusValue, type RateSource, type TravelType } from './entry-status';
 
 /** What a create or a full-replace update writes (normalized), in a fixed key order. */
 export interface EntryFields {

@@ -11,7 +11,7 @@ import {
   TEXT_MAX_LENGTH,
 } from './limits';
 import { outOfRange, type DecimalRange } from '@travel/money';
-import type { RateSource } from './entry';
+import type { RateSource } from './entry-status';
 
 export const EXPENSE_KINDS = [
   'Mileage',

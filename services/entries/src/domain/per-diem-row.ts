@@ -16,7 +16,8 @@ import {
 } from './limits';
 import { isCountryCode } from '@travel/regulations';
 import { tooLong } from '@travel/text-rules';
-import { isCalendarDate, type RateSource } from './entry';
+import { isCalendarDate } from '@travel/platform/src/calendar-date';
+import type { RateSource } from './entry-status';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

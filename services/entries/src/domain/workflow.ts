@@ -1,6 +1,6 @@
 // The approval workflow of travel entries as a pure state machine (SPEC "Travel entry (events that expose
 // transitions)", the event catalog; docs/decisions/0066–0068). No I/O: the app reads, decides here, writes.
-import { EntryStatus, type EntryPhase, type EntryStatusValue } from './entry';
+import { EntryStatus, type EntryPhase, type EntryStatusValue } from './entry-status';
 
 /** One step of the tenant's workflow: who may decide at that step (any one of them suffices). */
 export interface ApprovalStep {

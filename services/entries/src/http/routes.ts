@@ -61,12 +61,7 @@ export function publicRoutes(ctx: EntriesContext): Router {
       // Multipart: the entry as a JSON part `entry`, files as parts `attachments` (errors under `attachments`).
       const body = parseEntryPart((req.body as Record<string, unknown>)?.entry) as Schemas['TravelEntryCreate'];
       const files = (req.files ?? []) as UploadedFile[];
-      const uploads = {
-        errors: await attachments.checkFiles(files, 'attachments', 'attachments', false),
-        stage: (entryId: string, now: Date) => attachments.stage(caller.tenantId, entryId, files, now),
-        unstage: (staged: Parameters<AttachmentsApp['unstage']>[0]) => attachments.unstage(staged),
-      };
-      res.status(201).json(toEntryResponse(await entries.create(caller, body, uploads)));
+      res.status(201).json(toEntryResponse(await entries.create(caller, body, files)));
     }),
   );
   r.get(

@@ -54,7 +54,6 @@ export class JournalAccountsStore {
 
   constructor(
     conn: Connection,
-    private readonly nudgeOutbox: () => void = () => undefined,
     /** With the versions, a write bumps the tenant's version of the collection, for conditional GETs (0155, 0159). */
     private readonly versions?: CollectionVersions,
   ) {
@@ -71,7 +70,6 @@ export class JournalAccountsStore {
     if (stored && isDeepStrictEqual({ ...stored.accounts }, { ...accounts })) return stored;
     const event = raiseEvent('entries', JOURNAL_ACCOUNTS_UPDATED, tenantId, { accounts });
     const write = { id: tenantId, tenantId, fields: { accounts }, employeeId, event };
-    const replace = () => replaceSetting(this.model, write, this.nudgeOutbox);
-    return this.versions ? this.versions.around(tenantId, JOURNAL_ACCOUNTS_COLLECTION, replace) : replace();
+    return replaceSetting(this.model, write, this.versions);
   }
 }

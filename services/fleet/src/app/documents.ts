@@ -6,7 +6,6 @@ import {
   parseTenantId,
   tenantOf,
   type Swept,
-  type TenantId,
   type CallerContext,
   type FieldErrors,
   type ListOptions,
@@ -106,15 +105,6 @@ export class DocumentsApp {
     if (res.deletedCount === 0) throw notFound('document');
     await this.repos.documentContents.of(tenantOf(caller)).deleteOne({ _id: doc._id });
   }
-}
-
-/** After a vehicle is deleted its documents go with it (metadata first, then the bytes). */
-export async function deleteDocumentsOf(repos: FleetRepositories, tenant: TenantId, vehicleId: string): Promise<void> {
-  const documents = repos.documents.of(tenant);
-  const ids = (await documents.find({ vehicleId }, { _id: 1 }).lean()).map((d) => d._id);
-  if (!ids.length) return;
-  await documents.deleteMany({ _id: { $in: ids } });
-  await repos.documentContents.of(tenant).deleteMany({ _id: { $in: ids } });
 }
 
 /** The `store` label of the sweep's metrics. */

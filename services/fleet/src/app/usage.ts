@@ -1,12 +1,5 @@
 import type { EventData } from '@travel/contracts';
-import {
-  raiseEvent,
-  withOutbox,
-  isDuplicateKey,
-  type Logger,
-  type TenantId,
-  withRevisionRetry,
-} from '@travel/platform';
+import { raiseEvent, isDuplicateKey, type Logger, type TenantId, withRevisionRetry } from '@travel/platform';
 import { abandonClaim, applyUsage, liveCount, usageKey, type Usage, type UsageChange } from '../domain/usage';
 import type { FleetRepositories, VehicleDoc } from '../infra/repositories';
 
@@ -44,7 +37,6 @@ export const REFUSED_EVENT = 'vehicle.usage-refused';
 export class UsageApp {
   constructor(
     private readonly repos: FleetRepositories,
-    private readonly nudgeOutbox: () => void,
     private readonly logger: Logger,
   ) {}
 
@@ -77,11 +69,8 @@ export class UsageApp {
         const usage = decide(current.usage ?? {}, new Date());
         if (!usage) return current;
         const inUse = liveCount(usage);
-        const res = await vehicles.updateOne(
-          { _id: current._id, rev: current.rev },
-          { $set: { [`usage.${key}`]: usage[key], inUse, rev: current.rev + 1 } },
-        );
-        return res.matchedCount === 1 ? { ...current, usage, inUse, rev: current.rev + 1 } : undefined;
+        const rev = await vehicles.commit(current, { $set: { [`usage.${key}`]: usage[key], inUse } });
+        return { ...current, usage, inUse, rev };
       },
       // A pool car's uses can arrive together (bounded by the consumer's prefetch): one wins per round.
       25,
@@ -144,17 +133,12 @@ export class UsageApp {
     };
     const event = raiseEvent('fleet', REFUSED_EVENT, tenantId, refusal, now);
     try {
-      await this.repos.usageRefusals.of(tenantId).create({
-        _id: `${tenantId}_${usageKey(data)}_${data.revision}`,
-        tenantId,
-        ...refusal,
-        at: now,
-        ...withOutbox(event),
-      });
+      await this.repos.usageRefusals
+        .of(tenantId)
+        .create({ _id: `${tenantId}_${usageKey(data)}_${data.revision}`, tenantId, ...refusal, at: now }, event);
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      if (!isDuplicateKey(err)) throw err; // reported before: its event is in the outbox already
     }
-    this.nudgeOutbox();
   }
 
   /** `vehicle.released` from the bus: the expense or its entry was removed, or it names another vehicle now. */

@@ -22,7 +22,7 @@ import {
   type VehicleWrite,
 } from '../domain/vehicle';
 import type { FleetRepositories, VehicleDoc } from '../infra/repositories';
-import { deleteDocumentsOf } from './documents';
+import { deleteDocumentsOf } from './vehicle-documents-removal';
 
 /** Who the employees of a company are (answered by the employees context). */
 export interface EmployeeDirectory {
@@ -117,11 +117,7 @@ export class VehiclesApp {
       );
       if (unchanged) return current;
       const editedAt = new Date();
-      const res = await this.scope(caller).updateOne(
-        { _id: current._id, rev: current.rev },
-        { $set: { ...fields, editedAt, rev: current.rev + 1 } },
-      );
-      if (res.matchedCount === 0) return undefined;
+      await this.scope(caller).commit(current, { $set: { ...fields, editedAt } });
       return { ...current, ...fields, editedAt };
     });
   }
@@ -132,11 +128,7 @@ export class VehiclesApp {
       const current = await this.visible(caller, id);
       if (current.isArchived === isArchived) return current;
       const editedAt = new Date();
-      const res = await this.scope(caller).updateOne(
-        { _id: current._id, rev: current.rev },
-        { $set: { isArchived, editedAt, rev: current.rev + 1 } },
-      );
-      if (res.matchedCount === 0) return undefined;
+      await this.scope(caller).commit(current, { $set: { isArchived, editedAt } });
       return { ...current, isArchived, editedAt };
     });
   }

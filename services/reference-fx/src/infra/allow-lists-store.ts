@@ -55,7 +55,6 @@ export class AllowListsStore {
 
   constructor(
     conn: Connection,
-    private readonly nudgeOutbox: () => void = () => undefined,
     /** With the versions, a write bumps the tenant's version of the collection, for conditional GETs (0155, 0159). */
     private readonly versions?: CollectionVersions,
   ) {
@@ -70,7 +69,6 @@ export class AllowListsStore {
   async put(tenantId: TenantId, kind: AllowListKind, codes: string[], employeeId: string): Promise<AllowListDoc> {
     const event = raiseEvent('reference-fx', ALLOW_LIST_UPDATED, tenantId, { kind, codes });
     const write = { id: idOf(tenantId, kind), tenantId, fields: { kind, codes }, employeeId, event };
-    const replace = () => replaceSetting(this.model, write, this.nudgeOutbox);
-    return this.versions ? this.versions.around(tenantId, ALLOW_LISTS_COLLECTION, replace) : replace();
+    return replaceSetting(this.model, write, this.versions);
   }
 }

@@ -61,7 +61,6 @@ export class PerDiemPolicyStore {
 
   constructor(
     conn: Connection,
-    private readonly nudgeOutbox: () => void = () => undefined,
     /** With the versions, a write bumps the tenant's version of the collection, for conditional GETs (0155, 0159). */
     private readonly versions?: CollectionVersions,
   ) {
@@ -76,8 +75,6 @@ export class PerDiemPolicyStore {
   async put(tenantId: TenantId, policy: PerDiemPolicy, employeeId: string): Promise<PerDiemPolicyDoc> {
     const fields = { sector: policy.sector, versions: policy.versions };
     const event = raiseEvent('reference-fx', PER_DIEM_POLICY_UPDATED, tenantId, fields);
-    const replace = () =>
-      replaceSetting(this.model, { id: tenantId, tenantId, fields, employeeId, event }, this.nudgeOutbox);
-    return this.versions ? this.versions.around(tenantId, PER_DIEM_POLICIES_COLLECTION, replace) : replace();
+    return replaceSetting(this.model, { id: tenantId, tenantId, fields, employeeId, event }, this.versions);
   }
 }

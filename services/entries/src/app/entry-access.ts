@@ -1,0 +1,29 @@
+// Who may read and who may change a travel entry, over the entries repository (docs/decisions/0168): the
+// entries app and every use case on an entry's children (expenses, attachments, per-diems, the workflow,
+// the documents) ask here, so none of them depends on another use case's module.
+import { forbidden, invalidState, notFound, tenantOf, type CallerContext } from '@travel/platform';
+import { EDIT_ALL_ENTRIES, mayEdit, mayRead } from '../domain/access';
+import { isLocked } from '../domain/entry';
+import { isInvolvedApprover } from '../domain/workflow';
+import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
+
+export class EntryAccess {
+  constructor(private readonly repos: Pick<EntriesRepositories, 'entries'>) {}
+
+  /** A live entry the caller may read, else 404 (another tenant's, another employee's without ReadAll, deleted). */
+  async readable(caller: CallerContext, rawId: string): Promise<EntryDoc> {
+    const doc = await this.repos.entries.of(tenantOf(caller)).get(rawId.toLowerCase());
+    if (!doc || doc.deletedAt || !(mayRead(caller, doc.employeeId) || isInvolvedApprover(doc, caller.employeeId)))
+      throw notFound('travel entry');
+    return doc;
+  }
+
+  /** A live entry the caller may change: readable, editable by them (403), and not locked (409). */
+  async writable(caller: CallerContext, rawId: string): Promise<EntryDoc> {
+    const doc = await this.readable(caller, rawId);
+    if (!mayEdit(caller, doc.employeeId)) throw forbidden(EDIT_ALL_ENTRIES);
+    if (isLocked(doc))
+      throw invalidState('The travel entry is locked (submitted, decided or paid out); it cannot be changed.');
+    return doc;
+  }
+}
