@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EmployeeContact } from '@travel/contracts';
 import {
   conflict,
   notFound,
@@ -29,15 +30,6 @@ export interface EmployeeDirectory {
   exists(tenantId: string, employeeId: string): Promise<boolean>;
   /** Name and e-mail address for a reminder; null when the employee is not the company's. */
   contact(tenantId: string, employeeId: string): Promise<EmployeeContact | null>;
-}
-
-export interface EmployeeContact {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string | null;
-  status: string;
-  isArchived: boolean;
 }
 
 export interface VehicleFilter {
