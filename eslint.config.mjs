@@ -2,6 +2,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { boundaries } from './scripts/lint/service-boundaries.mjs';
 
+const STORE_ONLY_IN_INFRA = {
+  name: 'mongoose',
+  message: 'Only src/infra talks to the store: call a repository function from src/infra instead.',
+};
+const MODELS_ONLY_IN_INFRA = {
+  group: ['**/infra/models', '**/infra/*-models', '**/infra/models/**'],
+  message: "A service's models stay inside its src/infra: use the repositories (they take a TenantId) instead.",
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.local/**', 'contracts/generated/**', 'charts/**'] },
   js.configs.recommended,
@@ -52,17 +61,26 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [
-            {
-              name: 'mongoose',
-              message: 'Only src/infra talks to the store: call a repository function from src/infra instead.',
-            },
-          ],
+          paths: [STORE_ONLY_IN_INFRA],
+          patterns: [MODELS_ONLY_IN_INFRA],
+        },
+      ],
+    },
+  },
+  {
+    // src/app holds the use cases: they return records, and src/http shapes them for the wire
+    // (docs/decisions/0175), so a use case never imports the service's http room.
+    files: ['services/*/src/app/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [STORE_ONLY_IN_INFRA],
           patterns: [
+            MODELS_ONLY_IN_INFRA,
             {
-              group: ['**/infra/models', '**/infra/*-models', '**/infra/models/**'],
-              message:
-                "A service's models stay inside its src/infra: use the repositories (they take a TenantId) instead.",
+              group: ['**/http', '**/http/**'],
+              message: 'src/app returns records; the wire body is made in src/http (mappers), which depends on app.',
             },
           ],
         },

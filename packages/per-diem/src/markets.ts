@@ -1,6 +1,6 @@
 // What differs between markets besides the tables: the time zone of the calendar, how the trip is cut
 // into rows, the base currency and how payroll treats the statutory amount (docs/decisions/0051).
-import type { Market } from '@travel/regulations';
+import { BASE_CURRENCY, type Market } from '@travel/regulations';
 import type { TaxTreatment } from './types';
 
 /**
@@ -30,17 +30,27 @@ export const MARKET_PROFILES: Readonly<Record<Market, MarketProfile>> = {
   CZ: {
     zone: 'Europe/Prague',
     partition: 'calendarDay',
-    baseCurrencyCode: 'CZK',
+    baseCurrencyCode: BASE_CURRENCY.CZ,
     taxTreatment: 'StatutoryMinimum',
     minimumForeignDayMs: 60 * 60 * 1000,
   },
   SK: {
     zone: 'Europe/Bratislava',
     partition: 'calendarDay',
-    baseCurrencyCode: 'EUR',
+    baseCurrencyCode: BASE_CURRENCY.SK,
     taxTreatment: 'StatutoryMinimum',
   },
-  PL: { zone: 'Europe/Warsaw', partition: 'wallDays', baseCurrencyCode: 'PLN', taxTreatment: 'StatutoryMinimum' },
-  HR: { zone: 'Europe/Zagreb', partition: 'blocks24h', baseCurrencyCode: 'EUR', taxTreatment: 'TaxFreeCap' },
-  SI: { zone: 'Europe/Ljubljana', partition: 'blocks24h', baseCurrencyCode: 'EUR', taxTreatment: 'TaxFreeCap' },
+  PL: {
+    zone: 'Europe/Warsaw',
+    partition: 'wallDays',
+    baseCurrencyCode: BASE_CURRENCY.PL,
+    taxTreatment: 'StatutoryMinimum',
+  },
+  HR: { zone: 'Europe/Zagreb', partition: 'blocks24h', baseCurrencyCode: BASE_CURRENCY.HR, taxTreatment: 'TaxFreeCap' },
+  SI: {
+    zone: 'Europe/Ljubljana',
+    partition: 'blocks24h',
+    baseCurrencyCode: BASE_CURRENCY.SI,
+    taxTreatment: 'TaxFreeCap',
+  },
 };

@@ -1,4 +1,5 @@
 import { sign, verify, type KeyObject } from 'node:crypto';
+import type { Market } from '@travel/regulations';
 import type { Keyring } from './context-keys';
 
 // The caller context the gateway mints after resolving an API key, and the service context a service sends
@@ -14,7 +15,8 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 /** The only issuer of caller contexts: the name whose key signs them in every keyring. */
 export const CALLER_CONTEXT_ISSUER = 'gateway';
 
-export type Market = 'HR' | 'SI' | 'SK' | 'CZ' | 'PL';
+/** The markets: one list, in @travel/regulations (docs/decisions/0181). */
+export type { Market };
 
 export interface CallerContext {
   kind: 'caller';

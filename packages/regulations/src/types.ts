@@ -1,8 +1,19 @@
 // The shapes of the statutory tables. Amounts are decimal strings (never binary floating point); hours
 // are plain numbers (band edges are whole or half hours). Dates are `yyyy-MM-dd`, compared as strings.
 
+// The markets the product serves and each one's base currency: the one list (docs/decisions/0181).
 export type Market = 'HR' | 'SI' | 'SK' | 'CZ' | 'PL';
 export const MARKETS: readonly Market[] = ['HR', 'SI', 'SK', 'CZ', 'PL'];
+export const isMarket = (value: string): value is Market => (MARKETS as readonly string[]).includes(value);
+
+/** The national currency a market's companies keep their books in (HR joined the euro on 2023-01-01). */
+export const BASE_CURRENCY: Readonly<Record<Market, string>> = {
+  HR: 'EUR',
+  SI: 'EUR',
+  SK: 'EUR',
+  CZ: 'CZK',
+  PL: 'PLN',
+};
 
 /** Where a figure comes from: the instrument (law, decree, announcement) and, when known, the provision. */
 export interface LegalSource {

@@ -34,7 +34,7 @@ export { SERVICE } from './config';
 /** At most one read of a tenant's subscriptions per this many ms under a stream of its events (0096). */
 const SUBSCRIPTION_READ_SPACING_MS = 20;
 
-export const readDispatcherConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
+export const readConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export interface DispatcherOptions extends StartOptions {
   /** DNS seam for tests (rebinding, names only the test knows); production uses the system resolver. */
@@ -42,7 +42,7 @@ export interface DispatcherOptions extends StartOptions {
 }
 
 export function start(env: NodeJS.ProcessEnv = process.env, options?: DispatcherOptions) {
-  const config = readDispatcherConfig(env);
+  const config = readConfig(env);
   const box = new SecretBox(config.encryptionKey);
   const sender = new HttpsSender(config.timeoutMs);
   let stopRetention = () => {};

@@ -24,7 +24,7 @@ export interface AccountsView {
   accounts: JournalAccounts;
   /** The market's verified defaults (read-only; null where none was verified). */
   defaults: JournalAccounts;
-  editedAt: string | null;
+  editedAt: Date | null;
 }
 
 export class JournalApp {
@@ -39,7 +39,7 @@ export class JournalApp {
     return {
       accounts: effectiveAccounts(caller.market, doc?.accounts ?? null),
       defaults: DEFAULT_JOURNAL_ACCOUNTS[caller.market],
-      editedAt: doc ? new Date(doc.editedAt).toISOString() : null,
+      editedAt: doc ? new Date(doc.editedAt) : null,
     };
   }
 

@@ -4,6 +4,7 @@ import type { ExportsApp } from '../app/exports';
 import type { JournalApp } from '../app/journal';
 import { JOURNAL_ACCOUNTS_COLLECTION } from '../infra/journal-accounts-store';
 import { CSV_TYPE, toCsv, toXlsx, XLSX_TYPE, type ExportFormat, type Sheet } from '../infra/spreadsheet';
+import { toJournalAccountsResponse } from './mappers';
 
 /**
  * The file format (docs/decisions/0142): the `format` query (`csv` or `xlsx`) when given, else XLSX when the
@@ -58,13 +59,17 @@ export function exportRoutes(exportsApp: ExportsApp, journal: JournalApp, reads:
       // From the collection's version (0155, 0159); the exports themselves are files made per request.
       const caller = callerOf(req);
       const accounts = { collection: JOURNAL_ACCOUNTS_COLLECTION };
-      await reads.answer(req, res, caller, [accounts], () => journal.accounts(caller));
+      await reads.answer(req, res, caller, [accounts], async () =>
+        toJournalAccountsResponse(await journal.accounts(caller)),
+      );
     }),
   );
   r.put(
     '/api/v1/journal-accounts',
     route(async (req, res) => {
-      res.json(await journal.putAccounts(requirePermission(req, 'ManageCompanyData'), req.body));
+      res.json(
+        toJournalAccountsResponse(await journal.putAccounts(requirePermission(req, 'ManageCompanyData'), req.body)),
+      );
     }),
   );
   return r;

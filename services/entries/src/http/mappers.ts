@@ -7,6 +7,7 @@ import type { Attachment } from '../domain/attachment';
 import type { Expense } from '../domain/expense';
 import { workflowView } from './workflow-mappers';
 import { storedResolution } from '../domain/destination-country';
+import type { AccountsView } from '../app/journal';
 
 type Schemas = components['schemas'];
 
@@ -139,4 +140,10 @@ export const toAttachmentResponse = (a: Attachment): Schemas['Attachment'] => ({
   contentType: a.contentType,
   size: a.size,
   createdAt: a.createdAt.toISOString(),
+});
+
+/** `GET|PUT /api/v1/journal-accounts`: the accounts in use, the market's defaults and when they last changed. */
+export const toJournalAccountsResponse = (view: AccountsView) => ({
+  ...view,
+  editedAt: view.editedAt ? view.editedAt.toISOString() : null,
 });
