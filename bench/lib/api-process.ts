@@ -4,7 +4,7 @@
 //   BENCH_ROLE=employees     the employees service (startEmployeesService), plus `seed` over IPC;
 //   BENCH_ROLE=entries       the entries service (startEntriesService), EMPLOYEES_URL and REFERENCE_FX_URL set;
 //   BENCH_ROLE=reference-fx  the reference-fx service (FX_SEED_DIR: the recorded feeds);
-//   BENCH_ROLE=gateway       the gateway (startGateway), EMPLOYEES_URL (and the others it routes to) set;
+//   BENCH_ROLE=gateway       the gateway (its `start`), EMPLOYEES_URL (and the others it routes to) set;
 //   BENCH_ROLE=bare       a bare express answering the JSON bodies in BENCH_BODIES (path → body), the ceiling;
 //                         with BENCH_CALLER, also the gateway's key lookup (so a gateway can run over it).
 // IPC: child → { type: 'ready', url, pid }; parent → { type: 'profile-start' | 'profile-stop', file } |
@@ -22,7 +22,7 @@ import { createTenant } from '../../services/employees/src/app/tenants';
 import { employeesRepositories } from '../../services/employees/src/infra/repositories';
 import { emailKeyOf } from '../../services/employees/src/domain/employee';
 import { startEntriesService } from '../../services/entries/src/service';
-import { startGateway } from '../../services/gateway/src/service';
+import { start as startGateway } from '../../services/gateway/src/service';
 import { start as startReferenceFx } from '../../services/reference-fx/src/service';
 
 const role = process.env.BENCH_ROLE;

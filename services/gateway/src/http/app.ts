@@ -22,9 +22,9 @@ import {
   type Metrics,
 } from '@travel/platform';
 import { KeyCheck } from '../app/key-check';
-import { ConsoleSessions } from '../console/cookie-auth';
-import { consoleRoutes } from '../console/routes';
-import { SessionSeal } from '../console/session';
+import { ConsoleSessions } from './console/cookie-auth';
+import { consoleRoutes } from './console/routes';
+import { SessionSeal } from '../domain/console-session';
 import { clientAddress, limitKeyOf } from '../domain/client-address';
 import { RateLimiter } from '../domain/rate-limit';
 import { isApiPath, isOperationalPath, ownerOf, type Upstream } from '../domain/routes';

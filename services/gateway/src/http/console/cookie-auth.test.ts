@@ -3,11 +3,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, generateSigningKey, Metrics, privateKeyFromText } from '@travel/platform';
-import { RateLimiter } from '../domain/rate-limit';
-import { UPSTREAMS, type Upstream } from '../domain/routes';
-import { createGatewayApp } from '../http/app';
-import type { KeyResolver, ResolvedCaller } from '../infra/key-resolver';
-import { SessionSeal } from './session';
+import { RateLimiter } from '../../domain/rate-limit';
+import { UPSTREAMS, type Upstream } from '../../domain/routes';
+import { createGatewayApp } from '../app';
+import type { KeyResolver, ResolvedCaller } from '../../infra/key-resolver';
+import { SessionSeal } from '../../domain/console-session';
 
 const KEY = 'tek_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
 const caller = { tenantId: 't1', apiKeyId: 'k1', employeeId: 'e1', permissions: [] } as unknown as ResolvedCaller;

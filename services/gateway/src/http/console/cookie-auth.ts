@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { AppError } from '@travel/platform';
 import { changesState, cookieValue, CSRF_HEADER, foreignOriginReason, withoutCookie } from './csrf';
-import { SESSION_COOKIE, sameToken, type ConsoleSession, type SessionSeal } from './session';
+import { SESSION_COOKIE, sameToken, type ConsoleSession, type SessionSeal } from '../../domain/console-session';
 
 /** Whether the browser reached the gateway over HTTPS (itself, or the trusted proxy in front of it). */
 export function overHttps(req: Request, trustedProxyHops: number): boolean {
