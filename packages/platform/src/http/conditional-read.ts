@@ -117,10 +117,11 @@ export class ConditionalReads {
 
   /**
    * Answers a GET: 304 when If-None-Match names the current ETag, the remembered body of this ETag, or
-   * the produced one. While writes are in flight the ETag is that of the last settled version as long as
-   * none of them has ended (`baseVersion`): a 304 or a remembered body of that version is then still an
-   * answer the writes in flight may come after. Otherwise the body is read and sent without a version ETag
-   * (express then tags it by its hash, which is always right, but costs the read).
+   * the produced one, remembered. While writes are in flight the ETag is that of the last settled version
+   * as long as none of them has ended (`baseVersion`): a 304 or a body of that version is then an answer
+   * the writes in flight may come before or after. A body read meanwhile may hold some of those writes
+   * and is remembered under that ETag too (0179): every write it can hold is still unacknowledged while
+   * the ETag stands, and the first write to end changes it.
    */
   async answer(req: Request, res: Response, of: ReadOf, produce: Produce): Promise<void> {
     const states = await Promise.all(of.collections.map((c) => this.versions.state(of.tenantId, c)));
@@ -131,15 +132,10 @@ export class ConditionalReads {
       res.set('ETag', tag).status(304).end();
       return;
     }
-    const settled = states.every((s) => s.settled);
     let body = this.cache.get(tag);
     if (body === undefined) {
       const produced = await produce(byName); // a 404 or 403 thrown here goes out without the ETag
       if (produced instanceof ChangesWithTime) return answerByBody(req, res, produced.body);
-      if (!settled) {
-        res.json(produced);
-        return;
-      }
       body = JSON.stringify(produced);
       this.cache.set(tag, body);
     }
