@@ -150,6 +150,19 @@ describe('conditional reads from collection versions', () => {
     expect(after.headers.etag).not.toBe(tag);
   });
 
+  it('readers of one ETag that miss the remembered bodies together share one production (0179)', async () => {
+    const reads = new ConditionalReads(fakeVersions({ employees: state(7) }));
+    let release!: () => void;
+    const produce = jest.fn(() => new Promise<object>((resolve) => (release = () => resolve({ items: [7] }))));
+    const readers = [exchange('/api/v1/employees'), exchange('/api/v1/employees')];
+    const answered = readers.map((x) => reads.answer(x.req, x.res, of, produce));
+    await new Promise((r) => setImmediate(r));
+    release();
+    await Promise.all(answered);
+    expect(produce).toHaveBeenCalledTimes(1);
+    expect(readers.map((x) => x.sent.body)).toEqual(['{"items":[7]}', '{"items":[7]}']);
+  });
+
   it('makes ETags differ by version, URL, tenant and view', () => {
     const base = ConditionalReads.etag(of, '/a', [state(1)]);
     expect(ConditionalReads.etag(of, '/a', [state(2)])).not.toBe(base);

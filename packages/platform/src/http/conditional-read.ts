@@ -100,12 +100,33 @@ export class ChangesWithTime {
 
 export class ConditionalReads {
   private readonly cache: BodyCache;
+  private readonly producing = new Map<string, Promise<string | ChangesWithTime>>();
 
   constructor(
     private readonly versions: CollectionVersions,
     { totalBytes = 32 * 1024 * 1024, maxBytes = 256 * 1024 } = {},
   ) {
     this.cache = new BodyCache(totalBytes, maxBytes);
+  }
+
+  /**
+   * One production per ETag at a time (0179): readers of the same ETag that miss the remembered bodies
+   * together (all readers after a write ends) share one read of the data. Sharing is as safe as the
+   * remembered body itself: any reader of this ETag may be given any body produced for it.
+   */
+  private produceOnce(
+    tag: string,
+    states: ReadonlyMap<string, CollectionState>,
+    produce: Produce,
+  ): Promise<string | ChangesWithTime> {
+    let producing = this.producing.get(tag);
+    if (!producing) {
+      producing = produce(states)
+        .then((p) => (p instanceof ChangesWithTime ? p : JSON.stringify(p)))
+        .finally(() => this.producing.delete(tag));
+      this.producing.set(tag, producing);
+    }
+    return producing;
   }
 
   /** Weak: the same version gives an equivalent body, not necessarily the same bytes (compression, key order). */
@@ -134,9 +155,9 @@ export class ConditionalReads {
     }
     let body = this.cache.get(tag);
     if (body === undefined) {
-      const produced = await produce(byName); // a 404 or 403 thrown here goes out without the ETag
+      const produced = await this.produceOnce(tag, byName, produce); // a 404 or 403 goes out without the ETag
       if (produced instanceof ChangesWithTime) return answerByBody(req, res, produced.body);
-      body = JSON.stringify(produced);
+      body = produced;
       this.cache.set(tag, body);
     }
     res.set('ETag', tag);
