@@ -78,9 +78,10 @@ export class CollectionVersions {
     const key = CollectionVersions.key(tenantId, collection);
     let flight = this.flights.get(key);
     if (!flight) this.flights.set(key, (flight = { current: null, next: null }));
-    if (!flight.current) return this.startRead(tenantId, key, flight);
+    const inFlight = flight.current;
+    if (!inFlight) return this.startRead(tenantId, key, flight);
     const f = flight;
-    f.next ??= f.current
+    f.next ??= inFlight
       .then(
         () => undefined,
         () => undefined,
