@@ -11,7 +11,10 @@
 //   service    the same request straight to the employees service with the context the gateway would
 //              mint (what the gateway's hop costs is gateway − service);
 //   gw-bare    a second gateway whose upstream is the bare express (key lookup included): the gateway's
-//              own cost, with nothing behind it.
+//              own cost, with nothing behind it;
+//   proxy-bare the least a Node proxy does (bench/lib/min-proxy.ts: node:http server, keep-alive agent, no
+//              express, no checks) in front of the bare express: the ceiling of two Node hops, which
+//              gw-bare can approach and no read through a gateway in its own process can pass.
 // --profile adds one run per path with V8 CPU profiles of the gateway and the employees service.
 // --log-level: the services' LOG_LEVEL, by default `info` as in production (a request line per request in
 // the gateway and in the service); each process's stdout goes to a file under .local/bench/api/logs.
@@ -181,11 +184,14 @@ async function main(): Promise<void> {
     children.push(bare);
     const gatewayOverBare = await start('gateway', { ...vars, EMPLOYEES_URL: bare.url });
     children.push(gatewayOverBare);
+    const proxyOverBare = await start('min-proxy', { ...process.env, UPSTREAM_URL: bare.url });
+    children.push(proxyOverBare);
     const pids = {
       gateway: gateway.pid,
       employees: employees.pid,
       bare: bare.pid,
       'gw-bare': gatewayOverBare.pid,
+      'proxy-bare': proxyOverBare.pid,
       ferretdb: pidListeningOn(storePort),
     };
     const targets = [
@@ -193,6 +199,7 @@ async function main(): Promise<void> {
       { target: 'gateway', base: gateway.url, headers: () => auth },
       { target: 'service', base: employees.url, headers: direct },
       { target: 'gw-bare', base: gatewayOverBare.url, headers: () => auth },
+      { target: 'proxy-bare', base: proxyOverBare.url, headers: () => auth },
     ];
 
     async function run(target: (typeof targets)[number], path: string, seconds: number): Promise<Run> {
@@ -280,41 +287,24 @@ async function main(): Promise<void> {
       const of = (target: string) => runs.filter((r) => r.path === path && r.target === target);
       const med = (target: string, k: 'requestsPerSec' | 'p50Ms' | 'p99Ms') => median(of(target).map((r) => r[k]));
       const ceiling = med('bare', 'requestsPerSec');
-      return {
-        path,
-        bare: { requestsPerSec: ceiling, p50Ms: med('bare', 'p50Ms'), p99Ms: med('bare', 'p99Ms') },
-        gateway: {
-          requestsPerSec: med('gateway', 'requestsPerSec'),
-          p50Ms: med('gateway', 'p50Ms'),
-          p99Ms: med('gateway', 'p99Ms'),
-          ratioToBare: round2(med('gateway', 'requestsPerSec') / ceiling),
-        },
-        service: {
-          requestsPerSec: med('service', 'requestsPerSec'),
-          p50Ms: med('service', 'p50Ms'),
-          p99Ms: med('service', 'p99Ms'),
-          ratioToBare: round2(med('service', 'requestsPerSec') / ceiling),
-        },
-        'gw-bare': {
-          requestsPerSec: med('gw-bare', 'requestsPerSec'),
-          p50Ms: med('gw-bare', 'p50Ms'),
-          p99Ms: med('gw-bare', 'p99Ms'),
-          ratioToBare: round2(med('gw-bare', 'requestsPerSec') / ceiling),
-        },
-      };
+      const figures = (target: string) => ({
+        requestsPerSec: med(target, 'requestsPerSec'),
+        p50Ms: med(target, 'p50Ms'),
+        p99Ms: med(target, 'p99Ms'),
+        ratioToBare: round2(med(target, 'requestsPerSec') / ceiling),
+      });
+      return { path, ...Object.fromEntries(targets.map((t) => [t.target, figures(t.target)])) } as {
+        path: string;
+      } & Record<string, ReturnType<typeof figures>>;
     });
-    console.table(
-      summary.flatMap((s) =>
-        (['bare', 'gateway', 'service', 'gw-bare'] as const).map((t) => ({ path: s.path, target: t, ...s[t] })),
-      ),
-    );
+    console.table(summary.flatMap((s) => targets.map(({ target }) => ({ path: s.path, target, ...s[target] }))));
 
     const scenarios = await issue25Scenarios({
       gateway,
       employees,
       auth,
       direct,
-      bareOf: (path: string) => summary.find((x) => x.path === path)?.bare.requestsPerSec,
+      bareOf: (path: string) => summary.find((x) => x.path === path)?.bare?.requestsPerSec,
       run,
     });
 

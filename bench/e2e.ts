@@ -6,7 +6,7 @@
 // environment (own vhost and databases, as a test file gets) with, each in its own process:
 //   employees           start (its outbox relay publishes the domain events),
 //   webhook-dispatcher  start (bench/lib/dispatcher-process.ts),
-//   gateway             startGateway, upstreams the two above (bench/lib/api-process.ts for both).
+//   gateway             start, upstreams the two above (bench/lib/api-process.ts for both).
 // Production-like settings: OTel off, response validation off (the production default), the spec's retry
 // schedule, 10 s webhook time-out, the gateway's rate limit raised out of the way.
 // A step: a tenant made the way the system tests make one (createTenant in the employees process), N

@@ -4,9 +4,10 @@
 //   BENCH_ROLE=employees     the employees service (its `start`), plus `seed` over IPC;
 //   BENCH_ROLE=entries       the entries service (its `start`), EMPLOYEES_URL and REFERENCE_FX_URL set;
 //   BENCH_ROLE=reference-fx  the reference-fx service (FX_SEED_DIR: the recorded feeds);
-//   BENCH_ROLE=gateway       the gateway (startGateway), EMPLOYEES_URL (and the others it routes to) set;
+//   BENCH_ROLE=gateway       the gateway (its `start`), EMPLOYEES_URL (and the others it routes to) set;
 //   BENCH_ROLE=bare       a bare express answering the JSON bodies in BENCH_BODIES (path → body), the ceiling;
-//                         with BENCH_CALLER, also the gateway's key lookup (so a gateway can run over it).
+//                         with BENCH_CALLER, also the gateway's key lookup (so a gateway can run over it);
+//   BENCH_ROLE=min-proxy  the least a Node proxy does (bench/lib/min-proxy.ts) in front of UPSTREAM_URL.
 // IPC: child → { type: 'ready', url, pid }; parent → { type: 'profile-start' | 'profile-stop', file } |
 // { type: 'seed', employees } | { type: 'seed-employees', tenantId, count } (employees only: `count` employees
 // inserted straight into the store, for the delta-sync scenario; answers their ids) | { type: 'commands' } (employees only: store commands sent so far, by name,
@@ -22,8 +23,9 @@ import { createTenant } from '../../services/employees/src/app/tenants';
 import { employeesRepositories } from '../../services/employees/src/infra/repositories';
 import { emailKeyOf } from '../../services/employees/src/domain/employee';
 import { start as startEntries } from '../../services/entries/src/service';
-import { startGateway } from '../../services/gateway/src/service';
+import { start as startGateway } from '../../services/gateway/src/service';
 import { start as startReferenceFx } from '../../services/reference-fx/src/service';
+import { startMinimalProxy } from './min-proxy';
 
 const role = process.env.BENCH_ROLE;
 let session: Session | undefined;
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
   else if (role === 'entries') running = await startEntries(process.env);
   else if (role === 'reference-fx') running = await startReferenceFx(process.env);
   else if (role === 'gateway') running = await startGateway(process.env);
+  else if (role === 'min-proxy') running = await startMinimalProxy(process.env.UPSTREAM_URL!);
   else running = await bare();
   process.on('message', async (m: { type: string; file?: string; employees?: number }) => {
     if (m.type === 'profile-start') {

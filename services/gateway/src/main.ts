@@ -1,5 +1,5 @@
 import '@travel/platform/src/telemetry';
 import { createLogger, runMain } from '@travel/platform';
-import { startGateway } from './service';
+import { start } from './service';
 
-runMain(() => startGateway(), createLogger('gateway'));
+runMain(() => start(), createLogger('gateway'));

@@ -16,7 +16,7 @@ import { acceptsConnections } from './infra/reachable';
 
 export const readGatewayConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
-export async function startGateway(env: NodeJS.ProcessEnv = process.env, logger?: Logger) {
+export async function start(env: NodeJS.ProcessEnv = process.env, logger?: Logger) {
   const config = readGatewayConfig(env);
   const log = logger ?? createLogger('gateway', config.logLevel);
   const metrics = new Metrics('gateway');

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { openApiDocument } from '@travel/contracts';
-import { startGateway } from '@travel/gateway/src/service';
+import { start as startGateway } from '@travel/gateway/src/service';
 import { generateSigningKey } from '@travel/platform';
 import { repoRoot } from '@travel/testkit';
 

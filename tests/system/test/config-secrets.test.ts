@@ -1,7 +1,7 @@
 // Configured secrets have a fixed length, checked at start (issue 20, decision 0101): every variable of
 // every process named like a secret is a `secret` variable, and a short value stops the start with a
 // problem that names the variable and does not repeat the value.
-import { startGateway } from '@travel/gateway/src/service';
+import { start as startGateway } from '@travel/gateway/src/service';
 import { ConfigError, envDocs, generateSigningKey, parseConfig } from '@travel/platform';
 import { CONFIG_SCHEMAS } from '../../../scripts/config-doc';
 

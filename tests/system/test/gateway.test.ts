@@ -14,7 +14,7 @@ import {
   type CallerContext,
 } from '@travel/platform';
 import { start as startEntries } from '@travel/entries/src/service';
-import { startGateway } from '@travel/gateway/src/service';
+import { start as startGateway } from '@travel/gateway/src/service';
 import { ApiClient } from '@travel/testkit';
 import { startE2eStack, type E2eStack } from './support/stack';
 

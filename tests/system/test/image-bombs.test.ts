@@ -10,7 +10,7 @@ import { Z_FULL_FLUSH, crc32, deflateRawSync } from 'node:zlib';
 import { urlEnv } from '@travel/contracts';
 import type { RunningService } from '@travel/platform';
 import { start as startEmployees } from '@travel/employees/src/service';
-import { startGateway } from '@travel/gateway/src/service';
+import { start as startGateway } from '@travel/gateway/src/service';
 import { ApiClient, createTestEnv, childPorts, repoRoot, waitReady, type TestEnv } from '@travel/testkit';
 import { png } from '@travel/fleet/test/support/sample-files';
 import { tenantMaker } from './support/stack-parts';

@@ -13,7 +13,7 @@ import type { RunningService } from '@travel/platform';
 import { start as startEmployees } from '@travel/employees/src/service';
 import { createTenant } from '@travel/employees/src/app/tenants';
 import { employeesRepositories } from '@travel/employees/src/infra/repositories';
-import { startGateway } from '@travel/gateway/src/service';
+import { start as startGateway } from '@travel/gateway/src/service';
 import {
   ApiClient,
   createTestEnv,

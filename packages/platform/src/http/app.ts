@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import express, {
   type Express,
   type NextFunction,
@@ -35,12 +35,33 @@ export interface HttpAppOptions extends BaseAppOptions {
   contextTrust: ContextTrust;
 }
 
+/** One answered request in the RED metrics and the request log: the observer below and the gateway's API hop. */
+export function recordRequest(
+  metrics: Metrics,
+  logger: Logger,
+  request: { requestId: string; method: string; route: string; status: number; seconds: number },
+): void {
+  const labels = { method: request.method, route: request.route, status: String(request.status) };
+  metrics.httpRequests.inc(labels);
+  metrics.httpDuration.observe(labels, request.seconds);
+  logger.info(
+    {
+      requestId: request.requestId,
+      method: request.method,
+      route: request.route,
+      status: request.status,
+      ms: Math.round(request.seconds * 1000),
+    },
+    'request',
+  );
+}
+
 function observe(metrics: Metrics, logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       // The matched route template keeps label cardinality bounded (never the raw path with ids); a
-      // handler without a route template may name its own (`res.locals.route`, e.g. the gateway's /api/v1).
+      // handler without a route template may name its own (`res.locals.route`).
       const route = req.route?.path
         ? `${req.baseUrl}${req.route.path}`
         : typeof res.locals.route === 'string'
@@ -48,14 +69,14 @@ function observe(metrics: Metrics, logger: Logger) {
           : res.statusCode === 404
             ? 'unmatched'
             : req.baseUrl || 'other';
-      const labels = { method: req.method, route, status: String(res.statusCode) };
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      metrics.httpRequests.inc(labels);
-      metrics.httpDuration.observe(labels, seconds);
-      logger.info(
-        { requestId: req.requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000) },
-        'request',
-      );
+      recordRequest(metrics, logger, {
+        requestId: req.requestId,
+        method: req.method,
+        route,
+        status: res.statusCode,
+        seconds,
+      });
     });
     next();
   };
@@ -129,16 +150,21 @@ export function createOpsApp({ logger, metrics, readiness }: OpsAppOptions): Exp
 }
 
 /** Listens on host:port (0: a free port); rejects when it cannot (a port in use: `EADDRINUSE`). */
-export function listen(app: Express, port: number, host: string): Promise<Server> {
+export function listen(app: RequestListener, port: number, host: string): Promise<Server> {
   return new Promise<Server>((resolve, reject) => {
-    // Express 5 calls back on an error too (with it), so the argument decides.
-    const server = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(server)));
+    // A plain listener as well as an express app (the gateway answers /api/v1 before express: 0178).
+    const server = createServer(app);
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
   });
 }
 
 /** The API and the ops listeners, both or neither: a start that fails leaves no port open. */
 export async function listenApiAndOps(
-  app: Express,
+  app: RequestListener,
   ops: Express,
   ports: { port: number; opsPort: number; host: string },
 ): Promise<{ server: Server; opsServer: Server }> {

@@ -104,13 +104,25 @@ describe('conditional reads from collection versions', () => {
     expect(produce).toHaveBeenCalledTimes(6);
   });
 
-  it('gives no version ETag while a write is in flight and the last settled version was not read', async () => {
-    const reads = new ConditionalReads(fakeVersions({ employees: state(4, 1) }));
+  it('while a write is in flight, a body read then is tagged and remembered by the last settled version (0179)', async () => {
+    const versions = { employees: state(4, 1) };
+    const reads = new ConditionalReads(fakeVersions(versions));
+    const produce = jest.fn(async () => ({ items: [] }));
     const x = exchange('/api/v1/employees');
-    await reads.answer(x.req, x.res, of, async () => ({ items: [] }));
+    await reads.answer(x.req, x.res, of, produce);
     expect(x.sent.status).toBe(200);
-    expect(x.sent.json).toEqual({ items: [] });
-    expect(x.headers.etag).toBeUndefined();
+    expect(x.sent.body).toBe('{"items":[]}');
+    expect(x.headers.etag).toBe(ConditionalReads.etag(of, '/api/v1/employees', [state(3)]));
+    const again = exchange('/api/v1/employees');
+    await reads.answer(again.req, again.res, of, produce);
+    expect(again.sent.body).toBe('{"items":[]}');
+    expect(produce).toHaveBeenCalledTimes(1);
+
+    versions.employees = state(5); // the write ended: its client may hold its answer
+    const after = exchange('/api/v1/employees', x.headers.etag);
+    await reads.answer(after.req, after.res, of, produce);
+    expect(after.sent.status).toBe(200);
+    expect(produce).toHaveBeenCalledTimes(2);
   });
 
   it('answers by the last settled version while the writes begun since are all in flight, not after one ended', async () => {
@@ -134,8 +146,21 @@ describe('conditional reads from collection versions', () => {
     const after = exchange('/api/v1/employees', tag);
     await reads.answer(after.req, after.res, of, produce);
     expect(after.sent.status).toBe(200);
-    expect(after.sent.json).toEqual({ items: [6] });
-    expect(after.headers.etag).toBeUndefined();
+    expect(after.sent.body).toBe('{"items":[6]}');
+    expect(after.headers.etag).not.toBe(tag);
+  });
+
+  it('readers of one ETag that miss the remembered bodies together share one production (0179)', async () => {
+    const reads = new ConditionalReads(fakeVersions({ employees: state(7) }));
+    let release!: () => void;
+    const produce = jest.fn(() => new Promise<object>((resolve) => (release = () => resolve({ items: [7] }))));
+    const readers = [exchange('/api/v1/employees'), exchange('/api/v1/employees')];
+    const answered = readers.map((x) => reads.answer(x.req, x.res, of, produce));
+    await new Promise((r) => setImmediate(r));
+    release();
+    await Promise.all(answered);
+    expect(produce).toHaveBeenCalledTimes(1);
+    expect(readers.map((x) => x.sent.body)).toEqual(['{"items":[7]}', '{"items":[7]}']);
   });
 
   it('makes ETags differ by version, URL, tenant and view', () => {

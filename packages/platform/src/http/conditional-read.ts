@@ -100,12 +100,33 @@ export class ChangesWithTime {
 
 export class ConditionalReads {
   private readonly cache: BodyCache;
+  private readonly producing = new Map<string, Promise<string | ChangesWithTime>>();
 
   constructor(
     private readonly versions: CollectionVersions,
     { totalBytes = 32 * 1024 * 1024, maxBytes = 256 * 1024 } = {},
   ) {
     this.cache = new BodyCache(totalBytes, maxBytes);
+  }
+
+  /**
+   * One production per ETag at a time (0179): readers of the same ETag that miss the remembered bodies
+   * together (all readers after a write ends) share one read of the data. Sharing is as safe as the
+   * remembered body itself: any reader of this ETag may be given any body produced for it.
+   */
+  private produceOnce(
+    tag: string,
+    states: ReadonlyMap<string, CollectionState>,
+    produce: Produce,
+  ): Promise<string | ChangesWithTime> {
+    let producing = this.producing.get(tag);
+    if (!producing) {
+      producing = produce(states)
+        .then((p) => (p instanceof ChangesWithTime ? p : JSON.stringify(p)))
+        .finally(() => this.producing.delete(tag));
+      this.producing.set(tag, producing);
+    }
+    return producing;
   }
 
   /** Weak: the same version gives an equivalent body, not necessarily the same bytes (compression, key order). */
@@ -117,10 +138,11 @@ export class ConditionalReads {
 
   /**
    * Answers a GET: 304 when If-None-Match names the current ETag, the remembered body of this ETag, or
-   * the produced one. While writes are in flight the ETag is that of the last settled version as long as
-   * none of them has ended (`baseVersion`): a 304 or a remembered body of that version is then still an
-   * answer the writes in flight may come after. Otherwise the body is read and sent without a version ETag
-   * (express then tags it by its hash, which is always right, but costs the read).
+   * the produced one, remembered. While writes are in flight the ETag is that of the last settled version
+   * as long as none of them has ended (`baseVersion`): a 304 or a body of that version is then an answer
+   * the writes in flight may come before or after. A body read meanwhile may hold some of those writes
+   * and is remembered under that ETag too (0179): every write it can hold is still unacknowledged while
+   * the ETag stands, and the first write to end changes it.
    */
   async answer(req: Request, res: Response, of: ReadOf, produce: Produce): Promise<void> {
     const states = await Promise.all(of.collections.map((c) => this.versions.state(of.tenantId, c)));
@@ -131,16 +153,11 @@ export class ConditionalReads {
       res.set('ETag', tag).status(304).end();
       return;
     }
-    const settled = states.every((s) => s.settled);
     let body = this.cache.get(tag);
     if (body === undefined) {
-      const produced = await produce(byName); // a 404 or 403 thrown here goes out without the ETag
+      const produced = await this.produceOnce(tag, byName, produce); // a 404 or 403 goes out without the ETag
       if (produced instanceof ChangesWithTime) return answerByBody(req, res, produced.body);
-      if (!settled) {
-        res.json(produced);
-        return;
-      }
-      body = JSON.stringify(produced);
+      body = produced;
       this.cache.set(tag, body);
     }
     res.set('ETag', tag);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { trace } from '@opentelemetry/api';
 import {
@@ -23,19 +24,26 @@ declare global {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** The request's id: the one the caller sent when it is well-formed, else a new one. */
+export function requestIdOf(headers: IncomingHttpHeaders): string {
+  const given = headers[REQUEST_ID_HEADER];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
 export function requestId(req: Request, res: Response, next: NextFunction): void {
-  const given = req.header(REQUEST_ID_HEADER);
-  req.requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+  req.requestId = requestIdOf(req.headers);
   res.setHeader(REQUEST_ID_HEADER, req.requestId);
   next();
 }
 
 /** The id an error body carries: the active trace id when tracing runs, else the request id. */
-export function traceIdOf(req: Request): string {
+export function traceIdFor(requestId: string): string {
   const span = trace.getActiveSpan();
   const id = span?.spanContext().traceId;
-  return id && !/^0+$/.test(id) ? id : req.requestId;
+  return id && !/^0+$/.test(id) ? id : requestId;
 }
+
+export const traceIdOf = (req: Request): string => traceIdFor(req.requestId);
 
 /**
  * Refuses a request that lacks a context minted by the gateway (or, for internal routes, one addressed to

@@ -99,3 +99,71 @@ describe('collection versions: every write bracketed by two bumps', () => {
     expect(calls).toEqual(['drop-expired']);
   });
 });
+
+describe('collection versions: concurrent readers share reads, never one older than their request (0179)', () => {
+  /** A counter whose reads answer when told to, each with the version the store holds when it began. */
+  function gatedStore() {
+    let v = 1;
+    const began: number[] = [];
+    const open: Array<() => void> = [];
+    const collection = {
+      findOne: jest.fn(() => {
+        const seen = v;
+        began.push(seen);
+        return new Promise((resolve) =>
+          open.push(() => resolve({ _id: 't1/employees', tenantId: 't1', epoch: 'e', v: seen })),
+        );
+      }),
+    };
+    const conn = { collection: () => collection } as unknown as Connection;
+    const settle = async () => {
+      open.shift()!();
+      await new Promise((r) => setImmediate(r));
+    };
+    return { conn, began, settle, write: () => (v += 2) };
+  }
+
+  it('a reader arriving while a read is in flight waits for the next read; later arrivals join that one', async () => {
+    const store = gatedStore();
+    const versions = new CollectionVersions(store.conn);
+    const first = versions.state('t1', 'employees');
+    store.write(); // acknowledged before the next two readers ask
+    const second = versions.state('t1', 'employees');
+    const third = versions.state('t1', 'employees');
+    expect(store.began).toEqual([1]); // one read in flight, begun before the write
+    await store.settle();
+    expect((await first).version).toBe(1);
+    expect(store.began).toEqual([1, 3]); // one read for both waiting readers, begun after the write
+    await store.settle();
+    expect((await second).version).toBe(3);
+    expect((await third).version).toBe(3);
+  });
+
+  it('a reader after the reads ended starts a read of its own', async () => {
+    const store = gatedStore();
+    const versions = new CollectionVersions(store.conn);
+    const first = versions.state('t1', 'employees');
+    await store.settle();
+    await first;
+    store.write();
+    const later = versions.state('t1', 'employees');
+    await store.settle();
+    expect((await later).version).toBe(3);
+    expect(store.began).toEqual([1, 3]);
+  });
+
+  it('a failed read fails its readers only; the queued read still runs', async () => {
+    let calls = 0;
+    const collection = {
+      findOne: jest.fn(async () => {
+        if (++calls === 1) throw new Error('store away');
+        return { _id: 't1/employees', tenantId: 't1', epoch: 'e', v: 7 };
+      }),
+    };
+    const versions = new CollectionVersions({ collection: () => collection } as unknown as Connection);
+    const failed = versions.state('t1', 'employees');
+    const queued = versions.state('t1', 'employees');
+    await expect(failed).rejects.toThrow('store away');
+    expect((await queued).version).toBe(7);
+  });
+});

@@ -61,9 +61,53 @@ export class CollectionVersions {
     return `${tenantId}/${collection}`;
   }
 
+  /** Version reads in flight and the one queued after each, by counter document (0179). */
+  private readonly flights = new Map<
+    string,
+    { current: Promise<CollectionState> | null; next: Promise<CollectionState> | null }
+  >();
+
+  /**
+   * The counter's state, from a point read that began after this call (docs/decisions/0179): concurrent
+   * callers share reads. A read already in flight may have begun before a write this caller saw end, so
+   * a caller arriving during it waits for the next read, which starts when that one ends and serves every
+   * caller that arrived meanwhile. Under load a read serves many requests; none is answered from a read
+   * older than the request.
+   */
+  state(tenantId: string, collection: string): Promise<CollectionState> {
+    const key = CollectionVersions.key(tenantId, collection);
+    let flight = this.flights.get(key);
+    if (!flight) this.flights.set(key, (flight = { current: null, next: null }));
+    const inFlight = flight.current;
+    if (!inFlight) return this.startRead(tenantId, key, flight);
+    const f = flight;
+    f.next ??= inFlight
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        f.next = null;
+        return this.startRead(tenantId, key, f);
+      });
+    return f.next;
+  }
+
+  private startRead(
+    tenantId: string,
+    key: string,
+    flight: { current: Promise<CollectionState> | null; next: Promise<CollectionState> | null },
+  ): Promise<CollectionState> {
+    const read: Promise<CollectionState> = this.readState(tenantId, key).finally(() => {
+      if (flight.current === read) flight.current = null;
+      if (!flight.current && !flight.next && this.flights.get(key) === flight) this.flights.delete(key);
+    });
+    flight.current = read;
+    return read;
+  }
+
   /** One point read of the counter document. */
-  async state(tenantId: string, collection: string): Promise<CollectionState> {
-    const _id = CollectionVersions.key(tenantId, collection);
+  private async readState(tenantId: string, _id: string): Promise<CollectionState> {
     const doc = await this.docs.findOne({ _id, tenantId });
     if (!doc) return { epoch: 'none', version: 0, settled: true, pending: 0 };
     const pending = Object.entries(doc.pending ?? {});

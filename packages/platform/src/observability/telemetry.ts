@@ -3,6 +3,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
 import { Resource } from '@opentelemetry/resources';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
@@ -32,6 +33,8 @@ export function startTelemetry(serviceName: string): void {
           String((req.headers as Record<string, unknown> | undefined)?.['user-agent'] ?? '') === WEBHOOK_USER_AGENT,
       }),
       new ExpressInstrumentation(),
+      // The gateway's upstream pool (undici, 0178): its client spans and the trace context to the services.
+      new UndiciInstrumentation(),
       new MongoDBInstrumentation(),
       new AmqplibInstrumentation(),
     ],

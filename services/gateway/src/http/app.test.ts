@@ -1,14 +1,12 @@
-import type { Request } from 'express';
-import { presentedKey } from './app';
+import type { IncomingHttpHeaders } from 'node:http';
+import { presentedKey } from './api-hop';
 
 const KEY = 'tek_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
 const OTHER = 'tek_ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvutsrqponmlkj';
 
-/** A fake request whose header() is case-insensitive, like Express's. */
-function req(headers: Record<string, string>): Request {
-  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-  return { header: (name: string) => lower[name.toLowerCase()] } as unknown as Request;
-}
+/** The headers as Node hands them over: names in lower case. */
+const req = (headers: Record<string, string>): IncomingHttpHeaders =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 
 describe('presentedKey', () => {
   it.each<[string, Record<string, string>]>([

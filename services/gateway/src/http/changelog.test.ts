@@ -135,8 +135,8 @@ describe('deprecation headers, derived from the contract once (RFC 9745)', () =>
 
   it('a Link the service sent is kept beside the gateway’s', () => {
     expect(
-      withAddedHeaders({ link: '</a>; rel="next"', 'content-type': 'x' }, { link: '</b>', deprecation: '@1' }),
-    ).toEqual({ link: '</a>; rel="next", </b>', deprecation: '@1', 'content-type': 'x' });
-    expect(withAddedHeaders({ a: '1' }, undefined)).toEqual({ a: '1' });
+      withAddedHeaders(['link', '</a>; rel="next"', 'content-type', 'x'], { link: '</b>', deprecation: '@1' }),
+    ).toEqual(['content-type', 'x', 'link', '</a>; rel="next", </b>', 'deprecation', '@1']);
+    expect(withAddedHeaders(['a', '1'], undefined)).toEqual(['a', '1']);
   });
 });

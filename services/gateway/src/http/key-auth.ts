@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { AppError } from '@travel/platform';
 import type { KeyCheck } from '../app/key-check';
 
@@ -6,7 +6,7 @@ import type { KeyCheck } from '../app/key-check';
  * The caller an API key stands for, or the documented refusal: one answer for a partner's call and for the
  * console's sign-in, so both refuse a key the same way (401, 429 with Retry-After, 503 when the check fails).
  */
-export async function callerOfKey(keys: KeyCheck, key: string, client: string, res: Response) {
+export async function callerOfKey(keys: KeyCheck, key: string, client: string, res: ServerResponse) {
   let checked;
   try {
     checked = await keys.check(key, client);

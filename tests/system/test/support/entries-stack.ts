@@ -4,7 +4,7 @@ import type { Market, RunningService } from '@travel/platform';
 import { start as startEmployees } from '@travel/employees/src/service';
 import { start as startEntries } from '@travel/entries/src/service';
 import { start as startFleet } from '@travel/fleet/src/service';
-import { startGateway } from '@travel/gateway/src/service';
+import { start as startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { start as startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { createTestEnv, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';

@@ -4,7 +4,7 @@ import type { Market } from '@travel/platform';
 import { start as startEmployees } from '@travel/employees/src/service';
 import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { start as startFleet } from '@travel/fleet/src/service';
-import { startGateway } from '@travel/gateway/src/service';
+import { start as startGateway } from '@travel/gateway/src/service';
 import { ApiClient, createTestEnv, SmtpSink, type TestEnv } from '@travel/testkit';
 import { tenantMaker } from './stack-parts';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Market, RunningService } from '@travel/platform';
 import { start as startEmployees } from '@travel/employees/src/service';
 import { start as startEntries } from '@travel/entries/src/service';
-import { startGateway } from '@travel/gateway/src/service';
+import { start as startGateway } from '@travel/gateway/src/service';
 import { start as startPayouts, type PayoutsStartOptions } from '@travel/payouts/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { start as startDispatcher } from '@travel/webhook-dispatcher/src/service';

@@ -4,7 +4,7 @@ import type { Market, RunningService } from '@travel/platform';
 import { start as startEmployees } from '@travel/employees/src/service';
 import { type CreatedTenant } from '@travel/employees/src/app/tenants';
 import { start as startEntries } from '@travel/entries/src/service';
-import { startGateway } from '@travel/gateway/src/service';
+import { start as startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { ApiClient, createTestEnv, repoRoot, type TestEnv } from '@travel/testkit';
 import { tenantMaker } from './stack-parts';

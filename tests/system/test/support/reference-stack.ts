@@ -3,7 +3,7 @@ import type { RunningService } from '@travel/platform';
 import type { Market } from '@travel/platform';
 import { start as startEmployees } from '@travel/employees/src/service';
 import { type CreatedTenant } from '@travel/employees/src/app/tenants';
-import { startGateway } from '@travel/gateway/src/service';
+import { start as startGateway } from '@travel/gateway/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { ApiClient, createTestEnv, type TestEnv } from '@travel/testkit';
 import { tenantMaker } from './stack-parts';

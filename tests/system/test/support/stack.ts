@@ -1,7 +1,7 @@
 import { urlEnv } from '@travel/contracts';
 import type { RunningService, StartOptions } from '@travel/platform';
 import { start as startEmployees } from '@travel/employees/src/service';
-import { startGateway } from '@travel/gateway/src/service';
+import { start as startGateway } from '@travel/gateway/src/service';
 import { start as startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { createTestEnv, HttpsReceiver, type TestEnv } from '@travel/testkit';
 import type { Market } from '@travel/platform';

@@ -1,7 +1,10 @@
+import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import { AppError } from '@travel/platform';
 import { changesState, cookieValue, CSRF_HEADER, foreignOriginReason, withoutCookie } from './csrf';
-import { SESSION_COOKIE, sameToken, type ConsoleSession, type SessionSeal } from './session';
+import { SESSION_COOKIE, sameToken, type ConsoleSession, type SessionSeal } from '../../domain/console-session';
+
+const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** Whether the browser reached the gateway over HTTPS (itself, or the trusted proxy in front of it). */
 export function overHttps(req: Request, trustedProxyHops: number): boolean {
@@ -22,7 +25,7 @@ export class ConsoleSessions {
   ) {}
 
   /** The session of the request's cookie, or null (none, altered, expired). */
-  sessionOf(req: Request): ConsoleSession | null {
+  sessionOf(req: IncomingMessage): ConsoleSession | null {
     return this.seal.open(cookieValue(req.headers.cookie, SESSION_COOKIE));
   }
 
@@ -31,22 +34,22 @@ export class ConsoleSessions {
    * undefined without one. A state-changing request must come from a page of this origin and carry the
    * session's CSRF token: 403 otherwise.
    */
-  keyOf(req: Request): string | undefined {
+  keyOf(req: IncomingMessage): string | undefined {
     const raw = cookieValue(req.headers.cookie, SESSION_COOKIE);
     if (raw === undefined) return undefined;
     const session = this.seal.open(raw);
     if (!session) throw new AppError('UNAUTHORIZED', 'The console session has ended; sign in again.');
-    if (changesState(req.method)) {
+    if (changesState(req.method ?? 'GET')) {
       const foreign = foreignOriginReason(req.headers);
       if (foreign) throw new AppError('FORBIDDEN', `Refused as a cross-site request: ${foreign}.`);
-      if (!sameToken(req.header(CSRF_HEADER), session.csrfToken))
+      if (!sameToken(firstOf(req.headers[CSRF_HEADER]), session.csrfToken))
         throw new AppError('FORBIDDEN', `A change made with the console session needs its ${CSRF_HEADER} header.`);
     }
     return session.apiKey;
   }
 
   /** The session cookie and the CSRF token never go further than the gateway. */
-  strip(req: Request): void {
+  strip(req: IncomingMessage): void {
     const rest = withoutCookie(req.headers.cookie, SESSION_COOKIE);
     if (rest === undefined) delete req.headers.cookie;
     else req.headers.cookie = rest;

@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { openApiDocument } from '@travel/contracts';
 import { AppError, apiRouter } from '@travel/platform';
-import type { KeyCheck } from '../app/key-check';
-import { callerOfKey } from '../http/key-auth';
+import type { KeyCheck } from '../../app/key-check';
+import { callerOfKey } from '../key-auth';
 import { ConsoleSessions } from './cookie-auth';
 import { foreignOriginReason } from './csrf';
 

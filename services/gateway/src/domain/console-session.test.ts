@@ -1,5 +1,5 @@
 import { generateSigningKey, privateKeyFromText } from '@travel/platform';
-import { SESSION_LIFETIME_MS, SessionSeal, sameToken } from './session';
+import { SESSION_LIFETIME_MS, SessionSeal, sameToken } from './console-session';
 
 const KEY = 'tek_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
 const signingKey = () => privateKeyFromText(generateSigningKey().privateKey);

@@ -2,12 +2,12 @@
 // what reaches it. The cookie stands for its key on /api/v1; changes need the CSRF token from this origin.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, generateSigningKey, Metrics, privateKeyFromText } from '@travel/platform';
-import { RateLimiter } from '../domain/rate-limit';
-import { UPSTREAMS, type Upstream } from '../domain/routes';
-import { createGatewayApp } from '../http/app';
-import type { KeyResolver, ResolvedCaller } from '../infra/key-resolver';
-import { SessionSeal } from './session';
+import { createLogger, generateSigningKey, listen, Metrics, privateKeyFromText } from '@travel/platform';
+import { RateLimiter } from '../../domain/rate-limit';
+import { UPSTREAMS, type Upstream } from '../../domain/routes';
+import { createGatewayApp } from '../app';
+import type { KeyResolver, ResolvedCaller } from '../../infra/key-resolver';
+import { SessionSeal } from '../../domain/console-session';
 
 const KEY = 'tek_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
 const caller = { tenantId: 't1', apiKeyId: 'k1', employeeId: 'e1', permissions: [] } as unknown as ResolvedCaller;
@@ -40,9 +40,7 @@ describe('the console session at the gateway', () => {
       trustedProxyHops,
       consoleSeal: new SessionSeal(signingKey, 60_000, () => now),
     });
-    return new Promise((resolve) => {
-      const server = app.listen(0, '127.0.0.1', () => resolve(server));
-    });
+    return listen(app, 0, '127.0.0.1');
   }
 
   beforeAll(async () => {
