@@ -224,7 +224,12 @@ VEHICLE_RULES = [
     # The technical certificate's consumption: at most 2 decimals (0133).
     ("fuelConsumption", PRECISION),
 ]
-CUSTOM_DEADLINE = [("title", r"^is required for a Custom deadline$")]
+# A Custom deadline needs its title; a reminder goes to at most 20 distinct employees (the contract says so
+# in words: repeats of one id count once, which `maxItems` cannot say).
+CUSTOM_DEADLINE = [
+    ("title", r"^is required for a Custom deadline$"),
+    ("remindEmployeeIds", r"^at most 20 distinct employees$"),
+]
 ITINERARY = [r"last stop must be after the first|must not be before an earlier stop|at least two stops|" + PER_DIEM_RULES]
 # An upload needs a file: a part named `files` that carries a filename (RFC 7578 4.2); a bare field of that
 # name (what a generator sends for `format: binary`) is not a file.
