@@ -1,6 +1,6 @@
 // Searching and paging the official lists as the reference endpoints answer them.
 import { CROATIAN_MUNICIPALITIES, SLOVENIAN_MUNICIPALITIES } from '@travel/places';
-import { foldText, pageOf } from './municipalities';
+import { pageOf } from './municipalities';
 
 describe('pageOf', () => {
   it('pages the list and counts every match', () => {
@@ -13,6 +13,16 @@ describe('pageOf', () => {
       '604',
     ]);
     expect(pageOf(SLOVENIAN_MUNICIPALITIES, '061', { page: 1, pageSize: 20 }).items[0]!.name).toBe('Ljubljana');
-    expect(foldText('Đurđenovac')).toBe('durdenovac');
+    expect(pageOf(CROATIAN_MUNICIPALITIES, 'durdenovac', { page: 1, pageSize: 20 }).items.map((m) => m.name)).toEqual([
+      'ĐURĐENOVAC',
+    ]);
+    // A hyphenated name is found by its words, with or without the hyphen; `bale valle` finds `BALE - VALLE`.
+    for (const q of ['ivanic grad', 'Ivanić-Grad'])
+      expect(pageOf(CROATIAN_MUNICIPALITIES, q, { page: 1, pageSize: 20 }).items.map((m) => m.name)).toEqual([
+        'IVANIĆ-GRAD',
+      ]);
+    expect(pageOf(CROATIAN_MUNICIPALITIES, 'bale valle', { page: 1, pageSize: 20 }).items.map((m) => m.code)).toEqual([
+      '51',
+    ]);
   });
 });
