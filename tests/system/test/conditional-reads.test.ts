@@ -4,7 +4,12 @@
 // a copy with `updatedSince` and `nextCursor`; a cursor that is not the query's own is 400.
 import type { ApiClient } from '@travel/testkit';
 import { employee, limitedCaller, unique } from '@travel/employees/test/support/org-fixtures';
-import { etagOf, expectBadCursorsRefused, expectNoStaleNotModified } from './support/conditional-checks';
+import {
+  etagOf,
+  expectBadCursorsRefused,
+  expectNoStaleNotModified,
+  RACING_READERS_ENV,
+} from './support/conditional-checks';
 import { startE2eStack, type E2eStack } from './support/stack';
 
 describe('conditional reads and delta sync', () => {
@@ -12,9 +17,7 @@ describe('conditional reads and delta sync', () => {
   let owner: ApiClient;
 
   beforeAll(async () => {
-    // Readers racing writers send hundreds of requests a second with one key: the key's rate limit is not
-    // what is tested here.
-    stack = await startE2eStack('conditional-reads', { RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_BURST: '1000000' });
+    stack = await startE2eStack('conditional-reads', RACING_READERS_ENV);
     owner = (await stack.tenant('HR')).api;
   });
   afterAll(async () => {

@@ -11,6 +11,7 @@ import {
   expectChangedAfter,
   expectNoStaleNotModified,
   expectNotModifiedWhileUnchanged,
+  RACING_READERS_ENV,
 } from './support/conditional-checks';
 
 const fuel = (date = '2026-10-12') => ({ date, kind: 'Fuel', amount: 84.37, currency: 'EUR', odometerKm: 48210 });
@@ -24,11 +25,7 @@ describe('fleet: conditional reads and delta sync', () => {
   let stack: FleetStack;
 
   beforeAll(async () => {
-    // Readers racing a writer send hundreds of requests a second with one key: not the rate limit's test.
-    stack = await startFleetStack('fleet-conditional', {
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      RATE_LIMIT_BURST: '1000000',
-    });
+    stack = await startFleetStack('fleet-conditional', RACING_READERS_ENV);
   });
   afterAll(async () => {
     await stack?.stop();

@@ -13,17 +13,14 @@ import {
   expectChangedAfter,
   expectNoStaleNotModified,
   expectNotModifiedWhileUnchanged,
+  RACING_READERS_ENV,
 } from './support/conditional-checks';
 
 describe('payouts: conditional reads and delta sync', () => {
   let stack: PayoutsStack;
 
   beforeAll(async () => {
-    // Readers racing a writer send hundreds of requests a second with one key: not the rate limit's test.
-    stack = await startPayoutsStack('payouts-conditional', {
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      RATE_LIMIT_BURST: '1000000',
-    });
+    stack = await startPayoutsStack('payouts-conditional', RACING_READERS_ENV);
   });
   afterAll(async () => {
     await stack?.stop();

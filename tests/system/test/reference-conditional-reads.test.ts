@@ -7,6 +7,7 @@ import {
   expectChangedAfter,
   expectNoStaleNotModified,
   expectNotModifiedWhileUnchanged,
+  RACING_READERS_ENV,
 } from './support/conditional-checks';
 
 /** Countries to enable, none of them a test market's own. */
@@ -16,11 +17,7 @@ describe('reference data: conditional reads', () => {
   let stack: EntriesStack;
 
   beforeAll(async () => {
-    // Readers racing a writer send hundreds of requests a second with one key: not the rate limit's test.
-    stack = await startEntriesStack('reference-conditional', {
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      RATE_LIMIT_BURST: '1000000',
-    });
+    stack = await startEntriesStack('reference-conditional', RACING_READERS_ENV);
   });
   afterAll(async () => {
     await stack?.stop();
