@@ -2,7 +2,7 @@
 // migration job), so it works before or while the stack runs; events it raises wait in the outbox
 // until the employees service's relay publishes them.
 import { connectMongo, ensureIndexes } from '@travel/platform';
-import { isMarket, MARKETS } from './domain/company';
+import { isMarket, MARKETS } from '@travel/regulations';
 import { createTenant } from './app/tenants';
 import { employeesRepositories } from './infra/repositories';
 

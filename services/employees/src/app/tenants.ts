@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseTenantId, raiseEvent, type Market } from '@travel/platform';
 import { issueApiKey } from '../domain/api-key';
-import { defaultEnabled } from '@travel/regulations';
-import { BASE_CURRENCY } from '../domain/company';
+import { BASE_CURRENCY, defaultEnabled } from '@travel/regulations';
 import { ownerPermissions } from '../domain/permissions';
 import { emailKeyOf, toEmployeeWebhookDto, type Employee } from '../domain/employee';
 import type { EmployeesRepositories } from '../infra/repositories';

@@ -1,7 +1,5 @@
 import type { Market } from '@travel/platform';
 
-export { BASE_CURRENCY, isMarket, MARKETS } from '@travel/regulations';
-
 export interface Company {
   _id: string;
   tenantId: string;
