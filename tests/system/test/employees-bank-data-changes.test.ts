@@ -107,7 +107,8 @@ describe('changes of bank data', () => {
       .Employee.findOne({ _id: created.id, tenantId })
       .lean();
     expect(stored!.bankDataChanges).toHaveLength(3);
-    expect(JSON.stringify(stored!.bankDataChanges)).not.toMatch(/5399\d|192000145399|1234567899/);
+    // Whole numbers only: random ids (uuids, event ids) may well contain "5399" by chance.
+    expect(JSON.stringify(stored!.bankDataChanges)).not.toMatch(/192000145399|0000001234567899/);
 
     // Webhook payloads carry neither the bank data nor its changes (three employee.updated among them).
     const bodies = await eventually(async () => {
@@ -115,7 +116,7 @@ describe('changes of bank data', () => {
       return got.filter((b) => b.includes('employee.updated')).length >= 3 ? got : undefined;
     });
     for (const body of bodies) {
-      expect(body).not.toMatch(/bankDataChanges|bankAccount|"bic"|CZ…|5399|7899/);
+      expect(body).not.toMatch(/bankDataChanges|bankAccount|"bic"|…|KOMBCZPP|192000145399|0000001234567899/);
     }
   });
 });
