@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { Connection } from 'mongoose';
 import type { BaseConfig } from './config';
-import { closeServer, createHttpApp, createOpsApp, listenApiAndOps, type ReadinessCheck } from './http/app';
+import { closeServer, createHttpListener, createOpsApp, listenApiAndOps, type ReadinessCheck } from './http/app';
+import type { ConditionalGets } from './http/conditional-read';
 import { SERVER_KEEP_ALIVE_MS } from './http/keep-alive';
 import { createLogger, type Logger } from './logger';
 import { AmqpClient } from './messaging/amqp-client';
@@ -24,6 +25,8 @@ export interface ServiceDeps {
 
 export interface ServiceParts {
   api?: Router;
+  /** The conditional GETs `api` answers with: the GETs they answered before skip the router (0182). */
+  reads?: ConditionalGets;
   internal?: Router;
   /** Resource prefixes owned but not built yet (501 NOT_IMPLEMENTED). */
   notImplemented?: string[];
@@ -98,10 +101,11 @@ export async function startService(
   }
 
   let backgroundStarted = false;
-  const app = createHttpApp({
+  const app = createHttpListener({
     logger,
     metrics,
     api: parts.api,
+    reads: parts.reads,
     internal: parts.internal,
     notImplemented: parts.notImplemented,
     upload: parts.upload,

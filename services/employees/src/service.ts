@@ -1,4 +1,4 @@
-import { parseConfig, startService, type StartOptions } from '@travel/platform';
+import { ConditionalGets, parseConfig, startService, type StartOptions } from '@travel/platform';
 import { ApiKeysApp } from './app/api-keys';
 import { EmployeesApp } from './app/employees';
 import { CostCentersApp, DepartmentsApp } from './app/org';
@@ -18,8 +18,11 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     config,
     ({ mongo }) => {
       const repos = employeesRepositories(mongo);
+      // Every GET answers from the collections' versions (0155, 0157); one it answered before, before express (0182).
+      const reads = new ConditionalGets(repos.versions);
       const api = publicRoutes({
         repos,
+        reads,
         employees: new EmployeesApp(repos),
         departments: new DepartmentsApp(repos),
         costCenters: new CostCentersApp(repos),
@@ -27,6 +30,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       });
       return {
         api,
+        reads,
         internal: internalRoutes(repos),
         outboxCollections: [EMPLOYEES_COLLECTION],
         // Runs before the indexes are created: the unique e-mail index needs every document's emailKey.

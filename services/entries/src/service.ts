@@ -92,6 +92,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       api.use(exportRoutes(new ExportsApp(repos), journal, reads));
       return {
         api,
+        reads,
         // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).
         internal: internalPayoutRoutes(new PayoutMarks(repos)),
         // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.

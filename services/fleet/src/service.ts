@@ -39,14 +39,16 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       let stopReminders = () => {};
       let orphanSweep: { stop(): void } | undefined;
       const usage = new UsageApp(repos, logger);
+      // Every public GET answers from the collections' versions (docs/decisions/0155, 0159, 0182).
+      const reads = new ConditionalGets(repos.versions);
       return {
+        reads,
         api: publicRoutes({
           vehicles,
           costs: new CostsApp(repos, vehicles),
           documents: new DocumentsApp(repos, vehicles),
           deadlines: new DeadlinesApp(repos, vehicles, employees),
-          // Every public GET answers from the collections' versions (docs/decisions/0155, 0159).
-          reads: new ConditionalGets(repos.versions),
+          reads,
           collections: repos,
         }),
         internal: internalRoutes(usage),

@@ -42,9 +42,11 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
           .catch((err) => logger.warn({ err: (err as Error).message }, 'payout recovery pass failed'));
         return running;
       };
+      // Every public GET answers from the collections' versions (docs/decisions/0155, 0159, 0182).
+      const reads = new ConditionalGets(repos.versions);
       return {
-        // Every public GET answers from the collections' versions (docs/decisions/0155, 0159).
-        api: publicRoutes({ ready, batches, reads: new ConditionalGets(repos.versions), collections: repos }),
+        api: publicRoutes({ ready, batches, reads, collections: repos }),
+        reads,
         migrate: () => repos.stampEdits(),
         start: async () => {
           await startEntryChangedConsumer({ client: amqp, mongo, logger, metrics, ready });

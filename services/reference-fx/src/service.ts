@@ -47,6 +47,7 @@ export const start = (env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       internal.use(perDiemPolicyInternalRoutes(policies));
       return {
         api,
+        reads,
         internal,
         outboxCollections: [ALLOW_LISTS_COLLECTION, PER_DIEM_POLICIES_COLLECTION],
         migrate: fx.seed,

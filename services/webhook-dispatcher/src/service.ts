@@ -130,14 +130,10 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
         this.set(await repos.countInactiveSubscriptions());
       });
 
+      const reads = new ConditionalGets(repos.versions);
       return {
-        api: publicRoutes(
-          subscriptions,
-          deliveries,
-          recovery,
-          new ConditionalGets(repos.versions),
-          repos.subscriptions,
-        ),
+        api: publicRoutes(subscriptions, deliveries, recovery, reads, repos.subscriptions),
+        reads,
         migrate: async () => {
           await repos.migrate(logger);
         },

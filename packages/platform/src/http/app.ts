@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import express, {
   type Express,
   type NextFunction,
@@ -9,14 +9,15 @@ import express, {
 } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { openApiDocument } from '@travel/contracts';
-import type { ContextTrust } from '../context';
+import { CONTEXT_HEADER, ContextVerifier, REQUEST_ID_HEADER, type ContextTrust } from '../context';
 import { AppError } from '../errors';
 import { ContractRoutes, ignoreReadOnlyFields } from './contract';
 import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
+import { PRIVATE_ANSWER_HEADERS, type ConditionalGets, type RememberedAnswer } from './conditional-read';
 import { errorHandler, notFoundHandler } from './error-handler';
 import { requireCanonicalPath } from './path-guard';
-import { requestId, requireInternalContext } from './request-context';
+import { requestId, requestIdOf, requireInternalContext } from './request-context';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -33,6 +34,8 @@ export interface HttpAppOptions extends BaseAppOptions {
   notImplemented?: string[];
   /** Whose internal contexts this service accepts; requests without a valid one are refused before anything else. */
   contextTrust: ContextTrust;
+  /** The conditional GETs of `api`: a GET they answered before is answered again before express (0182). */
+  reads?: ConditionalGets;
 }
 
 /** One answered request in the RED metrics and the request log: the observer below and the gateway's API hop. */
@@ -192,6 +195,54 @@ export function finishApp(app: Express, logger: Logger): Express {
   // Reached only when response validation refused the error body the handler above sent: a 500.
   app.use(errorHandler(logger));
   return app;
+}
+
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
+/**
+ * GETs answered from what was remembered, before express (docs/decisions/0182): a partner's GET with the
+ * same URL and view as one that reached its handler's conditional answer before gets that answer's 304
+ * or remembered body, with the same headers, metrics and log line, and no router, validator or handler.
+ * The caller's context is verified as on the whole path; anything else goes to `app`.
+ */
+function rememberedFirst(app: Express, reads: ConditionalGets, options: HttpAppOptions): RequestListener {
+  const verifier = new ContextVerifier(options.contextTrust);
+  const send = (req: IncomingMessage, res: ServerResponse, started: bigint, answer: RememberedAnswer) => {
+    const requestId = requestIdOf(req.headers);
+    const headers = { [REQUEST_ID_HEADER]: requestId, ...PRIVATE_ANSWER_HEADERS, etag: answer.tag };
+    const status = answer.body === undefined ? 304 : 200;
+    if (answer.body === undefined) res.writeHead(304, headers).end();
+    else
+      res
+        .writeHead(200, {
+          ...headers,
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(answer.body),
+        })
+        .end(answer.body);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    recordRequest(options.metrics, options.logger, { requestId, method: 'GET', route: answer.route, status, seconds });
+  };
+  return (req, res) => {
+    if (req.method !== 'GET' || hasBody(req) || !req.url!.startsWith('/api/v1/')) return app(req, res);
+    const started = process.hrtime.bigint();
+    const token = req.headers[CONTEXT_HEADER];
+    const caller = verifier.verify(typeof token === 'string' ? token : undefined);
+    const remembered = caller?.kind === 'caller' && reads.remembered(caller, req.url!, req.headers['if-none-match']);
+    if (!remembered) return app(req, res);
+    remembered.then(
+      (answer) => (answer ? send(req, res, started, answer) : app(req, res)),
+      () => app(req, res), // the versions unreadable: the whole path answers (and says why)
+    );
+  };
+}
+
+/** A service's listener: the remembered GETs first (with `reads`), then the app. */
+export function createHttpListener(options: HttpAppOptions): RequestListener {
+  const app = createHttpApp(options);
+  return options.reads ? rememberedFirst(app, options.reads, options) : app;
 }
 
 /** A service's app: the base, internal routes, and the public API validated against the contract. */

@@ -65,11 +65,28 @@ export function noneMatch(header: string | undefined, tag: string): boolean {
  * An answer for this key only, revalidated before reuse: a shared cache never serves one key's answer to
  * another, clients ask again with If-None-Match.
  */
+export const PRIVATE_ANSWER_HEADERS = { vary: 'Authorization, X-Api-Key', 'cache-control': 'private, no-cache' };
+
 function privateAnswer(res: Response): void {
-  res.vary('Authorization');
-  res.vary('X-Api-Key');
-  res.set('Cache-Control', 'private, no-cache');
+  res.set('Vary', PRIVATE_ANSWER_HEADERS.vary);
+  res.set('Cache-Control', PRIVATE_ANSWER_HEADERS['cache-control']);
 }
+
+/** What a GET that reached `answer` read, so that the same GET again needs no router (0182). */
+interface RememberedRead {
+  collections: readonly string[];
+  /** The route template, for the RED metrics and the request log. */
+  route: string;
+}
+
+/** A remembered answer: 304 when `body` is undefined. */
+export interface RememberedAnswer {
+  route: string;
+  tag: string;
+  body?: string;
+}
+
+const readKey = (tenantId: string, url: string, view: string) => `${tenantId}|${url}|${view}`;
 
 /**
  * A read of data that is not versioned (0159): the ETag is a hash of the body, so the data is read, but an
@@ -101,12 +118,52 @@ export class ChangesWithTime {
 export class ConditionalReads {
   private readonly cache: BodyCache;
   private readonly producing = new Map<string, Promise<string | ChangesWithTime>>();
+  private readonly reads = new Map<string, RememberedRead>();
+  private readonly maxReads: number;
 
   constructor(
     private readonly versions: CollectionVersions,
-    { totalBytes = 32 * 1024 * 1024, maxBytes = 256 * 1024 } = {},
+    { totalBytes = 32 * 1024 * 1024, maxBytes = 256 * 1024, maxReads = 20_000 } = {},
   ) {
     this.cache = new BodyCache(totalBytes, maxBytes);
+    this.maxReads = maxReads;
+  }
+
+  /**
+   * Remembers that this tenant, URL and view reached `answer` for these collections: the request passed
+   * every check before it (the contract, the route's own, which depend on nothing else), so the same GET
+   * again may be answered by `remembered` alone.
+   */
+  private rememberRead(of: ReadOf, url: string, route: string): void {
+    const key = readKey(of.tenantId, url, of.view);
+    if (this.reads.has(key)) return;
+    if (this.reads.size >= this.maxReads) this.reads.delete(this.reads.keys().next().value!);
+    this.reads.set(key, { collections: of.collections, route });
+  }
+
+  /**
+   * The answer `answer` would give this GET without producing anything (docs/decisions/0182): 304 for the
+   * current ETag or the body remembered under it, for a tenant, URL and view that reached `answer` before.
+   * Undefined when only the whole path can answer (never read this way, or no body remembered).
+   */
+  async remembered(
+    tenantId: string,
+    url: string,
+    view: string,
+    ifNoneMatch: string | undefined,
+  ): Promise<RememberedAnswer | undefined> {
+    const read = this.reads.get(readKey(tenantId, url, view));
+    if (!read) return undefined;
+    const states = await Promise.all(read.collections.map((c) => this.versions.state(tenantId, c)));
+    const tag = ConditionalReads.etag({ tenantId, collections: read.collections, view }, url, states);
+    if (noneMatch(ifNoneMatch, tag)) return { route: read.route, tag };
+    const body = this.cache.get(tag);
+    return body === undefined ? undefined : { route: read.route, tag, body };
+  }
+
+  /** Whether `remembered` may know this GET (a map lookup: the rest needs the versions). */
+  knows(tenantId: string, url: string, view: string): boolean {
+    return this.reads.has(readKey(tenantId, url, view));
   }
 
   /**
@@ -149,8 +206,10 @@ export class ConditionalReads {
     const byName = new Map(of.collections.map((c, i) => [c, states[i]!] as const));
     privateAnswer(res);
     const tag = ConditionalReads.etag(of, req.originalUrl, states);
+    const route = req.route?.path === undefined ? undefined : `${req.baseUrl}${String(req.route.path)}`;
     if (noneMatch(req.get('if-none-match'), tag)) {
       res.set('ETag', tag).status(304).end();
+      if (route) this.rememberRead(of, req.originalUrl, route);
       return;
     }
     let body = this.cache.get(tag);
@@ -162,6 +221,7 @@ export class ConditionalReads {
     }
     res.set('ETag', tag);
     res.type('application/json').send(body);
+    if (route) this.rememberRead(of, req.originalUrl, route);
   }
 }
 
@@ -176,6 +236,17 @@ export class ConditionalGets {
 
   constructor(versions: CollectionVersions) {
     this.reads = new ConditionalReads(versions);
+  }
+
+  /** The answer a GET of this caller already read gets without a router (ConditionalReads.remembered). */
+  remembered(
+    caller: { tenantId: string; employeeId: string; permissions: readonly string[] },
+    url: string,
+    ifNoneMatch: string | undefined,
+  ): Promise<RememberedAnswer | undefined> | undefined {
+    const view = callerView(caller);
+    if (!this.reads.knows(caller.tenantId, url, view)) return undefined;
+    return this.reads.remembered(caller.tenantId, url, view, ifNoneMatch);
   }
 
   answer(

@@ -44,6 +44,8 @@ export interface EmployeesContext {
   departments: DepartmentsApp;
   costCenters: CostCentersApp;
   apiKeys: ApiKeysApp;
+  /** Every GET answers conditionally from the collections' versions (0155, 0157). */
+  reads: ConditionalGets;
 }
 
 const id = (req: Request): string => String(req.params.id);
@@ -62,9 +64,7 @@ const flag = (value: unknown): boolean | undefined =>
 
 export function publicRoutes(ctx: EmployeesContext): Router {
   const r = apiRouter();
-  const { employees, departments, costCenters, apiKeys, repos } = ctx;
-  // Every GET answers conditionally from the collections' versions (0155, 0157).
-  const reads = new ConditionalGets(repos.versions);
+  const { employees, departments, costCenters, apiKeys, repos, reads } = ctx;
 
   r.get(
     '/api/v1/employees',
