@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { node } from '@opentelemetry/sdk-node';
-import { bufferedDestination, createLogger, LOG_FLUSH_MS } from './logger';
+import { bufferedDestination, createLogger, LOG_FLUSH_MS, requestLineLogger } from './logger';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -58,6 +58,19 @@ describe('log lines carry the active trace', () => {
     const { lines, stream } = capture();
     createLogger('test', 'info', stream).info({ employee: { email: 'ana@example.com' } }, 'x');
     expect(lines[0]).toMatchObject({ employee: { email: '[redacted]' } });
+  });
+
+  it('request lines: the same service, level and trace fields, one logger per logger; other lines still censored', () => {
+    const { lines, stream } = capture();
+    const logger = createLogger('test', 'warn', stream);
+    expect(requestLineLogger(logger)).toBe(requestLineLogger(logger));
+    requestLineLogger(logger).info({ requestId: 'r1' }, 'request'); // below warn: not written
+    requestLineLogger(logger).warn({ requestId: 'r2', status: 503 }, 'request');
+    logger.warn({ employee: { email: 'ana@example.com' } }, 'x');
+    expect(lines).toEqual([
+      expect.objectContaining({ service: 'test', level: 40, requestId: 'r2', status: 503, msg: 'request' }),
+      expect.objectContaining({ employee: { email: '[redacted]' } }),
+    ]);
   });
 });
 

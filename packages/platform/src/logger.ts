@@ -76,3 +76,19 @@ export function createLogger(
   };
   return pino(options, destination);
 }
+
+const requestLoggers = new WeakMap<Logger, Logger>();
+
+/**
+ * The logger of the request lines (`recordRequest`): `logger` without the redaction. A request line holds
+ * only fields the platform sets (request id, method, route template, status, duration), never a header or
+ * a body, and the redaction's walk over each line cost about 4 µs, more than the rest of the line.
+ */
+export function requestLineLogger(logger: Logger): Logger {
+  let lines = requestLoggers.get(logger);
+  if (!lines) {
+    lines = logger.child({}, { redact: { paths: [] } });
+    requestLoggers.set(logger, lines);
+  }
+  return lines;
+}

@@ -12,7 +12,7 @@ import { openApiDocument } from '@travel/contracts';
 import { CONTEXT_HEADER, ContextVerifier, REQUEST_ID_HEADER, type ContextTrust } from '../context';
 import { AppError } from '../errors';
 import { ContractRoutes, ignoreReadOnlyFields } from './contract';
-import type { Logger } from '../logger';
+import { requestLineLogger, type Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { PRIVATE_ANSWER_HEADERS, type ConditionalGets, type RememberedAnswer } from './conditional-read';
 import { errorHandler, notFoundHandler } from './error-handler';
@@ -47,7 +47,7 @@ export function recordRequest(
   const labels = { method: request.method, route: request.route, status: String(request.status) };
   metrics.httpRequests.inc(labels);
   metrics.httpDuration.observe(labels, request.seconds);
-  logger.info(
+  requestLineLogger(logger).info(
     {
       requestId: request.requestId,
       method: request.method,
