@@ -27,6 +27,20 @@ export interface OutboxRelayOptions {
 /** Fetches per pass and collection before the removals (each of up to `batchSize` new documents). */
 const ROUNDS = 5;
 
+/** The longest wait between failing passes (the broker client's own reconnect backs off to 5 s too). */
+export const RELAY_MAX_BACKOFF_MS = 5_000;
+
+/** The wait after `failedPasses` failing passes in a row: the interval, doubled each time, up to the cap. */
+export const relayDelayAfter = (failedPasses: number, intervalMs: number): number =>
+  failedPasses === 0 ? intervalMs : Math.min(RELAY_MAX_BACKOFF_MS, intervalMs * 2 ** (failedPasses - 1));
+
+/** The publishes of one pass that failed: how many, by reason, and the first event (for the log line). */
+interface PassFailures {
+  count: number;
+  reasons: Record<string, number>;
+  firstEventId?: string;
+}
+
 const tracer = trace.getTracer('outbox-relay');
 
 const eventsOf = (doc: Document): OutboxEvent[] =>
@@ -47,6 +61,9 @@ export class OutboxRelay {
   private running?: Promise<void>;
   private again = false;
   private stopped = true;
+  /** Passes in a row with a failed publish or a failed store read: the next waits longer (0183). */
+  private failedPasses = 0;
+  private passFailures: PassFailures = { count: 0, reasons: {} };
   /** `occurredAt` (epoch ms) of the oldest event left pending by the last pass; undefined: none. */
   private oldestPendingAt?: number;
   private readonly published;
@@ -90,9 +107,14 @@ export class OutboxRelay {
     this.schedule(0);
   }
 
-  /** Runs a pass now (called after a write, so events leave without waiting for the poll). */
+  /**
+   * Runs a pass now (called after a write, so events leave without waiting for the poll). While passes
+   * fail, a write does not cut the wait short unless the broker is connected again: each write of an
+   * outage would otherwise run a pass that fails.
+   */
   nudge(): void {
     if (this.stopped) return;
+    if (this.failedPasses > 0 && !this.options.client.connected) return;
     if (this.running) this.again = true;
     else this.schedule(0);
   }
@@ -107,16 +129,43 @@ export class OutboxRelay {
 
   private async pass(): Promise<void> {
     if (this.running || this.stopped) return;
+    this.passFailures = { count: 0, reasons: {} };
     this.running = this.publishPending()
-      .then(() => undefined)
-      .catch((err) => this.options.logger.warn({ err: (err as Error).message }, 'outbox pass failed'))
+      .then(() => this.passEnded())
+      .catch((err) => this.passEnded(err as Error))
       .finally(() => {
         this.running = undefined;
-        const next = this.again ? 0 : (this.options.intervalMs ?? 500);
+        const next = this.again && this.failedPasses === 0 ? 0 : relayDelayAfter(this.failedPasses, this.interval);
         this.again = false;
         this.schedule(next);
       });
     await this.running;
+  }
+
+  private get interval(): number {
+    return this.options.intervalMs ?? 500;
+  }
+
+  /**
+   * One line per failing pass, not one per event (a broker outage at 10 writes/s made thousands), and a
+   * line when publishing works again; the failures by reason stay in `outbox_publish_failures_total`.
+   */
+  private passEnded(error?: Error): void {
+    const failures = this.passFailures;
+    if (!error && failures.count === 0) {
+      if (this.failedPasses > 0)
+        this.options.logger.info({ failedPasses: this.failedPasses }, 'outbox publishing again');
+      this.failedPasses = 0;
+      return;
+    }
+    this.failedPasses += 1;
+    const retryInMs = relayDelayAfter(this.failedPasses, this.interval);
+    if (error) this.options.logger.warn({ err: error.message, retryInMs }, 'outbox pass failed');
+    else
+      this.options.logger.warn(
+        { failed: failures.count, reasons: failures.reasons, firstEventId: failures.firstEventId, retryInMs },
+        'outbox publishes failed; will retry',
+      );
   }
 
   /** One pass over every collection; returns how many events were published. */
@@ -236,7 +285,11 @@ export class OutboxRelay {
     } catch (err) {
       const reason = err instanceof PublishError ? err.reason : 'error';
       this.failures.inc({ reason });
-      this.options.logger.warn({ eventId: event.id, type: event.type, reason }, 'outbox publish failed; will retry');
+      const failures = this.passFailures;
+      failures.count += 1;
+      failures.reasons[reason] = (failures.reasons[reason] ?? 0) + 1;
+      failures.firstEventId ??= event.id;
+      this.options.logger.debug({ eventId: event.id, type: event.type, reason }, 'outbox publish failed');
       return false;
     }
   }

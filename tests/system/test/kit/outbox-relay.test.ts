@@ -2,6 +2,7 @@
 // by the consumer inbox; unroutable events parked in domain.unroutable.parking without holding up the
 // others (decision 0062); the lag gauge is the age of the oldest event still pending (decision 0063).
 import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
   AmqpClient,
@@ -243,5 +244,68 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
     expect(await relayFor(new Metrics('kit-relay-lag-2')).publishPending()).toBe(1);
     expect(await relay.publishPending()).toBe(0);
     expect(await gauge(metrics, 'outbox_oldest_pending_seconds')).toBe(0);
+  });
+
+  it('a broker outage: one warning a pass, the wait doubling, writes not cutting it short; back, the next write publishes', async () => {
+    let outage = true;
+    const flaky = {
+      publish: (...args: Parameters<AmqpClient['publish']>) =>
+        outage
+          ? Promise.reject(new PublishError('not connected to the broker', 'disconnected'))
+          : client.publish(...args),
+      get connected() {
+        return !outage;
+      },
+    } as unknown as AmqpClient;
+    const lines: { msg: string; time: string; [field: string]: unknown }[] = [];
+    const captured = createLogger(
+      'kit-outage',
+      'info',
+      new Writable({
+        write(chunk, _enc, done) {
+          lines.push(JSON.parse(String(chunk)));
+          done();
+        },
+      }),
+    );
+    const things = conn.db!.collection('outage_things');
+    const events = [1, 2, 3].map((n) => raiseUncheckedEvent('kit', 'outage.created', 't', { n }));
+    for (const event of events)
+      await things.insertOne({ _id: randomUUID() as never, tenantId: 't', ...withOutbox(event) });
+    const relay = new OutboxRelay({
+      client: flaky,
+      collections: [things],
+      logger: captured,
+      metrics: new Metrics('kit-relay-outage'),
+      intervalMs: 40,
+    });
+    const warnings = () => lines.filter((l) => l.msg === 'outbox publishes failed; will retry');
+    relay.start();
+    try {
+      await eventually(async () => warnings().length >= 4);
+      expect(warnings().slice(0, 4)).toEqual(
+        [40, 80, 160, 320].map((retryInMs) =>
+          expect.objectContaining({ failed: 3, reasons: { disconnected: 3 }, firstEventId: events[0]!.id, retryInMs }),
+        ),
+      );
+      // Writes during the outage nudge the relay: no pass before the wait of 320 ms is over.
+      for (let i = 0; i < 20; i++) relay.nudge();
+      await eventually(async () => warnings().length >= 5);
+      const [fourth, fifth] = warnings().slice(3, 5);
+      expect(fifth!.retryInMs).toBe(640);
+      expect(Date.parse(fifth!.time) - Date.parse(fourth!.time)).toBeGreaterThanOrEqual(300);
+      expect(lines.filter((l) => l.msg === 'outbox publish failed')).toEqual([]); // per event: debug only
+
+      // The broker is back: the next write publishes at once, not when the wait is over, and the relay says so.
+      outage = false;
+      relay.nudge();
+      const back = await eventually(async () => lines.find((l) => l.msg === 'outbox publishing again'));
+      const last = warnings().at(-1)!;
+      expect(Date.parse(back.time)).toBeLessThan(Date.parse(last.time) + (last.retryInMs as number));
+      expect(back.failedPasses).toBe(warnings().length);
+      expect(await things.countDocuments({ outboxCount: { $gt: 0 } })).toBe(0);
+    } finally {
+      await relay.stop();
+    }
   });
 });
