@@ -2,7 +2,7 @@
 # Lints, renders and validates the Helm chart charts/travel-expense, offline.
 #
 #  1. installs what it needs, project-local and idempotently:
-#       helm v3.21.4 -> .tools/bin/helm            (go install; Go toolchain required)
+#       helm -> .tools/bin/helm                    (scripts/ensure-helm.sh: go install; Go toolchain required)
 #       a Python venv .tools/chart-venv (pip, PyPI) with
 #         kubernetes-validate                   the Kubernetes JSON schemas, bundled (no download)
 #         cloudcoil-models-prometheus-operator  models generated from the Prometheus Operator CRDs
@@ -31,7 +31,6 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
 CHART="$ROOT/charts/travel-expense"
-HELM_VERSION="v3.21.4"
 # kubernetes-validate 1.37.0 bundles schemas for Kubernetes 1.25 .. 1.37.
 PY_REQUIREMENTS=(kubernetes-validate==1.37.0 cloudcoil-models-prometheus-operator==0.80.1.0 cloudcoil==0.6.0 promql-parser==0.11.0)
 KUBE_NEWEST="1.37.0"      # newest Kubernetes the validator knows
@@ -48,19 +47,7 @@ KUBE_OLDEST="$(sed -n 's/^kubeVersion: *"*>=\([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p' "
 
 # --- tools ---------------------------------------------------------------------------------------------
 mkdir -p "$TOOLS/bin"
-HELM="$TOOLS/bin/helm"
-helm_module_version() { go version -m "$1" 2>/dev/null | awk '$1 == "mod" && $2 == "helm.sh/helm/v3" { print $3 }'; }
-if [ -x "$HELM" ] && [ "$(helm_module_version "$HELM")" = "$HELM_VERSION" ]; then
-  say "helm $HELM_VERSION present"
-else
-  command -v go >/dev/null || fail "Go is required to install helm (go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION)"
-  say "installing helm $HELM_VERSION into .tools/bin (go install, about a minute the first time)"
-  if ! GOBIN="$TOOLS/bin" go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >"$TOOLS/helm-install.log" 2>&1; then
-    tail -30 "$TOOLS/helm-install.log" >&2
-    fail "go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION failed (full log: .tools/helm-install.log)"
-  fi
-  [ "$(helm_module_version "$HELM")" = "$HELM_VERSION" ] || fail "helm install did not produce $HELM_VERSION"
-fi
+HELM="$(bash "$ROOT/scripts/ensure-helm.sh")" || fail "helm is not available"
 
 VENV="$TOOLS/chart-venv"
 PY="$VENV/bin/python"

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { SERVICES as REGISTRY, localUrlOf, serviceEntry, urlEnvOf, type UpstreamName } from '../contracts/src/services';
 import { ensureInfra, repoRoot } from '../packages/testkit/src/infra/infra';
 import { startProcess, type ManagedProcess } from '../packages/testkit/src/infra/processes';
+import { chartAlertRules } from '../packages/testkit/src/infra/alert-rules';
 import { startPrometheus } from '../packages/testkit/src/infra/prometheus';
 import { waitFor } from '../packages/testkit/src/infra/wait';
 import { SmtpSink } from '../packages/testkit/src/smtp-sink';
@@ -53,6 +54,19 @@ function serviceEnv(name: string): Record<string, string> {
 }
 
 /** Readiness is asked on the ops port (OPS_PORT), never on the API's. */
+/**
+ * The chart's alert rules for the local Prometheus (decision 0185), or none when helm cannot be had
+ * (no Go toolchain): the stack then runs without them and says why.
+ */
+function alertRules(): { groups: unknown[] } | undefined {
+  try {
+    return chartAlertRules('local');
+  } catch (err) {
+    say(`alerts:        not loaded (${(err as Error).message.split('\n')[0]})`);
+    return undefined;
+  }
+}
+
 async function ready(opsUrl: string): Promise<boolean> {
   try {
     return (await fetch(`${opsUrl}/readyz`, { signal: AbortSignal.timeout(1000) })).ok;
@@ -179,17 +193,20 @@ async function main(): Promise<void> {
         service: s.name,
         address: `127.0.0.1:${s.opsPort}`,
       }));
+      const rules = alertRules();
       const prometheus = await startPrometheus({
         stateDir: state,
         port: PROMETHEUS_PORT,
         targets,
         namespace: 'local',
         interval: '5s',
+        rules,
       });
       observers.push(prometheus.process);
       say(
         `prometheus:    ${prometheus.url} (scrapes ${targets.length} services every 5s; data in .local/dev/prometheus/)`,
       );
+      if (rules) say(`alerts:        ${prometheus.url}/alerts (the chart's rules, namespace local)`);
     }
 
     say(`gateway:       ${gateway}`);

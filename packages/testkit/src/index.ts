@@ -6,6 +6,7 @@ export * from './infra/infra';
 export * from './processes';
 export * from './events';
 export * from './smtp-sink';
+export * from './infra/alert-rules';
 export * from './infra/prometheus';
 export * from './traces';
 export * from './infra/otel-collector';

@@ -18,6 +18,8 @@ export interface PrometheusOptions {
   namespace: string;
   /** Scrape and rule-evaluation interval, e.g. `5s`. */
   interval: string;
+  /** Alert and recording rules to evaluate (the chart's: `chartAlertRules`), written beside the config. */
+  rules?: { groups: unknown[] };
 }
 
 export interface RunningPrometheus {
@@ -38,9 +40,13 @@ export function prometheusBinary(): string {
  * servicemonitors.yaml): `namespace`, `service` (the short name, on `up` too) and the services' own
  * labels kept (honorLabels), so the chart's alert and dashboard queries read the same series here.
  */
-export function prometheusConfig(opts: Pick<PrometheusOptions, 'targets' | 'namespace' | 'interval'>): object {
+export function prometheusConfig(
+  opts: Pick<PrometheusOptions, 'targets' | 'namespace' | 'interval'>,
+  ruleFiles: string[] = [],
+): object {
   return {
     global: { scrape_interval: opts.interval, evaluation_interval: opts.interval },
+    ...(ruleFiles.length > 0 && { rule_files: ruleFiles }),
     scrape_configs: [
       {
         job_name: 'travel-expense',
@@ -60,8 +66,13 @@ export async function startPrometheus(opts: PrometheusOptions): Promise<RunningP
   const dir = join(opts.stateDir, 'prometheus');
   mkdirSync(dir, { recursive: true });
   const configFile = join(dir, 'prometheus.yml');
+  const ruleFiles: string[] = [];
+  if (opts.rules) {
+    ruleFiles.push(join(dir, 'rules.yml'));
+    writeFileSync(ruleFiles[0]!, JSON.stringify(opts.rules, null, 2));
+  }
   // JSON is YAML: no YAML writer needed.
-  writeFileSync(configFile, JSON.stringify(prometheusConfig(opts), null, 2));
+  writeFileSync(configFile, JSON.stringify(prometheusConfig(opts, ruleFiles), null, 2));
   const url = `http://127.0.0.1:${opts.port}`;
   const proc = startProcess(
     'prometheus',
