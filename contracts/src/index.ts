@@ -6,6 +6,8 @@ export { openApiDocument, openApiPath } from './openapi-document';
 // The one list of webhook event types and of routing keys, every event schema and the events' types
 // (generated from openapi.yaml and contracts/events/internal: docs/events.md).
 export * from '../generated/events';
+// The events raised for a consumer not built yet, kept in `domain.announcements` (decision 0186).
+export * from './announced-events';
 // The registry of services (docs/services.md).
 export * from './services';
 // The form API keys are issued in (employees) and checked in (the gateway).

@@ -1,4 +1,5 @@
 import type { Channel } from 'amqplib';
+import { ANNOUNCED_EVENTS } from '@travel/contracts';
 import { backoffDelays, delayLabel, type RetryPolicy } from './retry';
 
 // The broker topology of the platform as one description: data (`Topology`) built by the functions
@@ -24,6 +25,13 @@ export const UNROUTABLE_POLICY = {
   definition: { 'alternate-exchange': UNROUTABLE_EXCHANGE },
   priority: 0,
 } as const;
+
+/**
+ * Events announced for a consumer not built yet (`ANNOUNCED_EVENTS`, decision 0186) wait here rather than
+ * in the parking of unroutable events, which alerts. Bounded: the oldest go once 10,000 wait.
+ */
+export const ANNOUNCEMENTS_QUEUE = 'domain.announcements';
+export const ANNOUNCEMENTS_MAX = 10_000;
 
 /**
  * One consumer's queue, declared once (in its service's `src/infra/topology.ts`, decision 0177): the
@@ -84,14 +92,26 @@ export function mergeTopologies(...parts: Topology[]): Topology {
   return out;
 }
 
-/** `domain.events`, and its alternate exchange with the parking queue of unroutable events. */
+/**
+ * `domain.events`, its alternate exchange with the parking queue of unroutable events, and the queue of
+ * announced events.
+ */
 export const domainTopology = (): Topology => ({
   exchanges: [
     { name: UNROUTABLE_EXCHANGE, type: 'fanout' },
     { name: DOMAIN_EXCHANGE, type: 'topic' },
   ],
-  queues: [{ name: UNROUTABLE_PARKING_QUEUE, arguments: { ...QUORUM } }],
-  bindings: [{ source: UNROUTABLE_EXCHANGE, queue: UNROUTABLE_PARKING_QUEUE, routingKey: '' }],
+  queues: [
+    { name: UNROUTABLE_PARKING_QUEUE, arguments: { ...QUORUM } },
+    {
+      name: ANNOUNCEMENTS_QUEUE,
+      arguments: { ...QUORUM, 'x-max-length': ANNOUNCEMENTS_MAX, 'x-overflow': 'drop-head' },
+    },
+  ],
+  bindings: [
+    { source: UNROUTABLE_EXCHANGE, queue: UNROUTABLE_PARKING_QUEUE, routingKey: '' },
+    ...ANNOUNCED_EVENTS.map((routingKey) => ({ source: DOMAIN_EXCHANGE, queue: ANNOUNCEMENTS_QUEUE, routingKey })),
+  ],
   policies: [UNROUTABLE_POLICY],
 });
 

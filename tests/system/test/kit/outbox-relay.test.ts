@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
   AmqpClient,
+  ANNOUNCEMENTS_QUEUE,
   DOMAIN_EXCHANGE,
   Inbox,
   Metrics,
@@ -25,6 +26,7 @@ import {
   type OutboxFields,
   type OutboxRelayOptions,
 } from '@travel/platform';
+import { ANNOUNCED_EVENTS } from '@travel/contracts';
 import { createTestEnv, eventually, setPolicy, type TestEnv } from '@travel/testkit';
 
 interface Thing extends OutboxFields {
@@ -167,6 +169,22 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
       key: event.routingKey,
     });
     ch.ack(msg as never);
+    await ch.close();
+  });
+
+  it('an event announced for a consumer not built yet waits in domain.announcements, never in the parking (0186)', async () => {
+    await setPolicy(env.infra, env.vhost, UNROUTABLE_POLICY);
+    const metrics = new Metrics('kit-relay-announced');
+    const event = raiseUncheckedEvent('reference-fx', 'per-diem-policy.updated', 'tenant-1', {});
+    expect(ANNOUNCED_EVENTS).toContain(event.routingKey);
+    await Things.create({ _id: randomUUID(), tenantId: 'tenant-1', name: 'announced', ...withOutbox(event) });
+    const ch = await client.channel();
+    const parkedBefore = (await ch.checkQueue(UNROUTABLE_PARKING_QUEUE)).messageCount;
+    expect(await relayFor(metrics).publishPending()).toBe(1);
+    const announced = await eventually(async () => (await ch.get(ANNOUNCEMENTS_QUEUE, { noAck: true })) || undefined);
+    expect([announced.properties.messageId, announced.fields.routingKey]).toEqual([event.id, event.routingKey]);
+    expect((await ch.checkQueue(UNROUTABLE_PARKING_QUEUE)).messageCount).toBe(parkedBefore);
+    expect(await gauge(metrics, 'outbox_unroutable_parked_by_relay_total')).toBeUndefined();
     await ch.close();
   });
 
