@@ -256,6 +256,39 @@ describe('reference data', () => {
       },
     );
 
+    it('after a PUT of each list the profile shows exactly the new lists, past its old ETag; another tenant’s profile is untouched (0184)', async () => {
+      const a = await stack.tenant('HR');
+      const b = await stack.tenant('HR');
+      const before = await a.api.get('/api/v1/company');
+      const etag = before.headers.get('etag')!;
+      expect((await a.api.get('/api/v1/company', { 'if-none-match': etag })).status).toBe(304);
+      const othersBefore = (await b.api.get('/api/v1/company')).body;
+
+      const countries = await a.api.put('/api/v1/reference/countries', { countryCodes: ['SI', 'AT', 'HR'] });
+      const currencies = await a.api.put('/api/v1/reference/currencies', { currencyCodes: ['USD', 'EUR'] });
+      expect([countries.status, currencies.status]).toEqual([200, 200]);
+      const followed = await eventually(async () => {
+        const company = await a.api.get('/api/v1/company');
+        return company.body.enabledCountries.join() === 'AT,HR,SI' &&
+          company.body.enabledCurrencies.join() === 'EUR,USD'
+          ? company
+          : undefined;
+      });
+      // Exactly the lists the reference endpoints answer, the rest of the profile as it was.
+      expect(followed.body).toEqual({
+        ...before.body,
+        enabledCountries: countries.body.countryCodes,
+        enabledCurrencies: currencies.body.currencyCodes,
+      });
+      expect((await a.api.get('/api/v1/reference/countries')).body.countryCodes).toEqual(['AT', 'HR', 'SI']);
+      const revalidated = await a.api.get('/api/v1/company', { 'if-none-match': etag });
+      expect(revalidated.status).toBe(200);
+      expect(revalidated.body).toEqual(followed.body);
+
+      const other = await b.api.get('/api/v1/company');
+      expect(other.body).toEqual(othersBefore);
+    });
+
     it('a ManageCompanyData caller replaces a list; a GET body is a valid PUT body; another tenant is unaffected', async () => {
       const a = await stack.tenant('CZ');
       const b = await stack.tenant('CZ');
