@@ -9,6 +9,5 @@ import type { EventRoutingKey } from '../generated/events';
  */
 export const ANNOUNCED_EVENTS = [
   'entries.journal-accounts.updated',
-  'reference-fx.allow-list.updated',
   'reference-fx.per-diem-policy.updated',
 ] as const satisfies readonly EventRoutingKey[];

@@ -4,6 +4,7 @@ import { EmployeesApp } from './app/employees';
 import { CostCentersApp, DepartmentsApp } from './app/org';
 import { internalRoutes } from './http/internal';
 import { publicRoutes } from './http/routes';
+import { startAllowListConsumer } from './infra/allow-list-consumer';
 import { EMPLOYEES_COLLECTION, employeesRepositories } from './infra/repositories';
 
 import { configSchema } from './config';
@@ -16,7 +17,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
   const config = readConfig(env);
   return startService(
     config,
-    ({ mongo }) => {
+    ({ mongo, amqp, logger, metrics }) => {
       const repos = employeesRepositories(mongo);
       // Every GET answers from the collections' versions (0155, 0157); one it answered before, before express (0182).
       const reads = new ConditionalGets(repos.versions);
@@ -37,6 +38,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         migrate: async () => {
           await repos.migrate();
         },
+        // The profile's enabled countries and currencies follow reference-fx's allow-lists (0184).
+        start: () => startAllowListConsumer({ client: amqp, mongo, logger, metrics, repos }),
       };
     },
     options,

@@ -1,6 +1,7 @@
 // Reference data through the gateway: the official municipality lists (counts from the issue, samples
 // from the official sources), the statutory rate table per market (figures from
 // ../shared/research/REGULATIONS.md), and the company's allow-lists.
+import { randomUUID } from 'node:crypto';
 import { allBut, limitedCaller } from '@travel/employees/test/support/org-fixtures';
 import { DOMAIN_EXCHANGE } from '@travel/platform';
 import { eventually, type ApiClient } from '@travel/testkit';
@@ -255,6 +256,72 @@ describe('reference data', () => {
         expect(company.body.enabledCurrencies).toEqual(currencies.body.currencyCodes);
       },
     );
+
+    it('after a PUT of each list the profile shows exactly the new lists, past its old ETag; another tenant’s profile is untouched (0184)', async () => {
+      const a = await stack.tenant('HR');
+      const b = await stack.tenant('HR');
+      const before = await a.api.get('/api/v1/company');
+      const etag = before.headers.get('etag')!;
+      expect((await a.api.get('/api/v1/company', { 'if-none-match': etag })).status).toBe(304);
+      const othersBefore = (await b.api.get('/api/v1/company')).body;
+
+      const countries = await a.api.put('/api/v1/reference/countries', { countryCodes: ['SI', 'AT', 'HR'] });
+      const currencies = await a.api.put('/api/v1/reference/currencies', { currencyCodes: ['USD', 'EUR'] });
+      expect([countries.status, currencies.status]).toEqual([200, 200]);
+      const followed = await eventually(async () => {
+        const company = await a.api.get('/api/v1/company');
+        return company.body.enabledCountries.join() === 'AT,HR,SI' &&
+          company.body.enabledCurrencies.join() === 'EUR,USD'
+          ? company
+          : undefined;
+      });
+      // Exactly the lists the reference endpoints answer, the rest of the profile as it was.
+      expect(followed.body).toEqual({
+        ...before.body,
+        enabledCountries: countries.body.countryCodes,
+        enabledCurrencies: currencies.body.currencyCodes,
+      });
+      expect((await a.api.get('/api/v1/reference/countries')).body.countryCodes).toEqual(['AT', 'HR', 'SI']);
+      const revalidated = await a.api.get('/api/v1/company', { 'if-none-match': etag });
+      expect(revalidated.status).toBe(200);
+      expect(revalidated.body).toEqual(followed.body);
+
+      const other = await b.api.get('/api/v1/company');
+      expect(other.body).toEqual(othersBefore);
+    });
+
+    it('an older allow-list event handled after a newer one changes nothing; one for no company is acknowledged (0184)', async () => {
+      const t = await stack.tenant('SK');
+      await t.api.put('/api/v1/reference/countries', { countryCodes: ['SK', 'CZ'] });
+      await eventually(async () => (await t.api.get('/api/v1/company')).body.enabledCountries.join() === 'CZ,SK');
+
+      const event = (tenantId: string, occurredAt: Date) => ({
+        id: randomUUID(),
+        type: 'allow-list.updated',
+        tenantId,
+        occurredAt: occurredAt.toISOString(),
+        data: { kind: 'countries', codes: ['AT'] },
+      });
+      const stale = event(t.tenantId, new Date(Date.now() - 3_600_000));
+      const nobody = event(randomUUID(), new Date());
+      const ch = await stack.employees.deps.amqp.channel();
+      try {
+        for (const e of [stale, nobody])
+          ch.publish(DOMAIN_EXCHANGE, 'reference-fx.allow-list.updated', Buffer.from(JSON.stringify(e)), {
+            messageId: e.id,
+            contentType: 'application/json',
+          });
+        // Both handled and acknowledged: done in employees' inbox, nothing parked.
+        const inbox = stack.employees.deps.mongo.collection('inbox');
+        await eventually(
+          async () => (await inbox.countDocuments({ eventId: { $in: [stale.id, nobody.id] }, state: 'done' })) === 2,
+        );
+        expect((await ch.checkQueue('employees.company-allow-lists.parking')).messageCount).toBe(0);
+      } finally {
+        await ch.close();
+      }
+      expect((await t.api.get('/api/v1/company')).body.enabledCountries).toEqual(['CZ', 'SK']);
+    });
 
     it('a ManageCompanyData caller replaces a list; a GET body is a valid PUT body; another tenant is unaffected', async () => {
       const a = await stack.tenant('CZ');

@@ -6,7 +6,8 @@ import type { Company } from '../domain/company';
 import type { Employee } from '../domain/employee';
 import type { CostCenter, Department } from '../domain/org';
 
-export type CompanyDoc = Company;
+/** `rev`: raised by every change after creation (TenantScope.commit, 0170); absent until the first. */
+export type CompanyDoc = Company & { rev?: number };
 export type ApiKeyDoc = ApiKey;
 export type DepartmentDoc = Department;
 export type CostCenterDoc = CostCenter;
@@ -59,6 +60,8 @@ export function registerModels(conn: Connection): EmployeesModels {
       vatNumber: nullableString,
       enabledCountries: [String],
       enabledCurrencies: [String],
+      allowListsAppliedAt: { countries: Date, currencies: Date },
+      rev: Number,
       createdAt: { type: Date, required: true },
     },
     { collection: 'companies', versionKey: false },
