@@ -18,12 +18,19 @@ describe('the topology description', () => {
     expect(t.exchanges.map((e) => e.name)).toEqual(['domain.unroutable', DOMAIN_EXCHANGE]);
     expect(t.queues.map((q) => q.name)).toEqual([
       'domain.unroutable.parking',
+      'domain.announcements',
       'svc.things.parking',
       'svc.things',
       'svc.things.backoff.1s',
       'svc.things.backoff.2s',
       'svc.things.backoff.4s',
     ]);
+    // The announced events' queue keeps the latest 10,000 (decision 0186).
+    expect(t.queues.find((q) => q.name === 'domain.announcements')?.arguments).toEqual({
+      'x-queue-type': 'quorum',
+      'x-max-length': 10_000,
+      'x-overflow': 'drop-head',
+    });
     expect(t.queues.find((q) => q.name === 'svc.things')?.arguments).toEqual({
       'x-queue-type': 'quorum',
       'x-delivery-limit': 5,
