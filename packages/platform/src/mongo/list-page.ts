@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../errors';
 import { checkPageRange } from '../limits';
 import type { CollectionState } from './collection-versions';
-import { pageRequest, pageTotal, type Page, type PageRequest, type TenantScope } from './tenant-scope';
+import { pageRequest, paginate, type Page, type PageRequest, type TenantScope } from './tenant-scope';
 
 // Every list's paging, written once (docs/decisions/0156): pages by number in the list's own order, or
 // delta sync — `updatedSince` and a keyset cursor over (editedAt, id) — for partners that keep a copy.
@@ -152,25 +152,12 @@ export async function listPage<D extends { _id: string }, T>(
   const count = () => (known !== undefined ? Promise.resolve(known) : scope.count(query).exec());
 
   if (!delta) {
-    const [counted, docs] = await Promise.all([
-      count(),
-      scope
-        .find(filter)
-        .sort(sort)
-        .skip((page - 1) * pageSize)
-        .limit(pageSize)
-        .lean(),
-    ]);
-    if (known === undefined) totals?.set(totalKey, state, counted);
-    const total = pageTotal(counted, (page - 1) * pageSize, pageSize, docs.length);
-    return {
-      items: (docs as D[]).map(map),
-      page,
-      pageSize,
-      total,
-      totalPages: Math.ceil(total / pageSize),
-      nextCursor: null,
-    };
+    const numbered = await paginate<D, T>(scope, filter, { page, pageSize }, sort, map, async () => {
+      const counted = await count();
+      if (known === undefined) totals?.set(totalKey, state, counted);
+      return counted;
+    });
+    return { ...numbered, nextCursor: null };
   }
 
   const position = after

@@ -201,16 +201,21 @@ export function pageRequest(query: Record<string, unknown>): PageRequest {
   return checkPageRange(Number(query.page ?? 1), Number(query.pageSize ?? PAGE_SIZE_DEFAULT));
 }
 
+/**
+ * One page by number in `sort` order, and its total: counted, or from `count` (a list's totals cache,
+ * `listPage`), made consistent with the page (`pageTotal`). Every page-number list pages here.
+ */
 export async function paginate<D, T>(
   scope: TenantScope<any>,
   filter: Record<string, unknown>,
   { page, pageSize }: PageRequest,
   sort: Record<string, 1 | -1>,
   map: (doc: D) => T,
+  count: () => Promise<number> = () => scope.count(filter).exec(),
 ): Promise<Page<T>> {
   checkPageRange(page, pageSize); // a use case may build its own request: the bound holds here too
   const [total, docs] = await Promise.all([
-    scope.count(filter),
+    count(),
     scope
       .find(filter)
       .sort(sort)
