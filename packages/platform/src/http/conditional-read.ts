@@ -144,26 +144,23 @@ export class ConditionalReads {
   /**
    * The answer `answer` would give this GET without producing anything (docs/decisions/0182): 304 for the
    * current ETag or the body remembered under it, for a tenant, URL and view that reached `answer` before.
-   * Undefined when only the whole path can answer (never read this way, or no body remembered).
+   * Undefined at once for a GET never read this way (no store read); resolves undefined when no body is
+   * remembered under the current ETag. Either way only the whole path can answer.
    */
-  async remembered(
+  remembered(
     tenantId: string,
     url: string,
     view: string,
     ifNoneMatch: string | undefined,
-  ): Promise<RememberedAnswer | undefined> {
+  ): Promise<RememberedAnswer | undefined> | undefined {
     const read = this.reads.get(readKey(tenantId, url, view));
     if (!read) return undefined;
-    const states = await Promise.all(read.collections.map((c) => this.versions.state(tenantId, c)));
-    const tag = ConditionalReads.etag({ tenantId, collections: read.collections, view }, url, states);
-    if (noneMatch(ifNoneMatch, tag)) return { route: read.route, tag };
-    const body = this.cache.get(tag);
-    return body === undefined ? undefined : { route: read.route, tag, body };
-  }
-
-  /** Whether `remembered` may know this GET (a map lookup: the rest needs the versions). */
-  knows(tenantId: string, url: string, view: string): boolean {
-    return this.reads.has(readKey(tenantId, url, view));
+    return Promise.all(read.collections.map((c) => this.versions.state(tenantId, c))).then((states) => {
+      const tag = ConditionalReads.etag({ tenantId, collections: read.collections, view }, url, states);
+      if (noneMatch(ifNoneMatch, tag)) return { route: read.route, tag };
+      const body = this.cache.get(tag);
+      return body === undefined ? undefined : { route: read.route, tag, body };
+    });
   }
 
   /**
@@ -244,9 +241,7 @@ export class ConditionalGets {
     url: string,
     ifNoneMatch: string | undefined,
   ): Promise<RememberedAnswer | undefined> | undefined {
-    const view = callerView(caller);
-    if (!this.reads.knows(caller.tenantId, url, view)) return undefined;
-    return this.reads.remembered(caller.tenantId, url, view, ifNoneMatch);
+    return this.reads.remembered(caller.tenantId, url, callerView(caller), ifNoneMatch);
   }
 
   answer(
