@@ -15,11 +15,15 @@ import type {
   MarketTables,
   MileageRates,
   NightRules,
+  ReportedFigure,
   Validity,
   WorkerGroup,
 } from './types';
 
-export type Lookup<T> = { status: 'known'; row: T } | { status: 'unknown'; reason: string };
+/** `reported`: on an unknown foreign rate, the figures the research only reports (docs/decisions/0187). */
+export type Lookup<T> =
+  | { status: 'known'; row: T }
+  | { status: 'unknown'; reason: string; reported?: ReportedFigure[] };
 
 /** Every market's tables. A new decree is a new version appended here (data), with a test. */
 export const TABLES: Readonly<Record<Market, MarketTables>> = { HR, SI, SK, CZ, PL };
@@ -109,13 +113,30 @@ export function foreignRate(
       };
     }
   }
-  return pick(
+  const found = pick(
     tables.foreignRates.filter((r) => r.countryCode === countryCode && r.workerGroup === undefined),
     date,
     tables,
     'foreign',
     `foreign per-diem rate for ${countryCode}`,
   );
+  if (found.status === 'known' || group !== undefined) return found;
+  const reported = reportedRates(market, countryCode, date);
+  return reported.length ? { ...found, reported } : found;
+}
+
+/** The figures the research only reports for trips from `market` to `countryCode` on `date`. */
+export function reportedRates(market: Market, countryCode: string, date: string): ReportedFigure[] {
+  assertDate(date);
+  return (TABLES[market].reportedRates ?? [])
+    .filter((r) => r.countryCode === countryCode && appliesOn(r, date))
+    .map((r) => ({
+      amount: r.amount,
+      currency: r.currency,
+      ...(r.hotelLimit !== undefined ? { hotelLimit: r.hotelLimit } : {}),
+      source: `${r.act}, read in ${r.reportedBy}`,
+      ...(r.note !== undefined ? { note: r.note } : {}),
+    }));
 }
 
 /** The group's name in reasons and descriptions. */

@@ -169,12 +169,44 @@ export interface NightRules extends Validity {
   source: LegalSource;
 }
 
+/**
+ * A figure the research read in one secondary source only, or in sources that disagree (research, third
+ * pass): never used as an amount on its own. A lookup that answers `unknown` names it, so that a company
+ * can confirm it as its own rate in the per-diem policy (docs/decisions/0187).
+ */
+export interface ReportedRate extends Validity {
+  market: Market;
+  countryCode: string;
+  amount: string;
+  currency: string;
+  /** PL: the hotel limit per night the same source gives. */
+  hotelLimit?: string;
+  /** The instrument the source says the figure is from. */
+  act: string;
+  /** Where it was read (a publisher, a URL, a dataset). */
+  reportedBy: string;
+  /** Why it is not statutory: a single source, or the other figure a second source gives. */
+  note?: string;
+}
+
+/** A reported figure as lookups and the API name it. */
+export interface ReportedFigure {
+  amount: string;
+  currency: string;
+  hotelLimit?: string;
+  /** The act and where the figure was read, in words (`Opatrenie MF SR č. 401/2012 Z. z., read in …`). */
+  source: string;
+  note?: string;
+}
+
 /** Everything the research knows for one market; absent entries are unknown. */
 export interface MarketTables {
   market: Market;
   domestic: DomesticPerDiem[];
   foreignRules: ForeignRules[];
   foreignRates: ForeignRate[];
+  /** Figures the research only reports (docs/decisions/0187): named where the amount is unknown, never used. */
+  reportedRates?: ReportedRate[];
   mileage: MileageRates[];
   fuel: FuelPrices[];
   night: NightRules[];
