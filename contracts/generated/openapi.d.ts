@@ -510,8 +510,9 @@ export interface paths {
         get: operations["getEnabledCountries"];
         /**
          * Replace the company's enabled countries (needs ManageCompanyData); a GET body is a valid PUT body
-         * @description The list is replaced as a whole; duplicates count once; it is stored sorted. Every code must be an
-         *     ISO 3166-1 alpha-2 code, else 400 `VALIDATION_FAILED` under `countryCodes[i]`. `isDefault` and
+         * @description The list is replaced as a whole; duplicates count once; it is stored sorted. Every code must be a
+         *     `CountryCode` (ISO 3166-1 alpha-2, or `XK` for Kosovo), else 400 `VALIDATION_FAILED` under
+         *     `countryCodes[i]`. `isDefault` and
          *     `editedAt` are read-only: accepted and ignored. An empty list enables no country.
          */
         put: operations["putEnabledCountries"];
@@ -2189,10 +2190,10 @@ export interface components {
             detail: string;
         };
         /**
-         * @description ISO 3166-1 alpha-2 code of a country the product knows (the one list in the code, `packages/regulations/src/countries.ts`, which a test compares with this enum)
+         * @description ISO 3166-1 alpha-2 code of a country the product knows, and `XK` for Kosovo (a user-assigned code, not in ISO 3166-1, which the EU, SEPA and the banks use; the CZ annex and HR's list have a Kosovo row). The one list in the code, `packages/regulations/src/countries.ts`, which a test compares with this enum
          * @enum {string}
          */
-        CountryCode: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+        CountryCode: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "XK" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
         /**
          * @description ISO 4217 code of a currency the product knows, with its minor digits (the one list in the code, `packages/money/src/currencies.ts`, which a test compares with this enum). Funds codes, precious metals and the SDR are not here: no expense is paid in them
          * @enum {string}
@@ -2369,7 +2370,7 @@ export interface components {
             report?: components["schemas"]["EntryText"];
             departureLocationPlaceId?: components["schemas"]["PlaceId"];
             destinationPlaceId?: components["schemas"]["PlaceId"];
-            /** @description ISO 3166-1 alpha-2; when supplied, stored as sent and the geocoding fallback is skipped. Omitted or null: derived offline from `destinationPlaceId` (a `geonames:<id>`) or the `destination` text, or null with the reason in `destinationCountryResolution` (docs/decisions/0131) */
+            /** @description A `CountryCode` (ISO 3166-1 alpha-2, or `XK` for Kosovo); when supplied, stored as sent and the geocoding fallback is skipped. Omitted or null: derived offline from `destinationPlaceId` (a `geonames:<id>`) or the `destination` text, or null with the reason in `destinationCountryResolution` (docs/decisions/0131) */
             destinationCountryCode?: components["schemas"]["CountryCode"] | null;
             advancePayment?: components["schemas"]["DecimalAmount"];
             /** @description Currency of the advance (ISO 4217) */
@@ -4625,7 +4626,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description ISO 3166-1 alpha-2 code of the destination
+                 * @description Code of the destination (a `CountryCode`; `XK` for Kosovo)
                  * @example DE
                  */
                 country?: components["schemas"]["CountryCode"];
