@@ -978,7 +978,9 @@ export interface paths {
          *     company's base currency; `advancePayment` to 0. Nested `perDiems` are the rows of an itinerary as
          *     `from-itinerary` (or a GET) returns them: the server re-runs its engine over the itinerary they
          *     describe and refuses rows that are not its rows (docs/decisions/0070). Amount allocations must sum to
-         *     the expenses plus the per-diems in the base currency (docs/decisions/0072).
+         *     the expenses plus the per-diems in the base currency (docs/decisions/0072). `travelType` omitted is
+         *     derived from the destination country and the rows' countries; `Domestic` for a trip abroad is 400
+         *     `VALIDATION_FAILED` under `travelType` (see `TravelType`; docs/decisions/0190).
          */
         post: operations["createTravelEntry"];
         delete?: never;
@@ -1008,7 +1010,10 @@ export interface paths {
          *     place ids included, to keep them. A body a GET returned is valid: read-only fields are accepted and
          *     ignored, children (`expenses`) are changed through their own endpoints. `perDiems` omitted keeps the
          *     rows; sent, it replaces the rows' settings (meals, manual rate, override, short night; a row without
-         *     `overrideAmount` loses its override) and the server re-prices them (docs/decisions/0071). A PUT that changes nothing
+         *     `overrideAmount` loses its override) and the server re-prices them (docs/decisions/0071).
+         *     `travelType` omitted is derived again from the trip as the PUT leaves it (not kept); the stored value
+         *     sent back unchanged is derived again too; another value the trip contradicts (`Domestic` for a trip
+         *     abroad) is 400 `VALIDATION_FAILED` under `travelType` (docs/decisions/0190). A PUT that changes nothing
          *     stores nothing and raises no event. Another employee's entry needs `EditAllEntries` (403 when the
          *     caller may only read it); `employeeId` cannot change. A locked entry is 409 `INVALID_STATE`.
          */
@@ -1265,7 +1270,8 @@ export interface paths {
          *     one `entry.updated`. Overrides, manual rates and short nights of the old rows are not carried over:
          *     set them afterwards with a PUT of the entry. Returned and later-read `departureTime` / `arrivalTime`
          *     are true UTC instants. A row whose statutory rate or exchange rate is unknown is stored with
-         *     `amountInBaseCurrency` null and a `reason`. A locked entry is 409 `INVALID_STATE`; when the entry is
+         *     `amountInBaseCurrency` null and a `reason`. Rows that go abroad make a `Domestic` entry `Foreign`
+         *     (docs/decisions/0190). A locked entry is 409 `INVALID_STATE`; when the entry is
          *     split over cost centers by amounts that the new total no longer matches, 409 `CONFLICT` under
          *     `errors.costCenterAllocations` (docs/decisions/0072).
          */
@@ -2162,7 +2168,7 @@ export interface components {
          */
         EntryPhase: 0 | 1 | null;
         /**
-         * @description `Domestic` (inside the company's market country) or `Foreign`
+         * @description `Domestic` (inside the company's market country) or `Foreign` (the trip goes abroad). Omitted on a create or a PUT, it is derived from where the trip goes: `Foreign` when the destination country (supplied or derived) or any per-diem row's country is not the market's, else `Domestic`. `Domestic` sent for such a trip is 400 `VALIDATION_FAILED` under `travelType`; `Foreign` is taken as sent (rows at home do not prove the trip stayed there). On a PUT the stored value sent back unchanged is derived again. `from-itinerary` rows that go abroad make a `Domestic` entry `Foreign`. The papers print it (docs/decisions/0190)
          * @enum {string}
          */
         TravelType: "Domestic" | "Foreign";
