@@ -510,8 +510,9 @@ export interface paths {
         get: operations["getEnabledCountries"];
         /**
          * Replace the company's enabled countries (needs ManageCompanyData); a GET body is a valid PUT body
-         * @description The list is replaced as a whole; duplicates count once; it is stored sorted. Every code must be an
-         *     ISO 3166-1 alpha-2 code, else 400 `VALIDATION_FAILED` under `countryCodes[i]`. `isDefault` and
+         * @description The list is replaced as a whole; duplicates count once; it is stored sorted. Every code must be a
+         *     `CountryCode` (ISO 3166-1 alpha-2, or `XK` for Kosovo), else 400 `VALIDATION_FAILED` under
+         *     `countryCodes[i]`. `isDefault` and
          *     `editedAt` are read-only: accepted and ignored. An empty list enables no country.
          */
         put: operations["putEnabledCountries"];
@@ -977,7 +978,9 @@ export interface paths {
          *     company's base currency; `advancePayment` to 0. Nested `perDiems` are the rows of an itinerary as
          *     `from-itinerary` (or a GET) returns them: the server re-runs its engine over the itinerary they
          *     describe and refuses rows that are not its rows (docs/decisions/0070). Amount allocations must sum to
-         *     the expenses plus the per-diems in the base currency (docs/decisions/0072).
+         *     the expenses plus the per-diems in the base currency (docs/decisions/0072). `travelType` omitted is
+         *     derived from the destination country and the rows' countries; `Domestic` for a trip abroad is 400
+         *     `VALIDATION_FAILED` under `travelType` (see `TravelType`; docs/decisions/0190).
          */
         post: operations["createTravelEntry"];
         delete?: never;
@@ -1007,7 +1010,10 @@ export interface paths {
          *     place ids included, to keep them. A body a GET returned is valid: read-only fields are accepted and
          *     ignored, children (`expenses`) are changed through their own endpoints. `perDiems` omitted keeps the
          *     rows; sent, it replaces the rows' settings (meals, manual rate, override, short night; a row without
-         *     `overrideAmount` loses its override) and the server re-prices them (docs/decisions/0071). A PUT that changes nothing
+         *     `overrideAmount` loses its override) and the server re-prices them (docs/decisions/0071).
+         *     `travelType` omitted is derived again from the trip as the PUT leaves it (not kept); the stored value
+         *     sent back unchanged is derived again too; another value the trip contradicts (`Domestic` for a trip
+         *     abroad) is 400 `VALIDATION_FAILED` under `travelType` (docs/decisions/0190). A PUT that changes nothing
          *     stores nothing and raises no event. Another employee's entry needs `EditAllEntries` (403 when the
          *     caller may only read it); `employeeId` cannot change. A locked entry is 409 `INVALID_STATE`.
          */
@@ -1264,7 +1270,8 @@ export interface paths {
          *     one `entry.updated`. Overrides, manual rates and short nights of the old rows are not carried over:
          *     set them afterwards with a PUT of the entry. Returned and later-read `departureTime` / `arrivalTime`
          *     are true UTC instants. A row whose statutory rate or exchange rate is unknown is stored with
-         *     `amountInBaseCurrency` null and a `reason`. A locked entry is 409 `INVALID_STATE`; when the entry is
+         *     `amountInBaseCurrency` null and a `reason`. Rows that go abroad make a `Domestic` entry `Foreign`
+         *     (docs/decisions/0190). A locked entry is 409 `INVALID_STATE`; when the entry is
          *     split over cost centers by amounts that the new total no longer matches, 409 `CONFLICT` under
          *     `errors.costCenterAllocations` (docs/decisions/0072).
          */
@@ -2161,7 +2168,7 @@ export interface components {
          */
         EntryPhase: 0 | 1 | null;
         /**
-         * @description `Domestic` (inside the company's market country) or `Foreign`
+         * @description `Domestic` (inside the company's market country) or `Foreign` (the trip goes abroad). Omitted on a create or a PUT, it is derived from where the trip goes: `Foreign` when the destination country (supplied or derived) or any per-diem row's country is not the market's, else `Domestic`. `Domestic` sent for such a trip is 400 `VALIDATION_FAILED` under `travelType`; `Foreign` is taken as sent (rows at home do not prove the trip stayed there). On a PUT the stored value sent back unchanged is derived again. `from-itinerary` rows that go abroad make a `Domestic` entry `Foreign`. The papers print it (docs/decisions/0190)
          * @enum {string}
          */
         TravelType: "Domestic" | "Foreign";
@@ -2189,10 +2196,10 @@ export interface components {
             detail: string;
         };
         /**
-         * @description ISO 3166-1 alpha-2 code of a country the product knows (the one list in the code, `packages/regulations/src/countries.ts`, which a test compares with this enum)
+         * @description ISO 3166-1 alpha-2 code of a country the product knows, and `XK` for Kosovo (a user-assigned code, not in ISO 3166-1, which the EU, SEPA and the banks use; the CZ annex and HR's list have a Kosovo row). The one list in the code, `packages/regulations/src/countries.ts`, which a test compares with this enum
          * @enum {string}
          */
-        CountryCode: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+        CountryCode: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "XK" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
         /**
          * @description ISO 4217 code of a currency the product knows, with its minor digits (the one list in the code, `packages/money/src/currencies.ts`, which a test compares with this enum). Funds codes, precious metals and the SDR are not here: no expense is paid in them
          * @enum {string}
@@ -2369,7 +2376,7 @@ export interface components {
             report?: components["schemas"]["EntryText"];
             departureLocationPlaceId?: components["schemas"]["PlaceId"];
             destinationPlaceId?: components["schemas"]["PlaceId"];
-            /** @description ISO 3166-1 alpha-2; when supplied, stored as sent and the geocoding fallback is skipped. Omitted or null: derived offline from `destinationPlaceId` (a `geonames:<id>`) or the `destination` text, or null with the reason in `destinationCountryResolution` (docs/decisions/0131) */
+            /** @description A `CountryCode` (ISO 3166-1 alpha-2, or `XK` for Kosovo); when supplied, stored as sent and the geocoding fallback is skipped. Omitted or null: derived offline from `destinationPlaceId` (a `geonames:<id>`) or the `destination` text, or null with the reason in `destinationCountryResolution` (docs/decisions/0131) */
             destinationCountryCode?: components["schemas"]["CountryCode"] | null;
             advancePayment?: components["schemas"]["DecimalAmount"];
             /** @description Currency of the advance (ISO 4217) */
@@ -4625,7 +4632,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description ISO 3166-1 alpha-2 code of the destination
+                 * @description Code of the destination (a `CountryCode`; `XK` for Kosovo)
                  * @example DE
                  */
                 country?: components["schemas"]["CountryCode"];

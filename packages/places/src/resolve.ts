@@ -37,7 +37,7 @@ export interface DeriveQuery {
 }
 
 export interface DeriveContext {
-  /** Whether the product knows a country code (a place in GeoNames' `XK` gives no country). */
+  /** Whether the product knows a country code (a place in a country it does not list gives no country). */
   isListed: (countryCode: string) => boolean;
   /**
    * The company's own country: a destination its official municipality list names is the domestic

@@ -64,6 +64,9 @@ const CASES: Case[] = [
     expense: { kind: 'Parking', amount: 50, currencyCode: 'CHF', description: 'Parkiralište' },
     order: [
       'PUTNI NALOG Broj 2026-00001',
+      // The act under the title, as the research reads it (REGULATIONS.md third pass, foreign/HR.md note 1):
+      // čl. 7 st. 2; čl. 13 was the old Pravilnik (NN 95/05).
+      'Pravilnik o porezu na dohodak (NN 10/17 i dalje), čl. 7 st. 2',
       'Naziv: Primjer d.o.o.',
       'Adresa: Ilica 1, 10000 Zagreb',
       'Matični broj: 080123456',
@@ -239,6 +242,9 @@ const CASES: Case[] = [
     order: [
       // The number's year is the year the entry is created (API-SURFACE.md), not the trip's.
       'POTNI NALOG Številka 2026-00001',
+      // The tax decree by its name since UL RS 76/08, through 162/22 (research foreign/SI.md 1a).
+      'Uredba o davčni obravnavi povračil stroškov in drugih dohodkov iz delovnega razmerja',
+      'Uradni list RS, št. 140/06 … 162/22',
       'Naziv: Primer d.o.o.',
       'Naslov: Slovenska cesta 1, 1000 Ljubljana',
       'Matična številka: 1234567000',
@@ -284,6 +290,8 @@ const CASES: Case[] = [
     expense: { kind: 'Parking', amount: 12.5, currencyCode: 'EUR', description: 'Parking' },
     order: [
       'POLECENIE WYJAZDU SŁUŻBOWEGO Numer 2026-00001',
+      // The rozporządzenie by the consolidated text the rate tables and REGULATIONS.md cite.
+      'z dnia 29 stycznia 2013 r. (Dz.U. 2023 poz. 2190)',
       'Nazwa: Przykład sp. z o.o.',
       'Adres: ul. Świętokrzyska 12, 00-916 Warszawa',
       'REGON / KRS: 012345678',
@@ -352,7 +360,8 @@ describe('entries: the travel order and the settlement as PDF', () => {
   /** The case's entry, submitted (no workflow: approved at once, numbered) and its two PDFs. */
   async function settledEntry(c: Case) {
     const { api, employeeId } = await tenantFor(c);
-    const trip = { departureDate: '2026-11-20', returnDate: '2026-11-20', travelType: 'Foreign', ...c.trip };
+    // No travelType: a trip abroad is foreign on its papers because it goes abroad (issue 34, 0190).
+    const trip = { departureDate: '2026-11-20', returnDate: '2026-11-20', ...c.trip };
     const entry = await api.post(ENTRIES, { ...trip, perDiems: [c.row] });
     expect(entry.status).toBe(201);
     const id = entry.body.id as string;
@@ -413,6 +422,8 @@ describe('entries: the travel order and the settlement as PDF', () => {
       expect(c.order.filter((line) => !orderText.includes(line))).toEqual([]);
       // The settlement repeats the order's fields under its own title (the order's first line).
       expect([...c.order.slice(1), ...c.settlement].filter((line) => !settlementText.includes(line))).toEqual([]);
+      // No paper cites the old HR Pravilnik's article (issue 34).
+      expect(settlementText).not.toMatch(/čl\. 13\b/);
       // The job title is not stored: a line left to fill by hand, never invented.
       expect(orderText).not.toMatch(/undefined|null|NaN/);
       expect(settlementText).not.toMatch(/undefined|null|NaN/);

@@ -40,6 +40,7 @@ import { EntryAccess } from './entry-access';
 import type { PerDiemPricer, PricedRows } from './per-diem-pricer';
 import type { CurrencyConverter, DestinationCountries, EmployeeDirectory, VehicleDirectory } from './ports';
 import { settleCountry, unresolvedWithoutPlaceData } from '../domain/destination-country';
+import { settleTravelType } from '../domain/travel-type';
 
 export interface EntryFilter {
   isRequest?: boolean;
@@ -191,6 +192,14 @@ export class EntriesApp {
       fields,
       await settleCountry(input.destinationCountryCode, fields, undefined, this.countries.derive, caller.market),
     );
+    // Derived from where the trip goes when not sent; a contradiction is refused (docs/decisions/0190).
+    const type = settleTravelType(input.travelType, {
+      market: caller.market,
+      destinationCountryCode: fields.destinationCountryCode,
+      rowCountries: (input.perDiems ?? []).map((r) => r.countryCode),
+    });
+    fields.travelType = type.travelType;
+    Object.assign(errors, type.errors);
     const now = new Date();
     const entryId = randomUUID();
     // Every nested expense is checked, priced and converted before anything is stored (all or nothing).
@@ -362,6 +371,19 @@ export class EntriesApp {
           caller.market,
         ),
       );
+      // Omitted: derived again from the trip as the write leaves it; the stored type sent back unchanged
+      // is not a choice; another contradicted by the trip is refused (docs/decisions/0190).
+      const type = settleTravelType(
+        input.travelType,
+        {
+          market: caller.market,
+          destinationCountryCode: fields.destinationCountryCode,
+          rowCountries: (input.perDiems ?? current.perDiems ?? []).map((r) => r.countryCode),
+        },
+        current.travelType,
+      );
+      fields.travelType = type.travelType;
+      Object.assign(errors, type.errors);
       // perDiems omitted: kept; sent: a full replace of the rows' settings (docs/decisions/0071).
       const perDiems: PricedRows & { changed: boolean } = this.perDiems
         ? await this.perDiems.forUpdate(caller, current, fields, input.perDiems)

@@ -18,6 +18,7 @@ import type { TravelEntry } from '../domain/entry';
 import type { Expense } from '../domain/expense';
 import type { PerDiem } from '../domain/per-diem-row';
 import { toEntryWebhookDto } from '../domain/webhook';
+import { typeAfterRows } from '../domain/travel-type';
 import type { EntriesRepositories } from '../infra/repositories';
 import type { EntryAccess } from './entry-access';
 import type { FromItineraryInput, PerDiemPricer } from './per-diem-pricer';
@@ -45,13 +46,19 @@ export class PerDiemsApp {
         throw new AppError(priced.code ?? 'VALIDATION_FAILED', undefined, priced.errors);
       allocationsStillCover(current, current.expenses ?? [], priced.rows);
       const now = new Date();
-      const next: TravelEntry = { ...current, perDiems: priced.rows, editedAt: now };
+      // Rows that go abroad make a Domestic entry Foreign: the call sends no type (docs/decisions/0190).
+      const travelType = typeAfterRows(current.travelType, {
+        market: caller.market,
+        destinationCountryCode: current.destinationCountryCode ?? null,
+        rowCountries: priced.rows.map((r) => r.countryCode),
+      });
+      const next: TravelEntry = { ...current, travelType, perDiems: priced.rows, editedAt: now };
       const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
       await this.repos.entries
         .of(tenantOf(caller))
         .commit(
           current,
-          { $set: { perDiems: priced.rows, editedAt: now }, where: { deletedAt: null } },
+          { $set: { travelType, perDiems: priced.rows, editedAt: now }, where: { deletedAt: null } },
           event,
           entryChanged(next, current.rev + 1, now),
         );

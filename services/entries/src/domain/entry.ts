@@ -118,7 +118,7 @@ export function entryFields(
   if (input.returnDate < input.departureDate) add('returnDate', 'must be on or after departureDate');
   const country = input.destinationCountryCode ?? null;
   if (country !== null && !isCountryCode(country))
-    add('destinationCountryCode', 'must be an ISO 3166-1 alpha-2 country code');
+    add('destinationCountryCode', 'must be a country code the product knows (ISO 3166-1 alpha-2, or XK for Kosovo)');
 
   const currencyCode = input.currencyCode ?? defaults.baseCurrency;
   if (!isCurrency(currencyCode)) add('currencyCode', 'must be an ISO 4217 currency code the product knows');
@@ -161,6 +161,7 @@ export function entryFields(
 
   const fields: EntryFields = {
     employeeId: (input.employeeId ?? defaults.employeeId).toLowerCase(),
+    // As sent, Domestic when omitted: the app settles it with the trip's countries (travel-type.ts).
     travelType: input.travelType ?? 'Domestic',
     departureDate: input.departureDate,
     returnDate: input.returnDate,

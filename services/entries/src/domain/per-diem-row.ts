@@ -170,7 +170,8 @@ export function perDiemRowFields(
   const add = (field: string, message: string) => (errors[`${p}${field}`] ??= []).push(message);
 
   // The contract's CountryCode list, held here too (docs/decisions/0119): an unknown code prices nothing.
-  if (!isCountryCode(input.countryCode)) add('countryCode', 'must be an ISO 3166-1 alpha-2 country code');
+  if (!isCountryCode(input.countryCode))
+    add('countryCode', 'must be a country code the product knows (ISO 3166-1 alpha-2, or XK for Kosovo)');
   const departureTime = utcInstant(input.departureTime);
   const arrivalTime = utcInstant(input.arrivalTime);
   if (departureTime === null) add('departureTime', 'must be an ISO 8601 date-time with an offset (UTC)');

@@ -36,7 +36,9 @@ export function normalizeList(kind: AllowListKind, codes: string[]): string[] {
     if (!known(code)) {
       errors.add(
         `${FIELD[kind]}[${i}]`,
-        kind === 'countries' ? `${code} is not an ISO 3166-1 alpha-2 code` : `${code} is not an ISO 4217 currency code`,
+        kind === 'countries'
+          ? `${code} is not a country code the product knows (ISO 3166-1 alpha-2, or XK for Kosovo)`
+          : `${code} is not an ISO 4217 currency code`,
       );
     }
   });

@@ -73,7 +73,10 @@ export function referenceDataRoutes(app: ReferenceDataApp, reads: ConditionalGet
     route(async (req, res) => {
       const country = text(req.query.country);
       if (country !== undefined && !isCountryCode(country)) {
-        throw invalidField('country', `${country} is not an ISO 3166-1 alpha-2 code`);
+        throw invalidField(
+          'country',
+          `${country} is not a country code the product knows (ISO 3166-1 alpha-2, or XK for Kosovo)`,
+        );
       }
       const date = text(req.query.date);
       if (date !== undefined && !isDate(date)) throw invalidField('date', `${date} is not a calendar day (yyyy-MM-dd)`);

@@ -122,6 +122,18 @@ describe('the printed travel order and settlement (docs/decisions/0137)', () => 
     ]);
   });
 
+  it('HR papers cite the Pravilnik as the research reads it (čl. 7 st. 2), not the old čl. 13 (issue 34)', () => {
+    for (const doc of [travelOrder('HR', entry({}), parties), settlement('HR', entry({}), parties)]) {
+      expect(doc.basis).toBe('Pravilnik o porezu na dohodak (NN 10/17 i dalje), čl. 7 st. 2');
+      expect(doc.basis).not.toMatch(/čl\. 13/);
+    }
+  });
+
+  it('the papers print the travel type the entry says', () => {
+    expect(field(travelOrder('CZ', entry({}), parties), 'Druh cesty')).toBe('zahraniční');
+    expect(field(travelOrder('PL', entry({ travelType: 'Domestic' }), parties), 'Rodzaj podróży')).toBe('krajowa');
+  });
+
   it('an advance above the total is owed back, printed without its sign', () => {
     const doc = settlement('CZ', entry({}), parties);
     expect(field(doc, 'Přeplatek k vrácení')).toBe('1 527,92 CZK');

@@ -1,9 +1,11 @@
-// HR putni nalog and its obračun (Pravilnik o porezu na dohodak, čl. 13 st. 5; docs/decisions/0137).
+// HR putni nalog and its obračun (Pravilnik o porezu na dohodak, čl. 7 st. 2, as the research reads it:
+// /work/shared/research/REGULATIONS.md third pass, foreign/HR.md note 1; čl. 13 was the old Pravilnik,
+// NN 95/05; docs/decisions/0137, 0190). Each per-diem row prints its own act (the Odluka NN 16/24 abroad).
 import type { FormLabels } from './form';
 
 export const HR_FORM: FormLabels = {
-  orderBasis: 'Pravilnik o porezu na dohodak (NN 10/17 i dalje), čl. 13',
-  settlementBasis: 'Pravilnik o porezu na dohodak (NN 10/17 i dalje), čl. 13',
+  orderBasis: 'Pravilnik o porezu na dohodak (NN 10/17 i dalje), čl. 7 st. 2',
+  settlementBasis: 'Pravilnik o porezu na dohodak (NN 10/17 i dalje), čl. 7 st. 2',
   orderTitle: 'PUTNI NALOG',
   settlementTitle: 'OBRAČUN PUTNOG NALOGA',
   entryNumber: 'Broj',

@@ -1,10 +1,11 @@
 // PL polecenie wyjazdu służbowego and its rozliczenie (Kodeks pracy art. 77⁵; rozporządzenie MPiPS z
-// 29 stycznia 2013 r., Dz.U. 2013 poz. 167; docs/decisions/0137).
+// 29 stycznia 2013 r., cited by its consolidated text Dz.U. 2023 poz. 2190 as the rate tables cite it;
+// docs/decisions/0137, 0190).
 import type { FormLabels } from './form';
 
 export const PL_FORM: FormLabels = {
-  orderBasis: 'Kodeks pracy, art. 77⁵; rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2013 poz. 167)',
-  settlementBasis: 'Rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2013 poz. 167), § 5 i § 13',
+  orderBasis: 'Kodeks pracy, art. 77⁵; rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2023 poz. 2190)',
+  settlementBasis: 'Rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2023 poz. 2190), § 5 i § 13',
   orderTitle: 'POLECENIE WYJAZDU SŁUŻBOWEGO',
   settlementTitle: 'ROZLICZENIE KOSZTÓW PODRÓŻY SŁUŻBOWEJ',
   entryNumber: 'Numer',

@@ -1,9 +1,12 @@
-// SI potni nalog and its obračun (Uredba o davčni obravnavi povračil stroškov; docs/decisions/0137).
+// SI potni nalog and its obračun (Uredba o davčni obravnavi povračil stroškov, UL RS 140/06 to 162/22, the
+// name since 76/08: /work/shared/research/foreign/SI.md 1a; docs/decisions/0137, 0190).
 import type { FormLabels } from './form';
 
 export const SI_FORM: FormLabels = {
-  orderBasis: 'Uredba o davčni obravnavi povračil stroškov in drugih dohodkov iz delovnega razmerja',
-  settlementBasis: 'Uredba o davčni obravnavi povračil stroškov in drugih dohodkov iz delovnega razmerja',
+  orderBasis:
+    'Uredba o davčni obravnavi povračil stroškov in drugih dohodkov iz delovnega razmerja (Uradni list RS, št. 140/06 … 162/22)',
+  settlementBasis:
+    'Uredba o davčni obravnavi povračil stroškov in drugih dohodkov iz delovnega razmerja (Uradni list RS, št. 140/06 … 162/22)',
   orderTitle: 'POTNI NALOG',
   settlementTitle: 'OBRAČUN POTNEGA NALOGA',
   entryNumber: 'Številka',
