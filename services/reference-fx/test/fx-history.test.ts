@@ -121,6 +121,22 @@ describe('reference-fx: the real history feeds of the sandbox (FX_HISTORY_DIR)',
     expect(outcomes.every((o) => o.ok && o.unchanged && o.stored === 0)).toBe(true);
   });
 
+  it('a date stored meanwhile (a live import) is kept: the history insert skips it without an error', async () => {
+    const store = FxStore.open(service.deps.mongo);
+    const stored = await store.publicationOn('ECB', '2019-03-15');
+    const other = {
+      provider: 'ECB' as const,
+      date: '2019-03-15',
+      reference: null,
+      rates: [{ currency: 'USD', rate: '9.9', units: 1 }],
+    };
+    const newDate = { ...other, date: '2019-03-10' };
+    expect(await store.insertNew([other, newDate], 'file:test')).toBe(1);
+    expect((await store.rateOn('ECB', 'USD', '2019-03-15'))?.rate).toBe('1.1308');
+    expect((await store.publicationOn('ECB', '2019-03-15'))?.origin).toBe(stored?.origin);
+    expect((await store.rateOn('ECB', 'USD', '2019-03-10'))?.rate).toBe('9.9');
+  });
+
   it('the fixture is what scripts/fx-history.py writes from the pinned packages', () => {
     const python = join(repoRoot(), '.tools', 'fx-history-venv', 'bin', 'python');
     expect(existsSync(python)).toBe(true); // installed by scripts/bootstrap.sh (scripts/fx-history.sh)

@@ -126,7 +126,7 @@ export class FxImporter {
       if (!stored.has(provider)) stored.set(provider, await this.store.storedDates(provider));
       const known = stored.get(provider)!;
       const wanted = publications.filter((p) => !known.has(p.date));
-      await this.store.saveMany(wanted, `file:${name}`);
+      await this.store.insertNew(wanted, `file:${name}`);
       for (const p of wanted) known.add(p.date);
       await this.store.recordSeedFile(name, sha256, provider, publications.length);
       this.stored.inc({ provider }, wanted.length);

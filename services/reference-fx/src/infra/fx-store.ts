@@ -10,7 +10,7 @@ const POINT_READ_DAYS = 7;
 const daysBefore = (date: string, days: number): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 
-/** Publications per bulk write when a history feed is imported. */
+/** Publications per insert when a history feed is imported. */
 const SAVE_BATCH = 500;
 
 function publicationDoc(p: Publication, origin: string, now: Date): FxPublicationDoc {
@@ -52,20 +52,26 @@ export class FxStore {
   }
 
   /**
-   * Stores many checked publications in batches (a history feed: thousands of dates), each still a
-   * single-document replace, so a date is stored whole or not at all. Returns how many were stored.
+   * Inserts checked publications not stored yet (a history feed: thousands of dates) in batches of
+   * single-document inserts, so a date is stored whole or not at all. A date stored meanwhile (a live
+   * import) is kept: its duplicate-key refusal is not an error. Returns how many were inserted. Five times
+   * faster than replacing each on FerretDB (decision 0189).
    */
-  async saveMany(publications: Publication[], origin: string, now = new Date()): Promise<number> {
+  async insertNew(publications: Publication[], origin: string, now = new Date()): Promise<number> {
+    let inserted = 0;
     for (let i = 0; i < publications.length; i += SAVE_BATCH) {
-      await this.models.FxPublication.bulkWrite(
-        publications.slice(i, i + SAVE_BATCH).map((p) => {
-          const doc = publicationDoc(p, origin, now);
-          return { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } };
-        }),
-        { ordered: false },
-      );
+      const docs = publications.slice(i, i + SAVE_BATCH).map((p) => publicationDoc(p, origin, now));
+      try {
+        await this.models.FxPublication.insertMany(docs, { ordered: false, lean: true });
+        inserted += docs.length;
+      } catch (err) {
+        const writeErrors = (err as { writeErrors?: Array<{ code?: number; err?: { code?: number } }> }).writeErrors;
+        const duplicates = writeErrors?.filter((e) => (e.code ?? e.err?.code) === 11000).length ?? 0;
+        if (!writeErrors || duplicates !== writeErrors.length) throw err;
+        inserted += docs.length - duplicates;
+      }
     }
-    return publications.length;
+    return inserted;
   }
 
   /** The dates of every stored publication of a provider (one `_id`-only read). */
