@@ -139,7 +139,8 @@ describe('reference-fx: the real history feeds of the sandbox (FX_HISTORY_DIR)',
 
   it('the fixture is what scripts/fx-history.py writes from the pinned packages', () => {
     const python = join(repoRoot(), '.tools', 'fx-history-venv', 'bin', 'python');
-    expect(existsSync(python)).toBe(true); // installed by scripts/bootstrap.sh (scripts/fx-history.sh)
+    if (!existsSync(python))
+      throw new Error(`${python} is missing: run scripts/bootstrap.sh (it runs scripts/fx-history.sh)`);
     const out = mkdtempSync(join(tmpdir(), 'fx-history-'));
     try {
       execFileSync(
