@@ -14,7 +14,7 @@ import { ReferenceDataApp } from './app/reference-data';
 import { configSchema } from './config';
 import { exchangeRatesRoutes } from './http/exchange-rates-routes';
 import { fxInternalRoutes } from './http/fx-internal-routes';
-import { readRecordedFeeds } from './infra/fx-seed-files';
+import { readHistoryFeeds, readRecordedFeeds } from './infra/fx-seed-files';
 import { FxStore } from './infra/fx-store';
 import { referenceDataRoutes } from './http/reference-data-routes';
 import { ALLOW_LISTS_COLLECTION, AllowListsStore } from './infra/allow-lists-store';
@@ -84,7 +84,7 @@ function buildFx(deps: ServiceDeps, config: FxConfig, fetchImpl: typeof fetch = 
       // publication is the one kept (the recorded ones keep what is stored).
       if (config.historyDir) {
         const started = Date.now();
-        const outcomes = await importer.seedHistory(await readRecordedFeeds(config.historyDir));
+        const outcomes = await importer.seedHistory(await readHistoryFeeds(config.historyDir));
         const refused = outcomes.filter((o) => !o.ok);
         if (refused.length) deps.logger.warn({ refused }, 'some FX history feeds were refused');
         const stored = outcomes.reduce((n, o) => n + (o.ok ? o.stored : 0), 0);

