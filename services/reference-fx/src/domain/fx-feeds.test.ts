@@ -164,3 +164,44 @@ describe('recorded files', () => {
     expect(files).not.toContain('cnb-denni_kurz-2026-11-17.txt');
   });
 });
+
+describe('CNB yearly history (rok.txt: "Datum|1 AUD|…" header, one row per date, no list numbers)', () => {
+  // Real lines: test/fixtures/history/cnb-rok-2019.txt (cnb-rates 0.2.0, data/all.csv.xz lines 6597, 6646-6650).
+  const year = read('history', 'cnb-rok-2019.txt');
+
+  it('reads every row under its header: CZK per the column’s amount, no list number', () => {
+    const publications = parseCnb(year);
+    expect(publications.map((p) => p.date)).toEqual([
+      '2019-03-11',
+      '2019-03-12',
+      '2019-03-13',
+      '2019-03-14',
+      '2019-03-15',
+    ]);
+    const p = publications.at(-1)!;
+    expect(p).toMatchObject({ provider: 'CNB', date: '2019-03-15', reference: null });
+    expect(p.rates).toHaveLength(33);
+    expect(rateOf(p, 'USD')).toEqual({ currency: 'USD', rate: '22.694', units: 1 });
+    expect(rateOf(p, 'JPY')).toEqual({ currency: 'JPY', rate: '20.350', units: 100 });
+    expect(rateOf(p, 'IDR')).toEqual({ currency: 'IDR', rate: '1.592', units: 1000 });
+  });
+
+  it('takes a new header line where the currency set changes within the year', () => {
+    const text =
+      'Datum|1 EUR|1 USD\n02.01.2019|25,750|22,550\nDatum|100 JPY|1 EUR|1 USD\n03.01.2019|20,800|25,735|22,601\n';
+    const [first, second] = parseCnb(text);
+    expect(first!.rates.map((r) => r.currency)).toEqual(['EUR', 'USD']);
+    expect(rateOf(second!, 'JPY')).toEqual({ currency: 'JPY', rate: '20.800', units: 100 });
+  });
+
+  it('lists before 1999 have no EUR and are whole; from 1999 a list without EUR is partial', () => {
+    expect(parseCnb('Datum|1 USD|1 XEU\n02.01.1998|34,438|38,035\n')[0]!.rates).toHaveLength(2);
+    expect(() => parseCnb('Datum|1 USD\n04.01.1999|34,550\n')).toThrow(/1999-01-04 lacks EUR \(partial feed\)/);
+  });
+
+  it('refuses a row with a rate too few, a bad column and a row before any header, whole', () => {
+    expect(() => parseCnb('Datum|1 EUR|1 USD\n02.01.2019|25,750\n')).toThrow(/line 2 has 1 rates for 2 columns/);
+    expect(() => parseCnb('Datum|EUR|1 USD\n02.01.2019|25,750|22,550\n')).toThrow(/column "EUR"/);
+    expect(() => parseCnb('Datum|1 EUR|1 USD\n02.01.2019|25.750|22,550\n')).toThrow(/decimal-comma/);
+  });
+});

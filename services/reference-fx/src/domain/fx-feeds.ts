@@ -103,8 +103,46 @@ export function parseEcb(text: string): Publication[] {
 const CNB_HEADER = /^(\d{2})\.(\d{2})\.(\d{4}) #(\d+)$/;
 const CNB_COLUMNS = 'země|měna|množství|kód|kurz';
 
+const CNB_YEAR_COLUMN = /^(\d+) ([A-Z]{3})$/;
+const CNB_ROW_DATE = /^(\d{2})\.(\d{2})\.(\d{4})$/;
+
 /**
- * CNB daily rates (`denni_kurz.txt`): line 1 `21.09.2022 #184` (date and list number), line 2 the column
+ * CNB yearly history (`rok.txt?rok=YYYY`, "kurzy devizového trhu za rok"): a `Datum|1 AUD|100 HUF|…` header
+ * (again wherever the currency set changes within the year), then one `DD.MM.YYYY|15,825|…` row per
+ * publication, CZK per the column's amount, decimal commas. It carries no list numbers. Every row must have
+ * a rate under every column of its header.
+ */
+function parseCnbYear(lines: string[]): Publication[] {
+  let columns: Array<{ units: number; currency: string }> | undefined;
+  const publications: Publication[] = [];
+  lines.forEach((line, i) => {
+    const cells = line.split('|').map((c) => c.trim());
+    if (cells[0] === 'Datum') {
+      columns = cells.slice(1).map((cell) => {
+        const m = CNB_YEAR_COLUMN.exec(cell);
+        if (!m) throw new FeedError('CNB', `line ${i + 1}: column "${cell}" is not "amount CODE"`);
+        return { units: Number(m[1]), currency: m[2]! };
+      });
+      return;
+    }
+    const date = CNB_ROW_DATE.exec(cells[0] ?? '');
+    if (!date || !columns) throw new FeedError('CNB', `line ${i + 1} is neither a "Datum|…" header nor a dated row`);
+    if (cells.length !== columns.length + 1)
+      throw new FeedError('CNB', `line ${i + 1} has ${cells.length - 1} rates for ${columns.length} columns`);
+    const [, dd, mm, yyyy] = date;
+    const rates = columns.map(({ units, currency }, k) => ({
+      currency,
+      units,
+      rate: commaDecimal('CNB', cells[k + 1], `line ${i + 1} (${currency})`),
+    }));
+    publications.push({ provider: 'CNB', date: `${yyyy}-${mm}-${dd}`, reference: null, rates });
+  });
+  return checkPublications('CNB', publications);
+}
+
+/**
+ * CNB's two formats, told apart by line 1: the yearly history (`Datum|…`, see `parseCnbYear`) or the daily
+ * list. CNB daily rates (`denni_kurz.txt`): line 1 `21.09.2022 #184` (date and list number), line 2 the column
  * names, then `country|currency|amount|code|rate` rows with decimal commas: CZK per `amount` units.
  * Every row must be whole; a short or malformed line refuses the file.
  */
@@ -114,6 +152,7 @@ export function parseCnb(text: string): Publication[] {
     .replace(/\r\n/g, '\n')
     .split('\n');
   while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
+  if ((lines[0] ?? '').startsWith('Datum|')) return parseCnbYear(lines);
   const header = CNB_HEADER.exec((lines[0] ?? '').trim());
   if (!header) throw new FeedError('CNB', `line 1 "${lines[0] ?? ''}" is not "DD.MM.YYYY #n"`);
   if ((lines[1] ?? '').trim() !== CNB_COLUMNS) throw new FeedError('CNB', `line 2 is not "${CNB_COLUMNS}"`);

@@ -19,13 +19,33 @@ export interface ProviderProfile {
   direction: RateDirection;
   /** Currencies every complete publication of this provider lists; a feed without them is partial. */
   required: readonly string[];
+  /**
+   * A required currency that did not exist before a date: required only on publications from that date.
+   * The euro replaced the ECU on 1999-01-01, so CNB's and NBP's lists before 1999 have no EUR row.
+   */
+  requiredSince?: Readonly<Record<string, string>>;
 }
+
+/** The first day of the euro; the first publications quoting it are of 1999-01-04. */
+export const EURO_SINCE = '1999-01-01';
 
 export const PROVIDER_PROFILES: Readonly<Record<FxProvider, ProviderProfile>> = {
   HNB: { provider: 'HNB', baseCurrency: 'EUR', direction: 'ForeignPerBase', required: ['USD'] },
   ECB: { provider: 'ECB', baseCurrency: 'EUR', direction: 'ForeignPerBase', required: ['USD'] },
-  CNB: { provider: 'CNB', baseCurrency: 'CZK', direction: 'BasePerForeign', required: ['EUR', 'USD'] },
-  NBP: { provider: 'NBP', baseCurrency: 'PLN', direction: 'BasePerForeign', required: ['EUR', 'USD'] },
+  CNB: {
+    provider: 'CNB',
+    baseCurrency: 'CZK',
+    direction: 'BasePerForeign',
+    required: ['EUR', 'USD'],
+    requiredSince: { EUR: EURO_SINCE },
+  },
+  NBP: {
+    provider: 'NBP',
+    baseCurrency: 'PLN',
+    direction: 'BasePerForeign',
+    required: ['EUR', 'USD'],
+    requiredSince: { EUR: EURO_SINCE },
+  },
 };
 
 export const PROVIDER_OF_MARKET: Readonly<Record<Market, FxProvider>> = {

@@ -70,7 +70,8 @@ export function checkPublications(provider: FxProvider, publications: Publicatio
       if (q.currency === PROVIDER_PROFILES[provider].baseCurrency)
         throw new FeedError(provider, `${p.date} quotes the base currency ${q.currency}`);
     }
-    const missing = PROVIDER_PROFILES[provider].required.filter((c) => !seen.has(c));
+    const { required, requiredSince = {} } = PROVIDER_PROFILES[provider];
+    const missing = required.filter((c) => !seen.has(c) && p.date >= (requiredSince[c] ?? ''));
     if (missing.length) throw new FeedError(provider, `${p.date} lacks ${missing.join(', ')} (partial feed)`);
   }
   return [...publications].sort((a, b) => a.date.localeCompare(b.date));

@@ -24,14 +24,30 @@ export interface FxPublicationDoc {
   origin: string;
 }
 
+/** A history feed file already imported (FX_HISTORY_DIR): its name and content hash (decision 0189). */
+export interface FxSeedFileDoc {
+  /** The file's name (`ecb-eurofxref-hist.xml`, `cnb-rok-2019.txt`, …). */
+  _id: string;
+  sha256: string;
+  provider: FxProvider;
+  publications: number;
+  importedAt: Date;
+}
+
 export interface FxModels {
   FxPublication: Model<FxPublicationDoc>;
+  FxSeedFile: Model<FxSeedFileDoc>;
 }
 
 export const FX_PUBLICATIONS_COLLECTION = 'fx_publications';
+export const FX_SEED_FILES_COLLECTION = 'fx_seed_files';
 
 export function registerFxModels(conn: Connection): FxModels {
-  if (conn.models.FxPublication) return { FxPublication: conn.models.FxPublication as Model<FxPublicationDoc> };
+  if (conn.models.FxPublication)
+    return {
+      FxPublication: conn.models.FxPublication as Model<FxPublicationDoc>,
+      FxSeedFile: conn.models.FxSeedFile as Model<FxSeedFileDoc>,
+    };
   const schema = new Schema<FxPublicationDoc>(
     {
       _id: String,
@@ -52,5 +68,18 @@ export function registerFxModels(conn: Connection): FxModels {
   schema.index({ provider: 1, currencies: 1, date: -1 });
   // The publication look-up (all currencies of a date) and the newest-publication gauge.
   schema.index({ provider: 1, date: -1 });
-  return { FxPublication: conn.model<FxPublicationDoc>('FxPublication', schema) };
+  const seedFiles = new Schema<FxSeedFileDoc>(
+    {
+      _id: String,
+      sha256: { type: String, required: true },
+      provider: { type: String, required: true },
+      publications: { type: Number, required: true },
+      importedAt: { type: Date, required: true },
+    },
+    { collection: FX_SEED_FILES_COLLECTION, versionKey: false },
+  );
+  return {
+    FxPublication: conn.model<FxPublicationDoc>('FxPublication', schema),
+    FxSeedFile: conn.model<FxSeedFileDoc>('FxSeedFile', seedFiles),
+  };
 }

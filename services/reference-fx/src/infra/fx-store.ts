@@ -10,6 +10,26 @@ const POINT_READ_DAYS = 7;
 const daysBefore = (date: string, days: number): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 
+/** Publications per insert when a history feed is imported. */
+const SAVE_BATCH = 500;
+
+function publicationDoc(p: Publication, origin: string, now: Date): FxPublicationDoc {
+  const profile = PROVIDER_PROFILES[p.provider];
+  return {
+    _id: `${p.provider}:${p.date}`,
+    provider: p.provider,
+    source: p.provider,
+    date: p.date,
+    baseCurrency: profile.baseCurrency,
+    direction: profile.direction,
+    reference: p.reference,
+    currencies: p.rates.map((r) => r.currency),
+    rates: p.rates.map((r) => ({ currency: r.currency, rate: r.rate, units: r.units })),
+    importedAt: now,
+    origin,
+  };
+}
+
 /** The only way to the FX publications (reference data, not tenant data). */
 export class FxStore {
   constructor(private readonly models: FxModels) {}
@@ -25,23 +45,53 @@ export class FxStore {
    */
   async save(publications: Publication[], origin: string, now = new Date()): Promise<number> {
     for (const p of publications) {
-      const profile = PROVIDER_PROFILES[p.provider];
-      const doc: FxPublicationDoc = {
-        _id: `${p.provider}:${p.date}`,
-        provider: p.provider,
-        source: p.provider,
-        date: p.date,
-        baseCurrency: profile.baseCurrency,
-        direction: profile.direction,
-        reference: p.reference,
-        currencies: p.rates.map((r) => r.currency),
-        rates: p.rates.map((r) => ({ currency: r.currency, rate: r.rate, units: r.units })),
-        importedAt: now,
-        origin,
-      };
+      const doc = publicationDoc(p, origin, now);
       await this.models.FxPublication.replaceOne({ _id: doc._id }, doc, { upsert: true });
     }
     return publications.length;
+  }
+
+  /**
+   * Inserts checked publications not stored yet (a history feed: thousands of dates) in batches of
+   * single-document inserts, so a date is stored whole or not at all. A date stored meanwhile (a live
+   * import) is kept: its duplicate-key refusal is not an error. Returns how many were inserted. Five times
+   * faster than replacing each on FerretDB (decision 0189).
+   */
+  async insertNew(publications: Publication[], origin: string, now = new Date()): Promise<number> {
+    let inserted = 0;
+    for (let i = 0; i < publications.length; i += SAVE_BATCH) {
+      const docs = publications.slice(i, i + SAVE_BATCH).map((p) => publicationDoc(p, origin, now));
+      try {
+        await this.models.FxPublication.insertMany(docs, { ordered: false, lean: true });
+        inserted += docs.length;
+      } catch (err) {
+        const writeErrors = (err as { writeErrors?: Array<{ code?: number; err?: { code?: number } }> }).writeErrors;
+        const duplicates = writeErrors?.filter((e) => (e.code ?? e.err?.code) === 11000).length ?? 0;
+        if (!writeErrors || duplicates !== writeErrors.length) throw err;
+        inserted += docs.length - duplicates;
+      }
+    }
+    return inserted;
+  }
+
+  /** The dates of every stored publication of a provider (one `_id`-only read). */
+  async storedDates(provider: FxProvider): Promise<Set<string>> {
+    const docs = await this.models.FxPublication.find({ provider }, { _id: 1 }).lean();
+    return new Set(docs.map((d) => d._id.slice(provider.length + 1)));
+  }
+
+  /** Whether a history file with exactly this content was imported already. */
+  async seedFileImported(name: string, sha256: string): Promise<boolean> {
+    return (await this.models.FxSeedFile.exists({ _id: name, sha256 })) !== null;
+  }
+
+  /** Records a history file as imported (its content hash), after its publications are stored. */
+  async recordSeedFile(name: string, sha256: string, provider: FxProvider, publications: number): Promise<void> {
+    await this.models.FxSeedFile.replaceOne(
+      { _id: name },
+      { _id: name, sha256, provider, publications, importedAt: new Date() },
+      { upsert: true },
+    );
   }
 
   /**
