@@ -351,15 +351,28 @@ describe('Croatia (REGULATIONS.md, HR section)', () => {
 });
 
 describe('Slovenia (REGULATIONS.md, SI section)', () => {
-  it('dnevnica over 12 up to 24 h 21.39 €, over 8 up to 12 h 10.68 €, over 6 up to 8 h 7.45 €', () => {
-    const d = known(domesticPerDiem('SI', '2026-01-10'));
+  it('dnevnica through 2022: over 12 up to 24 h 21.39 €, over 8 up to 12 h 10.68 €, over 6 up to 8 h 7.45 €', () => {
+    const d = known(domesticPerDiem('SI', '2022-06-10'));
     expect(Object.fromEntries(d.bands.map((b) => [b.id, b.amount]))).toEqual({
       '>6-8h': '7.45',
       '>8-12h': '10.68',
       '>12-24h': '21.39',
     });
+    expect(d).toMatchObject({ effectiveFrom: '2008-08-01', effectiveTo: '2022-12-31' });
     expect(d.mealReduction!.byBand!['>12-24h']!.Breakfast).toBe('10');
     expect(d.mealReduction!.byBand!['>8-12h']!.Breakfast).toBe('15');
+  });
+  it('from 2023-01-01 (UL RS 162/2022): 27.81 € and 13.88 €; over 6 up to 8 h unknown (9.69 or 7.45 €)', () => {
+    const d = known(domesticPerDiem('SI', '2024-06-10'));
+    expect(Object.fromEntries(d.bands.map((b) => [b.id, b.amount]))).toEqual({
+      '>6-8h': null,
+      '>8-12h': '13.88',
+      '>12-24h': '27.81',
+    });
+    expect(d.effectiveFrom).toBe('2023-01-01');
+    expect(d.source.act).toMatch(/162\/2022/);
+    const unknown = ratesInForce('SI', '2024-06-10', 'SI').unknown.find((u) => u.kind === 'DomesticPerDiem');
+    expect(unknown?.reason).toMatch(/>6-8h.*9\.69 € in one source and 7\.45 € in another/);
   });
   it('"nad 6 do 8 ur": every band excludes its lower edge and includes its upper one, at home and abroad', () => {
     const edges = (bands: Band[]) => bands.map((b) => [b.from.hours, b.from.inclusive, b.to!.hours, b.to!.inclusive]);
@@ -385,17 +398,29 @@ describe('Slovenia (REGULATIONS.md, SI section)', () => {
     expect(r.mealReduction!.byBand!['>8-14h']).toEqual({ Breakfast: '15', Lunch: '40', Dinner: '40' });
     expect(r.mealReduction!.minimumPaidPercent).toBe('20');
   });
-  it('foreign rates from 2021: HR, CZ, PL, SK 40 € each; 2026 amounts are unverified, so unknown', () => {
+  it('foreign rates from 2021: HR, CZ, PL, SK 40 € each; 2026 amounts are unread, so unknown', () => {
     for (const c of ['HR', 'CZ', 'PL', 'SK']) {
       expect(known(foreignRate('SI', c, '2021-01-01'))).toMatchObject({ amount: '40', currency: 'EUR' });
       expect(known(foreignRate('SI', c, '2025-12-31')).amount).toBe('40');
       const later = foreignRate('SI', c, '2026-01-01');
       expect(later.status).toBe('unknown');
-      expect(later.status === 'unknown' && later.reason).toMatch(/2025-12-31/);
+      expect(later.status === 'unknown' && later.reason).toMatch(/2025-12-31; a new regulation applies/);
     }
   });
-  it('kilometrina: newer values unverified, so unknown', () => {
-    expect(mileageRates('SI', '2026-01-10').status).toBe('unknown');
+  it('LU and HU: the sources disagree, so unknown with both figures reported', () => {
+    expect(foreignRate('SI', 'LU', '2024-05-02')).toMatchObject({
+      status: 'unknown',
+      reported: [
+        { amount: '55', currency: 'EUR', note: expect.stringMatching(/conflict/) },
+        { amount: '40', currency: 'EUR', note: expect.stringMatching(/conflict/) },
+      ],
+    });
+  });
+  it('kilometrina 0.37 €/km through 2022-06-30, 0.43 €/km from 2023; July–December 2022 unknown (one source dates it)', () => {
+    expect(known(mileageRates('SI', '2008-08-01')).perKm).toEqual({ Car: '0.37' });
+    expect(known(mileageRates('SI', '2022-06-30')).perKm).toEqual({ Car: '0.37' });
+    expect(mileageRates('SI', '2022-09-01').status).toBe('unknown');
+    expect(known(mileageRates('SI', '2026-01-10')).perKm).toEqual({ Car: '0.43' });
   });
 });
 

@@ -54,8 +54,25 @@ export interface UnknownRate {
   countryCode: string | null;
   reason: string;
   /** Figures the research only reports (one secondary source, or a conflict): named, never priced (0187). */
-  reported?: ReportedFigure[];
+  reported?: ReportedRateFigure[];
 }
+
+/** A reported figure as the API names it on an unknown rate (the row's field names). */
+export interface ReportedRateFigure {
+  amount: string;
+  currencyCode: string;
+  hotelLimit: string | null;
+  source: string;
+  note: string | null;
+}
+
+const reportedFigure = (f: ReportedFigure): ReportedRateFigure => ({
+  amount: f.amount,
+  currencyCode: f.currency,
+  hotelLimit: f.hotelLimit ?? null,
+  source: f.source,
+  note: f.note ?? null,
+});
 
 export interface RatesInForce {
   market: Market;
@@ -111,7 +128,12 @@ function mealRows(
 
 function unknownOf<T>(l: Lookup<T>, kind: RateKind, countryCode: string | null, unknown: UnknownRate[]): T | undefined {
   if (l.status === 'known') return l.row;
-  unknown.push({ kind, countryCode, reason: l.reason, ...(l.reported ? { reported: l.reported } : {}) });
+  unknown.push({
+    kind,
+    countryCode,
+    reason: l.reason,
+    ...(l.reported ? { reported: l.reported.map(reportedFigure) } : {}),
+  });
   return undefined;
 }
 

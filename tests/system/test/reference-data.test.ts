@@ -155,7 +155,7 @@ describe('reference data', () => {
         kind: 'ForeignPerDiem',
         countryCode: 'JP',
         reason: expect.any(String),
-        reported: [expect.objectContaining({ amount: '6500', currency: 'JPY', source: expect.any(String) })],
+        reported: [expect.objectContaining({ amount: '6500', currencyCode: 'JPY', source: expect.any(String) })],
       });
     });
 
@@ -206,21 +206,25 @@ describe('reference data', () => {
       );
     });
 
-    it('SI: dnevnica 7.45 / 10.68 / 21.39 €; Croatia 40 € in 2025 but unknown in 2026; kilometrina unknown', async () => {
+    it('SI: dnevnica 13.88 / 27.81 € from 2023 (6–8 h unknown), 21.39 € in 2022; Croatia 40 € in 2025 but unknown in 2026; 0.43 €/km', async () => {
       const t = await stack.tenant('SI');
       const domestic = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=SI');
       expect(values(domestic.body, 'DomesticPerDiem')).toEqual([
-        ['>6-8h', '7.45', 'EUR'],
-        ['>8-12h', '10.68', 'EUR'],
-        ['>12-24h', '21.39', 'EUR'],
+        ['>8-12h', '13.88', 'EUR'],
+        ['>12-24h', '27.81', 'EUR'],
       ]);
-      expect(row(domestic.body, 'DomesticPerDiem', '>12-24h').effectiveFrom).toBeNull();
-      expect(domestic.body.unknown).toContainEqual(expect.objectContaining({ kind: 'Mileage' }));
+      expect(row(domestic.body, 'DomesticPerDiem', '>12-24h').effectiveFrom).toBe('2023-01-01');
+      expect(domestic.body.unknown).toContainEqual(
+        expect.objectContaining({ kind: 'DomesticPerDiem', countryCode: 'SI' }),
+      );
+      expect(row(domestic.body, 'Mileage', 'Car').value).toBe('0.43');
+      const y2022 = await t.api.get('/api/v1/reference/per-diem-rates?date=2022-06-01&country=SI');
+      expect(values(y2022.body, 'DomesticPerDiem').map((v: string[]) => v[1])).toEqual(['7.45', '10.68', '21.39']);
       const y2025 = await t.api.get('/api/v1/reference/per-diem-rates?date=2025-06-01&country=HR');
       expect(row(y2025.body, 'ForeignPerDiem', 'FullDay', 'HR')).toMatchObject({
         value: '40',
         currencyCode: 'EUR',
-        verifiedThrough: '2025-12-31',
+        effectiveTo: '2025-12-31',
       });
       const y2026 = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=HR');
       expect(row(y2026.body, 'ForeignPerDiem', 'FullDay', 'HR')).toBeUndefined();
