@@ -8,6 +8,7 @@ import {
   type Meal,
   type MealReductionRule,
   type WorkerGroup,
+  TABLES,
 } from '@travel/regulations';
 import { basisPoints, formatCents, formatPercent, fractionOf, parseFraction, percentOf, tableCents } from './amount';
 import type { RowWindow } from './partition';
@@ -82,7 +83,10 @@ function priceDomestic(market: Market, w: RowWindow, date: string, meals: MealCo
     rule = describe(band, 'Domestic per-diem') + (table.multiDayRule ? `. ${table.multiDayRule}` : '');
   }
   if (band !== null && band.amount === null) {
-    return { status: 'unknown', reason: `${market} domestic band ${band.id} has no amount on ${date}.`, rule };
+    // Why (SI 6–8 h from 2023: two sources disagree), from the market's list of what the research lacks.
+    const why = TABLES[market].unknowns.find((u) => u.topic === 'domestic')?.reason;
+    const reason = `${market} domestic band ${band.id} has no amount on ${date}.${why ? ` ${why}` : ''}`;
+    return { status: 'unknown', reason, rule };
   }
   const grossCents = band === null ? 0 : tableCents(band.amount!);
   const topBand = table.bands.reduce((a, b) => (tableCents(b.amount ?? '0') > tableCents(a.amount ?? '0') ? b : a));
