@@ -8,6 +8,7 @@ import {
   type Meal,
   type MealReductionRule,
   type WorkerGroup,
+  TABLES,
 } from '@travel/regulations';
 import { basisPoints, formatCents, formatPercent, fractionOf, parseFraction, percentOf, tableCents } from './amount';
 import type { RowWindow } from './partition';
@@ -82,7 +83,10 @@ function priceDomestic(market: Market, w: RowWindow, date: string, meals: MealCo
     rule = describe(band, 'Domestic per-diem') + (table.multiDayRule ? `. ${table.multiDayRule}` : '');
   }
   if (band !== null && band.amount === null) {
-    return { status: 'unknown', reason: `${market} domestic band ${band.id} has no amount on ${date}.`, rule };
+    // Why (SI 6–8 h from 2023: two sources disagree), from the market's list of what the research lacks.
+    const why = TABLES[market].unknowns.find((u) => u.topic === 'domestic')?.reason;
+    const reason = `${market} domestic band ${band.id} has no amount on ${date}.${why ? ` ${why}` : ''}`;
+    return { status: 'unknown', reason, rule };
   }
   const grossCents = band === null ? 0 : tableCents(band.amount!);
   const topBand = table.bands.reduce((a, b) => (tableCents(b.amount ?? '0') > tableCents(a.amount ?? '0') ? b : a));
@@ -142,17 +146,22 @@ function priceForeign(market: Market, w: RowWindow, date: string, meals: MealCou
   };
 }
 
-const combined = new Map<string, LegalSource>();
+/**
+ * Combined sources by the table's own source objects (shared by a table's rows): no key string to build and
+ * hash on every row, which cost a third of the time once the generated tables' sources grew long (0187).
+ */
+const combined = new WeakMap<LegalSource, WeakMap<LegalSource, LegalSource>>();
 
 /** The rate's instrument, and the bands' and reductions' one when it is another (SK: 401/2012 and 283/2002). */
 function foreignSource(rate: LegalSource, rules: LegalSource): LegalSource {
   if (rate.act === rules.act) return rate;
-  const key = `${rate.act}\n${rules.act}\n${rate.provision}\n${rate.reportedBy}`;
-  let source = combined.get(key);
+  let byRules = combined.get(rate);
+  if (!byRules) combined.set(rate, (byRules = new WeakMap()));
+  let source = byRules.get(rules);
   if (!source) {
     source = { act: `${rate.act}; ${rules.act}`, provision: rate.provision ?? rules.provision };
     if (rate.reportedBy !== undefined) source.reportedBy = rate.reportedBy;
-    combined.set(key, source);
+    byRules.set(rules, source);
   }
   return source;
 }

@@ -464,14 +464,15 @@ describe('payouts', () => {
   // Issue 20, section 4: an unknown per-diem total is never paid as 0 (docs/decisions/0109).
   it('an entry whose per-diem total is unknown is never paid as 0: not ready, refused by a batch, and it says why', async () => {
     const t = await stack.tenant('CZ');
-    // CZ: the Slovenian base rate of vyhl. 489/2025 Sb. is UNVERIFIED, so the row has no amount (REGULATIONS.md).
+    // CZ: the research reads the foreign base rates of 2025 and 2026 only; a day in Slovenia in 2024 has no
+    // amount (vyhl. 341/2023 Sb. is not read).
     const res = await t.api.post('/api/v1/travel-entries', {
-      departureDate: '2026-11-02',
-      returnDate: '2026-11-02',
+      departureDate: '2024-11-04',
+      returnDate: '2024-11-04',
       advancePayment: 0,
       currencyCode: 'CZK',
-      expenses: [{ kind: 'Other', date: '2026-11-02', amount: 500, currencyCode: 'CZK', description: 'Train' }],
-      perDiems: [{ countryCode: 'SI', departureTime: '2026-11-02T05:00:00Z', arrivalTime: '2026-11-02T19:00:00Z' }],
+      expenses: [{ kind: 'Other', date: '2024-11-04', amount: 500, currencyCode: 'CZK', description: 'Train' }],
+      perDiems: [{ countryCode: 'SI', departureTime: '2024-11-04T05:00:00Z', arrivalTime: '2024-11-04T19:00:00Z' }],
     });
     expect(res.status).toBe(201);
     expect(res.body.perDiems[0].amountInBaseCurrency).toBeNull();

@@ -146,8 +146,9 @@ const CASES: MarketCase[] = [
     // SI foreign rates for 2026 are UNVERIFIED, so the trip is of 2025 (paid out now): Ljubljana 06:00 →
     // Croatia 08:00–23:00 → home 23:30 (3 Nov 2025). Croatia 15 h (> 14 h): 40 € (Uredba, rates from
     // 2021), a free lunch −35 % → 26.00 € tax-free; the company pays 50 €: 24.00 € taxable. Time in
-    // Slovenia 2.5 h: no dnevnica (< 6 h). No mileage row: the code has no verified kilometrina (the
-    // research's 0.37 €/km has newer values UNVERIFIED), so a Mileage row is refused (asserted below).
+    // Slovenia 2.5 h: no dnevnica (< 6 h). No mileage row (the kilometrina is 0.43 €/km from 2023; from
+    // July to December 2022 it is unknown, one source dating the change, so a Mileage row then is refused:
+    // asserted below).
     // 57.50 USD at a manual 1.15 USD/EUR (no ECB rate recorded for 2025) = 50.00 €. Advance 80.
     // Paid 50 + 50 − 80 = 20.00.
     market: 'SI',
@@ -331,8 +332,9 @@ describe('payroll export', () => {
     async (c) => {
       const t = await stack.tenant(c.market);
       if (c.market === 'SI') {
-        const mileage = { kind: 'Mileage', date: '2025-11-03', distanceKm: 100 };
-        const refused = await t.api.post(ENTRIES, { ...c.entry, expenses: [mileage] });
+        const mileage = { kind: 'Mileage', date: '2022-09-01', distanceKm: 100 };
+        const trip = { ...c.entry, departureDate: '2022-09-01', returnDate: '2022-09-01' };
+        const refused = await t.api.post(ENTRIES, { ...trip, expenses: [mileage] });
         expect(refused.body.errors['expenses[0].date'][0]).toContain('no statutory mileage rate');
       }
       const { id, month } = await paidOutEntry(t.api, c);
