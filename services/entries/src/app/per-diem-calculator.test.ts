@@ -1,3 +1,4 @@
+import { NO_POLICY } from '@travel/contracts';
 import { decimal } from '@travel/money';
 import { AppError, type CallerContext } from '@travel/platform';
 import { testCaller } from '@travel/testkit/src/doubles';
@@ -17,6 +18,7 @@ const toAustria = {
 };
 
 const noEmployees = { perDiemProfileOf: async () => null };
+const noPolicy = { policyOf: async () => NO_POLICY };
 
 describe('PerDiemCalculator', () => {
   it('converts a foreign row on the trip start date (0056) and sums the total in the base currency', async () => {
@@ -27,7 +29,7 @@ describe('PerDiemCalculator', () => {
         return { baseAmount: decimal(input.amount).times('4.2558').toFixed(2), source: 'NBP' };
       },
     };
-    const result = await new PerDiemCalculator(noEmployees, fx).calculate(caller('PL', 'PLN'), toAustria);
+    const result = await new PerDiemCalculator(noEmployees, fx, noPolicy).calculate(caller('PL', 'PLN'), toAustria);
     expect(asked).toEqual([{ market: 'PL', amount: '57', currency: 'EUR', date: '2026-11-03', manualRate: null }]);
     const at = result.items.find((r) => r.countryCode === 'AT')!;
     expect(at.amountInBaseCurrency!.toFixed(2)).toBe('242.58');
@@ -43,7 +45,7 @@ describe('PerDiemCalculator', () => {
         throw new AppError('EXCHANGE_RATE_UNAVAILABLE', 'No NBP rate for EUR on or before 2026-11-03.');
       },
     };
-    const result = await new PerDiemCalculator(noEmployees, fx).calculate(caller('PL', 'PLN'), toAustria);
+    const result = await new PerDiemCalculator(noEmployees, fx, noPolicy).calculate(caller('PL', 'PLN'), toAustria);
     const at = result.items.find((r) => r.countryCode === 'AT')!;
     expect(at.amount!.toString()).toBe('57');
     expect(at.amountInBaseCurrency).toBeNull();
@@ -58,13 +60,13 @@ describe('PerDiemCalculator', () => {
       },
     };
     await expect(
-      new PerDiemCalculator(noEmployees, fx).calculate(caller('PL', 'PLN'), toAustria),
+      new PerDiemCalculator(noEmployees, fx, noPolicy).calculate(caller('PL', 'PLN'), toAustria),
     ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 
   it('an employee outside the company is a field error; engine input errors are 400 with their keys', async () => {
     const fx: CurrencyConverter = { convert: async () => ({ baseAmount: '0.00', source: null }) };
-    const calc = new PerDiemCalculator(noEmployees, fx);
+    const calc = new PerDiemCalculator(noEmployees, fx, noPolicy);
     await expect(calc.calculate(caller('PL', 'PLN'), { ...toAustria, employeeId: 'x' })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       errors: { employeeId: expect.any(Array) },
