@@ -122,9 +122,16 @@ export function payOfRow(market: Market, row: StatutoryRow, policy: PerDiemPolic
 function companyRatePay(row: StatutoryRow & { amount: string }, policy: PerDiemPolicy): RowPay {
   const amount = new Decimal(row.amount);
   const payable = row.overrideAmount !== null ? new Decimal(row.overrideAmount) : amount;
-  const policyEffectiveFrom = row.overrideAmount !== null ? null : (policyVersionOn(policy, row.date)?.effectiveFrom ?? null);
+  const policyEffectiveFrom =
+    row.overrideAmount !== null ? null : (policyVersionOn(policy, row.date)?.effectiveFrom ?? null);
   if (row.rateBasis === 'CompanyRate')
-    return { payableAmount: text2(payable), taxFreeAmount: null, excessAmount: null, policyEffectiveFrom, warnings: [] };
+    return {
+      payableAmount: text2(payable),
+      taxFreeAmount: null,
+      excessAmount: null,
+      policyEffectiveFrom,
+      warnings: [],
+    };
   const taxFree = Decimal.min(payable, amount);
   return {
     payableAmount: text2(payable),

@@ -132,7 +132,11 @@ function foreignSpan(market: Market, countryCode: string, from: string, to: stri
     } else {
       span.alwaysKnown = false;
       for (const figure of found.reported ?? [])
-        if (!span.reported.some((r) => r.amount === figure.amount && r.currency === figure.currency && r.source === figure.source))
+        if (
+          !span.reported.some(
+            (r) => r.amount === figure.amount && r.currency === figure.currency && r.source === figure.source,
+          )
+        )
           span.reported.push(figure);
     }
   }
@@ -161,9 +165,7 @@ function foreignRatesOf(
     add(`${p}foreignRates`, tooMany);
     return [];
   }
-  const before = span
-    ? (context.current.versions.find((v) => v.effectiveFrom === span.from)?.foreignRates ?? [])
-    : [];
+  const before = span ? (context.current.versions.find((v) => v.effectiveFrom === span.from)?.foreignRates ?? []) : [];
   const seen = new Set<string>();
   return input.flatMap((rate, j): CompanyForeignRate[] => {
     const f = `${p}foreignRates[${j}].`;
