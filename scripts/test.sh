@@ -11,6 +11,8 @@ echo "[test] typecheck (tsc --noEmit)"
 tsc -p tsconfig.json
 echo "[test] generated contract types are current"
 npm run --silent contracts:check
+echo "[test] the regulations' generated tables are current with the vendored research"
+npm run --silent regulations:check
 echo "[test] docs/configuration.md is generated from the configuration schemas"
 npm run --silent config:check
 echo "[test] the chart's RabbitMQ definitions are rendered from the topology description"

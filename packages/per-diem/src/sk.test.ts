@@ -125,17 +125,17 @@ describe('SK foreign (opatrenie 401/2012: CZ 600 CZK, PL 37 €, SI 38 €)', ()
     expect(row.source!.reportedBy).toBeTruthy();
   });
 
-  it('HR in bands: 6 h 25 % × 40 = 10.00 €, 10 h 50 % = 20.00 €; the row names its weaker source', () => {
+  it('HR in bands: 6 h 25 % × 40 = 10.00 €, 10 h 50 % = 20.00 €; the row names its sources', () => {
     expect(leg('2026-02-02T07:00:00Z', '2026-02-02T13:00:00Z', 'HR')).toMatchObject({ band: '<=6h', amount: '10.00' });
     const row = leg('2026-02-02T07:00:00Z', '2026-02-02T17:00:00Z', 'HR');
     expect(row).toMatchObject({ band: '>6-12h', amount: '20.00' });
-    expect(row.source!.reportedBy).toMatch(/not the primary text/);
+    expect(row.source!.reportedBy).toMatch(/mup\.sk/);
   });
 
-  it('a country the research has not verified (FR) is unknown with the reason', () => {
-    const row = leg('2026-02-02T07:00:00Z', '2026-02-02T19:01:00Z', 'FR');
+  it('a country whose rate is only reported (JP) is unknown with the reason', () => {
+    const row = leg('2026-02-02T07:00:00Z', '2026-02-02T19:01:00Z', 'JP');
     expect(row).toMatchObject({ status: 'unknown', amount: null });
-    expect(row.reason).toMatch(/verified for AT, CZ, DE, GB, HR, HU, IT, PL and SI only/);
+    expect(row.reason).toMatch(/only the 34 rows a second source confirms are statutory/);
   });
 
   it('a trip across two foreign countries: each day takes the rate of its longest foreign stay', () => {

@@ -16,13 +16,17 @@ import type {
   MileageRates,
   NightRules,
   ReportedFigure,
+  ReportedRate,
   Validity,
   WorkerGroup,
 } from './types';
 
-/** `reported`: on an unknown foreign rate, the figures the research only reports (docs/decisions/0187). */
+/**
+ * `reported`: on an unknown foreign rate, the figures the research only reports (docs/decisions/0187); on a
+ * known one, reported figures beside it that are not priced (PL: the New York and Washington hotel limits).
+ */
 export type Lookup<T> =
-  | { status: 'known'; row: T }
+  | { status: 'known'; row: T; reported?: ReportedFigure[] }
   | { status: 'unknown'; reason: string; reported?: ReportedFigure[] };
 
 /** Every market's tables. A new decree is a new version appended here (data), with a test. */
@@ -92,12 +96,13 @@ export function foreignRate(
   group?: WorkerGroup,
 ): Lookup<ForeignRate> {
   const tables = TABLES[market];
+  const index = indexOf(market);
   if (group !== undefined) {
     assertDate(date);
-    const groupRates = tables.foreignRates.filter((r) => r.workerGroup === group);
+    const groupRates = index.groups.get(group) ?? [];
     if (groupRates.some((r) => appliesOn(r, date))) {
       const found = pick(
-        groupRates.filter((r) => r.countryCode === countryCode),
+        index.rates.get(`${group}|${countryCode}`) ?? [],
         date,
         tables,
         'foreign',
@@ -114,22 +119,51 @@ export function foreignRate(
     }
   }
   const found = pick(
-    tables.foreignRates.filter((r) => r.countryCode === countryCode && r.workerGroup === undefined),
+    index.rates.get(`|${countryCode}`) ?? [],
     date,
     tables,
     'foreign',
     `foreign per-diem rate for ${countryCode}`,
   );
-  if (found.status === 'known' || group !== undefined) return found;
+  if (group !== undefined) return found;
   const reported = reportedRates(market, countryCode, date);
   return reported.length ? { ...found, reported } : found;
+}
+
+/**
+ * The foreign rates and reported figures of a market by `group|country` (`|country` for the general rate),
+ * built once: with every country of an annex (about 250 rows a year per market) a lookup must not scan them.
+ */
+interface ForeignIndex {
+  rates: Map<string, ForeignRate[]>;
+  groups: Map<WorkerGroup, ForeignRate[]>;
+  reported: Map<string, ReportedRate[]>;
+}
+const INDEXES = new Map<Market, ForeignIndex>();
+
+function indexOf(market: Market): ForeignIndex {
+  let index = INDEXES.get(market);
+  if (index) return index;
+  const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+  };
+  index = { rates: new Map(), groups: new Map(), reported: new Map() };
+  for (const r of TABLES[market].foreignRates) {
+    push(index.rates, `${r.workerGroup ?? ''}|${r.countryCode}`, r);
+    if (r.workerGroup !== undefined) push(index.groups, r.workerGroup, r);
+  }
+  for (const r of TABLES[market].reportedRates ?? []) push(index.reported, r.countryCode, r);
+  INDEXES.set(market, index);
+  return index;
 }
 
 /** The figures the research only reports for trips from `market` to `countryCode` on `date`. */
 export function reportedRates(market: Market, countryCode: string, date: string): ReportedFigure[] {
   assertDate(date);
-  return (TABLES[market].reportedRates ?? [])
-    .filter((r) => r.countryCode === countryCode && appliesOn(r, date))
+  return (indexOf(market).reported.get(countryCode) ?? [])
+    .filter((r) => appliesOn(r, date))
     .map((r) => ({
       amount: r.amount,
       currency: r.currency,
@@ -156,6 +190,9 @@ export const nightRules = (market: Market, date: string): Lookup<NightRules> =>
 /** The destination countries with a verified rate for `market` on `date` (for `group`: its own rates). */
 export function countriesWithForeignRates(market: Market, date: string, group?: WorkerGroup): string[] {
   assertDate(date);
-  const rates = TABLES[market].foreignRates.filter((r) => r.workerGroup === group && appliesOn(r, date));
+  const rates =
+    group === undefined
+      ? TABLES[market].foreignRates.filter((r) => r.workerGroup === undefined && appliesOn(r, date))
+      : (indexOf(market).groups.get(group) ?? []).filter((r) => appliesOn(r, date));
   return [...new Set(rates.map((r) => r.countryCode))].sort();
 }

@@ -164,7 +164,7 @@ describe('Slovakia (REGULATIONS.md, SK section)', () => {
     expect(r).toMatchObject({ amount, currency, effectiveFrom: '2013-01-01' });
     expect(r.source).toMatchObject({
       act: 'Opatrenie MF SR č. 401/2012 Z. z.',
-      reportedBy: expect.stringMatching(/cesmad/),
+      reportedBy: expect.stringMatching(/instea\/Cestovne-prikazy.*(cesmad|profivodic|m-office)/),
     });
   });
   it.each([
@@ -191,11 +191,21 @@ describe('Slovakia (REGULATIONS.md, SK section)', () => {
     expect(l.status === 'unknown' && l.reason).toMatch(/verified for AT, CZ, DE, HR, HU, IT, PL, SI only/);
     expect(known(foreignRate('SK', 'GB', '2026-01-29', 'MobileRoadTransport')).amount).toBe('37');
   });
-  it('HR 40 € names its weaker source (accountants, not the primary text); an unlisted country is unknown', () => {
+  it('HR 40 € is cross-checked (research/foreign/SK.md: mup.sk, profivodic.sk, m-office.sk); FR 45 € too', () => {
     const r = known(foreignRate('SK', 'HR', '2026-01-10'));
     expect(r).toMatchObject({ amount: '40', currency: 'EUR' });
-    expect(r.source.reportedBy).toMatch(/accountants.*not the primary text/);
-    expect(foreignRate('SK', 'FR', '2026-01-10').status).toBe('unknown');
+    expect(r.source.reportedBy).toMatch(/mup\.sk/);
+    expect(known(foreignRate('SK', 'FR', '2026-01-10'))).toMatchObject({ amount: '45', currency: 'EUR' });
+  });
+  it('a row read in one source only (JP 6500 JPY) is unknown and names the reported figure; XK has none', () => {
+    const jp = foreignRate('SK', 'JP', '2026-01-10');
+    expect(jp).toMatchObject({
+      status: 'unknown',
+      reported: [{ amount: '6500', currency: 'JPY', source: expect.stringMatching(/401\/2012.*instea/) }],
+    });
+    const xk = foreignRate('SK', 'XK', '2026-01-10');
+    expect(xk.status).toBe('unknown');
+    expect(xk).not.toHaveProperty('reported');
   });
   it('foreign shares per calendar day: up to 6 h 25 %, over 6 up to 12 h 50 %, over 12 h 100 %', () => {
     const bands = known(foreignRules('SK', '2026-01-10')).bands!;

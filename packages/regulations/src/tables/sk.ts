@@ -2,11 +2,10 @@
 // rate per km; MF SR opatrenie č. 401/2012 Z. z. for the foreign base rates. Figures from
 // ../shared/research/REGULATIONS.md.
 import type { Band, MarketTables } from '../types';
+import { FOREIGN_RATES, REPORTED_RATES } from './generated/sk-foreign';
 
 const LAW = 'Zákon č. 283/2002 Z. z. o cestovných náhradách';
 const MPSVR = 'MPSVR SR announcement of the stravné amounts';
-const OPATRENIE_401 = 'Opatrenie MF SR č. 401/2012 Z. z.';
-const CESMAD = 'cesmad.sk list of the opatrenie 401/2012 rates';
 
 const bands = (a: string, b: string, c: string): Band[] => [
   { id: '5-12h', from: { hours: 5, inclusive: true }, to: { hours: 12, inclusive: true }, amount: a },
@@ -75,32 +74,10 @@ export const SK: MarketTables = {
       source: { act: LAW, provision: null },
     },
   ],
-  // Base rates of opatrenie 401/2012 Z. z. (in force from 2013-01-01; unchanged as of 2025-11), as listed
-  // by cesmad.sk (research, second pass). The HR row comes from two accountants' sites, not the primary
-  // text, and says so.
+  // Base rates of opatrenie 401/2012 Z. z. (in force from 2013-01-01, not replaced): the rows cross-checked in
+  // a second source (research/foreign/SK.md, Table 1), generated; the single-source rows are reported.
   foreignRates: [
-    ...[
-      { countryCode: 'AT', amount: '45', currency: 'EUR', reportedBy: CESMAD },
-      { countryCode: 'CZ', amount: '600', currency: 'CZK', reportedBy: CESMAD },
-      { countryCode: 'DE', amount: '45', currency: 'EUR', reportedBy: CESMAD },
-      { countryCode: 'GB', amount: '37', currency: 'GBP', reportedBy: CESMAD },
-      { countryCode: 'HU', amount: '39', currency: 'EUR', reportedBy: CESMAD },
-      { countryCode: 'IT', amount: '45', currency: 'EUR', reportedBy: CESMAD },
-      { countryCode: 'PL', amount: '37', currency: 'EUR', reportedBy: CESMAD },
-      { countryCode: 'SI', amount: '38', currency: 'EUR', reportedBy: CESMAD },
-      {
-        countryCode: 'HR',
-        amount: '40',
-        currency: 'EUR',
-        reportedBy: "two accountants' sites quoting the opatrenie (not the primary text)",
-      },
-    ].map(({ reportedBy, ...r }) => ({
-      market: 'SK' as const,
-      ...r,
-      effectiveFrom: '2013-01-01',
-      effectiveTo: null,
-      source: { act: OPATRENIE_401, provision: null, reportedBy },
-    })),
+    ...FOREIGN_RATES,
     // Opatrenie MF SR 9/2026 Z. z., from 2026-01-30: higher rates for mobile road-transport workers only
     // (an employee marked so); the research lists these eight countries.
     ...[
@@ -121,6 +98,7 @@ export const SK: MarketTables = {
       source: { act: 'Opatrenie MF SR č. 9/2026 Z. z.', provision: null, reportedBy: 'cesmad.sk' },
     })),
   ],
+  reportedRates: REPORTED_RATES,
   mileage: [
     {
       market: 'SK',
@@ -158,7 +136,10 @@ export const SK: MarketTables = {
     },
     {
       topic: 'foreign',
-      reason: 'Base rates of opatrenie 401/2012 Z. z. are verified for AT, CZ, DE, GB, HR, HU, IT, PL and SI only.',
+      reason:
+        'Opatrenie 401/2012 Z. z. is read in one complete secondary list; only the 34 rows a second source ' +
+        'confirms are statutory. The others are reported figures (named, never priced), and a country the list ' +
+        'lacks (XK) has no figure at all.',
     },
     { topic: 'night', reason: 'Slovak law has no separate night allowance in the research.' },
   ],
