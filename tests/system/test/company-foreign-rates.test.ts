@@ -21,7 +21,16 @@ const dayTrip = (home: string, abroad: string) => [
 const policyWith = (countryCode: string, amount: number, currencyCode = 'EUR') => ({
   versions: [{ effectiveFrom: '2026-01-01', domesticBands: [], foreignRates: [{ countryCode, amount, currencyCode }] }],
 });
-const row = (items: { countryCode: string }[], countryCode: string) => items.find((r) => r.countryCode === countryCode);
+interface Row {
+  countryCode: string;
+  warnings: string[];
+  reported: unknown[];
+}
+const row = (items: Row[], countryCode: string): Row => {
+  const found = items.find((r) => r.countryCode === countryCode);
+  if (!found) throw new Error(`no ${countryCode} row`);
+  return found;
+};
 
 describe('company foreign rates (issue 34 §2)', () => {
   let stack: EntriesStack;
