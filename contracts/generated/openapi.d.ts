@@ -5154,6 +5154,8 @@ export interface operations {
                      *             "act": "Vyhláška č. 573/2025 Sb.; Zákon č. 262/2006 Sb., zákoník práce",
                      *             "provision": "§163"
                      *           },
+                     *           "reported": [],
+                     *           "rateBasis": "Statutory",
                      *           "reason": null,
                      *           "warnings": []
                      *         }
@@ -6405,6 +6407,8 @@ export interface operations {
                      *             "act": "Rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2023 poz. 2190)",
                      *             "provision": "załącznik"
                      *           },
+                     *           "reported": [],
+                     *           "rateBasis": "Statutory",
                      *           "rule": "PL foreign: an incomplete day over 12 h, 100 % of the country rate",
                      *           "reason": null,
                      *           "warnings": []
