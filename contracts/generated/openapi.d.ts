@@ -2753,14 +2753,36 @@ export interface components {
         /**
          * @example {
          *       "kind": "ForeignPerDiem",
-         *       "countryCode": "DE",
-         *       "reason": "HR foreign per-diem rate for DE on 2026-03-02: no verified figure in force."
+         *       "countryCode": "JP",
+         *       "reason": "SK foreign per-diem rate for JP on 2026-03-02: no verified figure in force.",
+         *       "reported": [
+         *         {
+         *           "amount": "6500",
+         *           "currencyCode": "JPY",
+         *           "hotelLimit": null,
+         *           "source": "Opatrenie MF SR č. 401/2012 Z. z., read in GitHub instea/Cestovne-prikazy (2017)",
+         *           "note": "one source only, not cross-checked"
+         *         }
+         *       ]
          *     }
          */
         UnknownRate: {
             kind: components["schemas"]["RateKind"];
             countryCode: string | null;
             reason: string;
+            /** @description Figures the research only reports for this rate (read in one secondary source, or in sources that disagree, each then named with a note): never used as an amount, named so that a company can confirm one as its own rate (docs/decisions/0187). Absent when there is none. */
+            reported?: components["schemas"]["ReportedRateFigure"][];
+        };
+        ReportedRateFigure: {
+            /** @description A decimal string */
+            amount: string;
+            currencyCode: string;
+            /** @description PL: the hotel limit per night the same source gives */
+            hotelLimit: string | null;
+            /** @description The act the source names */
+            source: string;
+            /** @description Why it is not statutory (one source */
+            note: string | null;
         };
         PerDiemStop: {
             /** @description ISO 8601, read as UTC without an offset; from this time on the traveller is in `countryCode`. A day past the end of its month (04-31) fits the pattern and is 400 `VALIDATION_FAILED`. */

@@ -99,7 +99,7 @@ const CZ_YEARS = [
   { year: 2025, act: 'Vyhláška č. 373/2024 Sb.', key: 'FL25', from: '2025-01-01', to: '2025-12-31' },
   { year: 2026, act: 'Vyhláška č. 489/2025 Sb.', key: 'FL26', from: '2026-01-01', to: '2026-12-31' },
 ] as const;
-const CZ_PROVISION = '§ 170 odst. 1 zákona č. 262/2006 Sb., zákoník práce; příloha vyhlášky';
+const CZ_PROVISION = '§ 170 odst. 1 zákoníku práce; příloha vyhlášky';
 const CZ_MIRROR = 'e-Sbírka text mirrored in GitHub flatiocom/czech-law-md';
 
 /** The footnote members of the three group rows: `¹⁾` → [{code, onlyYear?}] (ISO mapping of the research). */
@@ -449,7 +449,7 @@ function sk(): Generated {
 // HR: Odluka NN 16/24 from 2024-02-08, the 36 rows rrif.hr reproduces (Afghanistan to Iceland): statutory.
 
 const HR_ACT =
-  'Odluka o visini dnevnice za službeno putovanje u inozemstvo za korisnike koji se financiraju iz sredstava državnog proračuna (NN 16/2024)';
+  'Odluka o visini dnevnice za službeno putovanje u inozemstvo za korisnike koji se financiraju iz sredstava državnog proračuna (NN 16/24)';
 const HR_PROVISION = 'čl. 7 st. 2 Pravilnika o porezu na dohodak; točka I. Odluke';
 
 function hr(): Generated {

@@ -112,22 +112,26 @@ describe('Czechia (REGULATIONS.md, CZ table)', () => {
     expect(b).toMatchObject({ amount: y26, currency: cur, effectiveFrom: '2026-01-01', effectiveTo: '2026-12-31' });
     expect(b.source.act).toBe('Vyhláška č. 489/2025 Sb.');
   });
-  it('derived rows say so: HR and IT 2026, BE 2025, FR and NL both years', () => {
-    expect(known(foreignRate('CZ', 'HR', '2026-05-01')).source.reportedBy).toMatch(/^derived/);
-    expect(known(foreignRate('CZ', 'IT', '2026-05-01')).source.reportedBy).toMatch(/^derived/);
-    expect(known(foreignRate('CZ', 'BE', '2025-05-01')).source.reportedBy).toMatch(/^derived/);
-    expect(known(foreignRate('CZ', 'FR', '2025-05-01')).source.reportedBy).toMatch(/^derived/);
-    expect(known(foreignRate('CZ', 'NL', '2026-05-01')).source.reportedBy).toMatch(/^derived/);
-    expect(known(foreignRate('CZ', 'DE', '2026-05-01')).source.reportedBy).not.toMatch(/derived/);
-  });
-  it('UNVERIFIED countries (SI, GB) and 2027 are unknown, with the reason', () => {
-    for (const c of ['SI', 'GB']) {
-      const l = foreignRate('CZ', c, '2026-03-01');
-      expect(l.status).toBe('unknown');
-      expect(l.status === 'unknown' && l.reason).toMatch(/SI, GB and others/);
+  it('every row is read in the e-Sbírka mirror of the decree, with § 170 odst. 1 and the annex as provision', () => {
+    for (const [c, date] of [
+      ['HR', '2026-05-01'],
+      ['BE', '2025-05-01'],
+      ['DE', '2026-05-01'],
+    ] as const) {
+      expect(known(foreignRate('CZ', c, date)).source).toMatchObject({
+        provision: expect.stringMatching(/^§ 170 odst\. 1 .*příloha vyhlášky/),
+        reportedBy: expect.stringMatching(/e-Sbírka.*flatiocom\/czech-law-md/),
+      });
     }
-    expect(foreignRate('CZ', 'DE', '2027-01-01').status).toBe('unknown');
-    expect(foreignRate('CZ', 'DE', '2024-12-31').status).toBe('unknown');
+  });
+  it('the whole annex: SI 40 EUR, GB 45 GBP (research/foreign/CZ.md); 2027 and 2024 are unknown, with the reason', () => {
+    expect(known(foreignRate('CZ', 'SI', '2026-03-01'))).toMatchObject({ amount: '40', currency: 'EUR' });
+    expect(known(foreignRate('CZ', 'GB', '2026-03-01'))).toMatchObject({ amount: '45', currency: 'GBP' });
+    for (const date of ['2027-01-01', '2024-12-31']) {
+      const l = foreignRate('CZ', 'DE', date);
+      expect(l.status).toBe('unknown');
+      expect(l.status === 'unknown' && l.reason).toMatch(/read for 2025 .* and 2026 .* only/);
+    }
   });
   it('2027 has no decree in the research: every yearly figure is unknown', () => {
     expect(domesticPerDiem('CZ', '2027-01-01').status).toBe('unknown');
@@ -271,7 +275,15 @@ describe('Poland (REGULATIONS.md, PL section)', () => {
     const r = known(foreignRules('PL', '2026-01-10'));
     expect(r.bands!.map((b) => b.fraction)).toEqual(['1/3', '1/2', '1/1']);
     expect(r.mealReduction!.perMeal).toEqual({ Breakfast: '15', Lunch: '30', Dinner: '30' });
-    expect(foreignRate('PL', 'FR', '2026-01-10').status).toBe('unknown');
+    // Dated: the annex of Dz.U. 2022 poz. 2302 from 2022-11-29; before, the 2013 rows (two sources: G, A).
+    expect(known(foreignRate('PL', 'AT', '2026-01-10')).effectiveFrom).toBe('2022-11-29');
+    expect(known(foreignRate('PL', 'AT', '2022-11-28'))).toMatchObject({ amount: '52', hotelLimit: '130' });
+    expect(known(foreignRate('PL', 'DE', '2022-11-28'))).toMatchObject({ amount: '49', hotelLimit: '150' });
+    expect(known(foreignRate('PL', 'FR', '2026-01-10'))).toMatchObject({ amount: '55', hotelLimit: '200' });
+    expect(foreignRate('PL', 'RS', '2026-01-10')).toMatchObject({
+      status: 'unknown',
+      reported: [{ amount: '40', currency: 'EUR', hotelLimit: '110' }],
+    });
   });
   it('kilometrówka since 2023-01-17: 0.89 / 1.15 / 0.69 / 0.42 zł', () => {
     expect(known(mileageRates('PL', '2023-01-17')).perKm).toEqual({
@@ -303,45 +315,64 @@ describe('Croatia (REGULATIONS.md, HR section)', () => {
   });
   it.each([
     // REGULATIONS.md, second pass, HR foreign (Odluka NN 16/24, from 2024-02-08, rrif.hr)
-    ['AT', '90'],
-    ['BE', '90'],
-    ['FR', '90'],
-    ['DK', '90'],
-    ['FI', '90'],
-    ['IE', '90'],
-    ['CZ', '80'],
-    ['CY', '80'],
-    ['EE', '80'],
-    ['BG', '70'],
-    ['GR', '70'],
-    ['BA', '50'],
-    ['ME', '50'],
+    ['AT', '90.00'],
+    ['BE', '90.00'],
+    ['FR', '90.00'],
+    ['DK', '90.00'],
+    ['FI', '90.00'],
+    ['IE', '90.00'],
+    ['CZ', '80.00'],
+    ['CY', '80.00'],
+    ['EE', '80.00'],
+    ['BG', '70.00'],
+    ['GR', '70.00'],
+    ['BA', '50.00'],
+    ['ME', '50.00'],
   ])('foreign from 2024-02-08 (Odluka NN 16/24): %s %s €', (country, amount) => {
     const r = known(foreignRate('HR', country, '2024-02-08'));
     expect(r).toMatchObject({ amount, currency: 'EUR', effectiveFrom: '2024-02-08', effectiveTo: null });
-    expect(r.source).toEqual({ act: expect.stringContaining('NN 16/24'), provision: null, reportedBy: 'rrif.hr' });
+    expect(r.source).toEqual({
+      act: expect.stringContaining('NN 16/24'),
+      provision: expect.stringMatching(/^čl\. 7 st\. 2 Pravilnika o porezu na dohodak/),
+      reportedBy: expect.stringMatching(/^rrif\.hr/),
+    });
     expect(foreignRate('HR', country, '2024-02-07').status).toBe('unknown');
   });
-  it('unlisted countries 50 USD; DE, IT, SI, SK, PL, HU are unverified (not unlisted): unknown, never 50 USD', () => {
+  it('unlisted countries 50 USD; DE, IT, SI, SK, PL, HU are unread rows (not unlisted): unknown, never 50 USD', () => {
     expect(known(foreignRules('HR', '2024-02-08')).unlistedCountryRate).toEqual({ amount: '50', currency: 'USD' });
     for (const c of ['DE', 'IT', 'SI', 'SK', 'PL', 'HU']) {
       const l = foreignRate('HR', c, '2026-01-10');
       expect(l.status).toBe('unknown');
-      expect(l.status === 'unknown' && l.reason).toMatch(/DE, IT, SI, SK, PL, HU and the rest are not/);
+      expect(l).not.toHaveProperty('reported');
+      expect(l.status === 'unknown' && l.reason).toMatch(/rows after it .* are unread, so unknown/);
+      expect(l.status === 'unknown' && l.reason).toMatch(/If the country is not listed in the Odluka at all, 50 USD/);
     }
   });
 });
 
 describe('Slovenia (REGULATIONS.md, SI section)', () => {
-  it('dnevnica over 12 up to 24 h 21.39 €, over 8 up to 12 h 10.68 €, over 6 up to 8 h 7.45 €', () => {
-    const d = known(domesticPerDiem('SI', '2026-01-10'));
+  it('dnevnica through 2022: over 12 up to 24 h 21.39 €, over 8 up to 12 h 10.68 €, over 6 up to 8 h 7.45 €', () => {
+    const d = known(domesticPerDiem('SI', '2022-06-10'));
     expect(Object.fromEntries(d.bands.map((b) => [b.id, b.amount]))).toEqual({
       '>6-8h': '7.45',
       '>8-12h': '10.68',
       '>12-24h': '21.39',
     });
+    expect(d).toMatchObject({ effectiveFrom: '2008-08-01', effectiveTo: '2022-12-31' });
     expect(d.mealReduction!.byBand!['>12-24h']!.Breakfast).toBe('10');
     expect(d.mealReduction!.byBand!['>8-12h']!.Breakfast).toBe('15');
+  });
+  it('from 2023-01-01 (UL RS 162/2022): 27.81 € and 13.88 €; over 6 up to 8 h unknown (9.69 or 7.45 €)', () => {
+    const d = known(domesticPerDiem('SI', '2024-06-10'));
+    expect(Object.fromEntries(d.bands.map((b) => [b.id, b.amount]))).toEqual({
+      '>6-8h': null,
+      '>8-12h': '13.88',
+      '>12-24h': '27.81',
+    });
+    expect(d.effectiveFrom).toBe('2023-01-01');
+    expect(d.source.act).toMatch(/162\/2022/);
+    const unknown = ratesInForce('SI', '2024-06-10', 'SI').unknown.find((u) => u.kind === 'DomesticPerDiem');
+    expect(unknown?.reason).toMatch(/>6-8h.*9\.69 € in one source and 7\.45 € in another/);
   });
   it('"nad 6 do 8 ur": every band excludes its lower edge and includes its upper one, at home and abroad', () => {
     const edges = (bands: Band[]) => bands.map((b) => [b.from.hours, b.from.inclusive, b.to!.hours, b.to!.inclusive]);
@@ -367,17 +398,29 @@ describe('Slovenia (REGULATIONS.md, SI section)', () => {
     expect(r.mealReduction!.byBand!['>8-14h']).toEqual({ Breakfast: '15', Lunch: '40', Dinner: '40' });
     expect(r.mealReduction!.minimumPaidPercent).toBe('20');
   });
-  it('foreign rates from 2021: HR, CZ, PL, SK 40 € each; 2026 amounts are unverified, so unknown', () => {
+  it('foreign rates from 2021: HR, CZ, PL, SK 40 € each; 2026 amounts are unread, so unknown', () => {
     for (const c of ['HR', 'CZ', 'PL', 'SK']) {
       expect(known(foreignRate('SI', c, '2021-01-01'))).toMatchObject({ amount: '40', currency: 'EUR' });
       expect(known(foreignRate('SI', c, '2025-12-31')).amount).toBe('40');
       const later = foreignRate('SI', c, '2026-01-01');
       expect(later.status).toBe('unknown');
-      expect(later.status === 'unknown' && later.reason).toMatch(/2025-12-31/);
+      expect(later.status === 'unknown' && later.reason).toMatch(/2025-12-31; a new regulation applies/);
     }
   });
-  it('kilometrina: newer values unverified, so unknown', () => {
-    expect(mileageRates('SI', '2026-01-10').status).toBe('unknown');
+  it('LU and HU: the sources disagree, so unknown with both figures reported', () => {
+    expect(foreignRate('SI', 'LU', '2024-05-02')).toMatchObject({
+      status: 'unknown',
+      reported: [
+        { amount: '55', currency: 'EUR', note: expect.stringMatching(/conflict/) },
+        { amount: '40', currency: 'EUR', note: expect.stringMatching(/conflict/) },
+      ],
+    });
+  });
+  it('kilometrina 0.37 €/km through 2022-06-30, 0.43 €/km from 2023; July–December 2022 unknown (one source dates it)', () => {
+    expect(known(mileageRates('SI', '2008-08-01')).perKm).toEqual({ Car: '0.37' });
+    expect(known(mileageRates('SI', '2022-06-30')).perKm).toEqual({ Car: '0.37' });
+    expect(mileageRates('SI', '2022-09-01').status).toBe('unknown');
+    expect(known(mileageRates('SI', '2026-01-10')).perKm).toEqual({ Car: '0.43' });
   });
 });
 

@@ -8,6 +8,7 @@ import {
   foreignRate,
   foreignRules,
   fuelPrices,
+  TABLES,
   GROUP_NAMES,
   mileageRates,
   nightRules,
@@ -17,6 +18,7 @@ import {
   WORKER_GROUPS,
   type Band,
   type LegalSource,
+  type ReportedFigure,
   type Market,
   type MealReductionRule,
   type Validity,
@@ -51,7 +53,26 @@ export interface UnknownRate {
   kind: RateKind;
   countryCode: string | null;
   reason: string;
+  /** Figures the research only reports (one secondary source, or a conflict): named, never priced (0187). */
+  reported?: ReportedRateFigure[];
 }
+
+/** A reported figure as the API names it on an unknown rate (the row's field names). */
+export interface ReportedRateFigure {
+  amount: string;
+  currencyCode: string;
+  hotelLimit: string | null;
+  source: string;
+  note: string | null;
+}
+
+const reportedFigure = (f: ReportedFigure): ReportedRateFigure => ({
+  amount: f.amount,
+  currencyCode: f.currency,
+  hotelLimit: f.hotelLimit ?? null,
+  source: f.source,
+  note: f.note ?? null,
+});
 
 export interface RatesInForce {
   market: Market;
@@ -107,8 +128,19 @@ function mealRows(
 
 function unknownOf<T>(l: Lookup<T>, kind: RateKind, countryCode: string | null, unknown: UnknownRate[]): T | undefined {
   if (l.status === 'known') return l.row;
-  unknown.push({ kind, countryCode, reason: l.reason });
+  unknown.push({
+    kind,
+    countryCode,
+    reason: l.reason,
+    ...(l.reported ? { reported: l.reported.map(reportedFigure) } : {}),
+  });
   return undefined;
+}
+
+/** Why a domestic band has no amount (SI 6–8 h from 2023: two sources disagree), from the market's unknowns. */
+function bandUnknown(market: Market, b: Band, date: string): string {
+  const why = TABLES[market].unknowns.find((u) => u.topic === 'domestic')?.reason;
+  return `${market} domestic per-diem band ${b.id} on ${date}: no verified amount.${why ? ` ${why}` : ''}`;
 }
 
 function domesticRows(market: Market, date: string, rows: RateRow[], unknown: UnknownRate[]): void {
@@ -117,12 +149,16 @@ function domesticRows(market: Market, date: string, rows: RateRow[], unknown: Un
   if (d) {
     const base = { ...validityOf(d), source: d.source };
     for (const b of d.bands) {
+      if (b.amount === null) {
+        unknown.push({ kind: 'DomesticPerDiem', countryCode: country, reason: bandUnknown(market, b, date) });
+        continue;
+      }
       rows.push({
         kind: 'DomesticPerDiem',
         countryCode: country,
         item: b.id,
         description: `Domestic per-diem for a trip ${describeBand(b)}${d.multiDayRule ? `. ${d.multiDayRule}` : ''}`,
-        value: b.amount!,
+        value: b.amount,
         unit: 'PerDay',
         currencyCode: d.currency,
         maximum: b.publicSectorMaximum ?? null,
@@ -209,7 +245,8 @@ function foreignRuleRows(market: Market, date: string, rows: RateRow[], unknown:
 }
 
 function countryRateRows(market: Market, country: string, date: string, rows: RateRow[], unknown: UnknownRate[]): void {
-  const r = unknownOf(foreignRate(market, country, date), 'ForeignPerDiem', country, unknown);
+  const l = foreignRate(market, country, date);
+  const r = unknownOf(l, 'ForeignPerDiem', country, unknown);
   if (!r) return;
   const base = { countryCode: country, maximum: null, ...validityOf(r), source: r.source, currencyCode: r.currency };
   rows.push({
@@ -221,11 +258,13 @@ function countryRateRows(market: Market, country: string, date: string, rows: Ra
     unit: 'PerDay',
   });
   if (r.hotelLimit) {
+    const others = (l.status === 'known' ? (l.reported ?? []) : []).filter((x) => x.hotelLimit !== undefined);
+    const named = others.map((x) => `${x.note ?? x.source}: ${x.hotelLimit} ${x.currency}`).join('; ');
     rows.push({
       ...base,
       kind: 'NightAllowance',
       item: 'HotelLimit',
-      description: `Hotel limit per night in ${country}`,
+      description: `Hotel limit per night in ${country}${named ? ` (reported only, not priced: ${named})` : ''}`,
       value: r.hotelLimit,
       unit: 'PerNight',
     });

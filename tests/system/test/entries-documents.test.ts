@@ -147,7 +147,7 @@ const CASES: Case[] = [
       // vyhl. 489/2025 Sb.: Austria 45 EUR; 14 h abroad → two thirds (§170(1)) = 30 EUR; a free lunch at two
       // thirds −35 % of it (§179(3)) = 10.50 → 19.50 EUR × CNB 24.209 (20 Nov 2026) = 472.0755 → 472.08 Kč.
       ...['30,00 EUR', '0/1/0', '10,50', '19,50 EUR', '472,08 (CNB)'],
-      '§170, §179',
+      '§ 170 odst. 1 zákoníku práce; příloha vyhlášky',
       // vyhl. 573/2025 Sb.: 5.90 Kč/km × 120 = 708; diesel 5.4 l/100 km × 120 km = 6.48 l × 34.10 = 220.968 → 928.97.
       ...['1AB 2345 120,00 5,90', '5,40', '34,10', '928,97 CZK'],
       // EUR 12.50 × CNB 24.209 = 302.6125 → 302.61 Kč.

@@ -118,7 +118,11 @@ describe('reference data', () => {
         currencyCode: 'EUR',
         effectiveFrom: '2026-01-01',
         effectiveTo: '2026-12-31',
-        source: { act: 'Vyhláška č. 489/2025 Sb.', provision: null, reportedBy: expect.any(String) },
+        source: {
+          act: 'Vyhláška č. 489/2025 Sb.',
+          provision: '§ 170 odst. 1 zákoníku práce; příloha vyhlášky',
+          reportedBy: expect.any(String),
+        },
       });
       expect(res.body.rows.filter((r: any) => r.unit === 'Share').map((r: any) => [r.item, r.value])).toEqual([
         ['1-12h', '1/3'],
@@ -129,14 +133,29 @@ describe('reference data', () => {
       expect(row(y2025.body, 'ForeignPerDiem', 'FullDay', 'DE').value).toBe('45');
     });
 
-    it('CZ to Slovenia: the rate is UNVERIFIED, so unknown with the reason, never guessed', async () => {
+    it('CZ to Slovenia 40 € and to a country the annex does not list (Ostatní země) 35 €; 2024 unknown', async () => {
       const t = await stack.tenant('CZ');
       const res = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=SI');
-      expect(res.body.rows.filter((r: any) => r.item === 'FullDay')).toEqual([]);
-      expect(res.body.unknown).toContainEqual({
+      expect(row(res.body, 'ForeignPerDiem', 'FullDay', 'SI')).toMatchObject({ value: '40', currencyCode: 'EUR' });
+      const rest = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=GL');
+      expect(row(rest.body, 'ForeignPerDiem', 'FullDay', 'GL')).toMatchObject({ value: '35', currencyCode: 'EUR' });
+      const y2024 = await t.api.get('/api/v1/reference/per-diem-rates?date=2024-06-03&country=SI');
+      expect(y2024.body.rows.filter((r: any) => r.item === 'FullDay')).toEqual([]);
+      expect(y2024.body.unknown).toContainEqual({
         kind: 'ForeignPerDiem',
         countryCode: 'SI',
         reason: expect.any(String),
+      });
+    });
+
+    it('SK to Japan: only reported (one secondary source), so unknown with the reported figure named', async () => {
+      const t = await stack.tenant('SK');
+      const res = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=JP');
+      expect(res.body.unknown).toContainEqual({
+        kind: 'ForeignPerDiem',
+        countryCode: 'JP',
+        reason: expect.any(String),
+        reported: [expect.objectContaining({ amount: '6500', currencyCode: 'JPY', source: expect.any(String) })],
       });
     });
 
@@ -178,30 +197,34 @@ describe('reference data', () => {
         ['>12h', '30.00', 'EUR'],
       ]);
       expect(row(domestic.body, 'Mileage', 'Car').value).toBe('0.50');
-      expect(row(domestic.body, 'ForeignPerDiem', 'FullDay', 'AT').value).toBe('90');
-      expect(row(domestic.body, 'ForeignPerDiem', 'FullDay', 'BE').value).toBe('90');
-      expect(row(domestic.body, 'ForeignPerDiem', 'FullDay', 'BA').value).toBe('50');
+      expect(row(domestic.body, 'ForeignPerDiem', 'FullDay', 'AT').value).toBe('90.00');
+      expect(row(domestic.body, 'ForeignPerDiem', 'FullDay', 'BE').value).toBe('90.00');
+      expect(row(domestic.body, 'ForeignPerDiem', 'FullDay', 'BA').value).toBe('50.00');
       const germany = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=DE');
       expect(germany.body.unknown).toContainEqual(
         expect.objectContaining({ kind: 'ForeignPerDiem', countryCode: 'DE' }),
       );
     });
 
-    it('SI: dnevnica 7.45 / 10.68 / 21.39 €; Croatia 40 € in 2025 but unknown in 2026; kilometrina unknown', async () => {
+    it('SI: dnevnica 13.88 / 27.81 € from 2023 (6–8 h unknown), 21.39 € in 2022; Croatia 40 € in 2025 but unknown in 2026; 0.43 €/km', async () => {
       const t = await stack.tenant('SI');
       const domestic = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=SI');
       expect(values(domestic.body, 'DomesticPerDiem')).toEqual([
-        ['>6-8h', '7.45', 'EUR'],
-        ['>8-12h', '10.68', 'EUR'],
-        ['>12-24h', '21.39', 'EUR'],
+        ['>8-12h', '13.88', 'EUR'],
+        ['>12-24h', '27.81', 'EUR'],
       ]);
-      expect(row(domestic.body, 'DomesticPerDiem', '>12-24h').effectiveFrom).toBeNull();
-      expect(domestic.body.unknown).toContainEqual(expect.objectContaining({ kind: 'Mileage' }));
+      expect(row(domestic.body, 'DomesticPerDiem', '>12-24h').effectiveFrom).toBe('2023-01-01');
+      expect(domestic.body.unknown).toContainEqual(
+        expect.objectContaining({ kind: 'DomesticPerDiem', countryCode: 'SI' }),
+      );
+      expect(row(domestic.body, 'Mileage', 'Car').value).toBe('0.43');
+      const y2022 = await t.api.get('/api/v1/reference/per-diem-rates?date=2022-06-01&country=SI');
+      expect(values(y2022.body, 'DomesticPerDiem').map((v: string[]) => v[1])).toEqual(['7.45', '10.68', '21.39']);
       const y2025 = await t.api.get('/api/v1/reference/per-diem-rates?date=2025-06-01&country=HR');
       expect(row(y2025.body, 'ForeignPerDiem', 'FullDay', 'HR')).toMatchObject({
         value: '40',
         currencyCode: 'EUR',
-        verifiedThrough: '2025-12-31',
+        effectiveTo: '2025-12-31',
       });
       const y2026 = await t.api.get('/api/v1/reference/per-diem-rates?date=2026-03-02&country=HR');
       expect(row(y2026.body, 'ForeignPerDiem', 'FullDay', 'HR')).toBeUndefined();

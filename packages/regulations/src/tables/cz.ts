@@ -1,46 +1,13 @@
 // Czechia: zákoník práce (zákon č. 262/2006 Sb.) §163, §170, §179, §180 and the yearly MPSV decree that
 // sets the domestic stravné, the rate per km and the average fuel prices. Figures from
-// ../shared/research/REGULATIONS.md. The foreign base rates (MF decree, 373/2024 Sb. for 2025, 489/2025 Sb.
-// for 2026) are those of the research's second pass; a country it marks UNVERIFIED (SI, GB, others) is
-// absent, so unknown.
-import type { ForeignRate, MarketTables } from '../types';
+// research/REGULATIONS.md. The foreign base rates (MF decree, 373/2024 Sb. for 2025, 489/2025 Sb. for 2026)
+// are generated from research/foreign/CZ.md (scripts/import-research.ts).
+import type { MarketTables } from '../types';
+import { FOREIGN_RATES } from './generated/cz-foreign';
 
 const ZP = 'Zákon č. 262/2006 Sb., zákoník práce';
 const Y2025 = 'Vyhláška č. 475/2024 Sb.';
 const Y2026 = 'Vyhláška č. 573/2025 Sb.';
-const F2025 = 'Vyhláška č. 373/2024 Sb.';
-const F2026 = 'Vyhláška č. 489/2025 Sb.';
-const LISTS = 'auditor.eu travel allowances 2025 / 2026; behounek.eu';
-const DERIVED_2026 = 'derived: absent from the 2026 change list of vyhl. 489/2025 Sb. (auditor.eu)';
-const DERIVED_BOTH = 'derived: 2024 list; absent from the 2025 and 2026 change lists';
-
-/** One country's base rate in 2025 and 2026 (research, second pass), each year with where it was read. */
-const yearly = (
-  countryCode: string,
-  currency: string,
-  y2025: [string, string],
-  y2026: [string, string],
-): ForeignRate[] => [
-  {
-    market: 'CZ',
-    countryCode,
-    amount: y2025[0],
-    currency,
-    effectiveFrom: '2025-01-01',
-    effectiveTo: '2025-12-31',
-    source: { act: F2025, provision: null, reportedBy: y2025[1] },
-  },
-  {
-    market: 'CZ',
-    countryCode,
-    amount: y2026[0],
-    currency,
-    effectiveFrom: '2026-01-01',
-    effectiveTo: '2026-12-31',
-    source: { act: F2026, provision: null, reportedBy: y2026[1] },
-  },
-];
-
 // Domestic bands (§163(1)): 5 to 12 hours, more than 12 up to 18 hours, more than 18 hours.
 const bands = (a: [string, string], b: [string, string], c: [string, string]) => [
   {
@@ -134,25 +101,9 @@ export const CZ: MarketTables = {
     },
   ],
   // The rate of a day is that of the country where most of the day abroad was spent (docs/decisions/0051).
-  foreignRates: [
-    ...yearly('DE', 'EUR', ['45', LISTS], ['50', LISTS]),
-    ...yearly('AT', 'EUR', ['45', LISTS], ['45', `${LISTS} (no change)`]),
-    ...yearly('SK', 'EUR', ['35', LISTS], ['40', LISTS]),
-    ...yearly('PL', 'EUR', ['50', `${LISTS}; grantthornton.cz 2025`], ['50', LISTS]),
-    ...yearly('HU', 'EUR', ['50', LISTS], ['50', LISTS]),
-    ...yearly('HR', 'EUR', ['50', 'auditor.eu travel allowances 2025'], ['50', DERIVED_2026]),
-    ...yearly('IT', 'EUR', ['55', 'auditor.eu travel allowances 2025'], ['55', DERIVED_2026]),
-    ...yearly('US', 'USD', ['65', LISTS], ['70', LISTS]),
-    ...yearly('CH', 'CHF', ['75', 'auditor.eu (no change)'], ['75', 'auditor.eu (no change)']),
-    ...yearly(
-      'BE',
-      'EUR',
-      ['50', 'derived: absent from the 2025 change list'],
-      ['50', 'mfcr.cz page of vyhl. 489/2025 Sb.'],
-    ),
-    ...yearly('FR', 'EUR', ['50', DERIVED_BOTH], ['50', DERIVED_BOTH]),
-    ...yearly('NL', 'EUR', ['50', DERIVED_BOTH], ['50', DERIVED_BOTH]),
-  ],
+  // Both annexes whole, read in the e-Sbírka mirror (research/foreign/CZ.md), generated: the group rows
+  // expanded into their footnote members, "Ostatní země neuvedené v příloze" (35 EUR) for every other code.
+  foreignRates: FOREIGN_RATES,
   mileage: [
     {
       market: 'CZ',
@@ -195,8 +146,8 @@ export const CZ: MarketTables = {
     {
       topic: 'foreign',
       reason:
-        'Base rates of vyhl. 373/2024 Sb. (2025) and 489/2025 Sb. (2026) are verified for DE, AT, SK, PL, HU, HR, ' +
-        'IT, US, CH, BE, FR and NL only; the rest of the decree (SI, GB and others) is not.',
+        'Base rates are read for 2025 (vyhl. 373/2024 Sb.) and 2026 (vyhl. 489/2025 Sb.) only; every country has ' +
+        'one in those years.',
     },
     { topic: 'night', reason: 'Czech law has no separate night allowance in the research.' },
   ],

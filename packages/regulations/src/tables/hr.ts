@@ -1,11 +1,15 @@
 // Croatia: Pravilnik o porezu na dohodak (NN 143/2023 for 2024 on) for the tax-free dnevnica and the
-// private-car rate; Odluka NN 16/24 (from 2024-02-08) for the foreign per-country amounts. Figures from
-// ../shared/research/REGULATIONS.md (foreign rows: its second pass).
+// private-car rate; Odluka NN 16/24 (from 2024-02-08) for the foreign per-country amounts, tax-free up to
+// them by čl. 7 st. 2 of the Pravilnik. Figures from research/REGULATIONS.md and research/foreign/HR.md.
 import type { Band, MarketTables } from '../types';
+import { FOREIGN_RATES } from './generated/hr-foreign';
 
 const PRAVILNIK_2024 = 'Pravilnik o porezu na dohodak (NN 143/2023)';
 const PRAVILNIK_2023 = 'Pravilnik o porezu na dohodak (version in force in 2023)';
-const ODLUKA = { act: 'Odluka o visini dnevnica za službena putovanja u inozemstvo (NN 16/24)', provision: null };
+const ODLUKA = {
+  act: 'Odluka o visini dnevnice za službeno putovanje u inozemstvo za korisnike koji se financiraju iz sredstava državnog proračuna (NN 16/24)',
+  provision: 'čl. 7 st. 2 Pravilnika o porezu na dohodak',
+};
 
 const bands = (half: string, full: string): Band[] => [
   {
@@ -61,30 +65,9 @@ export const HR: MarketTables = {
       source: ODLUKA,
     },
   ],
-  // Odluka NN 16/24 as read by rrif.hr (research, second pass). DE, IT, SI, SK, PL and HU are not verified:
-  // absent, so unknown, and not "unlisted" either (they may be listed with an amount nobody read).
-  foreignRates: [
-    { countryCode: 'AT', amount: '90' },
-    { countryCode: 'BE', amount: '90' },
-    { countryCode: 'DK', amount: '90' },
-    { countryCode: 'FI', amount: '90' },
-    { countryCode: 'FR', amount: '90' },
-    { countryCode: 'IE', amount: '90' },
-    { countryCode: 'CZ', amount: '80' },
-    { countryCode: 'CY', amount: '80' },
-    { countryCode: 'EE', amount: '80' },
-    { countryCode: 'BG', amount: '70' },
-    { countryCode: 'GR', amount: '70' },
-    { countryCode: 'BA', amount: '50' },
-    { countryCode: 'ME', amount: '50' },
-  ].map((r) => ({
-    market: 'HR' as const,
-    ...r,
-    currency: 'EUR',
-    effectiveFrom: '2024-02-08',
-    effectiveTo: null,
-    source: { ...ODLUKA, reportedBy: 'rrif.hr' },
-  })),
+  // Odluka NN 16/24 from 2024-02-08: the 36 rows rrif.hr reproduces (Afghanistan to Iceland), generated from
+  // research/foreign/HR.md. Every later row is unread: unknown, and not "unlisted" either (never 50 USD).
+  foreignRates: FOREIGN_RATES,
   mileage: [
     {
       market: 'HR',
@@ -109,9 +92,10 @@ export const HR: MarketTables = {
     {
       topic: 'foreign',
       reason:
-        'Odluka NN 16/24 rows are verified for AT, BE, DK, FI, FR, IE, CZ, CY, EE, BG, GR, BA and ME only; DE, IT, ' +
-        'SI, SK, PL, HU and the rest are not. The 50 USD rate is for countries the Odluka does not list, and ' +
-        'no country is known to be unlisted.',
+        'The Odluka NN 16/24 table is read through its 36th row (Afghanistan to Iceland, alphabetical in ' +
+        'Croatian); the rows after it (IT, DE, SI, SK, PL, HU, RS, GB, US, CH and the rest) are unread, so ' +
+        'unknown. If the country is not listed in the Odluka at all, 50 USD applies (ostale države); no country ' +
+        'is known to be unlisted.',
     },
     { topic: 'fuel', reason: 'Croatia reimburses a private car per km; there are no regulation fuel prices.' },
     { topic: 'night', reason: 'Croatian rules have no separate night allowance in the research.' },

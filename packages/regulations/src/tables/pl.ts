@@ -3,6 +3,7 @@
 // force since 2023-01-17. Figures from ../shared/research/REGULATIONS.md. The 60 zł dieta is a draft:
 // not here.
 import type { MarketTables } from '../types';
+import { FOREIGN_RATES, REPORTED_RATES } from './generated/pl-foreign';
 
 const ROZP = 'Rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2023 poz. 2190)';
 
@@ -86,17 +87,10 @@ export const PL: MarketTables = {
       source: { act: ROZP, provision: null },
     },
   ],
-  foreignRates: [
-    { countryCode: 'AT', amount: '57', hotelLimit: '150' },
-    { countryCode: 'DE', amount: '49', hotelLimit: '170' },
-  ].map((r) => ({
-    market: 'PL' as const,
-    ...r,
-    currency: 'EUR',
-    effectiveFrom: null,
-    effectiveTo: null,
-    source: { act: ROZP, provision: 'załącznik' },
-  })),
+  // The annex from 2022-11-29 (Dz.U. 2022 poz. 2302) and the 2013 values of the rows it changed, generated
+  // from research/foreign/PL.md: rows with two sources priced, the others reported.
+  foreignRates: FOREIGN_RATES,
+  reportedRates: REPORTED_RATES,
   mileage: [
     {
       market: 'PL',
@@ -126,7 +120,10 @@ export const PL: MarketTables = {
   unknowns: [
     {
       topic: 'foreign',
-      reason: 'Only the Austria and Germany rows of the annex are verified in the research.',
+      reason:
+        'The annex in force from 2022-11-29 is read in transcriptions: a row two sources give is priced, a row ' +
+        'read in part (Serbia, the Congos, the New York and Washington limits) only reported, and CG stays unknown ' +
+        '(the row "Kongo" may be its own). Before 2022-11-29 only the rows the 2022 amendment changed are read.',
     },
     { topic: 'mileage', reason: 'No rate for electric vehicles is in force.' },
     { topic: 'fuel', reason: 'Polish mileage is a rate per km; there are no regulation fuel prices.' },

@@ -6,60 +6,54 @@ import type { ForeignRate, LegalSource, ReportedRate } from '../../types';
 
 const S0: LegalSource = {
   act: 'Vyhláška č. 373/2024 Sb.',
-  provision: '§ 170 odst. 1 zákona č. 262/2006 Sb., zákoník práce; příloha vyhlášky',
+  provision: '§ 170 odst. 1 zákoníku práce; příloha vyhlášky',
   reportedBy: 'e-Sbírka text mirrored in GitHub flatiocom/czech-law-md (FL25)',
 };
 const S1: LegalSource = {
   act: 'Vyhláška č. 373/2024 Sb.',
   provision:
-    '§ 170 odst. 1 zákona č. 262/2006 Sb., zákoník práce; příloha vyhlášky, řádek „Austrálie a Oceánie – ostrovní státy“ (poznámka 1)',
+    '§ 170 odst. 1 zákoníku práce; příloha vyhlášky, řádek „Austrálie a Oceánie – ostrovní státy“ (poznámka 1)',
   reportedBy: 'e-Sbírka text mirrored in GitHub flatiocom/czech-law-md (FL25)',
 };
 const S2: LegalSource = {
   act: 'Vyhláška č. 373/2024 Sb.',
-  provision:
-    '§ 170 odst. 1 zákona č. 262/2006 Sb., zákoník práce; příloha vyhlášky, řádek „Francouzská zámořská území“ (poznámka 2)',
+  provision: '§ 170 odst. 1 zákoníku práce; příloha vyhlášky, řádek „Francouzská zámořská území“ (poznámka 2)',
   reportedBy: 'e-Sbírka text mirrored in GitHub flatiocom/czech-law-md (FL25)',
 };
 const S3: LegalSource = {
   act: 'Vyhláška č. 373/2024 Sb.',
-  provision:
-    '§ 170 odst. 1 zákona č. 262/2006 Sb., zákoník práce; příloha vyhlášky, řádek „Karibik – ostrovní státy“ (poznámka 3)',
+  provision: '§ 170 odst. 1 zákoníku práce; příloha vyhlášky, řádek „Karibik – ostrovní státy“ (poznámka 3)',
   reportedBy: 'e-Sbírka text mirrored in GitHub flatiocom/czech-law-md (FL25)',
 };
 const S4: LegalSource = {
   act: 'Vyhláška č. 373/2024 Sb.',
-  provision:
-    '§ 170 odst. 1 zákona č. 262/2006 Sb., zákoník práce; příloha vyhlášky, řádek „Ostatní země neuvedené v příloze“',
+  provision: '§ 170 odst. 1 zákoníku práce; příloha vyhlášky, řádek „Ostatní země neuvedené v příloze“',
   reportedBy: 'e-Sbírka text mirrored in GitHub flatiocom/czech-law-md (FL25)',
 };
 const S5: LegalSource = {
   act: 'Vyhláška č. 489/2025 Sb.',
-  provision: '§ 170 odst. 1 zákona č. 262/2006 Sb., zákoník práce; příloha vyhlášky',
+  provision: '§ 170 odst. 1 zákoníku práce; příloha vyhlášky',
   reportedBy: 'e-Sbírka text mirrored in GitHub flatiocom/czech-law-md (FL26)',
 };
 const S6: LegalSource = {
   act: 'Vyhláška č. 489/2025 Sb.',
   provision:
-    '§ 170 odst. 1 zákona č. 262/2006 Sb., zákoník práce; příloha vyhlášky, řádek „Austrálie a Oceánie – ostrovní státy“ (poznámka 1)',
+    '§ 170 odst. 1 zákoníku práce; příloha vyhlášky, řádek „Austrálie a Oceánie – ostrovní státy“ (poznámka 1)',
   reportedBy: 'e-Sbírka text mirrored in GitHub flatiocom/czech-law-md (FL26)',
 };
 const S7: LegalSource = {
   act: 'Vyhláška č. 489/2025 Sb.',
-  provision:
-    '§ 170 odst. 1 zákona č. 262/2006 Sb., zákoník práce; příloha vyhlášky, řádek „Francouzská zámořská území“ (poznámka 2)',
+  provision: '§ 170 odst. 1 zákoníku práce; příloha vyhlášky, řádek „Francouzská zámořská území“ (poznámka 2)',
   reportedBy: 'e-Sbírka text mirrored in GitHub flatiocom/czech-law-md (FL26)',
 };
 const S8: LegalSource = {
   act: 'Vyhláška č. 489/2025 Sb.',
-  provision:
-    '§ 170 odst. 1 zákona č. 262/2006 Sb., zákoník práce; příloha vyhlášky, řádek „Karibik – ostrovní státy“ (poznámka 3)',
+  provision: '§ 170 odst. 1 zákoníku práce; příloha vyhlášky, řádek „Karibik – ostrovní státy“ (poznámka 3)',
   reportedBy: 'e-Sbírka text mirrored in GitHub flatiocom/czech-law-md (FL26)',
 };
 const S9: LegalSource = {
   act: 'Vyhláška č. 489/2025 Sb.',
-  provision:
-    '§ 170 odst. 1 zákona č. 262/2006 Sb., zákoník práce; příloha vyhlášky, řádek „Ostatní země neuvedené v příloze“',
+  provision: '§ 170 odst. 1 zákoníku práce; příloha vyhlášky, řádek „Ostatní země neuvedené v příloze“',
   reportedBy: 'e-Sbírka text mirrored in GitHub flatiocom/czech-law-md (FL26)',
 };
 

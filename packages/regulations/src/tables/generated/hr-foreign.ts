@@ -4,7 +4,7 @@
 import type { ForeignRate, LegalSource, ReportedRate } from '../../types';
 
 const S0: LegalSource = {
-  act: 'Odluka o visini dnevnice za službeno putovanje u inozemstvo za korisnike koji se financiraju iz sredstava državnog proračuna (NN 16/2024)',
+  act: 'Odluka o visini dnevnice za službeno putovanje u inozemstvo za korisnike koji se financiraju iz sredstava državnog proračuna (NN 16/24)',
   provision: 'čl. 7 st. 2 Pravilnika o porezu na dohodak; točka I. Odluke',
   reportedBy: 'rrif.hr (12.02.2024)',
 };
