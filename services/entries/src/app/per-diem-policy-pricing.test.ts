@@ -154,14 +154,15 @@ describe('per-diem rows under a company policy above the statutory amount', () =
     });
   });
 
-  it('SI: 14 h pays 25 € instead of 21.39 €: 21.39 tax-free, 3.61 taxable', async () => {
-    const row = await dayTrip('SI', 'EUR', policyOf({ '>12-24h': '25.00' }), '05:00', '19:00');
+  // SI domestic dnevnica from 2023: 27.81 € over 12 h (UL RS 162/2022; research, issue 34).
+  it('SI: 14 h pays 30 € instead of 27.81 €: 27.81 tax-free, 2.19 taxable', async () => {
+    const row = await dayTrip('SI', 'EUR', policyOf({ '>12-24h': '30.00' }), '05:00', '19:00');
     expect(split(row)).toMatchObject({
       band: '>12-24h',
-      amount: '21.39',
-      payableAmount: '25.00',
-      taxFreeAmount: '21.39',
-      excessAmount: '3.61',
+      amount: '27.81',
+      payableAmount: '30.00',
+      taxFreeAmount: '27.81',
+      excessAmount: '2.19',
     });
   });
 });
