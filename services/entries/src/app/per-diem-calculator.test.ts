@@ -76,3 +76,66 @@ describe('PerDiemCalculator', () => {
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', errors: { 'stops[1].time': expect.any(Array) } });
   });
 });
+
+// Issue 34 §2 (docs/decisions/0188): the calculator reads the company's per-country rates as entries do.
+// SI abroad in 2026: no statutory rate (research: "2026 amounts UNVERIFIED"); 8–14 h is 75 % of the rate.
+describe('PerDiemCalculator: the company policy’s per-country rates', () => {
+  const toAustria2026 = {
+    stops: [
+      { time: '2026-03-02T05:00:00Z', countryCode: 'SI' },
+      { time: '2026-03-02T07:00:00Z', countryCode: 'AT' },
+      { time: '2026-03-02T21:00:00Z', countryCode: 'SI' },
+      { time: '2026-03-02T22:00:00Z', countryCode: 'SI' },
+    ],
+  };
+  const noFx: CurrencyConverter = {
+    convert: async () => {
+      throw new Error('EUR rows of an SI company need no conversion');
+    },
+  };
+
+  it('without a rate the row is unknown; with one it is priced, the total complete', async () => {
+    const without = await new PerDiemCalculator(noEmployees, noFx, noPolicy).calculate(
+      caller('SI', 'EUR'),
+      toAustria2026,
+    );
+    expect(without.items.find((r) => r.countryCode === 'AT')).toMatchObject({ amount: null, rateBasis: null });
+    expect(without.total).toBeNull();
+
+    const asked: string[] = [];
+    const policies = {
+      policyOf: async (tenantId: string) => {
+        asked.push(tenantId);
+        return {
+          sector: 'Private' as const,
+          versions: [
+            {
+              effectiveFrom: '2026-01-01',
+              domesticBands: [],
+              foreignBaseRatePercent: null,
+              foreignRates: [
+                {
+                  countryCode: 'AT',
+                  amount: '50.00',
+                  currencyCode: 'EUR',
+                  confirmedBy: 'emp_anna',
+                  confirmedAt: '2026-02-01T09:00:00.000Z',
+                },
+              ],
+            },
+          ],
+        };
+      },
+    };
+    const si = caller('SI', 'EUR');
+    const withRate = await new PerDiemCalculator(noEmployees, noFx, policies).calculate(si, toAustria2026);
+    expect(asked).toEqual([si.tenantId]);
+    expect(withRate.items.find((r) => r.countryCode === 'AT')).toMatchObject({
+      amount: decimal('37.50'),
+      amountInBaseCurrency: decimal('37.50'),
+      rateBasis: 'CompanyRate',
+      source: { act: 'Company per-diem policy from 2026-01-01' },
+    });
+    expect(withRate.complete).toBe(true);
+  });
+});
