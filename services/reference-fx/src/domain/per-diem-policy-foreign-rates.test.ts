@@ -5,6 +5,7 @@
 // 40 € each; 2026 amounts UNVERIFIED" (REGULATIONS.md); SK 401/2012: AL 33 € read in one source only,
 // AT 45 € cross-checked (foreign/SK.md, Table 1).
 import { contractAt, NO_POLICY, type PerDiemPolicy } from '@travel/contracts';
+import { eventProblems } from '@travel/platform/src/messaging/event-schemas';
 import { MAX_POLICY_FOREIGN_RATES, normalizePolicy, type PerDiemPolicyWrite } from './per-diem-policy';
 
 type Rate = { countryCode: string; amount: number | string; currencyCode: string };
@@ -187,5 +188,21 @@ describe("company foreign rates: the size limit is the contract's (docs/decision
     expect(check('SI', { versions: [version('2026-01-01', many)] }).errors).toEqual({
       'versions[0].foreignRates': [`must NOT have more than ${MAX_POLICY_FOREIGN_RATES} items`],
     });
+  });
+});
+
+describe('the policy as its event carries it (contracts/events/internal)', () => {
+  it('a policy with per-country rates is a valid reference-fx.per-diem-policy.updated', () => {
+    const { policy } = check('SI', {
+      versions: [version('2026-01-01', [{ countryCode: 'AT', amount: 50, currencyCode: 'EUR' }])],
+    });
+    const event = {
+      id: '6f1c1a52-4b9e-4a7f-9d53-2f0f7f3b2a10',
+      type: 'per-diem-policy.updated',
+      tenantId: 'tenant-1',
+      occurredAt: '2026-02-01T09:00:00.000Z',
+      data: policy,
+    };
+    expect(eventProblems('reference-fx.per-diem-policy.updated', event)).toEqual([]);
   });
 });
