@@ -97,14 +97,21 @@ describe('company rates where nothing is known (SI abroad in 2026)', () => {
     expect(row.source?.act).not.toMatch(/Company/);
   });
 
-  it('a domestic row never reads the company rates', () => {
+  it('the company rates are asked only of a foreign row whose statutory rate is unknown', () => {
     const asked: string[] = [];
     calculatePerDiems({
       market: 'SI',
       stops: dayTrip('SI', 'AT', '2026-03-02'),
       companyRates: (countryCode) => void asked.push(countryCode),
     });
-    expect(asked).toEqual(['AT']);
+    expect(asked).toEqual(['AT']); // the two SI rows are domestic
+    asked.length = 0;
+    calculatePerDiems({
+      market: 'SI',
+      stops: dayTrip('SI', 'HR', '2025-03-03'),
+      companyRates: (countryCode) => void asked.push(countryCode),
+    });
+    expect(asked).toEqual([]); // HR 2025: 40 € statutory
   });
 });
 

@@ -118,7 +118,8 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
       ? { Breakfast: m.breakfastsProvided ?? 0, Lunch: m.lunchesProvided ?? 0, Dinner: m.dinnersProvided ?? 0 }
       : NO_MEALS;
     const date = localDate(profile.zone, w.start);
-    const company = w.kind === 'Foreign' && request.companyRates ? request.companyRates(w.countryCode, date) : null;
+    const rates = request.companyRates;
+    const company = rates ? () => rates(w.countryCode, date) : undefined;
     const priced = priceWindow(market, w, date, counts, group, company);
     const override = overrides.get(key)?.value;
     const oCents = overrideCents.get(key);

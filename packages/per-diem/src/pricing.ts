@@ -86,18 +86,21 @@ const describe = (band: Band | null, what: string) =>
   band === null ? `${what}: below the first band, nothing is paid` : `${what}: band ${band.id}`;
 
 /** `group`: the worker group whose own foreign rates apply (SK mobile road-transport workers), if any. */
-/** `company`: the company's rate for the row's country on `date`, used only where the statutory one is unknown. */
+/**
+ * `company`: the company's rate for the row's country on `date`, asked only of a foreign row whose
+ * statutory rate is unknown (docs/decisions/0188).
+ */
 export function priceWindow(
   market: Market,
   w: RowWindow,
   date: string,
   meals: MealCounts,
   group?: WorkerGroup,
-  company?: CompanyRate | null,
+  company?: () => CompanyRate | null | undefined,
 ): Priced {
   return w.kind === 'Domestic'
     ? priceDomestic(market, w, date, meals)
-    : priceForeign(market, w, date, meals, group, company ?? undefined);
+    : priceForeign(market, w, date, meals, group, company);
 }
 
 function priceDomestic(market: Market, w: RowWindow, date: string, meals: MealCounts): Priced {
@@ -148,12 +151,13 @@ function priceForeign(
   date: string,
   meals: MealCounts,
   group?: WorkerGroup,
-  company?: CompanyRate,
+  companyRate?: () => CompanyRate | null | undefined,
 ): Priced {
   const rules = foreignRules(market, date);
   if (rules.status === 'unknown') return unknown(rules.reason, 'foreign per-diem');
   const rate = foreignRate(market, w.countryCode, date, group);
   const reported = rate.status === 'unknown' ? reportedOfRow(rate.reported) : none();
+  const company = rate.status === 'unknown' ? (companyRate?.() ?? undefined) : undefined;
   if (rate.status === 'unknown' && company === undefined) return unknown(rate.reason, 'foreign per-diem', reported);
   if (rules.row.bands === null) {
     const reason = `${market} foreign per-diem band thresholds are not verified in the research; the rate is unknown.`;
