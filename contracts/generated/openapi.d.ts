@@ -553,11 +553,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The company's per-diem policy (what it pays per domestic band, and in CZ its foreign base rate)
+         * The company's per-diem policy (what it pays per domestic band, in CZ its foreign base rate, and its own per-country rates)
          * @description Readable by every key of the company. Without a policy `versions` is empty and every per-diem row
          *     pays the statutory amount. A per-diem row priced on a date pays the version in force on that date
          *     (the latest `effectiveFrom` not after the row's date); see `PerDiem.taxFreeAmount` and
          *     `excessAmount` for the statutory tax-free part and the taxable excess (docs/decisions/0127-0129).
+         *     A version's `foreignRates` pay foreign rows whose statutory rate is unknown (`PerDiem.rateBasis`,
+         *     docs/decisions/0188); each names who set it and when (`confirmedBy`, `confirmedAt`).
          */
         get: operations["getPerDiemPolicy"];
         /**
