@@ -173,6 +173,7 @@ function foreignRatesOf(
     const currency = rate?.currencyCode;
     const amount = decimalOf(add, `${f}amount`, rate?.amount);
     let ok = amount !== null;
+    let currencyOk = true;
     if (!isCountryCode(country)) {
       add(`${f}countryCode`, 'must be an ISO 3166-1 alpha-2 code the product knows, in upper case');
       return [];
@@ -188,7 +189,7 @@ function foreignRatesOf(
     seen.add(country);
     if (typeof currency !== 'string' || !isCurrency(currency)) {
       add(`${f}currencyCode`, 'must be an ISO 4217 code the product knows');
-      ok = false;
+      ok = currencyOk = false;
     }
     if (span !== null) {
       const tables = foreignSpan(market, country, span.from, span.to);
@@ -201,7 +202,7 @@ function foreignRatesOf(
         return [];
       }
       const inCurrency = tables.reported.filter((r) => r.currency === currency);
-      if (tables.reported.length > 0 && inCurrency.length === 0 && ok) {
+      if (tables.reported.length > 0 && inCurrency.length === 0 && currencyOk) {
         const currencies = [...new Set(tables.reported.map((r) => r.currency))].join(' or ');
         add(
           `${f}currencyCode`,
