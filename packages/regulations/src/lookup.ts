@@ -125,8 +125,8 @@ export function foreignRate(
     'foreign',
     `foreign per-diem rate for ${countryCode}`,
   );
-  if (group !== undefined) return found;
-  const reported = reportedRates(market, countryCode, date);
+  if (group !== undefined || !index.reported.has(countryCode)) return found;
+  const reported = reportedOn(index, countryCode, date);
   return reported.length ? { ...found, reported } : found;
 }
 
@@ -162,7 +162,11 @@ function indexOf(market: Market): ForeignIndex {
 /** The figures the research only reports for trips from `market` to `countryCode` on `date`. */
 export function reportedRates(market: Market, countryCode: string, date: string): ReportedFigure[] {
   assertDate(date);
-  return (indexOf(market).reported.get(countryCode) ?? [])
+  return reportedOn(indexOf(market), countryCode, date);
+}
+
+function reportedOn(index: ForeignIndex, countryCode: string, date: string): ReportedFigure[] {
+  return (index.reported.get(countryCode) ?? [])
     .filter((r) => appliesOn(r, date))
     .map((r) => ({
       amount: r.amount,
