@@ -164,3 +164,20 @@ describe('reported figures (SK: 401/2012 rows read in one source)', () => {
     expect(row).toMatchObject({ amount: '45.00', rateBasis: 'Statutory', reported: [] });
   });
 });
+
+// SI → LU 2021–2025: the sources disagree, 55 € (D, S) against 40 € (Z) (foreign/SI.md): both are named.
+describe('conflicting reported figures (SI → LU, 2024)', () => {
+  it('the row names both and stays unknown; confirming one of them prices it as usual', () => {
+    const stops = dayTrip('SI', 'LU', '2024-03-04');
+    const row = abroad(calculatePerDiems({ market: 'SI', stops }), 'LU');
+    expect(row.amount).toBeNull();
+    expect(row.reported.map((r) => `${r.amount} ${r.currencyCode}`).sort()).toEqual(['40 EUR', '55 EUR']);
+    const at55: CompanyRates = (countryCode) => (countryCode === 'LU' ? rate('LU', '55.00') : undefined);
+    // 14 h → 8–14 h: 75 % of 55 € = 41.25 €.
+    expect(abroad(calculatePerDiems({ market: 'SI', stops, companyRates: at55 }), 'LU')).toMatchObject({
+      amount: '41.25',
+      rateBasis: 'CompanyConfirmedReported',
+      taxTreatment: 'TaxFreeCap',
+    });
+  });
+});

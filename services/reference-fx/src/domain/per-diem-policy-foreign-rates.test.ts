@@ -119,6 +119,27 @@ describe('company foreign rates over a reported figure (SK: AL 33 € reported)'
   });
 });
 
+// PL → RS from 2022-11-29: 40 € (hotel 110 €) read only as "Serbia i Czarnogóra" (foreign/PL.md): reported.
+describe('company foreign rates over a reported figure (PL: RS 40 € reported)', () => {
+  const pl = (amount: number) =>
+    check('PL', { versions: [version('2026-01-01', [{ countryCode: 'RS', amount, currencyCode: 'EUR' }])] });
+  it('at least the figure (PL: the statutory dieta is a floor)', () => {
+    expect(pl(40).errors).toEqual({});
+    expect(Object.keys(pl(39.99).errors)).toEqual(['versions[0].foreignRates[0].amount']);
+  });
+});
+
+// SI → LU 2021–2025: 55 € and 40 € (a conflict, foreign/SI.md); SI has no floor, only the currency binds.
+describe('company foreign rates over a conflict (SI → LU, 2025)', () => {
+  it('any amount in the figures’ currency; another currency is refused', () => {
+    const si = (amount: number, currencyCode = 'EUR') =>
+      check('SI', { versions: [version('2025-01-01', [{ countryCode: 'LU', amount, currencyCode }])] });
+    expect(si(30).errors).toEqual({});
+    expect(si(55).errors).toEqual({});
+    expect(Object.keys(si(55, 'CHF').errors)).toEqual(['versions[0].foreignRates[0].currencyCode']);
+  });
+});
+
 describe('who confirmed a rate, and when', () => {
   const stored: PerDiemPolicy = check('SI', {
     versions: [
