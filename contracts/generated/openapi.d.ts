@@ -2837,12 +2837,13 @@ export interface components {
             warnings: string[];
         };
         /**
-         * @description A per-diem figure the research only reports (one secondary source, or a source that disagrees with another), with where it was read (docs/decisions/0187, 0188). It is never paid by itself
+         * @description A per-diem figure the research only reports (one secondary source, or a source that disagrees with another), with where it was read (docs/decisions/0187, 0188); never paid by itself. The fields of `ReportedRateFigure`, with the amounts as numbers like every amount of a per-diem row
          * @example {
-         *       "amount": 45,
+         *       "amount": 33,
          *       "currencyCode": "EUR",
-         *       "source": "Opatrenie MF SR č. 401/2012 Z. z., read in an accountants' summary",
-         *       "note": "one secondary source"
+         *       "hotelLimit": null,
+         *       "source": "Opatrenie MF SR č. 401/2012 Z. z., read in GitHub instea/Cestovne-prikazy (2017)",
+         *       "note": "one source only, not cross-checked"
          *     }
          */
         ReportedPerDiemFigure: {
@@ -2850,11 +2851,11 @@ export interface components {
             amount: number;
             currencyCode: string;
             /** @description PL: the hotel limit per night the same source gives */
-            hotelLimit?: number;
+            hotelLimit: number | null;
             /** @description The act the source names and where the figure was read, in words */
             source: string;
-            /** @description Why it is not statutory (a single source, or the other figure a second source gives) */
-            note?: string;
+            /** @description Why it is not statutory (one source, a conflict, a partial row) */
+            note: string | null;
         };
         /**
          * @description Where `amount` comes from (docs/decisions/0188): `Statutory`, the statutory tables; where no statutory rate is known on the row's date, the company's per-country rate of its per-diem policy: `CompanyConfirmedReported` when it equals a reported figure (the company confirmed it: the usual tax treatment, tax-free up to it), `CompanyRate` otherwise (`taxTreatment` `Unknown`, `taxFreeAmount` null: no verified figure says how much of it is tax-free). Null when the amount is unknown

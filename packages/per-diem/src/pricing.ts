@@ -9,6 +9,7 @@ import {
   type MealReductionRule,
   type ReportedFigure,
   type WorkerGroup,
+  TABLES,
 } from '@travel/regulations';
 import { basisPoints, formatCents, formatPercent, fractionOf, parseFraction, percentOf, tableCents } from './amount';
 import type { RowWindow } from './partition';
@@ -120,7 +121,9 @@ function priceDomestic(market: Market, w: RowWindow, date: string, meals: MealCo
     rule = describe(band, 'Domestic per-diem') + (table.multiDayRule ? `. ${table.multiDayRule}` : '');
   }
   if (band !== null && band.amount === null) {
-    return unknown(`${market} domestic band ${band.id} has no amount on ${date}.`, rule);
+    // Why (SI 6–8 h from 2023: two sources disagree), from the market's list of what the research lacks.
+    const why = TABLES[market].unknowns.find((u) => u.topic === 'domestic')?.reason;
+    return unknown(`${market} domestic band ${band.id} has no amount on ${date}.${why ? ` ${why}` : ''}`, rule);
   }
   const grossCents = band === null ? 0 : tableCents(band.amount!);
   const topBand = table.bands.reduce((a, b) => (tableCents(b.amount ?? '0') > tableCents(a.amount ?? '0') ? b : a));

@@ -84,6 +84,7 @@ describe('SI domestic from 2023-01-01 (UL RS 162/2022): 27.81 € / 13.88 €, o
   it('over 6 up to 8 h in 2024: two sources disagree (9.69 / 7.45 €), so the row is unknown with the reason', () => {
     const r = home('2024-03-04T06:00:00Z', '2024-03-04T13:00:00Z');
     expect(r.items[0]).toMatchObject({ status: 'unknown', amount: null });
+    expect(r.items[0]!.reason).toMatch(/>6-8h has no amount on 2024-03-04\. .*9\.69 € in one source and 7\.45 €/);
     expect(r.complete).toBe(false);
   });
   it('breakfast: 27.81 − 10 % (2.781 → 2.78) = 25.03 €; 13.88 − 15 % (2.082 → 2.08) = 11.80 € (jmmc.si)', () => {

@@ -310,7 +310,9 @@ function pl(): Generated {
         effectiveTo: null,
         act: PL_ACT,
         reportedBy: by,
-        note: `${city ? `${city} (annex row "${name}"): ` : `annex row "${name}": `}partial: ${what}`,
+        note: `${city ? `${city} (annex row "${name}")` : `annex row "${name}"`}${
+          codeCell.startsWith('CD?') ? ' (may mean CG, CD or both; research note 3)' : ''
+        }: partial: ${what}`,
       });
       if (code !== 'US') listed.add(code);
     } else throw new Error(`${file}: unclassified row ${codeCell}: ${checked}`);

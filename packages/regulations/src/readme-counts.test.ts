@@ -6,12 +6,18 @@ import { foreignRate } from './lookup';
 import { MARKET_COUNTRY } from './rows';
 import { isMarket } from './types';
 
-const README = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
-const rows = README.split('\n')
-  .map((l) => /^\| (\w\w) +\| (\d{4}-\d\d-\d\d) \| (\d+) +\| (\d+) +\| (\d+) +\|$/.exec(l))
-  .filter((m): m is RegExpExecArray => m !== null && isMarket(m[1]!));
+const countsIn = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .map((l) => /^\| (\w\w) +\| (\d{4}-\d\d-\d\d) \| (\d+) +\| (\d+) +\| (\d+) +\|$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null && isMarket(m[1]!));
+const rows = countsIn(join(__dirname, '..', 'README.md'));
+const root = countsIn(join(__dirname, '..', '..', '..', 'README.md'));
 
 describe('README: countries priced, reported and unknown per market', () => {
+  it("the repository's README shows the same table", () => {
+    expect(root.map((m) => m.slice(1))).toEqual(rows.map((m) => m.slice(1)));
+  });
   it('lists every market on 2026-06-01, and SI on 2025-06-01', () => {
     expect(rows.map((m) => `${m[1]} ${m[2]}`).sort()).toEqual(
       ['CZ', 'HR', 'PL', 'SI', 'SK']

@@ -134,7 +134,7 @@ describe('entries: per-diem rows', () => {
       ['SK', 13.8], // zákon 283/2002 (from 2025-12-01): 12–18 h → 13.80 €
       ['PL', 45], // rozporządzenie 2013: trip ≤ 24 h, > 12 h → 100 % of 45 zł
       ['HR', 30], // Pravilnik NN 143/2023: > 12 h → 30 €
-      ['SI', 21.39], // Uredba (UL 140/2006, 76/2008): > 12–24 h → 21.39 €
+      ['SI', 27.81], // Uredba (UL 140/2006 … 162/2022, from 2023-01-01): > 12–24 h → 27.81 €
     ] as const)('%s: the calculator and from-itinerary agree on a domestic day', async (market, amount) => {
       const t = await stack.tenant(market);
       const stops = [
@@ -446,27 +446,31 @@ describe('entries: per-diem rows', () => {
       expect(put.body.perDiemTotal).toBe(639.8);
     });
 
-    it('a CZ rate the research has not verified (Slovenia) is unknown: the row says so; an override (in CZK) pays it', async () => {
+    it('an HR rate the research has not read (Germany) is unknown: the row says so; an override pays it', async () => {
       const stops = [
-        { time: '2026-11-02T05:00:00Z', countryCode: 'CZ' },
-        { time: '2026-11-02T09:00:00Z', countryCode: 'SI' },
-        { time: '2026-11-02T18:00:00Z', countryCode: 'CZ' },
-        { time: '2026-11-02T19:00:00Z', countryCode: 'CZ' },
+        { time: '2026-11-02T05:00:00Z', countryCode: 'HR' },
+        { time: '2026-11-02T06:00:00Z', countryCode: 'DE' },
+        { time: '2026-11-02T20:00:00Z', countryCode: 'HR' },
+        { time: '2026-11-02T21:00:00Z', countryCode: 'HR' },
       ];
-      const e = await entry(cz);
-      const res = await cz.post(fromItinerary(e.id), { stops });
+      const e = await entry(hr);
+      const res = await hr.post(fromItinerary(e.id), { stops });
       expect(res.status).toBe(200);
-      expect(res.body.items[1]).toMatchObject({ countryCode: 'SI', amount: null, amountInBaseCurrency: null });
-      expect(res.body.items[1].reason).toEqual(expect.any(String));
+      const de = res.body.items.findIndex((r: Record<string, unknown>) => r.countryCode === 'DE');
+      expect(res.body.items[de]).toMatchObject({ countryCode: 'DE', amount: null, amountInBaseCurrency: null });
+      expect(res.body.items[de].reason).toEqual(expect.stringContaining('unread'));
       expect(res.body).toMatchObject({ total: null, complete: false });
-      const got = (await cz.get(`${ENTRIES}/${e.id}`)).body;
+      const got = (await hr.get(`${ENTRIES}/${e.id}`)).body;
       const rows = got.perDiems.map((r: Record<string, unknown>) =>
-        r.countryCode === 'SI' ? { ...r, overrideAmount: 1200, overrideReason: 'Company rate for Slovenia' } : r,
+        r.countryCode === 'DE' ? { ...r, overrideAmount: 70, overrideReason: 'Company rate for Germany' } : r,
       );
-      const put = await cz.put(`${ENTRIES}/${e.id}`, { ...got, perDiems: rows });
+      const put = await hr.put(`${ENTRIES}/${e.id}`, { ...got, perDiems: rows });
       expect(put.status).toBe(200);
-      expect(put.body.perDiems[1]).toMatchObject({ amount: null, payableAmount: 1200, amountInBaseCurrency: 1200 });
-      expect(put.body.perDiemTotal).toBe(1355);
+      expect(put.body.perDiems[de]).toMatchObject({ amount: null, payableAmount: 70, amountInBaseCurrency: 70 });
+      const others = put.body.perDiems
+        .filter((r: Record<string, unknown>) => r.countryCode !== 'DE')
+        .reduce((sum: number, r: { amountInBaseCurrency: number }) => sum + r.amountInBaseCurrency, 0);
+      expect(put.body.perDiemTotal).toBe(others + 70);
     });
   });
 

@@ -34,8 +34,8 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
     ['PL', null, 45, 'PLN'],
     // HR, Pravilnik NN 143/2023: > 12 h → 30 €.
     ['HR', null, 30, 'EUR'],
-    // SI, Uredba (UL 140/2006, 76/2008): > 12–24 h → 21.39 €.
-    ['SI', null, 21.39, 'EUR'],
+    // SI, Uredba (UL 140/2006 … 162/2022, from 2023-01-01): > 12–24 h → 27.81 €.
+    ['SI', null, 27.81, 'EUR'],
   ] as const)('%s: a 16-hour domestic day', async (market, band, amount, currency) => {
     const t = await stack.tenant(market);
     const res = await t.api.post(CALCULATE, { stops: domesticDay(market), employeeId: t.employeeId });
@@ -76,8 +76,8 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
     expect(created.status).toBe(201);
     const res = await si.api.post(CALCULATE, { stops: domesticDay('SI'), employeeId: created.body.id });
     expect(res.status).toBe(200);
-    // The statutory amount is the same (21.39 €); the row says its tax treatment is not known (ZDoh-2 Art. 17).
-    expect(res.body.items[0]).toMatchObject({ amount: 21.39, warnings: [expect.stringContaining('non-residents')] });
+    // The statutory amount is the same (27.81 €); the row says its tax treatment is not known (ZDoh-2 Art. 17).
+    expect(res.body.items[0]).toMatchObject({ amount: 27.81, warnings: [expect.stringContaining('non-residents')] });
     const resident = await si.api.post(CALCULATE, { stops: domesticDay('SI'), employeeId: si.employeeId });
     expect(resident.body.items[0].warnings).toEqual([]);
   });
@@ -189,21 +189,21 @@ describe('POST /api/v1/utilities/per-diems/calculate through the gateway', () =>
   });
 
   it('an unknown rate is answered honestly: the row says why, the total is null, never a guess', async () => {
-    // CZ foreign stravné for Slovenia: UNVERIFIED in REGULATIONS.md (second pass), so the 14 hours there have
-    // no statutory amount; the domestic hours keep theirs.
-    const cz = await stack.tenant('CZ');
-    const res = await cz.api.post(CALCULATE, {
+    // HR foreign dnevnica for Germany: the row of Odluka NN 16/24 is unread (research/foreign/HR.md), so the
+    // 14 hours there have no statutory amount, and never the 50 USD of unlisted countries.
+    const hr = await stack.tenant('HR');
+    const res = await hr.api.post(CALCULATE, {
       stops: [
-        { time: '2026-11-03T05:00:00Z', countryCode: 'CZ' },
-        { time: '2026-11-03T07:00:00Z', countryCode: 'SI' },
-        { time: '2026-11-03T21:00:00Z', countryCode: 'CZ' },
-        { time: '2026-11-03T22:00:00Z', countryCode: 'CZ' },
+        { time: '2026-11-03T05:00:00Z', countryCode: 'HR' },
+        { time: '2026-11-03T07:00:00Z', countryCode: 'DE' },
+        { time: '2026-11-03T21:00:00Z', countryCode: 'HR' },
+        { time: '2026-11-03T22:00:00Z', countryCode: 'HR' },
       ],
     });
     expect(res.status).toBe(200);
-    const si = res.body.items.find((r: { countryCode: string }) => r.countryCode === 'SI');
-    expect(si).toMatchObject({ amount: null, amountInBaseCurrency: null, reason: expect.any(String) });
-    expect(res.body).toMatchObject({ total: null, complete: false, currencyCode: 'CZK' });
+    const de = res.body.items.find((r: { countryCode: string }) => r.countryCode === 'DE');
+    expect(de).toMatchObject({ amount: null, amountInBaseCurrency: null, reason: expect.stringContaining('unread') });
+    expect(res.body).toMatchObject({ total: null, complete: false, currencyCode: 'EUR' });
   });
 
   it('bad input is 400 VALIDATION_FAILED with field-keyed errors, never 500', async () => {

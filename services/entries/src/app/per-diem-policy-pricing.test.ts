@@ -154,8 +154,7 @@ describe('per-diem rows under a company policy above the statutory amount', () =
     });
   });
 
-  // SI domestic dnevnica from 2023: 27.81 € over 12 h (UL RS 162/2022; research, issue 34).
-  it('SI: 14 h pays 30 € instead of 27.81 €: 27.81 tax-free, 2.19 taxable', async () => {
+  it('SI: 14 h pays 30 € instead of 27.81 € (UL RS 162/2022): 27.81 tax-free, 2.19 taxable', async () => {
     const row = await dayTrip('SI', 'EUR', policyOf({ '>12-24h': '30.00' }), '05:00', '19:00');
     expect(split(row)).toMatchObject({
       band: '>12-24h',

@@ -26,9 +26,9 @@ export function toReportedFigures(figures: readonly ReportedRateOfRow[]): Schema
   return figures.map((f) => ({
     amount: wireNumber(f.amount),
     currencyCode: f.currencyCode,
-    ...(f.hotelLimit !== undefined ? { hotelLimit: wireNumber(f.hotelLimit) } : {}),
+    hotelLimit: f.hotelLimit === undefined ? null : wireNumber(f.hotelLimit),
     source: f.source,
-    ...(f.note !== undefined ? { note: f.note } : {}),
+    note: f.note ?? null,
   }));
 }
 

@@ -146,8 +146,10 @@ describe('per-diem policy: HR and SI (tax-free caps, not floors)', () => {
     expect(check('HR', { versions: [version('2026-01-01', { '>12h': 25 })] }).errors).toEqual({});
   });
 
-  it('SI: above and below 21.39 € are accepted; a negative amount or a third decimal is refused', () => {
-    expect(check('SI', { versions: [version('2026-01-01', { '>12-24h': 25, '>8-12h': 10 })] }).errors).toEqual({});
+  it('SI: above and below 27.81 € are accepted; a negative amount or a third decimal is refused', () => {
+    expect(check('SI', { versions: [version('2026-01-01', { '>12-24h': 30, '>8-12h': 10 })] }).errors).toEqual({});
+    // The 6–8 h band has no statutory amount from 2023 (two sources disagree): a company may still pay one.
+    expect(check('SI', { versions: [version('2026-01-01', { '>6-8h': 9 })] }).errors).toEqual({});
     expect(check('SI', { versions: [version('2026-01-01', { '>12-24h': -1, '>8-12h': 10.005 })] }).errors).toEqual({
       'versions[0].domesticBands[0].amount': ['must be >= 0'],
       'versions[0].domesticBands[1].amount': ['must have at most 2 decimal places'],

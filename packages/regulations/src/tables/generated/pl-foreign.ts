@@ -377,7 +377,7 @@ export const REPORTED_RATES: ReportedRate[] = [
     effectiveTo: null,
     act: 'Rozporządzenie MPiPS z dnia 29 stycznia 2013 r., załącznik w brzmieniu Dz.U. 2022 poz. 2302 (tekst jednolity Dz.U. 2023 poz. 2190)',
     reportedBy: 'GitHub barfrakud/rozliczpws (rozliczPWS.pl); GitHub DrPatroleum/b130n; a 2013 annex transcription',
-    note: 'annex row "Kongo": partial: B has one "Kongo" row 66/220; annex label unclear (note 3)',
+    note: 'annex row "Kongo" (may mean CG, CD or both; research note 3): partial: B has one "Kongo" row 66/220; annex label unclear (note 3)',
   },
   {
     market: 'PL',
