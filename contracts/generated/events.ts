@@ -575,6 +575,31 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
                   pattern: '^\\d+\\.\\d{2}$',
                   description: "CZ: percent of the decree's foreign base rate",
                 },
+                foreignRates: {
+                  type: 'array',
+                  description:
+                    "The company's own per-country daily rates, paid only where the statutory rate is unknown (docs/decisions/0188); absent on messages from before them",
+                  items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['countryCode', 'amount', 'currencyCode', 'confirmedBy', 'confirmedAt'],
+                    properties: {
+                      countryCode: { type: 'string', pattern: '^[A-Z]{2}$' },
+                      amount: {
+                        type: 'string',
+                        pattern: '^\\d+\\.\\d{2}$',
+                        description: 'in currencyCode, decimal text',
+                      },
+                      currencyCode: { type: 'string', pattern: '^[A-Z]{3}$' },
+                      confirmedBy: {
+                        type: 'string',
+                        minLength: 1,
+                        description: 'employee id of the caller who set it',
+                      },
+                      confirmedAt: { type: 'string', format: 'date-time' },
+                    },
+                  },
+                },
               },
             },
           },
@@ -992,6 +1017,22 @@ export interface ReferenceFxPerDiemPolicyUpdated {
        * CZ: percent of the decree's foreign base rate
        */
       foreignBaseRatePercent: string | null;
+      /**
+       * The company's own per-country daily rates, paid only where the statutory rate is unknown (docs/decisions/0188); absent on messages from before them
+       */
+      foreignRates?: {
+        countryCode: string;
+        /**
+         * in currencyCode, decimal text
+         */
+        amount: string;
+        currencyCode: string;
+        /**
+         * employee id of the caller who set it
+         */
+        confirmedBy: string;
+        confirmedAt: string;
+      }[];
     }[];
   };
 }

@@ -554,11 +554,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The company's per-diem policy (what it pays per domestic band, and in CZ its foreign base rate)
+         * The company's per-diem policy (what it pays per domestic band, in CZ its foreign base rate, and its own per-country rates)
          * @description Readable by every key of the company. Without a policy `versions` is empty and every per-diem row
          *     pays the statutory amount. A per-diem row priced on a date pays the version in force on that date
          *     (the latest `effectiveFrom` not after the row's date); see `PerDiem.taxFreeAmount` and
          *     `excessAmount` for the statutory tax-free part and the taxable excess (docs/decisions/0127-0129).
+         *     A version's `foreignRates` pay foreign rows whose statutory rate is unknown (`PerDiem.rateBasis`,
+         *     docs/decisions/0188); each names who set it and when (`confirmedBy`, `confirmedAt`).
          */
         get: operations["getPerDiemPolicy"];
         /**
@@ -573,7 +575,13 @@ export interface paths {
          *       accepted and wholly tax-free); "above the public-sector maximum: …" for a CZ `Public` policy;
          *     - `versions[i].foreignBaseRatePercent`: CZ only, 75 to 100 (§170(2) zákoník práce: a lower foreign
          *       base rate agreed before the trip, at least 75 % of the decree rate); a `Public` policy pays 100;
-         *     - `versions[i].effectiveFrom`: two versions on one date; `sector`: `Public` outside CZ.
+         *     - `versions[i].effectiveFrom`: two versions on one date; `sector`: `Public` outside CZ;
+         *     - `versions[i].foreignRates[j].countryCode`: the company's own country, a country listed twice, or a
+         *       country whose statutory rate is known on every day of the version ("the statutory rate is known: …
+         *       pays it"); `…amount`: in CZ, SK and PL below a figure reported for the country (CZ: below 75 % of
+         *       it); `…currencyCode`: not the currency of the reported figure (docs/decisions/0188).
+         *     `foreignRates[j].confirmedBy` / `confirmedAt` are set to the caller and now for a new or changed rate
+         *     and kept for a rate sent unchanged.
          *     A change applies to per-diem rows priced after it (created, re-built by `from-itinerary`, or
          *     changed by a PUT of an open entry); rows already stored, and so every submitted or approved entry,
          *     keep their amounts. The internal event `reference-fx.per-diem-policy.updated` is raised.
@@ -2815,7 +2823,7 @@ export interface components {
             hours: number;
             /** @description The regulation's band; null below the first band or when unknown */
             band: string | null;
-            /** @description The statutory amount after meal reductions, in `currencyCode`; null when the rate is unknown */
+            /** @description The statutory amount after meal reductions, in `currencyCode` (or, where no statutory rate is known, the company's own rate through the statutory bands and reductions: `rateBasis`); null when unknown */
             amount: number | null;
             currencyCode: string | null;
             /** @description `amount` in the base currency; null when `amount` or the exchange rate is unknown (`reason` says which) */
@@ -2825,13 +2833,42 @@ export interface components {
             breakfastsProvided: number;
             lunchesProvided: number;
             dinnersProvided: number;
-            /** @description The legal source of the rate; null when unknown */
+            /** @description The legal source of the rate; null when unknown. A row priced with the company's own rate names the policy (`act`: `Company per-diem policy from <effectiveFrom>`) and who set the rate and when (`reportedBy`: `confirmed by <employee id> on <instant>`) */
             source: components["schemas"]["LegalSource"] | null;
+            /** @description Figures the research only reports for the row's country and date (one secondary source, or two that disagree): never paid by themselves; an unknown row names them so the company can confirm one in its per-diem policy (docs/decisions/0188). Empty when none */
+            reported: components["schemas"]["ReportedPerDiemFigure"][];
+            rateBasis: components["schemas"]["PerDiemRateBasis"];
             /** @description Why `amount` or `amountInBaseCurrency` is null; null when both are known */
             reason: string | null;
             /** @description What the reader must know about the row (e.g. an SI non-resident, for whom the tax-free cap's rule is not verified) */
             warnings: string[];
         };
+        /**
+         * @description A per-diem figure the research only reports (one secondary source, or a source that disagrees with another), with where it was read (docs/decisions/0187, 0188); never paid by itself. The fields of `ReportedRateFigure`, with the amounts as numbers like every amount of a per-diem row
+         * @example {
+         *       "amount": 33,
+         *       "currencyCode": "EUR",
+         *       "hotelLimit": null,
+         *       "source": "Opatrenie MF SR č. 401/2012 Z. z., read in GitHub instea/Cestovne-prikazy (2017)",
+         *       "note": "one source only, not cross-checked"
+         *     }
+         */
+        ReportedPerDiemFigure: {
+            /** @description The reported daily rate */
+            amount: number;
+            currencyCode: string;
+            /** @description PL: the hotel limit per night the same source gives */
+            hotelLimit: number | null;
+            /** @description The act the source names and where the figure was read, in words */
+            source: string;
+            /** @description Why it is not statutory (one source, a conflict, a partial row) */
+            note: string | null;
+        };
+        /**
+         * @description Where `amount` comes from (docs/decisions/0188): `Statutory`, the statutory tables; where no statutory rate is known on the row's date, the company's per-country rate of its per-diem policy: `CompanyConfirmedReported` when it equals a reported figure (the company confirmed it: the usual tax treatment, tax-free up to it), `CompanyRate` otherwise (`taxTreatment` `Unknown`, `taxFreeAmount` null: no verified figure says how much of it is tax-free). Null when the amount is unknown
+         * @enum {string|null}
+         */
+        PerDiemRateBasis: "Statutory" | "CompanyConfirmedReported" | "CompanyRate" | null;
         PerDiemCalculation: {
             items: components["schemas"]["PerDiemCalculationRow"][];
             /** @description Sum of the rows' `amountInBaseCurrency`; null when any row's is unknown (never a partial sum) */
@@ -2911,6 +2948,8 @@ export interface components {
             readonly amountInBaseCurrency?: unknown;
             readonly taxTreatment?: unknown;
             readonly source?: unknown;
+            readonly reported?: unknown;
+            readonly rateBasis?: unknown;
             readonly rule?: unknown;
             readonly reason?: unknown;
             readonly warnings?: unknown;
@@ -2952,6 +2991,8 @@ export interface components {
          *         "act": "Rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2023 poz. 2190)",
          *         "provision": "załącznik"
          *       },
+         *       "reported": [],
+         *       "rateBasis": "Statutory",
          *       "rule": "PL foreign: an incomplete day over 12 h, 100 % of the country rate",
          *       "reason": null,
          *       "warnings": []
@@ -2980,7 +3021,7 @@ export interface components {
             readonly band: string | null;
             /** @description The band amount before meal reductions */
             readonly grossAmount: number | null;
-            /** @description The statutory amount after meal reductions (tax-free cap in HR and SI, statutory minimum in CZ, SK, PL); null when unknown */
+            /** @description The statutory amount after meal reductions (tax-free cap in HR and SI, statutory minimum in CZ, SK, PL); where no statutory rate is known on the row's date and the company's per-diem policy has a rate for the country, that rate through the statutory bands and reductions (`rateBasis`); null when unknown */
             readonly amount: number | null;
             /** @description The rate's currency */
             readonly currencyCode: string | null;
@@ -3004,13 +3045,13 @@ export interface components {
             overrideReason: string | null;
             /** @description What the override or the company policy pays above the statutory amount (the taxable excess); null when neither applies or the statutory amount is unknown */
             readonly excessAmount: number | null;
-            /** @description The statutory tax-free part of `payableAmount`: the payable amount up to `amount`; null when the statutory amount is unknown (docs/decisions/0129) */
+            /** @description The statutory tax-free part of `payableAmount`: the payable amount up to `amount`; null when the statutory amount is unknown (docs/decisions/0129), and on a row paying the company's own rate that no statutory or reported figure supports (`rateBasis` `CompanyRate`, docs/decisions/0188) */
             readonly taxFreeAmount: number | null;
             /** @description The override when given, else the company policy's amount (`policyEffectiveFrom`), else amount */
             readonly payableAmount: number | null;
             /**
              * Format: date
-             * @description The effective date of the company per-diem policy version that set `payableAmount`; null when none did
+             * @description The effective date of the company per-diem policy version that set `payableAmount` (a domestic band, the CZ foreign base rate, or a per-country rate); null when none did
              */
             readonly policyEffectiveFrom: string | null;
             nightAllocation: components["schemas"]["PerDiemNightAllocation"] | null;
@@ -3028,9 +3069,16 @@ export interface components {
             readonly nightOverrideReason: null;
             /** @description The payable amount (and the short night) in the base currency; null when unknown (`reason`) */
             readonly amountInBaseCurrency: number | null;
-            /** @enum {string} */
+            /**
+             * @description `Unknown` also on a row paying the company's own rate (`rateBasis` `CompanyRate`)
+             * @enum {string}
+             */
             readonly taxTreatment: "TaxFreeCap" | "StatutoryMinimum" | "Unknown";
+            /** @description The legal source of the rate; a row priced with the company's own rate names the policy (`act`: `Company per-diem policy from <effectiveFrom>`) and who set the rate and when (`reportedBy`: `confirmed by <employee id> on <instant>`) */
             readonly source: components["schemas"]["LegalSource"] | null;
+            /** @description Figures the research only reports for the row's country and date, never paid by themselves: an unknown row names them so the company can confirm one in its per-diem policy; empty when none */
+            readonly reported: components["schemas"]["ReportedPerDiemFigure"][];
+            readonly rateBasis: components["schemas"]["PerDiemRateBasis"];
             readonly rule: string;
             readonly reason: string | null;
             readonly warnings: string[];
@@ -3159,6 +3207,32 @@ export interface components {
             domesticBands?: components["schemas"]["PerDiemPolicyBand"][];
             /** @description CZ only: the foreign base rate agreed before the trip, as a percentage of the decree rate, 75 to 100 (§170(2) zákoník práce); null pays the decree rate. Other markets: null. */
             foreignBaseRatePercent?: number | null;
+            /** @description The company's own daily rate per destination country (docs/decisions/0188), paid on a foreign per-diem row only where the statutory rate is unknown on the row's date (through the market's statutory bands and meal reductions). Confirming a reported figure (same amount and currency as a row's `reported`) prices it with the usual tax treatment; any other amount pays it with its tax-free part unknown. Omitted: none. */
+            foreignRates?: components["schemas"]["PerDiemPolicyForeignRate"][];
+        };
+        /**
+         * @example {
+         *       "countryCode": "RS",
+         *       "amount": 45,
+         *       "currencyCode": "EUR",
+         *       "confirmedBy": "emp_7",
+         *       "confirmedAt": "2026-03-01T09:00:00Z"
+         *     }
+         */
+        PerDiemPolicyForeignRate: {
+            /** @description A destination other than the company's own country, listed once per version */
+            countryCode: components["schemas"]["CountryCode"];
+            /** @description The daily rate (a full day) in `currencyCode`, at most two places. In CZ, SK and PL at least a reported figure of the country (CZ: 75 % of it, §170(2) zákoník práce) */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description The currency of the rate; where a figure is reported for the country, its currency */
+            currencyCode: components["schemas"]["CurrencyCode"];
+            /** @description The employee id of the caller who set this rate (accepted and ignored on a PUT) */
+            readonly confirmedBy?: string;
+            /**
+             * Format: date-time
+             * @description When it was set; a PUT that sends the row unchanged (same version date, country, amount and currency) keeps `confirmedBy` and `confirmedAt`
+             */
+            readonly confirmedAt?: string;
         };
         PerDiemPolicyBand: {
             /** @description A domestic band id of the company's market (else 400 listing them) */
@@ -5112,6 +5186,8 @@ export interface operations {
                      *             "act": "Vyhláška č. 573/2025 Sb.; Zákon č. 262/2006 Sb., zákoník práce",
                      *             "provision": "§163"
                      *           },
+                     *           "reported": [],
+                     *           "rateBasis": "Statutory",
                      *           "reason": null,
                      *           "warnings": []
                      *         }
@@ -6363,6 +6439,8 @@ export interface operations {
                      *             "act": "Rozporządzenie MPiPS z dnia 29 stycznia 2013 r. (Dz.U. 2023 poz. 2190)",
                      *             "provision": "załącznik"
                      *           },
+                     *           "reported": [],
+                     *           "rateBasis": "Statutory",
                      *           "rule": "PL foreign: an incomplete day over 12 h, 100 % of the country rate",
                      *           "reason": null,
                      *           "warnings": []

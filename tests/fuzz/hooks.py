@@ -292,7 +292,11 @@ BUSINESS_RULES = {
         PRECISION,
         r"below the statutory minimum|above the public-sector maximum|must be a domestic band of [A-Z]{2}"
         r"|is listed twice|another version starts on|must be a calendar date|public-sector ranges only for CZ"
-        r"|exists only in CZ|the public sector pays the decree rate abroad",
+        r"|exists only in CZ|the public sector pays the decree rate abroad"
+        # Per-country company rates (docs/decisions/0188): only where no statutory rate is known, in the
+        # reported figure's currency, at least it in CZ, SK and PL.
+        r"|the statutory rate is known: |is the company's own country|below the figure reported for"
+        r"|below 75 % of the figure reported for|the currency of the figure reported for",
     ],
 }
 

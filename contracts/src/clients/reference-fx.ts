@@ -49,12 +49,27 @@ export interface PolicyBandAmount {
   amount: string;
 }
 
+/**
+ * The company's own daily rate for trips to one country (docs/decisions/0188): paid only where the
+ * statutory rate is unknown on the row's date. `amount` decimal text in `currencyCode`; `confirmedBy` (the
+ * employee id of the caller who set it) and `confirmedAt` (ISO 8601 UTC) are set by reference-fx.
+ */
+export interface CompanyForeignRate {
+  countryCode: string;
+  amount: string;
+  currencyCode: string;
+  confirmedBy: string;
+  confirmedAt: string;
+}
+
 /** One version of the policy: in force from `effectiveFrom` until the next version's date. */
 export interface PerDiemPolicyVersion {
   effectiveFrom: string;
   domesticBands: PolicyBandAmount[];
   /** CZ: the foreign base rate agreed before the trip as a percentage of the decree rate (§170(2)); decimal text. */
   foreignBaseRatePercent: string | null;
+  /** The company's own per-country rates (absent on a policy stored before they existed: none). */
+  foreignRates?: CompanyForeignRate[];
 }
 
 /** The company's per-diem policy as reference-fx answers it (issue 22 §2, decision 0127). */
@@ -81,6 +96,17 @@ export function policyVersionOn(policy: PerDiemPolicy, date: string): PerDiemPol
   for (const v of policy.versions)
     if (v.effectiveFrom <= date && (!found || v.effectiveFrom > found.effectiveFrom)) found = v;
   return found;
+}
+
+/** The company's rate for `countryCode` in the version in force on `date`, with that version's date, or null. */
+export function companyForeignRateOn(
+  policy: PerDiemPolicy,
+  countryCode: string,
+  date: string,
+): (CompanyForeignRate & { effectiveFrom: string }) | null {
+  const version = policyVersionOn(policy, date);
+  const rate = version?.foreignRates?.find((r) => r.countryCode === countryCode);
+  return rate && version ? { ...rate, effectiveFrom: version.effectiveFrom } : null;
 }
 
 /** The policy's path segment: `/api/v1/per-diem-policy` and `/internal/tenants/{t}/per-diem-policy`. */

@@ -35,6 +35,9 @@ describe('the API row', () => {
         'lunchesProvided',
         'dinnersProvided',
         'source',
+        // issue 34 §2 (docs/decisions/0188): the figures only reported, and where the amount comes from.
+        'reported',
+        'rateBasis',
       ].sort(),
     );
   });

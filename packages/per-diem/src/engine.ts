@@ -38,6 +38,9 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
   if (residency !== 'Resident' && residency !== 'NonResident') {
     problems.add('residency', 'must be Resident or NonResident');
   }
+  if (request.companyRates !== undefined && typeof request.companyRates !== 'function') {
+    problems.add('companyRates', 'must be a function of the country code and the date');
+  }
   const mobile = request.mobileRoadTransportWorker ?? false;
   if (typeof mobile !== 'boolean') problems.add('mobileRoadTransportWorker', 'must be true or false');
   const group = mobile === true ? 'MobileRoadTransport' : undefined;
@@ -115,12 +118,17 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
       ? { Breakfast: m.breakfastsProvided ?? 0, Lunch: m.lunchesProvided ?? 0, Dinner: m.dinnersProvided ?? 0 }
       : NO_MEALS;
     const date = localDate(profile.zone, w.start);
-    const priced = priceWindow(market, w, date, counts, group);
+    const rates = request.companyRates;
+    const company = rates ? () => rates(w.countryCode, date) : undefined;
+    const priced = priceWindow(market, w, date, counts, group, company);
     const override = overrides.get(key)?.value;
     const oCents = overrideCents.get(key);
     const warnings = priced.status === 'known' ? [...priced.warnings] : [];
     let taxTreatment = profile.taxTreatment;
-    if (market === 'SI' && residency === 'NonResident') {
+    // The company's own rate where no statutory or reported figure supports it: what it pays is known, how
+    // much of it is tax-free is not (docs/decisions/0188). The pricing's warning says so.
+    if (priced.status === 'known' && priced.rateBasis === 'CompanyRate') taxTreatment = 'Unknown';
+    else if (market === 'SI' && residency === 'NonResident') {
       taxTreatment = 'Unknown';
       warnings.push(
         'The tax-free limits of ZDoh-2 Art. 17 apply to residents; no rule for non-residents is verified, so ' +
@@ -144,6 +152,8 @@ export function calculatePerDiems(request: PerDiemRequest): PerDiemResult {
       lunchesProvided: counts.Lunch,
       dinnersProvided: counts.Dinner,
       source: priced.status === 'known' ? priced.source : null,
+      reported: priced.reported,
+      rateBasis: priced.status === 'known' ? priced.rateBasis : null,
       market: market as Market,
       kind: w.kind,
       status: priced.status,
@@ -258,5 +268,7 @@ export function toApiRow(row: PerDiemRow, options: ApiRowOptions = {}): ApiPerDi
     lunchesProvided: row.lunchesProvided,
     dinnersProvided: row.dinnersProvided,
     source: row.source,
+    reported: row.reported,
+    rateBasis: row.rateBasis,
   };
 }

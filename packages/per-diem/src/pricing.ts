@@ -7,6 +7,7 @@ import {
   type Market,
   type Meal,
   type MealReductionRule,
+  type ReportedFigure,
   type WorkerGroup,
   TABLES,
 } from '@travel/regulations';
@@ -14,7 +15,7 @@ import { basisPoints, formatCents, formatPercent, fractionOf, parseFraction, per
 import type { RowWindow } from './partition';
 import { domesticPerDiem, foreignRate, foreignRules } from './tables';
 import { HOUR } from './time';
-import type { MealReductionApplied } from './types';
+import type { CompanyRate, MealReductionApplied, RateBasis, ReportedRateOfRow } from './types';
 
 export interface MealCounts {
   Breakfast: number;
@@ -36,8 +37,38 @@ export type Priced =
       rule: string;
       source: LegalSource;
       warnings: string[];
+      rateBasis: RateBasis;
+      reported: ReportedRateOfRow[];
     }
-  | { status: 'unknown'; reason: string; rule: string };
+  | { status: 'unknown'; reason: string; rule: string; reported: ReportedRateOfRow[] };
+
+const NONE: readonly ReportedRateOfRow[] = Object.freeze([]);
+const none = (): ReportedRateOfRow[] => NONE as ReportedRateOfRow[];
+const unknown = (reason: string, rule: string, reported: ReportedRateOfRow[] = none()): Priced => ({
+  status: 'unknown',
+  reason,
+  rule,
+  reported,
+});
+
+const reportedMemo = new WeakMap<ReportedFigure[], ReportedRateOfRow[]>();
+
+/** The lookup's reported figures as a row names them (`currencyCode`, as every amount of the API). */
+function reportedOfRow(figures: ReportedFigure[] | undefined): ReportedRateOfRow[] {
+  if (!figures || figures.length === 0) return none();
+  let rows = reportedMemo.get(figures);
+  if (!rows) {
+    rows = figures.map((f) => ({
+      amount: f.amount,
+      currencyCode: f.currency,
+      ...(f.hotelLimit !== undefined ? { hotelLimit: f.hotelLimit } : {}),
+      source: f.source,
+      ...(f.note !== undefined ? { note: f.note } : {}),
+    }));
+    reportedMemo.set(figures, rows);
+  }
+  return rows;
+}
 
 const FULL_DAY: Band = { id: 'FullDay', from: { hours: 24, inclusive: true }, to: null, amount: null, fraction: '1/1' };
 
@@ -56,19 +87,26 @@ const describe = (band: Band | null, what: string) =>
   band === null ? `${what}: below the first band, nothing is paid` : `${what}: band ${band.id}`;
 
 /** `group`: the worker group whose own foreign rates apply (SK mobile road-transport workers), if any. */
+/**
+ * `company`: the company's rate for the row's country on `date`, asked only of a foreign row whose
+ * statutory rate is unknown (docs/decisions/0188).
+ */
 export function priceWindow(
   market: Market,
   w: RowWindow,
   date: string,
   meals: MealCounts,
   group?: WorkerGroup,
+  company?: () => CompanyRate | null | undefined,
 ): Priced {
-  return w.kind === 'Domestic' ? priceDomestic(market, w, date, meals) : priceForeign(market, w, date, meals, group);
+  return w.kind === 'Domestic'
+    ? priceDomestic(market, w, date, meals)
+    : priceForeign(market, w, date, meals, group, company);
 }
 
 function priceDomestic(market: Market, w: RowWindow, date: string, meals: MealCounts): Priced {
   const lookup = domesticPerDiem(market, date);
-  if (lookup.status === 'unknown') return { status: 'unknown', reason: lookup.reason, rule: 'domestic per-diem' };
+  if (lookup.status === 'unknown') return unknown(lookup.reason, 'domestic per-diem');
   const table = lookup.row;
   let band: Band | null;
   let rule: string;
@@ -85,8 +123,7 @@ function priceDomestic(market: Market, w: RowWindow, date: string, meals: MealCo
   if (band !== null && band.amount === null) {
     // Why (SI 6–8 h from 2023: two sources disagree), from the market's list of what the research lacks.
     const why = TABLES[market].unknowns.find((u) => u.topic === 'domestic')?.reason;
-    const reason = `${market} domestic band ${band.id} has no amount on ${date}.${why ? ` ${why}` : ''}`;
-    return { status: 'unknown', reason, rule };
+    return unknown(`${market} domestic band ${band.id} has no amount on ${date}.${why ? ` ${why}` : ''}`, rule);
   }
   const grossCents = band === null ? 0 : tableCents(band.amount!);
   const topBand = table.bands.reduce((a, b) => (tableCents(b.amount ?? '0') > tableCents(a.amount ?? '0') ? b : a));
@@ -106,43 +143,87 @@ function priceDomestic(market: Market, w: RowWindow, date: string, meals: MealCo
     rule: table.mealReduction && reduced.reductions.length > 0 ? `${rule}. ${table.mealReduction.text}` : rule,
     source: table.source,
     warnings: reduced.warnings,
+    rateBasis: 'Statutory',
+    reported: none(),
   };
 }
 
-function priceForeign(market: Market, w: RowWindow, date: string, meals: MealCounts, group?: WorkerGroup): Priced {
+function priceForeign(
+  market: Market,
+  w: RowWindow,
+  date: string,
+  meals: MealCounts,
+  group?: WorkerGroup,
+  companyRate?: () => CompanyRate | null | undefined,
+): Priced {
   const rules = foreignRules(market, date);
-  if (rules.status === 'unknown') return { status: 'unknown', reason: rules.reason, rule: 'foreign per-diem' };
+  if (rules.status === 'unknown') return unknown(rules.reason, 'foreign per-diem');
   const rate = foreignRate(market, w.countryCode, date, group);
-  if (rate.status === 'unknown') return { status: 'unknown', reason: rate.reason, rule: 'foreign per-diem' };
+  const reported = rate.status === 'unknown' ? reportedOfRow(rate.reported) : none();
+  const company = rate.status === 'unknown' ? (companyRate?.() ?? undefined) : undefined;
+  if (rate.status === 'unknown' && company === undefined) return unknown(rate.reason, 'foreign per-diem', reported);
   if (rules.row.bands === null) {
     const reason = `${market} foreign per-diem band thresholds are not verified in the research; the rate is unknown.`;
-    return { status: 'unknown', reason, rule: 'foreign per-diem' };
+    return unknown(reason, 'foreign per-diem', reported);
   }
+  // The statutory rate, or (only where it is unknown) the company's own rate through the statutory bands
+  // and meal reductions (docs/decisions/0188).
+  const statutory = rate.status === 'known' ? rate.row : null;
+  const amount = statutory ? statutory.amount : company!.amount;
+  const currency = statutory ? statutory.currency : company!.currencyCode;
+  const what = statutory ? `${w.countryCode} rate` : `${w.countryCode} company rate`;
   let band: Band | null;
   let rule: string;
   if (w.mode === 'fullDay') {
     band = FULL_DAY;
-    rule = `Full day abroad at 100 % of the ${w.countryCode} rate (${rate.row.amount} ${rate.row.currency})`;
+    rule = `Full day abroad at 100 % of the ${what} (${amount} ${currency})`;
   } else {
     band = bandFor(rules.row.bands, w.ms);
-    rule = `${describe(band, `Foreign per-diem, ${w.countryCode} rate ${rate.row.amount} ${rate.row.currency}`)}${
+    rule = `${describe(band, `Foreign per-diem, ${what} ${amount} ${currency}`)}${
       band?.fraction ? ` (${band.fraction} of the rate)` : ''
     }`;
   }
-  const rateCents = tableCents(rate.row.amount);
+  const rateCents = tableCents(amount);
   const grossCents = band === null ? 0 : fractionOf(rateCents, parseFraction(band.fraction ?? '1/1'));
   const bases = { bandAmount: grossCents, fullDayAmount: rateCents, dailyRate: rateCents };
   const reduced = applyMeals(rules.row.mealReduction, band, grossCents, bases, meals);
-  return {
+  const priced: Priced = {
     status: 'known',
     band: band?.id ?? null,
     grossCents,
     amountCents: reduced.amountCents,
-    currencyCode: rate.row.currency,
+    currencyCode: currency,
     reductions: reduced.reductions,
     rule: rules.row.mealReduction && reduced.reductions.length > 0 ? `${rule}. ${rules.row.mealReduction.text}` : rule,
-    source: foreignSource(rate.row.source, rules.row.source),
+    source: statutory ? foreignSource(statutory.source, rules.row.source) : companySource(company!),
     warnings: reduced.warnings,
+    rateBasis: 'Statutory',
+    reported,
+  };
+  if (statutory) return priced;
+  const confirmed = reported.find((r) => r.currencyCode === currency && tableCents(r.amount) === rateCents);
+  priced.rateBasis = confirmed ? 'CompanyConfirmedReported' : 'CompanyRate';
+  const missing = rate.status === 'unknown' ? rate.reason : '';
+  priced.warnings = [
+    confirmed
+      ? `${missing} The company's per-diem policy from ${company!.effectiveFrom} confirmed the reported figure ` +
+        `${confirmed.amount} ${confirmed.currencyCode} (${confirmed.source}) as its rate for ${w.countryCode} ` +
+        `(confirmed by ${company!.confirmedBy} on ${company!.confirmedAt}).`
+      : `${missing} The company's own rate for ${w.countryCode} from its per-diem policy from ` +
+        `${company!.effectiveFrom} (${amount} ${currency}, set by ${company!.confirmedBy} on ` +
+        `${company!.confirmedAt}) pays this row; no statutory or reported figure supports it, so its tax-free ` +
+        'part is unknown.',
+    ...priced.warnings,
+  ].map((text) => text.trim());
+  return priced;
+}
+
+/** The source of a row priced with the company's rate: its policy, who set the rate and when. */
+function companySource(company: CompanyRate): LegalSource {
+  return {
+    act: `Company per-diem policy from ${company.effectiveFrom}`,
+    provision: null,
+    reportedBy: `confirmed by ${company.confirmedBy} on ${company.confirmedAt}`,
   };
 }
 

@@ -39,6 +39,42 @@ export interface RowOverride {
   overrideReason: string;
 }
 
+/**
+ * A per-country rate of the company's per-diem policy (docs/decisions/0188): paid on a foreign row only
+ * where the statutory rate is unknown on the row's date, through the market's statutory bands and meal
+ * reductions. `amount` is decimal text in `currencyCode`.
+ */
+export interface CompanyRate {
+  countryCode: string;
+  amount: string;
+  currencyCode: string;
+  /** The policy version the rate belongs to. */
+  effectiveFrom: string;
+  /** Who set the rate (the caller's employee id) and when (ISO 8601 UTC). */
+  confirmedBy: string;
+  confirmedAt: string;
+}
+
+/** The company's rate for `countryCode` in force on `date` (the row's account date), if any. */
+export type CompanyRates = (countryCode: string, date: string) => CompanyRate | null | undefined;
+
+/**
+ * Where a row's amount comes from: the statutory tables; the company's rate equal to a reported figure (the
+ * company confirmed it); the company's own rate where nothing statutory or reported matches it.
+ */
+export type RateBasis = 'Statutory' | 'CompanyConfirmedReported' | 'CompanyRate';
+
+/** A figure the research only reports (one secondary source, or a conflict), named on the row; never paid by itself. */
+export interface ReportedRateOfRow {
+  amount: string;
+  currencyCode: string;
+  /** PL: the hotel limit per night the same source gives. */
+  hotelLimit?: string;
+  /** The act and where the figure was read, in words. */
+  source: string;
+  note?: string;
+}
+
 export interface PerDiemRequest {
   /** The tenant's market: its rules apply, and its own country is domestic. */
   market: Market;
@@ -54,6 +90,11 @@ export interface PerDiemRequest {
   meals?: RowMeals[];
   nights?: NightClaim[];
   overrides?: RowOverride[];
+  /**
+   * The company's per-country rates (its per-diem policy): a foreign row whose statutory rate is unknown
+   * on its date is priced with the company's rate for the country when there is one (docs/decisions/0188).
+   */
+  companyRates?: CompanyRates;
 }
 
 /** How payroll treats `amount`: the tax-free cap (HR, SI) or the statutory minimum (CZ, SK, PL). */
@@ -90,6 +131,13 @@ export interface ApiPerDiemRow {
   lunchesProvided: number;
   dinnersProvided: number;
   source: LegalSource | null;
+  /**
+   * The figures the research only reports for the row's country and date (docs/decisions/0187, 0188): an
+   * unknown row names them; a row priced with the company's rate keeps them for comparison. Empty when none.
+   */
+  reported: ReportedRateOfRow[];
+  /** Where `amount` comes from; null when the amount is unknown. */
+  rateBasis: RateBasis | null;
 }
 
 export interface PerDiemRow extends ApiPerDiemRow {

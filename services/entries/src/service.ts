@@ -66,7 +66,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const access = new EntryAccess(repos);
       const attachments = new AttachmentsApp(repos, access, attachmentStore, inspectImage);
       const entries = new EntriesApp(repos, employees, fx, vehicles, attachments, pricer, places);
-      const calculator = new PerDiemCalculator(employees, fx);
+      const calculator = new PerDiemCalculator(employees, fx, referenceFx);
       // Every public GET of entries and the workflow answers from the collections' versions (0155, 0159).
       const reads = new ConditionalGets(repos.versions);
       const api = apiRouter();

@@ -64,6 +64,7 @@ describe('company per-diem policy', () => {
             effectiveFrom: '2026-01-01',
             domesticBands: [{ band: '>12-18h', amount: 300 }],
             foreignBaseRatePercent: 75,
+            foreignRates: [],
           },
         ],
         editedAt: expect.any(String),

@@ -165,7 +165,9 @@ describe('the per-diem itinerary is bounded before the engine runs', () => {
 
   it('the calculator: 201 stops', async () => {
     const err = await refusal(() =>
-      new PerDiemCalculator(untouched('employees'), untouched('fx')).calculate(caller, { stops }),
+      new PerDiemCalculator(untouched('employees'), untouched('fx'), untouched('policies')).calculate(caller, {
+        stops,
+      }),
     );
     expect(err.errors).toEqual({ stops: ['must NOT have more than 200 items'] });
   });

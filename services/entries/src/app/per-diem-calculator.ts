@@ -1,6 +1,7 @@
 // The stateless per-diem calculator (issue 14, POST /api/v1/utilities/per-diems/calculate): the engine
 // of @travel/per-diem over the caller's itinerary, in the caller's market, with the employee's residency
-// and road-transport flag;
+// and road-transport flag and the company's own per-country rates where no statutory rate is known
+// (docs/decisions/0188);
 // each foreign-currency row converted into the base currency through reference-fx. Nothing is stored.
 import { decimal, type Decimal } from '@travel/money';
 import {
@@ -15,7 +16,8 @@ import {
 import { AppError, throwIfInvalid, type CallerContext } from '@travel/platform';
 import type { PerDiemProfile } from '@travel/contracts';
 import { itineraryListErrors } from '../domain/limits';
-import type { CurrencyConverter } from './ports';
+import { companyRatesOf } from './per-diem-pricer';
+import type { CurrencyConverter, PerDiemPolicySource } from './ports';
 
 /** What the per-diem rules read of an employee: residency (SI tax-free cap), the SK road-transport flag. */
 export type { PerDiemProfile };
@@ -55,17 +57,21 @@ export class PerDiemCalculator {
     private readonly employees: PerDiemProfiles,
     /** reference-fx's conversion, as every use case of entries asks it (one adapter). */
     private readonly fx: CurrencyConverter,
+    /** reference-fx's company per-diem policy: its per-country rates price rows the statutory tables cannot. */
+    private readonly policies: PerDiemPolicySource,
   ) {}
 
   async calculate(caller: CallerContext, request: CalculatorRequest): Promise<Calculation> {
     throwIfInvalid(itineraryListErrors(request)); // before the engine walks the stops
     const profile = request.employeeId ? await this.profile(caller, request.employeeId) : undefined;
+    const policy = await this.policies.policyOf(caller.tenantId);
     let result;
     try {
       result = calculatePerDiems({
         market: caller.market,
         residency: profile?.residency,
         mobileRoadTransportWorker: profile?.mobileRoadTransportWorker,
+        companyRates: companyRatesOf(policy),
         stops: request.stops,
         meals: request.meals,
       });

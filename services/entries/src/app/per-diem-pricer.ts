@@ -2,9 +2,11 @@
 // converted into the base currency. A service of its own, used by the entries app (create, PUT) and by
 // the per-diem use case (from-itinerary): neither imports the other's module (docs/decisions/0169).
 import type { CallerContext, FieldErrors } from '@travel/platform';
+import { companyForeignRateOn, type PerDiemPolicy } from '@travel/contracts';
 import {
   calculatePerDiems,
   PerDiemInputError,
+  type CompanyRates,
   type PerDiemRow,
   type RowMeals,
   type RowOverride,
@@ -28,6 +30,12 @@ import { payOfRow } from '../domain/per-diem-pay';
 import { toBaseCurrency } from './fx';
 import type { PerDiemProfile, PerDiemProfiles } from './per-diem-calculator';
 import type { CurrencyConverter, PerDiemPolicySource } from './ports';
+
+/** The policy's per-country rates as the engine asks them (docs/decisions/0188). */
+export const companyRatesOf =
+  (policy: PerDiemPolicy): CompanyRates =>
+  (countryCode, date) =>
+    companyForeignRateOn(policy, countryCode, date);
 
 /** Rows priced for an entry, or the field errors that refused them (EXCHANGE_RATE_UNAVAILABLE when a rate did). */
 export interface PricedRows {
@@ -112,11 +120,16 @@ export class PerDiemPricer {
     const itinerary = itineraryOfRows(settings);
     if (Object.keys(itinerary.errors).length) return { rows: [], errors: itinerary.errors };
     const overrideRows = settings.flatMap((s, i) => (s.overrideAmount !== null ? [i] : []));
+    const [profile, policy] = await Promise.all([
+      this.profile(caller, entry.employeeId),
+      this.policies.policyOf(caller.tenantId),
+    ]);
     let result;
     try {
       result = calculatePerDiems({
         market: caller.market,
-        ...(await this.profile(caller, entry.employeeId)),
+        ...profile,
+        companyRates: companyRatesOf(policy),
         stops: itinerary.stops,
         meals: settings.map((s) => ({
           countryCode: s.countryCode,
@@ -156,6 +169,7 @@ export class PerDiemPricer {
     return this.convert(
       caller,
       entry,
+      policy,
       result.items,
       result.items.map((row) => settings[byKey.get(rowKey(row.countryCode, row.departureTime))!]),
       result.items.map((row) => `perDiems[${byKey.get(rowKey(row.countryCode, row.departureTime))!}].`),
@@ -164,11 +178,16 @@ export class PerDiemPricer {
 
   /** from-itinerary: the engine over the stops with the meals keyed as the calculator returns them. */
   async fromItinerary(caller: CallerContext, entry: EntryContext, input: FromItineraryInput): Promise<PricedRows> {
+    const [profile, policy] = await Promise.all([
+      this.profile(caller, entry.employeeId),
+      this.policies.policyOf(caller.tenantId),
+    ]);
     let result;
     try {
       result = calculatePerDiems({
         market: caller.market,
-        ...(await this.profile(caller, entry.employeeId)),
+        ...profile,
+        companyRates: companyRatesOf(policy),
         stops: input.stops,
         meals: input.meals,
       });
@@ -192,6 +211,7 @@ export class PerDiemPricer {
     return this.convert(
       caller,
       entry,
+      policy,
       result.items,
       settings,
       result.items.map((_, i) => `items[${i}].`),
@@ -202,6 +222,7 @@ export class PerDiemPricer {
   private async convert(
     caller: CallerContext,
     entry: EntryContext,
+    policy: PerDiemPolicy,
     rows: readonly PerDiemRow[],
     settings: readonly PerDiemRowFields[],
     prefixes: readonly string[],
@@ -209,7 +230,6 @@ export class PerDiemPricer {
     const fxDate = perDiemFxDate(caller.market, entry.advancePaymentDate, rows[0]?.date ?? null);
     const errors: FieldErrors = {};
     let code: PricedRows['code'];
-    const policy = await this.policies.policyOf(caller.tenantId);
     const priced = await Promise.all(
       rows.map(async (row, i): Promise<PerDiem> => {
         const s = settings[i];
@@ -240,6 +260,8 @@ export class PerDiemPricer {
           amountInBaseCurrency: null,
           taxTreatment: row.taxTreatment,
           source: row.source,
+          reported: row.reported,
+          rateBasis: row.rateBasis,
           rule: row.rule,
           reason: row.reason,
           warnings: [...row.warnings, ...pay.warnings],

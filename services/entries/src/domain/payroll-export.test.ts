@@ -94,6 +94,25 @@ describe('payroll export: an entry’s figures', () => {
     });
   });
 
+  it('a row paying the company’s own rate is taxable whole; a confirmed reported figure is tax-free (0188)', () => {
+    const own = { ...foreign, amount: '20.00', taxFreeAmount: null, excessAmount: null, rateBasis: 'CompanyRate' };
+    expect(entryPayrollFigures(entry({ perDiems: [own] }), 2)).toMatchObject({
+      perDiemTaxFree: '0.00',
+      perDiemTaxable: '484.80',
+    });
+    const confirmed = {
+      ...foreign,
+      amount: '20.00',
+      taxFreeAmount: '20.00',
+      excessAmount: '0.00',
+      rateBasis: 'CompanyConfirmedReported',
+    };
+    expect(entryPayrollFigures(entry({ perDiems: [confirmed] }), 2)).toMatchObject({
+      perDiemTaxFree: '484.80',
+      perDiemTaxable: '0.00',
+    });
+  });
+
   it('sums per employee with the entries each figure comes from', () => {
     const a = entryPayrollFigures(entry({ perDiems: [foreign] }), 2);
     const b = entryPayrollFigures(entry({ _id: 'e2', perDiems: [domestic], advancePaymentInBaseCurrency: '0' }), 2);

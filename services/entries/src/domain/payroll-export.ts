@@ -77,8 +77,9 @@ function perDiemExcessInBase(
   paidInBase: Decimal,
   digits: number,
 ): Decimal {
-  // No statutory amount (a rate not verified, paid by an override): nothing is shown to be tax-free.
-  if (row.amount === null || row.amount === undefined) return paidInBase;
+  // No statutory amount (a rate not verified, paid by an override), or the company's own rate where no
+  // statutory or reported figure supports it (docs/decisions/0188): nothing is shown to be tax-free.
+  if (row.amount === null || row.amount === undefined || row.rateBasis === 'CompanyRate') return paidInBase;
   if (!row.excessAmount || !row.payableAmount) return new Decimal(0);
   const excess = new Decimal(row.excessAmount);
   const payable = new Decimal(row.payableAmount);

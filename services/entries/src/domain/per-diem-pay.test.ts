@@ -94,3 +94,71 @@ describe('payOfRow', () => {
     );
   });
 });
+
+// Issue 34 §2 (docs/decisions/0188): a row the engine priced with the company's per-country rate (no
+// statutory rate on its date) pays that rate; only a confirmed reported figure has a tax-free part.
+describe('payOfRow: rows priced with the company rate', () => {
+  const policy: PerDiemPolicy = {
+    sector: 'Private',
+    versions: [
+      {
+        effectiveFrom: '2026-01-01',
+        domesticBands: [],
+        foreignBaseRatePercent: '75.00',
+        foreignRates: [
+          {
+            countryCode: 'AL',
+            amount: '33.00',
+            currencyCode: 'EUR',
+            confirmedBy: 'emp_anna',
+            confirmedAt: '2026-02-01T09:00:00.000Z',
+          },
+        ],
+      },
+    ],
+  };
+  const companyRow = (rateBasis: StatutoryRow['rateBasis'], amount = '33.00'): StatutoryRow => ({
+    ...foreignRow(amount),
+    rateBasis,
+  });
+
+  it('the company’s own rate: pays it, tax-free part and excess unknown, the policy named', () => {
+    expect(payOfRow('SI', companyRow('CompanyRate', '37.50'), policy)).toEqual({
+      payableAmount: '37.50',
+      taxFreeAmount: null,
+      excessAmount: null,
+      policyEffectiveFrom: '2026-01-01',
+      warnings: [],
+    });
+  });
+
+  it('a confirmed reported figure: tax-free up to it, nothing taxable', () => {
+    expect(payOfRow('SK', companyRow('CompanyConfirmedReported'), policy)).toEqual({
+      payableAmount: '33.00',
+      taxFreeAmount: '33.00',
+      excessAmount: '0.00',
+      policyEffectiveFrom: '2026-01-01',
+      warnings: [],
+    });
+  });
+
+  it('the CZ foreign base rate percentage is not applied again to a company rate', () => {
+    expect(payOfRow('CZ', companyRow('CompanyConfirmedReported'), policy).payableAmount).toBe('33.00');
+    expect(payOfRow('CZ', companyRow('CompanyRate', '40.00'), policy).payableAmount).toBe('40.00');
+  });
+
+  it('an override above a confirmed figure: the excess is taxable; on the company’s own rate it stays unknown', () => {
+    expect(payOfRow('SK', { ...companyRow('CompanyConfirmedReported'), overrideAmount: '40.00' }, policy)).toEqual({
+      payableAmount: '40.00',
+      taxFreeAmount: '33.00',
+      excessAmount: '7.00',
+      policyEffectiveFrom: null,
+      warnings: [],
+    });
+    expect(payOfRow('SI', { ...companyRow('CompanyRate'), overrideAmount: '40.00' }, policy)).toMatchObject({
+      payableAmount: '40.00',
+      taxFreeAmount: null,
+      excessAmount: null,
+    });
+  });
+});

@@ -18,6 +18,11 @@ export interface StatutoryRow {
   amount: string | null;
   /** The override as the engine read it (row currency, or base currency on an unknown row), or null. */
   overrideAmount: string | null;
+  /**
+   * Where `amount` comes from (docs/decisions/0188); absent or `Statutory`: the statutory tables. A company
+   * rate is the policy's own amount already: no band amount or percentage of the policy applies to it.
+   */
+  rateBasis?: 'Statutory' | 'CompanyConfirmedReported' | 'CompanyRate' | null;
 }
 
 export interface RowPay {
@@ -75,6 +80,8 @@ export function payOfRow(market: Market, row: StatutoryRow, policy: PerDiemPolic
       policyEffectiveFrom: null,
       warnings,
     };
+  if (row.rateBasis === 'CompanyRate' || row.rateBasis === 'CompanyConfirmedReported')
+    return companyRatePay(row as StatutoryRow & { amount: string }, policy);
   const statutory = new Decimal(row.amount);
   let payable = statutory;
   let policyEffectiveFrom: string | null = null;
@@ -102,5 +109,35 @@ export function payOfRow(market: Market, row: StatutoryRow, policy: PerDiemPolic
     excessAmount: changed ? text2(payable.minus(taxFree)) : null,
     policyEffectiveFrom,
     warnings,
+  };
+}
+
+/**
+ * A foreign row the engine priced with the company's own rate (no statutory rate on its date; docs/
+ * decisions/0188): it pays that amount (or the override). Where the rate is a reported figure the company
+ * confirmed, the amount is treated as the statutory one: tax-free up to it, the excess taxable. Where it is
+ * not, no verified figure says how much is tax-free: the tax-free part and the excess are unknown (null),
+ * and payroll taxes the row whole.
+ */
+function companyRatePay(row: StatutoryRow & { amount: string }, policy: PerDiemPolicy): RowPay {
+  const amount = new Decimal(row.amount);
+  const payable = row.overrideAmount !== null ? new Decimal(row.overrideAmount) : amount;
+  const policyEffectiveFrom =
+    row.overrideAmount !== null ? null : (policyVersionOn(policy, row.date)?.effectiveFrom ?? null);
+  if (row.rateBasis === 'CompanyRate')
+    return {
+      payableAmount: text2(payable),
+      taxFreeAmount: null,
+      excessAmount: null,
+      policyEffectiveFrom,
+      warnings: [],
+    };
+  const taxFree = Decimal.min(payable, amount);
+  return {
+    payableAmount: text2(payable),
+    taxFreeAmount: text2(taxFree),
+    excessAmount: text2(payable.minus(taxFree)),
+    policyEffectiveFrom,
+    warnings: [],
   };
 }

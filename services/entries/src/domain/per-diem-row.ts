@@ -3,7 +3,15 @@
 // here; the statutory figures always come from the engine (@travel/per-diem), never from the body.
 import type { FieldErrors } from '@travel/platform';
 import { integerProblem, itemsProblem } from '@travel/platform/src/limits';
-import { MARKET_PROFILES, type LegalSource, type Market, type Stop, type TaxTreatment } from '@travel/per-diem';
+import {
+  MARKET_PROFILES,
+  type LegalSource,
+  type Market,
+  type RateBasis,
+  type ReportedRateOfRow,
+  type Stop,
+  type TaxTreatment,
+} from '@travel/per-diem';
 import { formatInstant, instantOfWall, localDate, parseInstant } from '@travel/per-diem/src/time';
 import { checkRange, decimalText } from './amounts';
 import {
@@ -103,6 +111,10 @@ export interface PerDiem extends PerDiemRowFields {
   amountInBaseCurrency: string | null;
   taxTreatment: TaxTreatment;
   source: LegalSource | null;
+  /** Figures the research only reports for the row's country and date (docs/decisions/0188); absent on older rows. */
+  reported?: ReportedRateOfRow[];
+  /** Where `amount` comes from; null when unknown; absent on rows stored before it existed (statutory). */
+  rateBasis?: RateBasis | null;
   rule: string;
   reason: string | null;
   warnings: string[];

@@ -3,6 +3,7 @@ import type { components, operations } from '@travel/contracts';
 import { toWireAmount, type Decimal } from '@travel/money';
 import { apiRouter, AppError, callerOf, route } from '@travel/platform';
 import type { CalculatedRow, PerDiemCalculator } from '../app/per-diem-calculator';
+import { toReportedFigures } from './per-diem-mappers';
 
 type CalculateRequest = components['schemas']['PerDiemCalculationRequest'];
 type CalculateResponse = operations['calculatePerDiems']['responses']['200']['content']['application/json'];
@@ -16,6 +17,7 @@ function toRowDto(row: CalculatedRow, baseCurrency: string): RowDto {
     ...row,
     amount: wire(row.amount, row.currencyCode),
     amountInBaseCurrency: wire(row.amountInBaseCurrency, baseCurrency),
+    reported: toReportedFigures(row.reported),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { components } from '@travel/contracts';
+import type { ReportedRateOfRow } from '@travel/per-diem';
 import { Decimal, wireNumber } from '../domain/amounts';
 import { derivedMealsProvided, type PerDiem } from '../domain/per-diem-row';
 
@@ -6,10 +7,30 @@ type Schemas = components['schemas'];
 
 const num = (t: string | null | undefined): number | null => (t === null || t === undefined ? null : wireNumber(t));
 
-/** The stored tax-free part; a row stored before it existed: the payable amount up to the statutory one. */
+/**
+ * The stored tax-free part; a row stored before it existed: the payable amount up to the statutory one. A
+ * row priced with the company's own rate has none (docs/decisions/0188): never derived.
+ */
 const taxFreeOf = (r: PerDiem): string | null =>
   r.taxFreeAmount ??
-  (r.amount != null && r.payableAmount != null ? Decimal.min(r.amount, r.payableAmount).toFixed(2) : null);
+  (r.rateBasis !== 'CompanyRate' && r.amount != null && r.payableAmount != null
+    ? Decimal.min(r.amount, r.payableAmount).toFixed(2)
+    : null);
+
+/** A row stored before `rateBasis` existed: statutory when its amount is known. */
+const rateBasisOf = (r: PerDiem): Schemas['PerDiem']['rateBasis'] =>
+  r.rateBasis !== undefined ? r.rateBasis : r.amount != null ? 'Statutory' : null;
+
+/** The reported figures of a row (docs/decisions/0188), amounts as wire numbers. */
+export function toReportedFigures(figures: readonly ReportedRateOfRow[]): Schemas['ReportedPerDiemFigure'][] {
+  return figures.map((f) => ({
+    amount: wireNumber(f.amount),
+    currencyCode: f.currencyCode,
+    hotelLimit: f.hotelLimit === undefined ? null : wireNumber(f.hotelLimit),
+    source: f.source,
+    note: f.note ?? null,
+  }));
+}
 
 /** One per-diem row of an entry: true UTC times, the legacy and deprecated fields derived (SPEC). */
 export function toPerDiemResponse(r: PerDiem): Schemas['PerDiem'] {
@@ -48,6 +69,8 @@ export function toPerDiemResponse(r: PerDiem): Schemas['PerDiem'] {
     amountInBaseCurrency: num(r.amountInBaseCurrency),
     taxTreatment: r.taxTreatment,
     source: r.source ?? null,
+    reported: toReportedFigures(r.reported ?? []),
+    rateBasis: rateBasisOf(r),
     rule: r.rule,
     reason: r.reason ?? null,
     warnings: r.warnings ?? [],

@@ -39,6 +39,9 @@ export function perDiemSchema(): Schema {
       amountInBaseCurrency: nullableString,
       taxTreatment: { type: String, required: true },
       source: { type: Schema.Types.Mixed, default: null },
+      // Rows stored before company rates (docs/decisions/0188) have neither: reads answer [] and Statutory.
+      reported: { type: Schema.Types.Mixed, default: undefined },
+      rateBasis: { type: String, default: undefined },
       rule: { type: String, required: true },
       reason: nullableString,
       warnings: { type: [String], default: [] },

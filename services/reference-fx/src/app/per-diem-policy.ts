@@ -10,13 +10,21 @@ export interface StoredPolicy extends PerDiemPolicy {
 }
 
 export class PerDiemPolicyApp {
-  constructor(private readonly store: PerDiemPolicyStore) {}
+  constructor(
+    private readonly store: PerDiemPolicyStore,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
 
   /** The company's policy; without one, no versions (every row pays the statutory amount). */
   async get(tenantId: TenantId): Promise<StoredPolicy> {
     const doc = await this.store.get(tenantId);
+    // A version stored before per-country rates existed (docs/decisions/0188) has none.
     return doc
-      ? { sector: doc.sector, versions: doc.versions, editedAt: doc.editedAt }
+      ? {
+          sector: doc.sector,
+          versions: doc.versions.map((v) => ({ ...v, foreignRates: v.foreignRates ?? [] })),
+          editedAt: doc.editedAt,
+        }
       : { ...NO_POLICY, editedAt: null };
   }
 
@@ -26,10 +34,16 @@ export class PerDiemPolicyApp {
 
   /** Replaces the policy. A PUT that changes nothing is a no-op: same editedAt, no event (decision 0035). */
   async put(caller: CallerContext, body: PerDiemPolicyWrite): Promise<StoredPolicy> {
-    const { policy, errors } = normalizePolicy(caller.market, body);
-    if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
     const tenantId = tenantOf(caller);
     const current = await this.get(tenantId);
+    // A per-country rate new or changed by this write is confirmed by the caller (the employee the write's
+    // audit names, `editedByEmployeeId`), now; one sent unchanged keeps who confirmed it and when.
+    const { policy, errors } = normalizePolicy(caller.market, body, {
+      confirmedBy: caller.employeeId,
+      now: this.clock().toISOString(),
+      current,
+    });
+    if (Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
     if (current.editedAt && samePolicy(current, policy)) return current;
     const doc = await this.store.put(tenantId, policy, caller.employeeId);
     return { sector: doc.sector, versions: doc.versions, editedAt: doc.editedAt };

@@ -1,7 +1,7 @@
 // The company per-diem policy's checks against the statutory figures (issue 22 §2): the floor where the
 // law makes the domestic per-diem a minimum (CZ, SK, PL; figures from REGULATIONS.md), the CZ public-sector
 // maximum, and the CZ foreign base rate of 75-100 % of the decree rate (§170(2) zákoník práce).
-import { contractAt } from '@travel/contracts';
+import { contractAt, NO_POLICY } from '@travel/contracts';
 import {
   MAX_POLICY_BANDS,
   MAX_POLICY_VERSIONS,
@@ -16,7 +16,7 @@ const version = (effectiveFrom: string, bands: Record<string, number>, foreignBa
   ...(foreignBaseRatePercent === undefined ? {} : { foreignBaseRatePercent }),
 });
 const check = (market: Parameters<typeof normalizePolicy>[0], body: PerDiemPolicyWrite) =>
-  normalizePolicy(market, body);
+  normalizePolicy(market, body, { confirmedBy: 'emp_writer', now: '2026-03-01T09:00:00.000Z', current: NO_POLICY });
 
 describe('per-diem policy: CZ (domestic decree figures are a floor)', () => {
   it('accepts amounts above the 2026 minimum (155 / 236 / 370 Kč) and stores them as decimal text, sorted', () => {
@@ -38,11 +38,13 @@ describe('per-diem policy: CZ (domestic decree figures are a floor)', () => {
             { band: '>18h', amount: '450.50' },
           ],
           foreignBaseRatePercent: null,
+          foreignRates: [],
         },
         {
           effectiveFrom: '2026-07-01',
           domesticBands: [{ band: '5-12h', amount: '210.00' }],
           foreignBaseRatePercent: null,
+          foreignRates: [],
         },
       ],
     });

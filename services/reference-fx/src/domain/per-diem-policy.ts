@@ -3,12 +3,33 @@
 // versions with an effective date. Every version is checked against the statutory figures of every
 // decree in force while it applies: the floor where the law makes the figure a minimum (CZ, SK, PL), the
 // public-sector maximum (CZ public sector), and 75-100 % of the decree's foreign rate (CZ, §170(2)).
+// A version may also hold the company's own per-country rates (issue 34 §2, docs/decisions/0188): only for
+// a country whose statutory rate is unknown on some day of the version, in the currency of a reported
+// figure and, in the floor markets, at least that figure (CZ: 75 % of it); who set each and when is kept.
 import type { FieldErrors, Market } from '@travel/platform';
 import { itemsProblem } from '@travel/platform/src/limits';
-import { Decimal, MAX_AMOUNT, outOfRange, nonNegativeAmount, parseWireDecimal, WireFormatError } from '@travel/money';
-import { isDate, TABLES, type Band, type DomesticPerDiem } from '@travel/regulations';
+import {
+  Decimal,
+  isCurrency,
+  MAX_AMOUNT,
+  outOfRange,
+  nonNegativeAmount,
+  parseWireDecimal,
+  WireFormatError,
+} from '@travel/money';
+import {
+  foreignRate,
+  isCountryCode,
+  isDate,
+  TABLES,
+  type Band,
+  type DomesticPerDiem,
+  type ForeignRate,
+  type ReportedFigure,
+} from '@travel/regulations';
 import {
   STATUTORY_FLOOR_MARKETS,
+  type CompanyForeignRate,
   type PerDiemPolicy,
   type PerDiemPolicyVersion,
   type PolicySector,
@@ -17,6 +38,7 @@ import {
 /** The contract's limits, held here too (docs/decisions/0107). */
 export const MAX_POLICY_VERSIONS = 50;
 export const MAX_POLICY_BANDS = 20;
+export const MAX_POLICY_FOREIGN_RATES = 250;
 /** §170(2) zákoník práce: a private employer's foreign base rate is at least 75 % of the decree rate. */
 export const CZ_FOREIGN_MIN_PERCENT = '75';
 export const CZ_FOREIGN_MAX_PERCENT = '100';
@@ -28,7 +50,18 @@ export interface PerDiemPolicyWrite {
     effectiveFrom: string;
     domesticBands?: { band: string; amount: number | string }[];
     foreignBaseRatePercent?: number | string | null;
+    /** `confirmedBy` / `confirmedAt` are read-only: dropped by the contract validator, set here. */
+    foreignRates?: { countryCode: string; amount: number | string; currencyCode: string }[];
   }[];
+}
+
+/** Who writes the policy and when, and the policy stored before: an unchanged rate keeps who confirmed it. */
+export interface PolicyWriteContext {
+  /** The caller's employee id (as the audit of the write names it: `editedByEmployeeId`). */
+  confirmedBy: string;
+  /** ISO 8601 UTC. */
+  now: string;
+  current: PerDiemPolicy;
 }
 
 /**
@@ -61,6 +94,151 @@ function tablesDuring(market: Market, from: string, to: string | null): Domestic
 
 const dayBefore = (date: string): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+const dayAfter = (date: string): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** What the tables say of `countryCode` over [from, to]: the statutory rates where known, the reported figures where not. */
+interface ForeignSpan {
+  /** The statutory rate is known on every day. */
+  alwaysKnown: boolean;
+  known: ForeignRate[];
+  reported: ReportedFigure[];
+}
+
+/**
+ * The market's general foreign rate for `countryCode` on each day of [from, to] (`to` null: open-ended),
+ * read on the days it can change (each row's first day, the day after its last or its last verified day):
+ * between them every answer is the same.
+ */
+function foreignSpan(market: Market, countryCode: string, from: string, to: string | null): ForeignSpan {
+  const tables = TABLES[market];
+  const rows = [
+    ...tables.foreignRates.filter((r) => r.countryCode === countryCode && r.workerGroup === undefined),
+    ...(tables.reportedRates ?? []).filter((r) => r.countryCode === countryCode),
+  ];
+  const days = new Set([from]);
+  for (const r of rows)
+    for (const d of [
+      r.effectiveFrom,
+      r.effectiveTo === null ? null : dayAfter(r.effectiveTo),
+      r.verifiedThrough === undefined ? null : dayAfter(r.verifiedThrough),
+    ])
+      if (d !== null && d > from && (to === null || d <= to)) days.add(d);
+  const span: ForeignSpan = { alwaysKnown: true, known: [], reported: [] };
+  for (const day of days) {
+    const found = foreignRate(market, countryCode, day);
+    if (found.status === 'known') {
+      if (!span.known.includes(found.row)) span.known.push(found.row);
+    } else {
+      span.alwaysKnown = false;
+      for (const figure of found.reported ?? [])
+        if (
+          !span.reported.some(
+            (r) => r.amount === figure.amount && r.currency === figure.currency && r.source === figure.source,
+          )
+        )
+          span.reported.push(figure);
+    }
+  }
+  return span;
+}
+
+/** §170(2) zákoník práce as a fraction: a CZ rate is at least 75 % of the figure it stands for. */
+const CZ_FOREIGN_MIN_SHARE = new Decimal(CZ_FOREIGN_MIN_PERCENT).dividedBy(100);
+
+/**
+ * The version's per-country rates as stored, or field errors under `p` (`versions[i].`). A rate is for a
+ * destination whose statutory rate is unknown on some day of [from, to]; where a figure is reported for it,
+ * in that figure's currency and, in CZ, SK and PL, at least it (CZ: 75 % of it). An unchanged rate keeps
+ * who confirmed it and when; a new or changed one is the caller's, now (docs/decisions/0188).
+ */
+function foreignRatesOf(
+  market: Market,
+  add: Add,
+  p: string,
+  input: NonNullable<PerDiemPolicyWrite['versions'][number]['foreignRates']>,
+  span: { from: string; to: string | null } | null,
+  context: PolicyWriteContext,
+): CompanyForeignRate[] {
+  const tooMany = itemsProblem(input, MAX_POLICY_FOREIGN_RATES);
+  if (tooMany) {
+    add(`${p}foreignRates`, tooMany);
+    return [];
+  }
+  const before = span ? (context.current.versions.find((v) => v.effectiveFrom === span.from)?.foreignRates ?? []) : [];
+  const seen = new Set<string>();
+  return input.flatMap((rate, j): CompanyForeignRate[] => {
+    const f = `${p}foreignRates[${j}].`;
+    const country = rate?.countryCode;
+    const currency = rate?.currencyCode;
+    const amount = decimalOf(add, `${f}amount`, rate?.amount);
+    let ok = amount !== null;
+    let currencyOk = true;
+    if (!isCountryCode(country)) {
+      add(`${f}countryCode`, 'must be an ISO 3166-1 alpha-2 code the product knows, in upper case');
+      return [];
+    }
+    if (country === market) {
+      add(`${f}countryCode`, `${market} is the company's own country: its domestic per-diem is priced by band`);
+      return [];
+    }
+    if (seen.has(country)) {
+      add(`${f}countryCode`, `${country} is listed twice`);
+      return [];
+    }
+    seen.add(country);
+    if (typeof currency !== 'string' || !isCurrency(currency)) {
+      add(`${f}currencyCode`, 'must be an ISO 4217 code the product knows');
+      ok = currencyOk = false;
+    }
+    if (span !== null) {
+      const tables = foreignSpan(market, country, span.from, span.to);
+      if (tables.alwaysKnown) {
+        const rates = tables.known.map((r) => `${r.amount} ${r.currency} (${r.source.act})`).join(', then ');
+        add(
+          `${f}countryCode`,
+          `the statutory rate is known: ${rates} pays it on every day of this version; a company rate applies only where it is unknown`,
+        );
+        return [];
+      }
+      const inCurrency = tables.reported.filter((r) => r.currency === currency);
+      if (tables.reported.length > 0 && inCurrency.length === 0 && currencyOk) {
+        const currencies = [...new Set(tables.reported.map((r) => r.currency))].join(' or ');
+        add(
+          `${f}currencyCode`,
+          `must be ${currencies}, the currency of the figure reported for ${country} (${tables.reported[0]!.source})`,
+        );
+        ok = false;
+      }
+      if (ok && STATUTORY_FLOOR_MARKETS.includes(market) && inCurrency.length > 0) {
+        // The statutory figure is a floor; of two sources that disagree, the higher one may be the law.
+        const top = inCurrency.reduce((a, b) => (new Decimal(b.amount).greaterThan(a.amount) ? b : a));
+        const minimum = market === 'CZ' ? new Decimal(top.amount).times(CZ_FOREIGN_MIN_SHARE) : new Decimal(top.amount);
+        if (amount!.lessThan(minimum)) {
+          add(
+            `${f}amount`,
+            market === 'CZ'
+              ? `below 75 % of the figure reported for ${country}: ${top.amount} ${top.currency} (${top.source}); a foreign rate agreed before the trip is at least ${minimum.toFixed(2)} ${top.currency} (§170(2) zákoník práce)`
+              : `below the figure reported for ${country}: ${top.amount} ${top.currency} (${top.source}); in ${market} the statutory per-diem is a floor, so a company rate is at least it`,
+          );
+          ok = false;
+        }
+      }
+    }
+    if (!ok) return [];
+    const text = amount!.toFixed(2);
+    const same = before.find((b) => b.countryCode === country && b.amount === text && b.currencyCode === currency);
+    return [
+      {
+        countryCode: country,
+        amount: text,
+        currencyCode: currency,
+        confirmedBy: same ? same.confirmedBy : context.confirmedBy,
+        confirmedAt: same ? same.confirmedAt : context.now,
+      },
+    ];
+  });
+}
 const since = (t: DomesticPerDiem) => (t.effectiveFrom ? ` in force from ${t.effectiveFrom}` : '');
 
 type Add = (field: string, message: string) => void;
@@ -86,6 +264,7 @@ function decimalOf(add: Add, field: string, raw: unknown): Decimal | null {
 export function normalizePolicy(
   market: Market,
   body: PerDiemPolicyWrite,
+  context: PolicyWriteContext,
 ): { policy: PerDiemPolicy; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const add: Add = (field, message) => void (errors[field] ??= []).push(message);
@@ -167,7 +346,15 @@ export function normalizePolicy(
         foreignBaseRatePercent = percent?.toFixed(2) ?? null;
       }
     }
-    return { effectiveFrom: from, domesticBands, foreignBaseRatePercent };
+    const foreignRates = foreignRatesOf(
+      market,
+      add,
+      p,
+      input.foreignRates ?? [],
+      isDate(from) ? { from, to: next === null ? null : dayBefore(next) } : null,
+      context,
+    );
+    return { effectiveFrom: from, domesticBands, foreignBaseRatePercent, foreignRates };
   });
   versions.sort((a, b) => (a.effectiveFrom < b.effectiveFrom ? -1 : a.effectiveFrom > b.effectiveFrom ? 1 : 0));
   return { policy: { sector, versions }, errors };

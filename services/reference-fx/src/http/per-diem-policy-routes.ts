@@ -22,6 +22,13 @@ export function toPolicyBody(p: StoredPolicy): Schemas['PerDiemPolicy'] {
       effectiveFrom: v.effectiveFrom,
       domesticBands: v.domesticBands.map((b) => ({ band: b.band, amount: wire(b.amount) })),
       foreignBaseRatePercent: v.foreignBaseRatePercent === null ? null : wire(v.foreignBaseRatePercent),
+      foreignRates: (v.foreignRates ?? []).map((r) => ({
+        countryCode: r.countryCode as Schemas['PerDiemPolicyForeignRate']['countryCode'],
+        amount: wire(r.amount),
+        currencyCode: r.currencyCode as Schemas['PerDiemPolicyForeignRate']['currencyCode'],
+        confirmedBy: r.confirmedBy,
+        confirmedAt: r.confirmedAt,
+      })),
     })),
     editedAt: p.editedAt?.toISOString() ?? null,
   };

@@ -36,6 +36,20 @@ function policyModel(conn: Connection): Model<PerDiemPolicyDoc> {
       effectiveFrom: { type: String, required: true },
       domesticBands: { type: [{ _id: false, band: String, amount: String }], default: [] },
       foreignBaseRatePercent: { type: String, default: null },
+      // The company's per-country rates (docs/decisions/0188); absent on versions stored before them.
+      foreignRates: {
+        type: [
+          {
+            _id: false,
+            countryCode: String,
+            amount: String,
+            currencyCode: String,
+            confirmedBy: String,
+            confirmedAt: String,
+          },
+        ],
+        default: [],
+      },
     },
     { _id: false },
   );

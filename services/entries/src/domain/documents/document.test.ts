@@ -134,6 +134,21 @@ describe('the printed travel order and settlement (docs/decisions/0137)', () => 
     expect(field(travelOrder('PL', entry({ travelType: 'Domestic' }), parties), 'Rodzaj podróży')).toBe('krajowa');
   });
 
+  it('a row paid at the company’s own rate names the policy, who confirmed it and when (0188)', () => {
+    const company = {
+      ...perDiem,
+      rateBasis: 'CompanyRate',
+      source: {
+        act: 'Company per-diem policy from 2026-01-01',
+        provision: null,
+        reportedBy: 'confirmed by emp_7 on 2026-02-01T09:00:00.000Z',
+      },
+    } as unknown as PerDiem;
+    expect(table(settlement('CZ', entry({ perDiems: [company] }), parties), 'Stravné')?.[0]?.at(-1)).toBe(
+      'Company per-diem policy from 2026-01-01, confirmed by emp_7 on 2026-02-01T09:00:00.000Z',
+    );
+  });
+
   it('an advance above the total is owed back, printed without its sign', () => {
     const doc = settlement('CZ', entry({}), parties);
     expect(field(doc, 'Přeplatek k vrácení')).toBe('1 527,92 CZK');

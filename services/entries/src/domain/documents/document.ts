@@ -72,8 +72,17 @@ export const namedEmployeeIds = (e: TravelEntry): string[] => [
 const rowsInOrder = (e: TravelEntry): PerDiem[] =>
   [...(e.perDiems ?? [])].sort((a, b) => a.departureTime.localeCompare(b.departureTime));
 
+/** The row's legal basis; a row paid at the company's own rate names the policy and who confirmed it, when (0188). */
 const sourceText = (r: PerDiem): string =>
-  r.source ? [r.source.act, r.source.provision].filter(Boolean).join(', ') : r.rule;
+  r.source
+    ? [
+        r.source.act,
+        r.source.provision,
+        r.rateBasis === 'CompanyRate' || r.rateBasis === 'CompanyConfirmedReported' ? r.source.reportedBy : null,
+      ]
+        .filter(Boolean)
+        .join(', ')
+    : r.rule;
 
 const decimalsOf = (text: string): number => (text.split('.')[1] ?? '').length;
 
