@@ -234,6 +234,9 @@ ITINERARY = [r"last stop must be after the first|must not be before an earlier s
 # An upload needs a file: a part named `files` that carries a filename (RFC 7578 4.2); a bare field of that
 # name (what a generator sends for `format: binary`) is not a file.
 UPLOAD_RULES = [("File", r"^at least one file")]
+# A trip that goes abroad (its destination or a per-diem row outside the market) is not Domestic: the
+# contract says so in words (docs/decisions/0190); a schema cannot compare the type with the countries.
+TRAVEL_TYPE = ("travelType", r"^must be Foreign \(or omitted\): the trip goes abroad")
 
 # Delta sync (docs/decisions/0156, 0159): a cursor is whatever the previous page's `nextCursor` was, for the same
 # query, which only decoding it tells; with a cursor or updatedSince the page is 1.
@@ -274,8 +277,14 @@ BUSINESS_RULES = {
     # allocation adds up to the meals provided (comparisons between fields, or sums, no schema states).
     # The multipart create's `entry` part is TravelEntryCreate as JSON text: the contract says so in words; a
     # form part's schema is a string to the validator, which cannot parse it as JSON first.
-    "createTravelEntry": [REFERENCE, ENTRY_RULES, *MILEAGE_AND_AMOUNT, ("entry", r"^must be (JSON|object)$")],
-    "updateTravelEntry": [REFERENCE, ENTRY_RULES, *MILEAGE_AND_AMOUNT],
+    "createTravelEntry": [
+        REFERENCE,
+        ENTRY_RULES,
+        TRAVEL_TYPE,
+        *MILEAGE_AND_AMOUNT,
+        ("entry", r"^must be (JSON|object)$"),
+    ],
+    "updateTravelEntry": [REFERENCE, ENTRY_RULES, TRAVEL_TYPE, *MILEAGE_AND_AMOUNT],
     # A Mileage row is in the company's base currency, with the fuel figures its market's rules need.
     "createExpense": [REFERENCE, MONEY_RULES + "|" + MILEAGE_RULES, *MILEAGE_AND_AMOUNT],
     "updateExpense": [REFERENCE, MONEY_RULES + "|" + MILEAGE_RULES, *MILEAGE_AND_AMOUNT],
