@@ -86,8 +86,8 @@ export function bandFor(bands: Band[], ms: number): Band | null {
 const describe = (band: Band | null, what: string) =>
   band === null ? `${what}: below the first band, nothing is paid` : `${what}: band ${band.id}`;
 
-/** `group`: the worker group whose own foreign rates apply (SK mobile road-transport workers), if any. */
 /**
+ * `group`: the worker group whose own foreign rates apply (SK mobile road-transport workers), if any.
  * `company`: the company's rate for the row's country on `date`, asked only of a foreign row whose
  * statutory rate is unknown (docs/decisions/0188).
  */
@@ -211,8 +211,8 @@ function priceForeign(
         `(confirmed by ${company!.confirmedBy} on ${company!.confirmedAt}).`
       : `${missing} The company's own rate for ${w.countryCode} from its per-diem policy from ` +
         `${company!.effectiveFrom} (${amount} ${currency}, set by ${company!.confirmedBy} on ` +
-        `${company!.confirmedAt}) pays this row; no statutory or reported figure supports it, so its tax-free ` +
-        'part is unknown.',
+        `${company!.confirmedAt}) pays this row; no statutory figure ${reported.length ? 'is known and it is not the reported one' : 'or reported figure supports it'}, ` +
+        'so its tax-free part is unknown.',
     ...priced.warnings,
   ].map((text) => text.trim());
   return priced;
