@@ -69,17 +69,23 @@ export class FxImporter {
     );
   }
 
-  /** Parses and stores one feed's text. `onlyNew` keeps publications already stored (seeding). */
-  async importText(provider: FxProvider, text: string, origin: string, onlyNew = false): Promise<ImportOutcome> {
-    let publications: Publication[];
+  /** The feed's publications, or the refusal (counted and logged) when the provider's parser refuses it whole. */
+  private parse(provider: FxProvider, text: string, origin: string, refused: string): Publication[] | ImportOutcome {
     try {
-      publications = FEED_PARSERS[provider](text);
+      return FEED_PARSERS[provider](text);
     } catch (err) {
       if (!(err instanceof FeedError)) throw err;
       this.rejected.inc({ provider });
-      this.logger.warn({ provider, origin, reason: err.message }, 'FX feed refused whole');
+      this.logger.warn({ provider, origin, reason: err.message }, refused);
       return { ok: false, provider, reason: err.message };
     }
+  }
+
+  /** Parses and stores one feed's text. `onlyNew` keeps publications already stored (seeding). */
+  async importText(provider: FxProvider, text: string, origin: string, onlyNew = false): Promise<ImportOutcome> {
+    const parsed = this.parse(provider, text, origin, 'FX feed refused whole');
+    if (!Array.isArray(parsed)) return parsed;
+    const publications = parsed;
     const wanted = [];
     for (const p of publications) if (!onlyNew || !(await this.store.has(provider, p.date))) wanted.push(p);
     await this.store.save(wanted, origin);
@@ -114,14 +120,9 @@ export class FxImporter {
         outcomes.push({ ok: true, provider, stored: 0, dates: [], unchanged: true });
         continue;
       }
-      let publications: Publication[];
-      try {
-        publications = FEED_PARSERS[provider](text);
-      } catch (err) {
-        if (!(err instanceof FeedError)) throw err;
-        this.rejected.inc({ provider });
-        this.logger.warn({ provider, origin, reason: err.message }, 'FX history feed refused whole');
-        outcomes.push({ ok: false, provider, reason: err.message });
+      const publications = this.parse(provider, text, origin, 'FX history feed refused whole');
+      if (!Array.isArray(publications)) {
+        outcomes.push(publications);
         continue;
       }
       if (!stored.has(provider)) stored.set(provider, await this.store.storedDates(provider));
