@@ -2,7 +2,7 @@
 // PDF in the market's language (docs/decisions/0137). A foreign trip to Austria (Slovenia: to Croatia) on
 // 20 Nov 2026 (SI: 20 Nov 2025, its 2026 foreign rates are UNVERIFIED), 08:00–22:00 local with a free lunch,
 // a mileage row, a foreign-currency expense and an advance. The text is read back with pdftotext and every
-// field asserted; expected figures are computed by hand from /work/shared/research/REGULATIONS.md and the
+// field asserted; expected figures are computed by hand from ../shared/research/REGULATIONS.md and the
 // recorded feeds (services/reference-fx/test/fixtures/feeds), not taken from the output. Each market's first
 // page is rendered to PNG under .local/test-artifacts/documents for a person to look at.
 import { execFileSync } from 'node:child_process';

@@ -2,7 +2,7 @@
 // rule 4): nested on the atomic create, rebuilt by from-itinerary (one entry.updated at a real HTTPS
 // receiver), kept or replaced by the entry's PUT (docs/decisions/0070-0071), and the amount-mode
 // allocations re-checked when a child changes the entry's total (issue 12; docs/decisions/0072).
-// Expected figures are computed by hand from /work/shared/research/REGULATIONS.md (2026 tables) and the
+// Expected figures are computed by hand from ../shared/research/REGULATIONS.md (2026 tables) and the
 // recorded provider feeds, not taken from the engine. November 2026: CET (UTC+1) in every market.
 import { crossTenant } from '@travel/platform';
 import { verify } from '@travel/webhook-verify';

@@ -2,7 +2,7 @@
 // realistic entry per
 // market (a trip abroad with a free lunch and a company rate above the statutory one, a mileage row, an
 // expense in a foreign currency and an advance), approved, paid out by a batch, then exported as CSV and as
-// XLSX and read back. Expected figures are computed by hand from /work/shared/research/REGULATIONS.md and
+// XLSX and read back. Expected figures are computed by hand from ../shared/research/REGULATIONS.md and
 // the recorded provider feeds (services/reference-fx/test/fixtures/feeds), not taken from the engine.
 import { DOMAIN_EXCHANGE } from '@travel/platform';
 import { readXlsx, XLSX_TYPE } from '@travel/entries/src/infra/spreadsheet';

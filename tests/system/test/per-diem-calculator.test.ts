@@ -1,6 +1,6 @@
 // The stateless per-diem calculator through the gateway (issue 14; SPEC "Utilities"; API-SURFACE
 // "Per-diem calculator and itinerary rows"). Expected figures are computed by hand from
-// /work/shared/research/REGULATIONS.md (the 2026 tables), not from the engine; times in the answer are the
+// ../shared/research/REGULATIONS.md (the 2026 tables), not from the engine; times in the answer are the
 // market's wall clock (SPEC: "times echoed as wall-clock in this preview"). All trips are in November 2026:
 // CET (UTC+1) in Prague, Bratislava, Warsaw, Zagreb and Ljubljana.
 import type { Market } from '@travel/platform';

@@ -1,4 +1,4 @@
-// Per-diem row settings on entries (docs/decisions/0070-0071). Figures: /work/shared/research/REGULATIONS.md.
+// Per-diem row settings on entries (docs/decisions/0070-0071). Figures: ../shared/research/REGULATIONS.md.
 import {
   derivedMealsProvided,
   itineraryOfRows,

@@ -1,5 +1,5 @@
 // HR putni nalog and its obračun (Pravilnik o porezu na dohodak, čl. 7 st. 2, as the research reads it:
-// /work/shared/research/REGULATIONS.md third pass, foreign/HR.md note 1; čl. 13 was the old Pravilnik,
+// ../shared/research/REGULATIONS.md third pass, foreign/HR.md note 1; čl. 13 was the old Pravilnik,
 // NN 95/05; docs/decisions/0137, 0190). Each per-diem row prints its own act (the Odluka NN 16/24 abroad).
 import type { FormLabels } from './form';
 

@@ -1,5 +1,5 @@
 // SI potni nalog and its obračun (Uredba o davčni obravnavi povračil stroškov, UL RS 140/06 to 162/22, the
-// name since 76/08: /work/shared/research/foreign/SI.md 1a; docs/decisions/0137, 0190).
+// name since 76/08: ../shared/research/foreign/SI.md 1a; docs/decisions/0137, 0190).
 import type { FormLabels } from './form';
 
 export const SI_FORM: FormLabels = {
