@@ -1021,7 +1021,7 @@ export interface paths {
          *     `overrideAmount` loses its override) and the server re-prices them (docs/decisions/0071).
          *     `destinationCountryCode` omitted is cleared like any other field: the country is derived from the
          *     destination, or null (docs/decisions/0132, amended by issue 42). `travelType` omitted is derived again from the trip as the PUT leaves it (not kept); the stored value
-         *     sent back unchanged is derived again too; another value the trip contradicts (`Domestic` for a trip
+         *     sent back unchanged is derived again when the trip contradicts it, else kept; another value the trip contradicts (`Domestic` for a trip
          *     abroad) is 400 `VALIDATION_FAILED` under `travelType` (docs/decisions/0190). A PUT that changes nothing
          *     stores nothing and raises no event. Another employee's entry needs `EditAllEntries` (403 when the
          *     caller may only read it); `employeeId` cannot change. A locked entry is 409 `INVALID_STATE`.

@@ -1,6 +1,7 @@
 // Which destination country a create or an update stores, and why (SPEC, travel entry:
-// `destinationCountryCode`; docs/decisions/0131, 0132, amended by issue 42). A supplied code is stored as sent and the
-// geocoding fallback is skipped; without one the country is derived from the place id or the text.
+// `destinationCountryCode`; docs/decisions/0131, 0132, amended by issue 42). A supplied code is stored as
+// sent and the geocoding fallback is skipped; without one the country is derived from the place id or the
+// text, on an update too (a full replace clears an omitted code).
 import { supplied, type CountryResolution, type DeriveQuery, type DerivedCountry } from '@travel/places';
 
 /** Derives a country from the destination (the place index behind it is the app's port). */
