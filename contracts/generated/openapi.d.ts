@@ -1019,8 +1019,9 @@ export interface paths {
          *     ignored, children (`expenses`) are changed through their own endpoints. `perDiems` omitted keeps the
          *     rows; sent, it replaces the rows' settings (meals, manual rate, override, short night; a row without
          *     `overrideAmount` loses its override) and the server re-prices them (docs/decisions/0071).
-         *     `travelType` omitted is derived again from the trip as the PUT leaves it (not kept); the stored value
-         *     sent back unchanged is derived again too; another value the trip contradicts (`Domestic` for a trip
+         *     `destinationCountryCode` omitted is cleared like any other field: the country is derived from the
+         *     destination, or null (docs/decisions/0132, amended by issue 42). `travelType` omitted is derived again from the trip as the PUT leaves it (not kept); the stored value
+         *     sent back unchanged is derived again when the trip contradicts it, else kept; another value the trip contradicts (`Domestic` for a trip
          *     abroad) is 400 `VALIDATION_FAILED` under `travelType` (docs/decisions/0190). A PUT that changes nothing
          *     stores nothing and raises no event. Another employee's entry needs `EditAllEntries` (403 when the
          *     caller may only read it); `employeeId` cannot change. A locked entry is 409 `INVALID_STATE`.
@@ -2416,7 +2417,7 @@ export interface components {
             report?: components["schemas"]["EntryText"];
             departureLocationPlaceId?: components["schemas"]["PlaceId"];
             destinationPlaceId?: components["schemas"]["PlaceId"];
-            /** @description A code that differs from the stored one, or repeats a supplied one, is stored as sent. Omitted: a supplied code is kept; null gives it up. A derived code sent back as the GET returned it is not a choice: the country is derived again when `destination` or `destinationPlaceId` changed, else kept (docs/decisions/0132) */
+            /** @description A code that differs from the stored one, or repeats a supplied one, is stored as sent (the geocoding fallback skipped). Omitted or null: cleared, as the full replace clears any omitted optional field, and the country is derived from `destinationPlaceId` or `destination` (null, with the reason in `destinationCountryResolution`, when neither resolves); echo a supplied code to keep it. A derived code sent back as the GET returned it is not a choice: the country is derived again when `destination` or `destinationPlaceId` changed, else kept (docs/decisions/0132, amended by issue 42) */
             destinationCountryCode?: components["schemas"]["CountryCode"] | null;
             advancePayment?: components["schemas"]["DecimalAmount"];
             currencyCode?: components["schemas"]["CurrencyCode"];

@@ -1,7 +1,8 @@
 // The geocoding fallback through the gateway (issue 22, section 3; SPEC travel entry
 // `destinationCountryCode`): without a supplied code the country is derived offline from the place id or
 // the destination text, or stays null and the entry says why; a supplied code is stored as sent.
-// The update rule is docs/decisions/0132; the per-diem question is answered in docs/decisions/0131.
+// The update rule is docs/decisions/0132 as amended by issue 42 (an omitted code is cleared, as the full
+// replace says); the per-diem question is answered in docs/decisions/0131.
 import type { ApiClient } from '@travel/testkit';
 import { startEntriesStack, type EntriesStack } from './support/entries-stack';
 
@@ -110,15 +111,62 @@ describe('entries: the destination country (geocoding fallback)', () => {
       expect(lost.destinationCountryResolution.reason).toBe('Ambiguous');
     });
 
-    it('a supplied code is never overwritten: kept when the PUT omits it, given up with null', async () => {
+    // SPEC, Travel entries rule 1: "Update of a travel entry is a full replace: omitted optional fields are
+    // cleared unless stated otherwise per field above", and `destinationCountryCode` states no exception.
+    it('issue 42: a supplied code the PUT omits is cleared; with no destination text the country is null', async () => {
+      const e = await create(cz, { destinationCountryCode: 'DE' });
+      expect(e.destinationCountryCode).toBe('DE');
+      const got = (await cz.get(`${ENTRIES}/${e.id}`)).body;
+      const { destinationCountryCode: _omitted, ...body } = got;
+      const cleared = await put(cz, e.id, body);
+      expect(cleared.destinationCountryCode).toBeNull();
+      expect(cleared.destinationCountryResolution).toMatchObject({ source: 'Unresolved', reason: 'NoDestination' });
+      expect((await cz.get(`${ENTRIES}/${e.id}`)).body).toEqual(cleared);
+    });
+
+    it('a supplied code the PUT omits is cleared and the fallback derives the country from the destination', async () => {
       const e = await create(cz, { destination: 'Wien', destinationCountryCode: 'SK' });
       const { destinationCountryCode: _omitted, ...body } = e;
-      const kept = await put(cz, e.id, { ...body, destination: 'Brno' });
-      expect(kept.destinationCountryCode).toBe('SK');
-      expect(kept.destinationCountryResolution.source).toBe('Supplied');
-      const cleared = await put(cz, e.id, { ...kept, destinationCountryCode: null });
-      expect(cleared.destinationCountryCode).toBe('CZ');
-      expect(cleared.destinationCountryResolution.source).toBe('DerivedFromDestination');
+      const same = await put(cz, e.id, body);
+      expect(same.destinationCountryCode).toBe('AT');
+      expect(same.destinationCountryResolution.source).toBe('DerivedFromDestination');
+      const chosen = await put(cz, e.id, { ...same, destinationCountryCode: 'SK' });
+      expect(chosen.destinationCountryResolution.source).toBe('Supplied');
+      const { destinationCountryCode: _again, ...moved } = chosen;
+      const brno = await put(cz, e.id, { ...moved, destination: 'Brno' });
+      expect(brno.destinationCountryCode).toBe('CZ');
+      // null clears it the same way.
+      const back = await put(cz, e.id, { ...brno, destinationCountryCode: 'SK' });
+      const nulled = await put(cz, e.id, { ...back, destinationCountryCode: null });
+      expect(nulled.destinationCountryCode).toBe('CZ');
+      expect(nulled.destinationCountryResolution.source).toBe('DerivedFromDestination');
+    });
+
+    it('a supplied code sent back unchanged (the GET body) is not a new choice: a no-op that keeps it', async () => {
+      const e = await create(cz, { destination: 'Wien', destinationCountryCode: 'SK' });
+      const got = (await cz.get(`${ENTRIES}/${e.id}`)).body;
+      expect(await put(cz, e.id, got)).toEqual(got);
+      // The destination edited, the supplied code echoed: still the caller's code, stored as sent.
+      const moved = await put(cz, e.id, { ...got, destination: 'Brno' });
+      expect(moved.destinationCountryCode).toBe('SK');
+      expect(moved.destinationCountryResolution.source).toBe('Supplied');
+    });
+
+    it('the travel type follows the cleared code: DE omitted, no text, no rows → Domestic; rows abroad → Foreign', async () => {
+      const e = await create(cz, { destinationCountryCode: 'DE' });
+      expect(e.travelType).toBe('Foreign');
+      const { destinationCountryCode: _code, travelType: _type, ...body } = (await cz.get(`${ENTRIES}/${e.id}`)).body;
+      const home = await put(cz, e.id, body);
+      expect(home).toMatchObject({ destinationCountryCode: null, travelType: 'Domestic' });
+
+      const abroad = await create(cz, {
+        destinationCountryCode: 'DE',
+        perDiems: [{ countryCode: 'DE', departureTime: '2026-11-03T07:00:00Z', arrivalTime: '2026-11-03T19:00:00Z' }],
+      });
+      expect(abroad.travelType).toBe('Foreign');
+      const { destinationCountryCode: _c, travelType: _t, ...rest } = (await cz.get(`${ENTRIES}/${abroad.id}`)).body;
+      // perDiems echoed: the rows stay in Germany, so the trip is still foreign.
+      expect(await put(cz, abroad.id, rest)).toMatchObject({ destinationCountryCode: null, travelType: 'Foreign' });
     });
 
     it('a code other than the derived one is supplied, whatever the text', async () => {

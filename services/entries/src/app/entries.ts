@@ -360,7 +360,8 @@ export class EntriesApp {
       });
       if (fields.employeeId !== current.employeeId)
         errors.employeeId = ['cannot be changed; create a new entry for another employee'];
-      // Supplied, kept, or derived again when the destination changed (docs/decisions/0132).
+      // Supplied, or derived: kept while the destination is unchanged and not supplied before, else derived
+      // again; an omitted code is cleared (docs/decisions/0132, amended by issue 42).
       Object.assign(
         fields,
         await settleCountry(

@@ -1,5 +1,6 @@
 // What a create and an update store as the destination country (docs/decisions/0131, 0132): the issue's
-// rule (a supplied code is stored as sent, the fallback skipped) and the update rule of decision 0132.
+// rule (a supplied code is stored as sent, the fallback skipped) and the update rule of decision 0132 as
+// amended by issue 42 (an omitted code is cleared: the update is a full replace).
 import type { CountryResolution, DerivedCountry } from '@travel/places';
 import { settleCountry, storedResolution, type DeriveCountry } from './destination-country';
 
@@ -80,16 +81,37 @@ describe('settleCountry on an update', () => {
     expect(asked).toEqual([]);
   });
 
-  it('a supplied code is never overwritten: kept when omitted, even if the destination changed', async () => {
-    expect(await settleCountry(undefined, place('Brno'), suppliedWien, derive, 'CZ')).toEqual({
+  it('a supplied code omitted is cleared (a full replace, SPEC rule 1): derived from the destination', async () => {
+    const stored = (d: DerivedCountry) => ({
+      destinationCountryCode: d.countryCode,
+      destinationCountryResolution: d.resolution,
+    });
+    expect(await settleCountry(undefined, place('Brno'), suppliedWien, derive, 'CZ')).toEqual(
+      stored(derivedFrom('Brno', 'CZ')),
+    );
+    // The destination unchanged: still derived, the supplied code is not kept.
+    expect(await settleCountry(undefined, place('Wien'), suppliedWien, derive, 'CZ')).toEqual(
+      stored(derivedFrom('Wien', 'AT')),
+    );
+    expect(asked).toEqual(['Brno', 'Wien']);
+  });
+
+  it('a supplied code omitted with no destination: null, NoDestination as the deriver says', async () => {
+    const settled = await settleCountry(undefined, place(null), { ...suppliedWien, destination: null }, derive, 'CZ');
+    expect(settled.destinationCountryCode).toBeNull();
+    expect(settled.destinationCountryResolution?.source).toBe('Unresolved');
+  });
+
+  it('a supplied code sent with null: cleared the same way', async () => {
+    expect((await settleCountry(null, place('Brno'), suppliedWien, derive, 'CZ')).destinationCountryCode).toBe('CZ');
+  });
+
+  it('a supplied code sent back unchanged (the GET body): kept, nothing derived', async () => {
+    expect(await settleCountry('SK', place('Brno'), suppliedWien, derive, 'CZ')).toEqual({
       destinationCountryCode: 'SK',
       destinationCountryResolution: SUPPLIED,
     });
     expect(asked).toEqual([]);
-  });
-
-  it('a supplied code given up with null: derived from the destination', async () => {
-    expect((await settleCountry(null, place('Brno'), suppliedWien, derive, 'CZ')).destinationCountryCode).toBe('CZ');
   });
 
   it('a code other than the stored derived one is supplied', async () => {

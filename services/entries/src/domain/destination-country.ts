@@ -1,6 +1,7 @@
 // Which destination country a create or an update stores, and why (SPEC, travel entry:
-// `destinationCountryCode`; docs/decisions/0131, 0132). A supplied code is stored as sent and the
-// geocoding fallback is skipped; without one the country is derived from the place id or the text.
+// `destinationCountryCode`; docs/decisions/0131, 0132, amended by issue 42). A supplied code is stored as
+// sent and the geocoding fallback is skipped; without one the country is derived from the place id or the
+// text, on an update too (a full replace clears an omitted code).
 import { supplied, type CountryResolution, type DeriveQuery, type DerivedCountry } from '@travel/places';
 
 /** Derives a country from the destination (the place index behind it is the app's port). */
@@ -38,9 +39,10 @@ export function storedResolution(
  * omitted. On a create a code is `Supplied`, null or omitted derives. On an update (`stored`):
  * - a code that differs from the stored one, or repeats a supplied one, is `Supplied`;
  * - a code that repeats a derived one is the GET body sent back, not a choice: it is treated as not sent;
- * - omitted keeps a supplied code (a full replace never drops it unasked); null gives it up;
- * - not supplied: the stored derivation stays while the destination and its place id are unchanged, and
- *   is derived again when either changed.
+ * - omitted or null clears a supplied code: the update is a full replace and the spec states no exception
+ *   for this field (issue 42), so the country is derived from the destination as on a create;
+ * - not supplied: a stored derivation stays while the destination and its place id are unchanged, and is
+ *   derived again when either changed (or when the stored code was supplied).
  */
 export async function settleCountry(
   sent: string | null | undefined,
@@ -54,8 +56,6 @@ export async function settleCountry(
     const echo = stored !== undefined && isDerived(before) && sent === stored.destinationCountryCode;
     if (!echo) return { destinationCountryCode: sent, destinationCountryResolution: supplied() };
   }
-  if (sent === undefined && stored && before?.source === 'Supplied')
-    return { destinationCountryCode: stored.destinationCountryCode, destinationCountryResolution: before };
   const samePlace =
     stored !== undefined &&
     stored.destination === next.destination &&
