@@ -16,7 +16,7 @@ import {
 import { AppError, throwIfInvalid, type CallerContext } from '@travel/platform';
 import type { PerDiemProfile } from '@travel/contracts';
 import { itineraryListErrors } from '../domain/limits';
-import { companyRatesOf } from './per-diem-pricer';
+import { companyRatesOf } from '../domain/per-diem-pay';
 import type { CurrencyConverter, PerDiemPolicySource } from './ports';
 
 /** What the per-diem rules read of an employee: residency (SI tax-free cap), the SK road-transport flag. */

@@ -2,16 +2,15 @@
 // converted into the base currency. A service of its own, used by the entries app (create, PUT) and by
 // the per-diem use case (from-itinerary): neither imports the other's module (docs/decisions/0169).
 import type { CallerContext, FieldErrors } from '@travel/platform';
-import { companyForeignRateOn, type PerDiemPolicy } from '@travel/contracts';
 import {
   calculatePerDiems,
   PerDiemInputError,
-  type CompanyRates,
   type PerDiemRow,
   type RowMeals,
   type RowOverride,
   type Stop,
 } from '@travel/per-diem';
+import type { PerDiemPolicy } from '@travel/contracts';
 import { Decimal } from '../domain/amounts';
 import type { TravelEntry } from '../domain/entry';
 import {
@@ -26,16 +25,10 @@ import {
   type PerDiemRowFields,
   type PerDiemRowInput,
 } from '../domain/per-diem-row';
-import { payOfRow } from '../domain/per-diem-pay';
+import { companyRatesOf, payOfRow } from '../domain/per-diem-pay';
 import { toBaseCurrency } from './fx';
 import type { PerDiemProfile, PerDiemProfiles } from './per-diem-calculator';
 import type { CurrencyConverter, PerDiemPolicySource } from './ports';
-
-/** The policy's per-country rates as the engine asks them (docs/decisions/0188). */
-export const companyRatesOf =
-  (policy: PerDiemPolicy): CompanyRates =>
-  (countryCode, date) =>
-    companyForeignRateOn(policy, countryCode, date);
 
 /** Rows priced for an entry, or the field errors that refused them (EXCHANGE_RATE_UNAVAILABLE when a rate did). */
 export interface PricedRows {

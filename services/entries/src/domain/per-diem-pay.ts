@@ -4,7 +4,8 @@
 // statutory amount; the part up to the statutory amount is tax-free, what lies above it is the taxable
 // excess. The statutory figures themselves always come from the engine (@travel/per-diem).
 import type { Market } from '@travel/platform';
-import { policyVersionOn, STATUTORY_FLOOR_MARKETS, type PerDiemPolicy } from '@travel/contracts';
+import { companyForeignRateOn, policyVersionOn, STATUTORY_FLOOR_MARKETS, type PerDiemPolicy } from '@travel/contracts';
+import type { CompanyRates } from '@travel/per-diem';
 import { Decimal, roundText } from './amounts';
 
 /** The engine's figures of a row that decide its pay. */
@@ -141,3 +142,9 @@ function companyRatePay(row: StatutoryRow & { amount: string }, policy: PerDiemP
     warnings: [],
   };
 }
+
+/** The policy's per-country rates as the engine asks them (docs/decisions/0188). */
+export const companyRatesOf =
+  (policy: PerDiemPolicy): CompanyRates =>
+  (countryCode, date) =>
+    companyForeignRateOn(policy, countryCode, date);
