@@ -1444,7 +1444,10 @@ export interface paths {
         get: operations["getPayoutBatch"];
         put?: never;
         post?: never;
-        /** Undo a payout batch: its entries are ready for payout again, without the payout lock, with entry.updated each; refused (409 INVALID_STATE) once its payment file was downloaded or after 30 days (needs ManagePayouts) */
+        /**
+         * Undo a payout batch: its entries are ready for payout again, without the payout lock, with entry.updated each; refused (409 INVALID_STATE) once it was marked sent to the bank or after 30 days (needs ManagePayouts)
+         * @description Downloading the payment file does not stop an undo; marking the batch sent to the bank (`POST /api/v1/payouts/{id}/sent-to-bank`) does (docs/decisions/0077, 0191). A batch whose file was downloaded before downloads stopped marking batches stays final.
+         */
         delete: operations["deletePayoutBatch"];
         options?: never;
         head?: never;
@@ -1462,11 +1465,33 @@ export interface paths {
         };
         /**
          * The bank payment file of a BankTransfer batch: ISO 20022 pain.001.001.09 (SEPA credit transfer in EUR; domestic credit transfer in CZK or PLN); carries bank data (needs ManagePayouts)
-         * @description One credit transfer per entry with a positive amount due, to the employee's IBAN; entries the employee owes money on are never in the file. The first download makes the batch final: it can no longer be deleted (docs/decisions/0076, 0077).
+         * @description One credit transfer per entry with a positive amount due, to the employee's IBAN; entries the employee owes money on are never in the file. A read: it changes nothing — no mark, no event, no audit record — and can be repeated; the batch can still be undone until it is marked sent to the bank with `POST /api/v1/payouts/{id}/sent-to-bank` (docs/decisions/0076, 0191).
          */
         get: operations["downloadPayoutPaymentFile"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/{id}/sent-to-bank": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a BankTransfer batch sent to the bank: final from then on (DELETE is refused with 409), who and when kept in `sentToBank`; marking a marked batch changes nothing (needs ManagePayouts)
+         * @description The explicit, audited write that makes a batch final: downloading its payment file changes nothing (docs/decisions/0191). Call it once the file went to the bank. The answer is the batch with `sentToBank` (who, when, the issuer of the key used); a batch already marked is answered as it is, keeping the first mark. Only a batch that has a payment file can be marked: a Cash or Payroll batch, one that transfers nothing, or one whose payees lack an IBAN is 409 `INVALID_STATE`. An undone batch, or another company's, is 404.
+         */
+        post: operations["markPayoutBatchSentToBank"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2056,9 +2081,12 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             createdByEmployeeId: components["schemas"]["Id"];
+            /** @description Who marked the batch sent to the bank and when (`POST /api/v1/payouts/{id}/sent-to-bank`); from then on it cannot be deleted. Null until then. */
+            sentToBank: components["schemas"]["PayoutBatchSentToBank"] | null;
             /**
              * Format: date-time
-             * @description First download of the payment file; from then on the batch cannot be deleted
+             * @deprecated
+             * @description Deprecated: since when the batch is final (`sentToBank.at`; for a batch whose file was downloaded before downloads stopped marking batches, that download). Downloads are no longer recorded; read `sentToBank`
              */
             paymentFileDownloadedAt: string | null;
             /**
@@ -2066,6 +2094,17 @@ export interface components {
              * @description Until when DELETE undoes the batch; null once it can no longer be deleted
              */
             deletableUntil: string | null;
+        };
+        /** @description The audit of the mark "sent to the bank" (docs/decisions/0191) */
+        PayoutBatchSentToBank: {
+            /**
+             * Format: date-time
+             * @description When the batch was marked sent to the bank
+             */
+            at: string;
+            employeeId: components["schemas"]["Id"];
+            /** @description Who issued the API key used, when that is not `employeeId`; null otherwise */
+            keyIssuedByEmployeeId: components["schemas"]["Id"] | null;
         };
         ApprovalStep: {
             /** @description Employees of the company, any one of whom decides at this step */
@@ -6824,6 +6863,35 @@ export interface operations {
                 };
                 content: {
                     "application/xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    markPayoutBatchSentToBank: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch, marked sent to the bank */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutBatch"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -235,7 +235,7 @@ describe('payouts', () => {
     for (const id of ids) expect((await t.api.get(`/api/v1/travel-entries/${id}`)).body.isPaidOut).toBe(true);
   });
 
-  it('pays by a pain.001.001.09 file valid against the schema, which makes the batch final', async () => {
+  it('pays by a pain.001.001.09 file valid against the schema; the download changes nothing', async () => {
     for (const [market, currency] of [
       ['HR', 'EUR'],
       ['CZ', 'CZK'],
@@ -279,13 +279,8 @@ describe('payouts', () => {
       expect(file.text).toContain(`<IBAN>${VALID[market].bankAccount}</IBAN>`);
       expect(file.text).toContain('<Nm>Ivo Kovac</Nm>');
       expect(file.text.includes('<Cd>SEPA</Cd>')).toBe(currency === 'EUR');
-      // Downloaded: final, cannot be undone; the file can be fetched again.
-      const after = (await t.api.get(`/api/v1/payouts/${batch.id}`)).body;
-      expect(after.paymentFileDownloadedAt).toEqual(expect.any(String));
-      expect(after.deletableUntil).toBeNull();
-      const refusedUndo = await t.api.delete(`/api/v1/payouts/${batch.id}`);
-      expect(refusedUndo.status).toBe(409);
-      expect(refusedUndo.body.code).toBe('INVALID_STATE');
+      // A read (docs/decisions/0191): the batch is as it was, still undoable; the file can be fetched again.
+      expect((await t.api.get(`/api/v1/payouts/${batch.id}`)).body).toEqual(batch);
       expect((await t.api.get(path)).status).toBe(200);
 
       // A payee without bank data: 409 naming the entry, not the person's data.
@@ -324,7 +319,98 @@ describe('payouts', () => {
     }
   });
 
-  it('permissions: ManagePayouts to pay, delete and download; ReadAllEntries to read; another company is 404', async () => {
+  // Issue 35 §1: no GET changes state. A crafted link that fetches the file (with a signed-in console
+  // session) must not make the batch final; only the explicit write does (docs/decisions/0191).
+  const bankTransferBatch = async (t: Awaited<ReturnType<PayoutsStack['tenant']>>, amounts: number[]) => {
+    const payee = await employee(t.api, { firstName: 'Jan', lastName: 'Novák', ...VALID.CZ });
+    const ids: string[] = [];
+    for (const amount of amounts) {
+      const res = await t.api.post('/api/v1/travel-entries', {
+        employeeId: payee.id,
+        departureDate: '2026-11-16',
+        returnDate: '2026-11-18',
+        currencyCode: 'CZK',
+        expenses: [{ kind: 'Other', date: '2026-11-17', amount, currencyCode: 'CZK', description: 'Hotel' }],
+      });
+      expect(res.status).toBe(201);
+      await submit(t.client, res.body.id);
+      ids.push(res.body.id);
+    }
+    await untilReady(t.client, ids);
+    const batches = [];
+    for (const id of ids) {
+      const created = await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [id] });
+      expect(created.status).toBe(201);
+      batches.push(created.body);
+    }
+    return batches;
+  };
+
+  it('downloading the payment file leaves the batch undoable: the undo succeeds afterwards', async () => {
+    const t = await stack.tenant('CZ');
+    const [batch] = await bankTransferBatch(t, [120]);
+    expect(batch).toMatchObject({ paymentFileDownloadedAt: null, deletableUntil: expect.any(String) });
+    const file = await t.api.get(
+      `/api/v1/payouts/${batch.id}/payment-file?debtorIban=${VALID.CZ.bankAccount}&executionDate=2026-11-24`,
+    );
+    expect(file.status).toBe(200);
+    expect(file.text).toContain('<CdtTrfTxInf>');
+    // Nothing changed: the undo goes through, and the batch was as it was made until then.
+    const read = (await t.api.get(`/api/v1/payouts/${batch.id}`)).body;
+    expect((await t.api.delete(`/api/v1/payouts/${batch.id}`)).status).toBe(204);
+    expect(read).toEqual(batch);
+    expect((await t.api.get(`/api/v1/payouts/${batch.id}`)).status).toBe(404);
+  });
+
+  it('marking a batch sent to the bank is an explicit, audited write: after it the undo is refused; a repeat answers the same', async () => {
+    const t = await stack.tenant('CZ');
+    const [batch, undone] = await bankTransferBatch(t, [120, 80]);
+    // A payer with ManagePayouts, through a key the account owner issued for them: both are recorded.
+    const payer = await employee(t.api, { permissions: ['ManagePayouts'] });
+    const key = await t.api.post('/api/v1/api-keys', { name: 'payer', employeeId: payer.id });
+    expect(key.status).toBe(201);
+    const api = t.api.withKey(key.body.key);
+
+    const before = Date.now();
+    const marked = await api.post(`/api/v1/payouts/${batch.id}/sent-to-bank`);
+    expect(marked.status).toBe(200);
+    expect(marked.body).toEqual({
+      ...batch,
+      sentToBank: { at: expect.any(String), employeeId: payer.id, keyIssuedByEmployeeId: t.employeeId },
+      paymentFileDownloadedAt: marked.body.sentToBank.at,
+      deletableUntil: null,
+    });
+    expect(Date.parse(marked.body.sentToBank.at)).toBeGreaterThanOrEqual(before - 1000);
+    expect((await t.api.get(`/api/v1/payouts/${batch.id}`)).body).toEqual(marked.body);
+
+    // Again, by the payer or the owner: the same state, the first mark kept.
+    for (const caller of [api, t.api]) {
+      const again = await caller.post(`/api/v1/payouts/${batch.id}/sent-to-bank`);
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(marked.body);
+    }
+    // Final: the undo is refused as after a download before, and the file can still be fetched.
+    const refused = await t.api.delete(`/api/v1/payouts/${batch.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'INVALID_STATE', detail: expect.stringContaining('sent to the bank') });
+    expect((await t.api.get(`/api/v1/payouts/${batch.id}`)).body).toEqual(marked.body);
+    const file = await t.api.get(`/api/v1/payouts/${batch.id}/payment-file?debtorIban=${VALID.CZ.bankAccount}`);
+    expect(file.status).toBe(200);
+
+    // An undone batch is gone (404); a batch without a payment file cannot have been sent (409).
+    expect((await t.api.delete(`/api/v1/payouts/${undone.id}`)).status).toBe(204);
+    expect((await t.api.post(`/api/v1/payouts/${undone.id}/sent-to-bank`)).status).toBe(404);
+    expect((await t.api.post(`/api/v1/payouts/${randomUUID()}/sent-to-bank`)).status).toBe(404);
+    await untilReady(t.client, [undone.entries[0].entryId]);
+    const cash = await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [undone.entries[0].entryId] });
+    expect(cash.status).toBe(201);
+    const notBank = await t.api.post(`/api/v1/payouts/${cash.body.id}/sent-to-bank`);
+    expect(notBank.status).toBe(409);
+    expect(notBank.body.code).toBe('INVALID_STATE');
+    expect((await t.api.get(`/api/v1/payouts/${cash.body.id}`)).body.sentToBank).toBeNull();
+  });
+
+  it('permissions: ManagePayouts to pay, delete, download and mark sent; ReadAllEntries to read; another company is 404', async () => {
     const t = await stack.tenant('CZ');
     const other = await stack.tenant('CZ');
     const id = await approvedEntry(t.client, 10);
@@ -346,6 +432,8 @@ describe('payouts', () => {
     expect(
       (await reader.get(`/api/v1/payouts/${batch.id}/payment-file?debtorIban=${VALID.CZ.bankAccount}`)).status,
     ).toBe(403);
+    expect((await reader.post(`/api/v1/payouts/${batch.id}/sent-to-bank`)).status).toBe(403);
+    expect((await nobody.post(`/api/v1/payouts/${batch.id}/sent-to-bank`)).status).toBe(403);
     for (const path of ['/api/v1/payouts/ready', '/api/v1/payouts', `/api/v1/payouts/${batch.id}`])
       expect((await nobody.get(path)).status).toBe(403);
 
@@ -355,6 +443,7 @@ describe('payouts', () => {
     expect(
       (await other.api.get(`/api/v1/payouts/${batch.id}/payment-file?debtorIban=${VALID.CZ.bankAccount}`)).status,
     ).toBe(404);
+    expect((await other.api.post(`/api/v1/payouts/${batch.id}/sent-to-bank`)).status).toBe(404);
     expect((await other.api.get('/api/v1/payouts')).body.total).toBe(0);
     expect((await t.api.delete(`/api/v1/payouts/${batch.id}`)).status).toBe(204);
   });

@@ -19,6 +19,7 @@ import {
 import {
   batchEntry,
   duplicateIds,
+  finalSince,
   payeeSnapshot,
   refusalToDelete,
   transferred,
@@ -28,6 +29,7 @@ import {
   type BatchPayee,
   type BatchState,
   type PayoutMethod,
+  type SentToBank,
 } from '../domain/batch';
 import { entryIdListErrors } from '../domain/limits';
 import { buildPain001 } from '../domain/pain001';
@@ -110,6 +112,7 @@ export class BatchesApp {
       createdByEmployeeId: caller.employeeId,
       completedAt: null,
       paymentFileDownloadedAt: null,
+      sentToBank: null,
       deletedAt: null,
       stateAt: now,
       rev: 0,
@@ -284,20 +287,56 @@ export class BatchesApp {
     const b = await this.get(caller, rawId);
     const refusal = refusalToDelete(b, new Date());
     if (refusal) throw invalidState(refusal);
+    // Conditional on the batch not being final: a mark "sent to the bank" racing this undo loses or wins.
     const claimed = await this.batchesOf(b.tenantId).updateOne(
-      { _id: b._id, state: 'completed', paymentFileDownloadedAt: null },
+      { _id: b._id, state: 'completed', paymentFileDownloadedAt: null, sentToBank: null },
       { $set: { state: 'undoing', stateAt: new Date() }, $inc: { rev: 1 } },
     );
     if (claimed.matchedCount !== 1) {
-      // The payment file was downloaded, or another delete came first.
+      // Marked sent to the bank meanwhile, or another delete came first.
       const now = await this.batchesOf(b.tenantId).findOne({ _id: b._id }).lean();
-      if (now?.paymentFileDownloadedAt) throw invalidState(refusalToDelete(now, new Date())!);
+      if (now?.state === 'completed' && finalSince(now)) throw invalidState(refusalToDelete(now, new Date())!);
       throw notFound('payout batch');
     }
     await this.finishUndo({ ...b, state: 'undoing' });
   }
 
-  /** The pain.001.001.09 file of a BankTransfer batch; its first download makes the batch final. */
+  /**
+   * The payees a BankTransfer batch's file pays, with a valid IBAN each, or 409: not a BankTransfer batch,
+   * nothing transferred, a payee without bank account. The file and the mark "sent to the bank" both ask here.
+   */
+  private async payeesOfFile(
+    b: BatchDoc,
+    withCompany = true,
+  ): Promise<{ company?: { name: string }; payees: BatchPayee[] }> {
+    if (b.payoutMethod !== 'BankTransfer')
+      throw invalidState(`A ${b.payoutMethod} batch has no bank payment file; only BankTransfer batches do.`);
+    const paid = transferred(b.entries);
+    if (!paid.length) throw invalidState('Nothing in this batch is paid to an employee; there is no payment file.');
+
+    // The bank data kept when the batch was made (docs/decisions/0111), never the employee record of today;
+    // a batch made before bank data was kept takes it from the records now, as it did then.
+    const kept = b.payees?.length ? b.payees : undefined;
+    const ids = kept ? [] : [...new Set(paid.map((e) => e.employeeId))];
+    // The payer's name comes from employees too; a mark with kept bank data needs nothing from there.
+    const read = kept && !withCompany ? undefined : await this.payees.payees(b.tenantId, ids);
+    const payees = kept ?? payeeSnapshot(b.entries, read?.payees ?? []);
+    const missing = withoutBankAccount(b.entries, payees);
+    if (missing.length) {
+      const errors: FieldErrors = {};
+      for (const i of missing)
+        errors[`entries[${i}].employeeId`] = [
+          'had no valid bank account (IBAN) on record when the batch was made; add it to the employee, undo the batch and make it again',
+        ];
+      throw new AppError('INVALID_STATE', 'Some employees of this batch have no bank account on record.', errors);
+    }
+    return { company: read?.company, payees };
+  }
+
+  /**
+   * The pain.001.001.09 file of a BankTransfer batch. A read: it changes nothing, the batch stays as it was
+   * (undoable until it is marked sent to the bank, docs/decisions/0191).
+   */
   async paymentFile(
     caller: CallerContext,
     rawId: string,
@@ -314,26 +353,7 @@ export class BatchesApp {
       errors.executionDate = ['must be a calendar date (yyyy-MM-dd)'];
     throwIfInvalid(errors);
     const b = await this.get(caller, rawId);
-    if (b.payoutMethod !== 'BankTransfer')
-      throw invalidState(`A ${b.payoutMethod} batch has no bank payment file; only BankTransfer batches do.`);
-    const paid = transferred(b.entries);
-    if (!paid.length) throw invalidState('Nothing in this batch is paid to an employee; there is no payment file.');
-
-    // The bank data kept when the batch was made (docs/decisions/0111), never the employee record of today;
-    // a batch made before bank data was kept takes it from the records now, as it did then.
-    const kept = b.payees?.length ? b.payees : undefined;
-    const ids = kept ? [] : [...new Set(paid.map((e) => e.employeeId))];
-    const { company, payees: records } = await this.payees.payees(b.tenantId, ids);
-    const payees = kept ?? payeeSnapshot(b.entries, records);
-    const missing = withoutBankAccount(b.entries, payees);
-    if (missing.length) {
-      const errors: FieldErrors = {};
-      for (const i of missing)
-        errors[`entries[${i}].employeeId`] = [
-          'had no valid bank account (IBAN) on record when the batch was made; add it to the employee, undo the batch and make it again',
-        ];
-      throw new AppError('INVALID_STATE', 'Some employees of this batch have no bank account on record.', errors);
-    }
+    const { company, payees } = await this.payeesOfFile(b);
     const byId = new Map(payees.map((p) => [p.employeeId, p]));
 
     const xml = buildPain001({
@@ -341,10 +361,10 @@ export class BatchesApp {
       createdAt: new Date(),
       executionDate,
       currency: b.currencyCode,
-      debtorName: company.name,
+      debtorName: company!.name,
       debtorIban: iban.ok ? iban.value : '',
       debtorBic: bic?.ok ? bic.value : null,
-      transfers: paid.map((e) => {
+      transfers: transferred(b.entries).map((e) => {
         const p = byId.get(e.employeeId)!;
         return {
           endToEndId: e.entryNumber || e.entryId,
@@ -356,17 +376,35 @@ export class BatchesApp {
         };
       }),
     });
-    // Final before the file leaves: a delete racing this download either came first (404/409) or fails.
-    if (!b.paymentFileDownloadedAt) {
-      const now = new Date();
-      const res = await this.batchesOf(b.tenantId).updateOne(
-        { _id: b._id, state: 'completed', paymentFileDownloadedAt: null },
-        { $set: { paymentFileDownloadedAt: now }, $inc: { rev: 1 } },
-      );
-      if (res.matchedCount === 1) b.paymentFileDownloadedAt = now;
-      else if ((await this.batchesOf(b.tenantId).findOne({ _id: b._id }).lean())?.state !== 'completed')
-        throw notFound('payout batch');
-    }
     return { xml, batch: b };
+  }
+
+  /**
+   * Marks a BankTransfer batch sent to the bank (docs/decisions/0191): final from then on (no undo), with
+   * who and when kept on the batch. A batch already marked is answered as it is (the first mark stays).
+   */
+  async markSentToBank(caller: CallerContext, rawId: string): Promise<BatchDoc> {
+    const b = await this.get(caller, rawId);
+    if (b.sentToBank) return b;
+    await this.payeesOfFile(b, false); // only a batch that has a payment file can have been sent
+    const sentToBank: SentToBank = {
+      at: new Date(),
+      employeeId: caller.employeeId,
+      keyIssuedByEmployeeId: caller.keyIssuedByEmployeeId ?? null,
+    };
+    // Conditional on the batch still being there: an undo racing this mark either came first (404) or fails.
+    const res = await this.batchesOf(b.tenantId).updateOne(
+      { _id: b._id, state: 'completed', sentToBank: null },
+      { $set: { sentToBank }, $inc: { rev: 1 } },
+    );
+    if (res.matchedCount === 1) {
+      this.logger.info(
+        { batchId: b._id, employeeId: sentToBank.employeeId, keyIssuedByEmployeeId: sentToBank.keyIssuedByEmployeeId },
+        'payout batch marked sent to the bank',
+      );
+      return { ...b, sentToBank, rev: b.rev + 1 };
+    }
+    // Another mark came first (answered as it is), or an undo did (404).
+    return this.get(caller, rawId);
   }
 }

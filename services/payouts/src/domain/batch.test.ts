@@ -2,6 +2,7 @@ import {
   batchEntry,
   deletableUntil,
   duplicateIds,
+  finalSince,
   payeeSnapshot,
   refusalToDelete,
   totals,
@@ -43,13 +44,20 @@ describe('payout batches', () => {
     expect(entries[2]!.direction).toBe('FromEmployee');
   });
 
-  it('can be undone for 30 days, and never once its payment file was downloaded', () => {
+  it('can be undone for 30 days, and never once it was marked sent to the bank (or downloaded before 0191)', () => {
     const b = batch();
     expect(deletableUntil(b)).toEqual(new Date('2026-12-01T10:00:00.000Z'));
     expect(refusalToDelete(b, new Date('2026-11-30T10:00:00.000Z'))).toBeUndefined();
     expect(refusalToDelete(b, new Date('2026-12-01T10:00:01.000Z'))).toMatch(/30 days/);
-    const downloaded = batch({ paymentFileDownloadedAt: new Date('2026-11-02T08:00:00.000Z') });
+    const at = new Date('2026-11-02T08:00:00.000Z');
+    const sent = batch({ sentToBank: { at, employeeId: 'e2', keyIssuedByEmployeeId: null } });
+    expect(deletableUntil(sent)).toBeNull();
+    expect(finalSince(sent)).toEqual(at);
+    expect(refusalToDelete(sent, new Date('2026-11-02T09:00:00.000Z'))).toMatch(/sent to the bank/);
+    // A batch whose file was downloaded while a download still marked batches stays final.
+    const downloaded = batch({ paymentFileDownloadedAt: at });
     expect(deletableUntil(downloaded)).toBeNull();
+    expect(finalSince(downloaded)).toEqual(at);
     expect(refusalToDelete(downloaded, new Date('2026-11-02T09:00:00.000Z'))).toMatch(/downloaded/);
   });
 

@@ -49,25 +49,46 @@ export interface Batch {
   createdAt: Date;
   createdByEmployeeId: string;
   completedAt: Date | null;
+  /**
+   * Batches made before docs/decisions/0191: the first download of their payment file made them final.
+   * Nothing sets it any more (a download changes nothing); a batch that has it stays final.
+   */
   paymentFileDownloadedAt: Date | null;
+  /** Marked sent to the bank (docs/decisions/0191): who, when; final from then on. Null until then. */
+  sentToBank?: SentToBank | null;
   deletedAt: Date | null;
   /** When the state last changed: recovery leaves a batch alone while a request may still be working on it. */
   stateAt: Date;
   rev: number;
 }
 
-/** A batch can be undone for this long after it was made, and never once its payment file was downloaded. */
+/** The audit of the mark "sent to the bank" (docs/decisions/0191). */
+export interface SentToBank {
+  at: Date;
+  employeeId: string;
+  /** Who issued the API key used, when that is not `employeeId` (docs/decisions/0104); null otherwise. */
+  keyIssuedByEmployeeId: string | null;
+}
+
+/** A batch can be undone for this long after it was made, and never once it was marked sent to the bank. */
 export const UNDO_WINDOW_DAYS = 30;
 
-export function deletableUntil(b: Pick<Batch, 'state' | 'createdAt' | 'paymentFileDownloadedAt'>): Date | null {
-  if (b.state !== 'completed' || b.paymentFileDownloadedAt) return null;
+type Finality = Pick<Batch, 'paymentFileDownloadedAt' | 'sentToBank'>;
+
+/** When the batch became final: marked sent to the bank, or (made before 0191) its file first downloaded. */
+export const finalSince = (b: Finality): Date | null => b.sentToBank?.at ?? b.paymentFileDownloadedAt ?? null;
+
+export function deletableUntil(b: Pick<Batch, 'state' | 'createdAt'> & Finality): Date | null {
+  if (b.state !== 'completed' || finalSince(b)) return null;
   return new Date(b.createdAt.getTime() + UNDO_WINDOW_DAYS * 86_400_000);
 }
 
 /** Why the batch cannot be deleted now, or undefined. */
 export function refusalToDelete(b: Batch, now: Date): string | undefined {
+  if (b.sentToBank)
+    return 'This batch was marked sent to the bank: the transfers may be under way, so the batch can no longer be undone.';
   if (b.paymentFileDownloadedAt)
-    return 'The payment file of this batch was downloaded: the transfers may be under way, so the batch can no longer be undone.';
+    return 'The payment file of this batch was downloaded before downloads stopped marking batches: it is final, so the batch can no longer be undone.';
   const until = deletableUntil(b);
   if (!until || until.getTime() < now.getTime())
     return `A batch can be undone for ${UNDO_WINDOW_DAYS} days after it was made; this one is older.`;

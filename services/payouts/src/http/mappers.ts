@@ -1,5 +1,5 @@
 import type { components } from '@travel/contracts';
-import { deletableUntil, totals } from '../domain/batch';
+import { deletableUntil, finalSince, totals } from '../domain/batch';
 import { directionOf } from '../domain/ready';
 import type { BatchDoc, ReadyDoc } from '../infra/repositories';
 
@@ -41,7 +41,15 @@ export function toBatchResponse(b: BatchDoc): Schemas['PayoutBatch'] {
     })),
     createdAt: b.createdAt.toISOString(),
     createdByEmployeeId: b.createdByEmployeeId,
-    paymentFileDownloadedAt: b.paymentFileDownloadedAt ? b.paymentFileDownloadedAt.toISOString() : null,
+    sentToBank: b.sentToBank
+      ? {
+          at: b.sentToBank.at.toISOString(),
+          employeeId: b.sentToBank.employeeId,
+          keyIssuedByEmployeeId: b.sentToBank.keyIssuedByEmployeeId,
+        }
+      : null,
+    // Deprecated (docs/decisions/0191): since when the batch is final, as clients read it before.
+    paymentFileDownloadedAt: finalSince(b)?.toISOString() ?? null,
     deletableUntil: until ? until.toISOString() : null,
   };
 }

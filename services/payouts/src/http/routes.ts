@@ -17,8 +17,8 @@ import { toBatchResponse, toReadyResponse } from './mappers';
 type Schemas = components['schemas'];
 
 // Who may do what (docs/decisions/0077): the company permission flag `ManagePayouts` (CompanyAdmin has it)
-// creates and deletes batches and downloads payment files (which carry the payees' bank data: paying
-// people is what the flag is for). Reading the ready list and the history also suits auditors and
+// creates and deletes batches, downloads payment files (which carry the payees' bank data: paying
+// people is what the flag is for) and marks batches sent to the bank (docs/decisions/0191). Reading the ready list and the history also suits auditors and
 // accountants: `ManagePayouts`, `ReadAllEntries` or `EditAllEntries` (every employee's entries and amounts).
 export const MANAGE_PAYOUTS = 'ManagePayouts';
 const READERS = [MANAGE_PAYOUTS, 'ReadAllEntries', 'EditAllEntries'];
@@ -100,6 +100,14 @@ export function publicRoutes({ ready, batches, reads, collections: c }: PayoutsC
       res.setHeader('content-type', 'application/xml; charset=utf-8');
       res.setHeader('content-disposition', `attachment; filename="payout-${batch._id}.pain.001.001.09.xml"`);
       res.send(xml);
+    }),
+  );
+  // The write that makes a batch final; the download above changes nothing (docs/decisions/0191).
+  r.post(
+    '/api/v1/payouts/:id/sent-to-bank',
+    route(async (req, res) => {
+      const batch = await batches.markSentToBank(requirePermission(req, MANAGE_PAYOUTS), id(req));
+      res.status(200).json(toBatchResponse(batch));
     }),
   );
   return r;

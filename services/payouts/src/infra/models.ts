@@ -65,6 +65,15 @@ export function registerModels(conn: Connection): PayoutsModels {
     },
     { _id: false },
   );
+  // Who marked the batch sent to the bank, and when (docs/decisions/0191).
+  const sentToBank = new Schema(
+    {
+      at: { type: Date, required: true },
+      employeeId: { type: String, required: true },
+      keyIssuedByEmployeeId: { type: String, default: null },
+    },
+    { _id: false },
+  );
   const batch = new Schema<BatchDoc>(
     {
       _id: String,
@@ -80,6 +89,7 @@ export function registerModels(conn: Connection): PayoutsModels {
       createdByEmployeeId: { type: String, required: true },
       completedAt: { type: Date, default: null },
       paymentFileDownloadedAt: { type: Date, default: null },
+      sentToBank: { type: sentToBank, default: null },
       deletedAt: { type: Date, default: null },
       stateAt: { type: Date, required: true },
       rev: { type: Number, required: true },
