@@ -127,7 +127,7 @@ export async function seedFuzzTenant(stack: FullStack): Promise<FuzzSeed> {
   for (const op of ['approveTravelEntry', 'rejectTravelEntry', 'requestTravelEntryChanges'])
     ids[`${op}.id`] = await submitted();
 
-  // Payout batches: one to read and download, one to undo (a downloaded file makes a batch final).
+  // Payout batches: one to read, download and mark sent to the bank (final from then on), one to undo (0191).
   const approved = async () => {
     const id = await submitted();
     await ok('approving', owner.withKey(approverKey.key).post(`/api/v1/travel-entries/${id}/approve`, {}), 200);
