@@ -408,6 +408,15 @@ describe('payouts', () => {
     expect(notBank.status).toBe(409);
     expect(notBank.body.code).toBe('INVALID_STATE');
     expect((await t.api.get(`/api/v1/payouts/${cash.body.id}`)).body.sentToBank).toBeNull();
+    // Nor one whose payee has no IBAN (its file is refused the same way), and the batch stays undoable.
+    const noIban = await approvedEntry(t.client, 10);
+    await untilReady(t.client, [noIban]);
+    const unpayable = await t.api.post('/api/v1/payouts', { payoutMethod: 'BankTransfer', entryIds: [noIban] });
+    expect(unpayable.status).toBe(201);
+    const refusedMark = await t.api.post(`/api/v1/payouts/${unpayable.body.id}/sent-to-bank`);
+    expect(refusedMark.status).toBe(409);
+    expect(refusedMark.body.errors).toEqual({ 'entries[0].employeeId': [expect.stringContaining('bank account')] });
+    expect((await t.api.delete(`/api/v1/payouts/${unpayable.body.id}`)).status).toBe(204);
   });
 
   it('permissions: ManagePayouts to pay, delete, download and mark sent; ReadAllEntries to read; another company is 404', async () => {
