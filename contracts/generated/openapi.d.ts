@@ -1674,6 +1674,11 @@ export interface components {
         Id: string;
         /** Format: date-time */
         Timestamp: string;
+        /**
+         * Format: date-time
+         * @description A date-time in a query: at most 35 characters, which hold nanoseconds and an offset (`2026-01-31T23:59:59.123456789+01:00`); a longer one is 400 `VALIDATION_FAILED`.
+         */
+        QueryTimestamp: string;
         /** @description RFC 9457 problem details, extended with `code`, `errors` and `traceId` */
         Problem: {
             type: string;
@@ -3651,8 +3656,8 @@ export interface components {
         /** @description Page number, from 1 */
         Page: number;
         PageSize: number;
-        /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
-        UpdatedSince: string;
+        /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
+        UpdatedSince: components["schemas"]["QueryTimestamp"];
         /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
         Cursor: string;
         /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
@@ -3689,7 +3694,7 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -3884,10 +3889,10 @@ export interface operations {
                 status?: components["schemas"]["DeliveryStatus"];
                 eventType?: components["schemas"]["WebhookEventType"];
                 /** @description Only deliveries created at or after this time */
-                createdFrom?: components["schemas"]["Timestamp"];
+                createdFrom?: components["schemas"]["QueryTimestamp"];
                 /** @description Only deliveries created before this time; when both are given it must be later than `createdFrom` (400 otherwise) */
-                createdBefore?: components["schemas"]["Timestamp"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                createdBefore?: components["schemas"]["QueryTimestamp"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -4002,7 +4007,7 @@ export interface operations {
                 email?: string;
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -4180,7 +4185,7 @@ export interface operations {
                 parentId?: components["schemas"]["Id"];
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -4344,7 +4349,7 @@ export interface operations {
                 isActive?: boolean;
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -5260,7 +5265,7 @@ export interface operations {
                 isArchived?: boolean;
                 /** @description Only the `Personal` vehicles of this employee */
                 ownerEmployeeId?: components["schemas"]["Id"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -5494,7 +5499,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
                 /** @description Only costs of this kind */
                 kind?: components["schemas"]["VehicleCostKind"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -5628,7 +5633,7 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -5773,7 +5778,7 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -5916,7 +5921,7 @@ export interface operations {
                 dateFrom?: string;
                 /** @description Only entries departing on or before this date */
                 dateTo?: string;
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -6628,7 +6633,7 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -6668,7 +6673,7 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
