@@ -1699,6 +1699,11 @@ export interface components {
         Id: string;
         /** Format: date-time */
         Timestamp: string;
+        /**
+         * Format: date-time
+         * @description A date-time in a query: at most 35 characters, which hold nanoseconds and an offset (`2026-01-31T23:59:59.123456789+01:00`); a longer one is 400 `VALIDATION_FAILED`.
+         */
+        QueryTimestamp: string;
         /** @description RFC 9457 problem details, extended with `code`, `errors` and `traceId` */
         Problem: {
             type: string;
@@ -3690,8 +3695,8 @@ export interface components {
         /** @description Page number, from 1 */
         Page: number;
         PageSize: number;
-        /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
-        UpdatedSince: string;
+        /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
+        UpdatedSince: components["schemas"]["QueryTimestamp"];
         /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
         Cursor: string;
         /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
@@ -3728,7 +3733,7 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -3923,10 +3928,10 @@ export interface operations {
                 status?: components["schemas"]["DeliveryStatus"];
                 eventType?: components["schemas"]["WebhookEventType"];
                 /** @description Only deliveries created at or after this time */
-                createdFrom?: components["schemas"]["Timestamp"];
+                createdFrom?: components["schemas"]["QueryTimestamp"];
                 /** @description Only deliveries created before this time; when both are given it must be later than `createdFrom` (400 otherwise) */
-                createdBefore?: components["schemas"]["Timestamp"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                createdBefore?: components["schemas"]["QueryTimestamp"];
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -4041,7 +4046,7 @@ export interface operations {
                 email?: string;
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -4219,7 +4224,7 @@ export interface operations {
                 parentId?: components["schemas"]["Id"];
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -4383,7 +4388,7 @@ export interface operations {
                 isActive?: boolean;
                 /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
                 q?: components["parameters"]["SearchQuery"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -5299,7 +5304,7 @@ export interface operations {
                 isArchived?: boolean;
                 /** @description Only the `Personal` vehicles of this employee */
                 ownerEmployeeId?: components["schemas"]["Id"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -5533,7 +5538,7 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
                 /** @description Only costs of this kind */
                 kind?: components["schemas"]["VehicleCostKind"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -5667,7 +5672,7 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -5812,7 +5817,7 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -5955,7 +5960,7 @@ export interface operations {
                 dateFrom?: string;
                 /** @description Only entries departing on or before this date */
                 dateTo?: string;
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -6667,7 +6672,7 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];
@@ -6707,7 +6712,7 @@ export interface operations {
                 /** @description Page number, from 1 */
                 page?: components["parameters"]["Page"];
                 pageSize?: components["parameters"]["PageSize"];
-                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. */
+                /** @description Delta sync: only records edited at or after this instant, in the order of `editedAt`, then `id` (not the list's usual order), followed page after page by `nextCursor`. With it `page` must be 1. At most 35 characters (nanoseconds and an offset fit); a longer one is 400 `VALIDATION_FAILED`. */
                 updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description The `nextCursor` of the previous page, unchanged, with the same filters and `updatedSince`: the next page in `editedAt`, `id` order, read without skipping. A cursor of another query, or altered, is 400 `VALIDATION_FAILED` under `cursor`. With it `page` must be 1. */
                 cursor?: components["parameters"]["Cursor"];

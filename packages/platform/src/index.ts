@@ -4,6 +4,7 @@ export * from './context-keys';
 export * from './errors';
 export * from './calendar-date';
 export * from './limits';
+export * from './whole-key';
 export * from './logger';
 export * from './service';
 export * from './http/app';

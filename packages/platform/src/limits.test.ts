@@ -7,6 +7,8 @@ import {
   PAGE_SIZE_MAX,
   pageRequest,
   paginate,
+  QUERY_TIMESTAMP_MAX_LENGTH,
+  listRequest,
   requireItems,
   type FieldErrors,
   type TenantScope,
@@ -83,5 +85,43 @@ describe('list size guards', () => {
     const err = refusal(() => requireItems('entryIds', new Array(501).fill('x'), 500, 1));
     expect(err.code).toBe('VALIDATION_FAILED');
     expect(err.errors).toEqual({ entryIds: ['must NOT have more than 500 items'] });
+  });
+});
+
+describe('timestamps in queries have a bounded length (issue 35 §4, docs/decisions/0192)', () => {
+  it("is the contract's bound, for every date-time query parameter", () => {
+    expect(contractAt('/components/schemas/QueryTimestamp/maxLength')).toBe(QUERY_TIMESTAMP_MAX_LENGTH);
+    type Schema = { format?: string; maxLength?: number };
+    type Parameter = { name: string; in: string; schema?: Schema };
+    const resolved = <T>(node: unknown): T => {
+      const ref = (node as { $ref?: string }).$ref;
+      return (ref ? contractAt(ref.slice(1)) : node) as T;
+    };
+    const paths = contractAt('/paths') as Record<string, Record<string, { parameters?: unknown[] }>>;
+    const timestamps = Object.entries(paths).flatMap(([path, item]) =>
+      Object.values(item).flatMap((op) =>
+        (op.parameters ?? [])
+          .map((p) => resolved<Parameter>(p))
+          .map((p) => ({ ...p, schema: p.schema && resolved<Schema>(p.schema) }))
+          .filter((p) => p.in === 'query' && p.schema?.format === 'date-time')
+          .map((p) => [`${path} ${p.name}`, p.schema!.maxLength] as const),
+      ),
+    );
+    expect(timestamps.length).toBeGreaterThan(10); // updatedSince of every list, createdFrom, createdBefore
+    for (const [parameter, maxLength] of timestamps)
+      expect({ parameter, maxLength }).toEqual({ parameter, maxLength: QUERY_TIMESTAMP_MAX_LENGTH });
+  });
+
+  it('takes the longest instant the contract allows: nanoseconds and an offset', () => {
+    const longest = '2026-11-26T05:00:00.123456789+01:00';
+    expect(longest).toHaveLength(QUERY_TIMESTAMP_MAX_LENGTH);
+    expect(listRequest({ updatedSince: longest }).updatedSince).toEqual(new Date('2026-11-26T04:00:00.123Z'));
+  });
+
+  it('refuses a longer one with 400 VALIDATION_FAILED under its name, worded like the contract validator', () => {
+    const err = refusal(() => listRequest({ updatedSince: `2026-11-26T05:00:00.${'1'.repeat(5000)}Z` }));
+    expect(err.status).toBe(400);
+    expect(err.code).toBe('VALIDATION_FAILED');
+    expect(err.errors).toEqual({ updatedSince: ['must NOT have more than 35 characters'] });
   });
 });

@@ -52,3 +52,37 @@ export function checkPageRange(page: unknown, pageSize: unknown): { page: number
   refuseInvalid(errors);
   return { page: page as number, pageSize: pageSize as number };
 }
+
+/**
+ * The longest date-time a query takes, the contract's `QueryTimestamp` (`maxLength`): an RFC 3339 instant
+ * with nanoseconds and an offset, `2026-01-31T23:59:59.123456789+01:00`, has 35 characters. A longer one
+ * (the format allows any number of fraction digits) is 400 before it reaches a filter, a cursor's query
+ * or a remembered URL (docs/decisions/0192).
+ */
+export const QUERY_TIMESTAMP_MAX_LENGTH = 35;
+
+/**
+ * The longest URL (path and query) whose answer a service remembers (0182, 0192): a longer URL is answered
+ * by the whole path, never remembered, so one entry of the remembered answers cannot be made huge.
+ */
+export const REMEMBERED_URL_MAX_LENGTH = 2048;
+
+/**
+ * A query parameter's date-time as a Date (undefined when left out), or 400 VALIDATION_FAILED under `field`:
+ * longer than QUERY_TIMESTAMP_MAX_LENGTH (worded like the contract validator), or no instant a Date holds.
+ */
+export function queryInstant(
+  field: string,
+  value: unknown,
+  unreadable = 'must match format "date-time"',
+): Date | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (text.length > QUERY_TIMESTAMP_MAX_LENGTH)
+    throw new AppError('VALIDATION_FAILED', undefined, {
+      [field]: [`must NOT have more than ${QUERY_TIMESTAMP_MAX_LENGTH} characters`],
+    });
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime())) throw new AppError('VALIDATION_FAILED', undefined, { [field]: [unreadable] });
+  return at;
+}

@@ -85,16 +85,17 @@ describe('conditional reads from collection versions', () => {
     expect(produce).toHaveBeenCalledTimes(2);
   });
 
-  it('keeps the remembered bodies within their byte budget, oldest out first', async () => {
-    const reads = new ConditionalReads(fakeVersions({ employees: state(3) }), { totalBytes: 25, maxBytes: 20 });
+  it('keeps the remembered bodies and their whole keys within their byte budget, oldest out first', async () => {
+    // An entry costs its key (the whole tenant, URL, view and version: 35 characters here) and its body.
+    const reads = new ConditionalReads(fakeVersions({ employees: state(3) }), { totalBytes: 100, maxBytes: 20 });
     const produce = jest.fn(async (n: number) => ({ n: 'x'.repeat(n) }));
     const read = async (url: string, n: number) => {
       const x = exchange(url);
       await reads.answer(x.req, x.res, of, () => produce(n));
     };
-    await read('/a', 1); // 9 bytes
-    await read('/b', 1); // 18 in all
-    await read('/c', 1); // 27: /a goes
+    await read('/a', 1); // 35 + 9 bytes
+    await read('/b', 1); // 88 in all
+    await read('/c', 1); // 132: /a goes
     await read('/big', 30); // larger than one body may be: not kept
     await read('/b', 1);
     await read('/c', 1);

@@ -2,10 +2,13 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { baseVersion, type CollectionState, type CollectionVersions } from '../mongo/collection-versions';
 import { ListTotals, type ListOptions } from '../mongo/list-page';
+import { REMEMBERED_URL_MAX_LENGTH } from '../limits';
+import { wholeKey } from '../whole-key';
 
 // Conditional GETs from the collections' versions (docs/decisions/0155): the ETag is known before the data
 // is read, so `If-None-Match` is answered 304 with one point read of the version, and a body already sent
-// for the same version, URL and view is sent again without reading the data.
+// for the same version, URL and view is sent again without reading the data. What is remembered is keyed by
+// the whole tenant, URL, view and versions (0192), never by a hash of them: the hash is only in the ETag.
 
 export interface ReadOf {
   tenantId: string;
@@ -28,7 +31,10 @@ export const callerView = (caller: { employeeId: string; permissions: readonly s
 /** The answer's producer gets the states read before it, so totals can be taken from their cache. */
 export type Produce = (states: ReadonlyMap<string, CollectionState>) => Promise<unknown>;
 
-/** Bodies a client may ask for again, by ETag (the version, URL and view are in it): bounded in bytes, oldest out first. */
+/**
+ * Bodies a client may ask for again, by the whole tenant, URL, view and versions (`bodyKey`, 0192):
+ * bounded in bytes (keys counted too), oldest out first.
+ */
 class BodyCache {
   private readonly bodies = new Map<string, string>();
   private bytes = 0;
@@ -36,17 +42,17 @@ class BodyCache {
     private readonly maxTotal: number,
     private readonly maxOne: number,
   ) {}
-  get(tag: string): string | undefined {
-    return this.bodies.get(tag);
+  get(key: string): string | undefined {
+    return this.bodies.get(key);
   }
-  set(tag: string, body: string): void {
-    if (body.length > this.maxOne || this.bodies.has(tag)) return;
-    this.bodies.set(tag, body);
-    this.bytes += body.length;
+  set(key: string, body: string): void {
+    if (body.length > this.maxOne || this.bodies.has(key)) return;
+    this.bodies.set(key, body);
+    this.bytes += key.length + body.length;
     for (const [oldest, gone] of this.bodies) {
       if (this.bytes <= this.maxTotal) break;
       this.bodies.delete(oldest);
-      this.bytes -= gone.length;
+      this.bytes -= oldest.length + gone.length;
     }
   }
 }
@@ -77,6 +83,8 @@ interface RememberedRead {
   collections: readonly string[];
   /** The route template, for the RED metrics and the request log. */
   route: string;
+  /** The ETag's hash of this tenant, URL and view (`ConditionalReads.scope`), taken once. */
+  scope: string;
 }
 
 /** A remembered answer: 304 when `body` is undefined. */
@@ -86,7 +94,21 @@ export interface RememberedAnswer {
   body?: string;
 }
 
-const readKey = (tenantId: string, url: string, view: string) => `${tenantId}|${url}|${view}`;
+/** The key of a remembered read: the whole tenant, URL and view (0192). */
+const readKey = (tenantId: string, url: string, view: string): string => wholeKey(tenantId, url, view);
+
+const versionsOf = (states: readonly CollectionState[]): string =>
+  states.map((s) => `${s.epoch}.${baseVersion(s)}`).join('-');
+
+/**
+ * The key of a remembered body, and of its production in flight: the whole tenant, URL, view and the
+ * versions the body was read at (0192). Epochs and versions hold no `-`, so the versions part is exact.
+ */
+const bodyKey = (tenantId: string, url: string, view: string, versions: string): string =>
+  wholeKey(tenantId, url, view, versions);
+
+/** Whether answers to this URL may be remembered: a longer one is answered every time, never kept (0192). */
+const rememberable = (url: string): boolean => url.length <= REMEMBERED_URL_MAX_LENGTH;
 
 /**
  * A read of data that is not versioned (0159): the ETag is a hash of the body, so the data is read, but an
@@ -134,11 +156,12 @@ export class ConditionalReads {
    * every check before it (the contract, the route's own, which depend on nothing else), so the same GET
    * again may be answered by `remembered` alone.
    */
-  private rememberRead(of: ReadOf, url: string, route: string): void {
+  private rememberRead(of: ReadOf, url: string, route: string, scope: string): void {
+    if (!rememberable(url)) return;
     const key = readKey(of.tenantId, url, of.view);
     if (this.reads.has(key)) return;
     if (this.reads.size >= this.maxReads) this.reads.delete(this.reads.keys().next().value!);
-    this.reads.set(key, { collections: of.collections, route });
+    this.reads.set(key, { collections: of.collections, route, scope });
   }
 
   /**
@@ -156,38 +179,51 @@ export class ConditionalReads {
     const read = this.reads.get(readKey(tenantId, url, view));
     if (!read) return undefined;
     return Promise.all(read.collections.map((c) => this.versions.state(tenantId, c))).then((states) => {
-      const tag = ConditionalReads.etag({ tenantId, collections: read.collections, view }, url, states);
+      const versions = versionsOf(states);
+      const tag = ConditionalReads.tagOf(versions, read.scope);
       if (noneMatch(ifNoneMatch, tag)) return { route: read.route, tag };
-      const body = this.cache.get(tag);
+      const body = this.cache.get(bodyKey(tenantId, url, view, versions));
       return body === undefined ? undefined : { route: read.route, tag, body };
     });
   }
 
   /**
-   * One production per ETag at a time (0179): readers of the same ETag that miss the remembered bodies
-   * together (all readers after a write ends) share one read of the data. Sharing is as safe as the
-   * remembered body itself: any reader of this ETag may be given any body produced for it.
+   * One production per body key at a time (0179): readers of the same tenant, URL, view and versions that
+   * miss the remembered bodies together (all readers after a write ends) share one read of the data.
+   * Sharing is as safe as the remembered body itself: it goes by the same whole key (0192).
    */
   private produceOnce(
-    tag: string,
+    key: string,
     states: ReadonlyMap<string, CollectionState>,
     produce: Produce,
   ): Promise<string | ChangesWithTime> {
-    let producing = this.producing.get(tag);
+    let producing = this.producing.get(key);
     if (!producing) {
       producing = produce(states)
         .then((p) => (p instanceof ChangesWithTime ? p : JSON.stringify(p)))
-        .finally(() => this.producing.delete(tag));
-      this.producing.set(tag, producing);
+        .finally(() => this.producing.delete(key));
+      this.producing.set(key, producing);
     }
     return producing;
   }
 
+  /**
+   * The ETag's part for this tenant, URL and view: the whole SHA-256 of their whole key, not shortened
+   * (0192). Only a client's If-None-Match is compared with it; nothing is remembered under it.
+   */
+  static scope(tenantId: string, url: string, view: string): string {
+    return createHash('sha256')
+      .update(wholeKey(tenantId, url, view))
+      .digest('base64url');
+  }
+
+  private static tagOf(versions: string, scope: string): string {
+    return `W/"${versions}-${scope}"`;
+  }
+
   /** Weak: the same version gives an equivalent body, not necessarily the same bytes (compression, key order). */
   static etag(of: ReadOf, url: string, states: readonly CollectionState[]): string {
-    const versions = states.map((s) => `${s.epoch}.${baseVersion(s)}`).join('-');
-    const scope = createHash('sha1').update(`${of.tenantId}|${url}|${of.view}`).digest('base64url').slice(0, 16);
-    return `W/"${versions}-${scope}"`;
+    return ConditionalReads.tagOf(versionsOf(states), ConditionalReads.scope(of.tenantId, url, of.view));
   }
 
   /**
@@ -202,23 +238,27 @@ export class ConditionalReads {
     const states = await Promise.all(of.collections.map((c) => this.versions.state(of.tenantId, c)));
     const byName = new Map(of.collections.map((c, i) => [c, states[i]!] as const));
     privateAnswer(res);
-    const tag = ConditionalReads.etag(of, req.originalUrl, states);
+    const url = req.originalUrl;
+    const versions = versionsOf(states);
+    const scope = ConditionalReads.scope(of.tenantId, url, of.view);
+    const tag = ConditionalReads.tagOf(versions, scope);
     const route = req.route?.path === undefined ? undefined : `${req.baseUrl}${String(req.route.path)}`;
     if (noneMatch(req.get('if-none-match'), tag)) {
       res.set('ETag', tag).status(304).end();
-      if (route) this.rememberRead(of, req.originalUrl, route);
+      if (route) this.rememberRead(of, url, route, scope);
       return;
     }
-    let body = this.cache.get(tag);
+    const key = bodyKey(of.tenantId, url, of.view, versions);
+    let body = this.cache.get(key);
     if (body === undefined) {
-      const produced = await this.produceOnce(tag, byName, produce); // a 404 or 403 goes out without the ETag
+      const produced = await this.produceOnce(key, byName, produce); // a 404 or 403 goes out without the ETag
       if (produced instanceof ChangesWithTime) return answerByBody(req, res, produced.body);
       body = produced;
-      this.cache.set(tag, body);
+      if (rememberable(url)) this.cache.set(key, body);
     }
     res.set('ETag', tag);
     res.type('application/json').send(body);
-    if (route) this.rememberRead(of, req.originalUrl, route);
+    if (route) this.rememberRead(of, url, route, scope);
   }
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors';
-import { checkPageRange } from '../limits';
+import { checkPageRange, queryInstant } from '../limits';
+import { wholeKey } from '../whole-key';
 import type { CollectionState } from './collection-versions';
 import { pageRequest, paginate, type Page, type PageRequest, type TenantScope } from './tenant-scope';
 
@@ -25,11 +26,8 @@ const invalid = (field: string, message: string) =>
 /** page/pageSize as every list reads them, plus `updatedSince` and `cursor`; a cursor continues from page 1 only. */
 export function listRequest(query: Record<string, unknown>): ListRequest {
   const request: ListRequest = pageRequest(query);
-  if (query.updatedSince !== undefined) {
-    const since = new Date(String(query.updatedSince));
-    if (Number.isNaN(since.getTime())) throw invalid('updatedSince', 'must match format "date-time"');
-    request.updatedSince = since;
-  }
+  const since = queryInstant('updatedSince', query.updatedSince);
+  if (since) request.updatedSince = since;
   if (query.cursor !== undefined) {
     request.cursor = String(query.cursor);
     if (request.page !== 1)
@@ -40,12 +38,19 @@ export function listRequest(query: Record<string, unknown>): ListRequest {
   return request;
 }
 
-/** Which query a cursor belongs to: the filter (regular expressions by their text) and `updatedSince`. */
-export function queryKey(filter: Record<string, unknown>, updatedSince?: Date): string {
-  const text = JSON.stringify([filter, updatedSince?.toISOString() ?? null], (_k, v: unknown) =>
+/** The whole query as text: the filter (regular expressions by their text) and `updatedSince`. */
+export function queryText(filter: Record<string, unknown>, updatedSince?: Date): string {
+  return JSON.stringify([filter, updatedSince?.toISOString() ?? null], (_k, v: unknown) =>
     v instanceof RegExp ? String(v) : v,
   );
-  return createHash('sha256').update(text).digest('base64url').slice(0, 12);
+}
+
+/**
+ * Which query a cursor belongs to, short enough to travel in the cursor. It only makes a cursor of another
+ * query refused; nothing is remembered under it (the totals go by the whole query, 0192).
+ */
+export function queryKey(filter: Record<string, unknown>, updatedSince?: Date): string {
+  return createHash('sha256').update(queryText(filter, updatedSince)).digest('base64url').slice(0, 12);
 }
 
 interface CursorPosition {
@@ -146,7 +151,8 @@ export async function listPage<D extends { _id: string }, T>(
     ? { ...filter, [editedField]: { $gte: request.updatedSince } }
     : filter;
   const key = queryKey(filter, request.updatedSince);
-  const totalKey = `${scope.tenantId}|${scope.collection}|${key}`;
+  // The totals are remembered by the whole tenant, collection and query, never by a hash of them (0192).
+  const totalKey = wholeKey(scope.tenantId, scope.collection, queryText(filter, request.updatedSince));
   const after = request.cursor ? decodeCursor(request.cursor, key) : undefined;
   const known = after?.total ?? totals?.get(totalKey, state);
   const count = () => (known !== undefined ? Promise.resolve(known) : scope.count(query).exec());

@@ -3,6 +3,7 @@ import {
   invalidState,
   notFound,
   listPage,
+  queryInstant,
   type AmqpClient,
   type CallerContext,
   type ListRequest,
@@ -57,10 +58,7 @@ export interface DeliveryFilter {
 function instant(filter: DeliveryFilter, name: 'createdFrom' | 'createdBefore'): Date | undefined {
   const text = filter[name];
   if (!text) return undefined;
-  const at = new Date(text);
-  if (Number.isNaN(at.getTime()))
-    throw new AppError('VALIDATION_FAILED', undefined, { [name]: ['not a valid instant'] });
-  return at;
+  return queryInstant(name, text, 'not a valid instant'); // and no longer than the contract's QueryTimestamp
 }
 
 /** The store's condition on createdAt: [createdFrom, createdBefore); an empty or reversed range is 400. */
