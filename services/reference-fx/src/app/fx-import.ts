@@ -85,15 +85,33 @@ export class FxImporter {
   async importText(provider: FxProvider, text: string, origin: string, onlyNew = false): Promise<ImportOutcome> {
     const parsed = this.parse(provider, text, origin, 'FX feed refused whole');
     if (!Array.isArray(parsed)) return parsed;
-    const publications = parsed;
-    const wanted = [];
-    for (const p of publications) if (!onlyNew || !(await this.store.has(provider, p.date))) wanted.push(p);
-    await this.store.save(wanted, origin);
-    this.stored.inc({ provider }, wanted.length);
+    let wanted = parsed;
+    if (onlyNew) wanted = await this.storeNew(provider, parsed, origin, await this.store.storedDates(provider));
+    else {
+      await this.store.save(wanted, origin);
+      this.stored.inc({ provider }, wanted.length);
+    }
     const dates = wanted.map((p) => p.date);
     if (wanted.length)
       this.logger.info({ provider, origin, dates: dates.length, newest: dates.at(-1) }, 'FX rates stored');
     return { ok: true, provider, stored: wanted.length, dates };
+  }
+
+  /**
+   * Seeding, recorded or history feeds: stores the publications whose dates are not in `known` (the
+   * provider's stored dates, read once), in batches; a date stored meanwhile is kept. `known` grows.
+   */
+  private async storeNew(
+    provider: FxProvider,
+    publications: Publication[],
+    origin: string,
+    known: Set<string>,
+  ): Promise<Publication[]> {
+    const wanted = publications.filter((p) => !known.has(p.date));
+    await this.store.insertNew(wanted, origin);
+    for (const p of wanted) known.add(p.date);
+    this.stored.inc({ provider }, wanted.length);
+    return wanted;
   }
 
   /** Loads recorded feeds (a fresh local stack): only publications not stored yet. */
@@ -126,12 +144,8 @@ export class FxImporter {
         continue;
       }
       if (!stored.has(provider)) stored.set(provider, await this.store.storedDates(provider));
-      const known = stored.get(provider)!;
-      const wanted = publications.filter((p) => !known.has(p.date));
-      await this.store.insertNew(wanted, origin);
-      for (const p of wanted) known.add(p.date);
+      const wanted = await this.storeNew(provider, publications, origin, stored.get(provider)!);
       await this.store.recordSeedFile(name, sha256, provider, publications.length);
-      this.stored.inc({ provider }, wanted.length);
       const dates = wanted.map((p) => p.date);
       this.logger.info(
         {
