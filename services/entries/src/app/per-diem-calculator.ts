@@ -63,8 +63,11 @@ export class PerDiemCalculator {
 
   async calculate(caller: CallerContext, request: CalculatorRequest): Promise<Calculation> {
     throwIfInvalid(itineraryListErrors(request)); // before the engine walks the stops
-    const profile = request.employeeId ? await this.profile(caller, request.employeeId) : undefined;
-    const policy = await this.policies.policyOf(caller.tenantId);
+    // The employee and the company's policy are asked together, as the pricer asks them.
+    const [profile, policy] = await Promise.all([
+      request.employeeId ? this.profile(caller, request.employeeId) : undefined,
+      this.policies.policyOf(caller.tenantId),
+    ]);
     let result;
     try {
       result = calculatePerDiems({
