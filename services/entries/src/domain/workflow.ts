@@ -62,6 +62,11 @@ export interface NumberClaim {
 export interface WorkflowFields {
   /** The employee whose key created it; absent on entries stored before (docs/decisions/0105). */
   createdByEmployeeId?: string | null;
+  /**
+   * Who issued that key, when it acted for someone else (docs/decisions/0194); null for a key of one's
+   * own or the operator's, absent on entries stored before.
+   */
+  creatorKeyIssuedByEmployeeId?: string | null;
   approval?: ApprovalRound | null;
   auditLog?: AuditRecord[];
   approvedAt?: Date | null;
@@ -88,6 +93,8 @@ export interface WorkflowSubject extends WorkflowFields {
 
 export interface Actor {
   employeeId: string;
+  /** Who issued the key used, when it acts for someone else (the caller context's); they act too (0194). */
+  keyIssuedByEmployeeId?: string | null;
   /** May change this entry (its own employee, or EditAllEntries): submits and cancels. */
   mayEdit: boolean;
 }
@@ -112,10 +119,36 @@ export type Decision =
       approved: boolean;
     };
 
-/** The people who may never decide on an entry (docs/decisions/0105): its own employee and its creator. */
-export function ineligibleApprovers(e: Pick<WorkflowSubject, 'employeeId' | 'createdByEmployeeId'>): string[] {
-  const ids = [e.employeeId, e.createdByEmployeeId];
+/**
+ * The people who may never decide on an entry (docs/decisions/0105, 0194): its own employee, its creator,
+ * and whoever issued the key it was created with (they could have created it through that key). The one
+ * list both the steps at submission and every decision are checked against.
+ */
+export function ineligibleApprovers(
+  e: Pick<WorkflowSubject, 'employeeId' | 'createdByEmployeeId' | 'creatorKeyIssuedByEmployeeId'>,
+): string[] {
+  const ids = [e.employeeId, e.createdByEmployeeId, e.creatorKeyIssuedByEmployeeId];
   return [...new Set(ids.filter((id): id is string => !!id).map((id) => id.toLowerCase()))];
+}
+
+/**
+ * Why this actor may not decide on the entry, or undefined. The people behind a decision are the key's
+ * employee and, when someone else issued the key, its issuer (docs/decisions/0194): neither may be one of
+ * the entry's ineligible people.
+ */
+export function barredFromDeciding(
+  entry: Pick<WorkflowSubject, 'employeeId' | 'createdByEmployeeId' | 'creatorKeyIssuedByEmployeeId'>,
+  actor: Pick<Actor, 'employeeId' | 'keyIssuedByEmployeeId'>,
+): string | undefined {
+  const ineligible = ineligibleApprovers(entry);
+  const [self, issuer] = [actor.employeeId.toLowerCase(), actor.keyIssuedByEmployeeId?.toLowerCase()];
+  const own = entry.employeeId.toLowerCase();
+  if (self === own) return 'Nobody decides on their own entry.';
+  if (ineligible.includes(self)) return 'Nobody decides on an entry they created, even for someone else.';
+  if (issuer === own) return 'Nobody decides on their own entry, also not through a key they issued for someone else.';
+  if (issuer && ineligible.includes(issuer))
+    return 'Nobody decides on an entry they created, also not through a key they issued for someone else.';
+  return undefined;
 }
 
 const distinct = (ids: readonly string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
@@ -148,7 +181,8 @@ export function planSteps(
         kind: 'blocked',
         detail:
           `Nobody may approve this entry: the approvers of step ${i + 1} and the company's fallback approvers ` +
-          "are all the entry's employee or its creator. Name other fallback approvers " +
+          "are all the entry's employee, its creator or the issuer of the key it was created with. " +
+          'Name other fallback approvers ' +
           '(fallbackApproverIds of the approval workflow), then submit again.',
       };
   }
@@ -236,10 +270,8 @@ export function decide(
         );
       const round = entry.approval!;
       const step = round.currentStep;
-      const ineligible = ineligibleApprovers(entry);
-      if (actor.employeeId === entry.employeeId) return refused('FORBIDDEN', 'Nobody decides on their own entry.');
-      if (ineligible.includes(actor.employeeId))
-        return refused('FORBIDDEN', 'Nobody decides on an entry they created, even for someone else.');
+      const barred = barredFromDeciding(entry, actor);
+      if (barred) return refused('FORBIDDEN', barred);
       if (!(round.steps[step]?.approverIds ?? []).includes(actor.employeeId))
         return refused(
           'FORBIDDEN',
