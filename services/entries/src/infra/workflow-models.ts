@@ -25,8 +25,6 @@ export interface WorkflowModels {
 export const workflowEntrySchemaFields = {
   // Who created the entry (segregation of duties, docs/decisions/0105); null on older entries.
   createdByEmployeeId: { type: String, default: null },
-  // Who issued the key that created it, when it acted for someone else (docs/decisions/0194); null otherwise.
-  creatorKeyIssuedByEmployeeId: { type: String, default: null },
   approval: { type: Object, default: null },
   auditLog: { type: Array, default: [] },
   approvedAt: { type: Date, default: null },
