@@ -2016,9 +2016,9 @@ export interface components {
             employeeId: components["schemas"]["Id"];
             /** @description The first characters of the key (`tek_` and six more) */
             hint: string;
-            /** @description Who issued the key; null when the operator did */
+            /** @description Who issued the key; null when the operator did. A key issued for another employee follows its issuer as they are now: it acts within the issuer's current permission flags too, and stops working (401) once the issuer is archived or made Inactive, within the gateway's key cache (`API_KEY_CACHE_MS`, 5 s by default). Entries' audit logs name such an issuer (`keyIssuedByEmployeeId`), and the key may not decide on entries its issuer owns or created. List what someone issued with `GET /api/v1/api-keys?createdByEmployeeId=`. */
             createdByEmployeeId: components["schemas"]["Id"] | null;
-            /** @description The most the key may ever do: the permission flags its issuer held when issuing it (also for a key of one's own). The key acts with its employee's current flags within this cap, so a flag granted to the employee later reaches the key only if the issuer held it. Null for the operator's keys (no cap). */
+            /** @description The most the key may ever do: the permission flags its issuer held when issuing it (also for a key of one's own). The key acts with its employee's current flags within this cap (and, issued for someone else, within its issuer's current flags), so a flag granted to the employee later reaches the key only if the issuer held it. Null for the operator's keys (no cap). */
             permissionCap: string[] | null;
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the key was revoked; null while it is in force */
@@ -2116,7 +2116,7 @@ export interface components {
             approverIds: components["schemas"]["Id"][];
         };
         /**
-         * @description The company's approval workflow; no step naming an approver = no workflow (entries are approved on submission). Nobody approves an entry they own or created: they are left out of its steps, and a step this leaves empty goes to the fallback approvers.
+         * @description The company's approval workflow; no step naming an approver = no workflow (entries are approved on submission). Nobody approves an entry they own or created: they are left out of its steps, and a step this leaves empty goes to the fallback approvers. Nor do they decide it through a key they issued for an approver (403).
          * @example {
          *       "settlementSteps": [
          *         {
@@ -2150,7 +2150,7 @@ export interface components {
             /** Format: date-time */
             readonly editedAt: string | null;
         };
-        /** @description Who decides a step left without approvers once the entry's own employee and its creator (and the issuer of the key that created it) are left out: the step goes to these employees (without those people), never straight on. Empty = the company's account owner(s). When nobody is left here either, submitting the entry is 409 `CONFLICT` and it stays as it was. */
+        /** @description Who decides a step left without approvers once the entry's own employee and its creator are left out: the step goes to these employees (without those people), never straight on. Empty = the company's account owner(s). When nobody is left here either, submitting the entry is 409 `CONFLICT` and it stays as it was. */
         FallbackApproverIds: components["schemas"]["Id"][];
         /**
          * @description The body of a PUT; `editedAt` (read-only) is accepted and ignored
@@ -4579,6 +4579,8 @@ export interface operations {
                 pageSize?: components["parameters"]["PageSize"];
                 /** @description Only the keys of this employee */
                 employeeId?: components["schemas"]["Id"];
+                /** @description Only the keys this employee issued (`createdByEmployeeId`), for themselves or for others: what to reissue before the employee is archived, since a key issued for someone else stops working when its issuer is archived or made Inactive. An id nobody has lists nothing. */
+                createdByEmployeeId?: components["schemas"]["Id"];
                 /** @description true for revoked keys only, false for keys still in force only */
                 revoked?: boolean;
             };

@@ -12,14 +12,7 @@ import {
   type PageRequest,
   throwIfInvalid,
 } from '@travel/platform';
-import {
-  effectivePermissions,
-  hashApiKey,
-  issueApiKey,
-  issuerActingFor,
-  looksLikeApiKey,
-  type ApiKey,
-} from '../domain/api-key';
+import { hashApiKey, issueApiKey, issuerActingFor, keyRights, looksLikeApiKey, type ApiKey } from '../domain/api-key';
 import { addFieldError, requiredText } from '../domain/text';
 import type { ApiKeyDoc, EmployeesRepositories } from '../infra/repositories';
 
@@ -34,7 +27,9 @@ export type ResolvedKey = ResolvedApiKey;
 
 /**
  * The gateway's question, answered by the context that owns keys: which caller is this key? A revoked
- * key, an inactive or archived employee, or an unknown key all answer `undefined` (the gateway says 401).
+ * key, an inactive or archived employee or issuer (of a key for someone else), or an unknown key all
+ * answer `undefined` (the gateway says 401). The key's employee and its issuer are one read, beside the
+ * company's: resolution runs on every request the gateway has not cached (docs/decisions/0197).
  */
 export async function resolveApiKey(repos: EmployeesRepositories, key: string): Promise<ResolvedKey | undefined> {
   if (!looksLikeApiKey(key)) return undefined;
@@ -42,21 +37,35 @@ export async function resolveApiKey(repos: EmployeesRepositories, key: string): 
   if (!row) return undefined;
   // The stored key names its tenant: from here on every read is that tenant's.
   const tenant = parseTenantId(row.tenantId);
-  const [employee, company] = await Promise.all([
-    repos.employees.of(tenant).findById(row.employeeId).lean(),
+  const issuerId = issuerActingFor(row);
+  const [people, company] = await Promise.all([
+    repos.employees
+      .of(tenant)
+      .find({ _id: { $in: issuerId ? [row.employeeId, issuerId] : [row.employeeId] } })
+      .select({ _id: 1, status: 1, isArchived: 1, permissions: 1 })
+      .lean(),
     repos.companies.of(tenant).findOne().lean(),
   ]);
-  if (!employee || !company || employee.status !== 'Active' || employee.isArchived) return undefined;
-  const issuer = issuerActingFor(row);
+  const employee = people.find((p) => p._id === row.employeeId);
+  const issuer = issuerId ? people.find((p) => p._id === issuerId) : undefined;
+  const permissions = keyRights(row, employee, issuer);
+  if (!employee || !company || !permissions) return undefined;
   return {
     tenantId: row.tenantId,
     market: company.market as Market,
     baseCurrency: company.baseCurrency,
     employeeId: employee._id,
     apiKeyId: row._id,
-    permissions: effectivePermissions(employee.permissions ?? [], row.permissionCap ?? null),
-    ...(issuer ? { keyIssuedByEmployeeId: issuer } : {}),
+    permissions,
+    ...(issuerId ? { keyIssuedByEmployeeId: issuerId } : {}),
   };
+}
+
+export interface ApiKeyFilter {
+  employeeId?: string;
+  /** The issuer; the contract has checked it is an id. */
+  createdByEmployeeId?: string;
+  revoked?: boolean;
 }
 
 export interface CreateApiKeyInput {
@@ -72,9 +81,14 @@ export class ApiKeysApp {
     return this.repos.apiKeys.of(tenantOf(caller));
   }
 
-  async list(caller: CallerContext, filter: { employeeId?: string; revoked?: boolean }, page: PageRequest) {
+  /**
+   * The company's keys, newest first; `createdByEmployeeId` lists what one person issued (what to reissue
+   * before archiving them, docs/decisions/0197).
+   */
+  async list(caller: CallerContext, filter: ApiKeyFilter, page: PageRequest) {
     const query: Record<string, unknown> = {};
     if (filter.employeeId) query.employeeId = filter.employeeId.toLowerCase();
+    if (filter.createdByEmployeeId) query.createdByEmployeeId = filter.createdByEmployeeId.toLowerCase();
     if (filter.revoked !== undefined) query.revokedAt = filter.revoked ? { $ne: null } : null;
     return paginate<ApiKeyDoc, ApiKey>(this.scope(caller), query, page, { createdAt: -1, _id: 1 }, (k) => k);
   }

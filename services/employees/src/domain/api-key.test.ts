@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isWellFormedApiKey } from '@travel/contracts/src/api-key-format';
-import { effectivePermissions, hashApiKey, issueApiKey, issuerActingFor, looksLikeApiKey } from './api-key';
+import { effectivePermissions, hashApiKey, issueApiKey, issuerActingFor, keyRights, looksLikeApiKey } from './api-key';
 
 const sha256hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
@@ -94,5 +94,53 @@ describe('issuerActingFor', () => {
     expect(issuerActingFor({ employeeId: 'b', createdByEmployeeId: 'a' })).toBe('a');
     expect(issuerActingFor({ employeeId: 'a', createdByEmployeeId: 'a' })).toBeUndefined();
     expect(issuerActingFor({ employeeId: 'a', createdByEmployeeId: null })).toBeUndefined();
+  });
+});
+
+describe('keyRights: a key follows its employee and its issuer as they are now (docs/decisions/0197)', () => {
+  const person = (permissions: string[], over: Partial<{ status: string; isArchived: boolean }> = {}) => ({
+    status: 'Active',
+    isArchived: false,
+    permissions,
+    ...over,
+  });
+  const ALL = ['ManageCompanyData', 'ManagePayouts', 'ReadAllEntries'];
+  const forColleague = { employeeId: 'b', createdByEmployeeId: 'a', permissionCap: ALL };
+
+  it("acts within the issuer's current flags as well as its employee's and the cap", () => {
+    const colleague = person(['ManagePayouts', 'ReadAllEntries']);
+    expect(keyRights(forColleague, colleague, person(ALL))).toEqual(['ManagePayouts', 'ReadAllEntries']);
+    // The issuer lost ManagePayouts since: the key lost it too.
+    expect(keyRights(forColleague, colleague, person(['ManageCompanyData', 'ReadAllEntries']))).toEqual([
+      'ReadAllEntries',
+    ]);
+    // Regaining a flag never goes beyond the cap given at issue time.
+    expect(keyRights({ ...forColleague, permissionCap: ['ReadAllEntries'] }, colleague, person(ALL))).toEqual([
+      'ReadAllEntries',
+    ]);
+  });
+
+  it('stops working once the issuer of a key for someone else is archived, inactive or gone', () => {
+    const colleague = person(['ReadAllEntries']);
+    expect(keyRights(forColleague, colleague, person(ALL, { isArchived: true }))).toBeUndefined();
+    expect(keyRights(forColleague, colleague, person(ALL, { status: 'Inactive' }))).toBeUndefined();
+    expect(keyRights(forColleague, colleague, undefined)).toBeUndefined();
+  });
+
+  it('stops working once its own employee is archived, inactive or gone, whoever issued it', () => {
+    for (const key of [forColleague, { ...forColleague, createdByEmployeeId: null }])
+      for (const employee of [person([], { isArchived: true }), person([], { status: 'Inactive' }), undefined])
+        expect(keyRights(key, employee, person(ALL))).toBeUndefined();
+  });
+
+  it("a key of one's own and the operator's keys need no issuer: the employee's flags within the cap", () => {
+    const me = person(['ManagePayouts', 'ReadAllEntries']);
+    expect(
+      keyRights({ employeeId: 'a', createdByEmployeeId: 'a', permissionCap: ['ManagePayouts'] }, me, undefined),
+    ).toEqual(['ManagePayouts']);
+    expect(keyRights({ employeeId: 'a', createdByEmployeeId: null, permissionCap: null }, me, undefined)).toEqual([
+      'ManagePayouts',
+      'ReadAllEntries',
+    ]);
   });
 });

@@ -50,3 +50,31 @@ export const effectivePermissions = (employeeFlags: readonly string[], cap: read
 /** The issuer of a key that acts for another employee (audit logs name them); undefined otherwise. */
 export const issuerActingFor = (k: Pick<ApiKey, 'employeeId' | 'createdByEmployeeId'>): string | undefined =>
   k.createdByEmployeeId && k.createdByEmployeeId !== k.employeeId ? k.createdByEmployeeId : undefined;
+
+/** What resolution needs to know of a key's employee and of its issuer, as stored now. */
+export interface KeyPerson {
+  status: string;
+  isArchived?: boolean;
+  permissions?: string[];
+}
+
+const inForce = (p: KeyPerson | undefined): p is KeyPerson => !!p && p.status === 'Active' && !p.isArchived;
+
+/**
+ * The flags a key acts with now, or undefined when it does not work at all (docs/decisions/0104, 0197).
+ * Its employee must be active and unarchived. A key issued by someone else also follows its issuer as
+ * they are now: within the issuer's current flags, and dead (like the issuer's own keys) once the issuer
+ * is archived, inactive or gone. Operator keys (no issuer) keep their employee's flags within their cap.
+ */
+export function keyRights(
+  key: Pick<ApiKey, 'employeeId' | 'createdByEmployeeId' | 'permissionCap'>,
+  employee: KeyPerson | undefined,
+  issuer: KeyPerson | undefined,
+): string[] | undefined {
+  if (!inForce(employee)) return undefined;
+  const own = effectivePermissions(employee.permissions ?? [], key.permissionCap ?? null);
+  if (!issuerActingFor(key)) return own;
+  if (!inForce(issuer)) return undefined;
+  const issuerFlags = issuer.permissions ?? [];
+  return own.filter((flag) => issuerFlags.includes(flag));
+}

@@ -158,7 +158,11 @@ export function publicRoutes(ctx: EmployeesContext): Router {
   r.get(
     '/api/v1/api-keys',
     route(async (req, res) => {
-      const filter = { employeeId: text(req.query.employeeId), revoked: flag(req.query.revoked) };
+      const filter = {
+        employeeId: text(req.query.employeeId),
+        createdByEmployeeId: text(req.query.createdByEmployeeId),
+        revoked: flag(req.query.revoked),
+      };
       const caller = requirePermission(req, MANAGE_COMPANY_DATA);
       const page = pageRequest(req.query);
       await reads.answer(req, res, caller, [repos.apiKeys], async () => {

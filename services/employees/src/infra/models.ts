@@ -124,6 +124,8 @@ export function registerModels(conn: Connection): EmployeesModels {
   );
   apiKey.index({ tenantId: 1, createdAt: -1 });
   apiKey.index({ tenantId: 1, employeeId: 1 });
+  // The keys one person issued (GET /api-keys?createdByEmployeeId=, docs/decisions/0197).
+  apiKey.index({ tenantId: 1, createdByEmployeeId: 1 });
 
   const department = new Schema<DepartmentDoc>(
     {

@@ -143,7 +143,11 @@ export class WorkflowApp {
       const decision = decide(
         current,
         operation,
-        { employeeId: caller.employeeId, mayEdit: mayEdit(caller, current.employeeId) },
+        {
+          employeeId: caller.employeeId,
+          keyIssuedByEmployeeId: caller.keyIssuedByEmployeeId ?? null,
+          mayEdit: mayEdit(caller, current.employeeId),
+        },
         workflow,
       );
       if (decision.kind === 'refused') {

@@ -1,5 +1,5 @@
 import { EntryStatus } from './entry';
-import { decide, ineligibleApprovers, planSteps, type WorkflowSubject } from './workflow';
+import { barredFromDeciding, decide, ineligibleApprovers, planSteps, type WorkflowSubject } from './workflow';
 
 const OWNER = 'owner';
 const entry = (over: Partial<WorkflowSubject> = {}): WorkflowSubject => ({
@@ -58,6 +58,31 @@ describe('ineligibleApprovers', () => {
   });
 });
 
+describe('barredFromDeciding: the people behind a decision (docs/decisions/0194)', () => {
+  const made = { employeeId: OWNER, createdByEmployeeId: 'creator' };
+
+  it("bars the key's employee when they own or created the entry", () => {
+    expect(barredFromDeciding(made, { employeeId: OWNER })).toBe('Nobody decides on their own entry.');
+    expect(barredFromDeciding(made, { employeeId: 'creator' })).toMatch(/created/);
+  });
+
+  it('bars a key whose issuer owns or created the entry, whoever the key is for', () => {
+    expect(barredFromDeciding(made, { employeeId: 'approver', keyIssuedByEmployeeId: OWNER })).toMatch(
+      /own entry.*key they issued/,
+    );
+    for (const issuer of ['creator', 'CREATOR'])
+      expect(barredFromDeciding(made, { employeeId: 'approver', keyIssuedByEmployeeId: issuer })).toMatch(
+        /created.*key they issued/,
+      );
+  });
+
+  it('lets anyone else decide: an approver with their own key, or with a key from an uninvolved issuer', () => {
+    expect(barredFromDeciding(made, { employeeId: 'approver' })).toBeUndefined();
+    expect(barredFromDeciding(made, { employeeId: 'approver', keyIssuedByEmployeeId: null })).toBeUndefined();
+    expect(barredFromDeciding(made, { employeeId: 'approver', keyIssuedByEmployeeId: 'someone' })).toBeUndefined();
+  });
+});
+
 describe('decide', () => {
   it('submit without a workflow approves automatically: entry.updated, never entry.approved', () => {
     const d = decide(entry(), 'submit', owner, none);
@@ -91,6 +116,16 @@ describe('decide', () => {
     for (const op of ['approve', 'reject', 'request-changes'] as const)
       expect(decide(inApproval, op, approver('a'), none)).toMatchObject({ code: 'FORBIDDEN' });
     expect(decide(inApproval, 'approve', approver(FALLBACK), none)).toMatchObject({ status: 3 });
+  });
+
+  it('an approver acting through a key issued by the entry’s employee may not decide; the same approver may otherwise', () => {
+    const round = { phase: 0 as const, steps: [{ approverIds: ['a'] }], currentStep: 0 };
+    const inApproval = entry({ status: 1, phase: 0, approval: round, createdByEmployeeId: OWNER });
+    for (const op of ['approve', 'reject', 'request-changes'] as const)
+      expect(
+        decide(inApproval, op, { employeeId: 'a', keyIssuedByEmployeeId: OWNER, mayEdit: false }, none),
+      ).toMatchObject({ kind: 'refused', code: 'FORBIDDEN' });
+    expect(decide(inApproval, 'approve', approver('a'), none)).toMatchObject({ status: 3 });
   });
 
   it('submit with a workflow: Submitted in phase 0 with the steps copied; the last step raises entry.approved', () => {

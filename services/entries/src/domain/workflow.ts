@@ -88,6 +88,8 @@ export interface WorkflowSubject extends WorkflowFields {
 
 export interface Actor {
   employeeId: string;
+  /** Who issued the key used, when it acts for someone else (the caller context's); they act too (0194). */
+  keyIssuedByEmployeeId?: string | null;
   /** May change this entry (its own employee, or EditAllEntries): submits and cancels. */
   mayEdit: boolean;
 }
@@ -112,10 +114,34 @@ export type Decision =
       approved: boolean;
     };
 
-/** The people who may never decide on an entry (docs/decisions/0105): its own employee and its creator. */
+/**
+ * The people who may never decide on an entry (docs/decisions/0105): its own employee and its creator. Not
+ * the issuer of the creator's key (0194): administrators issue most keys, so that would bar them from
+ * nearly every entry. Both the steps at submission and every decision are checked against this list.
+ */
 export function ineligibleApprovers(e: Pick<WorkflowSubject, 'employeeId' | 'createdByEmployeeId'>): string[] {
   const ids = [e.employeeId, e.createdByEmployeeId];
   return [...new Set(ids.filter((id): id is string => !!id).map((id) => id.toLowerCase()))];
+}
+
+/**
+ * Why this actor may not decide on the entry, or undefined. The people behind a decision are the key's
+ * employee and, when someone else issued the key, its issuer (docs/decisions/0194): neither may be one of
+ * the entry's ineligible people.
+ */
+export function barredFromDeciding(
+  entry: Pick<WorkflowSubject, 'employeeId' | 'createdByEmployeeId'>,
+  actor: Pick<Actor, 'employeeId' | 'keyIssuedByEmployeeId'>,
+): string | undefined {
+  const ineligible = ineligibleApprovers(entry);
+  const [self, issuer] = [actor.employeeId.toLowerCase(), actor.keyIssuedByEmployeeId?.toLowerCase()];
+  const own = entry.employeeId.toLowerCase();
+  if (self === own) return 'Nobody decides on their own entry.';
+  if (ineligible.includes(self)) return 'Nobody decides on an entry they created, even for someone else.';
+  if (issuer === own) return 'Nobody decides on their own entry, also not through a key they issued for someone else.';
+  if (issuer && ineligible.includes(issuer))
+    return 'Nobody decides on an entry they created, also not through a key they issued for someone else.';
+  return undefined;
 }
 
 const distinct = (ids: readonly string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
@@ -236,10 +262,8 @@ export function decide(
         );
       const round = entry.approval!;
       const step = round.currentStep;
-      const ineligible = ineligibleApprovers(entry);
-      if (actor.employeeId === entry.employeeId) return refused('FORBIDDEN', 'Nobody decides on their own entry.');
-      if (ineligible.includes(actor.employeeId))
-        return refused('FORBIDDEN', 'Nobody decides on an entry they created, even for someone else.');
+      const barred = barredFromDeciding(entry, actor);
+      if (barred) return refused('FORBIDDEN', barred);
       if (!(round.steps[step]?.approverIds ?? []).includes(actor.employeeId))
         return refused(
           'FORBIDDEN',
