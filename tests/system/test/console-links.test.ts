@@ -5,6 +5,8 @@
 // token on reads too; after sign-out, a copy of the cookie taken before is dead on every gateway replica.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ConsoleSessionsClient } from '@travel/contracts';
+import { internalTransports, privateKeyFromText } from '@travel/platform';
 import { consoleMayReach } from '@travel/gateway/src/http/console/reach';
 import { start as startGateway } from '@travel/gateway/src/service';
 import { VALID, employee } from '@travel/employees/test/support/org-fixtures';
@@ -183,5 +185,20 @@ describe('the console cannot be steered by a link', () => {
     } finally {
       await other.stop();
     }
+  });
+
+  it('the session store answers the gateway only: another service can neither end nor read a session', async () => {
+    const key = privateKeyFromText(stack.env.vars.INTERNAL_SIGNING_KEY!);
+    const asPayouts = internalTransports('payouts', key)('employees', stack.employees.url, 5000);
+    for (const [method, path] of [
+      ['GET', '/console-sessions/AAAAAAAAAAAAAAAAAAAAAA'],
+      ['DELETE', '/console-sessions/AAAAAAAAAAAAAAAAAAAAAA'],
+    ] as const) {
+      const res = await asPayouts.send(method, path);
+      expect([method, res.status, ((await res.json()) as any).code]).toEqual([method, 403, 'FORBIDDEN']);
+    }
+    // The gateway's own client reads the same id as simply not live.
+    const asGateway = new ConsoleSessionsClient(internalTransports('gateway', key)('employees', stack.employees.url));
+    expect(await asGateway.isLive('AAAAAAAAAAAAAAAAAAAAAA')).toBe(false);
   });
 });
