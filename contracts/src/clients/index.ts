@@ -3,6 +3,7 @@
 // client from here, never from that service's source (lint: eslint.config.mjs).
 export * from './transport';
 export * from './employees';
+export * from './console-sessions';
 export * from './entries';
 export * from './fleet';
 export * from './reference-fx';

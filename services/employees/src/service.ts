@@ -1,10 +1,13 @@
-import { ConditionalGets, parseConfig, startService, type StartOptions } from '@travel/platform';
+import { apiRouter, ConditionalGets, parseConfig, startService, type StartOptions } from '@travel/platform';
 import { ApiKeysApp } from './app/api-keys';
+import { ConsoleSessionsApp } from './app/console-sessions';
 import { EmployeesApp } from './app/employees';
 import { CostCentersApp, DepartmentsApp } from './app/org';
+import { consoleSessionRoutes } from './http/console-sessions';
 import { internalRoutes } from './http/internal';
 import { publicRoutes } from './http/routes';
 import { startAllowListConsumer } from './infra/allow-list-consumer';
+import { ConsoleSessionStore } from './infra/console-sessions';
 import { EMPLOYEES_COLLECTION, employeesRepositories } from './infra/repositories';
 
 import { configSchema } from './config';
@@ -19,6 +22,9 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     config,
     ({ mongo, amqp, logger, metrics }) => {
       const repos = employeesRepositories(mongo);
+      // The gateway's console sessions, so a sign-out ends a copied cookie too (0193).
+      const consoleSessions = new ConsoleSessionsApp(new ConsoleSessionStore(mongo));
+      let stopSessionPurge: () => void = () => undefined;
       // Every GET answers from the collections' versions (0155, 0157); one it answered before, before express (0182).
       const reads = new ConditionalGets(repos.versions);
       const api = publicRoutes({
@@ -32,14 +38,18 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       return {
         api,
         reads,
-        internal: internalRoutes(repos),
+        internal: apiRouter().use(internalRoutes(repos), consoleSessionRoutes(consoleSessions)),
         outboxCollections: [EMPLOYEES_COLLECTION],
         // Runs before the indexes are created: the unique e-mail index needs every document's emailKey.
         migrate: async () => {
           await repos.migrate();
         },
         // The profile's enabled countries and currencies follow reference-fx's allow-lists (0184).
-        start: () => startAllowListConsumer({ client: amqp, mongo, logger, metrics, repos }),
+        start: async () => {
+          await startAllowListConsumer({ client: amqp, mongo, logger, metrics, repos });
+          stopSessionPurge = consoleSessions.startPurge(logger);
+        },
+        stop: async () => stopSessionPurge(),
       };
     },
     options,

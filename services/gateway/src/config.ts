@@ -43,7 +43,7 @@ export const configSchema = (() => {
       API_KEY_CACHE_MS: env.int({
         default: 5000,
         description:
-          'How long a resolved key (tenant, permissions) is cached in each gateway replica, in ms; `0` looks the key up on every request. A revoked key, or changed permissions, take effect within this window. A key in use is looked up again in the background in the last fifth of the window, so its requests do not wait for the lookup. Unknown keys are cached 1 s (fixed).',
+          'How long a resolved key (tenant, permissions) is cached in each gateway replica, in ms; `0` looks the key up on every request. A revoked key, or changed permissions, take effect within this window. A key in use is looked up again in the background in the last fifth of the window, so its requests do not wait for the lookup. Unknown keys are cached 1 s (fixed). The same window bounds how long a replica trusts a live console session: a sign-out on another replica ends a copied cookie here within it (docs/decisions/0193).',
       }),
       API_KEY_CACHE_SIZE: env.int({
         default: 50_000,

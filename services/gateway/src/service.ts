@@ -39,6 +39,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env, logger?: Logge
       config.authFailureAddresses,
     ),
     trustedProxyHops: config.trustedProxyHops,
+    // A sign-out reaches the other replicas within the key cache's window (0193).
+    consoleSessionCacheMs: config.keyCacheMs,
   });
   const ops = createOpsApp({
     logger: log,

@@ -1,5 +1,8 @@
 // The console's calls: /console/session for signing in and out, /api/v1 for everything else. The session
-// cookie is httpOnly (this code never sees the key); state-changing calls carry the session's CSRF token.
+// cookie is httpOnly (this code never sees the key); every call carries the session's CSRF token, reads
+// included (the gateway refuses a cookie request without it, docs/decisions/0193). The gateway lets the
+// cookie reach only the calls this page makes (CONSOLE_REACH, services/gateway/src/http/console/reach.ts):
+// a new api(…) call here needs its line there, or the unit test beside that list fails.
 
 let csrfToken = null;
 
@@ -17,7 +20,7 @@ export const SIGNED_OUT = 'console:signed-out';
 async function send(method, path, body) {
   const headers = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  if (csrfToken && method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  if (csrfToken) headers['x-csrf-token'] = csrfToken;
   const res = await fetch(path, {
     method,
     headers,

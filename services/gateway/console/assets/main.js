@@ -1,6 +1,7 @@
 // The console's shell: sign-in, the header, and a hash router over the three views.
 import { api, currentSession, signIn, signOut, SIGNED_OUT } from './api.js';
 import { h, notice } from './dom.js';
+import { isId, NotFound } from './ids.js';
 import { deliveriesView } from './views/deliveries.js';
 import { deliveryView } from './views/delivery.js';
 import { subscriptionsView } from './views/subscriptions.js';
@@ -67,15 +68,46 @@ function signInView(reason) {
   form.apiKey.focus();
 }
 
-/** Parses `#/subscriptions/<id>/deliveries/<deliveryId>?…` into a view. */
+/** The filters and paging a delivery log's address may carry; other parameters are dropped. */
+const LOG_PARAMS = ['status', 'eventType', 'createdFrom', 'createdBefore', 'page', 'pageSize'];
+
+/** One decoded segment of the address; a malformed escape names nothing. */
+function decoded(segment) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Parses `#/`, `#/subscriptions/<id>?…` and `#/subscriptions/<id>/deliveries/<deliveryId>` into a view.
+ * Exactly these shapes, with ids as the services issue them: anything else is "not found", shown without
+ * a request, so a crafted link cannot steer the page's calls (docs/decisions/0193).
+ */
 async function draw() {
   const [path, search = ''] = location.hash.replace(/^#/, '').split('?');
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-  const params = Object.fromEntries(new URLSearchParams(search));
-  if (parts[0] === 'subscriptions' && parts[1] && parts[2] === 'deliveries' && parts[3])
+  const parts = path.split('/').filter(Boolean).map(decoded);
+  const all = Object.fromEntries(new URLSearchParams(search));
+  const params = Object.fromEntries(LOG_PARAMS.filter((k) => k in all).map((k) => [k, all[k]]));
+  // `#/` (or an in-page anchor such as the skip link's `#view`): the subscriptions.
+  if (!path.startsWith('/') || parts.length === 0) return subscriptionsView(config, say);
+  if (parts[0] !== 'subscriptions' || !isId(parts[1])) throw new NotFound();
+  if (parts.length === 2) return deliveriesView(config, parts[1], params);
+  if (parts.length === 4 && parts[2] === 'deliveries' && isId(parts[3]))
     return deliveryView(parts[1], parts[3], say, (ms) => (refresh = setTimeout(route, ms)));
-  if (parts[0] === 'subscriptions' && parts[1]) return deliveriesView(config, parts[1], params);
-  return subscriptionsView(config, say);
+  throw new NotFound();
+}
+
+/** The view of an address that names nothing: no request was made for it. */
+function notFoundView() {
+  return h(
+    'section',
+    { 'aria-labelledby': 'not-found-title' },
+    h('h1', { id: 'not-found-title' }, 'Not found'),
+    h('p', {}, 'This address names no subscription or delivery.'),
+    h('p', {}, h('a', { href: '#/' }, 'Back to the subscriptions')),
+  );
 }
 
 async function route() {
@@ -100,7 +132,13 @@ async function route() {
     view.dataset.shown = shown;
   } catch (err) {
     if (err?.status === 401 || mine !== drawing) return;
-    view.replaceChildren(notice(err.message, 'error'), h('p', {}, h('a', { href: '#/' }, 'Back to the subscriptions')));
+    if (err instanceof NotFound) view.replaceChildren(notFoundView());
+    else
+      view.replaceChildren(
+        notice(err.message, 'error'),
+        h('p', {}, h('a', { href: '#/' }, 'Back to the subscriptions')),
+      );
+    view.dataset.shown = shown;
   }
 }
 

@@ -9,6 +9,7 @@ describe('SessionSeal', () => {
     const seal = new SessionSeal(signingKey(), SESSION_LIFETIME_MS, () => 1_000);
     const { session, cookieValue } = seal.issue(KEY);
     expect(session).toEqual({
+      sessionId: expect.stringMatching(/^[\w-]{22}$/),
       apiKey: KEY,
       csrfToken: expect.stringMatching(/^[\w-]{43}$/),
       expiresAt: 1_000 + SESSION_LIFETIME_MS,
@@ -44,6 +45,7 @@ describe('SessionSeal', () => {
     const [a, b] = [seal.issue(KEY), seal.issue(KEY)];
     expect(a.cookieValue).not.toBe(b.cookieValue);
     expect(a.session.csrfToken).not.toBe(b.session.csrfToken);
+    expect(a.session.sessionId).not.toBe(b.session.sessionId);
   });
 
   it('every replica with the same signing key opens it; another signing key does not', () => {

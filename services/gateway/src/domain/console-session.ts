@@ -5,8 +5,10 @@ export const SESSION_COOKIE = 'te_console';
 /** How long a sign-in lasts; then the console asks for the key again. */
 export const SESSION_LIFETIME_MS = 8 * 60 * 60 * 1000;
 
-/** What a session carries: the API key it stands for, its CSRF token and when it ends. */
+/** What a session carries: its id, the API key it stands for, its CSRF token and when it ends. */
 export interface ConsoleSession {
+  /** 128 random bits: the name the session is recorded under, so a sign-out ends it everywhere (0193). */
+  sessionId: string;
   apiKey: string;
   csrfToken: string;
   expiresAt: number;
@@ -14,13 +16,15 @@ export interface ConsoleSession {
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-const CONTEXT = Buffer.from('travel-expense console session v1');
+// v2: sessions carry an id recorded server-side (0193); a v1 cookie, which has none, no longer opens.
+const CONTEXT = Buffer.from('travel-expense console session v2');
 
 /**
  * Seals sessions into the cookie value and opens them again: AES-256-GCM under a key derived (HKDF) from the
  * gateway's signing key, so every replica opens every other replica's cookies with no shared store and no new
  * secret to configure, and neither the browser nor anyone who copies the cookie can read the API key or forge
- * a session. A rotated signing key ends every session (docs/decisions/0145).
+ * a session. A rotated signing key ends every session (docs/decisions/0145). A sealed session is only a
+ * claim: whether it is still live (not signed out) is the session store's answer (docs/decisions/0193).
  */
 export class SessionSeal {
   private readonly key: Buffer;
@@ -37,6 +41,7 @@ export class SessionSeal {
   /** A new session for a key that was just checked. */
   issue(apiKey: string): { session: ConsoleSession; cookieValue: string } {
     const session = {
+      sessionId: randomBytes(16).toString('base64url'),
       apiKey,
       csrfToken: randomBytes(32).toString('base64url'),
       expiresAt: this.now() + this.lifetimeMs,
@@ -55,7 +60,7 @@ export class SessionSeal {
       decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
       const plain = Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
       const session = JSON.parse(plain.toString('utf8')) as ConsoleSession;
-      return session.expiresAt > this.now() ? session : null;
+      return typeof session.sessionId === 'string' && session.expiresAt > this.now() ? session : null;
     } catch {
       return null;
     }

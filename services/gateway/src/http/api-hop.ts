@@ -122,7 +122,7 @@ export function apiHop(o: ApiHopOptions) {
     try {
       if (path.endsWith('/')) throw refusedPath(TRAILING_SLASH);
       // A key in the headers wins; otherwise the console's session cookie stands for its key (0145, 0146).
-      const key = presentedKey(req.headers) ?? o.sessions.keyOf(req);
+      const key = presentedKey(req.headers) ?? (await o.sessions.keyOf(req, path));
       o.sessions.strip(req);
       if (!key)
         throw new AppError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <key>" or "X-Api-Key: <key>".');

@@ -12,10 +12,12 @@ import {
   type Logger,
   type Metrics,
 } from '@travel/platform';
+import { ConsoleSessionLiveness, type ConsoleSessionRecords } from '../app/console-session-liveness';
 import { KeyCheck } from '../app/key-check';
 import { SessionSeal } from '../domain/console-session';
 import { RateLimiter } from '../domain/rate-limit';
 import { isApiPath, isOperationalPath, type Upstream } from '../domain/routes';
+import { consoleSessionRecords } from '../infra/console-session-records';
 import type { KeyResolver } from '../infra/key-resolver';
 import { apiHop, clientKeyOf, refuseLimitedAddress } from './api-hop';
 import { apiReferenceRoutes } from './api-reference';
@@ -41,6 +43,10 @@ export interface GatewayOptions {
   deprecations?: DeprecatedResponses;
   /** The console's sessions (default: sealed under the signing key, 8 hours; docs/decisions/0145). */
   consoleSeal?: SessionSeal;
+  /** Where the console's sessions are recorded (default: the employees service; docs/decisions/0193). */
+  consoleRecords?: ConsoleSessionRecords;
+  /** How long a replica trusts a live session before asking again (API_KEY_CACHE_MS; default 5 s). */
+  consoleSessionCacheMs?: number;
 }
 
 /**
@@ -82,7 +88,11 @@ export function createGatewayApp(options: GatewayOptions): RequestListener {
     next();
   });
   app.use(apiReferenceRoutes());
-  const sessions = new ConsoleSessions(options.consoleSeal ?? new SessionSeal(signingKey), trustedProxyHops);
+  const liveness = new ConsoleSessionLiveness(
+    options.consoleRecords ?? consoleSessionRecords(upstreams.employees, signingKey),
+    options.consoleSessionCacheMs,
+  );
+  const sessions = new ConsoleSessions(options.consoleSeal ?? new SessionSeal(signingKey), liveness, trustedProxyHops);
   app.use(consoleRoutes({ sessions, keys, clientKey: (req) => clientKeyOf(req, trustedProxyHops) }));
 
   finishApp(app, options.logger);

@@ -1,6 +1,7 @@
 // One subscription's delivery log: filters (status, event type, time range) and paging, newest first.
 import { api, query } from '../api.js';
 import { badge, h, isoOf, localOf, table, time } from '../dom.js';
+import { seg } from '../ids.js';
 
 const PAGE_SIZE = 20;
 
@@ -32,7 +33,7 @@ function filterForm(config, filter, subId) {
       'aria-label': 'Filter deliveries',
       onsubmit: (e) => {
         e.preventDefault();
-        location.hash = `#/subscriptions/${subId}${query({
+        location.hash = `#/subscriptions/${seg(subId)}${query({
           status: form.status.value,
           eventType: form.eventType.value,
           createdFrom: isoOf(form.createdFrom.value),
@@ -48,7 +49,7 @@ function filterForm(config, filter, subId) {
       'div',
       { class: 'field buttons' },
       h('button', { type: 'submit', class: 'button primary' }, 'Apply'),
-      h('a', { class: 'button', href: `#/subscriptions/${subId}` }, 'Clear'),
+      h('a', { class: 'button', href: `#/subscriptions/${seg(subId)}` }, 'Clear'),
     ),
   );
   return form;
@@ -58,7 +59,7 @@ function pager(res, filter, subId) {
   const link = (page, text, rel) =>
     page < 1 || page > res.totalPages
       ? h('span', { class: 'button disabled', 'aria-disabled': 'true' }, text)
-      : h('a', { class: 'button', rel, href: `#/subscriptions/${subId}${query({ ...filter, page })}` }, text);
+      : h('a', { class: 'button', rel, href: `#/subscriptions/${seg(subId)}${query({ ...filter, page })}` }, text);
   return h(
     'nav',
     { class: 'pager', 'aria-label': 'Pages' },
@@ -70,8 +71,8 @@ function pager(res, filter, subId) {
 
 export async function deliveriesView(config, subId, filter) {
   const [sub, res] = await Promise.all([
-    api('GET', `/webhooks/${subId}`).catch(() => null),
-    api('GET', `/webhooks/${subId}/deliveries${query({ ...filter, pageSize: filter.pageSize ?? PAGE_SIZE })}`),
+    api('GET', `/webhooks/${seg(subId)}`).catch(() => null),
+    api('GET', `/webhooks/${seg(subId)}/deliveries${query({ ...filter, pageSize: filter.pageSize ?? PAGE_SIZE })}`),
   ]);
   const rows = res.items.map((d) =>
     h(
@@ -89,7 +90,7 @@ export async function deliveriesView(config, subId, filter) {
         h(
           'a',
           {
-            href: `#/subscriptions/${subId}/deliveries/${d.deliveryId}`,
+            href: `#/subscriptions/${seg(subId)}/deliveries/${seg(d.deliveryId)}`,
             'aria-label': `Open delivery ${d.deliveryId}`,
           },
           'Open',

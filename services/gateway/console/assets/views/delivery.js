@@ -2,6 +2,7 @@
 // retry when Failed or Exhausted. While it is Pending the view reads it again every second or two.
 import { api } from '../api.js';
 import { badge, h, table, time } from '../dom.js';
+import { seg } from '../ids.js';
 
 const RETRYABLE = new Set(['Failed', 'Exhausted']);
 
@@ -75,11 +76,11 @@ function attemptsTable(d) {
 }
 
 export async function deliveryView(subId, deliveryId, say, keepFresh) {
-  const path = `/webhooks/${subId}/deliveries/${deliveryId}`;
-  const d = await api('GET', path);
+  // Each call names its path literally: the gateway's list of what the cookie reaches is checked against it.
+  const d = await api('GET', `/webhooks/${seg(subId)}/deliveries/${seg(deliveryId)}`);
   const retry = async () => {
     try {
-      await api('POST', `${path}/retry`);
+      await api('POST', `/webhooks/${seg(subId)}/deliveries/${seg(deliveryId)}/retry`);
       say('Retry queued: a new attempt series starts now.', 'info', true);
       window.dispatchEvent(new HashChangeEvent('hashchange'));
     } catch (err) {
@@ -106,7 +107,7 @@ export async function deliveryView(subId, deliveryId, say, keepFresh) {
       { class: 'crumbs' },
       h('a', { href: '#/' }, 'Subscriptions'),
       ' / ',
-      h('a', { href: `#/subscriptions/${subId}` }, 'Deliveries'),
+      h('a', { href: `#/subscriptions/${seg(subId)}` }, 'Deliveries'),
       ' / ',
       'Delivery',
     ),

@@ -2,6 +2,7 @@
 // rotate the signing secret.
 import { api, ApiError } from '../api.js';
 import { badge, dialog, formDialog, h, isoOf, localOf, notice, table, time, timeText } from '../dom.js';
+import { seg } from '../ids.js';
 
 /** Every subscription of the company (the list is paged: all pages are read). */
 async function allSubscriptions() {
@@ -91,7 +92,7 @@ function recoverDialog(sub) {
       }),
     ],
     submitText: 'Recover',
-    submit: (form) => api('POST', `/webhooks/${sub.id}/recover`, { since: isoOf(form.since.value) }),
+    submit: (form) => api('POST', `/webhooks/${seg(sub.id)}/recover`, { since: isoOf(form.since.value) }),
   });
 }
 
@@ -118,7 +119,7 @@ function rotateDialog(sub) {
     ],
     submitText: 'Rotate',
     submit: (form) =>
-      api('POST', `/webhooks/${sub.id}/rotate-secret`, { gracePeriodSeconds: Number(form.grace.value) }),
+      api('POST', `/webhooks/${seg(sub.id)}/rotate-secret`, { gracePeriodSeconds: Number(form.grace.value) }),
   });
 }
 
@@ -175,7 +176,7 @@ export async function subscriptionsView(config, say) {
       'Delete and register',
     );
     if (!ok) return;
-    await api('DELETE', `/webhooks/${sub.id}`);
+    await api('DELETE', `/webhooks/${seg(sub.id)}`);
     const created = await api('POST', '/webhooks', { url: sub.url, eventTypes: sub.eventTypes });
     await showSecret(created);
     say(`Registered again as ${created.id}. Use “Recover” on it to send what the URL missed.`, 'info', true);
@@ -183,7 +184,7 @@ export async function subscriptionsView(config, say) {
   };
   const remove = async (sub) => {
     if (!(await confirmDialog('Delete subscription', `No more deliveries go to ${sub.url}.`, 'Delete'))) return;
-    await api('DELETE', `/webhooks/${sub.id}`);
+    await api('DELETE', `/webhooks/${seg(sub.id)}`);
     say('Subscription deleted.', 'info', true);
     reload();
   };
@@ -215,7 +216,7 @@ export async function subscriptionsView(config, say) {
     h(
       'tr',
       { 'data-subscription': s.id },
-      h('td', {}, h('a', { href: `#/subscriptions/${s.id}` }, s.url)),
+      h('td', {}, h('a', { href: `#/subscriptions/${seg(s.id)}` }, s.url)),
       h(
         'td',
         {},
@@ -242,7 +243,7 @@ export async function subscriptionsView(config, say) {
         h(
           'div',
           { class: 'row-actions' },
-          h('a', { class: 'button small', href: `#/subscriptions/${s.id}` }, 'Deliveries'),
+          h('a', { class: 'button small', href: `#/subscriptions/${seg(s.id)}` }, 'Deliveries'),
           s.IsActive
             ? h('button', { type: 'button', class: 'button small', onclick: guarded(recover, s) }, 'Recover…')
             : null,

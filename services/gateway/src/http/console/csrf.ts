@@ -3,11 +3,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** The header the console sends its session's CSRF token in (docs/decisions/0146). */
 export const CSRF_HEADER = 'x-csrf-token';
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Methods that change state: only these need the token. */
-export const changesState = (method: string) => !SAFE_METHODS.has(method.toUpperCase());
-
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**

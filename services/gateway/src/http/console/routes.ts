@@ -70,8 +70,9 @@ export function consoleRoutes({ sessions, keys, clientKey }: ConsoleRouteOptions
     }),
   );
 
-  r.get('/console/session', (req, res) => {
-    const session = sessions.sessionOf(req);
+  // Readable with the cookie alone: it hands the page its token (no other origin can read the answer).
+  r.get('/console/session', async (req, res) => {
+    const session = await sessions.liveSessionOf(req);
     if (!session) throw new AppError('UNAUTHORIZED', 'Not signed in to the console.');
     res.set('cache-control', 'no-store').json({
       csrfToken: session.csrfToken,
@@ -93,9 +94,8 @@ export function consoleRoutes({ sessions, keys, clientKey }: ConsoleRouteOptions
           throw new AppError('VALIDATION_FAILED', 'Send {"apiKey": "<key>"} as application/json.', {
             apiKey: ['required'],
           });
-        await callerOfKey(keys, apiKey.trim(), clientKey(req, res), res);
-        const { session, cookieValue } = sessions.seal.issue(apiKey.trim());
-        sessions.setCookie(req, res, cookieValue, session.expiresAt);
+        const caller = await callerOfKey(keys, apiKey.trim(), clientKey(req, res), res);
+        const session = await sessions.signIn(req, res, apiKey.trim(), caller.apiKeyId);
         res
           .status(201)
           .set('cache-control', 'no-store')
@@ -106,11 +106,14 @@ export function consoleRoutes({ sessions, keys, clientKey }: ConsoleRouteOptions
     },
   );
 
-  // Sign-out changes state too: the same checks as every other change made with the cookie.
-  r.delete('/console/session', (req, res) => {
-    const session = sessions.sessionOf(req);
-    if (session) sessions.keyOf(req);
-    sessions.clearCookie(req, res);
+  // Sign-out: the same checks as every request made with the cookie; it ends the session on the server,
+  // so a copy of the cookie is dead too (0193). A cookie that no longer opens is only cleared.
+  r.delete('/console/session', async (req, res) => {
+    const session = sessions.sealedSessionOf(req);
+    if (session) {
+      sessions.checkToken(req, session);
+      await sessions.signOut(req, res, session);
+    } else sessions.clearCookie(req, res);
     res.status(204).end();
   });
   return r;
