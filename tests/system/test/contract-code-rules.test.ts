@@ -203,9 +203,11 @@ describe('every POST takes an Idempotency-Key', () => {
   });
 
   it('the parameter is the header, bounded as the code bounds it', () => {
-    const parameter = (doc.components as Json).parameters.IdempotencyKey as Json;
+    const parameters = (doc.components as Json).parameters as Record<string, Json>;
+    const parameter = parameters.IdempotencyKey!;
+    const schema = parameter.schema as { maxLength: number; pattern: string };
     expect(parameter).toMatchObject({ name: 'Idempotency-Key', in: 'header' });
-    expect(parameter.schema.maxLength).toBe(255);
-    expect(new RegExp(parameter.schema.pattern).source).toBe(IDEMPOTENCY_KEY_PATTERN.source);
+    expect(schema.maxLength).toBe(255);
+    expect(new RegExp(schema.pattern).source).toBe(IDEMPOTENCY_KEY_PATTERN.source);
   });
 });

@@ -91,7 +91,11 @@ describe('Idempotency-Key on every POST, through the gateway', () => {
         headers: { authorization: `Bearer ${t.apiKey}`, 'idempotency-key': key },
         body: form,
       });
-      return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: await res.json() };
+      return {
+        status: res.status,
+        replayed: res.headers.get('idempotent-replayed'),
+        body: (await res.json()) as { code?: string },
+      };
     };
     const first = await upload();
     const retry = await upload();
@@ -137,7 +141,7 @@ describe('Idempotency-Key on every POST, through the gateway', () => {
     expect((await api.get('/api/v1/travel-entries')).body.total).toBe(1);
   });
 
-  it("a key belongs to its API key: another key of the company with the same value does its own work", async () => {
+  it('a key belongs to its API key: another key of the company with the same value does its own work', async () => {
     const t = await stack.tenant('CZ');
     const second = await t.api.post('/api/v1/api-keys', { name: 'second integration' });
     expect(second.status).toBe(201);

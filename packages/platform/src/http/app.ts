@@ -309,7 +309,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
     );
     // After the validator (body and files parsed, the key's form checked), before any handler.
     if (options.idempotency)
-      app.use('/api/v1', idempotentPosts({ store: options.idempotency, routes: contractRoutes, logger: options.logger }));
+      app.use(
+        '/api/v1',
+        idempotentPosts({ store: options.idempotency, routes: contractRoutes, logger: options.logger }),
+      );
     if (options.api) app.use(options.api);
   }
   return finishApp(app, options.logger);

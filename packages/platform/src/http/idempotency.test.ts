@@ -15,7 +15,10 @@ import { canonicalJson, requestFingerprint } from './request-fingerprint';
 
 const gateway = generateSigningKey();
 const GATEWAY_KEY = privateKeyFromText(gateway.privateKey);
-const TRUST: ContextTrust = { audience: 'employees', keyring: parseKeyring(keyringText({ gateway: gateway.publicKey })) };
+const TRUST: ContextTrust = {
+  audience: 'employees',
+  keyring: parseKeyring(keyringText({ gateway: gateway.publicKey })),
+};
 const caller = (apiKeyId: string, tenantId = 't-1'): CallerContext => ({
   kind: 'caller',
   tenantId,
@@ -112,7 +115,7 @@ describe('Idempotency-Key on POSTs', () => {
 
   let n = 0;
   const newKey = () => `key-${++n}-${Date.now()}`;
-  const post = (path: string, body: BodyInit, headers: Record<string, string>, as = caller('k-1')) =>
+  const post = (path: string, body: string | FormData, headers: Record<string, string>, as = caller('k-1')) =>
     fetch(`${base}${path}`, {
       method: 'POST',
       headers: { [CONTEXT_HEADER]: mintContext(as, GATEWAY_KEY), ...headers },
@@ -199,7 +202,7 @@ describe('Idempotency-Key on POSTs', () => {
   ])('refuses a key that is %s with 400 VALIDATION_FAILED under idempotency-key', async (_label, key) => {
     const res = await postJson({ name: 'X' }, key);
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = (await res.json()) as { code: string; errors: Record<string, string[]> };
     expect(body.code).toBe('VALIDATION_FAILED');
     expect(Object.keys(body.errors)).toEqual(['idempotency-key']);
     expect(made).toBe(0);
@@ -221,7 +224,7 @@ describe('Idempotency-Key on POSTs', () => {
     });
     expect(again.status).toBe(409);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    const body = await again.json();
+    const body = (await again.json()) as { code: string; detail: string };
     expect(body.code).toBe('CONFLICT');
     expect(body.detail).toContain('11111111-1111-4111-8111-111111111111');
     expect(made).toBe(1);
@@ -248,7 +251,8 @@ describe('Idempotency-Key on POSTs', () => {
 });
 
 describe('request fingerprints', () => {
-  const of = (body: unknown, url = '/api/v1/x', files = undefined) => requestFingerprint({ method: 'POST', url, body, files });
+  const of = (body: unknown, url = '/api/v1/x', files = undefined) =>
+    requestFingerprint({ method: 'POST', url, body, files });
 
   it('ignore the order of object keys, not of array items', () => {
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: null } })).toBe('{"a":{"c":null,"d":[2,1]},"b":1}');
@@ -260,7 +264,12 @@ describe('request fingerprints', () => {
     expect(of({ a: 1 })).not.toBe(of({ a: 1 }, '/api/v1/y'));
     expect(of({ a: 1 })).not.toBe(of({ a: 1 }, '/api/v1/x?q=1'));
     expect(of({ a: 1 })).not.toBe(of({ a: '1' }));
-    const file = (bytes: string) => ({ fieldname: 'files', originalname: 'a.pdf', mimetype: 'application/pdf', buffer: Buffer.from(bytes) });
+    const file = (bytes: string) => ({
+      fieldname: 'files',
+      originalname: 'a.pdf',
+      mimetype: 'application/pdf',
+      buffer: Buffer.from(bytes),
+    });
     expect(requestFingerprint({ method: 'POST', url: '/u', body: {}, files: [file('x')] })).not.toBe(
       requestFingerprint({ method: 'POST', url: '/u', body: {}, files: [file('y')] }),
     );

@@ -74,7 +74,10 @@ export function idempotentPosts({ store, routes, logger }: IdempotencyOptions): 
             ),
           );
         case 'running':
-          res.setHeader('retry-after', String(Math.max(1, Math.ceil((claim.leaseUntil.getTime() - Date.now()) / 1000))));
+          res.setHeader(
+            'retry-after',
+            String(Math.max(1, Math.ceil((claim.leaseUntil.getTime() - Date.now()) / 1000))),
+          );
           return next(
             new AppError(
               'IDEMPOTENCY_KEY_IN_USE',
@@ -140,7 +143,9 @@ function keepAnswer(res: Response, keep: (answer: StoredAnswer) => Promise<void>
   const add = (chunk: unknown, encoding: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
     chunks.push(
-      typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array),
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : Buffer.from(chunk as Uint8Array),
     );
   };
   return new Promise<void>((resolve, reject) => {

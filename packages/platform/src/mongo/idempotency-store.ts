@@ -165,5 +165,10 @@ export type IdempotencyKeys = Pick<IdempotencyStore, 'claim' | 'complete' | 'rel
 function answerOf(stored: NonNullable<IdempotencyRow['answer']>): StoredAnswer {
   const raw = stored.body as unknown as Buffer | { buffer: Uint8Array } | undefined;
   const body = !raw ? Buffer.alloc(0) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer);
-  return { status: stored.status, headers: stored.headers, body, ...(stored.withheld ? { withheld: stored.withheld } : {}) };
+  return {
+    status: stored.status,
+    headers: stored.headers,
+    body,
+    ...(stored.withheld ? { withheld: stored.withheld } : {}),
+  };
 }
