@@ -194,10 +194,12 @@ describe('every POST takes an Idempotency-Key', () => {
     expect(posts.length).toBeGreaterThanOrEqual(20);
   });
 
-  it.each(posts)('%s references the IdempotencyKey parameter and lists 409 and 422', (_where, op) => {
+  it.each(posts)('%s references the IdempotencyKey parameter and lists 400, 409 and 422', (_where, op) => {
     const parameters = (op.parameters ?? []) as Json[];
     expect(parameters.map((p) => p.$ref)).toContain('#/components/parameters/IdempotencyKey');
     const responses = op.responses as Record<string, Json>;
+    // A malformed key is 400 VALIDATION_FAILED, on an operation without a body too.
+    expect(responses['400']).toBeDefined();
     expect(responses['409']?.$ref).toBe('#/components/responses/Conflict');
     expect(responses['422']?.$ref).toBe('#/components/responses/IdempotencyKeyReused');
   });
