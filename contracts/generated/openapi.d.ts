@@ -1710,7 +1710,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "CONFLICT" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "CONFLICT" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
             detail?: string;
             /** @description Field name (request JSON property path, or a key the spec names) to messages */
             errors?: {
@@ -3661,8 +3661,17 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `CONFLICT` or `INVALID_STATE` */
+        /** @description `CONFLICT` or `INVALID_STATE`; on a POST also `IDEMPOTENCY_KEY_IN_USE` (a request with this `Idempotency-Key` is still running; retry after `Retry-After`), or `CONFLICT` for a replay whose first answer showed a secret once and was not kept */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description `IDEMPOTENCY_KEY_REUSED`: this `Idempotency-Key` was used in the last 24 hours with another request (another method, path, query or body); use a new key for a new request */
+        IdempotencyKeyReused: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3709,6 +3718,8 @@ export interface components {
         /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t." + raw body, keyed with the signing secret>` */
         SvcSignature: string;
         SvcDeliveryId: string;
+        /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+        IdempotencyKey: string;
         /** @description Words that must all occur in the name (case and diacritics ignored), or an exact code */
         MunicipalityQuery: string;
     };
@@ -3720,6 +3731,8 @@ export interface components {
         };
     };
     headers: {
+        /** @description `true` on an answer sent again for a repeated `Idempotency-Key`: the first request's answer, the work not done twice. Absent on a first answer. */
+        IdempotentReplayed: "true";
         /** @description Weak validator of this answer, from the company's versions of the data it shows and the caller's view (permissions and employee): send it as `If-None-Match` to get 304 while nothing changed. */
         ETag: string;
     };
@@ -3769,7 +3782,10 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3782,6 +3798,7 @@ export interface operations {
             /** @description Created; `signingSecret` is shown only here */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3791,6 +3808,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3856,7 +3875,10 @@ export interface operations {
     recoverWebhookEvents: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -3871,6 +3893,7 @@ export interface operations {
             /** @description Accepted; the missed events are queued as new deliveries of this subscription */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3882,6 +3905,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3889,7 +3913,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -3904,6 +3931,7 @@ export interface operations {
             /** @description Rotated; `signingSecret` is shown only here */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3915,6 +3943,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4005,7 +4034,10 @@ export interface operations {
     retryDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
                 deliveryId: components["parameters"]["DeliveryId"];
@@ -4017,6 +4049,7 @@ export interface operations {
             /** @description Accepted; the delivery is queued again */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4028,6 +4061,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4083,7 +4117,10 @@ export interface operations {
     createEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4096,6 +4133,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4106,6 +4144,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4260,7 +4299,10 @@ export interface operations {
     createDepartment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4273,6 +4315,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4283,6 +4326,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4424,7 +4468,10 @@ export interface operations {
     createCostCenter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4437,6 +4484,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4447,6 +4495,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4616,7 +4665,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4629,6 +4681,7 @@ export interface operations {
             /** @description Issued; `key` is shown only here */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4638,6 +4691,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5168,7 +5223,10 @@ export interface operations {
     calculatePerDiems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5210,6 +5268,7 @@ export interface operations {
             /** @description The computed rows, their total in the base currency, and whether everything is known */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5249,6 +5308,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5256,7 +5317,10 @@ export interface operations {
     computeTravelEntryPerDiems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -5274,7 +5338,9 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5282,14 +5348,20 @@ export interface operations {
     calculateSimplePerDiems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5342,7 +5414,10 @@ export interface operations {
     createVehicle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5355,6 +5430,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5372,6 +5448,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5479,7 +5557,10 @@ export interface operations {
     archiveVehicle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5490,6 +5571,7 @@ export interface operations {
             /** @description The archived vehicle */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5500,6 +5582,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5507,7 +5591,10 @@ export interface operations {
     unarchiveVehicle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5518,6 +5605,7 @@ export interface operations {
             /** @description The active vehicle */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5528,6 +5616,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5579,7 +5669,10 @@ export interface operations {
     createVehicleCost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5594,6 +5687,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5604,6 +5698,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5713,7 +5809,10 @@ export interface operations {
     uploadVehicleDocuments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5731,6 +5830,7 @@ export interface operations {
             /** @description The stored documents, in the order of the parts */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5743,6 +5843,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             /** @description A file is larger than 10 MiB (`PAYLOAD_TOO_LARGE`) */
             413: {
                 headers: {
@@ -5752,6 +5853,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5858,7 +5960,10 @@ export interface operations {
     createVehicleDeadline: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -5873,6 +5978,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5883,6 +5989,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5998,7 +6106,10 @@ export interface operations {
     createTravelEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6016,6 +6127,7 @@ export interface operations {
             /** @description Created; the full entry */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6025,6 +6137,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6181,7 +6295,10 @@ export interface operations {
     submitTravelEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -6192,6 +6309,7 @@ export interface operations {
             /** @description The entry after the operation (its audit log records it) */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6203,6 +6321,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6210,7 +6329,10 @@ export interface operations {
     approveTravelEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -6221,6 +6343,7 @@ export interface operations {
             /** @description The entry after the operation (its audit log records it) */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6232,6 +6355,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6239,7 +6363,10 @@ export interface operations {
     rejectTravelEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -6253,6 +6380,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6260,7 +6388,10 @@ export interface operations {
     cancelTravelEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -6274,6 +6405,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6281,7 +6413,10 @@ export interface operations {
     requestTravelEntryChanges: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -6295,6 +6430,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6302,7 +6438,10 @@ export interface operations {
     createExpense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -6317,6 +6456,7 @@ export interface operations {
             /** @description The expense as stored */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6328,6 +6468,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6430,7 +6571,10 @@ export interface operations {
     perDiemsFromItinerary: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -6445,6 +6589,7 @@ export interface operations {
             /** @description The entry's new per-diem rows, their total in the base currency, and whether all is known */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6506,6 +6651,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6513,7 +6659,10 @@ export interface operations {
     uploadAttachments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -6531,6 +6680,7 @@ export interface operations {
             /** @description The attachments stored by this upload */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6553,6 +6703,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6751,7 +6902,10 @@ export interface operations {
     createPayoutBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6764,6 +6918,7 @@ export interface operations {
             /** @description The completed batch */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6781,6 +6936,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6884,7 +7041,10 @@ export interface operations {
     markPayoutBatchSentToBank: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is never stored: a replay of it is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };
@@ -6895,6 +7055,7 @@ export interface operations {
             /** @description The batch, marked sent to the bank */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6906,6 +7067,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };

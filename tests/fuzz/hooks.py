@@ -117,6 +117,22 @@ def spare_protected(case) -> None:
         case.path_parameters["id"] = IDS[protected[1]]
 
 
+IDEMPOTENCY_KEY = re.compile(r"^[!-~]{1,255}$")
+
+
+def unique_idempotency_key(case) -> None:
+    """A valid generated Idempotency-Key, made unique per case (its characters kept, a UUID after them).
+
+    Hypothesis reuses small values ("0") across cases: with one API key, the same key on another request is
+    422 and on the same one a replay of an earlier answer (docs/decisions/0195), both right, neither what
+    the case tests. A malformed key (negative cases) stays, and must be 400, never a 500.
+    """
+    headers = case.headers or {}
+    for name, value in headers.items():
+        if name.lower() == "idempotency-key" and isinstance(value, str) and IDEMPOTENCY_KEY.match(value):
+            headers[name] = f"{value[:218]}-{uuid.uuid4()}"
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     if case.meta is None:
@@ -125,6 +141,7 @@ def before_call(context, case, kwargs):
     if operation_id(case) == "createWebhook" and isinstance(case.body, dict):
         if not case.meta.is_negative_at(ParameterLocation.BODY) and isinstance(case.body.get("url"), str):
             case.body["url"] = SEED["receiverUrl"]
+    unique_idempotency_key(case)
     if case.meta.phase.name == TestPhase.STATEFUL or not case.path_parameters:
         return
     # One case in four keeps its generated ids (a stable choice per case, so a failure replays the same).

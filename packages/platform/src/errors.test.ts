@@ -21,6 +21,8 @@ const CODES: [ErrorCode, number, string][] = [
   ['GONE', 410, 'gone'],
   ['CONFLICT', 409, 'conflict'],
   ['INVALID_STATE', 409, 'invalid-state'],
+  ['IDEMPOTENCY_KEY_IN_USE', 409, 'idempotency-key-in-use'],
+  ['IDEMPOTENCY_KEY_REUSED', 422, 'idempotency-key-reused'],
   ['PAYLOAD_TOO_LARGE', 413, 'payload-too-large'],
   ['RATE_LIMITED', 429, 'rate-limited'],
   ['INTERNAL', 500, 'internal'],

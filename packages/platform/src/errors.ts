@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'GONE'
   | 'CONFLICT'
   | 'INVALID_STATE'
+  | 'IDEMPOTENCY_KEY_IN_USE'
+  | 'IDEMPOTENCY_KEY_REUSED'
   | 'PAYLOAD_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'INTERNAL'
@@ -25,6 +27,8 @@ const STATUS: Record<ErrorCode, number> = {
   GONE: 410,
   CONFLICT: 409,
   INVALID_STATE: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,
@@ -42,6 +46,8 @@ const TITLE: Record<ErrorCode, string> = {
   GONE: 'This operation was removed; the detail names its replacement.',
   CONFLICT: 'The request conflicts with the current state.',
   INVALID_STATE: 'The operation is not allowed in the current state.',
+  IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running.',
+  IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used with another request.',
   PAYLOAD_TOO_LARGE: 'The request body is too large.',
   RATE_LIMITED: 'Too many requests.',
   INTERNAL: 'Internal error.',

@@ -13,6 +13,7 @@ import { relayOutboxWrites } from './messaging/outbox-nudge';
 import { Inbox } from './messaging/inbox';
 import { declareDomainExchange } from './messaging/topology';
 import { connectMongo, ensureIndexes, pingMongo } from './mongo/connection';
+import { IdempotencyStore } from './mongo/idempotency-store';
 import { Metrics } from './observability/metrics';
 
 export interface ServiceDeps {
@@ -82,6 +83,8 @@ export async function startService(
   await amqp.onConnect(declareDomainExchange);
   const deps: ServiceDeps = { config, logger, metrics, mongo, amqp };
   const parts = await build(deps);
+  // Every service's POSTs take an Idempotency-Key, kept in its own database (docs/decisions/0195).
+  const idempotency = new IdempotencyStore(mongo);
   await parts.migrate?.();
   await ensureIndexes(mongo);
   if (options.migrateOnly) {
@@ -106,6 +109,7 @@ export async function startService(
     metrics,
     api: parts.api,
     reads: parts.reads,
+    idempotency,
     internal: parts.internal,
     notImplemented: parts.notImplemented,
     upload: parts.upload,
@@ -133,6 +137,7 @@ export async function startService(
   const { port: opsPort } = opsServer.address() as AddressInfo;
   relay?.start();
   const stopInboxRetention = startInboxRetention(new Inbox(mongo), logger);
+  const stopIdempotencyRetention = startIdempotencyRetention(idempotency, logger);
   await parts.start?.();
   backgroundStarted = true;
   logger.info({ port, opsPort }, `${config.serviceName} listening`);
@@ -142,6 +147,7 @@ export async function startService(
     (stopping ??= (async () => {
       await Promise.all([closeServer(server), closeServer(opsServer)]);
       stopInboxRetention();
+      stopIdempotencyRetention();
       await parts.stop?.();
       await relay?.stop();
       forgetRelay();
@@ -169,6 +175,16 @@ function startInboxRetention(inbox: Inbox, logger: Logger): () => void {
     inbox
       .purgeOlderThan(new Date(Date.now() - INBOX_RETENTION_DAYS * 86_400_000))
       .catch((err) => logger.warn({ err: (err as Error).message }, 'inbox retention purge failed'));
+  void run();
+  const timer = setInterval(run, 3_600_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Expired Idempotency-Keys are deleted hourly (a TTL index would do on MongoDB; FerretDB has none). */
+function startIdempotencyRetention(store: IdempotencyStore, logger: Logger): () => void {
+  const run = () =>
+    store.purgeExpired().catch((err) => logger.warn({ err: (err as Error).message }, 'idempotency key purge failed'));
   void run();
   const timer = setInterval(run, 3_600_000);
   timer.unref();

@@ -4,6 +4,7 @@
 // carries the text rules' pattern (no control characters; not blank where required). The lists and
 // patterns are written once, in the code; these tests fail when the contract drifts from them.
 import { BIC_PATTERN, CURRENCY_CODES, IBAN_PATTERN } from '@travel/money';
+import { IDEMPOTENCY_KEY_PATTERN } from '@travel/platform';
 import { PHONE_PATTERN } from '@travel/employees/src/domain/employee';
 import { TAX_ID_PATTERN } from '@travel/employees/src/domain/tax-id';
 import { COUNTRY_CODES } from '@travel/regulations';
@@ -179,5 +180,36 @@ describe('statuses every operation can answer', () => {
     const responses = op.responses as Record<string, Json>;
     expect(responses['429']?.$ref).toBe('#/components/responses/RateLimited');
     expect(responses['503']?.$ref).toBe('#/components/responses/ServiceUnavailable');
+  });
+});
+
+// Every POST of the API takes an Idempotency-Key (issue 35 §3, docs/decisions/0195): the one reusable
+// parameter, and the answers it adds, 409 (in use) and 422 (reused). The POSTs are read from the contract.
+describe('every POST takes an Idempotency-Key', () => {
+  const posts = Object.entries(doc.paths as Record<string, Json>)
+    .filter(([path, item]) => path.startsWith('/api/v1/') && item.post)
+    .map(([path, item]) => [`POST ${path}`, item.post as Json] as const);
+
+  it('finds the POSTs (creates, actions, calculators)', () => {
+    expect(posts.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(posts)('%s references the IdempotencyKey parameter and lists 400, 409 and 422', (_where, op) => {
+    const parameters = (op.parameters ?? []) as Json[];
+    expect(parameters.map((p) => p.$ref)).toContain('#/components/parameters/IdempotencyKey');
+    const responses = op.responses as Record<string, Json>;
+    // A malformed key is 400 VALIDATION_FAILED, on an operation without a body too.
+    expect(responses['400']).toBeDefined();
+    expect(responses['409']?.$ref).toBe('#/components/responses/Conflict');
+    expect(responses['422']?.$ref).toBe('#/components/responses/IdempotencyKeyReused');
+  });
+
+  it('the parameter is the header, bounded as the code bounds it', () => {
+    const parameters = (doc.components as Json).parameters as Record<string, Json>;
+    const parameter = parameters.IdempotencyKey!;
+    const schema = parameter.schema as { maxLength: number; pattern: string };
+    expect(parameter).toMatchObject({ name: 'Idempotency-Key', in: 'header' });
+    expect(schema.maxLength).toBe(255);
+    expect(new RegExp(schema.pattern).source).toBe(IDEMPOTENCY_KEY_PATTERN.source);
   });
 });

@@ -16,6 +16,8 @@ import { requestLineLogger, type Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { PRIVATE_ANSWER_HEADERS, type ConditionalGets, type RememberedAnswer } from './conditional-read';
 import { errorHandler, notFoundHandler } from './error-handler';
+import { idempotentPosts } from './idempotency';
+import type { IdempotencyKeys } from '../mongo/idempotency-store';
 import { requireCanonicalPath } from './path-guard';
 import { requestId, requestIdOf, requireInternalContext } from './request-context';
 
@@ -36,6 +38,8 @@ export interface HttpAppOptions extends BaseAppOptions {
   contextTrust: ContextTrust;
   /** The conditional GETs of `api`: a GET they answered before is answered again before express (0182). */
   reads?: ConditionalGets;
+  /** Where the `Idempotency-Key`s of `api`'s POSTs and their answers are kept (docs/decisions/0195). */
+  idempotency?: IdempotencyKeys;
 }
 
 /** One answered request in the RED metrics and the request log: the observer below and the gateway's API hop. */
@@ -303,6 +307,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
         },
       }),
     );
+    // After the validator (body and files parsed, the key's form checked), before any handler.
+    if (options.idempotency)
+      app.use(
+        '/api/v1',
+        idempotentPosts({ store: options.idempotency, routes: contractRoutes, logger: options.logger }),
+      );
     if (options.api) app.use(options.api);
   }
   return finishApp(app, options.logger);

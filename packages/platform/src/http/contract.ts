@@ -121,6 +121,15 @@ export class ContractRoutes {
     return found.some((t) => t.methods.has(m)) && !found.some((t) => Boolean(t.item?.[m]));
   }
 
+  /** The contract's operation object for a method and path (with its template), or undefined. */
+  operation(method: string, path: string): { template: string; op: Doc } | undefined {
+    for (const t of this.matching(path)) {
+      const op = t.item?.[method.toLowerCase()];
+      if (op) return { template: t.template, op };
+    }
+    return undefined;
+  }
+
   /** The JSON request-body schema of an operation, or undefined. */
   requestSchema(method: string, path: string): Doc | undefined {
     for (const t of this.matching(path)) {

@@ -15,6 +15,9 @@ export interface FullStack {
   env: TestEnv;
   employees: RunningService;
   gateway: { url: string; stop(): Promise<void> };
+  /** The environment the services were started with, and each one's URL: for a second replica. */
+  vars: Record<string, string | undefined>;
+  upstreams: Record<string, string>;
   tenant(market?: Market): Promise<TestTenant>;
   receiver(): Promise<HttpsReceiver>;
   stop(): Promise<void>;
@@ -43,22 +46,22 @@ export async function startFullStack(name: string, overrides: Record<string, str
     ...urlEnv({ entries: entries.url, employees: employees.url }),
   });
   const dispatcher = await startDispatcher(vars);
-  const gateway = await startGateway({
-    ...vars,
-    ...urlEnv({
-      employees: employees.url,
-      'reference-fx': referenceFx.url,
-      fleet: fleet.url,
-      entries: entries.url,
-      payouts: payouts.url,
-      'webhook-dispatcher': dispatcher.url,
-    }),
-  });
+  const upstreams = {
+    employees: employees.url,
+    'reference-fx': referenceFx.url,
+    fleet: fleet.url,
+    entries: entries.url,
+    payouts: payouts.url,
+    'webhook-dispatcher': dispatcher.url,
+  };
+  const gateway = await startGateway({ ...vars, ...urlEnv(upstreams) });
   const receivers = receiverPool();
   return {
     env,
     employees,
     gateway,
+    vars,
+    upstreams,
     tenant: tenantMaker(employees, gateway, 'Fuzz', 'CZ'),
     receiver: receivers.receiver,
     async stop() {
