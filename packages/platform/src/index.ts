@@ -5,6 +5,7 @@ export * from './errors';
 export * from './calendar-date';
 export * from './limits';
 export * from './whole-key';
+export * from './sealed-box';
 export * from './logger';
 export * from './service';
 export * from './http/app';

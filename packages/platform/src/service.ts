@@ -14,6 +14,8 @@ import { Inbox } from './messaging/inbox';
 import { declareDomainExchange } from './messaging/topology';
 import { connectMongo, ensureIndexes, pingMongo } from './mongo/connection';
 import { IdempotencyStore } from './mongo/idempotency-store';
+import { SealedBox } from './sealed-box';
+import { SHOWN_ONCE_SEAL_LABEL } from './http/idempotency';
 import { Metrics } from './observability/metrics';
 
 export interface ServiceDeps {
@@ -110,6 +112,7 @@ export async function startService(
     api: parts.api,
     reads: parts.reads,
     idempotency,
+    idempotentAnswerSeal: new SealedBox(config.signingKey, SHOWN_ONCE_SEAL_LABEL),
     internal: parts.internal,
     notImplemented: parts.notImplemented,
     upload: parts.upload,

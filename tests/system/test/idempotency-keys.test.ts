@@ -1,7 +1,7 @@
 // Issue 35 §3: a partner can retry any write safely. Through the gateway, a POST retried with the same
 // Idempotency-Key makes one record and answers the first answer again (Idempotent-Replayed: true);
 // another body under the key is 422; two at once are one 201 and one 409 (or the replay); keys belong to
-// the API key; the stored answer is read from the owning service's store by another replica behind
+// the API key; an answer that shows a secret once is replayed whole but stored only sealed; the stored answer is read from the owning service's store by another replica behind
 // another gateway; a 5xx is not kept (docs/decisions/0195).
 import { randomUUID } from 'node:crypto';
 import { urlEnv } from '@travel/contracts';
@@ -156,19 +156,38 @@ describe('Idempotency-Key on every POST, through the gateway', () => {
     expect((await t.api.get('/api/v1/travel-entries')).body.total).toBe(2);
   });
 
-  it('an answer that showed a new API key is not stored: its replay is 409 CONFLICT naming the key made', async () => {
+  it('a retried API key create answers the same key once more, and the store never holds it in plain text', async () => {
     const { api } = await stack.tenant('CZ');
     const before = (await api.get('/api/v1/api-keys')).body.total;
     const key = randomUUID();
     const first = await api.post('/api/v1/api-keys', { name: 'retried integration' }, keyed(key));
     expect(first.status).toBe(201);
     const retry = await api.post('/api/v1/api-keys', { name: 'retried integration' }, keyed(key));
-    expect(retry.status).toBe(409);
+    expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(retry.body.code).toBe('CONFLICT');
-    expect(retry.body.detail).toContain(first.body.id);
-    expect(JSON.stringify(retry.body)).not.toContain(first.body.key);
+    expect(retry.body).toEqual(first.body);
+    expect(typeof first.body.key).toBe('string');
     expect((await api.get('/api/v1/api-keys')).body.total).toBe(before + 1);
+    // The employees service's own store: the answer is there, sealed.
+    const rows = await stack.employees.deps.mongo.db!.collection('idempotency_keys').find({}).toArray();
+    expect(rows.length).toBeGreaterThan(0);
+    const raw = JSON.stringify(rows) + rows.map((r) => Buffer.from(r.answer?.body?.buffer ?? []).toString('latin1')).join('');
+    expect(raw).not.toContain(first.body.key);
+    expect(raw).not.toContain(first.body.key.slice(-20));
+  });
+
+  it('a retried webhook subscription answers the same signing secret once, with one subscription made', async () => {
+    const { api } = await stack.tenant('CZ');
+    const receiver = await stack.receiver();
+    const key = randomUUID();
+    const body = { url: receiver.url, eventTypes: ['employee.created'] };
+    const first = await api.post('/api/v1/webhooks', body, keyed(key));
+    expect(first.status).toBe(201);
+    const retry = await api.post('/api/v1/webhooks', body, keyed(key));
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect((await api.get('/api/v1/webhooks')).body.total).toBe(1);
   });
 
   describe('with a second entries replica behind a second gateway', () => {

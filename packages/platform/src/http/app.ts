@@ -18,6 +18,7 @@ import { PRIVATE_ANSWER_HEADERS, type ConditionalGets, type RememberedAnswer } f
 import { errorHandler, notFoundHandler } from './error-handler';
 import { idempotentPosts } from './idempotency';
 import type { IdempotencyKeys } from '../mongo/idempotency-store';
+import type { SealedBox } from '../sealed-box';
 import { requireCanonicalPath } from './path-guard';
 import { requestId, requestIdOf, requireInternalContext } from './request-context';
 
@@ -40,6 +41,8 @@ export interface HttpAppOptions extends BaseAppOptions {
   reads?: ConditionalGets;
   /** Where the `Idempotency-Key`s of `api`'s POSTs and their answers are kept (docs/decisions/0195). */
   idempotency?: IdempotencyKeys;
+  /** Seals the answers of POSTs that show a secret once before they are kept (docs/decisions/0195). */
+  idempotentAnswerSeal?: SealedBox;
 }
 
 /** One answered request in the RED metrics and the request log: the observer below and the gateway's API hop. */
@@ -311,7 +314,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
     if (options.idempotency)
       app.use(
         '/api/v1',
-        idempotentPosts({ store: options.idempotency, routes: contractRoutes, logger: options.logger }),
+        idempotentPosts({
+          store: options.idempotency,
+          routes: contractRoutes,
+          logger: options.logger,
+          answerSeal: options.idempotentAnswerSeal,
+        }),
       );
     if (options.api) app.use(options.api);
   }

@@ -1,6 +1,6 @@
 // Idempotency-Key on the API's POSTs (issue 35 §3, docs/decisions/0195), through a service's whole app
 // with the store faked in memory: one claim per key, the first answer replayed, 422 for another request,
-// 409 while running, a 5xx not kept, shown-once answers never stored, the key's form checked.
+// 409 while running, a 5xx not kept, shown-once answers kept only sealed, the key's form checked.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CONTEXT_HEADER, mintContext, type CallerContext, type ContextTrust } from '../context';
@@ -9,6 +9,7 @@ import { AppError } from '../errors';
 import { createLogger } from '../logger';
 import type { IdempotencyClaim, IdempotencyKeys, IdempotencyScope, StoredAnswer } from '../mongo/idempotency-store';
 import { Metrics } from '../observability/metrics';
+import { SealedBox } from '../sealed-box';
 import { wholeKey } from '../whole-key';
 import { apiRouter, closeServer, createHttpListener, listen, route } from './app';
 import { canonicalJson, requestFingerprint } from './request-fingerprint';
@@ -102,6 +103,7 @@ describe('Idempotency-Key on POSTs', () => {
       api,
       contextTrust: TRUST,
       idempotency: keys,
+      idempotentAnswerSeal: new SealedBox(privateKeyFromText(generateSigningKey().privateKey), 'test answers'),
     });
     server = await listen(app, 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -208,20 +210,41 @@ describe('Idempotency-Key on POSTs', () => {
     expect(made).toBe(0);
   });
 
-  it('never stores an answer that shows a secret once: its replay is 409 naming the record', async () => {
+  it('keeps an answer that shows a secret once only sealed, and replays it whole', async () => {
     const key = newKey();
-    const first = await post('/api/v1/api-keys', JSON.stringify({ name: 'partner' }), {
-      'content-type': 'application/json',
-      'idempotency-key': key,
-    });
+    const create = () =>
+      post('/api/v1/api-keys', JSON.stringify({ name: 'partner' }), {
+        'content-type': 'application/json',
+        'idempotency-key': key,
+      });
+    const first = await create();
     expect(first.status).toBe(201);
-    const stored = [...keys.rows.values()].find((r) => r.answer?.withheld);
-    expect(stored?.answer?.body.length).toBe(0);
+    const firstBody = await first.text();
+    const stored = [...keys.rows.values()].find((r) => r.answer?.sealed);
+    expect(stored?.answer?.body.length).toBeGreaterThan(0);
+    expect(stored?.answer?.body.toString('latin1')).not.toContain('secret-shown-once');
     expect(JSON.stringify(stored)).not.toContain('secret-shown-once');
-    const again = await post('/api/v1/api-keys', JSON.stringify({ name: 'partner' }), {
-      'content-type': 'application/json',
-      'idempotency-key': key,
-    });
+    const again = await create();
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(firstBody);
+    expect(JSON.parse(firstBody)).toMatchObject({ apiKey: 'secret-shown-once' });
+    expect(made).toBe(1);
+  });
+
+  it('answers 409 naming the record when a sealed answer can no longer be opened', async () => {
+    const key = newKey();
+    const create = () =>
+      post('/api/v1/api-keys', JSON.stringify({ name: 'partner' }), {
+        'content-type': 'application/json',
+        'idempotency-key': key,
+      });
+    expect((await create()).status).toBe(201);
+    const stored = [...keys.rows.values()].find((r) => r.answer?.sealed && r.token?.length);
+    // As if sealed under a signing key rotated since: the bytes no longer open.
+    for (const row of keys.rows.values()) if (row.answer?.sealed) row.answer.body[row.answer.body.length - 1] ^= 1;
+    expect(stored).toBeDefined();
+    const again = await create();
     expect(again.status).toBe(409);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const body = (await again.json()) as { code: string; detail: string };

@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, invalidField } from '../errors';
 import type { Logger } from '../logger';
 import type { IdempotencyKeys, IdempotencyScope, StoredAnswer } from '../mongo/idempotency-store';
+import type { SealedBox } from '../sealed-box';
 import type { ContractRoutes } from './contract';
 import { requestFingerprint, type UploadedFile } from './request-fingerprint';
 import { callerOf } from './request-context';
@@ -16,7 +17,10 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 export const IDEMPOTENCY_KEY_PATTERN = /^[!-~]{1,255}$/;
 /** Larger answers are kept without their body (a replay then names the record): a bounded store. */
 export const IDEMPOTENT_ANSWER_MAX_BYTES = 1024 * 1024;
-/** An operation whose answer shows a secret once (an API key, a signing secret): its body is never stored. */
+/**
+ * An operation whose answer shows a secret once (an API key, a signing secret): its body is stored only
+ * sealed, under a key the store never holds (the process's signing key, HKDF), never in plain text.
+ */
 export const SHOWN_ONCE_EXTENSION = 'x-answer-shown-once';
 
 /** The answer headers a replay repeats; per-request ones (x-request-id, date) are the replay's own. */
@@ -36,14 +40,19 @@ export interface IdempotencyOptions {
   store: IdempotencyKeys;
   routes: ContractRoutes;
   logger: Logger;
+  /** Seals the answers shown once; without it they are kept without their body (a replay names the record). */
+  answerSeal?: SealedBox;
 }
+
+/** The label the answers shown once are sealed under (another label, or a rotated signing key, opens none). */
+export const SHOWN_ONCE_SEAL_LABEL = 'travel-expense idempotent answer v1';
 
 /**
  * Express middleware for /api/v1, after the validator (the body parsed, files read, the header's form
  * checked) and before the routes: a POST with `Idempotency-Key` claims the key in the store, or gets the
  * first answer again, 422 for another request under the key, 409 while the first still runs.
  */
-export function idempotentPosts({ store, routes, logger }: IdempotencyOptions): RequestHandler {
+export function idempotentPosts({ store, routes, logger, answerSeal }: IdempotencyOptions): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
     const key = req.headers[IDEMPOTENCY_KEY_HEADER];
     if (req.method !== 'POST' || key === undefined) return next();
@@ -63,7 +72,7 @@ export function idempotentPosts({ store, routes, logger }: IdempotencyOptions): 
     store.claim(scope, fingerprint).then((claim) => {
       switch (claim.kind) {
         case 'replay': {
-          const refused = replay(res, claim.answer);
+          const refused = replay(res, claim.answer, answerSeal);
           return refused ? next(refused) : undefined;
         }
         case 'mismatch':
@@ -88,7 +97,12 @@ export function idempotentPosts({ store, routes, logger }: IdempotencyOptions): 
           const shownOnce = operation?.op?.[SHOWN_ONCE_EXTENSION] === true;
           keepAnswer(res, async (answer) => {
             if (answer.status >= 500) return store.release(scope, claim.token);
-            const kept = shownOnce || answer.body.length > IDEMPOTENT_ANSWER_MAX_BYTES ? withheld(answer) : answer;
+            const kept =
+              answer.body.length > IDEMPOTENT_ANSWER_MAX_BYTES
+                ? withheld(answer)
+                : shownOnce
+                  ? sealed(answer, answerSeal)
+                  : answer;
             const done = await store.complete(scope, claim.token, kept);
             if (!done) logger.warn({ requestId: req.requestId }, 'idempotency claim was taken over before its answer');
           }).catch((err) =>
@@ -102,30 +116,44 @@ export function idempotentPosts({ store, routes, logger }: IdempotencyOptions): 
   };
 }
 
-/** The answer kept without its body: a shown-once secret is never stored, nor an outsized body. */
-function withheld(answer: StoredAnswer): StoredAnswer {
-  let id: string | undefined;
+/** The id of the record an answer names, if it is JSON with one: what a replay without the body names. */
+function madeId(answer: StoredAnswer): { id?: string } {
   try {
     const parsed = JSON.parse(answer.body.toString('utf8')) as { id?: unknown };
-    if (typeof parsed?.id === 'string') id = parsed.id;
+    return typeof parsed?.id === 'string' ? { id: parsed.id } : {};
   } catch {
-    // not JSON: nothing to name
+    return {}; // not JSON: nothing to name
   }
-  return { status: answer.status, headers: {}, body: Buffer.alloc(0), withheld: id ? { id } : {} };
 }
 
-/** The stored answer again, marked as a replay; a withheld one is 409 naming what the first request made. */
-function replay(res: Response, answer: StoredAnswer): AppError | undefined {
+/** An outsized answer is kept without its body. */
+function withheld(answer: StoredAnswer): StoredAnswer {
+  return { status: answer.status, headers: {}, body: Buffer.alloc(0), withheld: madeId(answer) };
+}
+
+/** A shown-once answer is kept sealed (never in plain text), or without its body when nothing can seal it. */
+function sealed(answer: StoredAnswer, seal: SealedBox | undefined): StoredAnswer {
+  if (!seal) return withheld(answer);
+  return { ...answer, body: seal.seal(answer.body), sealed: madeId(answer) };
+}
+
+/**
+ * The stored answer again, marked as a replay. A sealed one is opened first; one whose body was not kept,
+ * or can no longer be opened (the signing key was rotated since), is 409 naming what the first request made.
+ */
+function replay(res: Response, answer: StoredAnswer, seal: SealedBox | undefined): AppError | undefined {
   res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
-  if (answer.withheld) {
-    const made = answer.withheld.id ? ` It made ${answer.withheld.id}.` : '';
+  const body = answer.sealed ? (seal?.open(answer.body) ?? null) : answer.body;
+  const lost = answer.withheld ?? (body === null ? answer.sealed : undefined);
+  if (lost || body === null) {
+    const made = lost?.id ? ` It made ${lost.id}.` : '';
     return new AppError(
       'CONFLICT',
-      `The request with this Idempotency-Key was done (${answer.status}); its answer is not kept because it showed a secret once or was too large.${made}`,
+      `The request with this Idempotency-Key was done (${answer.status}); its answer can no longer be sent again (too large to keep, or sealed under a signing key since rotated).${made}`,
     );
   }
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  res.status(answer.status).end(answer.body);
+  res.status(answer.status).end(body);
   return undefined;
 }
 

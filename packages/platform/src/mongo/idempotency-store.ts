@@ -18,8 +18,10 @@ export interface StoredAnswer {
    * FerretDB stores no nested arrays. */
   headers: Record<string, string>;
   body: Buffer;
-  /** The body was not kept (it showed a secret once, or was too large): only the record's id, if any. */
+  /** The body was not kept (too large): only the record's id, if any. */
   withheld?: { id?: string };
+  /** The body is sealed (it shows a secret once, 0195); the record's id, if any, for when it cannot be opened. */
+  sealed?: { id?: string };
 }
 
 interface IdempotencyRow {
@@ -170,5 +172,6 @@ function answerOf(stored: NonNullable<IdempotencyRow['answer']>): StoredAnswer {
     headers: stored.headers,
     body,
     ...(stored.withheld ? { withheld: stored.withheld } : {}),
+    ...(stored.sealed ? { sealed: stored.sealed } : {}),
   };
 }

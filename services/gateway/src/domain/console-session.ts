@@ -1,4 +1,6 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+// Pure crypto, no I/O: the module itself, as other domains import pure platform rules.
+import { SealedBox } from '@travel/platform/src/sealed-box';
 
 /** The console's session cookie (docs/decisions/0145). */
 export const SESSION_COOKIE = 'te_console';
@@ -14,10 +16,8 @@ export interface ConsoleSession {
   expiresAt: number;
 }
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 // v2: sessions carry an id recorded server-side (0193); a v1 cookie, which has none, no longer opens.
-const CONTEXT = Buffer.from('travel-expense console session v2');
+const CONTEXT = 'travel-expense console session v2';
 
 /**
  * Seals sessions into the cookie value and opens them again: AES-256-GCM under a key derived (HKDF) from the
@@ -27,15 +27,14 @@ const CONTEXT = Buffer.from('travel-expense console session v2');
  * claim: whether it is still live (not signed out) is the session store's answer (docs/decisions/0193).
  */
 export class SessionSeal {
-  private readonly key: Buffer;
+  private readonly box: SealedBox;
 
   constructor(
     signingKey: KeyObject,
     private readonly lifetimeMs = SESSION_LIFETIME_MS,
     private readonly now: () => number = Date.now,
   ) {
-    const material = signingKey.export({ format: 'der', type: 'pkcs8' });
-    this.key = Buffer.from(hkdfSync('sha256', material, Buffer.alloc(0), CONTEXT, 32));
+    this.box = new SealedBox(signingKey, CONTEXT);
   }
 
   /** A new session for a key that was just checked. */
@@ -52,13 +51,9 @@ export class SessionSeal {
   /** The session in a cookie value, or null when it was not sealed here, was altered, or has expired. */
   open(cookieValue: string | undefined): ConsoleSession | null {
     if (!cookieValue || cookieValue.length > 1024) return null;
-    const raw = Buffer.from(cookieValue, 'base64url');
-    if (raw.length <= IV_BYTES + TAG_BYTES) return null;
+    const plain = this.box.open(Buffer.from(cookieValue, 'base64url'));
+    if (!plain) return null;
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, IV_BYTES));
-      decipher.setAAD(CONTEXT);
-      decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-      const plain = Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
       const session = JSON.parse(plain.toString('utf8')) as ConsoleSession;
       return typeof session.sessionId === 'string' && session.expiresAt > this.now() ? session : null;
     } catch {
@@ -67,11 +62,7 @@ export class SessionSeal {
   }
 
   private seal(session: ConsoleSession): string {
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    cipher.setAAD(CONTEXT);
-    const body = Buffer.concat([cipher.update(JSON.stringify(session), 'utf8'), cipher.final()]);
-    return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+    return this.box.seal(Buffer.from(JSON.stringify(session), 'utf8')).toString('base64url');
   }
 }
 
