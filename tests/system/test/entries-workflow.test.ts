@@ -179,11 +179,16 @@ describe('entries: approval workflow and trip requests', () => {
     });
   });
 
-  /** A company with a workflow: approvers A and B hold no permission at all (eligibility comes from the steps). */
+  /**
+   * A company with a workflow: approvers A and B hold no permission at all (eligibility comes from the steps).
+   * Their keys come from an administrator, not from the owner, whose entries they decide on: nobody decides
+   * on their own entry through a key they issued for the approver (docs/decisions/0194).
+   */
   async function companyWithApprovers() {
     const c = await company();
-    const a = await limitedCaller(c.api, []);
-    const b = await limitedCaller(c.api, []);
+    const admin = await limitedCaller(c.api, ['ManageCompanyData', 'ManageEmployees']);
+    const a = await limitedCaller(admin.api, []);
+    const b = await limitedCaller(admin.api, []);
     return { ...c, a, b };
   }
 

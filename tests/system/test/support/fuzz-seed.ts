@@ -65,7 +65,21 @@ export async function seedFuzzTenant(stack: FullStack): Promise<FuzzSeed> {
       permissions: ['ApproveEntries', 'ReadAllEntries'],
     }),
   );
-  const approverKey = await ok('a key', owner.post('/api/v1/api-keys', { name: 'approver', employeeId: approver.id }));
+  // The approver's key is issued by an administrator, not by the owner: nobody decides on their own entry
+  // through a key they issued for the approver (0194), and the entries the fuzz approves are the owner's.
+  const admin = await ok(
+    'the administrator',
+    owner.post('/api/v1/employees', {
+      firstName: 'Ada',
+      lastName: 'Administrator',
+      permissions: ['ManageCompanyData', 'ApproveEntries', 'ReadAllEntries'],
+    }),
+  );
+  const adminKey = await ok('a key', owner.post('/api/v1/api-keys', { name: 'administrator', employeeId: admin.id }));
+  const approverKey = await ok(
+    'a key',
+    owner.withKey(adminKey.key).post('/api/v1/api-keys', { name: 'approver', employeeId: approver.id }),
+  );
   const workflow = { settlementSteps: [{ approverIds: [approver.id] }], tripApprovalSteps: [] };
   await ok('the workflow', owner.put('/api/v1/approval-workflow', workflow), 200);
 
@@ -167,8 +181,9 @@ export async function seedFuzzTenant(stack: FullStack): Promise<FuzzSeed> {
       (k: { id: string }) => k.id,
     ) as string[];
   const protectedIds = {
-    keys: [...(await keysOf(tenant.employeeId)), ...(await keysOf(approver.id))],
-    employees: [tenant.employeeId, approver.id],
+    keys: [...(await keysOf(tenant.employeeId)), ...(await keysOf(approver.id)), ...(await keysOf(admin.id))],
+    // The administrator too: archiving them, or taking a flag, would end the approver's key (0197).
+    employees: [tenant.employeeId, approver.id, admin.id],
   };
 
   return {
