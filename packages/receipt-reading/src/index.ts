@@ -4,7 +4,15 @@ import { tesseract } from './infra/tesseract';
 import type { ReadInput, ReceiptReading } from './types';
 
 export type {
-  Market, Proposal, ReadInput, ReadingSource, ReceiptFields, ReceiptReading, TaxIdScheme, TaxIdValue, VatLine,
+  Market,
+  Proposal,
+  ReadInput,
+  ReadingSource,
+  ReceiptFields,
+  ReceiptReading,
+  TaxIdScheme,
+  TaxIdValue,
+  VatLine,
 } from './types';
 export { ReadingEngineError } from './infra/child';
 

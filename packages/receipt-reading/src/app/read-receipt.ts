@@ -24,10 +24,19 @@ export type TimedReading = ReceiptReading & { sidecarCpuSeconds: number };
  * Reads one receipt with the given OCR engine. Bad input is an Unreadable reading with a reason; only an
  * engine failure a retry could fix (crash, time-out, abort) throws, as ReadingEngineError.
  */
-export async function readReceiptWith(engine: OcrEngine, input: ReadInput, options: ReadOptions = {}): Promise<TimedReading> {
+export async function readReceiptWith(
+  engine: OcrEngine,
+  input: ReadInput,
+  options: ReadOptions = {},
+): Promise<TimedReading> {
   const name = await engine.name();
   const unreadable = (reason: string, lines: string[] = []): TimedReading => ({
-    state: 'Unreadable', reason, engine: name, fields: {}, lines, sidecarCpuSeconds: 0,
+    state: 'Unreadable',
+    reason,
+    engine: name,
+    fields: {},
+    lines,
+    sidecarCpuSeconds: 0,
   });
   const { bytes, market } = input;
   if (bytes.length === 0) return unreadable('empty file');
@@ -81,7 +90,9 @@ function receiptOrNot(
   fiscal: FiscalCode | undefined,
   cpu: number,
 ): TimedReading {
-  const evidence = fiscal || fields.date || fields.merchantTaxId || (fields.totalAmount && fields.totalAmount.confidence > 0.5);
-  if (!evidence) return { state: 'Unreadable', reason: 'not a receipt', engine, fields: {}, lines, sidecarCpuSeconds: cpu };
+  const evidence =
+    fiscal || fields.date || fields.merchantTaxId || (fields.totalAmount && fields.totalAmount.confidence > 0.5);
+  if (!evidence)
+    return { state: 'Unreadable', reason: 'not a receipt', engine, fields: {}, lines, sidecarCpuSeconds: cpu };
   return { state: 'Read', engine, fields, lines, sidecarCpuSeconds: cpu };
 }

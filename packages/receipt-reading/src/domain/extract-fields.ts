@@ -25,7 +25,11 @@ const WEIGHT = {
 
 type TextSource = Exclude<ReadingSource, 'fiscal-qr'>;
 
-const propose = <T>(value: T, confidence: number, source: ReadingSource): Proposal<T> => ({ value, confidence, source });
+const propose = <T>(value: T, confidence: number, source: ReadingSource): Proposal<T> => ({
+  value,
+  confidence,
+  source,
+});
 
 /** Every field a receipt's text lines (and its fiscal code, if one was decoded) support. Pure. */
 export function extractFields(
@@ -42,7 +46,11 @@ export function extractFields(
   const total = findTotal(lines);
   if (fiscal?.totalAmount) fields.totalAmount = propose(fiscal.totalAmount, 1, 'fiscal-qr');
   else if (total) {
-    fields.totalAmount = propose(total.value, total.evidence === 'keyword' ? WEIGHT.keyword[source] : WEIGHT.largest, source);
+    fields.totalAmount = propose(
+      total.value,
+      total.evidence === 'keyword' ? WEIGHT.keyword[source] : WEIGHT.largest,
+      source,
+    );
   }
 
   const totalLine = lines.find((l) => total && l.includes(total.value.replace('.', ',')));
@@ -77,9 +85,14 @@ export function extractFields(
   if (fiscal?.taxNumber && validSiTaxNumber(fiscal.taxNumber)) {
     fields.merchantTaxId = propose<TaxIdValue>({ scheme: 'SI-DAVCNA', value: fiscal.taxNumber }, 1, 'fiscal-qr');
   } else {
-    const best = bestId(ids) ?? (printedMarket ? bestId(lines.flatMap((l) => findBareTaxIds(l, printedMarket))) : undefined);
+    const best =
+      bestId(ids) ?? (printedMarket ? bestId(lines.flatMap((l) => findBareTaxIds(l, printedMarket))) : undefined);
     if (best) {
-      fields.merchantTaxId = propose(best.id, best.labelled ? WEIGHT.labelledId[source] : WEIGHT.bareId[source], source);
+      fields.merchantTaxId = propose(
+        best.id,
+        best.labelled ? WEIGHT.labelledId[source] : WEIGHT.bareId[source],
+        source,
+      );
     }
   }
 

@@ -1,3 +1,4 @@
+import { unicodeWords } from './unicode-words';
 import type { Market } from '@travel/regulations';
 import type { TaxIdScheme, TaxIdValue } from '../types';
 
@@ -54,13 +55,16 @@ export interface FoundTaxId {
 
 // Label, then the number (OCR may put spaces or dashes inside: NIP 123-456-32-18).
 const LABELS: ReadonlyArray<{ re: RegExp; scheme: TaxIdScheme }> = [
-  { re: /\bI[ČC]\s?DPH\b[^A-Z0-9]{0,6}(SK)\s?([\d\s]{10,14})/i, scheme: 'SK-ICDPH' },
-  { re: /\bDI[ČC]\b[^A-Z0-9]{0,6}(CZ)\s?([\d\s]{8,11})/i, scheme: 'CZ-DIC' },
-  { re: /\bDI[ČC]\b[^A-Z0-9]{0,6}()([\d\s]{10,13})/i, scheme: 'SK-DIC' },
-  { re: /\bI[ČC]O\b[^A-Z0-9]{0,6}()([\d\s]{8,11})/i, scheme: 'SK-ICO' },
-  { re: /\bOIB\b[^A-Z0-9]{0,6}()([\d\s]{11,14})/i, scheme: 'HR-OIB' },
-  { re: /\b(?:ID\s?za\s?DDV|DDV|dav[čc]na)\b[^A-Z0-9]{0,12}(SI)?\s?([\d\s]{8,10})/i, scheme: 'SI-DAVCNA' },
-  { re: /\bNIP\b[^A-Z0-9]{0,6}(PL)?\s?([\d\s-]{10,16})/i, scheme: 'PL-NIP' },
+  { re: unicodeWords(/\bI[ČC]\s?DPH\b[^A-Z0-9]{0,6}(SK)\s?([\d\s]{10,14})/i), scheme: 'SK-ICDPH' },
+  { re: unicodeWords(/\bDI[ČC]\b[^A-Z0-9]{0,6}(CZ)\s?([\d\s]{8,11})/i), scheme: 'CZ-DIC' },
+  { re: unicodeWords(/\bDI[ČC]\b[^A-Z0-9]{0,6}()([\d\s]{10,13})/i), scheme: 'SK-DIC' },
+  { re: unicodeWords(/\bI[ČC]O\b[^A-Z0-9]{0,6}()([\d\s]{8,11})/i), scheme: 'SK-ICO' },
+  { re: unicodeWords(/\bOIB\b[^A-Z0-9]{0,6}()([\d\s]{11,14})/i), scheme: 'HR-OIB' },
+  {
+    re: unicodeWords(/\b(?:ID\s?za\s?DDV|DDV|dav[čc]na)\b[^A-Z0-9]{0,12}(SI)?\s?([\d\s]{8,10})/i),
+    scheme: 'SI-DAVCNA',
+  },
+  { re: unicodeWords(/\bNIP\b[^A-Z0-9]{0,6}(PL)?\s?([\d\s-]{10,16})/i), scheme: 'PL-NIP' },
 ];
 
 function check(scheme: TaxIdScheme, number: string, market: Market | undefined): TaxIdValue | undefined {
@@ -92,7 +96,8 @@ export function findTaxIds(line: string, market?: Market): FoundTaxId[] {
     if (!m) continue;
     const raw = m[2]!.replace(/[\s-]/g, '');
     // OCR may run the next token on: try the exact length the scheme has.
-    const len = scheme === 'HR-OIB' ? 11 : scheme === 'SI-DAVCNA' || scheme === 'CZ-DIC' || scheme === 'SK-ICO' ? 8 : 10;
+    const len =
+      scheme === 'HR-OIB' ? 11 : scheme === 'SI-DAVCNA' || scheme === 'CZ-DIC' || scheme === 'SK-ICO' ? 8 : 10;
     const id = check(scheme, raw.slice(0, len), market);
     if (id) out.push({ id, labelled: true });
   }
@@ -106,12 +111,17 @@ export function findBareTaxIds(line: string, market: Market): FoundTaxId[] {
     const n = m[2]!;
     const prefix = m[1]?.toUpperCase();
     const id =
-      market === 'HR' && n.length === 11 ? check('HR-OIB', n, market)
-      : market === 'SI' && n.length === 8 ? check('SI-DAVCNA', n, market)
-      : market === 'SK' && prefix === 'SK' && n.length === 10 ? check('SK-ICDPH', n, market)
-      : market === 'CZ' && prefix === 'CZ' && n.length === 8 ? check('CZ-DIC', n, market)
-      : market === 'PL' && n.length === 10 ? check('PL-NIP', n, market)
-      : undefined;
+      market === 'HR' && n.length === 11
+        ? check('HR-OIB', n, market)
+        : market === 'SI' && n.length === 8
+          ? check('SI-DAVCNA', n, market)
+          : market === 'SK' && prefix === 'SK' && n.length === 10
+            ? check('SK-ICDPH', n, market)
+            : market === 'CZ' && prefix === 'CZ' && n.length === 8
+              ? check('CZ-DIC', n, market)
+              : market === 'PL' && n.length === 10
+                ? check('PL-NIP', n, market)
+                : undefined;
     if (id) out.push({ id, labelled: false });
   }
   return out;
@@ -119,5 +129,12 @@ export function findBareTaxIds(line: string, market: Market): FoundTaxId[] {
 
 /** Which id a receipt's merchant is best known by, per market: the VAT id before the register number. */
 export const SCHEME_PREFERENCE: readonly TaxIdScheme[] = [
-  'SK-ICDPH', 'CZ-DIC', 'HR-OIB', 'SI-DAVCNA', 'PL-NIP', 'SK-DIC', 'CZ-ICO', 'SK-ICO',
+  'SK-ICDPH',
+  'CZ-DIC',
+  'HR-OIB',
+  'SI-DAVCNA',
+  'PL-NIP',
+  'SK-DIC',
+  'CZ-ICO',
+  'SK-ICO',
 ];

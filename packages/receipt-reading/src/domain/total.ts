@@ -1,10 +1,14 @@
+import { unicodeWords } from './unicode-words';
 import { compareAmounts, findAmounts } from './amounts';
 
 // The words that introduce a receipt's total in the five markets and abroad. Sub-totals and tax totals are
 // not totals; cash tendered and change are amounts next to it that are not the total either.
-const TOTAL =
-  /\b(UKUPNO|ZA\s+PLATITI|SVEUKUPNO|SKUPAJ|ZA\s+PLA[ČC]ILO|SPOLU|CELKOM|K\s+[ÚU]HRAD[EĚ]|CELKEM|SUMA|RAZEM|DO\s+ZAP[ŁL]ATY|TOTAL|GESAMT|SUMME|ZU\s+ZAHLEN|AMOUNT\s+DUE)\b/i;
-const NOT_TOTAL = /\b(MEDZISÚČET|MEDZISUCET|MEZISOUČET|SUBTOTAL|ZWISCHENSUMME|PDV|DDV|DPH|PTU|VAT|MWST|OSNOVICA|BASE)\b/i;
+const TOTAL = unicodeWords(
+  /\b(UKUPNO|ZA\s+PLATITI|SVEUKUPNO|SKUPAJ|ZA\s+PLA[ČC]ILO|SPOLU|CELKOM|K\s+[ÚU]HRAD[EĚ]|CELKEM|SUMA|RAZEM|DO\s+ZAP[ŁL]ATY|TOTAL|GESAMT|SUMME|ZU\s+ZAHLEN|AMOUNT\s+DUE)\b/i,
+);
+const NOT_TOTAL = unicodeWords(
+  /\b(MEDZISÚČET|MEDZISUCET|MEZISOUČET|SUBTOTAL|ZWISCHENSUMME|PDV|DDV|DPH|PTU|VAT|MWST|OSNOVICA|BASE)\b/i,
+);
 
 export interface TotalCandidate {
   value: string;

@@ -1,3 +1,4 @@
+import { unicodeWords } from './unicode-words';
 import type { Market } from '@travel/regulations';
 import type { VatLine } from '../types';
 import { compareAmounts, findAmounts } from './amounts';
@@ -14,10 +15,10 @@ export const VAT_RATES: Readonly<Record<Market, readonly string[]>> = {
   PL: ['23', '8', '5'],
 };
 
-const VAT_WORD = /\b(PDV|DDV|DPH|PTU|VAT|MwSt|USt)\b/i;
+const VAT_WORD = unicodeWords(/\b(PDV|DDV|DPH|PTU|VAT|MwSt|USt)\b/i);
 const RATE = /(?<![\d,.])(\d{1,2}(?:[.,]\d{1,2})?)\s?%/;
 // PL fiscal receipts name rates by letter: PTU A 23%, B 8%, C 5% (the rate follows the letter).
-const PL_LETTER = /\bPTU\s+[A-G]\b/i;
+const PL_LETTER = unicodeWords(/\bPTU\s+[A-G]\b/i);
 
 /** A VAT row: the VAT word, a rate that is the market's (or any market's, abroad), and its amounts. */
 export function parseVatLine(line: string, market?: Market): VatLine | undefined {

@@ -12,7 +12,11 @@ export async function pdfText(bytes: Buffer, signal?: AbortSignal): Promise<stri
     signal,
   });
   if (r.code !== 0) return undefined; // not a PDF poppler can open: the caller says so
-  return r.stdout.toString('utf8').split(/\r?\n/).map((l) => l.replace(/\s+$/, '')).filter((l) => l.trim() !== '');
+  return r.stdout
+    .toString('utf8')
+    .split(/\r?\n/)
+    .map((l) => l.replace(/\s+$/, ''))
+    .filter((l) => l.trim() !== '');
 }
 
 export async function pdfFirstPagePng(bytes: Buffer, signal?: AbortSignal): Promise<Buffer | undefined> {
@@ -22,7 +26,21 @@ export async function pdfFirstPagePng(bytes: Buffer, signal?: AbortSignal): Prom
     // 200 dpi and at most 2400 px on the long side: enough for receipt print, bounded for any page size.
     const r = await run(
       'pdftoppm',
-      ['-f', '1', '-l', '1', '-r', '200', '-scale-to', '2400', '-gray', '-png', '-singlefile', join(dir, 'in.pdf'), join(dir, 'page')],
+      [
+        '-f',
+        '1',
+        '-l',
+        '1',
+        '-r',
+        '200',
+        '-scale-to',
+        '2400',
+        '-gray',
+        '-png',
+        '-singlefile',
+        join(dir, 'in.pdf'),
+        join(dir, 'page'),
+      ],
       undefined,
       { timeoutMs: 20_000, signal },
     );

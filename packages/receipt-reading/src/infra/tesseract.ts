@@ -3,8 +3,8 @@ import { ReadingEngineError, run } from './child';
 import type { OcrEngine, OcrResult } from './ocr-engine';
 
 // Tesseract (Debian tesseract-ocr with the five markets' languages and English), one child process per
-// image, one thread (OMP_THREAD_LIMIT=1 in run()). --psm 4: a single column of text of varying sizes, which
-// is what a receipt is.
+// image, one thread (OMP_THREAD_LIMIT=1 in run()). --psm 6 (one uniform block of text) keeps a receipt's
+// right-aligned amounts on their rows; psm 3 and 4 dropped them on the labelled set.
 const LANGS: Readonly<Record<Market, string>> = { HR: 'hrv', SI: 'slv', SK: 'slk', CZ: 'ces', PL: 'pol' };
 
 let version: Promise<string> | undefined;
@@ -18,7 +18,7 @@ export const tesseract: OcrEngine = {
   },
   async recognise(png: Buffer, market: Market | undefined, signal?: AbortSignal): Promise<OcrResult> {
     const lang = market ? `${LANGS[market]}+eng` : 'eng';
-    const r = await run('tesseract', ['stdin', 'stdout', '-l', lang, '--psm', '4', 'tsv'], png, {
+    const r = await run('tesseract', ['stdin', 'stdout', '-l', lang, '--psm', '6', 'tsv'], png, {
       timeoutMs: 30_000,
       signal,
     });
