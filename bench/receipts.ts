@@ -29,7 +29,12 @@ const SET = join(ROOT, option('set') ?? '.local/receipts/set');
 const ENGINES = (option('engines') ?? 'tesseract,rapidocr').split(',');
 const LIMIT = Number(option('limit') ?? Infinity);
 const FIELDS = ['totalAmount', 'date', 'currencyCode', 'merchantTaxId', 'time', 'merchantName', 'vat'] as const;
-const TARGET: Partial<Record<(typeof FIELDS)[number], number>> = { totalAmount: 0.9, date: 0.9, currencyCode: 0.95, merchantTaxId: 0.8 };
+const TARGET: Partial<Record<(typeof FIELDS)[number], number>> = {
+  totalAmount: 0.9,
+  date: 0.9,
+  currencyCode: 0.95,
+  merchantTaxId: 0.8,
+};
 const MARKETS: Market[] = ['HR', 'SI', 'SK', 'CZ', 'PL'];
 
 interface Truth {
@@ -50,9 +55,13 @@ function childCpuSeconds(): number {
 function ensureSet() {
   if (existsSync(join(SET, 'manifest.json'))) return;
   console.log(`[bench] generating the labelled set into ${SET}`);
-  execFileSync(join(ROOT, '.tools/receipts-venv/bin/python'), [join(ROOT, 'packages/receipt-reading/scripts/generate.py'), SET], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    join(ROOT, '.tools/receipts-venv/bin/python'),
+    [join(ROOT, 'packages/receipt-reading/scripts/generate.py'), SET],
+    {
+      stdio: 'inherit',
+    },
+  );
 }
 
 const pct = (a: number[], p: number) => {
@@ -89,7 +98,10 @@ function score(rows: { truth: Truth; reading: ReceiptReading }[], field: (typeof
     const want = r.truth.fields[field];
     if (field === 'vat' && Array.isArray(got) && Array.isArray(want)) {
       const key = (v: { rate: string }) => v.rate;
-      return isDeepStrictEqual([...got].sort((a, b) => key(a).localeCompare(key(b))), [...(want as { rate: string }[])].sort((a, b) => key(a).localeCompare(key(b))));
+      return isDeepStrictEqual(
+        [...got].sort((a, b) => key(a).localeCompare(key(b))),
+        [...(want as { rate: string }[])].sort((a, b) => key(a).localeCompare(key(b))),
+      );
     }
     return isDeepStrictEqual(got, want);
   });
@@ -115,21 +127,41 @@ async function main() {
     const cpu = photos.map((r) => r.cpu);
     const nonReceipts = rows.filter((r) => r.truth.state === 'Unreadable');
     out.push(`#### ${label}`, '', `${photos.length} receipts, ${nonReceipts.length} non-receipts.`, '');
-    out.push('| field | all markets | HR | SI | SK | CZ | PL | ceiling (exact text) | target |', '|---|---|---|---|---|---|---|---|---|');
+    out.push(
+      '| field | all markets | HR | SI | SK | CZ | PL | ceiling (exact text) | target |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
     for (const field of FIELDS) {
-      const per = MARKETS.map((m) => f(score(rows.filter((r) => r.truth.market === m && r.truth.state === 'Read'), field)));
+      const per = MARKETS.map((m) =>
+        f(
+          score(
+            rows.filter((r) => r.truth.market === m && r.truth.state === 'Read'),
+            field,
+          ),
+        ),
+      );
       const all = score(rows, field);
       const t = TARGET[field];
-      out.push(`| ${field} | ${f(all)}${t ? (all >= t ? ' ✓' : ' ✗') : ''} | ${per.join(' | ')} | ${f(score(exact, field))} | ${t ? `≥ ${f(t)}` : '—'} |`);
+      out.push(
+        `| ${field} | ${f(all)}${t ? (all >= t ? ' ✓' : ' ✗') : ''} | ${per.join(' | ')} | ${f(score(exact, field))} | ${t ? `≥ ${f(t)}` : '—'} |`,
+      );
     }
     const unreadableOk = nonReceipts.filter((r) => r.reading.state === 'Unreadable').length;
     const falseUnreadable = photos.filter((r) => r.reading.state === 'Unreadable').length;
-    out.push('', `Non-receipts read as Unreadable: ${unreadableOk} of ${nonReceipts.length}; receipts wrongly Unreadable: ${falseUnreadable} of ${photos.length}.`);
+    out.push(
+      '',
+      `Non-receipts read as Unreadable: ${unreadableOk} of ${nonReceipts.length}; receipts wrongly Unreadable: ${falseUnreadable} of ${photos.length}.`,
+    );
     const med = pct(cpu, 0.5);
     const p90 = pct(cpu, 0.9);
-    out.push(`CPU per receipt: median ${med.toFixed(2)} s, p90 ${p90.toFixed(2)} s, max ${pct(cpu, 1).toFixed(2)} s (target < 2 s: ${p90 < 2 ? 'met at p90' : med < 2 ? 'met at the median, not at p90' : 'missed'}).`, '');
+    out.push(
+      `CPU per receipt: median ${med.toFixed(2)} s, p90 ${p90.toFixed(2)} s, max ${pct(cpu, 1).toFixed(2)} s (target < 2 s: ${p90 < 2 ? 'met at p90' : med < 2 ? 'met at the median, not at p90' : 'missed'}).`,
+      '',
+    );
     results[label] = Object.fromEntries(FIELDS.map((k) => [k, score(rows, k)]));
-    const misses = photos.filter((r) => !isDeepStrictEqual(r.reading.fields.totalAmount?.value, r.truth.fields.totalAmount)).map((r) => r.truth.file);
+    const misses = photos
+      .filter((r) => !isDeepStrictEqual(r.reading.fields.totalAmount?.value, r.truth.fields.totalAmount))
+      .map((r) => r.truth.file);
     results[`${label} total misses`] = misses;
   }
   console.log(out.join('\n'));
