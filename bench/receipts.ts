@@ -158,13 +158,13 @@ async function main() {
       `CPU per receipt: median ${med.toFixed(2)} s, p90 ${p90.toFixed(2)} s, max ${pct(cpu, 1).toFixed(2)} s (target < 2 s: ${p90 < 2 ? 'met at p90' : med < 2 ? 'met at the median, not at p90' : 'missed'}).`,
       '',
     );
+    console.log(out.slice(out.indexOf(`#### ${label}`)).join('\n')); // each engine's table as soon as it is done
     results[label] = Object.fromEntries(FIELDS.map((k) => [k, score(rows, k)]));
     const misses = photos
       .filter((r) => !isDeepStrictEqual(r.reading.fields.totalAmount?.value, r.truth.fields.totalAmount))
       .map((r) => r.truth.file);
     results[`${label} total misses`] = misses;
   }
-  console.log(out.join('\n'));
   mkdirSync(join(ROOT, '.local/bench'), { recursive: true });
   writeFileSync(join(ROOT, '.local/bench/receipts.json'), JSON.stringify(results, null, 1));
 }
