@@ -135,7 +135,9 @@ export class AttachmentsApp {
   /** An attachment of a live entry, by a service on the tenant's behalf (the receipts service); null: gone. */
   async stored(tenantId: TenantId, entryId: string, attachmentId: string) {
     const entry = await this.repos.entries.of(tenantId).get(entryId.toLowerCase());
-    const attachment = entry?.deletedAt ? undefined : entry?.attachments?.find((a) => a._id === attachmentId.toLowerCase());
+    const attachment = entry?.deletedAt
+      ? undefined
+      : entry?.attachments?.find((a) => a._id === attachmentId.toLowerCase());
     return attachment ? { attachment, stream: this.store.open(attachment._id) } : null;
   }
 
@@ -145,7 +147,13 @@ export class AttachmentsApp {
       const current = await this.access.writable(caller, entryId);
       if (!(current.attachments ?? []).some((a) => a._id === id)) throw notFound('attachment');
       const now = new Date();
-      const removed = raiseEvent('entries', 'attachment.removed', caller.tenantId, { entryId: current._id, attachmentId: id }, now);
+      const removed = raiseEvent(
+        'entries',
+        'attachment.removed',
+        caller.tenantId,
+        { entryId: current._id, attachmentId: id },
+        now,
+      );
       return this.save(
         caller,
         current,

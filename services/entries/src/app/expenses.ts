@@ -139,7 +139,9 @@ export class ExpensesApp {
         now,
       );
       throwIfAny([prepared]);
-      const expense = reading ? { ...prepared.expense!, receiptReading: originOf(reading, prepared.expense!) } : prepared.expense!;
+      const expense = reading
+        ? { ...prepared.expense!, receiptReading: originOf(reading, prepared.expense!) }
+        : prepared.expense!;
       const used = vehicleEvents(caller.tenantId, current._id, undefined, expense, 'ExpenseRemoved', now);
       return (await this.save(caller, current, [...(current.expenses ?? []), expense], now, used))
         ? expense
@@ -171,7 +173,9 @@ export class ExpensesApp {
       );
       throwIfAny([prepared]);
       // Where it came from stays what it was: a later correction is the caller's, not the reading's.
-      const expense = before.receiptReading ? { ...prepared.expense!, receiptReading: before.receiptReading } : prepared.expense!;
+      const expense = before.receiptReading
+        ? { ...prepared.expense!, receiptReading: before.receiptReading }
+        : prepared.expense!;
       const events = vehicleEvents(caller.tenantId, current._id, before, expense, 'VehicleChanged', now);
       const expenses = (current.expenses ?? []).map((x) => (x._id === before._id ? expense : x));
       return this.saveOrAbandon(caller, current, expenses, now, events, expense);

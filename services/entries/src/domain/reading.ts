@@ -29,9 +29,18 @@ export interface AttachmentReading {
 export function parseReadingMade(body: unknown): ReadingMade {
   const e = body as Partial<ReadingMade> | null;
   const d = e?.data;
-  if (!e || e.type !== READING_MADE || typeof e.tenantId !== 'string' || !d || ![d.entryId, d.attachmentId].every(isUuid))
+  if (
+    !e ||
+    e.type !== READING_MADE ||
+    typeof e.tenantId !== 'string' ||
+    !d ||
+    ![d.entryId, d.attachmentId].every(isUuid)
+  )
     throw new Error('not a receipts.reading.made event');
-  return { ...(e as ReadingMade), data: { ...d, entryId: d.entryId.toLowerCase(), attachmentId: d.attachmentId.toLowerCase() } };
+  return {
+    ...(e as ReadingMade),
+    data: { ...d, entryId: d.entryId.toLowerCase(), attachmentId: d.attachmentId.toLowerCase() },
+  };
 }
 
 export function readingOf(event: ReadingMade): AttachmentReading {

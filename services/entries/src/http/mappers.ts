@@ -161,7 +161,15 @@ export const toJournalAccountsResponse = (view: AccountsView) => ({
 export function toReadingResponse(view: ReadingView): Schemas['AttachmentReading'] {
   const r = view.reading;
   if (!r)
-    return { attachmentId: view.attachment._id, state: 'Pending', reason: null, engine: null, readAt: null, fields: {}, lines: [] };
+    return {
+      attachmentId: view.attachment._id,
+      state: 'Pending',
+      reason: null,
+      engine: null,
+      readAt: null,
+      fields: {},
+      lines: [],
+    };
   return {
     attachmentId: r._id,
     state: r.state,

@@ -71,10 +71,7 @@ export function registerModels(conn: Connection): EntriesModels {
       fuelUnitPrice: nullableString,
       // The receipt reading an expense was created from (docs/decisions/0201); absent on others.
       receiptReading: {
-        type: new Schema(
-          { attachmentId: String, engine: String, readAt: Date, corrected: [String] },
-          { _id: false },
-        ),
+        type: new Schema({ attachmentId: String, engine: String, readAt: Date, corrected: [String] }, { _id: false }),
         default: undefined,
       },
       revision: { type: Number, required: true },
