@@ -2,44 +2,33 @@
 // a reading (Pending, then Read or Unreadable), with the attachment's visibility; an expense is created
 // from it with the caller's confirmed values and records where it came from; a deleted attachment's
 // reading is gone; an engine that keeps failing ends in Unreadable after a bounded number of attempts.
-import sharp from 'sharp';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RunningService } from '@travel/platform';
-import type { ApiClient } from '@travel/testkit';
+import { repoRoot, type ApiClient } from '@travel/testkit';
 import { startEntriesStack, type EntriesStack } from './support/entries-stack';
 
 // Loaded by the suites that run it, so the Pending suite runs without loading the engine.
 const startReceipts = async (env: NodeJS.ProcessEnv) => (await import('@travel/receipts/src/service')).start(env);
 
-/** A receipt rendered with real fonts (sharp draws SVG text): a Croatian parking receipt. */
-async function renderedReceipt(lines: string[]): Promise<Buffer> {
-  const text = lines
-    .map(
-      (l, i) => `<text x="40" y="${70 + i * 44}" font-family="DejaVu Sans Mono, monospace" font-size="30">${l}</text>`,
-    )
-    .join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="760" height="${120 + lines.length * 44}"><rect width="100%" height="100%" fill="white"/>${text}</svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
-}
-const RECEIPT_LINES = [
-  'GARAZA CENTAR d.o.o.',
-  'Ilica 10, Zagreb',
-  'OIB: 12345678903',
-  'Racun br. 104/1/1',
-  'Datum: 20.11.2026. 15:58',
-  'Parkiranje 3h      10,00',
-  'PDV 25%             2,50',
-  'UKUPNO EUR         12,50',
-];
-
-/** Not a receipt: a photo-sized grey square with nothing on it. */
-const BLANK = () =>
-  sharp({ create: { width: 600, height: 600, channels: 3, background: { r: 128, g: 128, b: 128 } } })
-    .png()
-    .toBuffer();
+// R's committed samples (packages/receipt-reading/test/fixtures) with their true fields beside them: the
+// assertions are those truths, not whatever the engine answered.
+const FIXTURES = join(repoRoot(), 'packages', 'receipt-reading', 'test', 'fixtures');
+const sample = (name: string) => ({
+  bytes: readFileSync(join(FIXTURES, `${name}.jpg`)),
+  truth: JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as {
+    state: string;
+    fields: { totalAmount?: string; currencyCode?: string; date?: string };
+  },
+});
+/** A Croatian receipt photo with a fiscal QR code (its total is exact from the code). */
+const HR_FISCAL = sample('hr-002');
+/** A photo that is no receipt. */
+const NOT_A_RECEIPT = sample('none-000');
 
 async function upload(stack: EntriesStack, key: string, entryId: string, name: string, bytes: Buffer) {
   const form = new FormData();
-  form.append('files', new Blob([bytes], { type: 'image/png' }), name);
+  form.append('files', new Blob([bytes], { type: 'image/jpeg' }), name);
   const res = await fetch(`${stack.gateway.url}/api/v1/travel-entries/${entryId}/attachments`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}` },
@@ -72,7 +61,7 @@ describe('receipt readings: without the reading service, an attachment stays Pen
   it('Pending with nothing proposed; an expense from it is 409; another company and a deleted attachment are 404', async () => {
     const entry = (await api.post('/api/v1/travel-entries', { departureDate: '2026-11-19', returnDate: '2026-11-20' }))
       .body;
-    const attachmentId = await upload(stack, key, entry.id, 'receipt.png', await renderedReceipt(RECEIPT_LINES));
+    const attachmentId = await upload(stack, key, entry.id, 'receipt.jpg', HR_FISCAL.bytes);
     const path = `/api/v1/travel-entries/${entry.id}/attachments/${attachmentId}/reading`;
     const pending = await api.get(path);
     expect(pending.status).toBe(200);
@@ -131,24 +120,26 @@ describe('receipt readings: read by the engine', () => {
   it('upload a receipt → its reading appears → an expense from it with confirmed values records where it came from', async () => {
     const entry = (await api.post('/api/v1/travel-entries', { departureDate: '2026-11-19', returnDate: '2026-11-20' }))
       .body;
-    const attachmentId = await upload(stack, key, entry.id, 'parking.png', await renderedReceipt(RECEIPT_LINES));
+    const attachmentId = await upload(stack, key, entry.id, 'hotel.jpg', HR_FISCAL.bytes);
     const reading = await readingDone(api, `/api/v1/travel-entries/${entry.id}/attachments/${attachmentId}/reading`);
     expect(reading.status).toBe(200);
     expect(reading.body.state).toBe('Read');
-    expect(reading.body.fields.totalAmount.value).toBe('12.50');
-    expect(reading.body.fields.totalAmount.confidence).toBeGreaterThan(0);
+    // The fiscal QR code's exact total, and where it came from.
+    const truth = HR_FISCAL.truth.fields;
+    expect(reading.body.fields.totalAmount).toMatchObject({ value: truth.totalAmount, source: 'fiscal-qr' });
+    expect(reading.body.fields.date.value).toBe(truth.date);
     expect(reading.body.lines.length).toBeGreaterThan(0);
 
     // The caller confirms the amount and currency as read and corrects the date.
     const created = await api.post(`/api/v1/travel-entries/${entry.id}/expenses`, {
-      kind: 'Parking',
-      date: '2026-11-19',
-      amount: 12.5,
-      currencyCode: 'EUR',
+      kind: 'Accommodation',
+      date: '2025-11-27',
+      amount: Number(truth.totalAmount),
+      currencyCode: truth.currencyCode,
       fromReading: attachmentId,
     });
     expect(created.status).toBe(201);
-    expect(created.body.amount).toBe(12.5);
+    expect(created.body.amount).toBe(Number(truth.totalAmount));
     expect(created.body.receiptReading).toMatchObject({ attachmentId, engine: reading.body.engine });
     expect(created.body.receiptReading.corrected).toContain('date');
     expect(created.body.receiptReading.corrected).not.toContain('amount');
@@ -162,10 +153,10 @@ describe('receipt readings: read by the engine', () => {
   it('a file that is not a receipt is Unreadable with a reason, never an API error', async () => {
     const entry = (await api.post('/api/v1/travel-entries', { departureDate: '2026-11-19', returnDate: '2026-11-20' }))
       .body;
-    const attachmentId = await upload(stack, key, entry.id, 'blank.png', await BLANK());
+    const attachmentId = await upload(stack, key, entry.id, 'landscape.jpg', NOT_A_RECEIPT.bytes);
     const reading = await readingDone(api, `/api/v1/travel-entries/${entry.id}/attachments/${attachmentId}/reading`);
     expect(reading.status).toBe(200);
-    expect(reading.body.state).toBe('Unreadable');
+    expect(reading.body.state).toBe(NOT_A_RECEIPT.truth.state);
     expect(reading.body.reason).toEqual(expect.any(String));
   });
 });
@@ -195,7 +186,7 @@ describe('receipt readings: an engine that keeps failing', () => {
     const { api, apiKey } = await stack.tenant('HR');
     const entry = (await api.post('/api/v1/travel-entries', { departureDate: '2026-11-19', returnDate: '2026-11-20' }))
       .body;
-    const attachmentId = await upload(stack, apiKey, entry.id, 'parking.png', await renderedReceipt(RECEIPT_LINES));
+    const attachmentId = await upload(stack, apiKey, entry.id, 'hotel.jpg', HR_FISCAL.bytes);
     const reading = await readingDone(api, `/api/v1/travel-entries/${entry.id}/attachments/${attachmentId}/reading`);
     expect(reading.body).toMatchObject({ state: 'Unreadable', reason: 'could not be read after 2 attempts' });
   });
