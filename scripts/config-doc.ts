@@ -12,6 +12,7 @@ import { configSchema as entries } from '../services/entries/src/config';
 import { configSchema as fleet } from '../services/fleet/src/config';
 import { configSchema as gateway } from '../services/gateway/src/config';
 import { configSchema as payouts } from '../services/payouts/src/config';
+import { configSchema as receipts } from '../services/receipts/src/config';
 import { configSchema as referenceFx } from '../services/reference-fx/src/config';
 import { configSchema as dispatcher } from '../services/webhook-dispatcher/src/config';
 
@@ -22,6 +23,7 @@ export const CONFIG_SCHEMAS: ConfigSchema<unknown>[] = [
   entries,
   fleet,
   payouts,
+  receipts,
   referenceFx,
   dispatcher,
 ];

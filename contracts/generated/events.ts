@@ -15,6 +15,8 @@ export const WEBHOOK_EVENT_TYPES = [
 export const EVENT_ROUTES = {
   'employees.employee.created': { producer: 'employees', type: 'employee.created', webhook: true },
   'employees.employee.updated': { producer: 'employees', type: 'employee.updated', webhook: true },
+  'entries.attachment.removed': { producer: 'entries', type: 'attachment.removed', webhook: false },
+  'entries.attachment.stored': { producer: 'entries', type: 'attachment.stored', webhook: false },
   'entries.entry-state.changed': { producer: 'entries', type: 'entry-state.changed', webhook: false },
   'entries.entry.approved': { producer: 'entries', type: 'entry.approved', webhook: true },
   'entries.entry.created': { producer: 'entries', type: 'entry.created', webhook: true },
@@ -24,6 +26,7 @@ export const EVENT_ROUTES = {
   'entries.vehicle.released': { producer: 'entries', type: 'vehicle.released', webhook: false },
   'entries.vehicle.used': { producer: 'entries', type: 'vehicle.used', webhook: false },
   'fleet.vehicle.usage-refused': { producer: 'fleet', type: 'vehicle.usage-refused', webhook: false },
+  'receipts.reading.made': { producer: 'receipts', type: 'reading.made', webhook: false },
   'reference-fx.allow-list.updated': { producer: 'reference-fx', type: 'allow-list.updated', webhook: false },
   'reference-fx.per-diem-policy.updated': { producer: 'reference-fx', type: 'per-diem-policy.updated', webhook: false },
 } as const;
@@ -36,6 +39,10 @@ export const EVENT_SCHEMA_IDS = {
     'https://docs.travel-expense.example/events/internal/employees.employee.created.schema.json',
   'employees.employee.updated':
     'https://docs.travel-expense.example/events/internal/employees.employee.updated.schema.json',
+  'entries.attachment.removed':
+    'https://docs.travel-expense.example/events/internal/entries.attachment.removed.schema.json',
+  'entries.attachment.stored':
+    'https://docs.travel-expense.example/events/internal/entries.attachment.stored.schema.json',
   'entries.entry-state.changed':
     'https://docs.travel-expense.example/events/internal/entries.entry-state.changed.schema.json',
   'entries.entry.approved': 'https://docs.travel-expense.example/events/internal/entries.entry.approved.schema.json',
@@ -49,6 +56,7 @@ export const EVENT_SCHEMA_IDS = {
   'entries.vehicle.used': 'https://docs.travel-expense.example/events/internal/entries.vehicle.used.schema.json',
   'fleet.vehicle.usage-refused':
     'https://docs.travel-expense.example/events/internal/fleet.vehicle.usage-refused.schema.json',
+  'receipts.reading.made': 'https://docs.travel-expense.example/events/internal/receipts.reading.made.schema.json',
   'reference-fx.allow-list.updated':
     'https://docs.travel-expense.example/events/internal/reference-fx.allow-list.updated.schema.json',
   'reference-fx.per-diem-policy.updated':
@@ -225,6 +233,73 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
       tenantId: { type: 'string', minLength: 1 },
       occurredAt: { type: 'string', format: 'date-time' },
       data: { type: 'object', $ref: '../public/EmployeeWebhookDto.schema.json', unevaluatedProperties: false },
+    },
+  },
+  {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://docs.travel-expense.example/events/internal/entries.attachment.removed.schema.json',
+    title: 'entries.attachment.removed',
+    description:
+      'Published by entries (outbox, same write as the entry without it) when an attachment is deleted; the receipts service drops its reading (docs/decisions/0200).',
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      type: { const: 'attachment.removed' },
+      tenantId: { type: 'string', minLength: 1 },
+      occurredAt: { type: 'string', format: 'date-time' },
+      data: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['entryId', 'attachmentId'],
+        properties: {
+          entryId: { type: 'string', format: 'uuid', description: 'The travel entry that held the attachment' },
+          attachmentId: { type: 'string', format: 'uuid', description: 'The attachment removed' },
+        },
+      },
+    },
+  },
+  {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://docs.travel-expense.example/events/internal/entries.attachment.stored.schema.json',
+    title: 'entries.attachment.stored',
+    description:
+      'Published by entries (outbox, same write as the entry that lists the attachment) when an image or PDF attachment is stored: by the attachments upload or a multipart entry create. The receipts service reads it (docs/decisions/0200).',
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      type: { const: 'attachment.stored' },
+      tenantId: { type: 'string', minLength: 1 },
+      occurredAt: { type: 'string', format: 'date-time' },
+      data: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['entryId', 'attachmentId', 'contentType', 'size', 'market'],
+        properties: {
+          entryId: { type: 'string', format: 'uuid', description: 'The travel entry holding the attachment' },
+          attachmentId: {
+            type: 'string',
+            format: 'uuid',
+            description:
+              "The attachment; its bytes are at entries' internal route GET /internal/tenants/{tenantId}/travel-entries/{entryId}/attachments/{attachmentId}/bytes",
+          },
+          contentType: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 100,
+            description: 'The content type it was uploaded with (an image type or application/pdf)',
+          },
+          size: { type: 'integer', minimum: 1, description: 'Bytes' },
+          market: {
+            type: 'string',
+            enum: ['HR', 'SI', 'SK', 'CZ', 'PL'],
+            description: "The company's market: the reading's hint for languages, tax ids and fiscal codes",
+          },
+        },
+      },
     },
   },
   {
@@ -499,6 +574,153 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
   },
   {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://docs.travel-expense.example/events/internal/receipts.reading.made.schema.json',
+    title: 'receipts.reading.made',
+    description:
+      'Published by receipts (outbox, same write as the reading) when the reading of an attachment is done: Read, or Unreadable with a reason (also after the engine failed on every attempt). entries keeps it as the projection GET …/attachments/{attachmentId}/reading answers from (docs/decisions/0200).',
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      type: { const: 'reading.made' },
+      tenantId: { type: 'string', minLength: 1 },
+      occurredAt: { type: 'string', format: 'date-time' },
+      data: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['entryId', 'attachmentId', 'state', 'reason', 'engine', 'readAt', 'fields', 'lines', 'attempts'],
+        properties: {
+          entryId: { type: 'string', format: 'uuid', description: 'The travel entry holding the attachment' },
+          attachmentId: { type: 'string', format: 'uuid', description: 'The attachment read' },
+          state: { type: 'string', enum: ['Read', 'Unreadable'] },
+          reason: { type: ['string', 'null'], maxLength: 500, description: 'Why it is Unreadable; null when Read' },
+          engine: { type: 'string', maxLength: 200, description: 'The engine and its version' },
+          readAt: { type: 'string', format: 'date-time' },
+          attempts: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Engine runs it took (failures retried with back-off)',
+          },
+          fields: {
+            type: 'object',
+            additionalProperties: false,
+            description: 'Per field, the proposed value with its confidence and source; a field not found is absent',
+            properties: {
+              totalAmount: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['value', 'confidence', 'source'],
+                description: 'Total paid, a decimal string',
+                properties: {
+                  value: { type: 'string', pattern: '^-?[0-9]{1,12}(\\.[0-9]{1,4})?$' },
+                  confidence: { type: 'number', minimum: 0, maximum: 1 },
+                  source: { type: 'string', enum: ['fiscal-qr', 'pdf-text', 'ocr'] },
+                },
+              },
+              currencyCode: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['value', 'confidence', 'source'],
+                description: 'ISO 4217',
+                properties: {
+                  value: { type: 'string', pattern: '^[A-Z]{3}$' },
+                  confidence: { type: 'number', minimum: 0, maximum: 1 },
+                  source: { type: 'string', enum: ['fiscal-qr', 'pdf-text', 'ocr'] },
+                },
+              },
+              date: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['value', 'confidence', 'source'],
+                description: 'Date of the receipt',
+                properties: {
+                  value: { type: 'string', format: 'date' },
+                  confidence: { type: 'number', minimum: 0, maximum: 1 },
+                  source: { type: 'string', enum: ['fiscal-qr', 'pdf-text', 'ocr'] },
+                },
+              },
+              time: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['value', 'confidence', 'source'],
+                description: 'Time of the receipt',
+                properties: {
+                  value: { type: 'string', pattern: '^[0-2][0-9]:[0-5][0-9](:[0-5][0-9])?$' },
+                  confidence: { type: 'number', minimum: 0, maximum: 1 },
+                  source: { type: 'string', enum: ['fiscal-qr', 'pdf-text', 'ocr'] },
+                },
+              },
+              merchantName: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['value', 'confidence', 'source'],
+                description: "The merchant's name",
+                properties: {
+                  value: { type: 'string', maxLength: 500 },
+                  confidence: { type: 'number', minimum: 0, maximum: 1 },
+                  source: { type: 'string', enum: ['fiscal-qr', 'pdf-text', 'ocr'] },
+                },
+              },
+              merchantTaxId: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['value', 'confidence', 'source'],
+                description: "The merchant's tax id and its scheme",
+                properties: {
+                  value: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['scheme', 'value'],
+                    properties: {
+                      scheme: {
+                        type: 'string',
+                        enum: ['HR-OIB', 'SI-DAVCNA', 'SK-ICDPH', 'SK-ICO', 'SK-DIC', 'CZ-DIC', 'CZ-ICO', 'PL-NIP'],
+                      },
+                      value: { type: 'string', maxLength: 40 },
+                    },
+                  },
+                  confidence: { type: 'number', minimum: 0, maximum: 1 },
+                  source: { type: 'string', enum: ['fiscal-qr', 'pdf-text', 'ocr'] },
+                },
+              },
+              vat: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['value', 'confidence', 'source'],
+                description: 'VAT per rate: decimal strings',
+                properties: {
+                  value: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      additionalProperties: false,
+                      required: ['rate', 'amount'],
+                      properties: {
+                        rate: { type: 'string', maxLength: 20 },
+                        amount: { type: 'string', maxLength: 20 },
+                        base: { type: 'string', maxLength: 20 },
+                      },
+                    },
+                  },
+                  confidence: { type: 'number', minimum: 0, maximum: 1 },
+                  source: { type: 'string', enum: ['fiscal-qr', 'pdf-text', 'ocr'] },
+                },
+              },
+            },
+          },
+          lines: {
+            type: 'array',
+            maxItems: 500,
+            items: { type: 'string', maxLength: 500 },
+            description: 'The text lines read, top to bottom',
+          },
+        },
+      },
+    },
+  },
+  {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://docs.travel-expense.example/events/internal/reference-fx.allow-list.updated.schema.json',
     title: 'reference-fx.allow-list.updated',
     description:
@@ -624,6 +846,8 @@ export type WebhookEventType =
 export interface EventSchemas {
   'employees.employee.created': EmployeesEmployeeCreated;
   'employees.employee.updated': EmployeesEmployeeUpdated;
+  'entries.attachment.removed': EntriesAttachmentRemoved;
+  'entries.attachment.stored': EntriesAttachmentStored;
   'entries.entry-state.changed': EntriesEntryStateChanged;
   'entries.entry.approved': EntriesEntryApproved;
   'entries.entry.created': EntriesEntryCreated;
@@ -633,6 +857,7 @@ export interface EventSchemas {
   'entries.vehicle.released': EntriesVehicleReleased;
   'entries.vehicle.used': EntriesVehicleUsed;
   'fleet.vehicle.usage-refused': FleetVehicleUsageRefused;
+  'receipts.reading.made': ReceiptsReadingMade;
   'reference-fx.allow-list.updated': ReferenceFxAllowListUpdated;
   'reference-fx.per-diem-policy.updated': ReferenceFxPerDiemPolicyUpdated;
   'public:EmployeeWebhookDto': EmployeeWebhookDto2;
@@ -694,6 +919,56 @@ export interface EmployeeWebhookDto1 {
   permissions: string[];
   createdAt: Timestamp;
   editedAt: Timestamp;
+}
+/**
+ * Published by entries (outbox, same write as the entry without it) when an attachment is deleted; the receipts service drops its reading (docs/decisions/0200).
+ */
+export interface EntriesAttachmentRemoved {
+  id: string;
+  type: 'attachment.removed';
+  tenantId: string;
+  occurredAt: string;
+  data: {
+    /**
+     * The travel entry that held the attachment
+     */
+    entryId: string;
+    /**
+     * The attachment removed
+     */
+    attachmentId: string;
+  };
+}
+/**
+ * Published by entries (outbox, same write as the entry that lists the attachment) when an image or PDF attachment is stored: by the attachments upload or a multipart entry create. The receipts service reads it (docs/decisions/0200).
+ */
+export interface EntriesAttachmentStored {
+  id: string;
+  type: 'attachment.stored';
+  tenantId: string;
+  occurredAt: string;
+  data: {
+    /**
+     * The travel entry holding the attachment
+     */
+    entryId: string;
+    /**
+     * The attachment; its bytes are at entries' internal route GET /internal/tenants/{tenantId}/travel-entries/{entryId}/attachments/{attachmentId}/bytes
+     */
+    attachmentId: string;
+    /**
+     * The content type it was uploaded with (an image type or application/pdf)
+     */
+    contentType: string;
+    /**
+     * Bytes
+     */
+    size: number;
+    /**
+     * The company's market: the reading's hint for languages, tax ids and fiscal codes
+     */
+    market: 'HR' | 'SI' | 'SK' | 'CZ' | 'PL';
+  };
 }
 /**
  * Published by entries (outbox, same write as the change) on every write that can change whether an entry is ready for payout or what is due: create, update, expense changes, status transitions, delete, paid out and its undo. Carries no personal data. Consumers keep the highest `rev` per entry (docs/decisions/0074).
@@ -976,6 +1251,113 @@ export interface FleetVehicleUsageRefused {
     expenseId: string;
     revision: number;
     reason: 'VehicleNotFound';
+  };
+}
+/**
+ * Published by receipts (outbox, same write as the reading) when the reading of an attachment is done: Read, or Unreadable with a reason (also after the engine failed on every attempt). entries keeps it as the projection GET …/attachments/{attachmentId}/reading answers from (docs/decisions/0200).
+ */
+export interface ReceiptsReadingMade {
+  id: string;
+  type: 'reading.made';
+  tenantId: string;
+  occurredAt: string;
+  data: {
+    /**
+     * The travel entry holding the attachment
+     */
+    entryId: string;
+    /**
+     * The attachment read
+     */
+    attachmentId: string;
+    state: 'Read' | 'Unreadable';
+    /**
+     * Why it is Unreadable; null when Read
+     */
+    reason: string | null;
+    /**
+     * The engine and its version
+     */
+    engine: string;
+    readAt: string;
+    /**
+     * Engine runs it took (failures retried with back-off)
+     */
+    attempts: number;
+    /**
+     * Per field, the proposed value with its confidence and source; a field not found is absent
+     */
+    fields: {
+      /**
+       * Total paid, a decimal string
+       */
+      totalAmount?: {
+        value: string;
+        confidence: number;
+        source: 'fiscal-qr' | 'pdf-text' | 'ocr';
+      };
+      /**
+       * ISO 4217
+       */
+      currencyCode?: {
+        value: string;
+        confidence: number;
+        source: 'fiscal-qr' | 'pdf-text' | 'ocr';
+      };
+      /**
+       * Date of the receipt
+       */
+      date?: {
+        value: string;
+        confidence: number;
+        source: 'fiscal-qr' | 'pdf-text' | 'ocr';
+      };
+      /**
+       * Time of the receipt
+       */
+      time?: {
+        value: string;
+        confidence: number;
+        source: 'fiscal-qr' | 'pdf-text' | 'ocr';
+      };
+      /**
+       * The merchant's name
+       */
+      merchantName?: {
+        value: string;
+        confidence: number;
+        source: 'fiscal-qr' | 'pdf-text' | 'ocr';
+      };
+      /**
+       * The merchant's tax id and its scheme
+       */
+      merchantTaxId?: {
+        value: {
+          scheme: 'HR-OIB' | 'SI-DAVCNA' | 'SK-ICDPH' | 'SK-ICO' | 'SK-DIC' | 'CZ-DIC' | 'CZ-ICO' | 'PL-NIP';
+          value: string;
+        };
+        confidence: number;
+        source: 'fiscal-qr' | 'pdf-text' | 'ocr';
+      };
+      /**
+       * VAT per rate: decimal strings
+       */
+      vat?: {
+        value: {
+          rate: string;
+          amount: string;
+          base?: string;
+        }[];
+        confidence: number;
+        source: 'fiscal-qr' | 'pdf-text' | 'ocr';
+      };
+    };
+    /**
+     * The text lines read, top to bottom
+     *
+     * @maxItems 500
+     */
+    lines: string[];
   };
 }
 /**

@@ -1221,6 +1221,8 @@ export interface paths {
          *     `distanceKm` × the market's statutory rate per km on that date, plus in CZ and SK the fuel part
          *     (`distanceKm` × `fuelConsumption` / 100 × the regulation's average price or `fuelUnitPriceOverride`).
          *     `vehicleId` is kept only on Mileage rows. Needs the right to edit the entry; a locked entry is 409.
+         *     `fromReading` names the receipt whose reading the caller confirmed the values from; the expense
+         *     records it as `receiptReading` (see `GET …/attachments/{attachmentId}/reading`).
          */
         post: operations["createExpense"];
         delete?: never;
@@ -1332,6 +1334,36 @@ export interface paths {
         post?: never;
         /** Remove one attachment; raises entry.updated */
         delete: operations["deleteAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/travel-entries/{id}/attachments/{attachmentId}/reading": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                attachmentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What was read from a receipt (image or PDF attachment) — proposals only, never applied by itself
+         * @description Every image or PDF attachment is read in the background after it is stored: `Pending` until then,
+         *     `Read` with per field a proposed value, its confidence (0–1) and where it came from (`fiscal-qr`: a
+         *     fiscal receipt's QR code, exact; `pdf-text`: a PDF's own text; `ocr`), or `Unreadable` with a `reason`
+         *     (not a receipt, empty, upside down, blurred; also when the engine failed on every attempt). A field
+         *     that was not found is absent from `fields`. Nothing is applied to an expense: create one with
+         *     `fromReading` and the values you confirmed. Same visibility as the attachment (another company's
+         *     entry, or one the caller may not read, is 404); a deleted attachment's reading is gone with it
+         *     (docs/decisions/0200).
+         */
+        get: operations["getAttachmentReading"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2318,6 +2350,39 @@ export interface components {
             /** @description Selects the regulation's 95 or 98 average for a petrol vehicle without a receipt price (CZ) */
             mileagePetrolGrade?: components["schemas"]["PetrolGrade"] | null;
         };
+        /** @description Body of the single expense create: the fields of `ExpenseWrite`, and `fromReading`. A paid expense needs `amount` (in `currencyCode`, default the base currency); a `Mileage` row needs `distanceKm`, and in CZ and SK also `fuelType` and `fuelConsumption` (per 100 km, from the technical certificate) for the fuel part. A row naming a vehicle takes what it leaves out from the vehicle (its `fuelType` when `Petrol`, `Diesel` or `Electric`, and its `fuelConsumption` when the row's fuel is the vehicle's); the values applied are stored on the row. */
+        ExpenseCreate: {
+            kind: components["schemas"]["ExpenseKind"];
+            /**
+             * Format: date
+             * @description The day of the expense: its FX referential date
+             */
+            date: string;
+            description?: string | null;
+            amount?: components["schemas"]["DecimalAmount"];
+            currencyCode?: components["schemas"]["CurrencyCode"];
+            /** @description Honoured only when the provider publishes no rate for the date (else EXCHANGE_RATE_UNAVAILABLE) */
+            manualExchangeRate?: number | null;
+            /** @description Kept only on `Mileage` rows; ignored (and read back as null) on every other kind */
+            vehicleId?: components["schemas"]["Id"] | null;
+            /** @description Mileage: kilometres driven (≤ 2 decimals) */
+            distanceKm?: number | null;
+            /**
+             * @description Mileage: the statutory vehicle class (default Car; PL: CarUpTo900cc or CarOver900cc)
+             * @enum {string|null}
+             */
+            vehicleKind?: "Car" | "CarUpTo900cc" | "CarOver900cc" | "Motorcycle" | "Moped" | null;
+            /** @description Mileage (CZ, SK): omitted or null takes the named vehicle's fuel type */
+            fuelType?: components["schemas"]["MileageFuelType"] | null;
+            /** @description Mileage: litres (kWh) per 100 km; omitted or null takes the named vehicle's (CZ, SK) */
+            fuelConsumption?: number | null;
+            /** @description Receipt price per litre (kWh) in the base currency; replaces the regulation's average on a CZ/SK mileage row */
+            fuelUnitPriceOverride?: number | null;
+            /** @description Selects the regulation's 95 or 98 average for a petrol vehicle without a receipt price (CZ) */
+            mileagePetrolGrade?: components["schemas"]["PetrolGrade"] | null;
+            /** @description An image or PDF attachment of this entry whose reading the values come from (docs/decisions/0201). The body's values are taken as confirmed; nothing is copied from the reading. The expense keeps `receiptReading`, naming the fields that differ from the proposal. Not an attachment of the entry: 400 under `fromReading`; its reading still `Pending`: 409 `INVALID_STATE`. */
+            fromReading?: components["schemas"]["Id"] | null;
+        };
         /** @description The writable fields of an expense; what a GET returns besides them is read-only and ignored. */
         ExpenseUpdate: {
             kind: components["schemas"]["ExpenseKind"];
@@ -2341,6 +2406,7 @@ export interface components {
             readonly exchangeRateSource?: unknown;
             readonly ratePerKm?: unknown;
             readonly fuelUnitPrice?: unknown;
+            readonly receiptReading?: unknown;
             readonly createdAt?: unknown;
             readonly editedAt?: unknown;
         };
@@ -2365,6 +2431,7 @@ export interface components {
          *       "mileagePetrolGrade": "Octane95",
          *       "ratePerKm": 5.9,
          *       "fuelUnitPrice": 34.7,
+         *       "receiptReading": null,
          *       "createdAt": "2026-11-20T16:00:00.000Z",
          *       "editedAt": "2026-11-20T16:00:00.000Z"
          *     }
@@ -2398,8 +2465,88 @@ export interface components {
             readonly ratePerKm: number | null;
             /** @description Mileage (CZ, SK): the fuel price per litre (kWh) applied */
             readonly fuelUnitPrice: number | null;
+            /** @description The receipt reading it was created from (`fromReading`), with the fields corrected; null otherwise */
+            readonly receiptReading: components["schemas"]["ReceiptReadingOrigin"] | null;
             createdAt: components["schemas"]["Timestamp"];
             editedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description `fiscal-qr`: decoded from a fiscal receipt's QR code (exact); `pdf-text`: the PDF's own text; `ocr`: recognized from the image
+         * @enum {string}
+         */
+        ReadingSource: "fiscal-qr" | "pdf-text" | "ocr";
+        /** @description A proposed text value */
+        ReadingText: {
+            value: string;
+            /** @description How sure the reading is (1: from a fiscal QR code) */
+            confidence: number;
+            source: components["schemas"]["ReadingSource"];
+        };
+        /** @description The merchant's tax id with its scheme */
+        ReadingTaxId: {
+            value: {
+                /**
+                 * @description HR OIB, SI davčna številka, SK IČ DPH / IČO / DIČ, CZ DIČ / IČO, PL NIP
+                 * @enum {string}
+                 */
+                scheme: "HR-OIB" | "SI-DAVCNA" | "SK-ICDPH" | "SK-ICO" | "SK-DIC" | "CZ-DIC" | "CZ-ICO" | "PL-NIP";
+                value: string;
+            };
+            /** @description How sure the reading is (1: from a fiscal QR code) */
+            confidence: number;
+            source: components["schemas"]["ReadingSource"];
+        };
+        /** @description VAT per rate */
+        ReadingVat: {
+            value: {
+                /** @description Percent, a decimal string: "25.00" */
+                rate: string;
+                /** @description VAT amount, a decimal string */
+                amount: string;
+                /** @description Taxable base, a decimal string, when printed */
+                base?: string;
+            }[];
+            /** @description How sure the reading is (1: from a fiscal QR code) */
+            confidence: number;
+            source: components["schemas"]["ReadingSource"];
+        };
+        /** @description What was read from an attachment; proposals only (docs/decisions/0200). */
+        AttachmentReading: {
+            attachmentId: components["schemas"]["Id"];
+            /**
+             * @description `Pending`: not read yet; `Read`: see `fields`; `Unreadable`: see `reason`
+             * @enum {string}
+             */
+            state: "Pending" | "Read" | "Unreadable";
+            /** @description Why it is Unreadable; null otherwise */
+            reason: string | null;
+            /** @description The engine and version that read it; null while Pending */
+            engine: string | null;
+            /** @description When it was read; null while Pending */
+            readAt: components["schemas"]["Timestamp"] | null;
+            /** @description Per field the proposed value; a field not found is absent */
+            fields: {
+                /** @description The total paid, a decimal string ("12.50") */
+                totalAmount?: components["schemas"]["ReadingText"];
+                /** @description ISO 4217 */
+                currencyCode?: components["schemas"]["ReadingText"];
+                /** @description yyyy-MM-dd */
+                date?: components["schemas"]["ReadingText"];
+                /** @description HH:mm or HH:mm:ss */
+                time?: components["schemas"]["ReadingText"];
+                merchantName?: components["schemas"]["ReadingText"];
+                merchantTaxId?: components["schemas"]["ReadingTaxId"];
+                vat?: components["schemas"]["ReadingVat"];
+            };
+            /** @description The text lines read */
+            lines: string[];
+        };
+        /** @description The expense was created from this attachment's reading (`fromReading`); `corrected` names the fields whose confirmed value differs from the proposal, or had none (docs/decisions/0201). */
+        ReceiptReadingOrigin: {
+            attachmentId: components["schemas"]["Id"];
+            engine: string;
+            readAt: components["schemas"]["Timestamp"];
+            corrected: ("amount" | "currencyCode" | "date")[];
         };
         Attachment: {
             id: components["schemas"]["Id"];
@@ -2590,6 +2737,7 @@ export interface components {
          *           "mileagePetrolGrade": null,
          *           "ratePerKm": null,
          *           "fuelUnitPrice": null,
+         *           "receiptReading": null,
          *           "createdAt": "2026-11-20T16:00:00.000Z",
          *           "editedAt": "2026-11-20T16:00:00.000Z"
          *         }
@@ -6449,7 +6597,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ExpenseWrite"];
+                "application/json": components["schemas"]["ExpenseCreate"];
             };
         };
         responses: {
@@ -6760,6 +6908,39 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAttachmentReading: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                id: components["parameters"]["Id"];
+                attachmentId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentReading"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -42,6 +42,8 @@ export const SERVICES = [
   // `per-diem-policy`: the company's per-diem policy, beside the statutory rates it is checked against (0127).
   { name: 'reference-fx', port: 8085, opsPort: 9085, resources: ['reference', 'per-diem-policy'] },
   { name: 'webhook-dispatcher', port: 8086, opsPort: 9086, resources: ['webhooks'] },
+  // No /api/v1 resource: entries answers a reading from its projection of `receipts.reading.made` (0200).
+  { name: 'receipts', port: 8087, opsPort: 9087, resources: [] },
 ] as const satisfies readonly ServiceEntry[];
 
 export type ServiceName = (typeof SERVICES)[number]['name'];

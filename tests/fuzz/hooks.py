@@ -303,7 +303,13 @@ BUSINESS_RULES = {
     ],
     "updateTravelEntry": [REFERENCE, ENTRY_RULES, TRAVEL_TYPE, *MILEAGE_AND_AMOUNT],
     # A Mileage row is in the company's base currency, with the fuel figures its market's rules need.
-    "createExpense": [REFERENCE, MONEY_RULES + "|" + MILEAGE_RULES, *MILEAGE_AND_AMOUNT],
+    # `fromReading` must name an attachment of the entry (docs/decisions/0201).
+    "createExpense": [
+        REFERENCE,
+        MONEY_RULES + "|" + MILEAGE_RULES,
+        *MILEAGE_AND_AMOUNT,
+        ("fromReading", r"^must be an attachment of this entry"),
+    ],
     "updateExpense": [REFERENCE, MONEY_RULES + "|" + MILEAGE_RULES, *MILEAGE_AND_AMOUNT],
     # Meal rows must be rows of the itinerary the same request sends.
     "perDiemsFromItinerary": [REFERENCE, r"not enabled|no row has|must be the entry's employee", *ITINERARY],

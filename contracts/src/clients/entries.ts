@@ -28,3 +28,31 @@ export class EntriesClient {
     return body.results;
   }
 }
+
+/** An attachment's stored bytes, as the receipts service reads them (docs/decisions/0200). */
+export interface AttachmentBytes {
+  contentType: string;
+  bytes: Buffer;
+}
+
+/**
+ * entries' attachment bytes for the receipts service: `GET /internal/tenants/{t}/travel-entries/{e}/attachments/{a}/bytes`,
+ * answered with the bytes and the content type they were uploaded with. 404 (the attachment or its entry is
+ * gone) is null; anything else is 503.
+ */
+export class EntriesAttachmentsClient {
+  constructor(private readonly transport: InternalTransport) {}
+
+  async bytes(tenantId: string, entryId: string, attachmentId: string): Promise<AttachmentBytes | null> {
+    const res = await this.transport.send(
+      'GET',
+      tenantPath(tenantId, 'travel-entries', entryId, 'attachments', attachmentId, 'bytes'),
+    );
+    if (res.status === 404) return null;
+    if (!res.ok) throw this.transport.failed(res);
+    return {
+      contentType: res.headers.get('content-type') ?? 'application/octet-stream',
+      bytes: Buffer.from(await res.arrayBuffer()),
+    };
+  }
+}

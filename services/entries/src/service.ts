@@ -30,6 +30,10 @@ import { AttachmentStore, inspectImage } from './infra/attachment-store';
 import { FxConverter } from './infra/fx-client';
 import { ENTRIES_COLLECTION, entriesRepositories } from './infra/repositories';
 import { startUsageRefusedConsumer } from './infra/usage-refused-consumer';
+import { startReadingMadeConsumer } from './infra/reading-made-consumer';
+import { ReadingStore } from './infra/reading-store';
+import { ReadingsApp } from './app/readings';
+import { internalAttachmentRoutes } from './http/internal-attachment-routes';
 import { OfflinePlaces } from './infra/places';
 import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './domain/attachment';
 import { EntryNumberIssuer } from './app/entry-numbers';
@@ -64,7 +68,10 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const places = new OfflinePlaces();
       // Who may read and change an entry: asked by every use case on an entry and its children (0168).
       const access = new EntryAccess(repos);
-      const attachments = new AttachmentsApp(repos, access, attachmentStore, inspectImage);
+      // The receipts' readings, projected from the receipts service's events (docs/decisions/0200).
+      const readingStore = new ReadingStore(mongo, repos.versions);
+      const readings = new ReadingsApp(repos, access, readingStore, logger);
+      const attachments = new AttachmentsApp(repos, access, attachmentStore, inspectImage, readingStore);
       const entries = new EntriesApp(repos, employees, fx, vehicles, attachments, pricer, places);
       const calculator = new PerDiemCalculator(employees, fx, referenceFx);
       // Every public GET of entries and the workflow answers from the collections' versions (0155, 0159).
@@ -75,8 +82,10 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
           reads,
           entriesCollection: repos.entries,
           entries,
-          expenses: new ExpensesApp(repos, access, fx, vehicles),
+          expenses: new ExpensesApp(repos, access, fx, vehicles, readingStore),
           attachments,
+          readings,
+          readingsCollection: readingStore,
         }),
       );
       api.use(perDiemCalculatorRoutes(calculator));
@@ -94,7 +103,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         api,
         reads,
         // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).
-        internal: internalPayoutRoutes(new PayoutMarks(repos)),
+        // The receipts service reads attachments' bytes (0200).
+        internal: apiRouter().use(internalPayoutRoutes(new PayoutMarks(repos)), internalAttachmentRoutes(attachments)),
         // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.
         upload: { maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_UPLOAD },
         outboxCollections: [ENTRIES_COLLECTION, JOURNAL_ACCOUNTS_COLLECTION],
@@ -116,6 +126,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
             metrics,
             refusals: new UsageRefusals(repos, logger),
           });
+          await startReadingMadeConsumer({ client: amqp, mongo, logger, metrics, readings });
           // Attachment bytes a crash left without their entry's record (docs/decisions/0114).
           orphanSweep = startOrphanSweep({
             store: ATTACHMENTS_STORE,

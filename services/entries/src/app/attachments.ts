@@ -5,6 +5,8 @@ import {
   raiseEvent,
   type CallerContext,
   type FieldErrors,
+  type OutboxEvent,
+  type TenantId,
   tenantOf,
   withRevisionRetry,
 } from '@travel/platform';
@@ -22,6 +24,7 @@ import type { TravelEntry } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { AttachmentStore, ImageInspection } from '../infra/attachment-store';
 import type { EntriesRepositories } from '../infra/repositories';
+import type { ReadingStore } from '../infra/reading-store';
 import type { EntryAccess } from './entry-access';
 
 export interface UploadedFile {
@@ -41,6 +44,7 @@ export class AttachmentsApp {
     private readonly access: EntryAccess,
     private readonly store: AttachmentStore,
     private readonly inspectImage: (bytes: Buffer, maxPixels: number) => Promise<ImageInspection>,
+    private readonly readings: Pick<ReadingStore, 'remove'>,
   ) {}
 
   /**
@@ -105,7 +109,14 @@ export class AttachmentsApp {
     try {
       await withRevisionRetry('travel entry', async () => {
         const current = await this.access.writable(caller, entryId);
-        return this.save(caller, current, [...(current.attachments ?? []), ...added], new Date());
+        const now = new Date();
+        return this.save(
+          caller,
+          current,
+          [...(current.attachments ?? []), ...added],
+          now,
+          attachmentsStored(caller, current._id, added, now),
+        );
       });
     } catch (err) {
       await this.unstage(added);
@@ -121,18 +132,38 @@ export class AttachmentsApp {
     return { attachment, stream: this.store.open(attachment._id) };
   }
 
+  /** An attachment of a live entry, by a service on the tenant's behalf (the receipts service); null: gone. */
+  async stored(tenantId: TenantId, entryId: string, attachmentId: string) {
+    const entry = await this.repos.entries.of(tenantId).get(entryId.toLowerCase());
+    const attachment = entry?.deletedAt
+      ? undefined
+      : entry?.attachments?.find((a) => a._id === attachmentId.toLowerCase());
+    return attachment ? { attachment, stream: this.store.open(attachment._id) } : null;
+  }
+
   async delete(caller: CallerContext, entryId: string, attachmentId: string): Promise<void> {
     const id = attachmentId.toLowerCase();
     await withRevisionRetry('travel entry', async () => {
       const current = await this.access.writable(caller, entryId);
       if (!(current.attachments ?? []).some((a) => a._id === id)) throw notFound('attachment');
+      const now = new Date();
+      const removed = raiseEvent(
+        'entries',
+        'attachment.removed',
+        caller.tenantId,
+        { entryId: current._id, attachmentId: id },
+        now,
+      );
       return this.save(
         caller,
         current,
         current.attachments.filter((a) => a._id !== id),
-        new Date(),
+        now,
+        [removed],
       );
     });
+    // Its reading goes with it (a reading made meanwhile is dropped by the projection: ReadingsApp.project).
+    await this.readings.remove(tenantOf(caller), id);
     await this.store.remove(id);
   }
 
@@ -141,12 +172,36 @@ export class AttachmentsApp {
     current: TravelEntry & { rev: number },
     attachments: Attachment[],
     now: Date,
+    extra: OutboxEvent[],
   ): Promise<true | undefined> {
     const next: TravelEntry = { ...current, attachments, editedAt: now };
     const event = raiseEvent('entries', 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
     await this.repos.entries
       .of(tenantOf(caller))
-      .commit(current, { $set: { attachments, editedAt: now }, where: { deletedAt: null } }, event);
+      .commit(current, { $set: { attachments, editedAt: now }, where: { deletedAt: null } }, event, ...extra);
     return true;
   }
+}
+
+/**
+ * `entries.attachment.stored` for each stored image or PDF (every accepted attachment is one): the receipts
+ * service reads it in the background, with the company's market as its hint (docs/decisions/0200).
+ */
+export function attachmentsStored(
+  caller: Pick<CallerContext, 'tenantId' | 'market'>,
+  entryId: string,
+  added: readonly Attachment[],
+  now: Date,
+): OutboxEvent[] {
+  return added
+    .filter((a) => isImageType(a.contentType) || a.contentType === PDF_TYPE)
+    .map((a) =>
+      raiseEvent(
+        'entries',
+        'attachment.stored',
+        caller.tenantId,
+        { entryId, attachmentId: a._id, contentType: a.contentType, size: a.size, market: caller.market },
+        now,
+      ),
+    );
 }

@@ -35,7 +35,7 @@ import type { Expense, ExpenseInput } from '../domain/expense';
 import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
 import { entryChanged } from './entry-changed';
 import { toBaseCurrency } from './fx';
-import type { AttachmentsApp, UploadedFile } from './attachments';
+import { attachmentsStored, type AttachmentsApp, type UploadedFile } from './attachments';
 import { EntryAccess } from './entry-access';
 import type { PerDiemPricer, PricedRows } from './per-diem-pricer';
 import type { CurrencyConverter, DestinationCountries, EmployeeDirectory, VehicleDirectory } from './ports';
@@ -308,8 +308,10 @@ export class EntriesApp {
     };
     const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
     const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));
+    // The receipts sent with the entry are read like uploaded ones (docs/decisions/0200).
+    const stored = attachmentsStored(caller, entryId, attachments, now);
     try {
-      await this.scope(caller).create({ ...entry, rev: 0 }, event, entryChanged(entry, 0, now), ...used);
+      await this.scope(caller).create({ ...entry, rev: 0 }, event, entryChanged(entry, 0, now), ...used, ...stored);
     } catch (err) {
       if (uploads) await this.attachments.unstage(attachments);
       throw err;

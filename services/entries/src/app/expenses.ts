@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import {
   AppError,
+  invalidState,
   notFound,
   raiseEvent,
   type CallerContext,
   type OutboxEvent,
+  type TenantId,
   tenantOf,
   withRevisionRetry,
 } from '@travel/platform';
@@ -17,6 +19,15 @@ import type { EntryAccess } from './entry-access';
 import { entryChanged } from './entry-changed';
 import { abandonClaims, checkExpense, prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
+import { correctedFields, type AttachmentReading, type ReadingOrigin } from '../domain/reading';
+
+/** Where an expense create finds the reading its `fromReading` names (entries' projection, 0200). */
+export interface ReadingLookup {
+  get(tenantId: TenantId, attachmentId: string): Promise<AttachmentReading | null>;
+}
+
+/** A create's body: the expense fields and, optionally, the receipt whose reading they were confirmed from. */
+export type ExpenseCreateInput = ExpenseInput & { fromReading?: string | null };
 
 const SERVICE = 'entries';
 
@@ -30,7 +41,22 @@ export class ExpensesApp {
     private readonly access: EntryAccess,
     private readonly fx: CurrencyConverter,
     private readonly vehicles: VehicleDirectory,
+    private readonly readings: ReadingLookup,
   ) {}
+
+  /**
+   * The reading `fromReading` names (docs/decisions/0201): an attachment of this entry (else 400 under
+   * `fromReading`) that has been read, Read or Unreadable (Pending: 409, there is nothing to confirm yet).
+   */
+  private async readingFor(caller: CallerContext, entry: EntryDoc, rawId: string): Promise<AttachmentReading> {
+    const id = rawId.toLowerCase();
+    if (!(entry.attachments ?? []).some((a) => a._id === id))
+      throw new AppError('VALIDATION_FAILED', undefined, { fromReading: ['must be an attachment of this entry'] });
+    const reading = await this.readings.get(tenantOf(caller), id);
+    if (!reading || reading.entryId !== entry._id)
+      throw invalidState('The reading of this attachment is still Pending; create the expense once it is read.');
+    return reading;
+  }
 
   private find(entry: EntryDoc, rawId: string): Expense {
     const id = rawId.toLowerCase();
@@ -92,10 +118,12 @@ export class ExpensesApp {
     return this.find(await this.access.readable(caller, entryId), expenseId);
   }
 
-  async create(caller: CallerContext, entryId: string, input: ExpenseInput): Promise<Expense> {
+  async create(caller: CallerContext, entryId: string, body: ExpenseCreateInput): Promise<Expense> {
     const expenseId = randomUUID();
+    const { fromReading, ...input } = body;
     return withRevisionRetry('travel entry', async () => {
       const current = await this.access.writable(caller, entryId);
+      const reading = fromReading ? await this.readingFor(caller, current, fromReading) : undefined;
       await this.checkIgnoredVehicle(caller, input);
       const now = new Date();
       const prepared = await prepareExpense(
@@ -111,7 +139,9 @@ export class ExpensesApp {
         now,
       );
       throwIfAny([prepared]);
-      const expense = prepared.expense!;
+      const expense = reading
+        ? { ...prepared.expense!, receiptReading: originOf(reading, prepared.expense!) }
+        : prepared.expense!;
       const used = vehicleEvents(caller.tenantId, current._id, undefined, expense, 'ExpenseRemoved', now);
       return (await this.save(caller, current, [...(current.expenses ?? []), expense], now, used))
         ? expense
@@ -142,7 +172,10 @@ export class ExpensesApp {
         checked.fields,
       );
       throwIfAny([prepared]);
-      const expense = prepared.expense!;
+      // Where it came from stays what it was: a later correction is the caller's, not the reading's.
+      const expense = before.receiptReading
+        ? { ...prepared.expense!, receiptReading: before.receiptReading }
+        : prepared.expense!;
       const events = vehicleEvents(caller.tenantId, current._id, before, expense, 'VehicleChanged', now);
       const expenses = (current.expenses ?? []).map((x) => (x._id === before._id ? expense : x));
       return this.saveOrAbandon(caller, current, expenses, now, events, expense);
@@ -159,4 +192,14 @@ export class ExpensesApp {
       return (await this.save(caller, current, expenses, now, released)) ? true : undefined;
     });
   }
+}
+
+/** What the expense keeps of the reading it was confirmed from: which one, and the fields corrected. */
+function originOf(reading: AttachmentReading, expense: Expense): ReadingOrigin {
+  return {
+    attachmentId: reading._id,
+    engine: reading.engine,
+    readAt: reading.readAt,
+    corrected: correctedFields(reading.fields, expense),
+  };
 }

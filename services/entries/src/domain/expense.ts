@@ -12,6 +12,7 @@ import {
 } from './limits';
 import { outOfRange, type DecimalRange } from '@travel/money';
 import type { RateSource } from './entry-status';
+import type { ReadingOrigin } from './reading';
 
 export const EXPENSE_KINDS = [
   'Mileage',
@@ -56,6 +57,8 @@ export interface Expense extends ExpenseFields {
   fuelUnitPrice: string | null;
   /** Increases with every change of the expense; orders its vehicle events. */
   revision: number;
+  /** The receipt reading it was created from (docs/decisions/0201); kept through updates. */
+  receiptReading?: ReadingOrigin | null;
   createdAt: Date;
   editedAt: Date;
 }

@@ -8,6 +8,7 @@ import type { Expense } from '../domain/expense';
 import { workflowView } from './workflow-mappers';
 import { storedResolution } from '../domain/destination-country';
 import type { AccountsView } from '../app/journal';
+import type { ReadingView } from '../app/readings';
 
 type Schemas = components['schemas'];
 
@@ -129,6 +130,14 @@ export function toExpenseResponse(x: Expense): Schemas['Expense'] {
     mileagePetrolGrade: x.mileagePetrolGrade ?? null,
     ratePerKm: num(x.ratePerKm),
     fuelUnitPrice: num(x.fuelUnitPrice),
+    receiptReading: x.receiptReading
+      ? {
+          attachmentId: x.receiptReading.attachmentId,
+          engine: x.receiptReading.engine,
+          readAt: x.receiptReading.readAt.toISOString(),
+          corrected: [...x.receiptReading.corrected],
+        }
+      : null,
     createdAt: x.createdAt.toISOString(),
     editedAt: x.editedAt.toISOString(),
   };
@@ -147,3 +156,27 @@ export const toJournalAccountsResponse = (view: AccountsView) => ({
   ...view,
   editedAt: view.editedAt ? view.editedAt.toISOString() : null,
 });
+
+/** `GET …/attachments/{attachmentId}/reading`: the projection's reading, or Pending (docs/decisions/0200). */
+export function toReadingResponse(view: ReadingView): Schemas['AttachmentReading'] {
+  const r = view.reading;
+  if (!r)
+    return {
+      attachmentId: view.attachment._id,
+      state: 'Pending',
+      reason: null,
+      engine: null,
+      readAt: null,
+      fields: {},
+      lines: [],
+    };
+  return {
+    attachmentId: r._id,
+    state: r.state,
+    reason: r.reason,
+    engine: r.engine,
+    readAt: r.readAt.toISOString(),
+    fields: r.fields,
+    lines: r.lines,
+  };
+}

@@ -4,9 +4,10 @@ import { apiRouter, callerOf, listRequest, route, type ConditionalGets } from '@
 import type { EntriesApp, EntryFilter } from '../app/entries';
 import type { AttachmentsApp, UploadedFile } from '../app/attachments';
 import type { ExpensesApp } from '../app/expenses';
+import type { ReadingsApp } from '../app/readings';
 import type { EntryStatusValue } from '../domain/entry';
 import { parseEntryPart } from './entry-part';
-import { toAttachmentResponse, toEntryResponse, toEntrySummary, toExpenseResponse } from './mappers';
+import { toAttachmentResponse, toEntryResponse, toEntrySummary, toExpenseResponse, toReadingResponse } from './mappers';
 
 type Schemas = components['schemas'];
 type ListQuery = NonNullable<operations['listTravelEntries']['parameters']['query']>;
@@ -15,6 +16,9 @@ export interface EntriesContext {
   entries: EntriesApp;
   expenses: ExpensesApp;
   attachments: AttachmentsApp;
+  readings: ReadingsApp;
+  /** The projection of the receipts' readings, versioned like the entries (docs/decisions/0200). */
+  readingsCollection: { readonly collection: string };
   /** GETs answered from the entries' collection version (docs/decisions/0155). */
   reads: ConditionalGets;
   /** The collection every answer below is read from (entries hold their expenses). */
@@ -28,7 +32,7 @@ const flag = (value: unknown): boolean | undefined =>
 
 /** Bodies and queries are already checked against the contract; who may do what is decided in the app. */
 export function publicRoutes(ctx: EntriesContext): Router {
-  const { entries, expenses, attachments, reads, entriesCollection } = ctx;
+  const { entries, expenses, attachments, readings, reads, entriesCollection, readingsCollection } = ctx;
   const r = apiRouter();
 
   r.get(
@@ -93,7 +97,7 @@ export function publicRoutes(ctx: EntriesContext): Router {
   r.post(
     expensePath,
     route(async (req, res) => {
-      const body = req.body as Schemas['ExpenseWrite'];
+      const body = req.body as Schemas['ExpenseCreate'];
       res.status(201).json(toExpenseResponse(await expenses.create(callerOf(req), id(req), body)));
     }),
   );
@@ -147,6 +151,15 @@ export function publicRoutes(ctx: EntriesContext): Router {
         res.once('finish', () => resolve());
         stream.pipe(res);
       });
+    }),
+  );
+  r.get(
+    `${attachmentPath}/:attachmentId/reading`,
+    route(async (req, res) => {
+      const caller = callerOf(req);
+      await reads.answer(req, res, caller, [entriesCollection, readingsCollection], async () =>
+        toReadingResponse(await readings.get(caller, id(req), String(req.params.attachmentId))),
+      );
     }),
   );
   r.delete(

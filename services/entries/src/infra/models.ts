@@ -69,6 +69,11 @@ export function registerModels(conn: Connection): EntriesModels {
       mileagePetrolGrade: nullableString,
       ratePerKm: nullableString,
       fuelUnitPrice: nullableString,
+      // The receipt reading an expense was created from (docs/decisions/0201); absent on others.
+      receiptReading: {
+        type: new Schema({ attachmentId: String, engine: String, readAt: Date, corrected: [String] }, { _id: false }),
+        default: undefined,
+      },
       revision: { type: Number, required: true },
       createdAt: { type: Date, required: true },
       editedAt: { type: Date, required: true },

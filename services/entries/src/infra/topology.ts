@@ -8,6 +8,11 @@ export const CONSUMERS = {
     name: 'entries.vehicle-usage-refused',
     bindings: ['fleet.vehicle.usage-refused'] satisfies EventRoutingKey[],
   },
+  /** The readings of receipts made by the receipts service, kept for GET …/attachments/{id}/reading (0200). */
+  readings: {
+    name: 'entries.receipt-readings',
+    bindings: ['receipts.reading.made'] satisfies EventRoutingKey[],
+  },
 } satisfies Consumers;
 
 /** What entries declares on the broker (scripts/topology.ts renders it into the chart's definitions). */

@@ -10,6 +10,7 @@ import { start as startEmployees } from '@travel/employees/src/service';
 import { start as startEntries } from '@travel/entries/src/service';
 import { start as startFleet } from '@travel/fleet/src/service';
 import { start as startPayouts } from '@travel/payouts/src/service';
+import { start as startReceipts } from '@travel/receipts/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { start as startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { createTestEnv, repoRoot, type TestEnv } from '@travel/testkit';
@@ -48,7 +49,15 @@ describe("the chart's RabbitMQ definitions", () => {
     env = await createTestEnv('topology', DEFAULTS);
     const vars = { ...process.env, ...env.vars };
     // Every service, so a consumer added to any of them but not to the description shows.
-    for (const start of [startEmployees, startEntries, startFleet, startPayouts, startReferenceFx, startDispatcher])
+    for (const start of [
+      startEmployees,
+      startEntries,
+      startFleet,
+      startPayouts,
+      startReceipts,
+      startReferenceFx,
+      startDispatcher,
+    ])
       services.push(await start(vars));
   });
   afterAll(async () => {
