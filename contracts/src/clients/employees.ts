@@ -128,6 +128,15 @@ export class EmployeesClient {
     return this.transport.getOrNull<EmployeeContact>(tenantPath(tenantId, 'employees', employeeId, 'contact'));
   }
 
+  /**
+   * The company's market; null when employees does not know the company. The payees route asked for no
+   * payee: the company part only, nothing personal (the receipts back-fill's hint, docs/decisions/0202).
+   */
+  async marketOf(tenantId: string): Promise<string | null> {
+    const body = await this.transport.getOrNull<Payees>(`${tenantPath(tenantId, 'payees')}${idsQuery([])}`);
+    return body?.company.market ?? null;
+  }
+
   /** The payer's name and the payees' bank data; anything but 2xx (no company included) is 503. */
   payees(tenantId: string, employeeIds: readonly string[]): Promise<Payees> {
     return this.transport.getJson<Payees>(`${tenantPath(tenantId, 'payees')}${idsQuery(employeeIds)}`);

@@ -33,6 +33,8 @@ import { startUsageRefusedConsumer } from './infra/usage-refused-consumer';
 import { startReadingMadeConsumer } from './infra/reading-made-consumer';
 import { ReadingStore } from './infra/reading-store';
 import { ReadingsApp } from './app/readings';
+import { ReadingBackfill } from './app/reading-backfill';
+import { companyMarkets } from './infra/company-markets';
 import { internalAttachmentRoutes } from './http/internal-attachment-routes';
 import { OfflinePlaces } from './infra/places';
 import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from './domain/attachment';
@@ -64,6 +66,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const fx = new FxConverter(referenceFx);
       const vehicles = new FleetClient(to('fleet', config.fleetUrl));
       const employees = new EmployeesClient(to('employees', config.employeesUrl));
+      // Attachments stored before the receipts service existed get their reading, once (0202).
+      const backfill = new ReadingBackfill(repos, companyMarkets(employees), logger);
       const pricer = new PerDiemPricer(fx, employees, referenceFx);
       const places = new OfflinePlaces();
       // Who may read and change an entry: asked by every use case on an entry and its children (0168).
@@ -127,6 +131,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
             refusals: new UsageRefusals(repos, logger),
           });
           await startReadingMadeConsumer({ client: amqp, mongo, logger, metrics, readings });
+          // In the background: it asks employees for each company's market, and the API must not wait.
+          backfill.start();
           // Attachment bytes a crash left without their entry's record (docs/decisions/0114).
           orphanSweep = startOrphanSweep({
             store: ATTACHMENTS_STORE,
@@ -135,7 +141,10 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
             logger,
           });
         },
-        stop: async () => orphanSweep?.stop(),
+        stop: async () => {
+          orphanSweep?.stop();
+          await backfill.stop();
+        },
       };
     },
     options,

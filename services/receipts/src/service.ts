@@ -6,7 +6,7 @@ import { configSchema, SERVICE } from './config';
 import { publicRoutes } from './http/routes';
 import { startAttachmentsConsumer } from './infra/attachments-consumer';
 import { engineReader } from './infra/engine';
-import { readingMetrics } from './infra/reading-metrics';
+import { backlogGauges, readingMetrics } from './infra/reading-metrics';
 import { READINGS_COLLECTION, ReadingStore } from './infra/reading-store';
 
 export { DEFAULT_PORT, SERVICE } from './config';
@@ -29,6 +29,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         readingMetrics(metrics),
         logger,
       );
+      backlogGauges(metrics, store);
       const worker = new ReadingWorker(readings, config.idlePollMs, logger);
       return {
         api: publicRoutes(),

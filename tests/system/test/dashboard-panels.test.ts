@@ -6,6 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, promQuery, repoRoot, startPrometheus, type RunningPrometheus } from '@travel/testkit';
 import { employee } from '@travel/employees/test/support/org-fixtures';
+import type { RunningService } from '@travel/platform';
 import { startE2eStack, type E2eStack } from './support/stack';
 
 const DASHBOARD = join(repoRoot(), 'charts', 'travel-expense', 'dashboards', 'travel-expense-overview.json');
@@ -58,6 +59,7 @@ const finite = (samples: Array<{ value: [number, string] }>) =>
 
 describe('the Grafana dashboard against a real Prometheus', () => {
   let stack: E2eStack;
+  let receipts: RunningService;
   let prometheus: RunningPrometheus;
 
   /** Requests through the gateway, one of them refused (404), and an employee.created webhook delivered. */
@@ -97,6 +99,11 @@ describe('the Grafana dashboard against a real Prometheus', () => {
 
   beforeAll(async () => {
     stack = await startE2eStack('dashboard');
+    // The reading queue's panels and alerts (0202): receipts exports its backlog and outcome series from
+    // the start, so it needs no entries here (nothing is read).
+    receipts = await (
+      await import('@travel/receipts/src/service')
+    ).start({ ...process.env, ...stack.env.vars, ENTRIES_URL: 'http://127.0.0.1:9' });
     const stateDir = join(repoRoot(), '.local', 'test', 'observe');
     rmSync(join(stateDir, 'prometheus'), { recursive: true, force: true });
     prometheus = await startPrometheus({
@@ -106,6 +113,7 @@ describe('the Grafana dashboard against a real Prometheus', () => {
         { service: 'employees', address: new URL(stack.employees.opsUrl).host },
         { service: 'webhook-dispatcher', address: new URL(stack.dispatcher.opsUrl).host },
         { service: 'gateway', address: new URL(stack.gateway.opsUrl).host },
+        { service: 'receipts', address: new URL(receipts.opsUrl).host },
       ],
       namespace: NAMESPACE,
       interval: '1s',
@@ -132,6 +140,7 @@ describe('the Grafana dashboard against a real Prometheus', () => {
 
   afterAll(async () => {
     await prometheus?.stop();
+    await receipts?.stop();
     await stack?.stop();
   });
 

@@ -311,7 +311,14 @@ export class EntriesApp {
     // The receipts sent with the entry are read like uploaded ones (docs/decisions/0200).
     const stored = attachmentsStored(caller, entryId, attachments, now);
     try {
-      await this.scope(caller).create({ ...entry, rev: 0 }, event, entryChanged(entry, 0, now), ...used, ...stored);
+      // Its attachments are announced in this write: the back-fill (0202) has nothing to do for it.
+      await this.scope(caller).create(
+        { ...entry, rev: 0, readingsAnnounced: true },
+        event,
+        entryChanged(entry, 0, now),
+        ...used,
+        ...stored,
+      );
     } catch (err) {
       if (uploads) await this.attachments.unstage(attachments);
       throw err;

@@ -10,6 +10,11 @@ export interface EntryStorage {
   rev: number;
   /** Set once the 0109 migration told payouts this entry's amount due is unknown. */
   unknownDueAnnounced?: boolean;
+  /**
+   * Set when every image or PDF attachment of the entry was announced to the receipts service: at create,
+   * or by the back-fill of attachments stored before it existed (docs/decisions/0202). Absent: not yet.
+   */
+  readingsAnnounced?: boolean;
 }
 
 export type EntryDoc = TravelEntry & PayoutFields & EntryStorage & OutboxFields;
@@ -140,6 +145,7 @@ export function registerModels(conn: Connection): EntriesModels {
       // When an uncommitted reservation lapses (docs/decisions/0110).
       payoutReservedUntil: { type: Date, default: null },
       unknownDueAnnounced: { type: Boolean },
+      readingsAnnounced: { type: Boolean },
       rev: { type: Number, required: true },
       ...workflowEntrySchemaFields,
       ...outboxSchemaFields,

@@ -39,6 +39,11 @@ export interface EntriesRepositories {
    * payouts as unknown: before 0109 their amount due counted the row as 0 (the start-up migration).
    */
   unknownDueNotAnnounced(): Promise<EntryDoc[]>;
+  /**
+   * Live entries of every company, after `afterId` in id order, holding attachments not yet announced to
+   * the receipts service (stored before it existed): the back-fill's next batch (docs/decisions/0202).
+   */
+  readingsNotAnnounced(afterId: string, limit: number): Promise<EntryDoc[]>;
 }
 
 export function entriesRepositories(conn: Connection): EntriesRepositories {
@@ -72,6 +77,21 @@ export function entriesRepositories(conn: Connection): EntriesRepositories {
         crossTenant(
           'migration 0109: entries of every company whose amount due was counted with an unknown per-diem as 0',
         ),
+      ).lean<EntryDoc[]>(),
+    readingsNotAnnounced: (afterId, limit) =>
+      models.Entry.find(
+        {
+          _id: { $gt: afterId },
+          deletedAt: null,
+          readingsAnnounced: { $ne: true },
+          'attachments.0': { $exists: true },
+        },
+        null,
+        {
+          sort: { _id: 1 },
+          limit,
+          ...crossTenant('back-fill 0202: attachments of every company stored before the receipts service'),
+        },
       ).lean<EntryDoc[]>(),
   };
 }

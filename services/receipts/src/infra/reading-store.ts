@@ -45,6 +45,8 @@ function readingModel(conn: Connection): Model<ReadingDoc> {
   // The next reading: Pending, due, lowest turn, oldest first.
   schema.index({ state: 1, turn: 1, queuedAt: 1 });
   schema.index({ tenantId: 1, state: 1 });
+  // The backlog gauge: the oldest waiting reading (docs/decisions/0202).
+  schema.index({ state: 1, queuedAt: 1 });
   schema.plugin(tenantScoped);
   return conn.model<ReadingDoc>('Reading', schema);
 }
@@ -59,6 +61,21 @@ export class ReadingStore {
   /** How many of the tenant's readings wait: the turn a new one gets. */
   waiting(tenantId: TenantId): Promise<number> {
     return this.model.countDocuments({ tenantId, state: 'Pending' });
+  }
+
+  /**
+   * The queue's backlog across every company (the gauges, docs/decisions/0202): readings not done yet
+   * (waiting, being read or backing off) and when the oldest of them was queued.
+   */
+  async backlog(): Promise<{ waiting: number; oldestQueuedAt: Date | null }> {
+    const all = crossTenant('the readings backlog gauge: a service-wide metric (0202)');
+    const [waiting, oldest] = await Promise.all([
+      this.model.countDocuments({ state: 'Pending' }).setOptions(all),
+      this.model
+        .findOne({ state: 'Pending' }, { queuedAt: 1 }, { sort: { queuedAt: 1 }, ...all })
+        .lean<Pick<ReadingRecord, 'queuedAt'>>(),
+    ]);
+    return { waiting, oldestQueuedAt: oldest?.queuedAt ?? null };
   }
 
   /** Queues a reading; a redelivered event finds it queued (or done) and changes nothing. */
