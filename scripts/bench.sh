@@ -9,7 +9,9 @@
 # FerretDB and a RabbitMQ of its own). `npm run bench -- key-flood [...]` runs the unknown-key flood through the
 # gateway (bench/key-flood.ts: a valid caller's latency with and without 10,000 random keys, its own FerretDB).
 # `npm run bench -- receipts [...]` runs the receipt-reading benchmark (bench/receipts.ts: field accuracy and CPU
-# per receipt for Tesseract and PP-OCR on the generated labelled set; no infrastructure).
+# per receipt for Tesseract and PP-OCR on the generated labelled set; no infrastructure). `npm run bench -- fx-boot`
+# times reference-fx's first boot with the FX history and its restarts (bench/fx-boot.ts; the test-profile
+# infrastructure).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -31,6 +33,10 @@ fi
 if [ "${1:-}" = "receipts" ]; then
   shift
   exec tsx bench/receipts.ts "$@"
+fi
+if [ "${1:-}" = "fx-boot" ]; then
+  shift
+  exec tsx bench/fx-boot.ts "$@"
 fi
 if [ "${1:-}" = "api" ]; then
   shift

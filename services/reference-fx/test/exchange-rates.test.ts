@@ -327,6 +327,17 @@ describe('reference-fx exchange rates', () => {
       expect(await store.newestDate('CNB')).toBe(before);
     });
 
+    it('a restart skips the recorded feeds it stored before, unread, and reads a changed one again', async () => {
+      const { importer: imp } = importer();
+      const text = readFileSync(join(FIXTURES, 'feeds', 'cnb-denni_kurz-2026-11-20.txt'), 'utf8');
+      const feed = { provider: 'CNB' as const, name: `restart-${Date.now()}`, text };
+      expect(await imp.seed([feed])).toEqual([{ ok: true, provider: 'CNB', stored: 0, dates: [] }]);
+      expect(await imp.seed([feed])).toEqual([{ ok: true, provider: 'CNB', stored: 0, dates: [], unchanged: true }]);
+      expect(await imp.seed([{ ...feed, text: `${text}\n` }])).toEqual([
+        { ok: true, provider: 'CNB', stored: 0, dates: [] },
+      ]);
+    });
+
     it('seeding again keeps what is stored (a real import is never overwritten by a recording)', async () => {
       const { importer: imp } = importer();
       const text = readFileSync(join(FIXTURES, 'feeds', 'cnb-denni_kurz-2026-11-20.txt'), 'utf8');

@@ -81,16 +81,13 @@ export class FxImporter {
     }
   }
 
-  /** Parses and stores one feed's text. `onlyNew` keeps publications already stored (seeding). */
-  async importText(provider: FxProvider, text: string, origin: string, onlyNew = false): Promise<ImportOutcome> {
+  /** Parses and stores one feed's text (a fetched feed: its publications replace the stored ones). */
+  async importText(provider: FxProvider, text: string, origin: string): Promise<ImportOutcome> {
     const parsed = this.parse(provider, text, origin, 'FX feed refused whole');
     if (!Array.isArray(parsed)) return parsed;
-    let wanted = parsed;
-    if (onlyNew) wanted = await this.storeNew(provider, parsed, origin, await this.store.storedDates(provider));
-    else {
-      await this.store.save(wanted, origin);
-      this.stored.inc({ provider }, wanted.length);
-    }
+    const wanted = parsed;
+    await this.store.save(wanted, origin);
+    this.stored.inc({ provider }, wanted.length);
     const dates = wanted.map((p) => p.date);
     if (wanted.length)
       this.logger.info({ provider, origin, dates: dates.length, newest: dates.at(-1) }, 'FX rates stored');
@@ -114,11 +111,15 @@ export class FxImporter {
     return wanted;
   }
 
-  /** Loads recorded feeds (a fresh local stack): only publications not stored yet. */
+  /**
+   * Loads recorded feeds (a fresh local stack): only publications not stored yet, each file once (as the
+   * history files, under a name of its own kind).
+   */
   async seed(feeds: RecordedFeed[]): Promise<ImportOutcome[]> {
-    const outcomes = [];
-    for (const feed of feeds) outcomes.push(await this.importText(feed.provider, feed.text, `file:${feed.name}`, true));
-    return outcomes;
+    return this.seedFiles(
+      feeds.map((feed) => ({ ...feed, name: `recorded:${feed.name}`, origin: feed.origin ?? `file:${feed.name}` })),
+      'FX recorded feed stored',
+    );
   }
 
   /**
@@ -128,8 +129,18 @@ export class FxImporter {
    * any feed, and not recorded (it is tried again at the next start).
    */
   async seedHistory(feeds: RecordedFeed[]): Promise<ImportOutcome[]> {
+    return this.seedFiles(feeds, 'FX history stored');
+  }
+
+  /**
+   * Seeding, history or recorded: a file recorded with this content is skipped unread, so a restart reads
+   * nothing but the records (one point read a file). The stored dates are read once for every provider,
+   * and only if some file is new: on the stand-in store a read by provider scans the whole collection, and
+   * one such read per recorded file made a restart take minutes (decision 0189, amended).
+   */
+  private async seedFiles(feeds: RecordedFeed[], storedMessage: string): Promise<ImportOutcome[]> {
     const outcomes: ImportOutcome[] = [];
-    const stored = new Map<FxProvider, Set<string>>();
+    let stored: Map<FxProvider, Set<string>> | undefined;
     for (const feed of feeds) {
       const { provider, name, text } = feed;
       const origin = feed.origin ?? `file:${name}`;
@@ -138,24 +149,19 @@ export class FxImporter {
         outcomes.push({ ok: true, provider, stored: 0, dates: [], unchanged: true });
         continue;
       }
-      const publications = this.parse(provider, text, origin, 'FX history feed refused whole');
+      const publications = this.parse(provider, text, origin, 'FX seed feed refused whole');
       if (!Array.isArray(publications)) {
         outcomes.push(publications);
         continue;
       }
-      if (!stored.has(provider)) stored.set(provider, await this.store.storedDates(provider));
+      stored ??= await this.store.storedDatesOfEveryProvider();
+      if (!stored.has(provider)) stored.set(provider, new Set());
       const wanted = await this.storeNew(provider, publications, origin, stored.get(provider)!);
       await this.store.recordSeedFile(name, sha256, provider, publications.length);
       const dates = wanted.map((p) => p.date);
       this.logger.info(
-        {
-          provider,
-          origin,
-          dates: dates.length,
-          first: publications[0]?.date,
-          last: publications.at(-1)?.date,
-        },
-        'FX history stored',
+        { provider, origin, dates: dates.length, first: publications[0]?.date, last: publications.at(-1)?.date },
+        storedMessage,
       );
       outcomes.push({ ok: true, provider, stored: wanted.length, dates });
     }

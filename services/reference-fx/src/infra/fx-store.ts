@@ -74,10 +74,18 @@ export class FxStore {
     return inserted;
   }
 
-  /** The dates of every stored publication of a provider (one `_id`-only read). */
-  async storedDates(provider: FxProvider): Promise<Set<string>> {
-    const docs = await this.models.FxPublication.find({ provider }, { _id: 1 }).lean();
-    return new Set(docs.map((d) => d._id.slice(provider.length + 1)));
+  /** The dates of every stored publication, by provider (one `_id`-only read of the whole collection). */
+  async storedDatesOfEveryProvider(): Promise<Map<FxProvider, Set<string>>> {
+    // One pass over the ids (`<provider>:<date>`): a filter by provider is not pushed down on the stand-in
+    // store, so a read per provider would scan the collection once each.
+    const byProvider = new Map<FxProvider, Set<string>>();
+    for (const { _id } of await this.models.FxPublication.find({}, { _id: 1 }).lean()) {
+      const colon = _id.indexOf(':');
+      const provider = _id.slice(0, colon) as FxProvider;
+      if (!byProvider.has(provider)) byProvider.set(provider, new Set());
+      byProvider.get(provider)!.add(_id.slice(colon + 1));
+    }
+    return byProvider;
   }
 
   /** Whether a history file with exactly this content was imported already. */
