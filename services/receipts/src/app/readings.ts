@@ -1,9 +1,18 @@
 // The readings' use cases (docs/decisions/0200): queue a stored attachment, drop a removed one, and read
 // the next one due, fairly across tenants, one at a time per replica.
-import { backoffDelayMs, parseTenantId, raiseEvent, type Logger, type RetryPolicy } from '@travel/platform';
+import {
+  backoffDelayMs,
+  eventProblems,
+  parseTenantId,
+  raiseEvent,
+  toMessage,
+  type Logger,
+  type RetryPolicy,
+} from '@travel/platform';
 import {
   afterFailure,
   bounded,
+  carriable,
   queued,
   reasonText,
   type AttachmentEvent,
@@ -106,26 +115,34 @@ export class ReadingsApp {
     return 'exhausted';
   }
 
-  private async finish(held: ReadingRecord, answer: EngineAnswer, lastError: string | null = null): Promise<void> {
+  private async finish(held: ReadingRecord, raw: EngineAnswer, lastError: string | null = null): Promise<void> {
     const readAt = new Date();
-    const reason = answer.state === 'Unreadable' ? reasonText(answer.reason ?? '') : null;
-    const event = raiseEvent(
-      'receipts',
-      'reading.made',
-      held.tenantId,
-      {
-        entryId: held.entryId,
-        attachmentId: held._id,
-        state: answer.state,
-        reason,
-        engine: answer.engine,
-        readAt: readAt.toISOString(),
-        attempts: held.attempts,
-        fields: answer.fields,
-        lines: answer.lines,
-      },
-      readAt,
-    );
+    const reason = raw.state === 'Unreadable' ? reasonText(raw.reason ?? '') : null;
+    const eventOf = (a: EngineAnswer) =>
+      raiseEvent(
+        'receipts',
+        'reading.made',
+        held.tenantId,
+        {
+          entryId: held.entryId,
+          attachmentId: held._id,
+          state: a.state,
+          reason,
+          engine: a.engine,
+          readAt: readAt.toISOString(),
+          attempts: held.attempts,
+          fields: a.fields,
+          lines: a.lines,
+        },
+        readAt,
+      );
+    const answer = carriable(raw, (a) => eventProblems('receipts.reading.made', toMessage(eventOf(a))));
+    if (answer !== raw)
+      this.logger.warn(
+        { attachmentId: held._id, dropped: Object.keys(raw.fields).filter((f) => !(f in answer.fields)) },
+        'reading proposals the event cannot carry were dropped',
+      );
+    const event = eventOf(answer);
     const stored = await this.store.finish(
       held,
       {

@@ -7,6 +7,7 @@ import { backoffDelayMs, eventProblems, raiseEvent, toMessage } from '@travel/pl
 import {
   afterFailure,
   bounded,
+  carriable,
   parseAttachmentEvent,
   queued,
   reasonText,
@@ -149,5 +150,30 @@ describe('parseAttachmentEvent', () => {
     expect(() => parseAttachmentEvent({ ...e, type: 'entry.updated' })).toThrow();
     expect(() => parseAttachmentEvent({ ...e, tenantId: 7 })).toThrow();
     expect(() => parseAttachmentEvent(null)).toThrow();
+  });
+});
+
+describe('carriable: a proposal the event cannot carry is dropped, never the reading (0200)', () => {
+  const problemsOf = (a: EngineAnswer) => eventProblems('receipts.reading.made', madeEvent(a));
+
+  it('drops a total of 13 digits and an over-long tax id, keeps the other proposals, and the event is valid', () => {
+    const a = answer({
+      fields: {
+        totalAmount: { value: '1234567890123.00', confidence: 0.4, source: 'ocr' },
+        currencyCode: { value: 'EUR', confidence: 0.9, source: 'ocr' },
+        merchantTaxId: { value: { scheme: 'HR-OIB', value: '9'.repeat(300) }, confidence: 0.5, source: 'ocr' },
+        merchantName: { value: 'KONZUM d.d.', confidence: 0.8, source: 'ocr' },
+      },
+    });
+    expect(problemsOf(a).length).toBeGreaterThan(0);
+    const kept = carriable(bounded(a), problemsOf);
+    expect(Object.keys(kept.fields).sort()).toEqual(['currencyCode', 'merchantName']);
+    expect(kept.lines).toEqual(a.lines);
+    expect(problemsOf(kept)).toEqual([]);
+  });
+
+  it('keeps an answer the event carries as it is', () => {
+    const a = answer({ fields: { totalAmount: { value: '12.50', confidence: 1, source: 'fiscal-qr' } } });
+    expect(carriable(a, problemsOf)).toBe(a);
   });
 });

@@ -107,5 +107,24 @@ export function bounded(answer: EngineAnswer): EngineAnswer {
   };
 }
 
+/**
+ * The answer without the proposals its event cannot carry. `bounded` cuts the texts to the schema's
+ * lengths; a value the schema refuses otherwise (a 13-digit total, an over-long tax id, a rate out of its
+ * form) would make entries refuse the whole event and the reading would stay Pending for ever. A proposal
+ * is optional, the reading is not: each field the event's schema names in a problem is dropped, and the
+ * answer is kept. `problemsOf` is the schema's check of the event the answer makes.
+ */
+export function carriable(answer: EngineAnswer, problemsOf: (answer: EngineAnswer) => string[]): EngineAnswer {
+  let kept = answer;
+  for (;;) {
+    const problems = problemsOf(kept);
+    if (!problems.length) return kept;
+    const field = problems.map((p) => /^\/data\/fields\/(\w+)/.exec(p)?.[1]).find((f) => f && f in kept.fields);
+    if (!field) return kept; // not a proposal's fault: the caller's check reports it
+    const { [field]: _dropped, ...rest } = kept.fields as Record<string, unknown>;
+    kept = { ...kept, fields: rest as EngineAnswer['fields'] };
+  }
+}
+
 /** The reason text kept and shown: one line, bounded (the event's schema allows 500 characters). */
 export const reasonText = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 500) || 'unreadable';
