@@ -3,7 +3,6 @@ import { internalTransports, parseConfig, startService, type StartOptions } from
 import { ReadingWorker } from './app/reading-worker';
 import { ReadingsApp } from './app/readings';
 import { configSchema, SERVICE } from './config';
-import { publicRoutes } from './http/routes';
 import { startAttachmentsConsumer } from './infra/attachments-consumer';
 import { engineReader } from './infra/engine';
 import { backlogGauges, readingMetrics } from './infra/reading-metrics';
@@ -31,8 +30,9 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       );
       backlogGauges(metrics, store);
       const worker = new ReadingWorker(readings, config.idlePollMs, logger);
+      // No public route, so no http room: the gateway sends `…/reading` to entries, which answers from its
+      // projection of `receipts.reading.made`, and a read never waits on this CPU-bound service (0200).
       return {
-        api: publicRoutes(),
         outboxCollections: [READINGS_COLLECTION],
         start: async () => {
           await startAttachmentsConsumer({

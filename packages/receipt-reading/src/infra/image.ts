@@ -25,10 +25,10 @@ export async function prepareImage(bytes: Buffer): Promise<Prepared> {
   if (Math.min(width, height) < MIN_SIDE) return { ok: false, reason: 'image too small' };
   try {
     const base = sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_PIXELS }).rotate().greyscale();
-    const fit = (side: number) => ({ width: side, height: side, fit: 'inside' as const, withoutEnlargement: true });
+    const withinSide = (side: number) => ({ width: side, height: side, fit: 'inside' as const, withoutEnlargement: true });
     const [ocr, qr] = await Promise.all([
-      base.clone().resize(fit(OCR_LONG_SIDE)).normalise().png({ compressionLevel: 1 }).toBuffer(),
-      base.clone().resize(fit(QR_LONG_SIDE)).png({ compressionLevel: 1 }).toBuffer(),
+      base.clone().resize(withinSide(OCR_LONG_SIDE)).normalise().png({ compressionLevel: 1 }).toBuffer(),
+      base.clone().resize(withinSide(QR_LONG_SIDE)).png({ compressionLevel: 1 }).toBuffer(),
     ]);
     return { ok: true, ocr, qr };
   } catch {
