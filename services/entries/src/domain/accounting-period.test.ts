@@ -37,7 +37,8 @@ describe('monthsChanged: the months in which expenses or per-diem rows are creat
   });
 
   it('a changed amount touches the month; a removal too; a per-diem row like an expense', () => {
-    expect(monthsChanged({ expenses: [taxi] }, { expenses: [{ ...taxi, amount: '13.00' }] })).toEqual(['2026-03']);
+    const dearer = { ...taxi, amount: '13.00' };
+    expect(monthsChanged({ expenses: [taxi] }, { expenses: [dearer] })).toEqual(['2026-03']);
     expect(monthsChanged({ expenses: [taxi, hotel] }, { expenses: [hotel] })).toEqual(['2026-03']);
     expect(monthsChanged({ perDiems: [row] }, { perDiems: [] })).toEqual(['2026-03']);
     // A whole entry deleted: everything it carries.
