@@ -7630,6 +7630,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "period": "2026-10",
+                     *           "state": "Closed",
+                     *           "exportsFrozenAt": "2026-11-05T08:00:00Z",
+                     *           "history": [
+                     *             {
+                     *               "action": "Closed",
+                     *               "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *               "keyIssuedByEmployeeId": null,
+                     *               "at": "2026-11-05T08:00:00Z",
+                     *               "reason": "October booked and reported to the tax office"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingPeriodList"];
                 };
             };
@@ -7656,6 +7676,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "period": "2026-10",
+                     *       "state": "Closed",
+                     *       "exportsFrozenAt": "2026-11-05T08:00:00Z",
+                     *       "history": [
+                     *         {
+                     *           "action": "Closed",
+                     *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *           "keyIssuedByEmployeeId": null,
+                     *           "at": "2026-11-05T08:00:00Z",
+                     *           "reason": "October booked and reported to the tax office"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingPeriod"];
                 };
             };
@@ -7687,6 +7723,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "period": "2026-10",
+                     *       "state": "Closed",
+                     *       "exportsFrozenAt": "2026-11-05T08:00:00Z",
+                     *       "history": [
+                     *         {
+                     *           "action": "Closed",
+                     *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *           "keyIssuedByEmployeeId": null,
+                     *           "at": "2026-11-05T08:00:00Z",
+                     *           "reason": "October booked and reported to the tax office"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingPeriod"];
                 };
             };
@@ -7721,6 +7773,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "period": "2026-10",
+                     *       "state": "Open",
+                     *       "exportsFrozenAt": null,
+                     *       "history": [
+                     *         {
+                     *           "action": "Closed",
+                     *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *           "keyIssuedByEmployeeId": null,
+                     *           "at": "2026-11-05T08:00:00Z",
+                     *           "reason": "October booked and reported to the tax office"
+                     *         },
+                     *         {
+                     *           "action": "Reopened",
+                     *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *           "keyIssuedByEmployeeId": null,
+                     *           "at": "2026-11-12T10:30:00Z",
+                     *           "reason": "A late taxi receipt"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingPeriod"];
                 };
             };
