@@ -1539,7 +1539,7 @@ export interface paths {
         };
         /**
          * Payroll of a month: per employee, per-diems split into the statutory tax-free part and the taxable excess, mileage above the tax-free reimbursement, other expenses, the advance and the amount paid, as CSV or XLSX (needs ManagePayouts or ManageCompanyData)
-         * @description The entries counted are the company's approved entries paid out (by a payout batch) in the month, in the market's calendar: payroll taxes what is paid in the month it is paid (docs/decisions/0141). Amounts are decimal text in the base currency (CSV) or numeric cells with two decimals (XLSX). The CSV is one row per employee with the ids of the entries its figures come from (`entryIds`, separated by spaces); the XLSX has that sheet (`Payroll`) and one row per entry (`Entries`). The format is the `format` query when given, else XLSX when `Accept` names its media type, else CSV (decision 0142).
+         * @description The entries counted are the company's approved entries paid out (by a payout batch) in the month, in the market's calendar: payroll taxes what is paid in the month it is paid (docs/decisions/0141). Amounts are decimal text in the base currency (CSV) or numeric cells with two decimals (XLSX). The CSV is one row per employee with the ids of the entries its figures come from (`entryIds`, separated by spaces); the XLSX has that sheet (`Payroll`) and one row per entry (`Entries`). The format is the `format` query when given, else XLSX when `Accept` names its media type, else CSV (decision 0142). A closed accounting period answers the sheets frozen at its close, the same bytes (CSV) every time until it is reopened (docs/decisions/0208).
          */
         get: operations["exportPayroll"];
         put?: never;
@@ -1559,7 +1559,7 @@ export interface paths {
         };
         /**
          * Double-entry journal of the approved entries paid out in a period, as CSV or XLSX (needs ManagePayouts or ManageCompanyData)
-         * @description Per entry, in the base currency, pairs of lines (one debit, one credit of the same amount, so every export balances): the advance paid (advances / bank, on its date), the settlement's costs by kind (the per-diems and each expense kind on its cost account / payables to employees, on the approval date), the advance set off (payables / advances, the lower of the two), and the rest paid out (payables / bank) or repaid by the employee (bank / advances) on the payout date. Every line names its entry (`entryId`, `entryNumber`) and transaction. Entries count when their payout date (market calendar) lies in the period; each brings all its lines, with their own dates (docs/decisions/0143). 409 `CONFLICT` when an account the lines need has no number (no verified default for the market, none set by the company: `PUT /api/v1/journal-accounts`). Format as for the payroll export.
+         * @description Per entry, in the base currency, pairs of lines (one debit, one credit of the same amount, so every export balances): the advance paid (advances / bank, on its date), the settlement's costs by kind (the per-diems and each expense kind on its cost account / payables to employees, on the approval date), the advance set off (payables / advances, the lower of the two), and the rest paid out (payables / bank) or repaid by the employee (bank / advances) on the payout date. Every line names its entry (`entryId`, `entryNumber`) and transaction. Entries count when their payout date (market calendar) lies in the period; each brings all its lines, with their own dates (docs/decisions/0143). 409 `CONFLICT` when an account the lines need has no number (no verified default for the market, none set by the company: `PUT /api/v1/journal-accounts`). Format as for the payroll export. The lines of entries paid out in a closed accounting period are those frozen at its close (and a closed period whose journal was refused then is refused the same way); the other months' lines are read now, each month's lines together, months in order (docs/decisions/0208).
          */
         get: operations["exportJournal"];
         put?: never;
@@ -1585,6 +1585,92 @@ export interface paths {
          */
         put: operations["putJournalAccounts"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting-periods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's accounting periods that were ever closed, newest first, with their audit trails
+         * @description A month never closed is open and not listed (`GET /api/v1/accounting-periods/{period}` answers it). Readable with any key of the company: whoever is refused a write needs to see which month is closed.
+         */
+        get: operations["listAccountingPeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting-periods/{period}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+                period: components["parameters"]["Period"];
+            };
+            cookie?: never;
+        };
+        /** One month's state (Open or Closed) and its audit trail (who closed or reopened it, when, why) */
+        get: operations["getAccountingPeriod"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting-periods/{period}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+                period: components["parameters"]["Period"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a month (needs ManageCompanyData or ManagePayouts, with a reason); its exports become final
+         * @description From the close on, no expense, per-diem row or mileage dated in the month (the market's calendar) can be created, changed or removed, through any operation (the expense and per-diem endpoints, an entry's create, PUT or DELETE), and no entry whose trip lies (partly) in it is made editable again (request-changes, a trip authorization): 409 `PERIOD_CLOSED`, `errors.period` listing the closed periods. The month's payroll export and the journal lines of the entries paid out in it are frozen as they are now and answered byte for byte the same (CSV) until the month is reopened, whatever changes afterwards (docs/decisions/0208). A month already closed is 409 `INVALID_STATE` (a retry is answered by its `Idempotency-Key`). Recorded on the period, never in an entry's audit log: no entry event is raised.
+         */
+        post: operations["closeAccountingPeriod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting-periods/{period}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+                period: components["parameters"]["Period"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a closed month (needs ManageCompanyData or ManagePayouts, with a reason); audited
+         * @description Writes dated in the month are accepted again and its exports are computed from the entries as they are (the frozen copy is dropped; the next close freezes anew). A month that is not closed is 409 `INVALID_STATE`. No entry event is raised.
+         */
+        post: operations["reopenAccountingPeriod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1742,7 +1828,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "CONFLICT" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "CONFLICT" | "INVALID_STATE" | "PERIOD_CLOSED" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
             detail?: string;
             /** @description Field name (request JSON property path, or a key the spec names) to messages */
             errors?: {
@@ -2203,6 +2289,54 @@ export interface components {
             fallbackApproverIds?: components["schemas"]["FallbackApproverIds"];
             /** @description Read-only; ignored */
             readonly editedAt?: string | null;
+        };
+        /** @description Body of a close or a reopen of an accounting period */
+        AccountingPeriodAction: {
+            /** @description Why; kept in the period's audit trail (surrounding spaces removed, not blank, one line) */
+            reason: string;
+        };
+        /** @description One close or reopen of the period */
+        AccountingPeriodRecord: {
+            /** @enum {string} */
+            action: "Closed" | "Reopened";
+            employeeId: components["schemas"]["Id"];
+            /** @description Who issued the API key used, when that is not `employeeId`; null otherwise */
+            keyIssuedByEmployeeId: components["schemas"]["Id"] | null;
+            at: components["schemas"]["Timestamp"];
+            reason: string;
+        };
+        /**
+         * @description A calendar month of the company (market calendar) and whether it is closed (docs/decisions/0207, 0208)
+         * @example {
+         *       "period": "2026-10",
+         *       "state": "Closed",
+         *       "exportsFrozenAt": "2026-11-05T08:00:00Z",
+         *       "history": [
+         *         {
+         *           "action": "Closed",
+         *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+         *           "keyIssuedByEmployeeId": null,
+         *           "at": "2026-11-05T08:00:00Z",
+         *           "reason": "October booked and reported to the tax office"
+         *         }
+         *       ]
+         *     }
+         */
+        AccountingPeriod: {
+            /** @description YYYY-MM */
+            period: string;
+            /**
+             * @description `Closed`: nothing dated in the month changes (409 `PERIOD_CLOSED`) and its exports are the ones frozen at the close
+             * @enum {string}
+             */
+            state: "Open" | "Closed";
+            /** @description When the payroll and journal exports answered for the month were frozen (the close); null while open */
+            exportsFrozenAt: components["schemas"]["Timestamp"] | null;
+            /** @description Every close and reopen, oldest first */
+            history: components["schemas"]["AccountingPeriodRecord"][];
+        };
+        AccountingPeriodList: {
+            items: components["schemas"]["AccountingPeriod"][];
         };
         /**
          * @description Body of submit, approve, reject, cancel and request-changes (optional, as is the comment)
@@ -3809,7 +3943,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `CONFLICT` or `INVALID_STATE`; on a POST also `IDEMPOTENCY_KEY_IN_USE` (a request with this `Idempotency-Key` is still running; retry after `Retry-After`), or `CONFLICT` for a replay whose first answer can no longer be sent (sealed under a signing key rotated since, or too large to keep) */
+        /** @description `CONFLICT` or `INVALID_STATE`; `PERIOD_CLOSED` when the write touches a closed accounting period (`errors.period` lists the periods, YYYY-MM; docs/decisions/0207); on a POST also `IDEMPOTENCY_KEY_IN_USE` (a request with this `Idempotency-Key` is still running; retry after `Retry-After`), or `CONFLICT` for a replay whose first answer can no longer be sent (sealed under a signing key rotated since, or too large to keep) */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -3848,6 +3982,8 @@ export interface components {
     };
     parameters: {
         Id: components["schemas"]["Id"];
+        /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+        Period: string;
         DeliveryId: components["schemas"]["Id"];
         /** @description Page number, from 1 */
         Page: number;
@@ -3872,6 +4008,16 @@ export interface components {
         MunicipalityQuery: string;
     };
     requestBodies: {
+        AccountingPeriodAction: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "October booked and reported to the tax office"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountingPeriodAction"];
+            };
+        };
         WorkflowOperation: {
             content: {
                 "application/json": components["schemas"]["WorkflowOperationBody"];
@@ -7465,6 +7611,199 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAccountingPeriods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The periods */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "period": "2026-10",
+                     *           "state": "Closed",
+                     *           "exportsFrozenAt": "2026-11-05T08:00:00Z",
+                     *           "history": [
+                     *             {
+                     *               "action": "Closed",
+                     *               "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *               "keyIssuedByEmployeeId": null,
+                     *               "at": "2026-11-05T08:00:00Z",
+                     *               "reason": "October booked and reported to the tax office"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountingPeriodList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAccountingPeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+                period: components["parameters"]["Period"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The period (a month never closed is Open with an empty history) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": "2026-10",
+                     *       "state": "Closed",
+                     *       "exportsFrozenAt": "2026-11-05T08:00:00Z",
+                     *       "history": [
+                     *         {
+                     *           "action": "Closed",
+                     *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *           "keyIssuedByEmployeeId": null,
+                     *           "at": "2026-11-05T08:00:00Z",
+                     *           "reason": "October booked and reported to the tax office"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountingPeriod"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeAccountingPeriod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is replayed whole too, but stored only sealed (AES-256-GCM under a key the store never holds); if the service's signing key was rotated since, its replay is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+                period: components["parameters"]["Period"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["AccountingPeriodAction"];
+        responses: {
+            /** @description The period, closed, its history ending with this close */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": "2026-10",
+                     *       "state": "Closed",
+                     *       "exportsFrozenAt": "2026-11-05T08:00:00Z",
+                     *       "history": [
+                     *         {
+                     *           "action": "Closed",
+                     *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *           "keyIssuedByEmployeeId": null,
+                     *           "at": "2026-11-05T08:00:00Z",
+                     *           "reason": "October booked and reported to the tax office"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountingPeriod"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reopenAccountingPeriod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is replayed whole too, but stored only sealed (AES-256-GCM under a key the store never holds); if the service's signing key was rotated since, its replay is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+                period: components["parameters"]["Period"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["AccountingPeriodAction"];
+        responses: {
+            /** @description The period, open again, its history ending with this reopen */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": "2026-10",
+                     *       "state": "Open",
+                     *       "exportsFrozenAt": null,
+                     *       "history": [
+                     *         {
+                     *           "action": "Closed",
+                     *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *           "keyIssuedByEmployeeId": null,
+                     *           "at": "2026-11-05T08:00:00Z",
+                     *           "reason": "October booked and reported to the tax office"
+                     *         },
+                     *         {
+                     *           "action": "Reopened",
+                     *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *           "keyIssuedByEmployeeId": null,
+                     *           "at": "2026-11-12T10:30:00Z",
+                     *           "reason": "A late taxi receipt"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountingPeriod"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -35,6 +35,8 @@ export const SERVICES = [
       'payroll-exports',
       'journal-exports',
       'journal-accounts',
+      // Closed months: the write paths and the exports they bind are entries' (docs/decisions/0207).
+      'accounting-periods',
     ],
   },
   { name: 'fleet', port: 8083, opsPort: 9083, resources: ['vehicles'] },

@@ -44,6 +44,8 @@ import { workflowRoutes } from './http/workflow-routes';
 import { ExportsApp } from './app/exports';
 import { exportRoutes } from './http/export-routes';
 import { JournalApp } from './app/journal';
+import { AccountingPeriodsApp } from './app/accounting-periods';
+import { accountingPeriodRoutes } from './http/accounting-period-routes';
 import { JOURNAL_ACCOUNTS_COLLECTION, JournalAccountsStore } from './infra/journal-accounts-store';
 
 import { configSchema, SERVICE } from './config';
@@ -102,7 +104,10 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       api.use(documentRoutes(new DocumentsApp(access, employees, vehicles, renderPdf)));
       // The payroll and journal exports: entries, per-diems, mileage, advances and payout marks are all here (0141).
       const journal = new JournalApp(repos, new JournalAccountsStore(mongo, repos.versions));
-      api.use(exportRoutes(new ExportsApp(repos), journal, reads));
+      const exportsApp = new ExportsApp(repos);
+      api.use(exportRoutes(exportsApp, journal, reads));
+      // Closed months: every write path above asks the periods' store; a close freezes the exports (0207, 0208).
+      api.use(accountingPeriodRoutes(new AccountingPeriodsApp(repos, exportsApp, journal)));
       return {
         api,
         reads,

@@ -224,6 +224,8 @@ export class EntriesApp {
         input.perDiems?.length && this.perDiems
           ? await this.perDiems.fromRows(caller, fields, input.perDiems)
           : NO_ROWS;
+      // Nested expenses and rows are created like the single ones: none in a closed period (0207).
+      await this.access.periods.refuseChanges(caller, {}, { expenses, perDiems: perDiems.rows });
       return await this.insert(caller, input, fields, errors, {
         entryId,
         now,
@@ -400,6 +402,9 @@ export class EntriesApp {
         : { ...NO_ROWS, rows: current.perDiems ?? [], changed: false };
       const unchanged = sameFields(fields, storedFields(current)) && !perDiems.changed;
       if (unchanged && Object.keys({ ...errors, ...perDiems.errors }).length === 0) return current;
+      // Rows re-priced or replaced must not be dated in a closed period, before or after (0207).
+      if (perDiems.changed)
+        await this.access.periods.refuseChanges(caller, current, { expenses: current.expenses, perDiems: perDiems.rows });
       const advance = await this.check(caller, fields, errors, {
         checkEmployee: false,
         before: current.costCenterAllocations ?? [],
@@ -437,6 +442,8 @@ export class EntriesApp {
   async delete(caller: CallerContext, rawId: string): Promise<void> {
     await withRevisionRetry('travel entry', async () => {
       const current = await this.access.writable(caller, rawId);
+      // Deleting the entry removes its expenses and rows: none may be dated in a closed period (0207).
+      await this.access.periods.refuseChanges(caller, current, {});
       const now = new Date();
       // A deleted entry no longer uses its vehicles: fleet is told through the same write.
       const released = (current.expenses ?? []).flatMap((x) =>

@@ -6,9 +6,17 @@ import { EDIT_ALL_ENTRIES, mayEdit, mayRead } from '../domain/access';
 import { isLocked } from '../domain/entry';
 import { isInvolvedApprover } from '../domain/workflow';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
+import { ClosedPeriodGuard } from './closed-periods';
 
 export class EntryAccess {
-  constructor(private readonly repos: Pick<EntriesRepositories, 'entries'>) {}
+  /** Whether a write may touch the months it touches: closed accounting periods (docs/decisions/0207). */
+  readonly periods: ClosedPeriodGuard;
+
+  constructor(
+    private readonly repos: Pick<EntriesRepositories, 'entries'> & Partial<Pick<EntriesRepositories, 'periods'>>,
+  ) {
+    this.periods = new ClosedPeriodGuard(repos);
+  }
 
   /** A live entry the caller may read, else 404 (another tenant's, another employee's without ReadAll, deleted). */
   async readable(caller: CallerContext, rawId: string): Promise<EntryDoc> {

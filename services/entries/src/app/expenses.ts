@@ -125,6 +125,9 @@ export class ExpensesApp {
       const current = await this.access.writable(caller, entryId);
       const reading = fromReading ? await this.readingFor(caller, current, fromReading) : undefined;
       await this.checkIgnoredVehicle(caller, input);
+      // Nothing dated in a closed period is created (0207): asked before a vehicle use is claimed.
+      const listed = current.expenses ?? [];
+      await this.access.periods.refuseChanges(caller, { expenses: listed }, { expenses: [...listed, input] });
       const now = new Date();
       const prepared = await prepareExpense(
         { fx: this.fx, vehicles: this.vehicles },
@@ -162,6 +165,8 @@ export class ExpensesApp {
       if (Object.keys(checked.errors).length === 0 && sameExpenseFields(checked.fields, storedExpenseFields(before)))
         return before;
       throwIfAny([{ errors: checked.errors }]);
+      // Neither the expense as it was nor as it would be may lie in a closed period (0207).
+      await this.access.periods.refuseChanges(caller, { expenses: [before] }, { expenses: [checked.fields] });
       const now = new Date();
       const prepared = await prepareExpense(
         { fx: this.fx, vehicles: this.vehicles },
@@ -186,6 +191,7 @@ export class ExpensesApp {
     await withRevisionRetry('travel entry', async () => {
       const current = await this.access.writable(caller, entryId);
       const before = this.find(current, rawExpenseId);
+      await this.access.periods.refuseChanges(caller, { expenses: [before] }, { expenses: [] });
       const now = new Date();
       const released = vehicleEvents(caller.tenantId, current._id, before, undefined, 'ExpenseRemoved', now);
       const expenses = (current.expenses ?? []).filter((x) => x._id !== before._id);

@@ -44,6 +44,8 @@ export class PerDiemsApp {
       const priced = await this.pricer.fromItinerary(caller, current, input);
       if (Object.keys(priced.errors).length)
         throw new AppError(priced.code ?? 'VALIDATION_FAILED', undefined, priced.errors);
+      // The rows replaced and the rows priced: none dated in a closed period may change (0207).
+      await this.access.periods.refuseChanges(caller, { perDiems: current.perDiems }, { perDiems: priced.rows });
       allocationsStillCover(current, current.expenses ?? [], priced.rows);
       const now = new Date();
       // Rows that go abroad make a Domestic entry Foreign: the call sends no type (docs/decisions/0190).

@@ -9,6 +9,7 @@ import {
   type FieldErrors,
 } from '@travel/platform';
 import { mayEdit } from '../domain/access';
+import { makesEditable } from '../domain/accounting-period';
 import { commentErrors, workflowListErrors } from '../domain/limits';
 import type { TravelEntry } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
@@ -154,6 +155,8 @@ export class WorkflowApp {
         if (decision.code === 'INVALID_STATE') throw invalidState(decision.detail);
         throw new AppError(decision.code, decision.detail);
       }
+      // Request-changes (or an authorization) makes the entry editable again: not while it lies in a closed period (0207).
+      if (makesEditable(current.status, decision.status)) await this.access.periods.refuseReopening(caller, current);
       const now = new Date();
       const records: AuditRecord[] = decision.records.map((r) => ({
         ...r,
