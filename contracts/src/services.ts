@@ -35,6 +35,8 @@ export const SERVICES = [
       'payroll-exports',
       'journal-exports',
       'journal-accounts',
+      // The company's expense policy, judged on the entries' expenses (docs/decisions/0203).
+      'expense-policy',
     ],
   },
   { name: 'fleet', port: 8083, opsPort: 9083, resources: ['vehicles'] },

@@ -25,6 +25,8 @@ import type { EntryAccess } from './entry-access';
 import { entryChanged } from './entry-changed';
 import type { EntryNumberIssuer } from './entry-numbers';
 import type { EmployeeDirectory } from './ports';
+import { NO_POLICY, type PolicyJudge } from './expense-policy';
+import { blockingErrors } from '../domain/policy-findings';
 
 export interface ApprovalWorkflowInput {
   settlementSteps: ApprovalStep[];
@@ -55,6 +57,8 @@ export class WorkflowApp {
     private readonly access: EntryAccess,
     private readonly employees: EmployeeDirectory,
     private readonly numbers: EntryNumberIssuer,
+    /** The expense policy a submission is judged by (docs/decisions/0203). */
+    private readonly policy: PolicyJudge = NO_POLICY,
   ) {}
 
   async workflow(caller: Pick<CallerContext, 'tenantId'>): Promise<ApprovalWorkflow> {
@@ -154,6 +158,10 @@ export class WorkflowApp {
         if (decision.code === 'INVALID_STATE') throw invalidState(decision.detail);
         throw new AppError(decision.code, decision.detail);
       }
+      // Submit: judged again by the policy in force now; a blocking finding refuses it, keyed by the expense.
+      const policyFindings = operation === 'submit' ? await this.policy.findingsFor(caller, current) : undefined;
+      if (policyFindings)
+        throwIfInvalid(blockingErrors(current.expenses ?? [], policyFindings, current.baseCurrency));
       const now = new Date();
       const records: AuditRecord[] = decision.records.map((r) => ({
         ...r,
@@ -170,6 +178,7 @@ export class WorkflowApp {
         auditLog: [...(current.auditLog ?? []), ...records],
         ...(decision.approved ? { approvedAt: now } : {}),
         ...(decision.issueNumber ? { numberClaim: { year: now.getUTCFullYear(), at: now } } : {}),
+        ...(policyFindings ? { policyFindings } : {}),
         editedAt: now,
       };
       const next: EntryDoc = { ...current, ...changes, rev: current.rev + 1 };
