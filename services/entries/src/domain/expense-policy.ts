@@ -115,7 +115,7 @@ export function normalizeExpensePolicy(
             return [field, text ?? null];
           }),
         ) as Record<(typeof CAPS)[number], string | null>;
-        if (CAPS.every((field) => amounts[field] === null))
+        if (CAPS.every((field) => r[field] === undefined || r[field] === null))
           add(rat, 'must set at least one of maxPerItem, maxPerDay, maxPerTrip, receiptRequiredAbove');
         if (r.onBreach !== 'Block' && r.onBreach !== 'Flag') add(`${rat}.onBreach`, 'must be Block or Flag');
         return {
