@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import type { FieldErrors } from '@travel/platform';
 import { optionalText } from '@travel/text-rules';
-import type { Expense } from './expense';
 
 export interface MissingReceiptDeclaration {
   reason: string;
@@ -19,8 +18,14 @@ export interface MissingReceiptDeclaration {
 
 export const REASON_MAX_LENGTH = 500;
 
-/** What of an expense a declaration is bound to. */
-export type DeclaredExpense = Pick<Expense, '_id' | 'kind' | 'date' | 'amount' | 'currencyCode'>;
+/** What of an expense a declaration is bound to (declared here: expense.ts stores the declaration). */
+export interface DeclaredExpense {
+  _id: string;
+  kind: string;
+  date: string;
+  amount: string;
+  currencyCode: string;
+}
 
 export function declarationDigest(
   x: DeclaredExpense,
