@@ -2547,7 +2547,7 @@ export interface components {
             editedAt: components["schemas"]["Timestamp"];
         };
         MissingReceiptDeclarationWrite: {
-            /** @description Why the receipt is missing (printed on the settlement) */
+            /** @description Why the receipt is missing (printed on the settlement); blank is 400 under `reason` */
             reason: string;
         };
         /** @description Who declared the receipt missing, when, why, with which API key, and the digest (sha256, hex) binding the declaration to the expense's kind, date, amount and currency (docs/decisions/0204). */
@@ -2600,7 +2600,7 @@ export interface components {
         /** @description A rule for one expense kind, optionally narrowed to a department (the entry's employee's) and/or a cost center (one the entry charges). Amounts are in the company's base currency, compared with the expenses' base-currency amounts (converted with the entry's FX rules when stored). At least one of the caps or `receiptRequiredAbove` is set; a cap is breached when the amount is above it. */
         ExpensePolicyRule: {
             /** @description Unique within the version; findings name it */
-            name: string;
+            name: components["schemas"]["RecordName"];
             kind: components["schemas"]["ExpenseKind"];
             departmentId?: components["schemas"]["Id"] | null;
             costCenterId?: components["schemas"]["Id"] | null;
@@ -2901,6 +2901,7 @@ export interface components {
          *       "perDiemTotal": 0,
          *       "amountDue": -4539.39,
          *       "payoutBlockedReason": null,
+         *       "policyFindings": [],
          *       "attachments": [],
          *       "createdAt": "2026-11-18T09:00:00.000Z",
          *       "editedAt": "2026-11-20T16:00:00.000Z"
@@ -7006,7 +7007,10 @@ export interface operations {
     declareMissingReceipt: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is replayed whole too, but stored only sealed (AES-256-GCM under a key the store never holds); if the service's signing key was rotated since, its replay is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
                 expenseId: components["schemas"]["Id"];
@@ -7038,6 +7042,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
