@@ -270,6 +270,18 @@ TRAVEL_TYPE = ("travelType", r"^must be Foreign \(or omitted\): the trip goes ab
 # query, which only decoding it tells; with a cursor or updatedSince the page is 1.
 CURSOR_RULES = [("cursor", r"^is not a cursor of this query"), ("page", r"^must be 1 \(or left out\) with")]
 
+# Issue 39 (docs/decisions/0203, 0204): an expense's receipts are attachments of its entry; the expense
+# policy's versions have one date each, its rules a unique name and scope and at least one limit, and the
+# departments and cost centers it names are the company's; a blocking finding refuses submit, keyed by the
+# expense; a declaration's reason is text.
+RECEIPT_IDS = ("receiptAttachmentIds", r"^must be attachments of this entry")
+EXPENSE_POLICY_RULES = [
+    REFERENCE,
+    PRECISION,
+    r"already starts on|has the same name|already sets the \w+ rule|must set at least one of|is required"
+    r"|must be a calendar date|must not contain control characters|must not be negative",
+]
+
 BUSINESS_RULES = {
     "listEmployees": CURSOR_RULES,
     "listDepartments": CURSOR_RULES,
@@ -311,6 +323,7 @@ BUSINESS_RULES = {
         TRAVEL_TYPE,
         *MILEAGE_AND_AMOUNT,
         ("entry", r"^must be (JSON|object)$"),
+        (r"expenses\[\d+\]\.receiptAttachmentIds", r"^must be attachments of this entry"),
     ],
     "updateTravelEntry": [REFERENCE, ENTRY_RULES, TRAVEL_TYPE, *MILEAGE_AND_AMOUNT],
     # A Mileage row is in the company's base currency, with the fuel figures its market's rules need.
@@ -320,8 +333,9 @@ BUSINESS_RULES = {
         MONEY_RULES + "|" + MILEAGE_RULES,
         *MILEAGE_AND_AMOUNT,
         ("fromReading", r"^must be an attachment of this entry"),
+        RECEIPT_IDS,
     ],
-    "updateExpense": [REFERENCE, MONEY_RULES + "|" + MILEAGE_RULES, *MILEAGE_AND_AMOUNT],
+    "updateExpense": [REFERENCE, MONEY_RULES + "|" + MILEAGE_RULES, *MILEAGE_AND_AMOUNT, RECEIPT_IDS],
     # Meal rows must be rows of the itinerary the same request sends.
     "perDiemsFromItinerary": [REFERENCE, r"not enabled|no row has|must be the entry's employee", *ITINERARY],
     "calculatePerDiems": [REFERENCE, r"not enabled|no row has", *ITINERARY],
@@ -335,6 +349,9 @@ BUSINESS_RULES = {
     "listExchangeRates": [r"published no rate|has no rate"],
     # The company's market decides its bands, floors and ceilings (docs/decisions/0128); versions have one
     # date each and name a band once (uniqueness by one property, which `uniqueItems` cannot say).
+    "putExpensePolicy": EXPENSE_POLICY_RULES,
+    "submitTravelEntry": [(r"expenses\[\d+\]", r"^breaches the expense policy rule")],
+    "declareMissingReceipt": [("reason", r"must not contain control characters|is required")],
     "putPerDiemPolicy": [
         PRECISION,
         r"below the statutory minimum|above the public-sector maximum|must be a domestic band of [A-Z]{2}"

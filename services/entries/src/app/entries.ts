@@ -41,6 +41,7 @@ import type { PerDiemPricer, PricedRows } from './per-diem-pricer';
 import type { CurrencyConverter, DestinationCountries, EmployeeDirectory, VehicleDirectory } from './ports';
 import { settleCountry, unresolvedWithoutPlaceData } from '../domain/destination-country';
 import { settleTravelType } from '../domain/travel-type';
+import { NO_POLICY, type PolicyJudge } from './expense-policy';
 
 export interface EntryFilter {
   isRequest?: boolean;
@@ -94,6 +95,8 @@ export class EntriesApp {
     private readonly attachments: AttachmentStaging,
     private readonly perDiems?: PerDiemPricer,
     private readonly countries: DestinationCountries = { derive: unresolvedWithoutPlaceData },
+    /** The expense policy's findings, stored with every write (docs/decisions/0203). */
+    private readonly policy: PolicyJudge = NO_POLICY,
   ) {
     this.access = new EntryAccess(repos);
   }
@@ -200,6 +203,11 @@ export class EntriesApp {
     });
     fields.travelType = type.travelType;
     Object.assign(errors, type.errors);
+    // A new entry has no attachment yet that a nested expense could name as its receipt (0204).
+    (input.expenses ?? []).forEach((x, i) => {
+      if (x.receiptAttachmentIds?.length)
+        errors[`expenses[${i}].receiptAttachmentIds`] = ['must be attachments of this entry; it has none yet'];
+    });
     const now = new Date();
     const entryId = randomUUID();
     // Every nested expense is checked, priced and converted before anything is stored (all or nothing).
@@ -308,6 +316,7 @@ export class EntriesApp {
       // Segregation of duties: its creator never approves it, whoever it is for (docs/decisions/0105).
       createdByEmployeeId: caller.employeeId,
     };
+    entry.policyFindings = await this.policy.findingsFor(caller, entry);
     const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
     const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));
     // The receipts sent with the entry are read like uploaded ones (docs/decisions/0200).
@@ -420,9 +429,12 @@ export class EntriesApp {
         advancePaymentExchangeRateSource: advance.source,
         editedAt: new Date(),
       };
+      // Cost centers and the policy in force may have changed: the findings are worked out again (0203).
+      next.policyFindings = await this.policy.findingsFor(caller, next);
       const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), next.editedAt);
       const $set = {
         ...fields,
+        policyFindings: next.policyFindings,
         advancePaymentInBaseCurrency: next.advancePaymentInBaseCurrency,
         advancePaymentExchangeRateSource: next.advancePaymentExchangeRateSource,
         ...(perDiems.changed ? { perDiems: rows } : {}),
