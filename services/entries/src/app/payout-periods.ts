@@ -79,8 +79,11 @@ export class PayoutPeriods {
       Promise.all(held.map((m) => this.repos.periods.releasePayoutHold(tenant, m, batchId))).then(() => undefined);
     try {
       for (const month of months) {
-        const ok = await withRevisionRetry('accounting period', async () =>
-          (await this.repos.periods.holdForPayout(tenant, month, batchId, until)) ? 'held' : 'closed',
+        // Batches of one month paid out at once race for its document: more tries than a user's write.
+        const ok = await withRevisionRetry(
+          'accounting period',
+          async () => ((await this.repos.periods.holdForPayout(tenant, month, batchId, until)) ? 'held' : 'closed'),
+          25,
         );
         (ok === 'held' ? held : closed).push(month);
       }
