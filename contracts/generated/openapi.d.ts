@@ -1519,7 +1519,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payout batch from ready entries: each is marked paid out and locked, and entry.paidout is raised per entry; all or nothing (needs ManagePayouts)
-         * @description Every entry must still be ready for payout. If one is not (paid out meanwhile, in another batch, no longer approved, deleted, another company's), nothing is paid and the answer is 400 `VALIDATION_FAILED` with the refused entries keyed `entryIds[i]` (docs/decisions/0075).
+         * @description Every entry must still be ready for payout. If one is not (paid out meanwhile, in another batch, no longer approved, deleted, another company's), nothing is paid and the answer is 400 `VALIDATION_FAILED` with the refused entries keyed `entryIds[i]` (docs/decisions/0075). The batch is paid out today (the market's calendar): while today's month is a closed accounting period the answer is 409 `PERIOD_CLOSED` naming it in `errors.period`, and nothing is reserved (docs/decisions/0211).
          */
         post: operations["createPayoutBatch"];
         delete?: never;
@@ -1543,7 +1543,7 @@ export interface paths {
         post?: never;
         /**
          * Undo a payout batch: its entries are ready for payout again, without the payout lock, with entry.updated each; refused (409 INVALID_STATE) once it was marked sent to the bank or after 30 days (needs ManagePayouts)
-         * @description Downloading the payment file does not stop an undo; marking the batch sent to the bank (`POST /api/v1/payouts/{id}/sent-to-bank`) does (docs/decisions/0077, 0191). A batch whose file was downloaded before downloads stopped marking batches stays final.
+         * @description Downloading the payment file does not stop an undo; marking the batch sent to the bank (`POST /api/v1/payouts/{id}/sent-to-bank`) does (docs/decisions/0077, 0191). A batch whose file was downloaded before downloads stopped marking batches stays final. A batch paid out in a closed accounting period (its entries' payout day in the market's calendar) cannot be undone while the period is closed: 409 `PERIOD_CLOSED` naming it in `errors.period`, nothing unmarked, no event; the month's frozen exports report the payment (docs/decisions/0211).
          */
         delete: operations["deletePayoutBatch"];
         options?: never;
@@ -1710,7 +1710,7 @@ export interface paths {
         put?: never;
         /**
          * Close a month (needs ManageCompanyData or ManagePayouts, with a reason); its exports become final
-         * @description From the close on, no expense, per-diem row or mileage dated in the month (the market's calendar) can be created, changed or removed, through any operation (the expense and per-diem endpoints, an entry's create, PUT or DELETE), and no entry whose trip lies (partly) in it is made editable again (request-changes, a trip authorization): 409 `PERIOD_CLOSED`, `errors.period` listing the closed periods. The month's payroll export and the journal lines of the entries paid out in it are frozen as they are now and answered byte for byte the same (CSV) until the month is reopened, whatever changes afterwards (docs/decisions/0208). A month already closed is 409 `INVALID_STATE` (a retry is answered by its `Idempotency-Key`). Recorded on the period, never in an entry's audit log: no entry event is raised.
+         * @description From the close on, no expense, per-diem row or mileage dated in the month (the market's calendar) can be created, changed or removed, through any operation (the expense and per-diem endpoints, an entry's create, PUT or DELETE), and no entry whose trip lies (partly) in it is made editable again (request-changes, a trip authorization): 409 `PERIOD_CLOSED`, `errors.period` listing the closed periods. The month's payroll export and the journal lines of the entries paid out in it are frozen as they are now and answered byte for byte the same (CSV) until the month is reopened, whatever changes afterwards (docs/decisions/0208). A month already closed is 409 `INVALID_STATE` (a retry is answered by its `Idempotency-Key`). Recorded on the period, never in an entry's audit log: no entry event is raised. Payouts follow it: no batch is made while today's month is closed and no batch paid out in a closed month is undone (409 `PERIOD_CLOSED`); while a payout batch is being paid out or undone in the month, the close is 409 `CONFLICT` (close again a moment later), so the frozen exports hold every payment of the month (docs/decisions/0211).
          */
         post: operations["closeAccountingPeriod"];
         delete?: never;

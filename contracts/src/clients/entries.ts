@@ -2,13 +2,19 @@
 // `POST /internal/tenants/{t}/payout-batches/{b}/{step}` with `{ entryIds, reservedUntil? }`, answered by
 // one mark per entry in the order asked.
 import type { PayoutBatchStep, PayoutMark, PayoutStepRequest } from '../payout-marks';
-import { tenantPath, type InternalTransport } from './transport';
+import { tenantPath, type InternalTransport, type Refusal } from './transport';
 
 export interface PayoutStepAnswer {
   results: PayoutMark[];
 }
 
-/** entries as payouts asks it; anything but 2xx is 503. Every step is idempotent for the batch. */
+/** The one refusal of a whole step: a closed accounting period (docs/decisions/0211), passed on as it came. */
+const PERIOD_CLOSED = 'PERIOD_CLOSED';
+
+/**
+ * entries as payouts asks it; a 409 `PERIOD_CLOSED` (the batch's payout date lies in a closed month) is the
+ * same error, with `errors.period`; anything else but 2xx is 503. Every step is idempotent for the batch.
+ */
 export class EntriesClient {
   constructor(private readonly transport: InternalTransport) {}
 
@@ -21,11 +27,14 @@ export class EntriesClient {
   ): Promise<PayoutMark[]> {
     const request: PayoutStepRequest = { entryIds: [...entryIds] };
     if (reservedUntil) request.reservedUntil = reservedUntil.toISOString();
-    const body = await this.transport.postJson<PayoutStepAnswer>(
-      tenantPath(tenantId, 'payout-batches', batchId, step),
-      request,
-    );
-    return body.results;
+    const res = await this.transport.send('POST', tenantPath(tenantId, 'payout-batches', batchId, step), request);
+    if (res.status === 409) {
+      const problem = (await res.json().catch(() => ({}))) as Partial<Refusal>;
+      if (problem.code === PERIOD_CLOSED)
+        throw this.transport.refused({ code: PERIOD_CLOSED, detail: problem.detail, errors: problem.errors });
+    }
+    if (!res.ok) throw this.transport.failed(res);
+    return ((await res.json()) as PayoutStepAnswer).results;
   }
 }
 

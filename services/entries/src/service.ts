@@ -24,6 +24,7 @@ import { documentRoutes } from './http/document-routes';
 import { DocumentsApp } from './app/documents';
 import { renderPdf } from './infra/pdf-layout';
 import { PayoutMarks } from './app/payout-marks';
+import { PayoutPeriods } from './app/payout-periods';
 import { announceUnknownAmountsDue } from './app/entry-changed';
 import { internalPayoutRoutes } from './http/internal-payout-routes';
 import { AttachmentStore, inspectImage } from './infra/attachment-store';
@@ -120,7 +121,11 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         reads,
         // The payouts context reserves, commits, releases and undoes the entries of its batches (0075).
         // The receipts service reads attachments' bytes (0200).
-        internal: apiRouter().use(internalPayoutRoutes(new PayoutMarks(repos)), internalAttachmentRoutes(attachments)),
+        // A batch is never dated in a closed month nor undone in one (0211): the company's market from employees.
+        internal: apiRouter().use(
+          internalPayoutRoutes(new PayoutMarks(repos, new PayoutPeriods(repos, companyMarkets(employees)))),
+          internalAttachmentRoutes(attachments),
+        ),
         // More than 5 files or a file over 10 MiB in one upload: 413 before anything is read into the app.
         upload: { maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_UPLOAD },
         outboxCollections: [ENTRIES_COLLECTION, JOURNAL_ACCOUNTS_COLLECTION],

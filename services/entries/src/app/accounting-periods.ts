@@ -3,6 +3,7 @@
 // are audited on the period (who, when, why), never on an entry: no entry event is raised.
 import {
   AppError,
+  conflict,
   invalidField,
   invalidState,
   tenantOf,
@@ -10,7 +11,9 @@ import {
   type CallerContext,
 } from '@travel/platform';
 import {
+  closeWhilePayingOut,
   isPeriod,
+  liveHolds,
   periodDays,
   reasonProblem,
   refusalOf,
@@ -84,6 +87,9 @@ export class AccountingPeriodsApp {
       const refusal = refusalOf(period, current?.state ?? 'Open', action);
       if (refusal) throw invalidState(refusal);
       const at = new Date();
+      // A payout step writing in the month now would be missed by the freeze (0211): the close waits for
+      // no one and refuses; a hold taken after this read makes the write below lose its race (revision).
+      if (action === 'Closed' && liveHolds(current?.payoutHolds, at).length) throw conflict(closeWhilePayingOut(period));
       const record: PeriodRecord = {
         action,
         employeeId: caller.employeeId,

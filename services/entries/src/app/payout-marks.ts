@@ -5,13 +5,16 @@ import type { PayoutBatchStep, PayoutMark } from '@travel/contracts';
 // deadline (docs/decisions/0110): past it, another batch may take the entry, and a reserve that arrives
 // after it (a request that stalled in transit) reserves nothing. Every step is one conditional
 // single-document write per entry at the revision read, with its events in the same write, and is
-// idempotent per batch: payouts repeats a step after a crash and gets the same answer.
+// idempotent per batch: payouts repeats a step after a crash and gets the same answer. Closed accounting
+// periods (docs/decisions/0211): a reserve dated in a closed month and an undo of entries paid out in one
+// are refused whole (409 PERIOD_CLOSED); a commit or undo holds its months while it writes (PayoutPeriods).
 import { parseTenantId, raiseEvent, withRevisionRetry, type OutboxEvent, type TenantId } from '@travel/platform';
 import { entryFigures } from '../domain/entry-figures';
 import { refusalToReserve, type PayableEntry } from '../domain/payout';
 import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import { entryChanged } from './entry-changed';
+import type { PayoutHold, PayoutPeriods } from './payout-periods';
 
 export type { PayoutMark };
 
@@ -31,8 +34,15 @@ const figures = (e: PayableEntry & { rev: number }, rev = e.rev): PayoutMark => 
 /** Entries handled at once per call (the store serializes the writes anyway). */
 const PARALLEL = 8;
 
+/** A commit or undo that ran past its hold on the months: not written, the step is repeated (0211). */
+const OUT_OF_TIME = 'was not marked: the step ran past its hold on the accounting period; it is repeated';
+
 export class PayoutMarks {
-  constructor(private readonly repos: Pick<EntriesRepositories, 'entries'>) {}
+  /** Without `periods` (unit tests of the marks alone), no period is closed. */
+  constructor(
+    private readonly repos: Pick<EntriesRepositories, 'entries'>,
+    private readonly periods?: PayoutPeriods,
+  ) {}
 
   async run(
     step: Step,
@@ -41,16 +51,50 @@ export class PayoutMarks {
     entryIds: readonly string[],
     reservedUntil: Date | null = null,
   ): Promise<PayoutMark[]> {
-    const out: PayoutMark[] = [];
-    for (let i = 0; i < entryIds.length; i += PARALLEL)
-      out.push(
-        ...(await Promise.all(
-          entryIds
-            .slice(i, i + PARALLEL)
-            .map((id) => this.one(step, tenantId, batchId, id.toLowerCase(), reservedUntil)),
-        )),
-      );
-    return out;
+    const ids = entryIds.map((id) => id.toLowerCase());
+    // One instant for the step: the payout date of every entry it commits, and the month checked for it.
+    const at = new Date();
+    const hold = await this.periodsFor(step, tenantId, batchId, ids, at);
+    try {
+      const out: PayoutMark[] = [];
+      for (let i = 0; i < ids.length; i += PARALLEL)
+        out.push(
+          ...(await Promise.all(
+            ids.slice(i, i + PARALLEL).map((id) => this.one(step, tenantId, batchId, id, reservedUntil, at, hold)),
+          )),
+        );
+      return out;
+    } finally {
+      await hold?.release();
+    }
+  }
+
+  /**
+   * The closed-period check of a step (0211), before any entry is written: a reserve is refused when today
+   * lies in a closed month; a commit or undo holds the months it writes in (refused, whole, when one is
+   * closed). A step with nothing left to write (repeated after it was done) needs no month.
+   */
+  private async periodsFor(
+    step: Step,
+    tenantId: TenantId,
+    batchId: string,
+    ids: readonly string[],
+    at: Date,
+  ): Promise<PayoutHold | undefined> {
+    if (!this.periods || step === 'release') return undefined;
+    if (step === 'reserve') {
+      await this.periods.refusePayout(tenantId, at);
+      return undefined;
+    }
+    const docs = (await this.repos.entries
+      .of(tenantId)
+      .find({ _id: { $in: [...ids] } })
+      .lean()) as unknown as (EntryDoc & PayableEntry)[];
+    const ours = docs.filter((d) => d.payoutBatchId === batchId);
+    if (step === 'commit')
+      return ours.some((d) => !d.isPaidOut) ? this.periods.holdForCommit(tenantId, batchId, at) : undefined;
+    const paidOutAt = ours.filter((d) => d.isPaidOut && d.paidOutAt).map((d) => new Date(d.paidOutAt!));
+    return this.periods.holdForUndo(tenantId, batchId, paidOutAt);
   }
 
   private one(
@@ -59,6 +103,8 @@ export class PayoutMarks {
     batchId: string,
     entryId: string,
     reservedUntil: Date | null,
+    at: Date,
+    hold: PayoutHold | undefined,
   ): Promise<PayoutMark> {
     return withRevisionRetry(
       'travel entry',
@@ -68,11 +114,11 @@ export class PayoutMarks {
           case 'reserve':
             return this.reserve(doc, entryId, batchId, reservedUntil);
           case 'commit':
-            return this.commit(doc, entryId, batchId);
+            return this.commit(doc, entryId, batchId, at, hold);
           case 'release':
             return this.release(doc, entryId, batchId);
           case 'undo':
-            return this.undo(doc, entryId, batchId);
+            return this.undo(doc, entryId, batchId, hold);
         }
       },
       25,
@@ -107,11 +153,20 @@ export class PayoutMarks {
       : undefined;
   }
 
-  /** Marked paid out (locked automatically): `entry.paidout` and the internal change in the same write. */
-  private async commit(doc: (EntryDoc & PayableEntry) | null, entryId: string, batchId: string) {
+  /**
+   * Marked paid out (locked automatically): `entry.paidout` and the internal change in the same write. The
+   * payout date is the step's instant, whose month was checked open and is held (0211).
+   */
+  private async commit(
+    doc: (EntryDoc & PayableEntry) | null,
+    entryId: string,
+    batchId: string,
+    now: Date,
+    hold: PayoutHold | undefined,
+  ) {
     if (!doc || doc.payoutBatchId !== batchId) return { entryId, ok: false, reason: 'is not reserved by this batch' };
     if (doc.isPaidOut) return figures(doc);
-    const now = new Date();
+    if (hold && !hold.lasts()) return { entryId, ok: false, reason: OUT_OF_TIME };
     const next = { ...doc, isPaidOut: true, paidOutAt: now, editedAt: now };
     const events = [
       raiseEvent('entries', 'entry.paidout', doc.tenantId, toEntryWebhookDto(next), now),
@@ -136,8 +191,14 @@ export class PayoutMarks {
   }
 
   /** The batch is deleted: the entry is ready for payout again, without the payout lock (`entry.updated`). */
-  private async undo(doc: (EntryDoc & PayableEntry) | null, entryId: string, batchId: string) {
+  private async undo(
+    doc: (EntryDoc & PayableEntry) | null,
+    entryId: string,
+    batchId: string,
+    hold: PayoutHold | undefined,
+  ) {
     if (!doc || doc.payoutBatchId !== batchId) return { entryId, ok: true };
+    if (hold && !hold.lasts()) return { entryId, ok: false, reason: OUT_OF_TIME };
     const now = new Date();
     const next = {
       ...doc,

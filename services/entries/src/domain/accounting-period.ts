@@ -2,6 +2,9 @@
 // its market's calendar; from then on nothing dated in it changes. Pure: the app reads the entry and the
 // periods' states from the store, decides here, and writes.
 import { isDeepStrictEqual } from 'node:util';
+import { MARKET_PROFILES } from '@travel/per-diem';
+import { localDate } from '@travel/per-diem/src/time';
+import type { Market } from '@travel/platform';
 import { hasControlCharacters } from '@travel/text-rules';
 import { EntryStatus, type EntryStatusValue } from './entry-status';
 import { isMonth } from './payroll-export';
@@ -168,3 +171,54 @@ export const makesEditable = (from: EntryStatusValue, to: EntryStatusValue): boo
   !OPEN.has(from) && OPEN.has(to);
 
 const OPEN = new Set<EntryStatusValue>([EntryStatus.Draft, EntryStatus.ChangesRequested]);
+
+// --- Payouts in closed periods (docs/decisions/0211) ---
+
+/**
+ * The period a payout at `at` is counted in: the day of the market's calendar, as the payroll and journal
+ * exports decide it (0141, 0143), so the month refused is the month the exports would report.
+ */
+export const payoutPeriod = (market: Market, at: Date): string =>
+  localDate(MARKET_PROFILES[market].zone, at.getTime()).slice(0, 7);
+
+/**
+ * The payout steps holding a period open while they mark or unmark its entries: the step's holder (its
+ * batch) and until when the hold lasts. A close refuses while one lasts (its freeze would miss the step).
+ */
+export type PayoutHolds = Record<string, Date | string>;
+
+/** The holders of `holds` that still last at `now`. */
+export const liveHolds = (holds: PayoutHolds | null | undefined, now: Date): string[] =>
+  Object.entries(holds ?? {})
+    .filter(([, until]) => new Date(until).getTime() > now.getTime())
+    .map(([holder]) => holder)
+    .sort();
+
+/** The refusal of a close while a payout batch dated in the month is being committed or undone (409 `CONFLICT`). */
+export const closeWhilePayingOut = (period: string): string =>
+  `A payout batch dated in ${period} is being paid out or undone right now; close the period again in a moment ` +
+  'so that its exports include what the batch did.';
+
+/** A batch that would be paid out in closed periods (its payout date is today): refused, naming them. */
+export function closedForPayout(closed: readonly string[]): ClosedPeriodRefusal | undefined {
+  if (closed.length === 0) return undefined;
+  const periods = [...closed].sort();
+  return {
+    periods,
+    detail:
+      `The accounting ${listed(periods)} closed: no payout batch can be dated in it (its exports are final). ` +
+      'Reopen the period first (POST /api/v1/accounting-periods/{period}/reopen); nothing was paid.',
+  };
+}
+
+/** An undo of a batch paid out in closed periods: refused, naming them (the frozen exports report it paid). */
+export function closedForUndo(closed: readonly string[]): ClosedPeriodRefusal | undefined {
+  if (closed.length === 0) return undefined;
+  const periods = [...closed].sort();
+  return {
+    periods,
+    detail:
+      `The accounting ${listed(periods)} closed: a payout batch paid out in it cannot be undone (its exports ` +
+      'report the payment). Reopen the period first (POST /api/v1/accounting-periods/{period}/reopen); nothing changed.',
+  };
+}

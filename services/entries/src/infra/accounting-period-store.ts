@@ -4,7 +4,7 @@
 // seen by every replica's next write.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { RevisionConflict, TenantModel, tenantScoped, type CollectionVersions, type TenantId } from '@travel/platform';
-import type { PeriodRecord, PeriodState } from '../domain/accounting-period';
+import { liveHolds, type PayoutHolds, type PeriodRecord, type PeriodState } from '../domain/accounting-period';
 import type { Sheet } from './spreadsheet';
 
 /** The journal of a closed month as it was at the close: its lines, or the refusal it answered then. */
@@ -31,6 +31,11 @@ export interface AccountingPeriodDoc {
   history: PeriodRecord[];
   /** Set while closed; cleared by a reopen (the next close freezes again). */
   frozen: FrozenExports | null;
+  /**
+   * The payout steps (commit, undo) marking or unmarking entries paid out in the month right now, by batch,
+   * with until when each holds (docs/decisions/0211). A month only held, never closed, has a document too.
+   */
+  payoutHolds?: PayoutHolds;
   editedAt: Date;
   rev: number;
 }
@@ -47,6 +52,7 @@ function periodModel(conn: Connection): Model<AccountingPeriodDoc> {
       state: { type: String, required: true },
       history: { type: Schema.Types.Mixed, default: [] },
       frozen: { type: Schema.Types.Mixed, default: null },
+      payoutHolds: { type: Schema.Types.Mixed, default: {} },
       editedAt: { type: Date, required: true },
       rev: { type: Number, required: true },
     },
@@ -78,9 +84,10 @@ export class AccountingPeriodStore {
     return this.periods.of(tenant).get(idOf(tenant, period));
   }
 
-  /** The company's periods that were ever closed, newest first. */
-  list(tenant: TenantId): Promise<AccountingPeriodDoc[]> {
-    return this.periods.of(tenant).find({}).sort({ period: -1 }).lean<AccountingPeriodDoc[]>().exec();
+  /** The company's periods that were ever closed, newest first (a month a payout only held is not one). */
+  async list(tenant: TenantId): Promise<AccountingPeriodDoc[]> {
+    const docs = await this.periods.of(tenant).find({}).sort({ period: -1 }).lean<AccountingPeriodDoc[]>().exec();
+    return docs.filter((d) => d.history.length > 0);
   }
 
   /** Which of these periods are closed now (read from the store on every call). */
@@ -102,6 +109,47 @@ export class AccountingPeriodStore {
       .sort({ period: 1 })
       .lean<AccountingPeriodDoc[]>()
       .exec();
+  }
+
+  /**
+   * Holds an open month for a payout step of `holder` (its batch) until `until` (docs/decisions/0211): a
+   * write at the revision read, so a close that read the month before (and is freezing its exports) loses
+   * its race and decides again, seeing the hold. False when the month is closed: nothing is held.
+   */
+  async holdForPayout(tenant: TenantId, period: string, holder: string, until: Date): Promise<boolean> {
+    const current = await this.get(tenant, period);
+    if (current?.state === 'Closed') return false;
+    const scope = this.periods.of(tenant);
+    if (!current) {
+      try {
+        await scope.create({
+          _id: idOf(tenant, period),
+          period,
+          state: 'Open',
+          history: [],
+          frozen: null,
+          payoutHolds: { [holder]: until },
+          editedAt: new Date(),
+          rev: 1,
+        });
+      } catch (err) {
+        if ((err as { code?: number }).code === 11000) throw new RevisionConflict();
+        throw err;
+      }
+      return true;
+    }
+    // Holds that lapsed (a step that stopped half-way) are dropped with the write.
+    const now = new Date();
+    const kept = Object.fromEntries(
+      liveHolds(current.payoutHolds, now).map((h) => [h, current.payoutHolds![h]] as const),
+    );
+    await scope.commit(current, { $set: { payoutHolds: { ...kept, [holder]: until } } });
+    return true;
+  }
+
+  /** Gives a hold back; the step is done (a lapsed hold counts as given back anyway). */
+  async releasePayoutHold(tenant: TenantId, period: string, holder: string): Promise<void> {
+    await this.periods.of(tenant).updateOne({ _id: idOf(tenant, period) }, { $unset: { [`payoutHolds.${holder}`]: '' } });
   }
 
   /**

@@ -37,6 +37,9 @@ import type { BatchDoc, PayoutsRepositories } from '../infra/repositories';
 import type { BatchStep, EntryMark, EntryMarks, PayeeDirectory } from './ports';
 import type { ReadyApp } from './ready';
 
+/** entries refused a whole step: the batch's payout date lies in a closed accounting period (0211). */
+const isPeriodClosed = (err: unknown): err is AppError => err instanceof AppError && err.code === 'PERIOD_CLOSED';
+
 /** Test seams: where a simulated crash stops a create (the process "dies": nothing after it runs). */
 export type CrashPoint = 'afterReserve' | 'midCommit';
 export class SimulatedCrash extends Error {}
@@ -123,6 +126,11 @@ export class BatchesApp {
     try {
       reserved = await this.step('reserve', batch);
     } catch (err) {
+      // Today lies in a closed accounting period (0211): entries answered and reserved nothing.
+      if (isPeriodClosed(err)) {
+        await this.rollBack(batch);
+        throw err;
+      }
       // No answer (a time-out, a lost connection): entries may still be reserving, so a release now could
       // come before it and leave the entries locked to a dead batch. The batch stays `pending`: the recovery
       // job rolls it back and releases again until the reservations' deadline (docs/decisions/0110).
@@ -164,7 +172,21 @@ export class BatchesApp {
       await this.step('commit', batch, batch.entryIds.slice(0, 1));
       throw new SimulatedCrash('crash in the middle of the commit');
     }
-    return (await this.complete({ ...batch, state: 'committing', entries }))!;
+    try {
+      return (await this.complete({ ...batch, state: 'committing', entries }))!;
+    } catch (err) {
+      // The month was closed between the reserve and the commit (0211): the commit marked nothing.
+      if (isPeriodClosed(err)) await this.abandonCommit(batch);
+      throw err;
+    }
+  }
+
+  /**
+   * A first commit refused whole because its month is closed (docs/decisions/0211): nothing of the batch is
+   * paid, so it is rolled back like a refused reserve (`committing` → `releasing` → `rolledBack`).
+   */
+  private async abandonCommit(batch: BatchDoc): Promise<void> {
+    if (await this.transition(batch, 'committing', 'releasing')) await this.rollBack({ ...batch, state: 'releasing' });
   }
 
   /**
@@ -232,6 +254,12 @@ export class BatchesApp {
   /** `undoing` → entries ready again → `deleted`. Idempotent. */
   private async finishUndo(batch: BatchDoc): Promise<void> {
     const marks = await this.step('undo', batch);
+    const failed = marks.filter((m) => !m.ok);
+    if (failed.length) {
+      // An undo that ran past its hold on the period (0211) left entries paid: the recovery job repeats it.
+      this.logger.error({ batchId: batch._id, failed: failed.map((m) => m.entryId) }, 'payout undo refused');
+      throw new Error('the payout batch could not be undone yet; it will be retried');
+    }
     const now = new Date();
     // The bank data leaves with the batch (docs/decisions/0111).
     await this.transition(batch, 'undoing', 'deleted', { deletedAt: now, payees: [] });
@@ -298,7 +326,14 @@ export class BatchesApp {
       if (now?.state === 'completed' && finalSince(now)) throw invalidState(refusalToDelete(now, new Date())!);
       throw notFound('payout batch');
     }
-    await this.finishUndo({ ...b, state: 'undoing' });
+    try {
+      await this.finishUndo({ ...b, state: 'undoing' });
+    } catch (err) {
+      // Paid out in a closed accounting period (0211): entries refused the undo whole and unmarked nothing,
+      // so the batch is completed again, as it was.
+      if (isPeriodClosed(err)) await this.transition(b, 'undoing', 'completed');
+      throw err;
+    }
   }
 
   /**
