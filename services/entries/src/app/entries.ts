@@ -36,6 +36,7 @@ import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './e
 import { entryChanged } from './entry-changed';
 import { toBaseCurrency } from './fx';
 import { attachmentsStored, type AttachmentsApp, type UploadedFile } from './attachments';
+import { delegatorsVia } from './delegators';
 import { EntryAccess } from './entry-access';
 import type { PerDiemPricer, PricedRows } from './per-diem-pricer';
 import type { CurrencyConverter, DestinationCountries, EmployeeDirectory, VehicleDirectory } from './ports';
@@ -95,7 +96,7 @@ export class EntriesApp {
     private readonly perDiems?: PerDiemPricer,
     private readonly countries: DestinationCountries = { derive: unresolvedWithoutPlaceData },
   ) {
-    this.access = new EntryAccess(repos);
+    this.access = new EntryAccess(repos, delegatorsVia(employees));
   }
 
   /** The caller's tenant's entries: every filter and insert through it names the tenant (0081). */
