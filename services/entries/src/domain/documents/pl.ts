@@ -87,6 +87,7 @@ export const PL_FORM: FormLabels = {
     Cancelled: 'anulowano',
     ChangesRequested: 'zwrócono do poprawy',
   },
+  onBehalfOf: 'w zastępstwie',
   signatures: 'Podpisy',
   traveller: 'Pracownik',
   orderedBy: 'Zlecający wyjazd',
