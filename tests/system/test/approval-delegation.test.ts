@@ -133,7 +133,9 @@ describe('approval delegation (issue 39 §2)', () => {
       lastDay: pragueDay(0),
     });
     expect(today.status).toBe(201);
-    const withdrawn = await approver.api.delete(`/api/v1/employees/${approver.employeeId}/delegations/${today.body.id}`);
+    const withdrawn = await approver.api.delete(
+      `/api/v1/employees/${approver.employeeId}/delegations/${today.body.id}`,
+    );
     expect(withdrawn.status).toBe(204);
     await refusedEvery();
     const list = await approver.api.get(`/api/v1/employees/${approver.employeeId}/delegations`);
@@ -168,11 +170,13 @@ describe('approval delegation (issue 39 §2)', () => {
     const { owner, approver, employee } = await company();
     const deputy = await limitedCaller(owner, []);
     expect(
-      (await delegate(approver.api, approver.employeeId, {
-        delegateId: deputy.employeeId,
-        firstDay: pragueDay(2),
-        lastDay: pragueDay(4),
-      })).status,
+      (
+        await delegate(approver.api, approver.employeeId, {
+          delegateId: deputy.employeeId,
+          firstDay: pragueDay(2),
+          lastDay: pragueDay(4),
+        })
+      ).status,
     ).toBe(201);
     const id = await submitted(employee);
     expect((await deputy.api.get(`/api/v1/travel-entries/${id}`)).status).toBe(404);
@@ -183,11 +187,13 @@ describe('approval delegation (issue 39 §2)', () => {
     const { owner, approver, employee } = await company();
     const deputy = await limitedCaller(owner, ['EditAllEntries']);
     expect(
-      (await delegate(owner, approver.employeeId, {
-        delegateId: deputy.employeeId,
-        firstDay: pragueDay(0),
-        lastDay: pragueDay(6),
-      })).status,
+      (
+        await delegate(owner, approver.employeeId, {
+          delegateId: deputy.employeeId,
+          firstDay: pragueDay(0),
+          lastDay: pragueDay(6),
+        })
+      ).status,
     ).toBe(201);
 
     const own = await submitted(deputy);
@@ -253,9 +259,9 @@ describe('approval delegation (issue 39 §2)', () => {
     const archived = await limitedCaller(owner, []);
     const read = await owner.get(`/api/v1/employees/${archived.employeeId}`);
     const { id: _id, isAccountOwner: _o, createdAt: _c, editedAt: _e, ...writable } = read.body;
-    expect((await owner.put(`/api/v1/employees/${archived.employeeId}`, { ...writable, isArchived: true })).status).toBe(
-      200,
-    );
+    expect(
+      (await owner.put(`/api/v1/employees/${archived.employeeId}`, { ...writable, isArchived: true })).status,
+    ).toBe(200);
     expect(await refusal({ ...ok, delegateId: archived.employeeId })).toEqual({
       delegateId: ['must be an active, unarchived employee'],
     });

@@ -14,13 +14,7 @@ import {
 } from '@travel/platform';
 import { MARKET_PROFILES } from '@travel/per-diem';
 import { localDate } from '@travel/per-diem/src/time';
-import {
-  coversDay,
-  delegationErrors,
-  newestFirst,
-  type Delegation,
-  type DelegationWrite,
-} from '../domain/delegation';
+import { coversDay, delegationErrors, newestFirst, type Delegation, type DelegationWrite } from '../domain/delegation';
 import type { DelegationsDoc, EmployeeDoc, EmployeesRepositories } from '../infra/repositories';
 
 const MANAGE_COMPANY_DATA = 'ManageCompanyData';
@@ -73,7 +67,9 @@ export class DelegationsApp {
     const tenant = tenantOf(caller);
     const delegateId = input.delegateId.toLowerCase();
     const delegate =
-      delegateId === approver._id ? null : await this.repos.employees.of(tenant).findById(delegateId).lean<EmployeeDoc>();
+      delegateId === approver._id
+        ? null
+        : await this.repos.employees.of(tenant).findById(delegateId).lean<EmployeeDoc>();
     const today = marketToday(caller.market);
     return withRevisionRetry('delegation', async () => {
       const current = await this.doc(tenant, approver._id);

@@ -92,6 +92,4 @@ export function delegationErrors(
 
 /** Newest period first; among equal first days the one created last first. */
 export const newestFirst = (list: readonly Delegation[]): Delegation[] =>
-  [...list].sort(
-    (a, b) => b.firstDay.localeCompare(a.firstDay) || b.createdAt.getTime() - a.createdAt.getTime(),
-  );
+  [...list].sort((a, b) => b.firstDay.localeCompare(a.firstDay) || b.createdAt.getTime() - a.createdAt.getTime());

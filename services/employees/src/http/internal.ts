@@ -91,7 +91,8 @@ export function internalRoutes(repos: EmployeesRepositories, delegations: Delega
     '/tenants/:tenantId/employees/:id/delegators',
     route(async (req, res) => {
       const on = String(req.query.on ?? '');
-      if (!isCalendarDate(on)) throw new AppError('VALIDATION_FAILED', undefined, { on: ['must be a date (yyyy-MM-dd)'] });
+      if (!isCalendarDate(on))
+        throw new AppError('VALIDATION_FAILED', undefined, { on: ['must be a date (yyyy-MM-dd)'] });
       const employeeIds = await delegations.delegatorsOf(tenantIn(req.params), String(req.params.id), on);
       res.json({ employeeId: String(req.params.id).toLowerCase(), on, employeeIds } satisfies Delegators);
     }),

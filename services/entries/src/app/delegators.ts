@@ -6,10 +6,17 @@ import { MARKET_PROFILES } from '@travel/per-diem';
 import { localDate } from '@travel/per-diem/src/time';
 import type { EmployeeDirectory } from './ports';
 
-export type DelegatorsOf = (caller: Pick<CallerContext, 'tenantId' | 'employeeId' | 'market'>, at: Date) => Promise<string[]>;
+export type DelegatorsOf = (
+  caller: Pick<CallerContext, 'tenantId' | 'employeeId' | 'market'>,
+  at: Date,
+) => Promise<string[]>;
 
 /** The approvers who named the caller's employee their delegate for the day of `at` in the market's calendar. */
 export const delegatorsVia =
   (employees: Pick<EmployeeDirectory, 'delegatorsOf'>): DelegatorsOf =>
   (caller, at) =>
-    employees.delegatorsOf(caller.tenantId, caller.employeeId, localDate(MARKET_PROFILES[caller.market].zone, at.getTime()));
+    employees.delegatorsOf(
+      caller.tenantId,
+      caller.employeeId,
+      localDate(MARKET_PROFILES[caller.market].zone, at.getTime()),
+    );

@@ -215,7 +215,10 @@ describe('deciding as a delegate (issue 39 §2, docs/decisions/0205)', () => {
       approved: true,
       onBehalfOfEmployeeId: 'b',
     });
-    expect(decide(inApproval(), 'reject', delegate('d', ['a']), none)).toMatchObject({ status: 4, onBehalfOfEmployeeId: 'a' });
+    expect(decide(inApproval(), 'reject', delegate('d', ['a']), none)).toMatchObject({
+      status: 4,
+      onBehalfOfEmployeeId: 'a',
+    });
     expect(decide(inApproval(), 'request-changes', delegate('d', ['a']), none)).toMatchObject({
       status: 2,
       onBehalfOfEmployeeId: 'a',

@@ -64,7 +64,8 @@ describe('table headers', () => {
       if (lines.join(' ') !== text.split(/\s+/).join(' ')) broken.push(`${where}: "${text}" → ${lines.join(' | ')}`);
       for (const line of lines)
         if (doc.widthOfString(line) > inner) broken.push(`${where}: "${line}" is wider than ${inner.toFixed(1)} pt`);
-      if (drawnLines !== lines.length) broken.push(`${where}: "${text}" is drawn on ${drawnLines} lines, not ${lines.length}`);
+      if (drawnLines !== lines.length)
+        broken.push(`${where}: "${text}" is drawn on ${drawnLines} lines, not ${lines.length}`);
       if (fontSize < MIN_HEAD) broken.push(`${where}: "${text}" at ${fontSize} pt`);
     }
     expect(broken).toEqual([]);

@@ -117,7 +117,12 @@ function rowCells(doc: Doc, cells: string[], ws: number[], head: boolean) {
   });
   const h =
     Math.max(
-      ...drawn.map((d, i) => doc.font(d.font).fontSize(d.size).heightOfString(d.text || ' ', { width: ws[i] - 2 * PAD })),
+      ...drawn.map((d, i) =>
+        doc
+          .font(d.font)
+          .fontSize(d.size)
+          .heightOfString(d.text || ' ', { width: ws[i] - 2 * PAD }),
+      ),
     ) +
     2 * PAD;
   return { drawn, h };
