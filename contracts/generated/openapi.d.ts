@@ -1790,7 +1790,7 @@ export interface components {
              * @description The last day (included); not before `firstDay` or today, at most 92 days with it
              */
             lastDay: string;
-            /** @description Why (shown in the list only) */
+            /** @description Why (shown in the list only); one line */
             reason?: string | null;
         };
         /** @description An approver's delegation; withdrawn ones stay listed with `withdrawnAt` */
@@ -4550,7 +4550,10 @@ export interface operations {
     createDelegation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is replayed whole too, but stored only sealed (AES-256-GCM under a key the store never holds); if the service's signing key was rotated since, its replay is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["Id"];
             };

@@ -15,6 +15,7 @@ import {
 import { MARKET_PROFILES } from '@travel/per-diem';
 import { localDate } from '@travel/per-diem/src/time';
 import { coversDay, delegationErrors, newestFirst, type Delegation, type DelegationWrite } from '../domain/delegation';
+import { optionalText } from '../domain/text';
 import type { DelegationsDoc, EmployeeDoc, EmployeesRepositories } from '../infra/repositories';
 
 const MANAGE_COMPANY_DATA = 'ManageCompanyData';
@@ -81,7 +82,7 @@ export class DelegationsApp {
         delegateId,
         firstDay: input.firstDay,
         lastDay: input.lastDay,
-        reason: input.reason?.trim() || null,
+        reason: optionalText(input.reason, false).value,
         createdAt: new Date(),
         createdByEmployeeId: caller.employeeId,
         withdrawnAt: null,

@@ -4,6 +4,7 @@
 import type { FieldErrors } from '@travel/platform';
 import { isCalendarDate } from '@travel/platform/src/calendar-date';
 import type { EmployeeStatus } from './employee';
+import { optionalText } from './text';
 
 /** The longest period one delegation covers, in days (both ends counted): a holiday, a leave, not a handover. */
 export const MAX_DELEGATION_DAYS = 92;
@@ -85,8 +86,8 @@ export function delegationErrors(
         );
     }
   }
-  if (input.reason && input.reason.length > REASON_MAX_LENGTH)
-    add('reason', `must be at most ${REASON_MAX_LENGTH} characters`);
+  const reason = optionalText(input.reason, false, REASON_MAX_LENGTH).problem;
+  if (reason) add('reason', reason);
   return errors;
 }
 
