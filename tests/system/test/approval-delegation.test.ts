@@ -3,7 +3,7 @@
 // withdrawn, and on an entry the delegate owns or created, the delegate is refused (403, the documented
 // problem body). Only the approver or ManageCompanyData manages an approver's delegations. Through the gateway.
 import { limitedCaller, MISSING_ID, type LimitedCaller } from '@travel/employees/test/support/org-fixtures';
-import type { ApiClient } from '@travel/testkit';
+import { eventually, type ApiClient } from '@travel/testkit';
 import { startEntriesStack, type EntriesStack } from './support/entries-stack';
 
 const order = { departureDate: '2026-11-02', returnDate: '2026-11-04', advancePayment: 1000, currencyCode: 'CZK' };
@@ -32,7 +32,7 @@ describe('approval delegation (issue 39 §2)', () => {
 
   /** A CZ company whose settlement has one step, decided by `approver` (no special permissions). */
   async function company() {
-    const { api: owner, tenantId } = await stack.tenant('CZ');
+    const { api: owner, tenantId, client } = await stack.tenant('CZ');
     const approver = await limitedCaller(owner, []);
     const employee = await limitedCaller(owner, []);
     const put = await owner.put('/api/v1/approval-workflow', {
@@ -40,7 +40,7 @@ describe('approval delegation (issue 39 §2)', () => {
       tripApprovalSteps: [],
     });
     expect(put.status).toBe(200);
-    return { owner, tenantId, approver, employee };
+    return { owner, client, tenantId, approver, employee };
   }
 
   const delegate = (by: ApiClient, approverId: string, body: Record<string, unknown>) =>
@@ -63,7 +63,16 @@ describe('approval delegation (issue 39 §2)', () => {
     who.api.post(`/api/v1/travel-entries/${id}/${operation}`, { comment: `${operation} as delegate` });
 
   it('an approver on holiday names a delegate, who approves inside the period; the audit log names both', async () => {
-    const { owner, approver, employee } = await company();
+    const { owner, client, approver, employee } = await company();
+    // Webhooks: the entry's events are exactly as if the approver had decided; the delegation raises none.
+    const receiver = await stack.receiver();
+    const sub = await client.api.POST('/api/v1/webhooks', {
+      body: {
+        url: receiver.url,
+        eventTypes: ['entry.created', 'entry.updated', 'entry.approved', 'employee.created', 'employee.updated'],
+      },
+    });
+    expect(sub.response.status).toBe(201);
     const deputy = await limitedCaller(owner, []);
     const named = await delegate(approver.api, approver.employeeId, {
       delegateId: deputy.employeeId,
@@ -102,6 +111,24 @@ describe('approval delegation (issue 39 §2)', () => {
     });
     // The employee's submission is nobody's delegation.
     expect(approved.body.auditLog[0]).toMatchObject({ action: 'Submitted', onBehalfOfEmployeeId: null });
+
+    // A marker raised after everything: once it arrived, an extra event would have arrived too.
+    const marker = await owner.post('/api/v1/travel-entries', { ...order });
+    const events = () => receiver.requests.map((r) => JSON.parse(r.body.toString('utf8')));
+    await eventually(async () => events().some((e) => e.data.id === marker.body.id), 20_000);
+    const of = (entity: string) =>
+      events()
+        .filter((e) => e.data.id === entity)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+        .map((e) => [e.type, e.data.status]);
+    expect(of(id)).toEqual([
+      ['entry.created', 0],
+      ['entry.updated', 1],
+      ['entry.approved', 3],
+    ]);
+    // The deputy's creation, nothing for the approver (naming a delegate changes no employee record).
+    expect(of(deputy.employeeId).map(([type]) => type)).toEqual(['employee.created']);
+    expect(of(approver.employeeId)).toEqual([]);
   });
 
   it('the delegate is refused before the period, after it, and after the delegation was withdrawn', async () => {
