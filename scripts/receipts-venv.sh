@@ -19,11 +19,8 @@ DEBS=(tesseract-ocr tesseract-ocr-hrv tesseract-ocr-slv tesseract-ocr-slk tesser
   tesseract-ocr-deu tesseract-ocr-eng zbar-tools fonts-dejavu-core fonts-liberation fonts-freefont-ttf)
 
 say() { printf '[bootstrap] %s\n' "$*"; }
-as_root() {
-  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-    say "need root for: $*"; exit 1
-  fi
-}
+# shellcheck source=lib/installs.sh
+source "$ROOT/scripts/lib/installs.sh"
 
 missing=()
 for p in "${DEBS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
@@ -31,21 +28,14 @@ if [ ${#missing[@]} -eq 0 ]; then
   say "tesseract-ocr (hrv slv slk ces pol deu eng), zbar-tools and the fonts present"
 else
   say "installing ${missing[*]} from Debian (apt-get)"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt_install --no-install-recommends "${missing[@]}"
 fi
 
-if [ -x "$VENV/bin/python" ] && [ "$(cat "$VENV/.stamp" 2>/dev/null)" = "${REQUIREMENTS[*]}" ]; then
+pinned_venv "$VENV" -- "${REQUIREMENTS[@]}"
+if [ "$PINNED_VENV_BUILT" = 0 ]; then
   say "rapidocr and the set generator present in .tools/receipts-venv"
   exit 0
 fi
-command -v python3 >/dev/null || { say "python3 is required for the receipt bench (rapidocr, the set generator)"; exit 1; }
-say "installing ${REQUIREMENTS[*]} into .tools/receipts-venv (pip)"
-rm -rf "$VENV"
-python3 -m venv "$VENV" || { say "python3 -m venv failed (Debian: apt-get install python3-venv)"; exit 1; }
-"$VENV/bin/pip" install --quiet --disable-pip-version-check "${REQUIREMENTS[@]}" \
-  || { say "pip install into .tools/receipts-venv failed"; exit 1; }
 MODELS="$("$VENV/bin/python" -c 'import os, rapidocr; print(os.path.join(os.path.dirname(rapidocr.__file__), "models"))')"
 (cd "$MODELS" && echo "$MODELS_SHA256" | sha256sum --check --quiet) \
   || { say "rapidocr's bundled models do not match their digests"; rm -rf "$VENV"; exit 1; }
-echo "${REQUIREMENTS[*]}" >"$VENV/.stamp"

@@ -662,6 +662,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/expense-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's expense policy (caps per expense kind, receipt rules, block or flag)
+         * @description Readable by every key of the company: employees need to know the rules they are judged by. Without
+         *     a policy `versions` is empty and nothing is capped. An expense is judged by the version in force on
+         *     its date (the latest `effectiveFrom` not after it), a day's expenses by that day's version, the trip
+         *     by the version in force on the departure date (docs/decisions/0203).
+         */
+        get: operations["getExpensePolicy"];
+        /**
+         * Replace the company's expense policy (needs ManageCompanyData); a GET body is a valid PUT body
+         * @description Replaced as a whole; `editedAt` is read-only (accepted and ignored), and a PUT that changes nothing is
+         *     a no-op (same `editedAt`). 400 `VALIDATION_FAILED` keyed by field: `versions[i].effectiveFrom` (two
+         *     versions on one date), `versions[i].rules[j].name` (missing, or twice in a version), `…kind`,
+         *     `…departmentId` / `…costCenterId` (not the company's), an amount (negative, more decimals than the
+         *     base currency), `versions[i].rules[j]` (no cap or receipt threshold set, or a second rule for the same
+         *     kind, department and cost center). Of the rules matching an expense (its kind; the entry's employee's
+         *     department and the entry's cost centers where a rule is narrowed) the most specific apply: a rule
+         *     narrowed to both beats one narrowed to either, which beats the company-wide one; equally specific
+         *     rules all apply. A change reaches an entry at its next write and at submit; nothing is rewritten
+         *     (docs/decisions/0203).
+         */
+        put: operations["putExpensePolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reference/exchange-rates": {
         parameters: {
             query?: never;
@@ -1327,6 +1363,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/travel-entries/{id}/expenses/{expenseId}/missing-receipt-declaration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                expenseId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Declare that the expense's receipt is missing (the entry's own employee, own key); raises entry.updated
+         * @description Only the entry's own employee with their own API key (another employee's key, an administrator's
+         *     included, or a key someone else issued for the employee: 403). Only where the expense policy in force
+         *     requires a receipt the expense lacks and its rule accepts a declaration instead (else 409
+         *     `INVALID_STATE`); the entry must be open like for any child change (409). Replaces an earlier
+         *     declaration. Signed: the key used and a digest binding it to the expense's kind, date, amount and
+         *     currency are stored; a later change of those removes it (docs/decisions/0204).
+         */
+        post: operations["declareMissingReceipt"];
+        /** Withdraw the declaration (the entry's own employee, own key); raises entry.updated */
+        delete: operations["withdrawMissingReceiptDeclaration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/travel-entries/{id}/per-diems/from-itinerary": {
         parameters: {
             query?: never;
@@ -1607,7 +1672,7 @@ export interface paths {
         };
         /**
          * Payroll of a month: per employee, per-diems split into the statutory tax-free part and the taxable excess, mileage above the tax-free reimbursement, other expenses, the advance and the amount paid, as CSV or XLSX (needs ManagePayouts or ManageCompanyData)
-         * @description The entries counted are the company's approved entries paid out (by a payout batch) in the month, in the market's calendar: payroll taxes what is paid in the month it is paid (docs/decisions/0141). Amounts are decimal text in the base currency (CSV) or numeric cells with two decimals (XLSX). The CSV is one row per employee with the ids of the entries its figures come from (`entryIds`, separated by spaces); the XLSX has that sheet (`Payroll`) and one row per entry (`Entries`). The format is the `format` query when given, else XLSX when `Accept` names its media type, else CSV (decision 0142).
+         * @description The entries counted are the company's approved entries paid out (by a payout batch) in the month, in the market's calendar: payroll taxes what is paid in the month it is paid (docs/decisions/0141). Amounts are decimal text in the base currency (CSV) or numeric cells with two decimals (XLSX). The CSV is one row per employee with the ids of the entries its figures come from (`entryIds`, separated by spaces); the XLSX has that sheet (`Payroll`) and one row per entry (`Entries`). The format is the `format` query when given, else XLSX when `Accept` names its media type, else CSV (decision 0142). A closed accounting period answers the sheets frozen at its close, the same bytes (CSV) every time until it is reopened (docs/decisions/0208).
          */
         get: operations["exportPayroll"];
         put?: never;
@@ -1627,7 +1692,7 @@ export interface paths {
         };
         /**
          * Double-entry journal of the approved entries paid out in a period, as CSV or XLSX (needs ManagePayouts or ManageCompanyData)
-         * @description Per entry, in the base currency, pairs of lines (one debit, one credit of the same amount, so every export balances): the advance paid (advances / bank, on its date), the settlement's costs by kind (the per-diems and each expense kind on its cost account / payables to employees, on the approval date), the advance set off (payables / advances, the lower of the two), and the rest paid out (payables / bank) or repaid by the employee (bank / advances) on the payout date. Every line names its entry (`entryId`, `entryNumber`) and transaction. Entries count when their payout date (market calendar) lies in the period; each brings all its lines, with their own dates (docs/decisions/0143). 409 `CONFLICT` when an account the lines need has no number (no verified default for the market, none set by the company: `PUT /api/v1/journal-accounts`). Format as for the payroll export.
+         * @description Per entry, in the base currency, pairs of lines (one debit, one credit of the same amount, so every export balances): the advance paid (advances / bank, on its date), the settlement's costs by kind (the per-diems and each expense kind on its cost account / payables to employees, on the approval date), the advance set off (payables / advances, the lower of the two), and the rest paid out (payables / bank) or repaid by the employee (bank / advances) on the payout date. Every line names its entry (`entryId`, `entryNumber`) and transaction. Entries count when their payout date (market calendar) lies in the period; each brings all its lines, with their own dates (docs/decisions/0143). 409 `CONFLICT` when an account the lines need has no number (no verified default for the market, none set by the company: `PUT /api/v1/journal-accounts`). Format as for the payroll export. The lines of entries paid out in a closed accounting period are those frozen at its close (and a closed period whose journal was refused then is refused the same way); the other months' lines are read now, each month's lines together, months in order (docs/decisions/0208).
          */
         get: operations["exportJournal"];
         put?: never;
@@ -1653,6 +1718,92 @@ export interface paths {
          */
         put: operations["putJournalAccounts"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting-periods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's accounting periods that were ever closed, newest first, with their audit trails
+         * @description A month never closed is open and not listed (`GET /api/v1/accounting-periods/{period}` answers it). Readable with any key of the company: whoever is refused a write needs to see which month is closed.
+         */
+        get: operations["listAccountingPeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting-periods/{period}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+                period: components["parameters"]["Period"];
+            };
+            cookie?: never;
+        };
+        /** One month's state (Open or Closed) and its audit trail (who closed or reopened it, when, why) */
+        get: operations["getAccountingPeriod"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting-periods/{period}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+                period: components["parameters"]["Period"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a month (needs ManageCompanyData or ManagePayouts, with a reason); its exports become final
+         * @description From the close on, no expense, per-diem row or mileage dated in the month (the market's calendar) can be created, changed or removed, through any operation (the expense and per-diem endpoints, an entry's create, PUT or DELETE), and no entry whose trip lies (partly) in it is made editable again (request-changes, a trip authorization): 409 `PERIOD_CLOSED`, `errors.period` listing the closed periods. The month's payroll export and the journal lines of the entries paid out in it are frozen as they are now and answered byte for byte the same (CSV) until the month is reopened, whatever changes afterwards (docs/decisions/0208). A month already closed is 409 `INVALID_STATE` (a retry is answered by its `Idempotency-Key`). Recorded on the period, never in an entry's audit log: no entry event is raised.
+         */
+        post: operations["closeAccountingPeriod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting-periods/{period}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+                period: components["parameters"]["Period"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a closed month (needs ManageCompanyData or ManagePayouts, with a reason); audited
+         * @description Writes dated in the month are accepted again and its exports are computed from the entries as they are (the frozen copy is dropped; the next close freezes anew). A month that is not closed is 409 `INVALID_STATE`. No entry event is raised.
+         */
+        post: operations["reopenAccountingPeriod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1847,7 +1998,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "CONFLICT" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "CONFLICT" | "INVALID_STATE" | "PERIOD_CLOSED" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
             detail?: string;
             /** @description Field name (request JSON property path, or a key the spec names) to messages */
             errors?: {
@@ -2309,6 +2460,54 @@ export interface components {
             /** @description Read-only; ignored */
             readonly editedAt?: string | null;
         };
+        /** @description Body of a close or a reopen of an accounting period */
+        AccountingPeriodAction: {
+            /** @description Why; kept in the period's audit trail (surrounding spaces removed, not blank, one line) */
+            reason: string;
+        };
+        /** @description One close or reopen of the period */
+        AccountingPeriodRecord: {
+            /** @enum {string} */
+            action: "Closed" | "Reopened";
+            employeeId: components["schemas"]["Id"];
+            /** @description Who issued the API key used, when that is not `employeeId`; null otherwise */
+            keyIssuedByEmployeeId: components["schemas"]["Id"] | null;
+            at: components["schemas"]["Timestamp"];
+            reason: string;
+        };
+        /**
+         * @description A calendar month of the company (market calendar) and whether it is closed (docs/decisions/0207, 0208)
+         * @example {
+         *       "period": "2026-10",
+         *       "state": "Closed",
+         *       "exportsFrozenAt": "2026-11-05T08:00:00Z",
+         *       "history": [
+         *         {
+         *           "action": "Closed",
+         *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+         *           "keyIssuedByEmployeeId": null,
+         *           "at": "2026-11-05T08:00:00Z",
+         *           "reason": "October booked and reported to the tax office"
+         *         }
+         *       ]
+         *     }
+         */
+        AccountingPeriod: {
+            /** @description YYYY-MM */
+            period: string;
+            /**
+             * @description `Closed`: nothing dated in the month changes (409 `PERIOD_CLOSED`) and its exports are the ones frozen at the close
+             * @enum {string}
+             */
+            state: "Open" | "Closed";
+            /** @description When the payroll and journal exports answered for the month were frozen (the close); null while open */
+            exportsFrozenAt: components["schemas"]["Timestamp"] | null;
+            /** @description Every close and reopen, oldest first */
+            history: components["schemas"]["AccountingPeriodRecord"][];
+        };
+        AccountingPeriodList: {
+            items: components["schemas"]["AccountingPeriod"][];
+        };
         /**
          * @description Body of submit, approve, reject, cancel and request-changes (optional, as is the comment)
          * @example {
@@ -2456,6 +2655,8 @@ export interface components {
             fuelUnitPriceOverride?: number | null;
             /** @description Selects the regulation's 95 or 98 average for a petrol vehicle without a receipt price (CZ) */
             mileagePetrolGrade?: components["schemas"]["PetrolGrade"] | null;
+            /** @description The entry's attachments that are this expense's receipt (docs/decisions/0204); another id: 400 under `receiptAttachmentIds`. Omitted on an update: kept. An expense made `fromReading` names its attachment; removing an attachment removes it here. */
+            receiptAttachmentIds?: components["schemas"]["Id"][] | null;
         };
         /** @description Body of the single expense create: the fields of `ExpenseWrite`, and `fromReading`. A paid expense needs `amount` (in `currencyCode`, default the base currency); a `Mileage` row needs `distanceKm`, and in CZ and SK also `fuelType` and `fuelConsumption` (per 100 km, from the technical certificate) for the fuel part. A row naming a vehicle takes what it leaves out from the vehicle (its `fuelType` when `Petrol`, `Diesel` or `Electric`, and its `fuelConsumption` when the row's fuel is the vehicle's); the values applied are stored on the row. */
         ExpenseCreate: {
@@ -2487,6 +2688,8 @@ export interface components {
             fuelUnitPriceOverride?: number | null;
             /** @description Selects the regulation's 95 or 98 average for a petrol vehicle without a receipt price (CZ) */
             mileagePetrolGrade?: components["schemas"]["PetrolGrade"] | null;
+            /** @description The entry's attachments that are this expense's receipt (docs/decisions/0204); another id: 400 under `receiptAttachmentIds`. Omitted on an update: kept. An expense made `fromReading` names its attachment; removing an attachment removes it here. */
+            receiptAttachmentIds?: components["schemas"]["Id"][] | null;
             /** @description An image or PDF attachment of this entry whose reading the values come from (docs/decisions/0201). The body's values are taken as confirmed; nothing is copied from the reading. The expense keeps `receiptReading`, naming the fields that differ from the proposal. Not an attachment of the entry: 400 under `fromReading`; its reading still `Pending`: 409 `INVALID_STATE`. */
             fromReading?: components["schemas"]["Id"] | null;
         };
@@ -2507,6 +2710,9 @@ export interface components {
             fuelConsumption?: number | null;
             fuelUnitPriceOverride?: number | null;
             mileagePetrolGrade?: components["schemas"]["PetrolGrade"] | null;
+            /** @description Omitted = kept; sent = replaced (docs/decisions/0204) */
+            receiptAttachmentIds?: components["schemas"]["Id"][] | null;
+            readonly missingReceiptDeclaration?: unknown;
             readonly id?: unknown;
             readonly vehicle?: unknown;
             readonly amountInBaseCurrency?: unknown;
@@ -2574,8 +2780,89 @@ export interface components {
             readonly fuelUnitPrice: number | null;
             /** @description The receipt reading it was created from (`fromReading`), with the fields corrected; null otherwise */
             readonly receiptReading: components["schemas"]["ReceiptReadingOrigin"] | null;
+            /** @description The entry's attachments that are this expense's receipt (docs/decisions/0204) */
+            receiptAttachmentIds: components["schemas"]["Id"][];
+            /** @description The employee's declaration that the receipt is missing (issue 39 §4); null when none */
+            readonly missingReceiptDeclaration: components["schemas"]["MissingReceiptDeclaration"] | null;
             createdAt: components["schemas"]["Timestamp"];
             editedAt: components["schemas"]["Timestamp"];
+        };
+        MissingReceiptDeclarationWrite: {
+            /** @description Why the receipt is missing (printed on the settlement); blank is 400 under `reason` */
+            reason: string;
+        };
+        /** @description Who declared the receipt missing, when, why, with which API key, and the digest (sha256, hex) binding the declaration to the expense's kind, date, amount and currency (docs/decisions/0204). */
+        MissingReceiptDeclaration: {
+            reason: string;
+            declaredByEmployeeId: components["schemas"]["Id"];
+            apiKeyId: string;
+            declaredAt: components["schemas"]["Timestamp"];
+            digest: string;
+        };
+        /** @description A breach of the expense policy (docs/decisions/0203). Amounts are in the base currency: `amount` is what was judged (the expense, the kind's sum of the day, or of the trip), `limit` the rule's cap or receipt threshold, `amountOver` = `amount` − `limit`. */
+        PolicyFinding: {
+            /** @description The rule's name */
+            rule: string;
+            /**
+             * Format: date
+             * @description The policy version the rule belongs to
+             */
+            effectiveFrom: string;
+            /** @enum {string} */
+            check: "PerItem" | "PerDay" | "PerTrip" | "ReceiptMissing";
+            kind: components["schemas"]["ExpenseKind"];
+            /** @description The expense; null for a per-day or per-trip finding */
+            expenseId: string | null;
+            /**
+             * Format: date
+             * @description The expense's or the day's date; null per trip
+             */
+            date: string | null;
+            amount: number;
+            limit: number;
+            amountOver: number;
+            /**
+             * @description Block refuses submit (400 keyed `expenses[i]`)
+             * @enum {string}
+             */
+            onBreach: "Block" | "Flag";
+        };
+        /** @description The company's expense policy (docs/decisions/0203): versions, each in force from its `effectiveFrom` until the next one's. A GET body is a valid PUT body (`editedAt` is read-only, ignored). */
+        ExpensePolicy: {
+            versions: components["schemas"]["ExpensePolicyVersion"][];
+            /** Format: date-time */
+            readonly editedAt?: string | null;
+        };
+        ExpensePolicyVersion: {
+            /** Format: date */
+            effectiveFrom: string;
+            rules: components["schemas"]["ExpensePolicyRule"][];
+        };
+        /** @description A rule for one expense kind, optionally narrowed to a department (the entry's employee's) and/or a cost center (one the entry charges). Amounts are in the company's base currency, compared with the expenses' base-currency amounts (converted with the entry's FX rules when stored). At least one of the caps or `receiptRequiredAbove` is set; a cap is breached when the amount is above it. */
+        ExpensePolicyRule: {
+            /** @description Unique within the version; findings name it */
+            name: components["schemas"]["RecordName"];
+            kind: components["schemas"]["ExpenseKind"];
+            departmentId?: components["schemas"]["Id"] | null;
+            costCenterId?: components["schemas"]["Id"] | null;
+            /** @description Cap on one expense */
+            maxPerItem?: number | null;
+            /** @description Cap on the kind's expenses of the entry on one date */
+            maxPerDay?: number | null;
+            /** @description Cap on the kind's expenses of the entry */
+            maxPerTrip?: number | null;
+            /** @description An expense above this amount names a receipt attachment (`receiptAttachmentIds`) */
+            receiptRequiredAbove?: number | null;
+            /**
+             * @description Whether the employee's missing-receipt declaration satisfies the receipt rule
+             * @default false
+             */
+            missingReceiptDeclarationAllowed: boolean;
+            /**
+             * @description Block: submit is refused; Flag: shown only
+             * @enum {string}
+             */
+            onBreach: "Block" | "Flag";
         };
         /**
          * @description `fiscal-qr`: decoded from a fiscal receipt's QR code (exact); `pdf-text`: the PDF's own text; `ocr`: recognized from the image
@@ -2747,6 +3034,7 @@ export interface components {
             readonly expenses?: unknown;
             /** @description Changed through the attachment endpoints; ignored here */
             readonly attachments?: unknown;
+            readonly policyFindings?: unknown;
             readonly expenseTotal?: unknown;
             readonly createdAt?: unknown;
             readonly editedAt?: unknown;
@@ -2854,6 +3142,7 @@ export interface components {
          *       "perDiemTotal": 0,
          *       "amountDue": -4539.39,
          *       "payoutBlockedReason": null,
+         *       "policyFindings": [],
          *       "attachments": [],
          *       "createdAt": "2026-11-18T09:00:00.000Z",
          *       "editedAt": "2026-11-20T16:00:00.000Z"
@@ -2912,6 +3201,8 @@ export interface components {
             readonly amountDue: number | null;
             /** @description Why the entry cannot be paid out whatever its status (a per-diem row has no amount yet: its rate is not verified or an exchange rate is missing); null when nothing in its figures blocks a payout. Such an entry is not ready for payout and a payout batch refuses it (docs/decisions/0109) */
             readonly payoutBlockedReason: string | null;
+            /** @description The expense policy's breaches as of the entry's last write or submit (docs/decisions/0203): worked out again by every write of the entry and its children, never by a policy change alone. A `Block` finding refuses submit. Approvers read them here; the settlement PDF lists them. */
+            readonly policyFindings: components["schemas"]["PolicyFinding"][];
             readonly attachments: components["schemas"]["Attachment"][];
             createdAt: components["schemas"]["Timestamp"];
             editedAt: components["schemas"]["Timestamp"];
@@ -3916,7 +4207,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `CONFLICT` or `INVALID_STATE`; on a POST also `IDEMPOTENCY_KEY_IN_USE` (a request with this `Idempotency-Key` is still running; retry after `Retry-After`), or `CONFLICT` for a replay whose first answer can no longer be sent (sealed under a signing key rotated since, or too large to keep) */
+        /** @description `CONFLICT` or `INVALID_STATE`; `PERIOD_CLOSED` when the write touches a closed accounting period (`errors.period` lists the periods, YYYY-MM; docs/decisions/0207); on a POST also `IDEMPOTENCY_KEY_IN_USE` (a request with this `Idempotency-Key` is still running; retry after `Retry-After`), or `CONFLICT` for a replay whose first answer can no longer be sent (sealed under a signing key rotated since, or too large to keep) */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -3955,6 +4246,8 @@ export interface components {
     };
     parameters: {
         Id: components["schemas"]["Id"];
+        /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+        Period: string;
         DeliveryId: components["schemas"]["Id"];
         /** @description Page number, from 1 */
         Page: number;
@@ -3979,6 +4272,16 @@ export interface components {
         MunicipalityQuery: string;
     };
     requestBodies: {
+        AccountingPeriodAction: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "October booked and reported to the tax office"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountingPeriodAction"];
+            };
+        };
         WorkflowOperation: {
             content: {
                 "application/json": components["schemas"]["WorkflowOperationBody"];
@@ -5524,6 +5827,137 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getExpensePolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "versions": [
+                     *         {
+                     *           "effectiveFrom": "2026-01-01",
+                     *           "rules": [
+                     *             {
+                     *               "name": "Meals",
+                     *               "kind": "Meals",
+                     *               "departmentId": null,
+                     *               "costCenterId": null,
+                     *               "maxPerItem": 40,
+                     *               "maxPerDay": 60,
+                     *               "maxPerTrip": null,
+                     *               "receiptRequiredAbove": 25,
+                     *               "missingReceiptDeclarationAllowed": true,
+                     *               "onBreach": "Flag"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "editedAt": "2026-11-30T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExpensePolicy"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putExpensePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "versions": [
+                 *         {
+                 *           "effectiveFrom": "2026-01-01",
+                 *           "rules": [
+                 *             {
+                 *               "name": "Meals",
+                 *               "kind": "Meals",
+                 *               "maxPerItem": 40,
+                 *               "maxPerDay": 60,
+                 *               "receiptRequiredAbove": 25,
+                 *               "missingReceiptDeclarationAllowed": true,
+                 *               "onBreach": "Flag"
+                 *             },
+                 *             {
+                 *               "name": "Hotel",
+                 *               "kind": "Accommodation",
+                 *               "maxPerTrip": 300,
+                 *               "onBreach": "Block"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ExpensePolicy"];
+            };
+        };
+        responses: {
+            /** @description The policy as stored (versions sorted by date) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "versions": [
+                     *         {
+                     *           "effectiveFrom": "2026-01-01",
+                     *           "rules": [
+                     *             {
+                     *               "name": "Hotel",
+                     *               "kind": "Accommodation",
+                     *               "departmentId": null,
+                     *               "costCenterId": null,
+                     *               "maxPerItem": null,
+                     *               "maxPerDay": null,
+                     *               "maxPerTrip": 300,
+                     *               "receiptRequiredAbove": null,
+                     *               "missingReceiptDeclarationAllowed": false,
+                     *               "onBreach": "Block"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "editedAt": "2026-11-30T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExpensePolicy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listExchangeRates: {
         parameters: {
             query?: {
@@ -6928,6 +7362,77 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    declareMissingReceipt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is replayed whole too, but stored only sealed (AES-256-GCM under a key the store never holds); if the service's signing key was rotated since, its replay is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: components["parameters"]["Id"];
+                expenseId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The receipt was left in the taxi."
+                 *     }
+                 */
+                "application/json": components["schemas"]["MissingReceiptDeclarationWrite"];
+            };
+        };
+        responses: {
+            /** @description The expense with its declaration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    withdrawMissingReceiptDeclaration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                expenseId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     perDiemsFromItinerary: {
         parameters: {
             query?: never;
@@ -7677,6 +8182,199 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAccountingPeriods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The periods */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "period": "2026-10",
+                     *           "state": "Closed",
+                     *           "exportsFrozenAt": "2026-11-05T08:00:00Z",
+                     *           "history": [
+                     *             {
+                     *               "action": "Closed",
+                     *               "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *               "keyIssuedByEmployeeId": null,
+                     *               "at": "2026-11-05T08:00:00Z",
+                     *               "reason": "October booked and reported to the tax office"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountingPeriodList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAccountingPeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+                period: components["parameters"]["Period"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The period (a month never closed is Open with an empty history) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": "2026-10",
+                     *       "state": "Closed",
+                     *       "exportsFrozenAt": "2026-11-05T08:00:00Z",
+                     *       "history": [
+                     *         {
+                     *           "action": "Closed",
+                     *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *           "keyIssuedByEmployeeId": null,
+                     *           "at": "2026-11-05T08:00:00Z",
+                     *           "reason": "October booked and reported to the tax office"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountingPeriod"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeAccountingPeriod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is replayed whole too, but stored only sealed (AES-256-GCM under a key the store never holds); if the service's signing key was rotated since, its replay is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+                period: components["parameters"]["Period"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["AccountingPeriodAction"];
+        responses: {
+            /** @description The period, closed, its history ending with this close */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": "2026-10",
+                     *       "state": "Closed",
+                     *       "exportsFrozenAt": "2026-11-05T08:00:00Z",
+                     *       "history": [
+                     *         {
+                     *           "action": "Closed",
+                     *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *           "keyIssuedByEmployeeId": null,
+                     *           "at": "2026-11-05T08:00:00Z",
+                     *           "reason": "October booked and reported to the tax office"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountingPeriod"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reopenAccountingPeriod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is replayed whole too, but stored only sealed (AES-256-GCM under a key the store never holds); if the service's signing key was rotated since, its replay is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The accounting period, a calendar month of the company's market calendar, YYYY-MM */
+                period: components["parameters"]["Period"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["AccountingPeriodAction"];
+        responses: {
+            /** @description The period, open again, its history ending with this reopen */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": "2026-10",
+                     *       "state": "Open",
+                     *       "exportsFrozenAt": null,
+                     *       "history": [
+                     *         {
+                     *           "action": "Closed",
+                     *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *           "keyIssuedByEmployeeId": null,
+                     *           "at": "2026-11-05T08:00:00Z",
+                     *           "reason": "October booked and reported to the tax office"
+                     *         },
+                     *         {
+                     *           "action": "Reopened",
+                     *           "employeeId": "0b6f4c1e-5d7a-4c59-9a77-2f7f3c1d9e10",
+                     *           "keyIssuedByEmployeeId": null,
+                     *           "at": "2026-11-12T10:30:00Z",
+                     *           "reason": "A late taxi receipt"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountingPeriod"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };

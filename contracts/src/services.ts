@@ -35,6 +35,10 @@ export const SERVICES = [
       'payroll-exports',
       'journal-exports',
       'journal-accounts',
+      // Closed months: the write paths and the exports they bind are entries' (docs/decisions/0207).
+      'accounting-periods',
+      // The company's expense policy, judged on the entries' expenses (docs/decisions/0203).
+      'expense-policy',
     ],
   },
   { name: 'fleet', port: 8083, opsPort: 9083, resources: ['vehicles'] },

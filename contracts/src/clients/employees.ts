@@ -28,6 +28,14 @@ export interface InternalEmployee {
   residency: components['schemas']['Residency'];
   /** The SK foreign rates depend on it. */
   mobileRoadTransportWorker: boolean;
+  /** The expense policy's rules may be narrowed to a department (entries, docs/decisions/0203). */
+  departmentId?: string | null;
+}
+
+/** `GET …/org-units?departmentIds=&costCenterIds=`: those of the ids asked that are the company's. */
+export interface KnownOrgUnits {
+  departmentIds: string[];
+  costCenterIds: string[];
 }
 
 /** What the per-diem rules read of an employee. */
@@ -140,6 +148,24 @@ export class EmployeesClient {
       residency: body.residency ?? 'Resident',
       mobileRoadTransportWorker: body.mobileRoadTransportWorker ?? false,
     };
+  }
+
+  /** The employee's department (null: none); null too when there is no such employee in the company. */
+  async departmentOf(tenantId: string, employeeId: string): Promise<string | null> {
+    if (!UUID.test(employeeId)) return null;
+    const body = await this.transport.getOrNull<Partial<InternalEmployee>>(
+      tenantPath(tenantId, 'employees', employeeId),
+    );
+    return body?.departmentId ?? null;
+  }
+
+  /** Which of the departments and cost centers asked are the company's (an expense policy names them). */
+  knownOrgUnits(tenantId: string, asked: KnownOrgUnits): Promise<KnownOrgUnits> {
+    const query = new URLSearchParams({
+      departmentIds: asked.departmentIds.join(','),
+      costCenterIds: asked.costCenterIds.join(','),
+    });
+    return this.transport.getJson<KnownOrgUnits>(`${tenantPath(tenantId, 'org-units')}?${query}`);
   }
 
   /** Name and e-mail address for a reminder; null when the employee is not the company's. */

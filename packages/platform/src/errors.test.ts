@@ -23,6 +23,7 @@ const CODES: [ErrorCode, number, string][] = [
   ['INVALID_STATE', 409, 'invalid-state'],
   ['IDEMPOTENCY_KEY_IN_USE', 409, 'idempotency-key-in-use'],
   ['IDEMPOTENCY_KEY_REUSED', 422, 'idempotency-key-reused'],
+  ['PERIOD_CLOSED', 409, 'period-closed'],
   ['PAYLOAD_TOO_LARGE', 413, 'payload-too-large'],
   ['RATE_LIMITED', 429, 'rate-limited'],
   ['INTERNAL', 500, 'internal'],

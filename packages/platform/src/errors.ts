@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'GONE'
   | 'CONFLICT'
   | 'INVALID_STATE'
+  | 'PERIOD_CLOSED'
   | 'IDEMPOTENCY_KEY_IN_USE'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'PAYLOAD_TOO_LARGE'
@@ -27,6 +28,7 @@ const STATUS: Record<ErrorCode, number> = {
   GONE: 410,
   CONFLICT: 409,
   INVALID_STATE: 409,
+  PERIOD_CLOSED: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
   PAYLOAD_TOO_LARGE: 413,
@@ -46,6 +48,7 @@ const TITLE: Record<ErrorCode, string> = {
   GONE: 'This operation was removed; the detail names its replacement.',
   CONFLICT: 'The request conflicts with the current state.',
   INVALID_STATE: 'The operation is not allowed in the current state.',
+  PERIOD_CLOSED: 'The accounting period is closed.',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running.',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used with another request.',
   PAYLOAD_TOO_LARGE: 'The request body is too large.',
@@ -106,6 +109,12 @@ export const forbidden = (permission: string): AppError =>
   new AppError('FORBIDDEN', `This operation requires the ${permission} permission.`);
 export const conflict = (detail: string): AppError => new AppError('CONFLICT', detail);
 export const invalidState = (detail: string): AppError => new AppError('INVALID_STATE', detail);
+/**
+ * 409 PERIOD_CLOSED (docs/decisions/0207): the write touches closed accounting periods; `errors.period`
+ * lists them (YYYY-MM), the detail says so in words.
+ */
+export const periodClosed = (periods: readonly string[], detail: string): AppError =>
+  new AppError('PERIOD_CLOSED', detail, { period: [...periods] });
 
 /** 400 VALIDATION_FAILED with one message under one field key. */
 export const invalidField = (field: string, message: string): AppError =>

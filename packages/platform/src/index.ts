@@ -8,6 +8,7 @@ export * from './whole-key';
 export * from './sealed-box';
 export * from './logger';
 export * from './service';
+export * from './periodic-job';
 export * from './http/app';
 export * from './http/contract';
 export * from './http/error-handler';

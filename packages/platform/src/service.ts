@@ -15,6 +15,7 @@ import { declareDomainExchange } from './messaging/topology';
 import { connectMongo, ensureIndexes, pingMongo } from './mongo/connection';
 import { IdempotencyStore } from './mongo/idempotency-store';
 import { SealedBox } from './sealed-box';
+import { startPeriodicJob, type PeriodicJob } from './periodic-job';
 import { SHOWN_ONCE_SEAL_LABEL } from './http/idempotency';
 import { Metrics } from './observability/metrics';
 
@@ -139,8 +140,7 @@ export async function startService(
   const { port } = server.address() as AddressInfo;
   const { port: opsPort } = opsServer.address() as AddressInfo;
   relay?.start();
-  const stopInboxRetention = startInboxRetention(new Inbox(mongo), logger);
-  const stopIdempotencyRetention = startIdempotencyRetention(idempotency, logger);
+  const stopHousekeeping = housekeepingJobs(new Inbox(mongo), idempotency).map((job) => startPeriodicJob(job, logger));
   await parts.start?.();
   backgroundStarted = true;
   logger.info({ port, opsPort }, `${config.serviceName} listening`);
@@ -149,8 +149,7 @@ export async function startService(
   const stop = () =>
     (stopping ??= (async () => {
       await Promise.all([closeServer(server), closeServer(opsServer)]);
-      stopInboxRetention();
-      stopIdempotencyRetention();
+      await Promise.all(stopHousekeeping.map((stopJob) => stopJob()));
       await parts.stop?.();
       await relay?.stop();
       forgetRelay();
@@ -172,26 +171,19 @@ export async function startService(
 
 /** Processed-event ids are kept 7 days (far beyond any redelivery), purged hourly: FerretDB has no TTL index. */
 export const INBOX_RETENTION_DAYS = 7;
+const HOUR_MS = 3_600_000;
 
-function startInboxRetention(inbox: Inbox, logger: Logger): () => void {
-  const run = () =>
-    inbox
-      .purgeOlderThan(new Date(Date.now() - INBOX_RETENTION_DAYS * 86_400_000))
-      .catch((err) => logger.warn({ err: (err as Error).message }, 'inbox retention purge failed'));
-  void run();
-  const timer = setInterval(run, 3_600_000);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-/** Expired Idempotency-Keys are deleted hourly (a TTL index would do on MongoDB; FerretDB has none). */
-function startIdempotencyRetention(store: IdempotencyStore, logger: Logger): () => void {
-  const run = () =>
-    store.purgeExpired().catch((err) => logger.warn({ err: (err as Error).message }, 'idempotency key purge failed'));
-  void run();
-  const timer = setInterval(run, 3_600_000);
-  timer.unref();
-  return () => clearInterval(timer);
+/** The store housekeeping every service does: deletes by date, harmless on several replicas at once. */
+function housekeepingJobs(inbox: Inbox, idempotency: IdempotencyStore): PeriodicJob[] {
+  return [
+    {
+      name: 'inbox retention purge',
+      everyMs: HOUR_MS,
+      run: () => inbox.purgeOlderThan(new Date(Date.now() - INBOX_RETENTION_DAYS * 86_400_000)),
+    },
+    // Expired Idempotency-Keys (a TTL index would do on MongoDB; FerretDB has none).
+    { name: 'idempotency key purge', everyMs: HOUR_MS, run: () => idempotency.purgeExpired() },
+  ];
 }
 
 /** Entry point of a migrate job: run once, exit 0 when done, 1 with the reason otherwise. */

@@ -1,4 +1,12 @@
-import { apiRouter, ConditionalGets, parseConfig, startService, type StartOptions } from '@travel/platform';
+import {
+  apiRouter,
+  ConditionalGets,
+  parseConfig,
+  startPeriodicJob,
+  startService,
+  type StartOptions,
+  type StopPeriodicJob,
+} from '@travel/platform';
 import { ApiKeysApp } from './app/api-keys';
 import { ConsoleSessionsApp } from './app/console-sessions';
 import { DelegationsApp } from './app/delegations';
@@ -26,7 +34,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const repos = employeesRepositories(mongo);
       // The gateway's console sessions, so a sign-out ends a copied cookie too (0193).
       const consoleSessions = new ConsoleSessionsApp(new ConsoleSessionStore(mongo));
-      let stopSessionPurge: () => void = () => undefined;
+      let stopSessionPurge: StopPeriodicJob = async () => undefined;
       // Every GET answers from the collections' versions (0155, 0157); one it answered before, before express (0182).
       const reads = new ConditionalGets(repos.versions);
       const api = publicRoutes({
@@ -52,7 +60,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         // The profile's enabled countries and currencies follow reference-fx's allow-lists (0184).
         start: async () => {
           await startAllowListConsumer({ client: amqp, mongo, logger, metrics, repos });
-          stopSessionPurge = consoleSessions.startPurge(logger);
+          stopSessionPurge = startPeriodicJob(consoleSessions.purgeJob(), logger);
         },
         stop: async () => stopSessionPurge(),
       };

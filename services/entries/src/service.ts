@@ -45,7 +45,13 @@ import { workflowRoutes } from './http/workflow-routes';
 import { ExportsApp } from './app/exports';
 import { exportRoutes } from './http/export-routes';
 import { JournalApp } from './app/journal';
+import { AccountingPeriodsApp } from './app/accounting-periods';
+import { accountingPeriodRoutes } from './http/accounting-period-routes';
 import { JOURNAL_ACCOUNTS_COLLECTION, JournalAccountsStore } from './infra/journal-accounts-store';
+
+import { ExpensePolicyApp } from './app/expense-policy';
+import { expensePolicyRoutes } from './http/expense-policy-routes';
+import { ExpensePolicyStore } from './infra/expense-policy-store';
 
 import { configSchema, SERVICE } from './config';
 
@@ -70,14 +76,16 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       // Attachments stored before the receipts service existed get their reading, once (0202).
       const backfill = new ReadingBackfill(repos, companyMarkets(employees), logger);
       const pricer = new PerDiemPricer(fx, employees, referenceFx);
+      // The expense policy: every write of an entry and its children stores its findings (0203).
+      const policy = new ExpensePolicyApp(new ExpensePolicyStore(mongo, repos.versions), employees);
       const places = new OfflinePlaces();
       // Who may read and change an entry: asked by every use case on an entry and its children (0168).
       const access = new EntryAccess(repos, delegatorsVia(employees));
       // The receipts' readings, projected from the receipts service's events (docs/decisions/0200).
       const readingStore = new ReadingStore(mongo, repos.versions);
       const readings = new ReadingsApp(repos, access, readingStore, logger);
-      const attachments = new AttachmentsApp(repos, access, attachmentStore, inspectImage, readingStore);
-      const entries = new EntriesApp(repos, employees, fx, vehicles, attachments, pricer, places);
+      const attachments = new AttachmentsApp(repos, access, attachmentStore, inspectImage, readingStore, policy);
+      const entries = new EntriesApp(repos, employees, fx, vehicles, attachments, pricer, places, policy);
       const calculator = new PerDiemCalculator(employees, fx, referenceFx);
       // Every public GET of entries and the workflow answers from the collections' versions (0155, 0159).
       const reads = new ConditionalGets(repos.versions);
@@ -87,23 +95,27 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
           reads,
           entriesCollection: repos.entries,
           entries,
-          expenses: new ExpensesApp(repos, access, fx, vehicles, readingStore),
+          expenses: new ExpensesApp(repos, access, fx, vehicles, readingStore, policy),
           attachments,
           readings,
           readingsCollection: readingStore,
         }),
       );
       api.use(perDiemCalculatorRoutes(calculator));
-      api.use(perDiemRoutes(new PerDiemsApp(repos, access, pricer)));
+      api.use(perDiemRoutes(new PerDiemsApp(repos, access, pricer, policy)));
+      api.use(expensePolicyRoutes(policy, reads));
       // The approval workflow and trip requests (docs/decisions/0066–0068).
       const numbers = new EntryNumberIssuer(repos, repos.counters, logger);
-      const workflow = new WorkflowApp(repos, access, employees, numbers);
+      const workflow = new WorkflowApp(repos, access, employees, numbers, policy);
       api.use(workflowRoutes(workflow, reads, repos.workflows));
       // The travel order and the settlement as PDF (docs/decisions/0137).
       api.use(documentRoutes(new DocumentsApp(access, employees, vehicles, renderPdf)));
       // The payroll and journal exports: entries, per-diems, mileage, advances and payout marks are all here (0141).
       const journal = new JournalApp(repos, new JournalAccountsStore(mongo, repos.versions));
-      api.use(exportRoutes(new ExportsApp(repos), journal, reads));
+      const exportsApp = new ExportsApp(repos);
+      api.use(exportRoutes(exportsApp, journal, reads));
+      // Closed months: every write path above asks the periods' store; a close freezes the exports (0207, 0208).
+      api.use(accountingPeriodRoutes(new AccountingPeriodsApp(repos, exportsApp, journal)));
       return {
         api,
         reads,

@@ -3,9 +3,11 @@ import {
   parseConfig,
   retryCountOf,
   startConsumer,
+  startPeriodicJob,
   startService,
   type DomainEvent,
   type StartOptions,
+  type StopPeriodicJob,
 } from '@travel/platform';
 import { configSchema } from './config';
 import { AttemptRunner } from './app/attempts';
@@ -16,7 +18,7 @@ import { FirstAttempts } from './app/first-attempts';
 import { OutcomeRecorder } from './app/record';
 import { AttemptScheduler } from './app/schedule';
 import { RecoveryApp } from './app/recovery';
-import { startRetentionJob } from './app/retention';
+import { retentionJobs } from './app/retention';
 import { SubscriptionsApp } from './app/subscriptions';
 import { publicRoutes } from './http/routes';
 import { HttpsSender } from './infra/https-sender';
@@ -45,7 +47,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
   const config = readConfig(env);
   const box = new SecretBox(config.encryptionKey);
   const sender = new HttpsSender(config.timeoutMs);
-  let stopRetention = () => {};
+  let stopRetention: StopPeriodicJob[] = [];
 
   return startService(
     config,
@@ -165,10 +167,12 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
             // A first-time message (not redelivered, never failed) may skip the row read (decision 0089).
             handle: (m, raw) => runner.run(m, !raw.fields.redelivered && retryCountOf(raw) === 0),
           });
-          stopRetention = startRetentionJob(repos, logger, config.retentionEveryMs);
+          stopRetention = retentionJobs(repos, logger, config.retentionEveryMs).map((job) =>
+            startPeriodicJob(job, logger),
+          );
         },
         async stop() {
-          stopRetention();
+          await Promise.all(stopRetention.map((stopJob) => stopJob()));
           sender.close();
         },
       };

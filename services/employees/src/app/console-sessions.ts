@@ -1,4 +1,4 @@
-import { AppError, notFound, type Logger } from '@travel/platform';
+import { AppError, notFound, type PeriodicJob } from '@travel/platform';
 import type { LiveConsoleSession } from '@travel/contracts';
 import { consoleSessionRecord, isSessionId } from '../domain/console-session';
 import type { ConsoleSessionStore } from '../infra/console-sessions';
@@ -35,15 +35,8 @@ export class ConsoleSessionsApp {
     return this.store.remove(sessionIdOf(sessionId));
   }
 
-  /** Deletes expired sessions now and every CONSOLE_SESSION_PURGE_MS; returns the stop. */
-  startPurge(logger: Logger, everyMs = CONSOLE_SESSION_PURGE_MS): () => void {
-    const run = () =>
-      this.store
-        .purgeExpired(this.now())
-        .catch((err) => logger.warn({ err: (err as Error).message }, 'console session purge failed'));
-    void run();
-    const timer = setInterval(run, everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
+  /** Deletes expired sessions, now and every CONSOLE_SESSION_PURGE_MS once started. */
+  purgeJob(everyMs = CONSOLE_SESSION_PURGE_MS): PeriodicJob {
+    return { name: 'console session purge', everyMs, run: () => this.store.purgeExpired(this.now()) };
   }
 }

@@ -5,6 +5,7 @@ import type {
   DocumentParties,
   EmployeeContact,
   InternalEmployee,
+  KnownOrgUnits,
   Payees,
 } from '@travel/contracts';
 import type { Router } from 'express';
@@ -45,7 +46,37 @@ export function internalRoutes(repos: EmployeesRepositories, delegations: Delega
         // rates on the mobile road-transport flag. Not personal data.
         residency: employee.residency ?? 'Resident',
         mobileRoadTransportWorker: employee.mobileRoadTransportWorker ?? false,
+        // Entries narrows expense-policy rules by it (docs/decisions/0203). Not personal data.
+        departmentId: employee.departmentId ?? null,
       } satisfies InternalEmployee);
+    }),
+  );
+  // Entries checks the departments and cost centers an expense policy names (docs/decisions/0203): the
+  // company's among the ids asked (archived or inactive ones included: a policy may outlive them).
+  r.get(
+    '/tenants/:tenantId/org-units',
+    route(async (req, res) => {
+      const tenant = tenantIn(req.params);
+      const ids = (value: unknown) =>
+        String(value ?? '')
+          .split(',')
+          .map((s) => s.trim().toLowerCase())
+          .filter(Boolean)
+          .slice(0, 200);
+      const departmentIds = ids(req.query.departmentIds);
+      const costCenterIds = ids(req.query.costCenterIds);
+      const [departments, costCenters] = await Promise.all([
+        departmentIds.length
+          ? repos.departments.of(tenant).find({ _id: { $in: departmentIds } }, { _id: 1 }).lean()
+          : [],
+        costCenterIds.length
+          ? repos.costCenters.of(tenant).find({ _id: { $in: costCenterIds } }, { _id: 1 }).lean()
+          : [],
+      ]);
+      res.json({
+        departmentIds: departments.map((d) => d._id),
+        costCenterIds: costCenters.map((c) => c._id),
+      } satisfies KnownOrgUnits);
     }),
   );
   // Entries asks which cost centers an employee may charge before it adds them to an entry: active cost

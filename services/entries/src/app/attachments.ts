@@ -26,6 +26,7 @@ import type { AttachmentStore, ImageInspection } from '../infra/attachment-store
 import type { EntriesRepositories } from '../infra/repositories';
 import type { ReadingStore } from '../infra/reading-store';
 import type { EntryAccess } from './entry-access';
+import { NO_POLICY, type PolicyJudge } from './expense-policy';
 
 export interface UploadedFile {
   fieldname: string;
@@ -45,6 +46,8 @@ export class AttachmentsApp {
     private readonly store: AttachmentStore,
     private readonly inspectImage: (bytes: Buffer, maxPixels: number) => Promise<ImageInspection>,
     private readonly readings: Pick<ReadingStore, 'remove'>,
+    /** The expense policy's findings, stored with every write (docs/decisions/0203). */
+    private readonly policy: PolicyJudge = NO_POLICY,
   ) {}
 
   /**
@@ -174,11 +177,20 @@ export class AttachmentsApp {
     now: Date,
     extra: OutboxEvent[],
   ): Promise<true | undefined> {
-    const next: TravelEntry = { ...current, attachments, editedAt: now };
+    // A removed attachment is no longer any expense's receipt (docs/decisions/0204).
+    const kept = new Set(attachments.map((a) => a._id));
+    const expenses = (current.expenses ?? []).map((x) =>
+      (x.receiptAttachmentIds ?? []).every((id) => kept.has(id))
+        ? x
+        : { ...x, receiptAttachmentIds: (x.receiptAttachmentIds ?? []).filter((id) => kept.has(id)) },
+    );
+    const next: TravelEntry = { ...current, attachments, expenses, editedAt: now };
+    next.policyFindings = await this.policy.findingsFor(caller, next);
     const event = raiseEvent('entries', 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
+    const $set = { attachments, expenses, policyFindings: next.policyFindings, editedAt: now };
     await this.repos.entries
       .of(tenantOf(caller))
-      .commit(current, { $set: { attachments, editedAt: now }, where: { deletedAt: null } }, event, ...extra);
+      .commit(current, { $set, where: { deletedAt: null } }, event, ...extra);
     return true;
   }
 }

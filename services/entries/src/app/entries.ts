@@ -42,6 +42,7 @@ import type { PerDiemPricer, PricedRows } from './per-diem-pricer';
 import type { CurrencyConverter, DestinationCountries, EmployeeDirectory, VehicleDirectory } from './ports';
 import { settleCountry, unresolvedWithoutPlaceData } from '../domain/destination-country';
 import { settleTravelType } from '../domain/travel-type';
+import { NO_POLICY, type PolicyJudge } from './expense-policy';
 
 export interface EntryFilter {
   isRequest?: boolean;
@@ -95,6 +96,8 @@ export class EntriesApp {
     private readonly attachments: AttachmentStaging,
     private readonly perDiems?: PerDiemPricer,
     private readonly countries: DestinationCountries = { derive: unresolvedWithoutPlaceData },
+    /** The expense policy's findings, stored with every write (docs/decisions/0203). */
+    private readonly policy: PolicyJudge = NO_POLICY,
   ) {
     this.access = new EntryAccess(repos, delegatorsVia(employees));
   }
@@ -201,6 +204,11 @@ export class EntriesApp {
     });
     fields.travelType = type.travelType;
     Object.assign(errors, type.errors);
+    // A new entry has no attachment yet that a nested expense could name as its receipt (0204).
+    (input.expenses ?? []).forEach((x, i) => {
+      if (x.receiptAttachmentIds?.length)
+        errors[`expenses[${i}].receiptAttachmentIds`] = ['must be attachments of this entry; it has none yet'];
+    });
     const now = new Date();
     const entryId = randomUUID();
     // Every nested expense is checked, priced and converted before anything is stored (all or nothing).
@@ -225,6 +233,8 @@ export class EntriesApp {
         input.perDiems?.length && this.perDiems
           ? await this.perDiems.fromRows(caller, fields, input.perDiems)
           : NO_ROWS;
+      // Nested expenses and rows are created like the single ones: none in a closed period (0207).
+      await this.access.periods.refuseChanges(caller, {}, { expenses, perDiems: perDiems.rows });
       return await this.insert(caller, input, fields, errors, {
         entryId,
         now,
@@ -307,6 +317,7 @@ export class EntriesApp {
       // Segregation of duties: its creator never approves it, whoever it is for (docs/decisions/0105).
       createdByEmployeeId: caller.employeeId,
     };
+    entry.policyFindings = await this.policy.findingsFor(caller, entry);
     const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
     const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));
     // The receipts sent with the entry are read like uploaded ones (docs/decisions/0200).
@@ -401,6 +412,9 @@ export class EntriesApp {
         : { ...NO_ROWS, rows: current.perDiems ?? [], changed: false };
       const unchanged = sameFields(fields, storedFields(current)) && !perDiems.changed;
       if (unchanged && Object.keys({ ...errors, ...perDiems.errors }).length === 0) return current;
+      // Rows re-priced or replaced must not be dated in a closed period, before or after (0207).
+      if (perDiems.changed)
+        await this.access.periods.refuseChanges(caller, current, { expenses: current.expenses, perDiems: perDiems.rows });
       const advance = await this.check(caller, fields, errors, {
         checkEmployee: false,
         before: current.costCenterAllocations ?? [],
@@ -416,9 +430,12 @@ export class EntriesApp {
         advancePaymentExchangeRateSource: advance.source,
         editedAt: new Date(),
       };
+      // Cost centers and the policy in force may have changed: the findings are worked out again (0203).
+      next.policyFindings = await this.policy.findingsFor(caller, next);
       const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), next.editedAt);
       const $set = {
         ...fields,
+        policyFindings: next.policyFindings,
         advancePaymentInBaseCurrency: next.advancePaymentInBaseCurrency,
         advancePaymentExchangeRateSource: next.advancePaymentExchangeRateSource,
         ...(perDiems.changed ? { perDiems: rows } : {}),
@@ -438,6 +455,8 @@ export class EntriesApp {
   async delete(caller: CallerContext, rawId: string): Promise<void> {
     await withRevisionRetry('travel entry', async () => {
       const current = await this.access.writable(caller, rawId);
+      // Deleting the entry removes its expenses and rows: none may be dated in a closed period (0207).
+      await this.access.periods.refuseChanges(caller, current, {});
       const now = new Date();
       // A deleted entry no longer uses its vehicles: fleet is told through the same write.
       const released = (current.expenses ?? []).flatMap((x) =>

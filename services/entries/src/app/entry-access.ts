@@ -6,14 +6,20 @@ import { EDIT_ALL_ENTRIES, mayEdit, mayRead } from '../domain/access';
 import { isLocked } from '../domain/entry';
 import { isInvolvedApprover } from '../domain/workflow';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
+import { ClosedPeriodGuard } from './closed-periods';
 import type { DelegatorsOf } from './delegators';
 
 export class EntryAccess {
+  /** Whether a write may touch the months it touches: closed accounting periods (docs/decisions/0207). */
+  readonly periods: ClosedPeriodGuard;
+
   constructor(
-    private readonly repos: Pick<EntriesRepositories, 'entries'>,
+    private readonly repos: Pick<EntriesRepositories, 'entries'> & Partial<Pick<EntriesRepositories, 'periods'>>,
     /** Whose delegate the caller is today: they read the entries their delegators decide now (0205). */
     private readonly delegators?: DelegatorsOf,
-  ) {}
+  ) {
+    this.periods = new ClosedPeriodGuard(repos);
+  }
 
   /**
    * A live entry the caller may read, else 404 (another tenant's, another employee's without ReadAll,

@@ -20,6 +20,13 @@ import { entryChanged } from './entry-changed';
 import { abandonClaims, checkExpense, prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
 import { correctedFields, type AttachmentReading, type ReadingOrigin } from '../domain/reading';
+import {
+  boundFieldsChanged,
+  declarationDigest,
+  declarationReason,
+  type MissingReceiptDeclaration,
+} from '../domain/receipt-declaration';
+import { NO_POLICY, type PolicyJudge } from './expense-policy';
 
 /** Where an expense create finds the reading its `fromReading` names (entries' projection, 0200). */
 export interface ReadingLookup {
@@ -42,7 +49,25 @@ export class ExpensesApp {
     private readonly fx: CurrencyConverter,
     private readonly vehicles: VehicleDirectory,
     private readonly readings: ReadingLookup,
+    /** The expense policy's findings, stored with every write (docs/decisions/0203). */
+    private readonly policy: PolicyJudge = NO_POLICY,
   ) {}
+
+  /**
+   * The receipts an expense names (docs/decisions/0204): ids of this entry's attachments, lower-cased,
+   * each once; another id is 400 under `receiptAttachmentIds`. Omitted (undefined): `kept`.
+   */
+  private receiptIds(entry: EntryDoc, sent: string[] | null | undefined, kept: string[]): string[] {
+    if (sent === undefined) return kept;
+    const ids = [...new Set((sent ?? []).map((x) => x.toLowerCase()))];
+    const known = new Set((entry.attachments ?? []).map((a) => a._id));
+    const unknown = ids.filter((x) => !known.has(x));
+    if (unknown.length)
+      throw new AppError('VALIDATION_FAILED', undefined, {
+        receiptAttachmentIds: [`must be attachments of this entry (not: ${unknown.join(', ')})`],
+      });
+    return ids;
+  }
 
   /**
    * The reading `fromReading` names (docs/decisions/0201): an attachment of this entry (else 400 under
@@ -73,12 +98,13 @@ export class ExpensesApp {
     // Amount-mode allocations must still add up to the new total (docs/decisions/0072): 409 otherwise.
     allocationsStillCover(current, expenses, current.perDiems ?? []);
     const next: TravelEntry = { ...current, expenses, editedAt: now };
+    next.policyFindings = await this.policy.findingsFor(caller, next);
     const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
     await this.repos.entries
       .of(tenantOf(caller))
       .commit(
         current,
-        { $set: { expenses, editedAt: now }, where: { deletedAt: null } },
+        { $set: { expenses, policyFindings: next.policyFindings, editedAt: now }, where: { deletedAt: null } },
         event,
         entryChanged(next, current.rev + 1, now),
         ...extra,
@@ -125,6 +151,9 @@ export class ExpensesApp {
       const current = await this.access.writable(caller, entryId);
       const reading = fromReading ? await this.readingFor(caller, current, fromReading) : undefined;
       await this.checkIgnoredVehicle(caller, input);
+      // Nothing dated in a closed period is created (0207): asked before a vehicle use is claimed.
+      const listed = current.expenses ?? [];
+      await this.access.periods.refuseChanges(caller, { expenses: listed }, { expenses: [...listed, input] });
       const now = new Date();
       const prepared = await prepareExpense(
         { fx: this.fx, vehicles: this.vehicles },
@@ -139,9 +168,12 @@ export class ExpensesApp {
         now,
       );
       throwIfAny([prepared]);
-      const expense = reading
-        ? { ...prepared.expense!, receiptReading: originOf(reading, prepared.expense!) }
-        : prepared.expense!;
+      // The receipt it was read from is its receipt, with any the body names (docs/decisions/0204).
+      const named = this.receiptIds(current, input.receiptAttachmentIds, []);
+      const receiptAttachmentIds = reading && !named.includes(reading._id) ? [reading._id, ...named] : named;
+      const expense: Expense = reading
+        ? { ...prepared.expense!, receiptReading: originOf(reading, prepared.expense!), receiptAttachmentIds }
+        : { ...prepared.expense!, receiptAttachmentIds };
       const used = vehicleEvents(caller.tenantId, current._id, undefined, expense, 'ExpenseRemoved', now);
       return (await this.save(caller, current, [...(current.expenses ?? []), expense], now, used))
         ? expense
@@ -159,9 +191,22 @@ export class ExpensesApp {
       const before = this.find(current, rawExpenseId);
       await this.checkIgnoredVehicle(caller, input);
       const checked = await checkExpense(this.vehicles, caller, input);
-      if (Object.keys(checked.errors).length === 0 && sameExpenseFields(checked.fields, storedExpenseFields(before)))
+      const receiptAttachmentIds = this.receiptIds(
+        current,
+        input.receiptAttachmentIds,
+        before.receiptAttachmentIds ?? [],
+      );
+      const sameReceipts =
+        JSON.stringify(receiptAttachmentIds) === JSON.stringify(before.receiptAttachmentIds ?? []);
+      if (
+        Object.keys(checked.errors).length === 0 &&
+        sameExpenseFields(checked.fields, storedExpenseFields(before)) &&
+        sameReceipts
+      )
         return before;
       throwIfAny([{ errors: checked.errors }]);
+      // Neither the expense as it was nor as it would be may lie in a closed period (0207).
+      await this.access.periods.refuseChanges(caller, { expenses: [before] }, { expenses: [checked.fields] });
       const now = new Date();
       const prepared = await prepareExpense(
         { fx: this.fx, vehicles: this.vehicles },
@@ -172,13 +217,79 @@ export class ExpensesApp {
         checked.fields,
       );
       throwIfAny([prepared]);
-      // Where it came from stays what it was: a later correction is the caller's, not the reading's.
-      const expense = before.receiptReading
-        ? { ...prepared.expense!, receiptReading: before.receiptReading }
-        : prepared.expense!;
+      // Where it came from stays what it was: a later correction is the caller's, not the reading's. A
+      // declaration stays while what it was made for does; a change of kind, date or amount voids it (0204).
+      const declaration =
+        before.missingReceiptDeclaration && !boundFieldsChanged(before, prepared.expense!)
+          ? before.missingReceiptDeclaration
+          : undefined;
+      const expense: Expense = {
+        ...prepared.expense!,
+        ...(before.receiptReading ? { receiptReading: before.receiptReading } : {}),
+        receiptAttachmentIds,
+        ...(declaration ? { missingReceiptDeclaration: declaration } : {}),
+      };
       const events = vehicleEvents(caller.tenantId, current._id, before, expense, 'VehicleChanged', now);
       const expenses = (current.expenses ?? []).map((x) => (x._id === before._id ? expense : x));
       return this.saveOrAbandon(caller, current, expenses, now, events, expense);
+    });
+  }
+
+  /**
+   * The entry's own employee declares, with their own key, that the expense's receipt is missing (issue 39
+   * §4, docs/decisions/0204). Anyone else — an administrator with EditAllEntries, or a key issued by someone
+   * else for the employee — is 403. Only where the policy in force requires a receipt the expense lacks and
+   * accepts a declaration instead (else 409); replaces an earlier declaration. A child change: entry.updated.
+   */
+  async declareMissingReceipt(
+    caller: CallerContext,
+    entryId: string,
+    rawExpenseId: string,
+    body: { reason?: unknown },
+  ): Promise<Expense> {
+    const { reason, errors } = declarationReason(body?.reason);
+    return withRevisionRetry('travel entry', async () => {
+      const current = await this.access.writable(caller, entryId);
+      ownKeyOnly(caller, current.employeeId);
+      const before = this.find(current, rawExpenseId);
+      throwIfAny([], errors);
+      if ((before.receiptAttachmentIds ?? []).length)
+        throw invalidState('The expense names a receipt attachment; there is no missing receipt to declare.');
+      const now = new Date();
+      const unsigned = {
+        reason: reason!,
+        declaredByEmployeeId: caller.employeeId,
+        apiKeyId: caller.apiKeyId,
+        declaredAt: now,
+      };
+      const declaration: MissingReceiptDeclaration = { ...unsigned, digest: declarationDigest(before, unsigned) };
+      const expense: Expense = { ...before, missingReceiptDeclaration: declaration };
+      // Would the policy in force take it? Judged as if declared: a receipt finding left on it means no.
+      const trial = { ...current, expenses: (current.expenses ?? []).map((x) => (x._id === before._id ? expense : x)) };
+      const findings = await this.policy.findingsFor(caller, trial);
+      const asIs = await this.policy.findingsFor(caller, current);
+      const needed = asIs.some((f) => f.check === 'ReceiptMissing' && f.expenseId === before._id);
+      const stillMissing = findings.some((f) => f.check === 'ReceiptMissing' && f.expenseId === before._id);
+      if (!needed)
+        throw invalidState('The expense policy in force requires no receipt for this expense; nothing to declare.');
+      if (stillMissing)
+        throw invalidState(
+          'The expense policy in force does not accept a declaration instead of this receipt; attach the receipt.',
+        );
+      return (await this.save(caller, current, trial.expenses, now, [])) ? expense : undefined;
+    });
+  }
+
+  /** Withdraws the declaration (the employee's own key, as for making one); none: 404. */
+  async withdrawMissingReceipt(caller: CallerContext, entryId: string, rawExpenseId: string): Promise<void> {
+    await withRevisionRetry('travel entry', async () => {
+      const current = await this.access.writable(caller, entryId);
+      ownKeyOnly(caller, current.employeeId);
+      const before = this.find(current, rawExpenseId);
+      if (!before.missingReceiptDeclaration) throw notFound('missing-receipt declaration');
+      const expense: Expense = { ...before, missingReceiptDeclaration: null };
+      const expenses = (current.expenses ?? []).map((x) => (x._id === before._id ? expense : x));
+      return (await this.save(caller, current, expenses, new Date(), [])) ? true : undefined;
     });
   }
 
@@ -186,12 +297,22 @@ export class ExpensesApp {
     await withRevisionRetry('travel entry', async () => {
       const current = await this.access.writable(caller, entryId);
       const before = this.find(current, rawExpenseId);
+      await this.access.periods.refuseChanges(caller, { expenses: [before] }, { expenses: [] });
       const now = new Date();
       const released = vehicleEvents(caller.tenantId, current._id, before, undefined, 'ExpenseRemoved', now);
       const expenses = (current.expenses ?? []).filter((x) => x._id !== before._id);
       return (await this.save(caller, current, expenses, now, released)) ? true : undefined;
     });
   }
+}
+
+/**
+ * A declaration is the employee's own statement: their entry, their own key (docs/decisions/0204). A key an
+ * administrator issued for them is not theirs alone (its issuer holds it too), nor is anyone else's.
+ */
+function ownKeyOnly(caller: CallerContext, entryEmployeeId: string): void {
+  if (caller.employeeId !== entryEmployeeId || caller.keyIssuedByEmployeeId)
+    throw new AppError('FORBIDDEN', "Only the entry's own employee, with their own API key, declares a missing receipt.");
 }
 
 /** What the expense keeps of the reading it was confirmed from: which one, and the fields corrected. */

@@ -33,14 +33,32 @@ export function requireExporter(caller: CallerContext): void {
 
 const moneyColumns = MONEY_COLUMNS.map((key) => ({ key, header: key, money: true }));
 
-export class ExportsApp {
-  constructor(private readonly repos: Pick<EntriesRepositories, 'entries'>) {}
+/** The payroll export's two sheets. */
+export interface PayrollSheets {
+  summary: Sheet;
+  entries: Sheet;
+}
 
-  /** The month's payroll sheets: `Payroll` (one row per employee) and `Entries` (one row per entry). */
-  async payroll(caller: CallerContext, month: string): Promise<{ summary: Sheet; entries: Sheet }> {
+export class ExportsApp {
+  constructor(
+    private readonly repos: Pick<EntriesRepositories, 'entries'> & Partial<Pick<EntriesRepositories, 'periods'>>,
+  ) {}
+
+  /**
+   * The month's payroll sheets: `Payroll` (one row per employee) and `Entries` (one row per entry). A closed
+   * month answers the sheets frozen at its close, whatever changed since (docs/decisions/0208).
+   */
+  async payroll(caller: CallerContext, month: string): Promise<PayrollSheets> {
     requireExporter(caller);
     if (!isMonth(month))
       throw new AppError('VALIDATION_FAILED', undefined, { month: ['must be a calendar month as YYYY-MM'] });
+    const closed = await this.repos.periods?.get(tenantOf(caller), month);
+    if (closed?.state === 'Closed' && closed.frozen) return closed.frozen.payroll;
+    return this.livePayroll(caller, month);
+  }
+
+  /** The month's payroll from the entries as they are now (what a close freezes). */
+  async livePayroll(caller: CallerContext, month: string): Promise<PayrollSheets> {
     const digits = minorDigitsOf(caller.baseCurrency);
     const [y, m] = month.split('-').map(Number);
     const last = new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10);

@@ -22,6 +22,7 @@ import { typeAfterRows } from '../domain/travel-type';
 import type { EntriesRepositories } from '../infra/repositories';
 import type { EntryAccess } from './entry-access';
 import type { FromItineraryInput, PerDiemPricer } from './per-diem-pricer';
+import { NO_POLICY, type PolicyJudge } from './expense-policy';
 
 const SERVICE = 'entries';
 
@@ -31,6 +32,8 @@ export class PerDiemsApp {
     private readonly repos: Pick<EntriesRepositories, 'entries'>,
     private readonly access: EntryAccess,
     private readonly pricer: PerDiemPricer,
+    /** The expense policy's findings, stored with every write (docs/decisions/0203). */
+    private readonly policy: PolicyJudge = NO_POLICY,
   ) {}
 
   async fromItinerary(caller: CallerContext, entryId: string, input: FromItineraryInput): Promise<TravelEntry> {
@@ -44,6 +47,8 @@ export class PerDiemsApp {
       const priced = await this.pricer.fromItinerary(caller, current, input);
       if (Object.keys(priced.errors).length)
         throw new AppError(priced.code ?? 'VALIDATION_FAILED', undefined, priced.errors);
+      // The rows replaced and the rows priced: none dated in a closed period may change (0207).
+      await this.access.periods.refuseChanges(caller, { perDiems: current.perDiems }, { perDiems: priced.rows });
       allocationsStillCover(current, current.expenses ?? [], priced.rows);
       const now = new Date();
       // Rows that go abroad make a Domestic entry Foreign: the call sends no type (docs/decisions/0190).
@@ -53,12 +58,14 @@ export class PerDiemsApp {
         rowCountries: priced.rows.map((r) => r.countryCode),
       });
       const next: TravelEntry = { ...current, travelType, perDiems: priced.rows, editedAt: now };
+      next.policyFindings = await this.policy.findingsFor(caller, next);
       const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
+      const $set = { travelType, perDiems: priced.rows, policyFindings: next.policyFindings, editedAt: now };
       await this.repos.entries
         .of(tenantOf(caller))
         .commit(
           current,
-          { $set: { travelType, perDiems: priced.rows, editedAt: now }, where: { deletedAt: null } },
+          { $set, where: { deletedAt: null } },
           event,
           entryChanged(next, current.rev + 1, now),
         );

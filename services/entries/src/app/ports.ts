@@ -15,6 +15,17 @@ export interface EmployeeDirectory {
   delegatorsOf(tenantId: string, employeeId: string, day: string): Promise<string[]>;
 }
 
+/** The employees context, as the expense policy needs it (docs/decisions/0203). */
+export interface OrgDirectory {
+  /** The employee's department; null when none (or no such employee). */
+  departmentOf(tenantId: string, employeeId: string): Promise<string | null>;
+  /** Which of the departments and cost centers asked are the company's. */
+  knownOrgUnits(
+    tenantId: string,
+    asked: { departmentIds: string[]; costCenterIds: string[] },
+  ): Promise<{ departmentIds: string[]; costCenterIds: string[] }>;
+}
+
 export interface Conversion {
   /** Decimal text in the base currency's minor digits. */
   baseAmount: string;

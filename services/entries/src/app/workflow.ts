@@ -9,6 +9,7 @@ import {
   type FieldErrors,
 } from '@travel/platform';
 import { mayEdit } from '../domain/access';
+import { makesEditable } from '../domain/accounting-period';
 import { commentErrors, workflowListErrors } from '../domain/limits';
 import type { TravelEntry } from '../domain/entry';
 import { toEntryWebhookDto } from '../domain/webhook';
@@ -26,6 +27,8 @@ import { entryChanged } from './entry-changed';
 import type { EntryNumberIssuer } from './entry-numbers';
 import { delegatorsVia } from './delegators';
 import type { EmployeeDirectory } from './ports';
+import { NO_POLICY, type PolicyJudge } from './expense-policy';
+import { blockingErrors } from '../domain/policy-findings';
 
 export interface ApprovalWorkflowInput {
   settlementSteps: ApprovalStep[];
@@ -56,6 +59,8 @@ export class WorkflowApp {
     private readonly access: EntryAccess,
     private readonly employees: EmployeeDirectory,
     private readonly numbers: EntryNumberIssuer,
+    /** The expense policy a submission is judged by (docs/decisions/0203). */
+    private readonly policy: PolicyJudge = NO_POLICY,
   ) {}
 
   async workflow(caller: Pick<CallerContext, 'tenantId'>): Promise<ApprovalWorkflow> {
@@ -167,6 +172,12 @@ export class WorkflowApp {
         if (decision.code === 'INVALID_STATE') throw invalidState(decision.detail);
         throw new AppError(decision.code, decision.detail);
       }
+      // Request-changes (or an authorization) makes the entry editable again: not while it lies in a closed period (0207).
+      if (makesEditable(current.status, decision.status)) await this.access.periods.refuseReopening(caller, current);
+      // Submit: judged again by the policy in force now; a blocking finding refuses it, keyed by the expense.
+      const policyFindings = operation === 'submit' ? await this.policy.findingsFor(caller, current) : undefined;
+      if (policyFindings)
+        throwIfInvalid(blockingErrors(current.expenses ?? [], policyFindings, current.baseCurrency));
       const now = new Date();
       const records: AuditRecord[] = decision.records.map((r) => ({
         ...r,
@@ -184,6 +195,7 @@ export class WorkflowApp {
         auditLog: [...(current.auditLog ?? []), ...records],
         ...(decision.approved ? { approvedAt: now } : {}),
         ...(decision.issueNumber ? { numberClaim: { year: now.getUTCFullYear(), at: now } } : {}),
+        ...(policyFindings ? { policyFindings } : {}),
         editedAt: now,
       };
       const next: EntryDoc = { ...current, ...changes, rev: current.rev + 1 };

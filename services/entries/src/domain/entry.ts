@@ -8,6 +8,7 @@ import type { Attachment } from './attachment';
 import type { Expense } from './expense';
 import type { PerDiem } from './per-diem-row';
 import type { WorkflowFields } from './workflow';
+import type { PolicyFinding } from './policy-findings';
 import { isCalendarDate } from '@travel/platform/src/calendar-date';
 import type { CountryResolution } from '@travel/places';
 import { storedResolution } from './destination-country';
@@ -56,6 +57,8 @@ export interface TravelEntry extends EntryFields, WorkflowFields {
   /** Per-diem rows (issue 14); absent on entries stored before them. */
   perDiems?: PerDiem[];
   attachments: Attachment[];
+  /** The expense policy's findings as of the entry's last write (docs/decisions/0203); absent: none. */
+  policyFindings?: PolicyFinding[];
   createdAt: Date;
   editedAt: Date;
   deletedAt: Date | null;

@@ -13,6 +13,7 @@ import {
 import { outOfRange, type DecimalRange } from '@travel/money';
 import type { RateSource } from './entry-status';
 import type { ReadingOrigin } from './reading';
+import type { MissingReceiptDeclaration } from './receipt-declaration';
 
 export const EXPENSE_KINDS = [
   'Mileage',
@@ -59,6 +60,10 @@ export interface Expense extends ExpenseFields {
   revision: number;
   /** The receipt reading it was created from (docs/decisions/0201); kept through updates. */
   receiptReading?: ReadingOrigin | null;
+  /** The entry's attachments that are this expense's receipt (docs/decisions/0204); absent on older rows: none. */
+  receiptAttachmentIds?: string[];
+  /** The employee's declaration that the receipt is missing (issue 39 §4, docs/decisions/0204). */
+  missingReceiptDeclaration?: MissingReceiptDeclaration | null;
   createdAt: Date;
   editedAt: Date;
 }
@@ -77,6 +82,8 @@ export interface ExpenseInput {
   fuelConsumption?: number | null;
   fuelUnitPriceOverride?: number | null;
   mileagePetrolGrade?: PetrolGrade | null;
+  /** Ids of the entry's attachments that are the receipt; omitted on an update: kept (docs/decisions/0204). */
+  receiptAttachmentIds?: string[] | null;
 }
 
 /** Markets whose mileage reimbursement has a fuel part (SPEC: "on a vehicle-use reimbursement row in CZ or SK"). */

@@ -1,5 +1,6 @@
 import type { components } from '@travel/contracts';
 import { wireNumber } from '../domain/amounts';
+import type { PolicyFinding } from '../domain/policy-findings';
 import { entryFigures } from '../domain/entry-figures';
 import { toPerDiemResponse } from './per-diem-mappers';
 import { isLocked, type TravelEntry } from '../domain/entry';
@@ -75,6 +76,7 @@ export function toEntryResponse(e: TravelEntry): Schemas['TravelEntry'] {
     ...figuresView(e),
     perDiems: (e.perDiems ?? []).map(toPerDiemResponse),
     attachments: (e.attachments ?? []).map(toAttachmentResponse),
+    policyFindings: (e.policyFindings ?? []).map(toFindingResponse),
     createdAt: e.createdAt.toISOString(),
     editedAt: e.editedAt.toISOString(),
   };
@@ -138,10 +140,34 @@ export function toExpenseResponse(x: Expense): Schemas['Expense'] {
           corrected: [...x.receiptReading.corrected],
         }
       : null,
+    receiptAttachmentIds: [...(x.receiptAttachmentIds ?? [])],
+    missingReceiptDeclaration: x.missingReceiptDeclaration
+      ? {
+          reason: x.missingReceiptDeclaration.reason,
+          declaredByEmployeeId: x.missingReceiptDeclaration.declaredByEmployeeId,
+          apiKeyId: x.missingReceiptDeclaration.apiKeyId,
+          declaredAt: new Date(x.missingReceiptDeclaration.declaredAt).toISOString(),
+          digest: x.missingReceiptDeclaration.digest,
+        }
+      : null,
     createdAt: x.createdAt.toISOString(),
     editedAt: x.editedAt.toISOString(),
   };
 }
+
+/** A policy finding as the entry shows it (docs/decisions/0203): amounts as wire numbers. */
+export const toFindingResponse = (f: PolicyFinding): Schemas['PolicyFinding'] => ({
+  rule: f.rule,
+  effectiveFrom: f.effectiveFrom,
+  check: f.check,
+  kind: f.kind,
+  expenseId: f.expenseId,
+  date: f.date,
+  amount: wireNumber(f.amount),
+  limit: wireNumber(f.limit),
+  amountOver: wireNumber(f.amountOver),
+  onBreach: f.onBreach,
+});
 
 export const toAttachmentResponse = (a: Attachment): Schemas['Attachment'] => ({
   id: a._id,

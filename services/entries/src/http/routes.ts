@@ -117,6 +117,22 @@ export function publicRoutes(ctx: EntriesContext): Router {
       res.json(toExpenseResponse(await expenses.update(callerOf(req), id(req), expenseId(req), body)));
     }),
   );
+  // A missing receipt, declared by the entry's own employee (issue 39 §4, docs/decisions/0204).
+  const declarationPath = `${expensePath}/:expenseId/missing-receipt-declaration`;
+  r.post(
+    declarationPath,
+    route(async (req, res) => {
+      const body = req.body as Schemas['MissingReceiptDeclarationWrite'];
+      res.json(toExpenseResponse(await expenses.declareMissingReceipt(callerOf(req), id(req), expenseId(req), body)));
+    }),
+  );
+  r.delete(
+    declarationPath,
+    route(async (req, res) => {
+      await expenses.withdrawMissingReceipt(callerOf(req), id(req), expenseId(req));
+      res.status(204).end();
+    }),
+  );
   r.delete(
     `${expensePath}/:expenseId`,
     route(async (req, res) => {

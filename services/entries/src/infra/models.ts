@@ -79,6 +79,15 @@ export function registerModels(conn: Connection): EntriesModels {
         type: new Schema({ attachmentId: String, engine: String, readAt: Date, corrected: [String] }, { _id: false }),
         default: undefined,
       },
+      // Its receipts and a declared missing receipt (docs/decisions/0204); absent on older rows.
+      receiptAttachmentIds: { type: [String], default: undefined },
+      missingReceiptDeclaration: {
+        type: new Schema(
+          { reason: String, declaredByEmployeeId: String, apiKeyId: String, declaredAt: Date, digest: String },
+          { _id: false },
+        ),
+        default: undefined,
+      },
       revision: { type: Number, required: true },
       createdAt: { type: Date, required: true },
       editedAt: { type: Date, required: true },
@@ -137,6 +146,27 @@ export function registerModels(conn: Connection): EntriesModels {
       expenses: { type: [expense], default: [] },
       perDiems: { type: [perDiemSchema()], default: [] },
       attachments: { type: [attachment], default: [] },
+      // The expense policy's findings as of the last write (docs/decisions/0203); absent on older entries.
+      policyFindings: {
+        type: [
+          new Schema(
+            {
+              rule: String,
+              effectiveFrom: String,
+              check: String,
+              kind: String,
+              expenseId: nullableString,
+              date: nullableString,
+              amount: String,
+              limit: String,
+              amountOver: String,
+              onBreach: String,
+            },
+            { _id: false },
+          ),
+        ],
+        default: undefined,
+      },
       createdAt: { type: Date, required: true },
       editedAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },

@@ -36,7 +36,24 @@ describe('table headers', () => {
   };
   const CURRENCY = { CZ: 'CZK', SK: 'EUR', PL: 'PLN', HR: 'EUR', SI: 'EUR' } as const;
   const headers = (Object.keys(CURRENCY) as (keyof typeof CURRENCY)[]).flatMap((market) => {
-    const entry = { entryNumber: '2026-00001', employeeId: 'e', expenses: [], perDiems: [], auditLog: [] };
+    // One policy finding, so the settlement prints its findings table too (0203).
+    const finding = {
+      date: '2026-11-02',
+      kind: 'Meals',
+      rule: 'Meals',
+      check: 'PerItem',
+      limit: '10',
+      amountOver: '1',
+      onBreach: 'Flag',
+    };
+    const entry = {
+      entryNumber: '2026-00001',
+      employeeId: 'e',
+      expenses: [],
+      perDiems: [],
+      auditLog: [],
+      policyFindings: [finding],
+    };
     const e = { ...entry, baseCurrency: CURRENCY[market] } as unknown as TravelEntry;
     return [travelOrder(market, e, parties), settlement(market, e, parties)].flatMap((printed) =>
       printed.sections.flatMap((s) => {
@@ -48,9 +65,9 @@ describe('table headers', () => {
   });
 
   it('covers the tables of all five markets', () => {
-    // Per market: itinerary and approvals on the order; itinerary, per-diems, mileage, expenses, approvals on
-    // the settlement: 4 + 4 + 4 + 9 + 7 + 6 + 4 = 38 headers, five markets.
-    expect(headers).toHaveLength(5 * 38);
+    // Per market: itinerary and approvals on the order; itinerary, per-diems, mileage, expenses, policy
+    // findings, approvals on the settlement: 4 + 4 + 4 + 9 + 7 + 6 + 6 + 4 = 44 headers, five markets.
+    expect(headers).toHaveLength(5 * 44);
   });
 
   it('break only between words, fit their column, and are drawn as measured', () => {

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { CollectionVersions, TenantModel, crossTenant, type TenantId } from '@travel/platform';
 import { EntryStatus } from '../domain/entry';
+import { AccountingPeriodStore } from './accounting-period-store';
 import { EntryCounters } from './entry-numbers';
 import { nextEntrySequence, registerModels, type EntryDoc } from './models';
 import { registerWorkflowModels, type ApprovalWorkflowDoc } from './workflow-models';
@@ -10,6 +11,7 @@ export type { ApprovalWorkflowDoc } from './workflow-models';
 export type { CounterState } from './entry-numbers';
 export { ENTRIES_COLLECTION } from './models';
 export { EntryCounters } from './entry-numbers';
+export type { AccountingPeriodStore } from './accounting-period-store';
 
 /** An entry of some tenant holding an entry-number claim (its tenant is read from the stored record). */
 export interface PendingNumberClaim {
@@ -28,6 +30,8 @@ export interface EntriesRepositories {
   versions: CollectionVersions;
   entries: TenantModel<EntryDoc>;
   workflows: TenantModel<ApprovalWorkflowDoc>;
+  /** The companies' accounting periods: closed months and their frozen exports (docs/decisions/0207, 0208). */
+  periods: AccountingPeriodStore;
   /** The per-tenant, per-year counter as the trip-number protocol reads and advances it (0067). */
   counters: EntryCounters;
   /** The next entry number's sequence for a tenant and year (an order's number at create, 0046). */
@@ -54,6 +58,7 @@ export function entriesRepositories(conn: Connection): EntriesRepositories {
     versions,
     entries: new TenantModel(models.Entry, versions),
     workflows: new TenantModel(ApprovalWorkflow, versions),
+    periods: new AccountingPeriodStore(conn, versions),
     counters: new EntryCounters(models),
     nextEntrySequence: (tenant, year) => nextEntrySequence(models, tenant, year),
     pendingNumberClaims: () =>

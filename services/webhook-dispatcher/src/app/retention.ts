@@ -1,4 +1,4 @@
-import type { Logger } from '@travel/platform';
+import type { Logger, PeriodicJob } from '@travel/platform';
 import type { DispatcherRepositories, Purged } from '../infra/repositories';
 
 export type { Purged } from '../infra/repositories';
@@ -17,20 +17,25 @@ export function purgeOldDeliveries(repos: DispatcherRepositories, now = new Date
   return repos.purgeOlderThan(new Date(now.getTime() - RETENTION_DAYS * 86_400_000));
 }
 
-export function startRetentionJob(repos: DispatcherRepositories, logger: Logger, everyMs: number): () => void {
-  const run = () => {
-    void purgeOldDeliveries(repos).then(
-      (n) => (n.deliveries || n.envelopes || n.subscriptions) && logger.info(n, 'delivery retention purge'),
-      (err) => logger.warn({ err: (err as Error).message }, 'delivery retention purge failed'),
-    );
-    // A secret replaced by a rotation is kept (sealed) only while it still signs (docs/decisions/0149).
-    void repos.eraseReplacedSecrets(new Date()).then(
-      (erased) => erased && logger.info({ erased }, 'replaced webhook secrets erased'),
-      (err) => logger.warn({ err: (err as Error).message }, 'erasing replaced webhook secrets failed'),
-    );
-  };
-  run();
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+/** The dispatcher's retention, run at start and every `everyMs` on each replica (deletes by date). */
+export function retentionJobs(repos: DispatcherRepositories, logger: Logger, everyMs: number): PeriodicJob[] {
+  return [
+    {
+      name: 'delivery retention purge',
+      everyMs,
+      run: async () => {
+        const n = await purgeOldDeliveries(repos);
+        if (n.deliveries || n.envelopes || n.subscriptions) logger.info(n, 'delivery retention purge');
+      },
+    },
+    {
+      // A secret replaced by a rotation is kept (sealed) only while it still signs (docs/decisions/0149).
+      name: 'erasing replaced webhook secrets',
+      everyMs,
+      run: async () => {
+        const erased = await repos.eraseReplacedSecrets(new Date());
+        if (erased) logger.info({ erased }, 'replaced webhook secrets erased');
+      },
+    },
+  ];
 }

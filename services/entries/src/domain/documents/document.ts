@@ -15,6 +15,7 @@ import { HR_FORM } from './hr';
 import { PL_FORM } from './pl';
 import { SI_FORM } from './si';
 import { SK_FORM } from './sk';
+import { policySections } from './policy-section';
 
 export const FORMS: Record<Market, FormLabels> = { HR: HR_FORM, SI: SI_FORM, SK: SK_FORM, CZ: CZ_FORM, PL: PL_FORM };
 
@@ -312,6 +313,8 @@ export function settlement(m: Market, e: TravelEntry, p: DocumentParties): Print
       perDiemSection(m, l, e),
       mileageSection(m, l, e, p),
       expenseSection(m, l, e),
+      // The expense policy's findings and missing-receipt declarations (docs/decisions/0203, 0204).
+      ...policySections(m, l, e, p.names),
       totalsSection(m, l, e),
       { title: l.report, fields: [{ label: l.report, value: or(e.report) }] },
       approvalSection(
