@@ -277,6 +277,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/employees/{id}/delegations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An approver's delegations, the latest period first (the approver or ManageCompanyData)
+         * @description Every delegation the employee `{id}` named, withdrawn and ended ones included (`withdrawnAt`), the
+         *     latest period first. For the approver themself (a key whose employee is `{id}`) and for keys holding
+         *     `ManageCompanyData`; anyone else gets 403 `FORBIDDEN`. Not part of the employee record or its
+         *     webhooks.
+         */
+        get: operations["listDelegations"];
+        put?: never;
+        /**
+         * Name a delegate who decides the approver's approval steps for a period
+         * @description By the approver themself (a key whose employee is `{id}`) or a key holding `ManageCompanyData`;
+         *     anyone else gets 403 `FORBIDDEN`. From `firstDay` to `lastDay` (both included, days of the
+         *     company market's calendar) the delegate may approve, reject or request changes at every approval
+         *     step the approver is an eligible approver of, as the approver would; each such audit record names
+         *     the delegate (`employeeId`) and the approver (`onBehalfOfEmployeeId`). It never widens the
+         *     approver's rights: nobody decides an entry that is their own or that they created, as a delegate
+         *     either; a delegation lends nothing while the approver or the delegate is inactive or archived; and
+         *     it is not transitive (the delegate's own delegate gets nothing from it).
+         *
+         *     400 `VALIDATION_FAILED`, keyed by field: `delegateId` is the approver, not an employee of the
+         *     company, or inactive or archived; `lastDay` is before `firstDay`, more than 92 days after it (both
+         *     days counted) or before today; `firstDay` when the period overlaps another delegation of the same
+         *     approver that is not withdrawn (one delegate per approver and day). 409 `INVALID_STATE` when the
+         *     approver is inactive or archived.
+         */
+        post: operations["createDelegation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/employees/{id}/delegations/{delegationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description The delegation's id */
+                delegationId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a delegation, or end it early during its period (the approver or ManageCompanyData)
+         * @description Sets `withdrawnAt`; from then on the delegate decides nothing for the approver under it. The
+         *     delegation stays in the list. Withdrawing a withdrawn delegation changes nothing. Decisions the
+         *     delegate already made stand.
+         */
+        delete: operations["withdrawDelegation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/departments": {
         parameters: {
             query?: never;
@@ -1859,6 +1927,43 @@ export interface components {
             /** Format: date-time */
             readonly editedAt?: string | null;
         };
+        /** @description A delegate and the period they decide the approver's approval steps in (decision 0205) */
+        DelegationWrite: {
+            /** @description An active, unarchived employee of the company other than the approver */
+            delegateId: components["schemas"]["Id"];
+            /**
+             * Format: date
+             * @description The first day, in the company market's calendar
+             */
+            firstDay: string;
+            /**
+             * Format: date
+             * @description The last day (included); not before `firstDay` or today, at most 92 days with it
+             */
+            lastDay: string;
+            /** @description Why (shown in the list only); one line */
+            reason?: string | null;
+        };
+        /** @description An approver's delegation; withdrawn ones stay listed with `withdrawnAt` */
+        Delegation: {
+            id: components["schemas"]["Id"];
+            delegateId: components["schemas"]["Id"];
+            /** Format: date */
+            firstDay: string;
+            /** Format: date */
+            lastDay: string;
+            reason: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description The employee whose key named the delegate (the approver, or an administrator) */
+            createdByEmployeeId: components["schemas"]["Id"];
+            /**
+             * Format: date-time
+             * @description When it was withdrawn or ended early; null while it stands
+             */
+            withdrawnAt: string | null;
+            /** @description The employee whose key withdrew it; null while it stands */
+            withdrawnByEmployeeId: components["schemas"]["Id"] | null;
+        };
         /** @description One change of an employee's bank data, values masked (an IBAN as country code and last four) */
         BankDataChange: {
             id: components["schemas"]["Id"];
@@ -2440,6 +2545,8 @@ export interface components {
             step: number | null;
             /** @description Who issued the API key the transition was made with, when that is not `employeeId` (a key issued for someone else acts for them); null otherwise, and on records written before this field */
             keyIssuedByEmployeeId?: components["schemas"]["Id"] | null;
+            /** @description The approver a delegate decided this step for (`employeeId` is the delegate, decision 0205); null when the decider was an approver of the step themself, on other actions, and on records written before this field */
+            onBehalfOfEmployeeId?: components["schemas"]["Id"] | null;
         };
         /**
          * @description 0 Draft, 1 Submitted (in approval), 2 ChangesRequested, 3 Approved, 4 Rejected, 5 Cancelled
@@ -4700,6 +4807,111 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDelegations: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: components["parameters"]["Page"];
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer to the same request: 304 without a body while the answer would be the same. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged delegations, the latest period first */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageMeta"] & {
+                        items: components["schemas"]["Delegation"][];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createDelegation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is replayed whole too, but stored only sealed (AES-256-GCM under a key the store never holds); if the service's signing key was rotated since, its replay is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DelegationWrite"];
+            };
+        };
+        responses: {
+            /** @description The delegation as stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delegation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    withdrawDelegation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                /** @description The delegation's id */
+                delegationId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };

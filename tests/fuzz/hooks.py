@@ -313,6 +313,14 @@ BUSINESS_RULES = {
     "listReadyForPayout": CURSOR_RULES,
     "listPayoutBatches": CURSOR_RULES,
     "createApiKey": [REFERENCE, r"must be an active, unarchived employee"],
+    # An approver's delegation (docs/decisions/0205): a delegate other than the approver, of the company and
+    # active; a period not before today, at most 92 days, not overlapping another (comparisons with stored data).
+    "createDelegation": [
+        REFERENCE,
+        ("delegateId", r"^must be someone other than the approver$|^must be an active, unarchived employee$"),
+        ("lastDay", r"^must not be before firstDay$|^must be at most 92 days|^must not be before today"),
+        ("firstDay", r"^overlaps delegation"),
+    ],
     "createDepartment": [REFERENCE],
     "updateDepartment": [REFERENCE, r"cycle|own parent|descendant"],
     "createEmployee": [REFERENCE, IBAN_RULES],

@@ -62,6 +62,13 @@ export interface AccountOwners {
   employeeIds: string[];
 }
 
+/** `GET …/employees/{id}/delegators?on=`: the approvers whose delegate the employee is that day (0205). */
+export interface Delegators {
+  employeeId: string;
+  on: string;
+  employeeIds: string[];
+}
+
 export interface Payee {
   id: string;
   name: string;
@@ -114,6 +121,18 @@ export class EmployeesClient {
   /** The company's active account owners: the default fallback approvers. */
   async accountOwners(tenantId: string): Promise<string[]> {
     const body = await this.transport.getOrNull<AccountOwners>(tenantPath(tenantId, 'account-owners'));
+    return body?.employeeIds ?? [];
+  }
+
+  /**
+   * The approvers who named the employee their delegate for `day` (`yyyy-MM-dd`, the market's calendar),
+   * both still active: whose approval steps the employee may decide that day. Not transitive.
+   */
+  async delegatorsOf(tenantId: string, employeeId: string, day: string): Promise<string[]> {
+    if (!UUID.test(employeeId)) return [];
+    const body = await this.transport.getOrNull<Delegators>(
+      `${tenantPath(tenantId, 'employees', employeeId, 'delegators')}?on=${encodeURIComponent(day)}`,
+    );
     return body?.employeeIds ?? [];
   }
 

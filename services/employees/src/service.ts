@@ -9,9 +9,11 @@ import {
 } from '@travel/platform';
 import { ApiKeysApp } from './app/api-keys';
 import { ConsoleSessionsApp } from './app/console-sessions';
+import { DelegationsApp } from './app/delegations';
 import { EmployeesApp } from './app/employees';
 import { CostCentersApp, DepartmentsApp } from './app/org';
 import { consoleSessionRoutes } from './http/console-sessions';
+import { delegationRoutes } from './http/delegation-routes';
 import { internalRoutes } from './http/internal';
 import { publicRoutes } from './http/routes';
 import { startAllowListConsumer } from './infra/allow-list-consumer';
@@ -43,10 +45,13 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         costCenters: new CostCentersApp(repos),
         apiKeys: new ApiKeysApp(repos),
       });
+      // Approvers' delegations (0205): public for the approver and admins, internal for entries' decisions.
+      const delegations = new DelegationsApp(repos);
+      api.use(delegationRoutes(delegations, reads, repos));
       return {
         api,
         reads,
-        internal: apiRouter().use(internalRoutes(repos), consoleSessionRoutes(consoleSessions)),
+        internal: apiRouter().use(internalRoutes(repos, delegations), consoleSessionRoutes(consoleSessions)),
         outboxCollections: [EMPLOYEES_COLLECTION],
         // Runs before the indexes are created: the unique e-mail index needs every document's emailKey.
         migrate: async () => {

@@ -1,4 +1,5 @@
 import { EmployeesClient, FleetClient, ReferenceFxClient } from '@travel/contracts';
+import { delegatorsVia } from './app/delegators';
 import {
   apiRouter,
   ConditionalGets,
@@ -80,7 +81,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const policy = new ExpensePolicyApp(new ExpensePolicyStore(mongo, repos.versions), employees);
       const places = new OfflinePlaces();
       // Who may read and change an entry: asked by every use case on an entry and its children (0168).
-      const access = new EntryAccess(repos);
+      const access = new EntryAccess(repos, delegatorsVia(employees));
       // The receipts' readings, projected from the receipts service's events (docs/decisions/0200).
       const readingStore = new ReadingStore(mongo, repos.versions);
       const readings = new ReadingsApp(repos, access, readingStore, logger);

@@ -125,6 +125,7 @@ describe('entries: approval workflow and trip requests', () => {
           phase: null,
           step: null,
           keyIssuedByEmployeeId: null,
+          onBehalfOfEmployeeId: null,
         },
         {
           action: 'AutoApproved',
@@ -135,6 +136,7 @@ describe('entries: approval workflow and trip requests', () => {
           phase: null,
           step: null,
           keyIssuedByEmployeeId: null,
+          onBehalfOfEmployeeId: null,
         },
       ]);
       // Approved is closed to writes and to the workflow.

@@ -1,6 +1,7 @@
 import type {
   AccountOwners,
   ChargeableCostCenters,
+  Delegators,
   DocumentParties,
   EmployeeContact,
   InternalEmployee,
@@ -8,12 +9,13 @@ import type {
   Payees,
 } from '@travel/contracts';
 import type { Router } from 'express';
-import { apiRouter, AppError, notFound, parseTenantId, route, type TenantId } from '@travel/platform';
+import { apiRouter, AppError, isCalendarDate, notFound, parseTenantId, route, type TenantId } from '@travel/platform';
 import { resolveApiKey } from '../app/api-keys';
+import type { DelegationsApp } from '../app/delegations';
 import type { EmployeesRepositories } from '../infra/repositories';
 
 /** Service-to-service routes (behind a service context, never reachable through the gateway). */
-export function internalRoutes(repos: EmployeesRepositories): Router {
+export function internalRoutes(repos: EmployeesRepositories, delegations: DelegationsApp): Router {
   const r = apiRouter();
   // The tenant in these paths comes from another service behind a verified service context: a trusted seam.
   const tenantIn = (params: Record<string, unknown>): TenantId => parseTenantId(String(params.tenantId));
@@ -112,6 +114,18 @@ export function internalRoutes(repos: EmployeesRepositories): Router {
         .sort({ _id: 1 })
         .lean();
       res.json({ employeeIds: owners.map((o) => o._id) } satisfies AccountOwners);
+    }),
+  );
+  // Entries asks, when someone who is not an approver of the step decides it, whose delegate they are on
+  // the decision's day in the market's calendar (docs/decisions/0205). Ids only; nothing cached there.
+  r.get(
+    '/tenants/:tenantId/employees/:id/delegators',
+    route(async (req, res) => {
+      const on = String(req.query.on ?? '');
+      if (!isCalendarDate(on))
+        throw new AppError('VALIDATION_FAILED', undefined, { on: ['must be a date (yyyy-MM-dd)'] });
+      const employeeIds = await delegations.delegatorsOf(tenantIn(req.params), String(req.params.id), on);
+      res.json({ employeeId: String(req.params.id).toLowerCase(), on, employeeIds } satisfies Delegators);
     }),
   );
   // The address to send a reminder to (fleet's deadline e-mails). Personal data: only over this

@@ -3,6 +3,7 @@ import { outboxSchemaFields, tenantScoped, type OutboxFields } from '@travel/pla
 import type { ApiKey } from '../domain/api-key';
 import type { BankDataChange } from '../domain/bank-data-change';
 import type { Company } from '../domain/company';
+import type { Delegation } from '../domain/delegation';
 import type { Employee } from '../domain/employee';
 import type { CostCenter, Department } from '../domain/org';
 
@@ -23,6 +24,17 @@ export interface EmployeeStorage {
 
 export type EmployeeDoc = Employee & Partial<EmployeeStorage> & OutboxFields;
 
+/**
+ * One approver's delegations (docs/decisions/0205): `_id` = the approver's id. One document per approver, so
+ * the overlap rule is checked and written in one conditional write at the revision read, on any replica.
+ */
+export interface DelegationsDoc {
+  _id: string;
+  tenantId: string;
+  rev: number;
+  delegations: Delegation[];
+}
+
 const nullableString = { type: String, default: null };
 
 export interface EmployeesModels {
@@ -31,11 +43,12 @@ export interface EmployeesModels {
   ApiKey: Model<ApiKeyDoc>;
   Department: Model<DepartmentDoc>;
   CostCenter: Model<CostCenterDoc>;
+  Delegations: Model<DelegationsDoc>;
 }
 
 export const EMPLOYEES_COLLECTION = 'employees';
 
-const NAMES = ['Company', 'Employee', 'ApiKey', 'Department', 'CostCenter'] as const;
+const NAMES = ['Company', 'Employee', 'ApiKey', 'Department', 'CostCenter', 'Delegations'] as const;
 
 /**
  * Every index starts with tenantId, except the API-key hash (the key is what identifies the tenant) and the
@@ -166,8 +179,21 @@ export function registerModels(conn: Connection): EmployeesModels {
   costCenter.index({ tenantId: 1, isActive: 1 });
   costCenter.index({ tenantId: 1, editedAt: 1, _id: 1 });
 
+  const delegations = new Schema<DelegationsDoc>(
+    {
+      _id: String,
+      tenantId: { type: String, required: true },
+      rev: { type: Number, required: true },
+      delegations: { type: Schema.Types.Mixed, default: [] },
+    },
+    { collection: 'delegations', versionKey: false },
+  );
+  // Entries asks whom an employee is the delegate of (the internal delegators route).
+  delegations.index({ tenantId: 1, 'delegations.delegateId': 1 });
+
   // Every query of these collections must name the tenant or say why not (docs/decisions/0081).
-  for (const schema of [company, employee, apiKey, department, costCenter] as Schema[]) schema.plugin(tenantScoped);
+  for (const schema of [company, employee, apiKey, department, costCenter, delegations] as Schema[])
+    schema.plugin(tenantScoped);
 
   return {
     Company: conn.model<CompanyDoc>('Company', company),
@@ -175,5 +201,6 @@ export function registerModels(conn: Connection): EmployeesModels {
     ApiKey: conn.model<ApiKeyDoc>('ApiKey', apiKey),
     Department: conn.model<DepartmentDoc>('Department', department),
     CostCenter: conn.model<CostCenterDoc>('CostCenter', costCenter),
+    Delegations: conn.model<DelegationsDoc>('Delegations', delegations),
   };
 }

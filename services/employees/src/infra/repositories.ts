@@ -6,11 +6,12 @@ import {
   type ApiKeyDoc,
   type CompanyDoc,
   type CostCenterDoc,
+  type DelegationsDoc,
   type DepartmentDoc,
   type EmployeeDoc,
 } from './models';
 
-export type { ApiKeyDoc, CompanyDoc, CostCenterDoc, DepartmentDoc, EmployeeDoc } from './models';
+export type { ApiKeyDoc, CompanyDoc, CostCenterDoc, DelegationsDoc, DepartmentDoc, EmployeeDoc } from './models';
 export { EMPLOYEES_COLLECTION } from './models';
 
 /**
@@ -26,6 +27,8 @@ export interface EmployeesRepositories {
   apiKeys: TenantModel<ApiKeyDoc>;
   departments: TenantModel<DepartmentDoc>;
   costCenters: TenantModel<CostCenterDoc>;
+  /** Approvers' delegations, one document per approver (docs/decisions/0205). */
+  delegations: TenantModel<DelegationsDoc>;
   /** The gateway's question: the unrevoked key with this hash, whichever company holds it. */
   findUnrevokedKeyByHash(hash: string): Promise<ApiKeyDoc | null>;
   /** Brings documents written before the storage fields existed up to date (before the indexes). */
@@ -42,6 +45,7 @@ export function employeesRepositories(conn: Connection): EmployeesRepositories {
     apiKeys: new TenantModel(models.ApiKey, versions),
     departments: new TenantModel(models.Department, versions),
     costCenters: new TenantModel(models.CostCenter, versions),
+    delegations: new TenantModel(models.Delegations, versions),
     findUnrevokedKeyByHash: (hash) =>
       models.ApiKey.findOne(
         { hash, revokedAt: null },

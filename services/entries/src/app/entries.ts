@@ -36,6 +36,7 @@ import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './e
 import { entryChanged } from './entry-changed';
 import { toBaseCurrency } from './fx';
 import { attachmentsStored, type AttachmentsApp, type UploadedFile } from './attachments';
+import { delegatorsVia } from './delegators';
 import { EntryAccess } from './entry-access';
 import type { PerDiemPricer, PricedRows } from './per-diem-pricer';
 import type { CurrencyConverter, DestinationCountries, EmployeeDirectory, VehicleDirectory } from './ports';
@@ -98,7 +99,7 @@ export class EntriesApp {
     /** The expense policy's findings, stored with every write (docs/decisions/0203). */
     private readonly policy: PolicyJudge = NO_POLICY,
   ) {
-    this.access = new EntryAccess(repos);
+    this.access = new EntryAccess(repos, delegatorsVia(employees));
   }
 
   /** The caller's tenant's entries: every filter and insert through it names the tenant (0081). */

@@ -54,6 +54,7 @@ const entriesApp = (fx: CurrencyConverter = untouched('fx')) =>
       exists: async () => true,
       chargeable: async (_t, _e, ids) => [...ids],
       accountOwners: () => Promise.reject(new Error('asked for owners before the refusal')),
+      delegatorsOf: () => Promise.reject(new Error('asked for delegators before the refusal')),
     },
     fx,
     untouched('vehicles'),

@@ -11,6 +11,8 @@ export interface EmployeeDirectory {
   chargeable(tenantId: string, employeeId: string, costCenterIds: readonly string[]): Promise<string[] | null>;
   /** The company's active account owners: the default fallback approvers (docs/decisions/0105). */
   accountOwners(tenantId: string): Promise<string[]>;
+  /** The active approvers who named the employee their delegate for `day` (docs/decisions/0205). */
+  delegatorsOf(tenantId: string, employeeId: string, day: string): Promise<string[]>;
 }
 
 /** The employees context, as the expense policy needs it (docs/decisions/0203). */

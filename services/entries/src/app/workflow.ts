@@ -25,6 +25,7 @@ import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import type { EntryAccess } from './entry-access';
 import { entryChanged } from './entry-changed';
 import type { EntryNumberIssuer } from './entry-numbers';
+import { delegatorsVia } from './delegators';
 import type { EmployeeDirectory } from './ports';
 import { NO_POLICY, type PolicyJudge } from './expense-policy';
 import { blockingErrors } from '../domain/policy-findings';
@@ -131,6 +132,17 @@ export class WorkflowApp {
     return { ...workflow, fallbackApproverIds: await this.employees.accountOwners(caller.tenantId) };
   }
 
+  /**
+   * Whose delegate the caller is today (docs/decisions/0205), asked only for a decision the caller may not
+   * make as an approver of the current step themself: everyone else never causes the extra call.
+   */
+  private async delegatorsFor(caller: CallerContext, entry: EntryDoc, operation: WorkflowOperation) {
+    if (operation === 'submit' || operation === 'cancel') return [];
+    const step = entry.approval?.steps[entry.approval.currentStep];
+    if (!step || step.approverIds.includes(caller.employeeId)) return [];
+    return delegatorsVia(this.employees)(caller, new Date());
+  }
+
   /** One workflow operation on an entry; answers the entry as stored afterwards. */
   async operate(
     caller: CallerContext,
@@ -152,6 +164,7 @@ export class WorkflowApp {
           employeeId: caller.employeeId,
           keyIssuedByEmployeeId: caller.keyIssuedByEmployeeId ?? null,
           mayEdit: mayEdit(caller, current.employeeId),
+          delegatorIds: await this.delegatorsFor(caller, current, operation),
         },
         workflow,
       );
@@ -170,6 +183,7 @@ export class WorkflowApp {
         ...r,
         employeeId: caller.employeeId,
         keyIssuedByEmployeeId: caller.keyIssuedByEmployeeId ?? null,
+        onBehalfOfEmployeeId: decision.onBehalfOfEmployeeId,
         at: now,
         comment,
       }));

@@ -190,3 +190,72 @@ describe('decide', () => {
     expect(decide(entry({ status: 2, phase: 0 }), 'submit', owner, none)).toMatchObject({ status: 3 });
   });
 });
+
+describe('deciding as a delegate (issue 39 §2, docs/decisions/0205)', () => {
+  // Two steps: 'a' decides the first, 'b' the second; 'd' is 'a's delegate, 'e' is 'd's.
+  const round = { phase: 0 as const, steps: [{ approverIds: ['a'] }, { approverIds: ['b'] }], currentStep: 0 };
+  const inApproval = (over: Partial<WorkflowSubject> = {}) => entry({ status: 1, phase: 0, approval: round, ...over });
+  const delegate = (employeeId: string, delegatorIds: string[], keyIssuedByEmployeeId?: string) => ({
+    employeeId,
+    delegatorIds,
+    keyIssuedByEmployeeId,
+    mayEdit: false,
+  });
+
+  it("decides the approver's step exactly as the approver would, naming the approver it acted for", () => {
+    const byApprover = decide(inApproval(), 'approve', approver('a'), none);
+    const byDelegate = decide(inApproval(), 'approve', delegate('d', ['a']), none);
+    expect(byApprover).toMatchObject({ onBehalfOfEmployeeId: null });
+    expect(byDelegate).toEqual({ ...byApprover, onBehalfOfEmployeeId: 'a' });
+    // The last step by a delegate: Approved and entry.approved, as by the approver.
+    const atLast = inApproval({ approval: { ...round, currentStep: 1 } });
+    expect(decide(atLast, 'approve', delegate('d', ['b']), none)).toMatchObject({
+      status: 3,
+      event: 'entry.approved',
+      approved: true,
+      onBehalfOfEmployeeId: 'b',
+    });
+    expect(decide(inApproval(), 'reject', delegate('d', ['a']), none)).toMatchObject({
+      status: 4,
+      onBehalfOfEmployeeId: 'a',
+    });
+    expect(decide(inApproval(), 'request-changes', delegate('d', ['a']), none)).toMatchObject({
+      status: 2,
+      onBehalfOfEmployeeId: 'a',
+    });
+  });
+
+  it("an approver of the step decides as themself even when they are someone's delegate too", () => {
+    expect(decide(inApproval(), 'approve', delegate('a', ['b']), none)).toMatchObject({ onBehalfOfEmployeeId: null });
+  });
+
+  it('decides only the step whose approver named them, not another step, and is not transitive', () => {
+    // 'b' decides step 2, not the current step 1.
+    expect(decide(inApproval(), 'approve', delegate('d', ['b']), none)).toMatchObject({ code: 'FORBIDDEN' });
+    // 'e' is the delegate of 'd', who is 'a's delegate: the employees context answers only 'd' for 'e'.
+    expect(decide(inApproval(), 'approve', delegate('e', ['d']), none)).toMatchObject({ code: 'FORBIDDEN' });
+    expect(decide(inApproval(), 'approve', delegate('d', []), none)).toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it("nobody decides their own entry, or one they created, as someone's delegate", () => {
+    for (const op of ['approve', 'reject', 'request-changes'] as const) {
+      expect(decide(inApproval({ employeeId: 'd' }), op, delegate('d', ['a']), none)).toMatchObject({
+        code: 'FORBIDDEN',
+        detail: 'Nobody decides on their own entry.',
+      });
+      expect(decide(inApproval({ createdByEmployeeId: 'd' }), op, delegate('d', ['a']), none)).toMatchObject({
+        code: 'FORBIDDEN',
+        detail: 'Nobody decides on an entry they created, even for someone else.',
+      });
+      // Nor through a key the entry's employee issued for the delegate.
+      expect(decide(inApproval(), op, delegate('d', ['a'], OWNER), none)).toMatchObject({ code: 'FORBIDDEN' });
+    }
+  });
+
+  it("never widens the approver's rights: an approver who may not decide this entry lends nothing", () => {
+    // A round stored before 0105 that still names the entry's creator 'a': 'a' may not decide, nor may 'a's delegate.
+    const stale = inApproval({ createdByEmployeeId: 'a' });
+    expect(decide(stale, 'approve', approver('a'), none)).toMatchObject({ code: 'FORBIDDEN' });
+    expect(decide(stale, 'approve', delegate('d', ['a']), none)).toMatchObject({ code: 'FORBIDDEN' });
+  });
+});

@@ -50,6 +50,8 @@ export interface AuditRecord {
   step: number | null;
   /** Who issued the API key used, when that is not `employeeId` (docs/decisions/0104); null otherwise. */
   keyIssuedByEmployeeId?: string | null;
+  /** The approver a delegate decided for (docs/decisions/0205); null when the decider was an approver themself. */
+  onBehalfOfEmployeeId?: string | null;
 }
 
 /** An authorized trip's number is being issued: set with the authorization, cleared when the number is stored. */
@@ -92,6 +94,11 @@ export interface Actor {
   keyIssuedByEmployeeId?: string | null;
   /** May change this entry (its own employee, or EditAllEntries): submits and cancels. */
   mayEdit: boolean;
+  /**
+   * The approvers who named this employee their delegate for today and may decide themselves now (asked of
+   * the employees context, docs/decisions/0205); their own delegates are not included (not transitive).
+   */
+  delegatorIds?: readonly string[];
 }
 
 /** CONFLICT: the company's workflow leaves nobody who may approve the entry (docs/decisions/0105). */
@@ -107,6 +114,8 @@ export type Decision =
       approval: ApprovalRound | null;
       /** Audit records to append (a submission that decides at once records both steps). */
       records: Omit<AuditRecord, 'employeeId' | 'at' | 'comment'>[];
+      /** The approver a delegate decides for (0205); null when the actor decides as an approver themself. */
+      onBehalfOfEmployeeId: string | null;
       /** `entry.approved` only for the final step of a settlement workflow (never auto, never authorization). */
       event: 'entry.updated' | 'entry.approved';
       /** A trip request was authorized: the entry number is issued now (docs/decisions/0067). */
@@ -189,6 +198,27 @@ export function isInvolvedApprover(e: WorkflowFields, employeeId: string): boole
   );
 }
 
+/**
+ * Whom the actor decides the step as (docs/decisions/0205): undefined = may not; null = as an approver of
+ * the step themself; an id = as the delegate of that approver of the step. A delegation never widens what
+ * the approver may do: the approver must be an eligible approver of the step (the round already left out
+ * the entry's employee and creator) and not barred themself; the delegate is checked by `barredFromDeciding`
+ * before this. Not transitive: only the actor's own delegators count, never their delegators' delegators.
+ */
+export function deciderAt(
+  entry: Pick<WorkflowSubject, 'employeeId' | 'createdByEmployeeId'>,
+  stepApproverIds: readonly string[],
+  actor: Pick<Actor, 'employeeId' | 'delegatorIds'>,
+): string | null | undefined {
+  if (stepApproverIds.includes(actor.employeeId)) return null;
+  const delegator = (actor.delegatorIds ?? [])
+    .map((id) => id.toLowerCase())
+    .filter((id) => id !== actor.employeeId.toLowerCase())
+    .sort()
+    .find((id) => stepApproverIds.includes(id) && !barredFromDeciding(entry, { employeeId: id }));
+  return delegator;
+}
+
 const refused = (code: RefusalCode, detail: string): Decision => ({ kind: 'refused', code, detail });
 
 const STATUS_NAMES = ['Draft', 'Submitted', 'ChangesRequested', 'Approved', 'Rejected', 'Cancelled'];
@@ -264,31 +294,42 @@ export function decide(
       const step = round.currentStep;
       const barred = barredFromDeciding(entry, actor);
       if (barred) return refused('FORBIDDEN', barred);
-      if (!(round.steps[step]?.approverIds ?? []).includes(actor.employeeId))
+      const as = deciderAt(entry, round.steps[step]?.approverIds ?? [], actor);
+      if (as === undefined)
         return refused(
           'FORBIDDEN',
-          `Only an eligible approver of the current step (${step + 1} of ${round.steps.length}) decides.`,
+          `Only an eligible approver of the current step (${step + 1} of ${round.steps.length}) decides, ` +
+            "or an approver's delegate during the delegation's period.",
         );
+      // A delegate's decision moves the entry exactly as the approver's would; only the record differs.
+      const forWhom = <D extends Extract<Decision, { kind: 'moved' }>>(d: D): D => ({ ...d, onBehalfOfEmployeeId: as });
       if (operation === 'reject')
-        return moved(EntryStatus.Rejected, round.phase, entry.isRequest, null, [
-          { action: 'Rejected', status: EntryStatus.Rejected, phase: round.phase, step },
-        ]);
+        return forWhom(
+          moved(EntryStatus.Rejected, round.phase, entry.isRequest, null, [
+            { action: 'Rejected', status: EntryStatus.Rejected, phase: round.phase, step },
+          ]),
+        );
       if (operation === 'request-changes')
-        return moved(EntryStatus.ChangesRequested, round.phase, entry.isRequest, null, [
-          { action: 'ChangesRequested', status: EntryStatus.ChangesRequested, phase: round.phase, step },
-        ]);
+        return forWhom(
+          moved(EntryStatus.ChangesRequested, round.phase, entry.isRequest, null, [
+            { action: 'ChangesRequested', status: EntryStatus.ChangesRequested, phase: round.phase, step },
+          ]),
+        );
       if (step + 1 < round.steps.length)
-        return moved(EntryStatus.Submitted, round.phase, entry.isRequest, { ...round, currentStep: step + 1 }, [
-          { action: 'Approved', status: EntryStatus.Submitted, phase: round.phase, step },
-        ]);
-      if (round.phase === 1) return authorize([{ action: 'Approved', status: EntryStatus.Submitted, phase: 1, step }]);
-      return {
+        return forWhom(
+          moved(EntryStatus.Submitted, round.phase, entry.isRequest, { ...round, currentStep: step + 1 }, [
+            { action: 'Approved', status: EntryStatus.Submitted, phase: round.phase, step },
+          ]),
+        );
+      if (round.phase === 1)
+        return forWhom(authorize([{ action: 'Approved', status: EntryStatus.Submitted, phase: 1, step }]));
+      return forWhom({
         ...moved(EntryStatus.Approved, 0, false, null, [
           { action: 'Approved', status: EntryStatus.Approved, phase: 0, step },
         ]),
         event: 'entry.approved',
         approved: true,
-      };
+      });
     }
   }
 }
@@ -307,6 +348,7 @@ function moved(
     isRequest,
     approval,
     records,
+    onBehalfOfEmployeeId: null,
     event: 'entry.updated',
     issueNumber: false,
     approved: false,

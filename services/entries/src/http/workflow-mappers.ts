@@ -23,6 +23,7 @@ export function workflowView(e: WorkflowFields): Pick<Schemas['TravelEntry'], 'a
       phase: r.phase ?? null,
       step: r.step ?? null,
       keyIssuedByEmployeeId: r.keyIssuedByEmployeeId ?? null,
+      onBehalfOfEmployeeId: r.onBehalfOfEmployeeId ?? null,
     })),
   };
 }

@@ -11,6 +11,8 @@ const MARGIN = 40;
 const TEXT = 9;
 const SMALL = 7.5;
 const PAD = 2;
+/** The smallest a table header's font shrinks to; a word that needs less gets an abbreviated label (0206). */
+export const MIN_HEAD = 6.5;
 const LABEL_WIDTH = 150;
 
 type Doc = PDFKit.PDFDocument;
@@ -70,13 +72,73 @@ function fields(doc: Doc, list: Field[]): void {
   }
 }
 
-function tableRow(doc: Doc, cells: string[], xs: number[], ws: number[], bold: boolean): void {
-  doc.font(bold ? BOLD : FONT).fontSize(SMALL);
-  const h = Math.max(...cells.map((c, i) => doc.heightOfString(c || ' ', { width: ws[i] - 2 * PAD }))) + 2 * PAD;
+/** A table header cell as drawn: its font size and its lines (docs/decisions/0206). */
+export interface HeaderCell {
+  fontSize: number;
+  lines: string[];
+}
+
+/**
+ * A header broken into lines only between words, greedily, for a column `width` wide. pdfkit would break a
+ * word wider than the column inside it ("Godzi/n"), and breaks after a slash ("Ś/ O/K"): so the lines are
+ * ours, and a word wider than the column shrinks the font of that header (not below MIN_HEAD) until it fits.
+ */
+export function headerCell(doc: Doc, text: string, width: number): HeaderCell {
+  const inner = width - 2 * PAD;
+  const words = text.split(/\s+/).filter(Boolean);
+  doc.font(BOLD).fontSize(SMALL);
+  const widest = Math.max(0, ...words.map((w) => doc.widthOfString(w)));
+  // Widths scale with the size; rounded down to a tenth so the word fits after rounding too.
+  const fontSize = widest > inner ? Math.max(MIN_HEAD, Math.floor(((SMALL * inner) / widest) * 10) / 10) : SMALL;
+  doc.fontSize(fontSize);
+  const lines: string[] = [];
+  for (const word of words) {
+    const joined = lines.length ? `${lines[lines.length - 1]} ${word}` : word;
+    if (lines.length && doc.widthOfString(joined) <= inner) lines[lines.length - 1] = joined;
+    else lines.push(word);
+  }
+  return { fontSize, lines };
+}
+
+/** The columns' left edges and widths: the relative widths spread over the content width. */
+export function columns(doc: Doc, widths: readonly number[]): { xs: number[]; ws: number[] } {
+  const sum = widths.reduce((a, b) => a + b, 0);
+  const ws = widths.map((w) => (w / sum) * contentWidth(doc));
+  const xs = ws.map((_, i) => MARGIN + ws.slice(0, i).reduce((a, b) => a + b, 0));
+  return { xs, ws };
+}
+
+/** The cells' texts with their font and size, and the row's height (the tallest cell). */
+function rowCells(doc: Doc, cells: string[], ws: number[], head: boolean) {
+  const drawn = cells.map((c, i) => {
+    if (!head) return { text: c, font: FONT, size: SMALL };
+    const cell = headerCell(doc, c, ws[i]);
+    return { text: cell.lines.join('\n'), font: BOLD, size: cell.fontSize };
+  });
+  const h =
+    Math.max(
+      ...drawn.map((d, i) =>
+        doc
+          .font(d.font)
+          .fontSize(d.size)
+          .heightOfString(d.text || ' ', { width: ws[i] - 2 * PAD }),
+      ),
+    ) +
+    2 * PAD;
+  return { drawn, h };
+}
+
+function tableRow(doc: Doc, cells: string[], xs: number[], ws: number[], head: boolean): void {
+  const { drawn, h } = rowCells(doc, cells, ws, head);
   ensureRoom(doc, h);
   const y = doc.y;
-  if (bold) doc.rect(MARGIN, y, contentWidth(doc), h).fill('#eeeeee').fillColor('black');
-  cells.forEach((c, i) => doc.text(c, xs[i] + PAD, y + PAD, { width: ws[i] - 2 * PAD }));
+  if (head) doc.rect(MARGIN, y, contentWidth(doc), h).fill('#eeeeee').fillColor('black');
+  drawn.forEach((d, i) =>
+    doc
+      .font(d.font)
+      .fontSize(d.size)
+      .text(d.text, xs[i] + PAD, y + PAD, { width: ws[i] - 2 * PAD }),
+  );
   doc
     .moveTo(MARGIN, y + h)
     .lineTo(MARGIN + contentWidth(doc), y + h)
@@ -86,9 +148,7 @@ function tableRow(doc: Doc, cells: string[], xs: number[], ws: number[], bold: b
 }
 
 function table(doc: Doc, t: Table): void {
-  const sum = t.widths.reduce((a, b) => a + b, 0);
-  const ws = t.widths.map((w) => (w / sum) * contentWidth(doc));
-  const xs = ws.map((_, i) => MARGIN + ws.slice(0, i).reduce((a, b) => a + b, 0));
+  const { xs, ws } = columns(doc, t.widths);
   tableRow(doc, t.head, xs, ws, true);
   // No rows: one empty row to fill by hand.
   for (const row of t.rows.length ? t.rows : [t.head.map(() => '')]) tableRow(doc, row, xs, ws, false);

@@ -85,6 +85,7 @@ export const CZ_FORM: FormLabels = {
     Cancelled: 'zrušeno',
     ChangesRequested: 'vráceno k opravě',
   },
+  onBehalfOf: 'v zastoupení',
   signatures: 'Podpisy',
   traveller: 'Zaměstnanec',
   orderedBy: 'Cestu povolil',

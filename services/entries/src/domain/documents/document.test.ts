@@ -1,6 +1,6 @@
 import type { TravelEntry } from '../entry';
 import type { PerDiem } from '../per-diem-row';
-import { settlement, travelOrder, type DocumentParties, type PrintedDocument } from './document';
+import { namedEmployeeIds, settlement, travelOrder, type DocumentParties, type PrintedDocument } from './document';
 
 const parties: DocumentParties = {
   company: { name: 'Příklad s.r.o.', address: null, registrationNumber: '27074358', vatNumber: null },
@@ -104,6 +104,20 @@ describe('the printed travel order and settlement (docs/decisions/0137)', () => 
     expect(table(settlement('CZ', e, parties), 'Schválení')).toEqual([
       ['schváleno', 'Eva Nováková', '23.11.2026 10:00', ''],
     ]);
+  });
+
+  it("a delegate's approval names the delegate and the approver they decided for (issue 39 §2, 0205)", () => {
+    const [submitted, authorized, approved] = entry({}).auditLog!;
+    const byDelegate = { ...approved, employeeId: 'd1', onBehalfOfEmployeeId: 'a1' };
+    const names = new Map([...parties.names, ['d1', 'Petr Svoboda']]);
+    const e = entry({ auditLog: [submitted, authorized, byDelegate] });
+    expect(namedEmployeeIds(e)).toEqual(['e1', 'a1', 'd1']);
+    expect(table(settlement('CZ', e, { ...parties, names }), 'Schválení')).toEqual([
+      ['schváleno', 'Petr Svoboda (v zastoupení: Eva Nováková)', '23.11.2026 10:00', ''],
+    ]);
+    expect(table(settlement('PL', e, { ...parties, names }), 'Zatwierdzenia')?.[0]?.[1]).toBe(
+      'Petr Svoboda (w zastępstwie: Eva Nováková)',
+    );
   });
 
   it('per-diem rows carry the meal reduction (exact decimals) and their legal basis', () => {

@@ -66,7 +66,10 @@ export const mileageVehicleIds = (e: TravelEntry): string[] => [
 
 /** Everyone the papers name: the employee and whoever acted in the audit log. */
 export const namedEmployeeIds = (e: TravelEntry): string[] => [
-  ...new Set([e.employeeId, ...(e.auditLog ?? []).map((r) => r.employeeId)]),
+  ...new Set([
+    e.employeeId,
+    ...(e.auditLog ?? []).flatMap((r) => [r.employeeId, ...(r.onBehalfOfEmployeeId ? [r.onBehalfOfEmployeeId] : [])]),
+  ]),
 ];
 
 /** Per-diem rows in time order: their departure and arrival are the itinerary's border crossings. */
@@ -262,7 +265,10 @@ function approvalSection(m: Market, l: FormLabels, records: readonly AuditRecord
       widths: [1.4, 1.6, 1.2, 2],
       rows: records.map((r) => [
         l.actions[r.action],
-        or(p.names.get(r.employeeId)),
+        // A delegate's decision names the approver they decided for (docs/decisions/0205).
+        r.onBehalfOfEmployeeId
+          ? `${or(p.names.get(r.employeeId))} (${l.onBehalfOf}: ${or(p.names.get(r.onBehalfOfEmployeeId))})`
+          : or(p.names.get(r.employeeId)),
         formatDateTime(m, r.at),
         or(r.comment),
       ]),

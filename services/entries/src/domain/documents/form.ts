@@ -75,6 +75,8 @@ export interface FormLabels {
   time: string;
   comment: string;
   actions: Record<WorkflowAction, string>;
+  /** Before the approver's name on a delegate's decision: "Jan Nowak (w zastępstwie: Anna Kowalska)" (0205). */
+  onBehalfOf: string;
   signatures: string;
   traveller: string;
   orderedBy: string;

@@ -87,6 +87,7 @@ export const HR_FORM: FormLabels = {
     Cancelled: 'otkazano',
     ChangesRequested: 'zatražene izmjene',
   },
+  onBehalfOf: 'u ime',
   signatures: 'Potpisi',
   traveller: 'Podnositelj obračuna',
   orderedBy: 'Nalogodavac',

@@ -88,6 +88,7 @@ export const SI_FORM: FormLabels = {
     Cancelled: 'preklicano',
     ChangesRequested: 'vrnjeno v popravek',
   },
+  onBehalfOf: 'v imenu',
   signatures: 'Podpisi',
   traveller: 'Delavec',
   orderedBy: 'Odredil',

@@ -85,6 +85,7 @@ export const SK_FORM: FormLabels = {
     Cancelled: 'zrušené',
     ChangesRequested: 'vrátené na opravu',
   },
+  onBehalfOf: 'v zastúpení',
   signatures: 'Podpisy',
   traveller: 'Zamestnanec',
   orderedBy: 'Cestu povolil',
