@@ -52,8 +52,10 @@ export class ExportsApp {
     requireExporter(caller);
     if (!isMonth(month))
       throw new AppError('VALIDATION_FAILED', undefined, { month: ['must be a calendar month as YYYY-MM'] });
-    const closed = await this.repos.periods?.get(tenantOf(caller), month);
-    if (closed?.state === 'Closed' && closed.frozen) return closed.frozen.payroll;
+    const periods = this.repos.periods;
+    const closed = await periods?.get(tenantOf(caller), month);
+    if (periods && closed?.state === 'Closed' && closed.frozen)
+      return periods.frozenPayroll(tenantOf(caller), { ...closed, frozen: closed.frozen });
     return this.livePayroll(caller, month);
   }
 

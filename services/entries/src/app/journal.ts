@@ -78,9 +78,12 @@ export class JournalApp {
     if (refused) throw new AppError('CONFLICT', `${refused.frozen!.journal.refusal} (closed period ${refused.period})`);
     const live = await this.liveRows(caller, from, to, new Set(closed.map((p) => p.period)));
     if (live.refusal) throw new AppError('CONFLICT', live.refusal);
-    const frozen = closed.flatMap((p) =>
-      (p.frozen?.journal.sheet?.rows ?? []).filter((r) => inPeriod(r.payoutDate!, from, to)),
+    const frozenRows = await Promise.all(
+      closed.map((p) =>
+        p.frozen ? this.repos.periods!.frozenJournalRows(tenantOf(caller), { ...p, frozen: p.frozen }) : [],
+      ),
     );
+    const frozen = frozenRows.flat().filter((r) => inPeriod(r.payoutDate!, from, to));
     // Entries in payout order: every month's lines together, months ascending (a month is live or frozen).
     const rows = [...frozen, ...live.rows];
     const months = [...new Set(rows.map((r) => r.payoutDate!.slice(0, 7)))].sort();

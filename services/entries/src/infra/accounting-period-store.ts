@@ -5,22 +5,9 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { RevisionConflict, TenantModel, tenantScoped, type CollectionVersions, type TenantId } from '@travel/platform';
 import { liveHolds, type PayoutHolds, type PeriodRecord, type PeriodState } from '../domain/accounting-period';
-import type { Sheet } from './spreadsheet';
+import { FrozenExportsStore, type FrozenExports, type FrozenRef } from './frozen-exports-store';
 
-/** The journal of a closed month as it was at the close: its lines, or the refusal it answered then. */
-export interface FrozenJournal {
-  /** The sheet's rows, each with the payout date of its entry (`payoutDate`, not a column). */
-  sheet: Sheet | null;
-  /** The 409 `CONFLICT` detail the month's journal answered at the close (an account without a number). */
-  refusal: string | null;
-}
-
-/** The month's exports as they were at the close, served as they are while it stays closed. */
-export interface FrozenExports {
-  at: Date;
-  payroll: { summary: Sheet; entries: Sheet };
-  journal: FrozenJournal;
-}
+export type { FrozenExports, FrozenJournal, FrozenRef } from './frozen-exports-store';
 
 export interface AccountingPeriodDoc {
   _id: string;
@@ -29,8 +16,8 @@ export interface AccountingPeriodDoc {
   period: string;
   state: PeriodState;
   history: PeriodRecord[];
-  /** Set while closed; cleared by a reopen (the next close freezes again). */
-  frozen: FrozenExports | null;
+  /** Set while closed, naming the exports frozen at the close; cleared by a reopen (the next close freezes again). */
+  frozen: FrozenRef | null;
   /**
    * The payout steps (commit, undo) marking or unmarking entries paid out in the month right now, by batch,
    * with until when each holds (docs/decisions/0211). A month only held, never closed, has a document too.
@@ -75,9 +62,21 @@ const idOf = (tenant: TenantId, period: string): string => `${tenant}:${period}`
 
 export class AccountingPeriodStore {
   private readonly periods: TenantModel<AccountingPeriodDoc>;
+  private readonly exports: FrozenExportsStore;
 
   constructor(conn: Connection, versions?: CollectionVersions) {
     this.periods = new TenantModel(periodModel(conn), versions);
+    this.exports = new FrozenExportsStore(conn);
+  }
+
+  /** The payroll sheets frozen at the close of a closed period. */
+  frozenPayroll(tenant: TenantId, doc: AccountingPeriodDoc & { frozen: FrozenRef }): Promise<FrozenExports['payroll']> {
+    return this.exports.payroll(tenant, doc.frozen);
+  }
+
+  /** The journal rows frozen at the close of a closed period (none when it was frozen as a refusal). */
+  frozenJournalRows(tenant: TenantId, doc: AccountingPeriodDoc & { frozen: FrozenRef }) {
+    return this.exports.journalRows(tenant, doc.frozen);
   }
 
   get(tenant: TenantId, period: string): Promise<AccountingPeriodDoc | null> {
@@ -149,7 +148,9 @@ export class AccountingPeriodStore {
 
   /** Gives a hold back; the step is done (a lapsed hold counts as given back anyway). */
   async releasePayoutHold(tenant: TenantId, period: string, holder: string): Promise<void> {
-    await this.periods.of(tenant).updateOne({ _id: idOf(tenant, period) }, { $unset: { [`payoutHolds.${holder}`]: '' } });
+    await this.periods
+      .of(tenant)
+      .updateOne({ _id: idOf(tenant, period) }, { $unset: { [`payoutHolds.${holder}`]: '' } });
   }
 
   /**
@@ -157,6 +158,24 @@ export class AccountingPeriodStore {
    * Another write first: RevisionConflict, and the caller decides again on what is stored now.
    */
   async write(tenant: TenantId, period: string, current: AccountingPeriodDoc | null, change: PeriodChange) {
+    // The rows first, then the reference to them: a reader never meets a reference without its rows.
+    const frozen = change.frozen && (await this.exports.put(tenant, change.frozen));
+    try {
+      await this.writeState(tenant, period, current, { ...change, frozen });
+    } catch (err) {
+      if (frozen) await this.exports.drop(tenant, frozen.id);
+      throw err;
+    }
+    // What the period named before is named no more (a reopen, or a close after a lapsed hold's write).
+    if (current?.frozen && current.frozen.id !== frozen?.id) await this.exports.drop(tenant, current.frozen.id);
+  }
+
+  private async writeState(
+    tenant: TenantId,
+    period: string,
+    current: AccountingPeriodDoc | null,
+    change: Omit<PeriodChange, 'frozen'> & { frozen: FrozenRef | null },
+  ) {
     const scope = this.periods.of(tenant);
     const editedAt = change.record.at;
     if (!current) {
