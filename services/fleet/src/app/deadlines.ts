@@ -23,12 +23,13 @@ import {
 } from '../domain/deadline';
 import type { FleetRepositories } from '../infra/repositories';
 import type { Mailer } from '../infra/mailer';
-import type { EmployeeDirectory, VehiclesApp } from './vehicles';
+import type { VehicleAccess } from './vehicle-access';
+import type { EmployeeDirectory } from './vehicles';
 
 export class DeadlinesApp {
   constructor(
     private readonly repos: FleetRepositories,
-    private readonly vehicles: VehiclesApp,
+    private readonly access: VehicleAccess,
     private readonly employees: EmployeeDirectory,
   ) {}
 
@@ -51,7 +52,7 @@ export class DeadlinesApp {
   }
 
   async list(caller: CallerContext, vehicleId: string, page: ListRequest, options?: ListOptions) {
-    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const vehicle = await this.access.visible(caller, vehicleId);
     return listPage<Deadline, Deadline>(
       this.scope(caller),
       { vehicleId: vehicle._id },
@@ -63,7 +64,7 @@ export class DeadlinesApp {
   }
 
   async create(caller: CallerContext, vehicleId: string, input: DeadlineWrite): Promise<Deadline> {
-    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const vehicle = await this.access.visible(caller, vehicleId);
     const fields = await this.decide(caller, input);
     const now = new Date();
     const deadline: Deadline = {
@@ -81,17 +82,10 @@ export class DeadlinesApp {
     return deadline;
   }
 
-  private async deadline(caller: CallerContext, vehicleId: string, deadlineId: string): Promise<Deadline> {
-    const vehicle = await this.vehicles.visible(caller, vehicleId);
-    const d = await this.scope(caller).get(deadlineId.toLowerCase());
-    if (!d || d.vehicleId !== vehicle._id) throw notFound('deadline');
-    return d;
-  }
-
   /** Conditional on the reminder state read, so a reminder sent meanwhile is not scheduled again. */
   async update(caller: CallerContext, vehicleId: string, deadlineId: string, input: DeadlineWrite) {
     return withRevisionRetry('deadline', async () => {
-      const current = await this.deadline(caller, vehicleId, deadlineId);
+      const current = await this.access.filedUnder(caller, vehicleId, 'deadlines', deadlineId);
       const fields = await this.decide(caller, input, current);
       const next = { ...fields, nextReminderOn: nextReminderOn(fields, current.remindedFor), editedAt: new Date() };
       const res = await this.scope(caller).updateOne(
@@ -107,7 +101,7 @@ export class DeadlinesApp {
   }
 
   async delete(caller: CallerContext, vehicleId: string, deadlineId: string): Promise<void> {
-    const current = await this.deadline(caller, vehicleId, deadlineId);
+    const current = await this.access.filedUnder(caller, vehicleId, 'deadlines', deadlineId);
     const res = await this.scope(caller).deleteOne({ _id: current._id });
     if (res.deletedCount === 0) throw notFound('deadline');
   }
