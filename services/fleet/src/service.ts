@@ -8,7 +8,8 @@ import {
   type StartOptions,
 } from '@travel/platform';
 import { CostsApp } from './app/costs';
-import { DeadlinesApp, ReminderJob, scheduleReminders } from './app/deadlines';
+import { ReminderJob, scheduleReminders } from './app/deadline-reminders';
+import { DeadlinesApp } from './app/deadlines';
 import { DOCUMENTS_STORE, DocumentsApp, documentContentSweep } from './app/documents';
 import { UsageApp } from './app/usage';
 import { VehicleAccess } from './app/vehicle-access';

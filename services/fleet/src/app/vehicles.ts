@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { EmployeeContact } from '@travel/contracts';
 import {
   conflict,
   tenantOf,
@@ -21,15 +20,9 @@ import {
   type VehicleWrite,
 } from '../domain/vehicle';
 import type { FleetRepositories, VehicleDoc } from '../infra/repositories';
+import type { EmployeeDirectory } from './employee-directory';
 import type { VehicleAccess } from './vehicle-access';
 import { deleteDocumentsOf } from './vehicle-documents-removal';
-
-/** Who the employees of a company are (answered by the employees context). */
-export interface EmployeeDirectory {
-  exists(tenantId: string, employeeId: string): Promise<boolean>;
-  /** Name and e-mail address for a reminder; null when the employee is not the company's. */
-  contact(tenantId: string, employeeId: string): Promise<EmployeeContact | null>;
-}
 
 export interface VehicleFilter {
   type?: VehicleType;
