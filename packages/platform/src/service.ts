@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { Connection } from 'mongoose';
-import type { BaseConfig } from './config';
+import type { BaseConfig } from './config/shared-settings';
 import { closeServer, createHttpListener, createOpsApp, listenApiAndOps, type ReadinessCheck } from './http/app';
 import type { ConditionalGets } from './http/conditional-read';
 import { SERVER_KEEP_ALIVE_MS } from './http/keep-alive';
