@@ -63,8 +63,6 @@ export interface RunningService {
 export interface StartOptions {
   /** Run migrations and create indexes, then close: what `dist/migrate.js` (the Helm hook job) does. */
   migrateOnly?: boolean;
-  /** Test seam passed to the relay. */
-  relayOptions?: Partial<ConstructorParameters<typeof OutboxRelay>[0]>;
   logger?: Logger;
 }
 
@@ -102,7 +100,6 @@ export async function startService(
       collections: parts.outboxCollections.map((name) => mongo.db!.collection(name)),
       logger,
       metrics,
-      ...options.relayOptions,
     });
   }
 
