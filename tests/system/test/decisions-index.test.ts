@@ -56,7 +56,7 @@ describe('docs/decisions/README.md, the index by topic', () => {
     expect(lines.filter((l) => !records.includes(l.file) || numberOf(l.file) !== l.n)).toEqual([]);
   });
 
-  it("gives each record the title of its heading", () => {
+  it('gives each record the title of its heading', () => {
     expect(lines.filter((l) => records.includes(l.file) && l.title !== titleOf(l.file))).toEqual([]);
   });
 
