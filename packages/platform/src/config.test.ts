@@ -1,14 +1,7 @@
 import { generateSigningKey, keyText, keyringText } from './context-keys';
-import {
-  ConfigError,
-  defineConfig,
-  env,
-  envDocs,
-  parseConfig,
-  serviceConfig,
-  type EnvShape,
-  type EnvVar,
-} from './config';
+import { ConfigError, defineConfig, parseConfig } from './config/config-schema';
+import { env, envDocs, type EnvShape, type EnvVar } from './config/env-variables';
+import { serviceConfig } from './config/shared-settings';
 
 /** Parses `source` with a schema of the given variables, mapped to their values as they are. */
 const parse = <S extends EnvShape>(shape: S, source: Record<string, string | undefined>) =>

@@ -1,4 +1,6 @@
-export * from './config';
+export * from './config/config-schema';
+export * from './config/env-variables';
+export * from './config/shared-settings';
 export * from './context';
 export * from './context-keys';
 export * from './errors';

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { Connection } from 'mongoose';
-import type { BaseConfig } from './config';
+import type { BaseConfig } from './config/shared-settings';
 import { closeServer, createHttpListener, createOpsApp, listenApiAndOps, type ReadinessCheck } from './http/app';
 import type { ConditionalGets } from './http/conditional-read';
 import { SERVER_KEEP_ALIVE_MS } from './http/keep-alive';
@@ -63,8 +63,6 @@ export interface RunningService {
 export interface StartOptions {
   /** Run migrations and create indexes, then close: what `dist/migrate.js` (the Helm hook job) does. */
   migrateOnly?: boolean;
-  /** Test seam passed to the relay. */
-  relayOptions?: Partial<ConstructorParameters<typeof OutboxRelay>[0]>;
   logger?: Logger;
 }
 
@@ -102,7 +100,6 @@ export async function startService(
       collections: parts.outboxCollections.map((name) => mongo.db!.collection(name)),
       logger,
       metrics,
-      ...options.relayOptions,
     });
   }
 

@@ -8,9 +8,11 @@ import {
   type StartOptions,
 } from '@travel/platform';
 import { CostsApp } from './app/costs';
-import { DeadlinesApp, ReminderJob, scheduleReminders } from './app/deadlines';
+import { ReminderJob, scheduleReminders } from './app/deadline-reminders';
+import { DeadlinesApp } from './app/deadlines';
 import { DOCUMENTS_STORE, DocumentsApp, documentContentSweep } from './app/documents';
 import { UsageApp } from './app/usage';
+import { VehicleAccess } from './app/vehicle-access';
 import { VehiclesApp } from './app/vehicles';
 import { internalRoutes } from './http/internal';
 import { publicRoutes } from './http/routes';
@@ -34,7 +36,9 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const employees = new EmployeesClient(
         internalTransports(SERVICE, config.signingKey)('employees', config.employeesUrl),
       );
-      const vehicles = new VehiclesApp(repos, employees);
+      // Who sees a vehicle and what is filed under it: asked by every public use case (0212).
+      const access = new VehicleAccess(repos);
+      const vehicles = new VehiclesApp(repos, employees, access);
       const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.reminderFrom) : undefined;
       let stopReminders = () => {};
       let orphanSweep: { stop(): void } | undefined;
@@ -45,9 +49,9 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         reads,
         api: publicRoutes({
           vehicles,
-          costs: new CostsApp(repos, vehicles),
-          documents: new DocumentsApp(repos, vehicles),
-          deadlines: new DeadlinesApp(repos, vehicles, employees),
+          costs: new CostsApp(repos, access),
+          documents: new DocumentsApp(repos, access),
+          deadlines: new DeadlinesApp(repos, access, employees),
           reads,
           collections: repos,
         }),

@@ -20,8 +20,6 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Documents published at once within a pass (each document's own events stay in order). */
   concurrency?: number;
-  /** Test seam: runs after the broker confirmed a publish and before removal (a crash point). */
-  afterPublish?: (event: OutboxEvent) => Promise<void>;
 }
 
 /** Fetches per pass and collection before the removals (each of up to `batchSize` new documents). */
@@ -206,7 +204,6 @@ export class OutboxRelay {
                 stillPending(event);
                 break;
               }
-              await this.options.afterPublish?.(event);
               published.push({ docId: p.doc._id, eventId: event.id });
             }
           }

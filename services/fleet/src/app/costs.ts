@@ -10,7 +10,7 @@ import {
 } from '@travel/platform';
 import { costFields, type CostKind, type CostWrite, type VehicleCost } from '../domain/cost';
 import type { FleetRepositories, VehicleCostDoc } from '../infra/repositories';
-import type { VehiclesApp } from './vehicles';
+import type { VehicleAccess } from './vehicle-access';
 
 /**
  * Costs of a vehicle. The vehicle's `costCount` is raised before a cost is stored and lowered after one
@@ -21,18 +21,11 @@ import type { VehiclesApp } from './vehicles';
 export class CostsApp {
   constructor(
     private readonly repos: FleetRepositories,
-    private readonly vehicles: VehiclesApp,
+    private readonly access: VehicleAccess,
   ) {}
 
   private scope(caller: CallerContext) {
     return this.repos.costs.of(tenantOf(caller));
-  }
-
-  private async cost(caller: CallerContext, vehicleId: string, costId: string): Promise<VehicleCostDoc> {
-    const vehicle = await this.vehicles.visible(caller, vehicleId);
-    const cost = await this.scope(caller).get(costId.toLowerCase());
-    if (!cost || cost.vehicleId !== vehicle._id) throw notFound('cost');
-    return cost;
   }
 
   async list(
@@ -42,7 +35,7 @@ export class CostsApp {
     page: ListRequest,
     options?: ListOptions,
   ) {
-    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const vehicle = await this.access.visible(caller, vehicleId);
     const query: Record<string, unknown> = { vehicleId: vehicle._id };
     if (filter.kind) query.kind = filter.kind;
     return listPage<VehicleCostDoc, VehicleCost>(
@@ -56,7 +49,7 @@ export class CostsApp {
   }
 
   async create(caller: CallerContext, vehicleId: string, input: CostWrite): Promise<VehicleCost> {
-    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const vehicle = await this.access.visible(caller, vehicleId);
     const { fields, errors } = costFields(input);
     throwIfInvalid(errors);
     const counted = await this.repos.vehicles
@@ -83,7 +76,7 @@ export class CostsApp {
 
   /** Full replace of a cost's fields. */
   async update(caller: CallerContext, vehicleId: string, costId: string, input: CostWrite): Promise<VehicleCost> {
-    const current = await this.cost(caller, vehicleId, costId);
+    const current = await this.access.filedUnder(caller, vehicleId, 'costs', costId);
     const { fields, errors } = costFields(input);
     throwIfInvalid(errors);
     const editedAt = new Date();
@@ -93,7 +86,7 @@ export class CostsApp {
   }
 
   async delete(caller: CallerContext, vehicleId: string, costId: string): Promise<void> {
-    const current = await this.cost(caller, vehicleId, costId);
+    const current = await this.access.filedUnder(caller, vehicleId, 'costs', costId);
     const res = await this.scope(caller).deleteOne({ _id: current._id });
     if (res.deletedCount === 0) throw notFound('cost');
     await this.uncount(caller, current.vehicleId);

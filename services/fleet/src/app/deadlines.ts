@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
   notFound,
-  parseTenantId,
   tenantOf,
   listPage,
   type CallerContext,
   type FieldErrors,
-  type Logger,
   type ListOptions,
   type ListRequest,
   throwIfInvalid,
@@ -15,20 +13,18 @@ import {
 import {
   deadlineFields,
   nextReminderOn,
-  reminderMessage,
-  remindedForOf,
   type Deadline,
   type DeadlineFields,
   type DeadlineWrite,
 } from '../domain/deadline';
 import type { FleetRepositories } from '../infra/repositories';
-import type { Mailer } from '../infra/mailer';
-import type { EmployeeDirectory, VehiclesApp } from './vehicles';
+import type { VehicleAccess } from './vehicle-access';
+import type { EmployeeDirectory } from './employee-directory';
 
 export class DeadlinesApp {
   constructor(
     private readonly repos: FleetRepositories,
-    private readonly vehicles: VehiclesApp,
+    private readonly access: VehicleAccess,
     private readonly employees: EmployeeDirectory,
   ) {}
 
@@ -51,7 +47,7 @@ export class DeadlinesApp {
   }
 
   async list(caller: CallerContext, vehicleId: string, page: ListRequest, options?: ListOptions) {
-    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const vehicle = await this.access.visible(caller, vehicleId);
     return listPage<Deadline, Deadline>(
       this.scope(caller),
       { vehicleId: vehicle._id },
@@ -63,7 +59,7 @@ export class DeadlinesApp {
   }
 
   async create(caller: CallerContext, vehicleId: string, input: DeadlineWrite): Promise<Deadline> {
-    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const vehicle = await this.access.visible(caller, vehicleId);
     const fields = await this.decide(caller, input);
     const now = new Date();
     const deadline: Deadline = {
@@ -81,17 +77,10 @@ export class DeadlinesApp {
     return deadline;
   }
 
-  private async deadline(caller: CallerContext, vehicleId: string, deadlineId: string): Promise<Deadline> {
-    const vehicle = await this.vehicles.visible(caller, vehicleId);
-    const d = await this.scope(caller).get(deadlineId.toLowerCase());
-    if (!d || d.vehicleId !== vehicle._id) throw notFound('deadline');
-    return d;
-  }
-
   /** Conditional on the reminder state read, so a reminder sent meanwhile is not scheduled again. */
   async update(caller: CallerContext, vehicleId: string, deadlineId: string, input: DeadlineWrite) {
     return withRevisionRetry('deadline', async () => {
-      const current = await this.deadline(caller, vehicleId, deadlineId);
+      const current = await this.access.filedUnder(caller, vehicleId, 'deadlines', deadlineId);
       const fields = await this.decide(caller, input, current);
       const next = { ...fields, nextReminderOn: nextReminderOn(fields, current.remindedFor), editedAt: new Date() };
       const res = await this.scope(caller).updateOne(
@@ -107,87 +96,8 @@ export class DeadlinesApp {
   }
 
   async delete(caller: CallerContext, vehicleId: string, deadlineId: string): Promise<void> {
-    const current = await this.deadline(caller, vehicleId, deadlineId);
+    const current = await this.access.filedUnder(caller, vehicleId, 'deadlines', deadlineId);
     const res = await this.scope(caller).deleteOne({ _id: current._id });
     if (res.deletedCount === 0) throw notFound('deadline');
   }
-}
-
-/** `yyyy-MM-dd` of an instant in UTC. */
-const dayOf = (d: Date) => d.toISOString().slice(0, 10);
-
-/**
- * The daily reminder job: every deadline whose reminder day has come gets one e-mail to its recipients.
- * Each deadline is claimed with a conditional write before sending (several replicas never send the
- * same reminder twice); a failed send gives the claim back, so the next run retries it.
- */
-export class ReminderJob {
-  constructor(
-    private readonly repos: FleetRepositories,
-    private readonly employees: EmployeeDirectory,
-    private readonly mailer: Mailer,
-    private readonly logger: Logger,
-  ) {}
-
-  /** Sends what is due on `now`'s day (UTC); returns how many reminders went out. */
-  async run(now = new Date()): Promise<number> {
-    const today = dayOf(now);
-    let sent = 0;
-    const due = await this.repos.dueDeadlines(today, 500);
-    for (const d of due) {
-      // Each due deadline names its company (a stored record: a trusted seam); the rest is that tenant's.
-      const deadlines = this.repos.deadlines.of(parseTenantId(d.tenantId));
-      const claimed = await deadlines.updateOne(
-        { _id: d._id, nextReminderOn: d.nextReminderOn },
-        // editedAt moves with the reminder's marks, which the deadline shows: a delta sync lists it (0159).
-        { $set: { nextReminderOn: null, remindedFor: remindedForOf(d), lastReminderSentAt: now, editedAt: now } },
-      );
-      if (claimed.matchedCount === 0) continue;
-      try {
-        if (await this.send(d, today)) sent++;
-      } catch (err) {
-        this.logger.warn({ deadlineId: d._id, err: (err as Error).message }, 'reminder not sent; will retry');
-        await deadlines.updateOne(
-          { _id: d._id, nextReminderOn: null, remindedFor: remindedForOf(d) },
-          {
-            $set: {
-              nextReminderOn: d.nextReminderOn,
-              remindedFor: d.remindedFor,
-              lastReminderSentAt: d.lastReminderSentAt,
-              editedAt: new Date(),
-            },
-          },
-        );
-      }
-    }
-    return sent;
-  }
-
-  private async send(d: Deadline, today: string): Promise<boolean> {
-    const vehicle = await this.repos.vehicles.of(parseTenantId(d.tenantId)).get(d.vehicleId);
-    if (!vehicle) return false; // the vehicle is gone; nothing to remind of
-    const contacts = await Promise.all(d.remindEmployeeIds.map((id) => this.employees.contact(d.tenantId, id)));
-    const to = contacts.filter((c) => c?.email && !c.isArchived).map((c) => c!.email!);
-    if (!to.length) {
-      this.logger.info({ deadlineId: d._id }, 'reminder has no recipient with an e-mail address');
-      return false;
-    }
-    await this.mailer.send({ to, ...reminderMessage(d, vehicle, today) });
-    return true;
-  }
-}
-
-/** Runs the job now and then every `intervalMs` (hourly by default: a reminder goes out within an hour of its day starting). */
-export function scheduleReminders(job: ReminderJob, intervalMs: number, logger: Logger): () => void {
-  let running: Promise<unknown> | undefined;
-  const tick = () => {
-    running ??= job
-      .run()
-      .catch((err) => logger.warn({ err: (err as Error).message }, 'reminder run failed'))
-      .finally(() => (running = undefined));
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
 }

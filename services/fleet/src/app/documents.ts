@@ -14,7 +14,7 @@ import {
 import type { VehicleDocument } from '../domain/document';
 import { MAX_FILES_PER_REQUEST, checkDocumentBytes, cleanFileName } from '../domain/document-file';
 import type { FleetRepositories } from '../infra/repositories';
-import type { VehiclesApp } from './vehicles';
+import type { VehicleAccess } from './vehicle-access';
 
 /** One uploaded part, as the HTTP layer hands it over. */
 export interface UploadedFile {
@@ -28,7 +28,7 @@ const FILE_KEY = 'File';
 export class DocumentsApp {
   constructor(
     private readonly repos: FleetRepositories,
-    private readonly vehicles: VehiclesApp,
+    private readonly access: VehicleAccess,
   ) {}
 
   private scope(caller: CallerContext) {
@@ -37,7 +37,7 @@ export class DocumentsApp {
 
   /** Documents are never edited (uploaded, then deleted): delta sync goes by `uploadedAt` (0159). */
   async list(caller: CallerContext, vehicleId: string, page: ListRequest, options?: ListOptions) {
-    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const vehicle = await this.access.visible(caller, vehicleId);
     return listPage<VehicleDocument, VehicleDocument>(
       this.scope(caller),
       { vehicleId: vehicle._id },
@@ -50,7 +50,7 @@ export class DocumentsApp {
 
   /** Checks every file first; stores them only when all are valid (contents first, then metadata). */
   async upload(caller: CallerContext, vehicleId: string, files: UploadedFile[]): Promise<{ items: VehicleDocument[] }> {
-    const vehicle = await this.vehicles.visible(caller, vehicleId);
+    const vehicle = await this.access.visible(caller, vehicleId);
     const errors: FieldErrors = {};
     if (files.length === 0) errors[FILE_KEY] = ['at least one file (a part named files) is required'];
     if (files.length > MAX_FILES_PER_REQUEST)
@@ -81,15 +81,8 @@ export class DocumentsApp {
     return { items: docs };
   }
 
-  private async document(caller: CallerContext, vehicleId: string, documentId: string): Promise<VehicleDocument> {
-    const vehicle = await this.vehicles.visible(caller, vehicleId);
-    const doc = await this.scope(caller).get(documentId.toLowerCase());
-    if (!doc || doc.vehicleId !== vehicle._id) throw notFound('document');
-    return doc;
-  }
-
   async download(caller: CallerContext, vehicleId: string, documentId: string) {
-    const doc = await this.document(caller, vehicleId, documentId);
+    const doc = await this.access.filedUnder(caller, vehicleId, 'documents', documentId);
     const content = await this.repos.documentContents.of(tenantOf(caller)).get(doc._id);
     if (!content) throw notFound('document');
     // A lean read gives the driver's Binary, not a Buffer.
@@ -100,7 +93,7 @@ export class DocumentsApp {
 
   /** Metadata first, then the bytes: a crash in between leaves only unreachable bytes. */
   async delete(caller: CallerContext, vehicleId: string, documentId: string): Promise<void> {
-    const doc = await this.document(caller, vehicleId, documentId);
+    const doc = await this.access.filedUnder(caller, vehicleId, 'documents', documentId);
     const res = await this.scope(caller).deleteOne({ _id: doc._id });
     if (res.deletedCount === 0) throw notFound('document');
     await this.repos.documentContents.of(tenantOf(caller)).deleteOne({ _id: doc._id });

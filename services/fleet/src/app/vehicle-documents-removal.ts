@@ -1,5 +1,5 @@
-// Its own module: vehicles.ts deletes a vehicle's documents, documents.ts asks vehicles.ts which vehicles a
-// caller sees; neither imports the other's module then (no import circles: docs/decisions/0169).
+// Its own module: deleting a vehicle takes its documents with it, without the vehicles use case depending on
+// the documents use case (each asks VehicleAccess who sees what; docs/decisions/0169, 0212).
 import type { TenantId } from '@travel/platform';
 import type { FleetRepositories } from '../infra/repositories';
 

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EmployeeContact } from '@travel/contracts';
 import {
   conflict,
-  notFound,
   tenantOf,
   listPage,
   type CallerContext,
@@ -13,7 +11,6 @@ import {
   withRevisionRetry,
 } from '@travel/platform';
 import {
-  canSee,
   deleteBlocker,
   seesAllPersonal,
   vehicleFields,
@@ -23,14 +20,9 @@ import {
   type VehicleWrite,
 } from '../domain/vehicle';
 import type { FleetRepositories, VehicleDoc } from '../infra/repositories';
+import type { EmployeeDirectory } from './employee-directory';
+import type { VehicleAccess } from './vehicle-access';
 import { deleteDocumentsOf } from './vehicle-documents-removal';
-
-/** Who the employees of a company are (answered by the employees context). */
-export interface EmployeeDirectory {
-  exists(tenantId: string, employeeId: string): Promise<boolean>;
-  /** Name and e-mail address for a reminder; null when the employee is not the company's. */
-  contact(tenantId: string, employeeId: string): Promise<EmployeeContact | null>;
-}
 
 export interface VehicleFilter {
   type?: VehicleType;
@@ -42,17 +34,11 @@ export class VehiclesApp {
   constructor(
     private readonly repos: FleetRepositories,
     private readonly employees: EmployeeDirectory,
+    private readonly access: VehicleAccess,
   ) {}
 
   private scope(caller: CallerContext) {
     return this.repos.vehicles.of(tenantOf(caller));
-  }
-
-  /** The vehicle as this caller may see it: another company's, or another employee's Personal one, is 404. */
-  async visible(caller: CallerContext, id: string): Promise<VehicleDoc> {
-    const doc = await this.scope(caller).get(id.toLowerCase());
-    if (!doc || !canSee(caller, doc)) throw notFound('vehicle');
-    return doc;
   }
 
   private async ownerErrors(
@@ -85,7 +71,7 @@ export class VehiclesApp {
   }
 
   async get(caller: CallerContext, id: string): Promise<Vehicle> {
-    return this.visible(caller, id);
+    return this.access.visible(caller, id);
   }
 
   async list(caller: CallerContext, filter: VehicleFilter, page: ListRequest, options?: ListOptions) {
@@ -101,7 +87,7 @@ export class VehiclesApp {
   /** Full replace; see vehicleFields for what an omission means. An unchanged body changes nothing. */
   async update(caller: CallerContext, id: string, input: VehicleWrite): Promise<Vehicle> {
     return withRevisionRetry('vehicle', async () => {
-      const current = await this.visible(caller, id);
+      const current = await this.access.visible(caller, id);
       const { fields, errors } = vehicleFields(input, current);
       throwIfInvalid(errors, Object.keys(errors).length ? {} : await this.ownerErrors(caller, fields, current));
       const unchanged = (Object.keys(fields) as (keyof VehicleFields)[]).every(
@@ -117,7 +103,7 @@ export class VehiclesApp {
   /** Archive (true) or unarchive (false); setting the state a vehicle already has changes nothing. */
   async setArchived(caller: CallerContext, id: string, isArchived: boolean): Promise<Vehicle> {
     return withRevisionRetry('vehicle', async () => {
-      const current = await this.visible(caller, id);
+      const current = await this.access.visible(caller, id);
       if (current.isArchived === isArchived) return current;
       const editedAt = new Date();
       await this.scope(caller).commit(current, { $set: { isArchived, editedAt } });
@@ -132,7 +118,7 @@ export class VehiclesApp {
    */
   async delete(caller: CallerContext, id: string): Promise<void> {
     await withRevisionRetry('vehicle', async () => {
-      const current = await this.visible(caller, id);
+      const current = await this.access.visible(caller, id);
       const blocker = deleteBlocker({ inUse: current.inUse ?? 0, costCount: current.costCount ?? 0 });
       if (blocker) throw conflict(blocker);
       const res = await this.scope(caller).deleteOne({ _id: current._id, rev: current.rev });

@@ -24,7 +24,6 @@ import {
   withOutbox,
   type DomainEvent,
   type OutboxFields,
-  type OutboxRelayOptions,
 } from '@travel/platform';
 import { ANNOUNCED_EVENTS } from '@travel/contracts';
 import { createTestEnv, eventually, setPolicy, type TestEnv } from '@travel/testkit';
@@ -63,14 +62,20 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
     await env?.cleanup();
   });
 
-  const relayFor = (metrics: Metrics, afterPublish?: OutboxRelayOptions['afterPublish'], via = client) =>
-    new OutboxRelay({
-      client: via,
-      collections: [conn.db!.collection('things')],
-      logger,
-      metrics,
-      ...(afterPublish ? { afterPublish } : {}),
+  const relayFor = (metrics: Metrics, things = conn.db!.collection('things'), via = client) =>
+    new OutboxRelay({ client: via, collections: [things], logger, metrics });
+
+  /** The things collection of a relay that "dies" after the broker confirmed a publish, before its removal. */
+  const dyingAtRemoval = () => {
+    const things = conn.db!.collection('things');
+    return new Proxy(things, {
+      get: (target, key) => {
+        if (key === 'updateOne') return () => Promise.reject(new Error('simulated crash'));
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
     });
+  };
 
   it('publishes again after a crash between publish and removal; the inbox makes the redelivery a no-op', async () => {
     const handled: string[] = [];
@@ -97,9 +102,7 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
     await Things.create({ _id: randomUUID(), tenantId: 'tenant-1', name: 'first', ...withOutbox(event) });
 
     // First relay "crashes" right after the broker confirmed the publish, before removing the event.
-    const crashing = relayFor(new Metrics('kit-relay-1'), async () => {
-      throw new Error('simulated crash');
-    });
+    const crashing = relayFor(new Metrics('kit-relay-1'), dyingAtRemoval());
     await expect(crashing.publishPending()).rejects.toThrow('simulated crash');
     expect((await Things.findOne({ name: 'first' }).lean())!.outboxCount).toBe(1);
 
