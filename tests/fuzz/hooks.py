@@ -168,6 +168,11 @@ def before_call(context, case, kwargs):
     if operation_id(case) == "createWebhook" and isinstance(case.body, dict):
         if not case.meta.is_negative_at(ParameterLocation.BODY) and isinstance(case.body.get("url"), str):
             case.body["url"] = SEED["receiverUrl"]
+    # A delegate generated valid is the seeded deputy in three cases of four (else: not an employee, a 400 rule).
+    if operation_id(case) == "createDelegation" and isinstance(case.body, dict):
+        delegate = case.body.get("delegateId")
+        if isinstance(delegate, str) and UUID.match(delegate) and zlib.crc32(case.id.encode()) % 4:
+            case.body["delegateId"] = IDS["delegateId"]
     unique_idempotency_key(case)
     if case.meta.phase.name == TestPhase.STATEFUL or not case.path_parameters:
         return

@@ -102,6 +102,24 @@ export async function seedFuzzTenant(stack: FullStack): Promise<FuzzSeed> {
     }),
   );
   ids.employees = traveller.id;
+  // An approver's delegation (0205): the traveller names a deputy; one to withdraw, the deputy for new ones.
+  const deputy = await ok(
+    'a deputy',
+    owner.post('/api/v1/employees', { firstName: 'Dana', lastName: 'Deputy', email: 'dana@example.com', ...VALID.CZ }),
+  );
+  ids.delegateId = deputy.id;
+  ids['withdrawDelegation.id'] = traveller.id;
+  ids.delegationId = (
+    await ok(
+      'a delegation',
+      owner.post(`/api/v1/employees/${traveller.id}/delegations`, {
+        delegateId: deputy.id,
+        firstDay: '2030-01-07',
+        lastDay: '2030-01-18',
+        reason: 'Holiday',
+      }),
+    )
+  ).id;
   ids['api-keys'] = (await ok('a key', owner.post('/api/v1/api-keys', { name: 'spare', employeeId: traveller.id }))).id;
 
   // Vehicles: one to work on, one to delete (a vehicle with costs cannot be); a record of each kind to delete.
