@@ -162,7 +162,9 @@ async function main(): Promise<void> {
       };
       const proc = startProcess(name, tsx, [join(root, 'services', name, 'src', 'main.ts')], { env, logDir });
       procs.push(proc);
-      return waitFor(`${name} on :${port}`, () => ready(`http://127.0.0.1:${opsPort}`), 90_000, proc.exitReason);
+      // A process that dies fails at once (exitReason); a live one may take its time: reference-fx's first boot
+      // imports the FX history (25 s idle, over 90 s seen on a loaded 2-core machine).
+      return waitFor(`${name} on :${port}`, () => ready(`http://127.0.0.1:${opsPort}`), 300_000, proc.exitReason);
     };
     say(`starting ${SERVICES.length} services (logs in .local/dev/logs/)`);
     await Promise.all(

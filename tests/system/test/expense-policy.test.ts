@@ -194,7 +194,9 @@ describe('expense policy: findings, blocked submit, missing-receipt declaration'
     // HR amounts: 40,00 EUR limit, 14,04 EUR over; 60,00 EUR and 4,04 EUR on the day.
     for (const figure of ['40,00 EUR', '14,04 EUR', '60,00 EUR', '4,04 EUR', 'upozorenje']) expect(text).toContain(figure);
     expect(text).toContain('Izjave o nedostajućem računu');
-    expect(text).toContain(`Izjavljujem da je račun za ovaj trošak izgubljen: ${reason}`);
-    expect(text).toContain(`Izjavio/la: ${owner.firstName} ${owner.lastName}, ${today}`);
+    // The declaration is a paragraph: wherever its lines break, its words follow one another.
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain(`Izjavljujem da je račun za ovaj trošak izgubljen: ${reason}`);
+    expect(flat).toContain(`Podnositelj izjave: ${owner.firstName} ${owner.lastName}, ${today}`);
   });
 });

@@ -34,7 +34,7 @@ const LABELS: Record<Market, PolicyLabels> = {
     effects: { Block: 'sprječava predaju', Flag: 'upozorenje' },
     declarations: 'Izjave o nedostajućem računu',
     declare: (reason) => `Izjavljujem da je račun za ovaj trošak izgubljen: ${reason}`,
-    declaredBy: 'Izjavio/la',
+    declaredBy: 'Podnositelj izjave',
   },
   SI: {
     findings: 'Odstopanja od pravil o stroških',
@@ -46,7 +46,7 @@ const LABELS: Record<Market, PolicyLabels> = {
     effects: { Block: 'prepreči oddajo', Flag: 'opozorilo' },
     declarations: 'Izjave o manjkajočem računu',
     declare: (reason) => `Izjavljam, da je račun za ta strošek izgubljen: ${reason}`,
-    declaredBy: 'Izjavo podal/a',
+    declaredBy: 'Izjavitelj',
   },
   SK: {
     findings: 'Porušenia pravidiel výdavkov',
@@ -58,7 +58,7 @@ const LABELS: Record<Market, PolicyLabels> = {
     effects: { Block: 'bráni odoslaniu', Flag: 'upozornenie' },
     declarations: 'Čestné vyhlásenia o chýbajúcom doklade',
     declare: (reason) => `Čestne vyhlasujem, že doklad k tomuto výdavku sa stratil: ${reason}`,
-    declaredBy: 'Vyhlásil/a',
+    declaredBy: 'Vyhlasujúci',
   },
   CZ: {
     findings: 'Porušení pravidel výdajů',
@@ -70,7 +70,7 @@ const LABELS: Record<Market, PolicyLabels> = {
     effects: { Block: 'brání odeslání', Flag: 'upozornění' },
     declarations: 'Čestná prohlášení o chybějícím dokladu',
     declare: (reason) => `Čestně prohlašuji, že doklad k tomuto výdaji byl ztracen: ${reason}`,
-    declaredBy: 'Prohlásil/a',
+    declaredBy: 'Prohlašující',
   },
   PL: {
     findings: 'Naruszenia zasad wydatków',
@@ -82,7 +82,7 @@ const LABELS: Record<Market, PolicyLabels> = {
     effects: { Block: 'blokuje złożenie', Flag: 'ostrzeżenie' },
     declarations: 'Oświadczenia o braku dowodu wydatku',
     declare: (reason) => `Oświadczam, że dowód poniesienia tego wydatku zaginął: ${reason}`,
-    declaredBy: 'Oświadczył/a',
+    declaredBy: 'Składający oświadczenie',
   },
 };
 
