@@ -2,7 +2,7 @@
 // replaced whole (last write wins: one value, nothing to merge). A company that never wrote one has none:
 // no rule, no finding. No event: only entries reads it, at an entry's next write (never a mass rewrite).
 import { Schema, type Connection, type Model } from 'mongoose';
-import { tenantScoped, type CollectionVersions, type TenantId } from '@travel/platform';
+import { replaceSetting, tenantScoped, type CollectionVersions, type TenantId } from '@travel/platform';
 import type { ExpensePolicy, ExpensePolicyVersion } from '../domain/expense-policy';
 
 export interface ExpensePolicyDoc {
@@ -68,18 +68,11 @@ export class ExpensePolicyStore {
     return this.model.findOne({ _id: tenantId, tenantId }).lean<ExpensePolicyDoc>();
   }
 
-  async put(tenantId: TenantId, policy: ExpensePolicy, employeeId: string): Promise<ExpensePolicyDoc> {
-    const replace = () =>
-      this.model
-        .findOneAndUpdate(
-          { _id: tenantId, tenantId },
-          { $set: { tenantId, versions: policy.versions, editedAt: new Date(), editedByEmployeeId: employeeId } },
-          { upsert: true, new: true },
-        )
-        .lean<ExpensePolicyDoc>();
-    const doc = await (this.versions
-      ? this.versions.around(tenantId, EXPENSE_POLICIES_COLLECTION, replace)
-      : replace());
-    return doc!;
+  put(tenantId: TenantId, policy: ExpensePolicy, employeeId: string): Promise<ExpensePolicyDoc> {
+    return replaceSetting(
+      this.model,
+      { id: tenantId, tenantId, fields: { versions: policy.versions }, employeeId },
+      this.versions,
+    );
   }
 }
