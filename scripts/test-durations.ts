@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 const FROM_SECONDS = 5;
 
 interface JestJson {
-  testResults: { name: string; perfStats: { runtime: number } }[];
+  testResults: { name: string; startTime: number; endTime: number }[];
 }
 
 const input = process.argv[2];
@@ -16,9 +16,11 @@ const root = join(__dirname, '..');
 const file = join(root, 'packages', 'testkit', 'jest', 'durations.json');
 const run = JSON.parse(readFileSync(input, 'utf8')) as JestJson;
 const seconds = run.testResults
-  .map((r) => [relative(root, r.name), Math.round(r.perfStats.runtime / 1000)] as const)
+  .map((r) => [relative(root, r.name), Math.round((r.endTime - r.startTime) / 1000)] as const)
   .filter(([, s]) => s >= FROM_SECONDS)
   .sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
 const durations = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 writeFileSync(file, `${JSON.stringify({ ...durations, seconds: Object.fromEntries(seconds) }, null, 2)}\n`);
-console.log(`[test-durations] ${seconds.length} files of ${FROM_SECONDS} s and more written to ${relative(root, file)}`);
+console.log(
+  `[test-durations] ${seconds.length} files of ${FROM_SECONDS} s and more written to ${relative(root, file)}`,
+);
