@@ -23,6 +23,11 @@ export default tseslint.config(
     },
   },
   {
+    // jest loads its test sequencer with require(), untransformed: CommonJS that requires (decision 0209).
+    files: ['packages/testkit/jest/**/*.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The delivery console's front end: ES modules the browser loads as they are (docs/decisions/0147).
     files: ['services/gateway/console/**/*.js'],
     languageOptions: {

@@ -21,7 +21,13 @@ describe('the API reference page in a browser', () => {
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/bootstrap.sh`);
-    gw = await startGateway({ PORT: '0', INTERNAL_SIGNING_KEY: generateSigningKey().privateKey, LOG_LEVEL: 'warn' });
+    // Free ports, the ops port too: its default (9080) is taken by a neighbour file or a running `npm start`.
+    gw = await startGateway({
+      PORT: '0',
+      OPS_PORT: '0',
+      INTERNAL_SIGNING_KEY: generateSigningKey().privateKey,
+      LOG_LEVEL: 'warn',
+    });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       // Root on the dev machines and CI needs --no-sandbox; every host but the gateway's fails to resolve.

@@ -43,10 +43,12 @@ describe('secret settings', () => {
   });
 
   it('stop a process at start: the gateway with a short key does not listen', async () => {
-    await expect(startGateway({ PORT: '0', INTERNAL_SIGNING_KEY: 'c2hvcnQ=' })).rejects.toThrow(
+    // Free ports, the ops port too: its default (9080) is taken by a neighbour file or a running `npm start`.
+    const ports = { PORT: '0', OPS_PORT: '0' };
+    await expect(startGateway({ ...ports, INTERNAL_SIGNING_KEY: 'c2hvcnQ=' })).rejects.toThrow(
       'INTERNAL_SIGNING_KEY must be 32 bytes, base64-encoded (got 8 characters)',
     );
-    const gateway = await startGateway({ PORT: '0', INTERNAL_SIGNING_KEY: generateSigningKey().privateKey });
+    const gateway = await startGateway({ ...ports, INTERNAL_SIGNING_KEY: generateSigningKey().privateKey });
     await gateway.stop();
   });
 });
