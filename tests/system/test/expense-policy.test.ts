@@ -5,7 +5,7 @@
 // by attachment, and the settlement PDF listing the findings and the declaration.
 import { execFileSync } from 'node:child_process';
 import { limitedCaller } from '@travel/employees/test/support/org-fixtures';
-import type { ApiClient } from '@travel/testkit';
+import { eventually, type ApiClient } from '@travel/testkit';
 import { startEntriesStack, type EntriesStack } from './support/entries-stack';
 
 const ENTRIES = '/api/v1/travel-entries';
@@ -60,7 +60,15 @@ describe('expense policy: findings, blocked submit, missing-receipt declaration'
         { effectiveFrom: '2026-01-01', rules: [{ name: 'x', kind: 'Meals', maxPerItem: 1.234, onBreach: 'Flag' }] },
         {
           effectiveFrom: '2026-01-01',
-          rules: [{ name: 'y', kind: 'Meals', departmentId: '00000000-0000-4000-8000-000000000000', maxPerDay: 5, onBreach: 'Block' }],
+          rules: [
+            {
+              name: 'y',
+              kind: 'Meals',
+              departmentId: '00000000-0000-4000-8000-000000000000',
+              maxPerDay: 5,
+              onBreach: 'Block',
+            },
+          ],
         },
       ],
     });
@@ -123,7 +131,16 @@ describe('expense policy: findings, blocked submit, missing-receipt declaration'
     // Parking per item: 54.04 − 40 = 14.04 over. Parking on 20 Nov: 54.04 + 10.00 = 64.04 − 60 = 4.04 over.
     // Meals 30 without a receipt: 30 − 20 = 10.00 above the threshold (Block). Taxi 15: 15 − 10 = 5.00 (Flag).
     // Hotel over the trip: 250 − 200 = 50.00 over (Block).
-    const brief = (f: Record<string, unknown>) => [f.rule, f.check, f.expenseId, f.date, f.amount, f.limit, f.amountOver, f.onBreach];
+    const brief = (f: Record<string, unknown>) => [
+      f.rule,
+      f.check,
+      f.expenseId,
+      f.date,
+      f.amount,
+      f.limit,
+      f.amountOver,
+      f.onBreach,
+    ];
     expect(detail.policyFindings.map(brief)).toEqual([
       ['Parking', 'PerItem', parking.id, '2026-11-20', 54.04, 40, 14.04, 'Flag'],
       ['Meals', 'ReceiptMissing', meals.id, '2026-11-20', 30, 20, 10, 'Block'],
@@ -169,7 +186,10 @@ describe('expense policy: findings, blocked submit, missing-receipt declaration'
     });
     expect(unknown.status).toBe(400);
     expect(Object.keys(unknown.body.errors)).toEqual(['receiptAttachmentIds']);
-    const named = await api.put(`${ENTRIES}/${id}/expenses/${taxi.id}`, { ...taxiNow, receiptAttachmentIds: [attachmentId] });
+    const named = await api.put(`${ENTRIES}/${id}/expenses/${taxi.id}`, {
+      ...taxiNow,
+      receiptAttachmentIds: [attachmentId],
+    });
     expect(named.body.receiptAttachmentIds).toEqual([attachmentId]);
 
     // The hotel comes down to 190 (≤ 200): no per-trip finding; the parking flags remain and do not block.
@@ -192,11 +212,34 @@ describe('expense policy: findings, blocked submit, missing-receipt declaration'
     const today = new Date().toISOString().slice(0, 10).split('-').reverse().join('.');
     expect(text).toContain('Odstupanja od pravila o troškovima');
     // HR amounts: 40,00 EUR limit, 14,04 EUR over; 60,00 EUR and 4,04 EUR on the day.
-    for (const figure of ['40,00 EUR', '14,04 EUR', '60,00 EUR', '4,04 EUR', 'upozorenje']) expect(text).toContain(figure);
+    for (const figure of ['40,00 EUR', '14,04 EUR', '60,00 EUR', '4,04 EUR', 'upozorenje'])
+      expect(text).toContain(figure);
     expect(text).toContain('Izjave o nedostajućem računu');
     // The declaration is a paragraph: wherever its lines break, its words follow one another.
     const flat = text.replace(/\s+/g, ' ');
     expect(flat).toContain(`Izjavljujem da je račun za ovaj trošak izgubljen: ${reason}`);
     expect(flat).toContain(`Podnositelj izjave: ${owner.firstName} ${owner.lastName}, ${today}`);
+  });
+  it('events: a declaration and its withdrawal are each one entry.updated; a policy change raises none', async () => {
+    const t = await stack.tenant('HR');
+    const receiver = await stack.receiver();
+    await t.api.post('/api/v1/webhooks', { url: receiver.url, eventTypes: ['entry.updated'] });
+    expect((await t.api.put(POLICY, POLICY_BODY)).status).toBe(200); // no entry has changed: nothing
+    const entry = (await t.api.post(ENTRIES, { departureDate: '2026-11-20', returnDate: '2026-11-21' })).body;
+    const expenses = `${ENTRIES}/${entry.id}/expenses`;
+    const meals = (await t.api.post(expenses, { kind: 'Meals', date: '2026-11-20', amount: 30 })).body; // 1
+    const declaration = `${expenses}/${meals.id}/missing-receipt-declaration`;
+    expect((await t.api.post(declaration, { reason: 'Lost on the train.' })).status).toBe(200); // 2
+    expect((await t.api.delete(declaration)).status).toBe(204); // 3
+    const stricter = structuredClone(POLICY_BODY);
+    stricter.versions[0]!.rules[0]!.maxPerItem = 35;
+    expect((await t.api.put(POLICY, stricter)).status).toBe(200); // a policy change alone: nothing
+    const marker = await t.api.put(`${ENTRIES}/${entry.id}`, { ...entry, destination: 'Marker' }); // 4
+    expect(marker.status).toBe(200);
+    await eventually(async () =>
+      receiver.requests.some((r) => JSON.parse(r.body.toString('utf8')).data.editedAt === marker.body.editedAt),
+    );
+    const events = receiver.requests.map((r) => JSON.parse(r.body.toString('utf8')));
+    expect(events.map((e) => [e.type, e.data.id])).toEqual(Array(4).fill(['entry.updated', entry.id]));
   });
 });
