@@ -172,6 +172,7 @@ describe('tenantScoped plugin', () => {
         'Company',
         'CostCenter',
         'Deadline',
+        'Delegations',
         'Delivery',
         'Department',
         'DocumentContent',
