@@ -209,13 +209,20 @@ def new_edit_draft() -> None:
     IDS["deleteAttachment.attachmentId"] = new_attachment()
 
 
+def locked_by(case, response) -> bool:
+    """The call left the draft to edit locked, or met it locked (whatever locked it: a PUT that made it a trip
+    request the company approves at once, a stateful step that submitted it): locked, it would answer 409 to
+    every edit after it."""
+    if case.path_parameters.get("id") != IDS["travel-entries"]:
+        return False
+    if response.status_code == 409:
+        return "is locked" in response.text
+    return operation_id(case) == "updateTravelEntry" and response.status_code == 200 and response.json().get("isLocked")
+
+
 @schemathesis.hook("after_call")
 def replace_locked_draft(context, case, response):
-    # A PUT may turn the draft into a trip request the company approves at once (no trip-approval steps):
-    # locked, it would answer 409 to every edit after it.
-    if operation_id(case) != "updateTravelEntry" or response.status_code != 200:
-        return
-    if case.path_parameters.get("id") == IDS["travel-entries"] and response.json().get("isLocked"):
+    if locked_by(case, response):
         try:
             new_edit_draft()
         except urllib.error.HTTPError as error:

@@ -148,6 +148,53 @@ export async function seedFuzzTenant(stack: FullStack): Promise<FuzzSeed> {
     return id;
   };
   ids['travel-entries'] = await draft({ employeeId: traveller.id });
+  // A missing receipt the company accepts a declaration for (0203, 0204): on the key's own entry (only its
+  // employee declares), a Meals expense above the policy's threshold; one declared already, to withdraw.
+  await ok(
+    'an expense policy',
+    owner.put('/api/v1/expense-policy', {
+      versions: [
+        {
+          effectiveFrom: '2026-01-01',
+          rules: [
+            {
+              name: 'Meals',
+              kind: 'Meals',
+              receiptRequiredAbove: 20,
+              missingReceiptDeclarationAllowed: true,
+              onBreach: 'Flag',
+            },
+          ],
+        },
+      ],
+    }),
+    200,
+  );
+  const ownEntry = await draft();
+  const meal = async () =>
+    (
+      await ok(
+        'a meal',
+        owner.post(`/api/v1/travel-entries/${ownEntry}/expenses`, {
+          kind: 'Meals',
+          date: '2026-11-17',
+          amount: 300,
+          currencyCode: 'CZK',
+        }),
+      )
+    ).id as string;
+  ids['declareMissingReceipt.id'] = ownEntry;
+  ids['declareMissingReceipt.expenseId'] = await meal();
+  ids['withdrawMissingReceiptDeclaration.id'] = ownEntry;
+  ids['withdrawMissingReceiptDeclaration.expenseId'] = await meal();
+  await ok(
+    'a declaration',
+    owner.post(
+      `/api/v1/travel-entries/${ownEntry}/expenses/${ids['withdrawMissingReceiptDeclaration.expenseId']}/missing-receipt-declaration`,
+      { reason: 'Left in the taxi.' },
+    ),
+    200,
+  );
   const e = `/api/v1/travel-entries/${ids['travel-entries']}`;
   ids.expenseId = (await ok('an expense', owner.post(`${e}/expenses`, EXPENSE))).id;
   ids['deleteExpense.expenseId'] = (await ok('an expense', owner.post(`${e}/expenses`, EXPENSE))).id;
