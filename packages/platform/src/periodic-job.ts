@@ -6,6 +6,8 @@ export interface PeriodicJob {
   name: string;
   everyMs: number;
   run: () => Promise<unknown>;
+  /** Logged with a failed run's warning (which store, which feed). */
+  logFields?: Record<string, unknown>;
 }
 
 /** Stops the timer and waits for a run in flight, so a shutdown never closes the store under it. */
@@ -24,7 +26,7 @@ export function startPeriodicJob(job: PeriodicJob, logger: Logger): StopPeriodic
       .run()
       .then(
         () => undefined,
-        (err) => logger.warn({ err: (err as Error)?.message ?? err }, `${job.name} failed`),
+        (err) => logger.warn({ ...job.logFields, err: (err as Error)?.message ?? err }, `${job.name} failed`),
       )
       .finally(() => (inFlight = undefined));
   };

@@ -67,7 +67,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
     ({ mongo, amqp, logger, metrics }) => {
       const repos = entriesRepositories(mongo);
       const attachmentStore = new AttachmentStore(mongo);
-      let orphanSweep: { stop(): void } | undefined;
+      let orphanSweep: { stop(): Promise<void> } | undefined;
       // The providers' published clients (contracts/src/clients), over transports signed with entries' key.
       const to = internalTransports(SERVICE, config.signingKey);
       const referenceFx = new ReferenceFxClient(to('reference-fx', config.referenceFxUrl));
@@ -160,7 +160,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
           });
         },
         stop: async () => {
-          orphanSweep?.stop();
+          await orphanSweep?.stop();
           await backfill.stop();
         },
       };

@@ -41,7 +41,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const vehicles = new VehiclesApp(repos, employees, access);
       const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.reminderFrom) : undefined;
       let stopReminders = () => {};
-      let orphanSweep: { stop(): void } | undefined;
+      let orphanSweep: { stop(): Promise<void> } | undefined;
       const usage = new UsageApp(repos, logger);
       // Every public GET answers from the collections' versions (docs/decisions/0155, 0159, 0182).
       const reads = new ConditionalGets(repos.versions);
@@ -76,7 +76,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         },
         stop: async () => {
           stopReminders();
-          orphanSweep?.stop();
+          await orphanSweep?.stop();
           mailer?.close();
         },
       };

@@ -35,7 +35,7 @@ async function sweepOnce(service: RunningService, store: string, sweep: (cutoff:
     metrics: service.deps.metrics,
     logger: service.deps.logger,
   });
-  job.stop();
+  await job.stop();
   await job.run();
 }
 

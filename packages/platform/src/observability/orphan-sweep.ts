@@ -1,5 +1,6 @@
 import type { Logger } from '../logger';
 import type { Metrics } from './metrics';
+import { startPeriodicJob, type StopPeriodicJob } from '../periodic-job';
 
 /** What one run of an orphan sweep removed. */
 export interface Swept {
@@ -24,7 +25,7 @@ export function startOrphanSweep(options: {
   metrics: Metrics;
   logger: Logger;
   everyMs?: number;
-}): { run(now?: Date): Promise<Swept>; stop(): void } {
+}): { run(now?: Date): Promise<Swept>; stop: StopPeriodicJob } {
   const bytes = options.metrics.counter(
     'orphaned_bytes_swept_total',
     'Bytes of stored files no record referenced, deleted by the daily orphan sweep',
@@ -44,12 +45,14 @@ export function startOrphanSweep(options: {
     if (swept.files) options.logger.info({ store: options.store, ...swept }, 'orphaned files swept');
     return swept;
   };
-  const tick = () =>
-    void run().catch((err) =>
-      options.logger.warn({ store: options.store, err: (err as Error).message }, 'orphan sweep failed'),
-    );
-  tick();
-  const timer = setInterval(tick, options.everyMs ?? ORPHAN_SWEEP_EVERY_MS);
-  timer.unref();
-  return { run, stop: () => clearInterval(timer) };
+  const stop = startPeriodicJob(
+    {
+      name: 'orphan sweep',
+      everyMs: options.everyMs ?? ORPHAN_SWEEP_EVERY_MS,
+      run: () => run(),
+      logFields: { store: options.store },
+    },
+    options.logger,
+  );
+  return { run, stop };
 }

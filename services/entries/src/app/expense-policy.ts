@@ -20,6 +20,13 @@ export interface StoredExpensePolicy extends ExpensePolicy {
 
 const NONE: StoredExpensePolicy = { versions: [], editedAt: null };
 
+/** An entry as the policy judges it. */
+type Judged = JudgedEntry & {
+  employeeId: string;
+  baseCurrency: string;
+  costCenterAllocations?: readonly { costCenterId: string }[];
+};
+
 export class ExpensePolicyApp {
   constructor(
     private readonly store: Pick<ExpensePolicyStore, 'get' | 'put'>,
@@ -61,25 +68,35 @@ export class ExpensePolicyApp {
    * The findings of the policy in force now on the entry as a write leaves it. Every write of an entry and
    * its children stores them with it; a policy change reaches an entry at its next write or submit.
    */
-  async findingsFor(
+  async findingsFor(caller: Pick<CallerContext, 'tenantId'>, entry: Judged): Promise<PolicyFinding[]> {
+    return (await this.judge(caller, entry))(entry);
+  }
+
+  /**
+   * The policy in force now as a judge of versions of one entry (what it is, what a write would make it):
+   * the policy, and the employee's department when a rule names one, are read once for all of them.
+   */
+  async judge(
     caller: Pick<CallerContext, 'tenantId'>,
-    entry: JudgedEntry & {
-      employeeId: string;
-      baseCurrency: string;
-      costCenterAllocations?: readonly { costCenterId: string }[];
-    },
-  ): Promise<PolicyFinding[]> {
+    of: Pick<Judged, 'employeeId'>,
+  ): Promise<(entry: Judged) => PolicyFinding[]> {
     const policy = await this.get(tenantOf(caller));
-    if (policy.versions.length === 0 || entry.expenses.length === 0) return [];
+    if (policy.versions.length === 0) return () => [];
     // The department is asked for only when a rule is narrowed to one.
-    const departmentId = namesDepartments(policy) ? await this.org.departmentOf(caller.tenantId, entry.employeeId) : null;
-    const scope = { departmentId, costCenterIds: (entry.costCenterAllocations ?? []).map((a) => a.costCenterId) };
-    return policyFindings(entry, policy, scope, minorDigitsOf(entry.baseCurrency));
+    const departmentId = namesDepartments(policy) ? await this.org.departmentOf(caller.tenantId, of.employeeId) : null;
+    return (entry) => {
+      if (entry.expenses.length === 0) return [];
+      const scope = { departmentId, costCenterIds: (entry.costCenterAllocations ?? []).map((a) => a.costCenterId) };
+      return policyFindings(entry, policy, scope, minorDigitsOf(entry.baseCurrency));
+    };
   }
 }
 
 /** What the entries' writes ask: the findings to store with the entry. */
-export type PolicyJudge = Pick<ExpensePolicyApp, 'findingsFor'>;
+export type PolicyJudge = Pick<ExpensePolicyApp, 'findingsFor' | 'judge'>;
 
 /** Without a policy source (unit tests of other use cases): no findings. */
-export const NO_POLICY: PolicyJudge = { findingsFor: () => Promise.resolve([]) };
+export const NO_POLICY: PolicyJudge = {
+  findingsFor: () => Promise.resolve([]),
+  judge: () => Promise.resolve(() => []),
+};

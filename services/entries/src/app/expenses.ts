@@ -27,6 +27,7 @@ import {
   type MissingReceiptDeclaration,
 } from '../domain/receipt-declaration';
 import { NO_POLICY, type PolicyJudge } from './expense-policy';
+import type { PolicyFinding } from '../domain/policy-findings';
 
 /** Where an expense create finds the reading its `fromReading` names (entries' projection, 0200). */
 export interface ReadingLookup {
@@ -94,11 +95,19 @@ export class ExpensesApp {
    * Stores the entry's new expense list at the revision read, raising entry.updated (+ vehicle events); a
    * lost race throws RevisionConflict (the attempt runs again).
    */
-  private async save(caller: CallerContext, current: EntryDoc, expenses: Expense[], now: Date, extra: OutboxEvent[]) {
+  private async save(
+    caller: CallerContext,
+    current: EntryDoc,
+    expenses: Expense[],
+    now: Date,
+    extra: OutboxEvent[],
+    /** The findings on `expenses`, when the caller judged them already. */
+    findings?: PolicyFinding[],
+  ) {
     // Amount-mode allocations must still add up to the new total (docs/decisions/0072): 409 otherwise.
     allocationsStillCover(current, expenses, current.perDiems ?? []);
     const next: TravelEntry = { ...current, expenses, editedAt: now };
-    next.policyFindings = await this.policy.findingsFor(caller, next);
+    next.policyFindings = findings ?? (await this.policy.findingsFor(caller, next));
     const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
     await this.repos.entries
       .of(tenantOf(caller))
@@ -196,8 +205,7 @@ export class ExpensesApp {
         input.receiptAttachmentIds,
         before.receiptAttachmentIds ?? [],
       );
-      const sameReceipts =
-        JSON.stringify(receiptAttachmentIds) === JSON.stringify(before.receiptAttachmentIds ?? []);
+      const sameReceipts = JSON.stringify(receiptAttachmentIds) === JSON.stringify(before.receiptAttachmentIds ?? []);
       if (
         Object.keys(checked.errors).length === 0 &&
         sameExpenseFields(checked.fields, storedExpenseFields(before)) &&
@@ -266,8 +274,8 @@ export class ExpensesApp {
       const expense: Expense = { ...before, missingReceiptDeclaration: declaration };
       // Would the policy in force take it? Judged as if declared: a receipt finding left on it means no.
       const trial = { ...current, expenses: (current.expenses ?? []).map((x) => (x._id === before._id ? expense : x)) };
-      const findings = await this.policy.findingsFor(caller, trial);
-      const asIs = await this.policy.findingsFor(caller, current);
+      const judge = await this.policy.judge(caller, current);
+      const [findings, asIs] = [judge(trial), judge(current)];
       const needed = asIs.some((f) => f.check === 'ReceiptMissing' && f.expenseId === before._id);
       const stillMissing = findings.some((f) => f.check === 'ReceiptMissing' && f.expenseId === before._id);
       if (!needed)
@@ -276,7 +284,7 @@ export class ExpensesApp {
         throw invalidState(
           'The expense policy in force does not accept a declaration instead of this receipt; attach the receipt.',
         );
-      return (await this.save(caller, current, trial.expenses, now, [])) ? expense : undefined;
+      return (await this.save(caller, current, trial.expenses, now, [], findings)) ? expense : undefined;
     });
   }
 
@@ -312,7 +320,10 @@ export class ExpensesApp {
  */
 function ownKeyOnly(caller: CallerContext, entryEmployeeId: string): void {
   if (caller.employeeId !== entryEmployeeId || caller.keyIssuedByEmployeeId)
-    throw new AppError('FORBIDDEN', "Only the entry's own employee, with their own API key, declares a missing receipt.");
+    throw new AppError(
+      'FORBIDDEN',
+      "Only the entry's own employee, with their own API key, declares a missing receipt.",
+    );
 }
 
 /** What the expense keeps of the reading it was confirmed from: which one, and the fields corrected. */
