@@ -31,6 +31,7 @@ export * from './http/conditional-read';
 export * from './http/idempotency';
 export * from './http/request-fingerprint';
 export * from './mongo/idempotency-store';
+export * from './mongo/job-leases';
 export * from './mongo/writes';
 export * from './mongo/setting-write';
 export * from './messaging/amqp-client';

@@ -15,7 +15,8 @@ import { declareDomainExchange } from './messaging/topology';
 import { connectMongo, ensureIndexes, pingMongo } from './mongo/connection';
 import { IdempotencyStore } from './mongo/idempotency-store';
 import { SealedBox } from './sealed-box';
-import { startPeriodicJob, type PeriodicJob } from './periodic-job';
+import { startPeriodicJob, type JobScheduling, type PeriodicJob } from './periodic-job';
+import { JobLeases } from './mongo/job-leases';
 import { SHOWN_ONCE_SEAL_LABEL } from './http/idempotency';
 import { Metrics } from './observability/metrics';
 
@@ -25,6 +26,8 @@ export interface ServiceDeps {
   metrics: Metrics;
   mongo: Connection;
   amqp: AmqpClient;
+  /** For `startPeriodicJob`: the service's job leases, so a job runs once per period across replicas (0218). */
+  jobs: JobScheduling;
 }
 
 export interface ServiceParts {
@@ -82,7 +85,8 @@ export async function startService(
   const forgetRelay = relayOutboxWrites(mongo, () => relay?.nudge());
   // Every publisher declares the exchange it publishes to, so no start order between services matters.
   await amqp.onConnect(declareDomainExchange);
-  const deps: ServiceDeps = { config, logger, metrics, mongo, amqp };
+  const jobs: JobScheduling = { leases: new JobLeases(mongo), leaseMs: config.jobLeaseMs, logger, metrics };
+  const deps: ServiceDeps = { config, logger, metrics, mongo, amqp, jobs };
   const parts = await build(deps);
   // Every service's POSTs take an Idempotency-Key, kept in its own database (docs/decisions/0195).
   const idempotency = new IdempotencyStore(mongo);
@@ -137,7 +141,7 @@ export async function startService(
   const { port } = server.address() as AddressInfo;
   const { port: opsPort } = opsServer.address() as AddressInfo;
   relay?.start();
-  const stopHousekeeping = housekeepingJobs(new Inbox(mongo), idempotency).map((job) => startPeriodicJob(job, logger));
+  const stopHousekeeping = housekeepingJobs(new Inbox(mongo), idempotency).map((job) => startPeriodicJob(job, jobs));
   await parts.start?.();
   backgroundStarted = true;
   logger.info({ port, opsPort }, `${config.serviceName} listening`);
@@ -170,7 +174,7 @@ export async function startService(
 export const INBOX_RETENTION_DAYS = 7;
 const HOUR_MS = 3_600_000;
 
-/** The store housekeeping every service does: deletes by date, harmless on several replicas at once. */
+/** The store housekeeping every service does: deletes by date, once per hour across the replicas. */
 function housekeepingJobs(inbox: Inbox, idempotency: IdempotencyStore): PeriodicJob[] {
   return [
     {

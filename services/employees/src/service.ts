@@ -5,7 +5,6 @@ import {
   startPeriodicJob,
   startService,
   type StartOptions,
-  type StopPeriodicJob,
 } from '@travel/platform';
 import { ApiKeysApp } from './app/api-keys';
 import { ConsoleSessionsApp } from './app/console-sessions';
@@ -30,11 +29,11 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
   const config = readConfig(env);
   return startService(
     config,
-    ({ mongo, amqp, logger, metrics }) => {
+    ({ mongo, amqp, logger, metrics, jobs }) => {
       const repos = employeesRepositories(mongo);
       // The gateway's console sessions, so a sign-out ends a copied cookie too (0193).
       const consoleSessions = new ConsoleSessionsApp(new ConsoleSessionStore(mongo));
-      let stopSessionPurge: StopPeriodicJob = async () => undefined;
+      let stopSessionPurge: () => Promise<void> = async () => undefined;
       // Every GET answers from the collections' versions (0155, 0157); one it answered before, before express (0182).
       const reads = new ConditionalGets(repos.versions);
       const api = publicRoutes({
@@ -60,7 +59,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         // The profile's enabled countries and currencies follow reference-fx's allow-lists (0184).
         start: async () => {
           await startAllowListConsumer({ client: amqp, mongo, logger, metrics, repos });
-          stopSessionPurge = startPeriodicJob(consoleSessions.purgeJob(), logger);
+          stopSessionPurge = startPeriodicJob(consoleSessions.purgeJob(), jobs);
         },
         stop: async () => stopSessionPurge(),
       };

@@ -64,7 +64,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
   const config = readConfig(env);
   return startService(
     config,
-    ({ mongo, amqp, logger, metrics }) => {
+    ({ mongo, amqp, logger, metrics, jobs }) => {
       const repos = entriesRepositories(mongo);
       const attachmentStore = new AttachmentStore(mongo);
       let orphanSweep: { stop(): Promise<void> } | undefined;
@@ -155,8 +155,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
           orphanSweep = startOrphanSweep({
             store: ATTACHMENTS_STORE,
             sweep: attachmentSweep(attachmentStore, repos),
-            metrics,
-            logger,
+            jobs,
           });
         },
         stop: async () => {

@@ -4,11 +4,12 @@ import {
   internalTransports,
   parseConfig,
   startOrphanSweep,
+  startPeriodicJob,
   startService,
   type StartOptions,
 } from '@travel/platform';
 import { CostsApp } from './app/costs';
-import { ReminderJob, scheduleReminders } from './app/deadline-reminders';
+import { ReminderJob, remindersJob } from './app/deadline-reminders';
 import { DeadlinesApp } from './app/deadlines';
 import { DOCUMENTS_STORE, DocumentsApp, documentContentSweep } from './app/documents';
 import { UsageApp } from './app/usage';
@@ -30,7 +31,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
   const config = readConfig(env);
   return startService(
     config,
-    ({ mongo, amqp, logger, metrics }) => {
+    ({ mongo, amqp, logger, metrics, jobs }) => {
       const repos = fleetRepositories(mongo);
       // The employees service's published client (decision 0031: a vehicle's owner, a reminder's address).
       const employees = new EmployeesClient(
@@ -40,7 +41,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
       const access = new VehicleAccess(repos);
       const vehicles = new VehiclesApp(repos, employees, access);
       const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.reminderFrom) : undefined;
-      let stopReminders = () => {};
+      let stopReminders = async () => {};
       let orphanSweep: { stop(): Promise<void> } | undefined;
       const usage = new UsageApp(repos, logger);
       // Every public GET answers from the collections' versions (docs/decisions/0155, 0159, 0182).
@@ -60,22 +61,20 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: StartOptio
         start: async () => {
           await startUsageConsumer({ client: amqp, mongo, logger, metrics, usage });
           if (mailer)
-            stopReminders = scheduleReminders(
-              new ReminderJob(repos, employees, mailer, logger),
-              config.reminderIntervalMs,
-              logger,
+            stopReminders = startPeriodicJob(
+              remindersJob(new ReminderJob(repos, employees, mailer, logger), config.reminderIntervalMs),
+              jobs,
             );
           else logger.warn('SMTP_URL is not set: deadline reminders are not sent');
           // Document bytes a crash left without their metadata (docs/decisions/0114).
           orphanSweep = startOrphanSweep({
             store: DOCUMENTS_STORE,
             sweep: documentContentSweep(repos),
-            metrics,
-            logger,
+            jobs,
           });
         },
         stop: async () => {
-          stopReminders();
+          await stopReminders();
           await orphanSweep?.stop();
           mailer?.close();
         },

@@ -1,5 +1,12 @@
 import { EmployeesClient, EntriesClient } from '@travel/contracts';
-import { ConditionalGets, internalTransports, parseConfig, startService, type StartOptions } from '@travel/platform';
+import {
+  ConditionalGets,
+  internalTransports,
+  parseConfig,
+  startPeriodicJob,
+  startService,
+  type StartOptions,
+} from '@travel/platform';
 import { BatchesApp, type CrashPoint } from './app/batches';
 import { ReadyApp } from './app/ready';
 import { configSchema, SERVICE } from './config';
@@ -20,7 +27,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
   const config = readConfig(env);
   return startService(
     config,
-    ({ mongo, amqp, logger, metrics }) => {
+    ({ mongo, amqp, logger, metrics, jobs }) => {
       const repos = payoutsRepositories(mongo);
       const ready = new ReadyApp(repos, logger);
       const to = internalTransports(SERVICE, config.signingKey);
@@ -34,14 +41,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
         { reservationMs: config.reservationMs, entriesTimeoutMs: config.entriesTimeoutMs },
         options.crashAt,
       );
-      let timer: NodeJS.Timeout | undefined;
-      let running: Promise<unknown> = Promise.resolve();
-      const recover = () => {
-        running = batches
-          .recover(config.recoveryGraceMs)
-          .catch((err) => logger.warn({ err: (err as Error).message }, 'payout recovery pass failed'));
-        return running;
-      };
+      let stopRecovery = async () => {};
       // Every public GET answers from the collections' versions (docs/decisions/0155, 0159, 0182).
       const reads = new ConditionalGets(repos.versions);
       return {
@@ -50,15 +50,21 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
         migrate: () => repos.stampEdits(),
         start: async () => {
           await startEntryChangedConsumer({ client: amqp, mongo, logger, metrics, ready });
-          // At start (a crashed replica's batches), then periodically.
-          await recover();
-          timer = setInterval(() => void recover(), config.recoveryIntervalMs);
-          timer.unref();
+          // Once per interval across the replicas, and at every start (a crashed replica's batches): the
+          // start waits for that first pass, under the lease like any other (0218).
+          const recovery = startPeriodicJob(
+            {
+              name: 'payout recovery',
+              everyMs: config.recoveryIntervalMs,
+              runAtStart: true,
+              run: () => batches.recover(config.recoveryGraceMs),
+            },
+            jobs,
+          );
+          stopRecovery = recovery;
+          await recovery.firstTick;
         },
-        stop: async () => {
-          clearInterval(timer);
-          await running;
-        },
+        stop: () => stopRecovery(),
       };
     },
     options,

@@ -4,6 +4,7 @@ import {
   CollectionVersions,
   ConditionalGets,
   parseConfig,
+  startPeriodicJob,
   startService,
   type ServiceDeps,
   type StartOptions,
@@ -74,7 +75,7 @@ function buildFx(deps: ServiceDeps, config: FxConfig, fetchImpl: typeof fetch = 
   const store = FxStore.open(deps.mongo);
   const importer = new FxImporter(store, deps.logger, deps.metrics, fetchImpl);
   const rates = new FxRatesApp(store);
-  let stopSchedule: (() => void) | undefined;
+  let stopSchedule: (() => Promise<void>) | undefined;
   return {
     api: exchangeRatesRoutes(rates),
     internal: fxInternalRoutes(rates),
@@ -100,7 +101,7 @@ function buildFx(deps: ServiceDeps, config: FxConfig, fetchImpl: typeof fetch = 
       if (refused.length) deps.logger.warn({ refused }, 'some recorded FX feeds were refused');
     },
     start: async () => {
-      if (config.importEnabled) stopSchedule = importer.schedule(config);
+      if (config.importEnabled) stopSchedule = startPeriodicJob(importer.importJob(config), deps.jobs);
     },
     stop: async () => stopSchedule?.(),
   };

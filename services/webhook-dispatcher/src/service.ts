@@ -51,7 +51,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
 
   return startService(
     config,
-    ({ mongo, amqp, logger, metrics }) => {
+    ({ mongo, amqp, logger, metrics, jobs }) => {
       const repos = dispatcherRepositories(mongo, { insertBatchMs: config.outcomeBatchMs });
       const subscriptionCache = new SubscriptionCache(
         repos,
@@ -168,7 +168,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
             handle: (m, raw) => runner.run(m, !raw.fields.redelivered && retryCountOf(raw) === 0),
           });
           stopRetention = retentionJobs(repos, logger, config.retentionEveryMs).map((job) =>
-            startPeriodicJob(job, logger),
+            startPeriodicJob(job, jobs),
           );
         },
         async stop() {

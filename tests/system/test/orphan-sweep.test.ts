@@ -32,8 +32,7 @@ async function sweepOnce(service: RunningService, store: string, sweep: (cutoff:
   const job = startOrphanSweep({
     store,
     sweep: sweep as never,
-    metrics: service.deps.metrics,
-    logger: service.deps.logger,
+    jobs: service.deps.jobs,
   });
   await job.stop();
   await job.run();

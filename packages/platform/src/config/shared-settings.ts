@@ -64,6 +64,13 @@ export const storeEnv = () =>
       description:
         'RabbitMQ URL. The vhost is the path (`%2F` for `/`). The client reconnects on its own (back-off 250 ms up to 5 s) and declares its topology again after each reconnect.',
     }),
+    JOB_LEASE_MS: env.int({
+      default: 60_000,
+      min: 500,
+      max: 3_600_000,
+      description:
+        'Lease of a scheduled job in `job_leases` (decision 0218): the replica running it renews it every third of this; a replica that dies while running it holds it this long at most, and the job then runs in the next period on another replica, in ms.',
+    }),
     VALIDATE_RESPONSES: env.bool({
       default: false,
       description:
@@ -136,6 +143,8 @@ export interface BaseConfig {
   trustedKeys: Keyring;
   logLevel: string;
   validateResponses: boolean;
+  /** Lease of a scheduled job (JOB_LEASE_MS, decision 0218). */
+  jobLeaseMs: number;
   /** Back-off of consumers' failed messages (CONSUMER_RETRY_*). */
   consumerRetry: RetryPolicy;
 }
@@ -165,6 +174,7 @@ const baseConfigOf = (serviceName: string, v: Values<BaseShape>): BaseConfig => 
   trustedKeys: v.INTERNAL_TRUSTED_KEYS!,
   logLevel: v.LOG_LEVEL,
   validateResponses: v.VALIDATE_RESPONSES,
+  jobLeaseMs: v.JOB_LEASE_MS,
   consumerRetry: {
     baseMs: v.CONSUMER_RETRY_BASE_MS,
     maxDelayMs: v.CONSUMER_RETRY_MAX_DELAY_MS,

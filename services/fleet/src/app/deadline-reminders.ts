@@ -1,6 +1,6 @@
 // The daily reminder job of the vehicles' deadlines (docs/decisions/0034): what the deadlines use case
-// schedules (`nextReminderOn`), this job sends, on every replica at once without sending twice.
-import { parseTenantId, type Logger } from '@travel/platform';
+// schedules (`nextReminderOn`), this job sends, once per period across the replicas (a lease, 0218).
+import { parseTenantId, type Logger, type PeriodicJob } from '@travel/platform';
 import { reminderMessage, remindedForOf, type Deadline } from '../domain/deadline';
 import type { Mailer } from '../infra/mailer';
 import type { FleetRepositories } from '../infra/repositories';
@@ -70,17 +70,9 @@ export class ReminderJob {
   }
 }
 
-/** Runs the job now and then every `intervalMs` (hourly by default: a reminder goes out within an hour of its day starting). */
-export function scheduleReminders(job: ReminderJob, intervalMs: number, logger: Logger): () => void {
-  let running: Promise<unknown> | undefined;
-  const tick = () => {
-    running ??= job
-      .run()
-      .catch((err) => logger.warn({ err: (err as Error).message }, 'reminder run failed'))
-      .finally(() => (running = undefined));
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
+/** The job once per `intervalMs` (hourly by default: a reminder goes out within an hour of its day starting). */
+export const remindersJob = (job: ReminderJob, intervalMs: number): PeriodicJob => ({
+  name: 'deadline reminders',
+  everyMs: intervalMs,
+  run: () => job.run(),
+});

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Logger, Metrics } from '@travel/platform';
+import type { Logger, Metrics, PeriodicJob } from '@travel/platform';
 import { FEED_PARSERS } from '../domain/fx-feeds';
 import { FX_PROVIDERS, type FxProvider } from '../domain/fx-providers';
 import { FeedError, type Publication } from '../domain/fx-publication';
@@ -187,23 +187,14 @@ export class FxImporter {
     return this.importText(provider, text, url);
   }
 
-  /** Runs every provider now and then every `importIntervalMinutes`; returns the stop function. */
-  schedule(config: FxConfig): () => void {
-    let running = false;
-    const run = async () => {
-      if (running) return;
-      running = true;
-      try {
+  /** Every provider's feed once per `importIntervalMinutes` across the replicas (`startPeriodicJob`, 0218). */
+  importJob(config: FxConfig): PeriodicJob {
+    return {
+      name: 'FX import',
+      everyMs: config.importIntervalMinutes * 60_000,
+      run: async () => {
         for (const provider of FX_PROVIDERS) await this.fetchAndImport(provider, config);
-      } catch (err) {
-        this.logger.error({ err: (err as Error).message }, 'FX import pass failed');
-      } finally {
-        running = false;
-      }
+      },
     };
-    void run();
-    const timer = setInterval(() => void run(), config.importIntervalMinutes * 60_000);
-    timer.unref();
-    return () => clearInterval(timer);
   }
 }

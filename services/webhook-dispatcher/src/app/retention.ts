@@ -17,7 +17,7 @@ export function purgeOldDeliveries(repos: DispatcherRepositories, now = new Date
   return repos.purgeOlderThan(new Date(now.getTime() - RETENTION_DAYS * 86_400_000));
 }
 
-/** The dispatcher's retention, run at start and every `everyMs` on each replica (deletes by date). */
+/** The dispatcher's retention, run once per `everyMs` across the replicas (a lease, 0218; deletes by date). */
 export function retentionJobs(repos: DispatcherRepositories, logger: Logger, everyMs: number): PeriodicJob[] {
   return [
     {
