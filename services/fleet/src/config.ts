@@ -28,7 +28,7 @@ export const configSchema = serviceConfig(
       default: 3_600_000,
       min: 100,
       description:
-        'How often the reminder job looks for reminders whose day has come (each is sent once per due date), in ms.',
+        'How often the reminder job looks for reminders whose day has come (each is sent once per due date), in ms: once per such period across the replicas (decision 0218).',
     }),
   }),
   (v) => ({

@@ -22,14 +22,14 @@ export const fxEnv = () =>
     FX_IMPORT_ENABLED: env.bool({
       default: false,
       description:
-        'Fetch the four providers’ feeds at start and then on a schedule. Off unless set, so tests and offline stacks never reach out. Turn it on in production (the pods need HTTPS egress to the four hosts).',
+        'Fetch the four providers’ feeds once per import period across the replicas (a lease, decision 0218). Off unless set, so tests and offline stacks never reach out. Turn it on in production (the pods need HTTPS egress to the four hosts).',
     }),
     FX_IMPORT_INTERVAL_MINUTES: env.int({
       default: 60,
       min: 1,
       max: 1440,
       description:
-        'Minutes between import passes. Re-importing a date replaces it, so hourly passes pick up a provider’s correction.',
+        'Length of an import period, counted from the hour (`60`: once per clock hour on one replica). Re-importing a date replaces it, so hourly passes pick up a provider’s correction.',
     }),
     FX_IMPORT_TIMEOUT_MS: env.int({
       default: 10_000,

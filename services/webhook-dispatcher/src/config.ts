@@ -76,7 +76,7 @@ const dispatcherEnv = () =>
       min: 1000,
       note: '24 h',
       description:
-        'How often the job that deletes delivery rows older than 30 days runs; it also runs once at boot. The 30 days are fixed.',
+        'How often the job that deletes delivery rows older than 30 days runs, once per such period across the replicas (decision 0218). The 30 days are fixed.',
     }),
     WEBHOOK_SUBSCRIPTION_CACHE_MS: env.int({
       default: 1000,
