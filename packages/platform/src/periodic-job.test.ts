@@ -100,7 +100,8 @@ describe('startPeriodicJob', () => {
     release();
     await settle();
     expect(runs).toBe(2);
-    const skips = async (s: typeof first) => s.count('scheduled_job_skips_total', { job: 'hourly', reason: 'held' });
+    const skips = async (s: typeof first) =>
+      (await s.count('scheduled_job_skips_total', { job: 'hourly', reason: 'held' })) ?? 0;
     expect((await skips(first)) + (await skips(second))).toBe(2);
     // A replica restarted within the hour finds its period done.
     const third = scheduling(memory.leases);
