@@ -17,6 +17,8 @@ export * from './http/error-handler';
 export * from './http/internal-client';
 export * from './http/path-guard';
 export * from './http/keep-alive';
+export * from './http/drain';
+export * from './http/graceful-stop';
 export * from './http/request-path';
 export * from './http/request-context';
 export * from './mongo/connection';

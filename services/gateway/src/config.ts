@@ -1,5 +1,5 @@
 import { localUrlOf, serviceEntry, urlEnvOf } from '@travel/contracts';
-import { defineConfig, env, envSection, httpEnv } from '@travel/platform';
+import { defineConfig, env, envSection, httpEnv, shutdownTimesOf } from '@travel/platform';
 import { UPSTREAMS, type Upstream } from './domain/routes';
 
 export const SERVICE = 'gateway';
@@ -103,6 +103,7 @@ export const configSchema = (() => {
     /** The gateway's own private key: it alone signs caller contexts (docs/decisions/0100). */
     signingKey: v.INTERNAL_SIGNING_KEY!,
     logLevel: v.LOG_LEVEL,
+    shutdown: shutdownTimesOf(v),
     rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
     rateLimitBurst: v.RATE_LIMIT_BURST,
     keyCacheMs: v.API_KEY_CACHE_MS,
