@@ -15,6 +15,7 @@ export * from './http/app';
 export * from './http/contract';
 export * from './http/error-handler';
 export * from './http/internal-client';
+export * from './http/upstream-list';
 export * from './http/path-guard';
 export * from './http/keep-alive';
 export * from './http/drain';

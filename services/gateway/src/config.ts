@@ -13,16 +13,15 @@ const upstreamEnv = () =>
   Object.fromEntries(
     UPSTREAMS.map((u) => [
       upstreamVariable(u),
-      env.string({
+      env.urls({
         default: localUrlOf(u),
-        type: 'URL',
         description:
           u === 'employees'
             ? 'Base URL of the employees service, which owns API keys: the gateway resolves every key there, and its `/readyz` checks that this address accepts connections.'
             : `Base URL of ${u}; \`/api/v1/<resource>\` paths it owns are forwarded unchanged.`,
       }),
     ]),
-  ) as Record<string, ReturnType<typeof env.string>>;
+  ) as Record<string, ReturnType<typeof env.urls>>;
 
 /** The gateway: the HTTP settings every process shares, rate limits, the key caches, failed authentications and the upstreams. */
 export const configSchema = (() => {
