@@ -210,6 +210,8 @@ describe('a service schema', () => {
       validateResponses: false,
       // docs/configuration.md: 1 s doubling up to 5 min, parked at the 50th failed attempt.
       consumerRetry: { baseMs: 1000, maxDelayMs: 300_000, maxAttempts: 50 },
+      // Decision 0216: 5 s of failed readiness before the port closes, then 15 s for the work in flight.
+      shutdown: { readinessPauseMs: 5_000, drainTimeoutMs: 15_000 },
     });
     expect(keyText(signingKey)).toBe(own.privateKey);
     expect([...trustedKeys.keys()]).toEqual(['gateway', 'entries']);
