@@ -151,6 +151,16 @@ describe('variables', () => {
     ]);
   });
 
+  it('urls takes one base URL or several separated by commas (a service’s replicas), each http(s)', () => {
+    const urls = env.urls({ default: 'http://127.0.0.1:8081', description: '' });
+    expect(one(urls, undefined)).toBe('http://127.0.0.1:8081');
+    expect(one(urls, ' http://a:1 , http://b:2,')).toBe('http://a:1,http://b:2');
+    expect(problemsOf(() => one(urls, 'http://a:1,b:2', 'EMPLOYEES_URL'))).toEqual([
+      'EMPLOYEES_URL must be one http(s) URL or several separated by commas, got "http://a:1,b:2"',
+    ]);
+    expect(problemsOf(() => one(urls, ' , ', 'EMPLOYEES_URL'))).toHaveLength(1);
+  });
+
   it("parsed reports the parser's message after the variable's name", () => {
     const delays = env.parsed({ type: 'delays', default: '1s', fallback: [] as number[], description: '' }, (text) =>
       text.split(',').map((d) => {
@@ -200,6 +210,8 @@ describe('a service schema', () => {
       validateResponses: false,
       // docs/configuration.md: 1 s doubling up to 5 min, parked at the 50th failed attempt.
       consumerRetry: { baseMs: 1000, maxDelayMs: 300_000, maxAttempts: 50 },
+      // Decision 0216: 5 s of failed readiness before the port closes, then 15 s for the work in flight.
+      shutdown: { readinessPauseMs: 5_000, drainTimeoutMs: 15_000 },
     });
     expect(keyText(signingKey)).toBe(own.privateKey);
     expect([...trustedKeys.keys()]).toEqual(['gateway', 'entries']);

@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net';
 import type { Router } from 'express';
 import type { Connection } from 'mongoose';
 import type { BaseConfig } from './config/shared-settings';
-import { closeServer, createHttpListener, createOpsApp, listenApiAndOps, type ReadinessCheck } from './http/app';
+import { createHttpListener, createOpsApp, listenApiAndOps, type ReadinessCheck } from './http/app';
+import { closeServer } from './http/drain';
+import { GracefulStop } from './http/graceful-stop';
 import type { ConditionalGets } from './http/conditional-read';
-import { SERVER_KEEP_ALIVE_MS } from './http/keep-alive';
 import { createLogger, type Logger } from './logger';
 import { AmqpClient } from './messaging/amqp-client';
+import { stopConsumers } from './messaging/consumer';
 import { OutboxRelay } from './messaging/outbox-relay';
 import { relayOutboxWrites } from './messaging/outbox-nudge';
 import { Inbox } from './messaging/inbox';
@@ -108,6 +110,7 @@ export async function startService(
   }
 
   let backgroundStarted = false;
+  const graceful = new GracefulStop(config.shutdown);
   const app = createHttpListener({
     logger,
     metrics,
@@ -133,11 +136,11 @@ export async function startService(
       startup: async () => {
         if (!backgroundStarted) throw new Error('starting');
       },
+      shutdown: graceful.readiness,
       ...parts.readiness,
     },
   });
   const { server, opsServer } = await listenApiAndOps(app, ops, config);
-  server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
   const { port } = server.address() as AddressInfo;
   const { port: opsPort } = opsServer.address() as AddressInfo;
   relay?.start();
@@ -149,10 +152,16 @@ export async function startService(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await Promise.all([closeServer(server), closeServer(opsServer)]);
-      await Promise.all(stopHousekeeping.map((stopJob) => stopJob()));
+      // docs/decisions/0216: readiness fails first; requests, handlers and jobs in flight finish while
+      // consumers take no new work; the relay publishes what they wrote; /readyz answers 503 to the end.
+      await Promise.all([
+        graceful.closeApi(server),
+        stopConsumers(amqp, config.shutdown.drainTimeoutMs),
+        ...stopHousekeeping.map((stopJob) => stopJob()),
+      ]);
       await parts.stop?.();
       await relay?.stop();
+      await closeServer(opsServer);
       forgetRelay();
       await amqp.stop();
       await mongo.close();

@@ -71,6 +71,9 @@ export async function createTestEnv(name: string, overrides: Record<string, stri
     CONSUMER_RETRY_MAX_DELAY_MS: '800',
     CONSUMER_RETRY_MAX_ATTEMPTS: '40',
     VALIDATE_RESPONSES: 'true',
+    // No load balancer to wait for; a stop in a test drains what is in flight for 3 s at most (0216).
+    SHUTDOWN_READINESS_PAUSE_MS: '0',
+    SHUTDOWN_DRAIN_TIMEOUT_MS: '3000',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     OTEL_SDK_DISABLED: 'true',
     ...overrides,

@@ -9,21 +9,18 @@ export const configSchema = serviceConfig(
   SERVICE,
   DEFAULT_PORT,
   envSection('entries', {
-    EMPLOYEES_URL: env.string({
+    EMPLOYEES_URL: env.urls({
       default: 'http://127.0.0.1:8081',
-      type: 'URL',
       description:
         'The employees service: an entry’s employee, the cost centers they may charge (0045), the default fallback approvers (0105), the company’s details and people’s names on the travel order and settlement PDFs (0137). Unreachable: `503 SERVICE_UNAVAILABLE`.',
     }),
-    REFERENCE_FX_URL: env.string({
+    REFERENCE_FX_URL: env.urls({
       default: 'http://127.0.0.1:8085',
-      type: 'URL',
       description:
         'reference-fx: amounts in a foreign currency converted into the base currency (advances, expenses), and the company per-diem policy per-diem rows are priced with (0127). Unreachable: writes that need a rate or price per-diem rows answer `503 SERVICE_UNAVAILABLE`.',
     }),
-    FLEET_URL: env.string({
+    FLEET_URL: env.urls({
       default: 'http://127.0.0.1:8083',
-      type: 'URL',
       description:
         'fleet: the vehicle of a Mileage row is claimed there before the row is stored (docs/decisions/0048); its plate is printed on the travel order and settlement (0137). Unreachable: such writes and the PDFs answer `503 SERVICE_UNAVAILABLE`.',
     }),

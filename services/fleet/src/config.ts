@@ -9,9 +9,8 @@ export const configSchema = serviceConfig(
   SERVICE,
   DEFAULT_PORT,
   envSection('fleet', {
-    EMPLOYEES_URL: env.string({
+    EMPLOYEES_URL: env.urls({
       default: 'http://127.0.0.1:8081',
-      type: 'URL',
       description:
         'The employees service, asked whether a `Personal` vehicle’s owner is an employee of the company (docs/decisions/0031). Unreachable: such writes answer `503 SERVICE_UNAVAILABLE`.',
     }),

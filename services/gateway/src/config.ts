@@ -1,5 +1,5 @@
 import { localUrlOf, serviceEntry, urlEnvOf } from '@travel/contracts';
-import { defineConfig, env, envSection, httpEnv } from '@travel/platform';
+import { defineConfig, env, envSection, httpEnv, shutdownTimesOf } from '@travel/platform';
 import { UPSTREAMS, type Upstream } from './domain/routes';
 
 export const SERVICE = 'gateway';
@@ -13,16 +13,15 @@ const upstreamEnv = () =>
   Object.fromEntries(
     UPSTREAMS.map((u) => [
       upstreamVariable(u),
-      env.string({
+      env.urls({
         default: localUrlOf(u),
-        type: 'URL',
         description:
           u === 'employees'
             ? 'Base URL of the employees service, which owns API keys: the gateway resolves every key there, and its `/readyz` checks that this address accepts connections.'
             : `Base URL of ${u}; \`/api/v1/<resource>\` paths it owns are forwarded unchanged.`,
       }),
     ]),
-  ) as Record<string, ReturnType<typeof env.string>>;
+  ) as Record<string, ReturnType<typeof env.urls>>;
 
 /** The gateway: the HTTP settings every process shares, rate limits, the key caches, failed authentications and the upstreams. */
 export const configSchema = (() => {
@@ -103,6 +102,7 @@ export const configSchema = (() => {
     /** The gateway's own private key: it alone signs caller contexts (docs/decisions/0100). */
     signingKey: v.INTERNAL_SIGNING_KEY!,
     logLevel: v.LOG_LEVEL,
+    shutdown: shutdownTimesOf(v),
     rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
     rateLimitBurst: v.RATE_LIMIT_BURST,
     keyCacheMs: v.API_KEY_CACHE_MS,

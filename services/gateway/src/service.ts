@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import {
+  GracefulStop,
   Metrics,
   closeServer,
   createLogger,
@@ -42,10 +43,14 @@ export async function start(env: NodeJS.ProcessEnv = process.env, logger?: Logge
     // A sign-out reaches the other replicas within the key cache's window (0193).
     consoleSessionCacheMs: config.keyCacheMs,
   });
+  const graceful = new GracefulStop(config.shutdown);
   const ops = createOpsApp({
     logger: log,
     metrics,
-    readiness: { employees: () => acceptsConnections(config.upstreams.employees) },
+    readiness: {
+      employees: () => acceptsConnections(config.upstreams.employees),
+      shutdown: graceful.readiness,
+    },
   });
   const { server, opsServer } = await listenApiAndOps(app, ops, config);
   const { port } = server.address() as AddressInfo;
@@ -56,7 +61,9 @@ export async function start(env: NodeJS.ProcessEnv = process.env, logger?: Logge
     url: `http://${config.host}:${port}`,
     opsUrl: `http://${config.host}:${opsPort}`,
     stop: async () => {
-      await Promise.all([closeServer(server), closeServer(opsServer)]);
+      // Readiness fails first, requests in flight finish, /readyz answers 503 to the end (0216).
+      await graceful.closeApi(server);
+      await closeServer(opsServer);
     },
   };
 }

@@ -9,15 +9,13 @@ export const configSchema = serviceConfig(
   SERVICE,
   DEFAULT_PORT,
   envSection('payouts', {
-    ENTRIES_URL: env.string({
+    ENTRIES_URL: env.urls({
       default: 'http://127.0.0.1:8082',
-      type: 'URL',
       description:
         'entries: the internal payout routes that reserve, mark paid out, release and undo a batch’s entries (docs/decisions/0075). Unreachable: creating or deleting a batch answers `503 SERVICE_UNAVAILABLE` and nothing is paid (the recovery finishes).',
     }),
-    EMPLOYEES_URL: env.string({
+    EMPLOYEES_URL: env.urls({
       default: 'http://127.0.0.1:8081',
-      type: 'URL',
       description:
         'employees: the payees’ names and bank data, kept with a BankTransfer batch when it is made (docs/decisions/0111), and the company’s name for its payment file. Unreachable: creating a BankTransfer batch or downloading a file answers `503 SERVICE_UNAVAILABLE`.',
     }),

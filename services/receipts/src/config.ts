@@ -9,9 +9,8 @@ export const configSchema = serviceConfig(
   SERVICE,
   DEFAULT_PORT,
   envSection('receipts', {
-    ENTRIES_URL: env.string({
+    ENTRIES_URL: env.urls({
       default: 'http://127.0.0.1:8082',
-      type: 'URL',
       description:
         'entries: the bytes of a stored attachment (its internal route; docs/decisions/0200). Unreachable: the reading waits and is tried again with back-off; it is not counted as an engine failure.',
     }),

@@ -212,7 +212,7 @@ describe('gateway', () => {
     try {
       const res = await fetch(`${orphan.opsUrl}/readyz`);
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ status: 'not ready', checks: { employees: 'ECONNREFUSED' } });
+      expect(await res.json()).toEqual({ status: 'not ready', checks: { employees: 'ECONNREFUSED', shutdown: 'ok' } });
     } finally {
       await orphan.stop();
     }

@@ -60,6 +60,8 @@ function requiredVariable<T, F>(doc: EnvDoc, parse: (text: string) => T, fallbac
   });
 }
 
+const isHttpUrl = (u: string): boolean => /^https?:\/\/\S+$/.test(u);
+
 interface Described {
   description: string;
 }
@@ -81,6 +83,26 @@ export const env = {
         if (o.default !== undefined) return o.default;
         problem('is required');
         return '';
+      },
+    );
+  },
+
+  /**
+   * A service's base URL, or its replicas' separated by commas: calls go round robin over them and skip
+   * one that refuses connections (docs/decisions/0214). In a cluster, one URL: the Kubernetes Service.
+   */
+  urls(o: Described & { default: string }): EnvVar<string> {
+    return variable(
+      { type: 'URL, or URLs separated by commas', default: code(o.default), description: o.description },
+      (raw, problem) => {
+        if (raw === undefined) return o.default;
+        const urls = raw
+          .split(',')
+          .map((u) => u.trim())
+          .filter(Boolean);
+        if (urls.length === 0 || !urls.every(isHttpUrl))
+          problem(`must be one http(s) URL or several separated by commas, got "${raw}"`);
+        return urls.join(',');
       },
     );
   },

@@ -43,7 +43,24 @@ export const httpEnv = (defaultPort: number, defaultOpsPort: number) =>
       default: 'info',
       description: 'Log level (pino).',
     }),
+    ...shutdownEnv(),
   });
+
+/** How a process stops on SIGTERM (docs/decisions/0216); the chart's grace period covers both and its preStop. */
+const shutdownEnv = () => ({
+  SHUTDOWN_READINESS_PAUSE_MS: env.int({
+    default: 5_000,
+    max: 60_000,
+    description:
+      'After SIGTERM, `/readyz` answers 503 for this long while the process still serves everything (each answer closing its connection), so a load balancer that probes it stops sending before the port closes. `0` skips the pause (the tests).',
+  }),
+  SHUTDOWN_DRAIN_TIMEOUT_MS: env.int({
+    default: 15_000,
+    max: 120_000,
+    description:
+      "Then, how long requests in flight, webhook sends and messages being handled get to finish; what is still open after it is cut off, and its unacknowledged messages go back to the queue. Keep `preStopSleepSeconds` + both pauses + a few seconds under the chart's `terminationGracePeriodSeconds`.",
+  }),
+});
 
 /** The store and broker of a service (the gateway has neither). */
 export const storeEnv = () =>
@@ -147,7 +164,19 @@ export interface BaseConfig {
   jobLeaseMs: number;
   /** Back-off of consumers' failed messages (CONSUMER_RETRY_*). */
   consumerRetry: RetryPolicy;
+  shutdown: ShutdownTimes;
 }
+
+/** SHUTDOWN_READINESS_PAUSE_MS and SHUTDOWN_DRAIN_TIMEOUT_MS (docs/decisions/0216). */
+export interface ShutdownTimes {
+  readinessPauseMs: number;
+  drainTimeoutMs: number;
+}
+
+export const shutdownTimesOf = (v: { SHUTDOWN_READINESS_PAUSE_MS: number; SHUTDOWN_DRAIN_TIMEOUT_MS: number }) => ({
+  readinessPauseMs: v.SHUTDOWN_READINESS_PAUSE_MS,
+  drainTimeoutMs: v.SHUTDOWN_DRAIN_TIMEOUT_MS,
+});
 
 const retryBounds: Check<BaseShape> = (v, problem) => {
   if (v.CONSUMER_RETRY_MAX_DELAY_MS < v.CONSUMER_RETRY_BASE_MS)
@@ -180,6 +209,7 @@ const baseConfigOf = (serviceName: string, v: Values<BaseShape>): BaseConfig => 
     maxDelayMs: v.CONSUMER_RETRY_MAX_DELAY_MS,
     maxAttempts: v.CONSUMER_RETRY_MAX_ATTEMPTS,
   },
+  shutdown: shutdownTimesOf(v),
 });
 
 /**

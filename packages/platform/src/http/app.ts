@@ -20,6 +20,8 @@ import { idempotentPosts } from './idempotency';
 import type { IdempotencyKeys } from '../mongo/idempotency-store';
 import type { SealedBox } from '../sealed-box';
 import { requireCanonicalPath } from './path-guard';
+import { keepIdleConnections } from './keep-alive';
+import { closeServer, trackAnswers } from './drain';
 import { requestId, requestIdOf, requireInternalContext } from './request-context';
 
 export type ReadinessCheck = () => Promise<void>;
@@ -164,6 +166,7 @@ export function listen(app: RequestListener, port: number, host: string): Promis
   return new Promise<Server>((resolve, reject) => {
     // A plain listener as well as an express app (the gateway answers /api/v1 before express: 0178).
     const server = createServer(app);
+    trackAnswers(server);
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
@@ -179,20 +182,13 @@ export async function listenApiAndOps(
   ports: { port: number; opsPort: number; host: string },
 ): Promise<{ server: Server; opsServer: Server }> {
   const server = await listen(app, ports.port, ports.host);
+  keepIdleConnections(server);
   try {
     return { server, opsServer: await listen(ops, ports.opsPort, ports.host) };
   } catch (err) {
     await closeServer(server);
     throw err;
   }
-}
-
-/** Stops accepting, and ends open connections at once. */
-export function closeServer(server: Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }
 
 /** The documented 404 for unknown routes and the one error handler; mount last. */

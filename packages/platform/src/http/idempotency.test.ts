@@ -11,7 +11,8 @@ import type { IdempotencyClaim, IdempotencyKeys, IdempotencyScope, StoredAnswer 
 import { Metrics } from '../observability/metrics';
 import { SealedBox } from '../sealed-box';
 import { wholeKey } from '../whole-key';
-import { apiRouter, closeServer, createHttpListener, listen, route } from './app';
+import { apiRouter, createHttpListener, listen, route } from './app';
+import { closeServer } from './drain';
 import { canonicalJson, requestFingerprint } from './request-fingerprint';
 
 const gateway = generateSigningKey();

@@ -68,4 +68,21 @@ describe('InternalClient', () => {
     });
     await expect(gone.getOrNull('/x')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
+
+  it('over a service’s replicas: in turn, and a call a refusing replica never saw goes to the next one, once', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const down = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((r) => closed.close(r));
+    const replicas = new InternalClient({
+      baseUrl: `${down},${baseUrl}`,
+      signingKey,
+      caller: 'entries',
+      target: 'employees',
+    });
+    const before = seen.length;
+    await expect(replicas.postJson('/tenants/t/employees/posted', { n: 1 })).resolves.toEqual({ ok: true });
+    await expect(replicas.postJson('/tenants/t/employees/posted', { n: 2 })).resolves.toEqual({ ok: true });
+    expect(seen.slice(before).map((s) => s.body)).toEqual(['{"n":1}', '{"n":2}']);
+  });
 });

@@ -2,12 +2,16 @@ import { randomUUID, type KeyObject } from 'node:crypto';
 import { tenantPath, type InternalTransport, type Refusal } from '@travel/contracts';
 import { mintContext, CONTEXT_HEADER } from '../context';
 import { AppError, isErrorCode } from '../errors';
+import { UpstreamList } from './upstream-list';
 
 // The paths' form is the published clients' (contracts/src/clients): re-exported for the platform's callers.
 export { tenantPath };
 
 export interface InternalClientOptions {
-  /** Base URL of the target service (its `/internal` routes hang below it). */
+  /**
+   * Base URL of the target service (its `/internal` routes hang below it), or the base URLs of its replicas
+   * separated by commas: calls go round robin over them (docs/decisions/0214).
+   */
   baseUrl: string;
   /** The caller's own private key (INTERNAL_SIGNING_KEY), which signs the service context. */
   signingKey: KeyObject;
@@ -28,10 +32,12 @@ export interface InternalClientOptions {
 export class InternalClient implements InternalTransport {
   private readonly timeoutMs: number;
   private readonly fetchImpl: typeof fetch;
+  private readonly replicas: UpstreamList;
 
   constructor(private readonly options: InternalClientOptions) {
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.fetchImpl = options.fetchImpl ?? fetch;
+    this.replicas = new UpstreamList(options.baseUrl);
   }
 
   /** One call; only a transport failure throws here (503). */
@@ -43,13 +49,17 @@ export class InternalClient implements InternalTransport {
       ),
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
+    const signal = AbortSignal.timeout(this.timeoutMs);
     try {
-      return await this.fetchImpl(`${this.options.baseUrl}/internal${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
+      // A replica that refused the connection never saw the call: the next one gets it (one time-out for all).
+      return await this.replicas.send((baseUrl) =>
+        this.fetchImpl(`${baseUrl}/internal${path}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal,
+        }),
+      );
     } catch {
       throw new AppError('SERVICE_UNAVAILABLE', `The ${this.options.target} service did not answer; try again.`);
     }

@@ -1,6 +1,7 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { closeServer, listen, listenApiAndOps } from './app';
+import { listen, listenApiAndOps } from './app';
+import { closeServer } from './drain';
 
 const HOST = '127.0.0.1';
 const portOf = (s: { address(): unknown }) => (s.address() as AddressInfo).port;

@@ -7,7 +7,8 @@ import { generateSigningKey, keyringText, parseKeyring, privateKeyFromText } fro
 import { createLogger } from '../logger';
 import type { CollectionState, CollectionVersions } from '../mongo/collection-versions';
 import { Metrics } from '../observability/metrics';
-import { apiRouter, closeServer, createHttpListener, listen, route } from './app';
+import { apiRouter, createHttpListener, listen, route } from './app';
+import { closeServer } from './drain';
 import { ConditionalGets } from './conditional-read';
 import { requirePermission } from './request-context';
 

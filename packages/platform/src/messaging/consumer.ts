@@ -151,6 +151,25 @@ function settle(op: () => void): void {
   }
 }
 
+/** The consumers of each client, as a shutdown stops them (decision 0216). */
+const running = new WeakMap<AmqpClient, Set<(graceMs: number) => Promise<void>>>();
+
+/**
+ * Stops every consumer of the client: no new deliveries, the messages being handled get `graceMs` to
+ * finish (and be acknowledged), then the consumers' channels close, so the broker hands what is still
+ * unacknowledged to another consumer. Nothing is acknowledged that was not done.
+ */
+export async function stopConsumers(client: AmqpClient, graceMs: number): Promise<void> {
+  await Promise.all([...(running.get(client) ?? [])].map((stop) => stop(graceMs)));
+}
+
+const within = (work: Promise<unknown>, ms: number) => {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
+};
+
 /** Why a delivery waits: another delivery of the same event holds the inbox claim. */
 class ClaimedElsewhere extends Error {
   override readonly name = 'ClaimedElsewhere';
@@ -187,14 +206,35 @@ export async function startConsumer<T = DomainEvent>(options: ConsumerOptions<T>
   if (validateEvents) compileEventSchemas();
   watchQueueDepth(options.metrics, client, queue.name, policy);
 
+  let stopping = false;
+  let current: { ch: Channel; tag: string } | undefined;
+  const handling = new Set<Promise<void>>();
+  const consumers = running.get(client) ?? new Set();
+  running.set(client, consumers);
+  consumers.add(async (graceMs) => {
+    stopping = true;
+    const stopped = current;
+    await stopped?.ch.cancel(stopped.tag).catch(() => undefined);
+    await within(Promise.allSettled([...handling]), graceMs);
+    // Still unacknowledged (a handler past the grace): the broker redelivers it once the channel closes.
+    await stopped?.ch.close().catch(() => undefined);
+  });
+
   await client.onConnect(async (ch: Channel) => {
+    if (stopping) return;
     // The queue, its parking and back-off queues, from the one topology description (topology.ts).
     const own = consumerTopology(queue, policy);
     await declareTopology(ch, options.requires ? mergeTopologies(options.requires, own) : own);
     await ch.prefetch(options.prefetch ?? 20);
-    await ch.consume(queue.name, (msg) => {
-      if (msg) void onMessage(ch, msg);
+    const { consumerTag } = await ch.consume(queue.name, (msg) => {
+      if (!msg) return;
+      // Delivered while the cancel was on its way: given back untouched, for another consumer.
+      if (stopping) return settle(() => ch.nack(msg, false, true));
+      const handled = onMessage(ch, msg).catch(() => undefined);
+      handling.add(handled);
+      void handled.finally(() => handling.delete(handled));
     });
+    current = { ch, tag: consumerTag };
   });
 
   async function onMessage(ch: Channel, msg: ConsumeMessage): Promise<void> {

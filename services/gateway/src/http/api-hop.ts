@@ -15,6 +15,7 @@ import {
   type ErrorCode,
   type Logger,
   type Metrics,
+  UpstreamList,
 } from '@travel/platform';
 import type { KeyCheck } from '../app/key-check';
 import { clientAddress, limitKeyOf } from '../domain/client-address';
@@ -76,6 +77,7 @@ export interface ApiHopOptions {
   tokens: CallerTokens;
   contract: ContractRoutes;
   deprecations: DeprecatedResponses;
+  /** Each upstream's base URL, or its replicas' separated by commas (docs/decisions/0214). */
   upstreams: Record<Upstream, string>;
   trustedProxyHops: number;
 }
@@ -92,6 +94,7 @@ const deprecationHeaders = (h: { deprecation: string; link: string } | undefined
  */
 export function apiHop(o: ApiHopOptions) {
   const route = '/api/v1';
+  const upstreams = new Map(Object.entries(o.upstreams).map(([name, urls]) => [name, new UpstreamList(urls)]));
   const observe = (requestId: string, method: string, started: bigint, status: number) =>
     recordRequest(o.metrics, o.logger, {
       requestId,
@@ -145,7 +148,12 @@ export function apiHop(o: ApiHopOptions) {
       forward(
         req,
         res,
-        { baseUrl: o.upstreams[owner], target: path + query, context: o.tokens.tokenFor(caller, requestId), requestId },
+        {
+          upstream: upstreams.get(owner)!,
+          target: path + query,
+          context: o.tokens.tokenFor(caller, requestId),
+          requestId,
+        },
         {
           answered: (status) => observe(requestId, method, started, status),
           failed: () =>

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { CLIENT_IDLE_SOCKET_MS, SERVER_KEEP_ALIVE_MS } from '@travel/platform';
+import { CLIENT_IDLE_SOCKET_MS, SERVER_KEEP_ALIVE_MS, UpstreamList } from '@travel/platform';
 import { forward, upstreamPool } from './proxy';
 
 // A request sent on a kept-alive socket just as the service closes it fails with ECONNRESET: the gateway
@@ -61,7 +61,7 @@ describe('forward: the answer relayed as the service sent it', () => {
       forward(
         req,
         res,
-        { baseUrl, target: req.url!, context: 'ctx', requestId: 'req-1' },
+        { upstream: new UpstreamList(baseUrl), target: req.url!, context: 'ctx', requestId: 'req-1' },
         { answered: () => undefined, failed: () => res.writeHead(503).end() },
         () => ({ link: '</changelog>; rel="deprecation"' }),
       ),
@@ -93,5 +93,61 @@ describe('forward: the answer relayed as the service sent it', () => {
     const body = Buffer.from(await res.arrayBuffer());
     expect(body.length).toBe(big.length);
     expect(body.equals(big)).toBe(true);
+  });
+});
+
+describe('forward: over a service’s replicas (docs/decisions/0214)', () => {
+  const servers: Server[] = [];
+  const served: string[] = [];
+  let down: string;
+  let gateway: string;
+  const listen = async (server: Server) => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    servers.push(server);
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const replica = (name: string) =>
+    listen(
+      createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          served.push(`${name} ${req.method} ${body}`);
+          res.end(name);
+        });
+      }),
+    );
+  beforeAll(async () => {
+    const closed = createServer();
+    down = await listen(closed);
+    await new Promise((r) => closed.close(r));
+    servers.pop();
+    // Replica "a", a replica that refuses every connection (killed), replica "b".
+    const upstream = new UpstreamList([await replica('a'), down, await replica('b')]);
+    gateway = await listen(
+      createServer((req, res) =>
+        forward(
+          req,
+          res,
+          { upstream, target: req.url!, context: 'ctx', requestId: 'r' },
+          { answered: () => undefined, failed: () => res.writeHead(503).end() },
+        ),
+      ),
+    );
+  });
+  afterAll(async () => {
+    for (const s of servers) await new Promise((r) => s.close(r));
+  });
+
+  it('spreads requests in turn, sends a POST the refusing replica never saw to the next one, once', async () => {
+    const answers: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await fetch(gateway, { method: 'POST', body: `p${i}` });
+      expect(res.status).toBe(200);
+      answers.push(await res.text());
+    }
+    // Turns: a, then the refusing one (the POST goes on to b), then only a and b in turn while it is skipped.
+    expect(answers).toEqual(['a', 'b', 'a', 'b', 'a', 'b']);
+    expect(served).toEqual(['a POST p0', 'b POST p1', 'a POST p2', 'b POST p3', 'a POST p4', 'b POST p5']);
   });
 });

@@ -1,6 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
-import { CLIENT_IDLE_SOCKET_MS, CONTEXT_HEADER, REQUEST_ID_HEADER } from '@travel/platform';
+import { CLIENT_IDLE_SOCKET_MS, CONTEXT_HEADER, notSent, REQUEST_ID_HEADER, type UpstreamList } from '@travel/platform';
 
 /**
  * One keep-alive pool per upstream (undici: a leaner client than node:http's agent, docs/decisions/0178). An
@@ -87,6 +87,9 @@ export interface ForwardOutcome {
   failed(): void;
 }
 
+/** What the relay does when the request could not be sent at all (no connection): the next replica. */
+type NotSent = (err: Error) => boolean;
+
 /** Relays one answer: small ones whole, in one write; large ones streamed with back-pressure. */
 class Relay implements Dispatcher.DispatchHandlers {
   private abort?: (err?: Error) => void;
@@ -100,6 +103,7 @@ class Relay implements Dispatcher.DispatchHandlers {
     private readonly res: ServerResponse,
     private readonly outcome: ForwardOutcome,
     private readonly addHeaders: AnswerHeaders | undefined,
+    private readonly elsewhere: NotSent,
   ) {}
 
   onConnect(abort: (err?: Error) => void): void {
@@ -141,9 +145,9 @@ class Relay implements Dispatcher.DispatchHandlers {
     this.outcome.answered(this.status);
   }
 
-  onError(): void {
+  onError(err: Error): void {
     if (this.res.headersSent) this.res.destroy();
-    else this.outcome.failed();
+    else if (!this.elsewhere(err)) this.outcome.failed();
   }
 }
 
@@ -154,22 +158,37 @@ const hasBody = (req: IncomingMessage): boolean =>
 /**
  * Sends the request to the owning service with the minted context, and the answer back. `target` (the
  * canonical path and the query as sent) goes out byte for byte: never through URL resolution, which would
- * read dot segments and escapes differently from the check that routed it (decision 0097).
+ * read dot segments and escapes differently from the check that routed it (decision 0097). The service's
+ * replicas take the requests in turn; one that refused the connection never saw the request (not a byte of
+ * its body was read), so the next replica gets it, a POST too (docs/decisions/0214).
  */
 export function forward(
   req: IncomingMessage,
   res: ServerResponse,
-  request: { baseUrl: string; target: string; context: string; requestId: string },
+  request: { upstream: UpstreamList; target: string; context: string; requestId: string },
   outcome: ForwardOutcome,
   addHeaders?: AnswerHeaders,
 ): void {
-  poolOf(request.baseUrl).dispatch(
-    {
-      path: request.target,
-      method: req.method as Dispatcher.HttpMethod,
-      headers: requestHeaders(req, request.context, request.requestId),
-      body: hasBody(req) ? req : null,
-    },
-    new Relay(res, outcome, addHeaders),
-  );
+  const order = request.upstream.order();
+  const body = hasBody(req);
+  const sendTo = (i: number): void => {
+    const baseUrl = order[i]!;
+    const elsewhere: NotSent = (err) => {
+      if (!notSent(err)) return false;
+      request.upstream.refused(baseUrl);
+      if (i + 1 >= order.length || (body && req.readableDidRead)) return false;
+      sendTo(i + 1);
+      return true;
+    };
+    poolOf(baseUrl).dispatch(
+      {
+        path: request.target,
+        method: req.method as Dispatcher.HttpMethod,
+        headers: requestHeaders(req, request.context, request.requestId),
+        body: body ? req : null,
+      },
+      new Relay(res, outcome, addHeaders, elsewhere),
+    );
+  };
+  sendTo(0);
 }

@@ -25,4 +25,15 @@ describe('acceptsConnections (the gateway readiness check of employees)', () => 
     await new Promise((resolve) => closed.close(resolve));
     await expect(acceptsConnections(`http://127.0.0.1:${free}`)).rejects.toThrow('ECONNREFUSED');
   });
+
+  it('of a service’s replicas, resolves when any one accepts and rejects only when none does', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const free = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(acceptsConnections(`http://127.0.0.1:${free}, http://127.0.0.1:${port}`)).resolves.toBeUndefined();
+    await expect(acceptsConnections(`http://127.0.0.1:${free},http://127.0.0.1:${free}`)).rejects.toThrow(
+      'ECONNREFUSED, ECONNREFUSED',
+    );
+  });
 });
