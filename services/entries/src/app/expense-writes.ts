@@ -9,8 +9,7 @@ import {
 } from '../domain/expense';
 import { toBaseCurrency } from './fx';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
-
-const SERVICE = 'entries';
+import { SERVICE } from '../service-name';
 
 export interface Prepared {
   expense?: Expense;
