@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AppError,
   forbidden,
   listPage,
   tenantOf,
+  throwFieldErrors,
   type CallerContext,
-  type ErrorCode,
   type FieldErrors,
   type ListOptions,
   type ListRequest,
@@ -71,14 +70,6 @@ export interface UpdateEntryInput extends EntryInput {
 }
 
 const NO_ROWS: PricedRows = { rows: [], errors: {} };
-
-/** Throws every collected field error at once: EXCHANGE_RATE_UNAVAILABLE when a rate was the problem. */
-function throwIfInvalid(code: ErrorCode, ...sources: FieldErrors[]): void {
-  const errors: FieldErrors = {};
-  for (const source of sources)
-    for (const [field, messages] of Object.entries(source)) (errors[field] ??= []).push(...messages);
-  if (Object.keys(errors).length > 0) throw new AppError(code, undefined, errors);
-}
 
 export class EntriesApp {
   /** Who may read and change an entry: the same check every use case on an entry's children makes (0168). */
@@ -173,7 +164,7 @@ export class EntriesApp {
       advance?.error?.code === 'EXCHANGE_RATE_UNAVAILABLE' ||
       (context.prepared ?? []).some((p) => p.code) ||
       perDiems.code === 'EXCHANGE_RATE_UNAVAILABLE';
-    throwIfInvalid(rateProblem ? 'EXCHANGE_RATE_UNAVAILABLE' : 'VALIDATION_FAILED', ...errors);
+    throwFieldErrors(rateProblem ? 'EXCHANGE_RATE_UNAVAILABLE' : 'VALIDATION_FAILED', ...errors);
     return advance!.conversion!;
   }
 
@@ -186,7 +177,7 @@ export class EntriesApp {
       files,
       errors: await this.attachments.checkFiles(files, 'attachments', 'attachments', false),
     };
-    throwIfInvalid('VALIDATION_FAILED', entryListErrors(input)); // before a single nested row is priced or converted
+    throwFieldErrors('VALIDATION_FAILED', entryListErrors(input)); // before a single nested row is priced or converted
     const { fields, errors } = entryFields(input, { employeeId: caller.employeeId, baseCurrency: caller.baseCurrency });
     if (fields.employeeId !== caller.employeeId && !mayEditAll(caller)) throw forbidden(EDIT_ALL_ENTRIES);
     // A supplied code is stored as sent; without one the fallback derives it (docs/decisions/0131).
@@ -363,7 +354,7 @@ export class EntriesApp {
    * one conditional single-document write with `entry.updated` in its outbox.
    */
   async update(caller: CallerContext, rawId: string, input: UpdateEntryInput): Promise<TravelEntry> {
-    throwIfInvalid('VALIDATION_FAILED', entryListErrors({ perDiems: input.perDiems }));
+    throwFieldErrors('VALIDATION_FAILED', entryListErrors({ perDiems: input.perDiems }));
     return withRevisionRetry('travel entry', async () => {
       const current = await this.access.writable(caller, rawId);
       const { fields, errors } = entryFields(input, {
