@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import {
+  AmqpClient,
   Metrics,
+  ReplicaCount,
   closeServer,
   createLogger,
   createOpsApp,
@@ -20,6 +22,15 @@ export async function start(env: NodeJS.ProcessEnv = process.env, logger?: Logge
   const config = readGatewayConfig(env);
   const log = logger ?? createLogger('gateway', config.logLevel);
   const metrics = new Metrics('gateway');
+  // The limits hold in total: each replica takes its share, the replicas counted through the broker, off
+  // the request path (docs/decisions/0221). Not awaited: without the broker a replica counts itself alone.
+  const amqp = config.amqpUrl ? new AmqpClient(config.amqpUrl, log, 'gateway') : undefined;
+  const count = amqp && new ReplicaCount({ client: amqp, service: 'gateway', checkEveryMs: config.replicaCheckMs, logger: log });
+  const replicas = () => count?.count ?? 1;
+  if (amqp && count) {
+    await count.start();
+    void amqp.start();
+  } else log.warn('no AMQP_URL: the rate limits apply per gateway replica');
   const app = createGatewayApp({
     logger: log,
     metrics,
@@ -28,15 +39,17 @@ export async function start(env: NodeJS.ProcessEnv = process.env, logger?: Logge
       unknown: config.unknownKeyCacheSize,
       lookups: config.keyLookupsAtOnce,
       suspectLookupsPerSecond: config.suspectKeyLookupsPerSecond,
+      replicas,
     }),
     upstreams: config.upstreams,
     signingKey: config.signingKey,
-    limiter: new RateLimiter(config.rateLimitPerMinute, config.rateLimitBurst),
+    limiter: new RateLimiter(config.rateLimitPerMinute, config.rateLimitBurst, undefined, undefined, replicas),
     authFailures: new RateLimiter(
       config.authFailuresPerMinute,
       config.authFailureBurst,
       undefined,
       config.authFailureAddresses,
+      replicas,
     ),
     trustedProxyHops: config.trustedProxyHops,
     // A sign-out reaches the other replicas within the key cache's window (0193).
@@ -57,6 +70,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env, logger?: Logge
     opsUrl: `http://${config.host}:${opsPort}`,
     stop: async () => {
       await Promise.all([closeServer(server), closeServer(opsServer)]);
+      count?.stop();
+      await amqp?.stop();
     },
   };
 }
