@@ -59,7 +59,15 @@ export class HttpsReceiver {
     this.server = createServer({ cert: this.tls.cert, key: this.tls.key }, (req, res) => {
       this.inFlight++;
       this.arrivals.push({ at: Date.now(), inFlight: this.inFlight });
-      res.on('close', () => this.inFlight--);
+      // Until the answer is written (or the connection drops): the sender's view, not the socket's close.
+      let answered = false;
+      const end = () => {
+        if (answered) return;
+        answered = true;
+        this.inFlight--;
+      };
+      res.on('finish', end);
+      res.on('close', end);
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
