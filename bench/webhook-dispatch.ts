@@ -110,7 +110,10 @@ const SCENARIOS = opt('scenarios')
 
 const DISPATCHER_ENV = BENCH_SERVICE_ENV;
 /** Dispatcher replicas per step, one search per count (--dispatchers 1,2). */
-const DISPATCHER_COUNTS = (opt('dispatchers') ?? '1').split(',').map(Number).filter((n) => n >= 1);
+const DISPATCHER_COUNTS = (opt('dispatchers') ?? '1')
+  .split(',')
+  .map(Number)
+  .filter((n) => n >= 1);
 /** A replica joining others sends nothing until they have shrunk their shares: its check and the time-out (0220). */
 const JOIN_WAIT_MS = 1000 + Number(BENCH_SERVICE_ENV.WEBHOOK_TIMEOUT_MS) + 1000;
 

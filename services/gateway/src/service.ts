@@ -25,7 +25,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env, logger?: Logge
   // The limits hold in total: each replica takes its share, the replicas counted through the broker, off
   // the request path (docs/decisions/0221). Not awaited: without the broker a replica counts itself alone.
   const amqp = config.amqpUrl ? new AmqpClient(config.amqpUrl, log, 'gateway') : undefined;
-  const count = amqp && new ReplicaCount({ client: amqp, service: 'gateway', checkEveryMs: config.replicaCheckMs, logger: log });
+  const count =
+    amqp && new ReplicaCount({ client: amqp, service: 'gateway', checkEveryMs: config.replicaCheckMs, logger: log });
   const replicas = () => count?.count ?? 1;
   if (amqp && count) {
     await count.start();

@@ -68,7 +68,12 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
       // through `deliver`, `record` and `schedule`.
       // The per-subscription bound holds in total: each replica sends at most its share of it, and a
       // joining replica waits until the others have shrunk theirs and their sends beyond them ended (0220).
-      const replicas = new ReplicaCount({ client: amqp, service: SERVICE, checkEveryMs: config.replicaCheckMs, logger });
+      const replicas = new ReplicaCount({
+        client: amqp,
+        service: SERVICE,
+        checkEveryMs: config.replicaCheckMs,
+        logger,
+      });
       const joinWaitMs = config.replicaCheckMs + config.timeoutMs;
       const slots = new SubscriptionSlots(
         () => replicas.shareOf(config.maxInFlightPerSubscription, joinWaitMs),

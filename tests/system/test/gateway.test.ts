@@ -38,7 +38,13 @@ describe('gateway', () => {
     };
     gw = await startGateway({ ...vars, ...upstreams });
     // Without a broker, so it does not share its figures with the other gateways of this file (0221).
-    tight = await startGateway({ ...vars, ...upstreams, RATE_LIMIT_BURST: '3', RATE_LIMIT_PER_MINUTE: '1', AMQP_URL: '' });
+    tight = await startGateway({
+      ...vars,
+      ...upstreams,
+      RATE_LIMIT_BURST: '3',
+      RATE_LIMIT_PER_MINUTE: '1',
+      AMQP_URL: '',
+    });
   });
   afterAll(async () => {
     await tight?.stop();

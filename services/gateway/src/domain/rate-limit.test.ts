@@ -15,7 +15,13 @@ describe('RateLimiter', () => {
     let now = 0;
     let replicas = 2;
     // 60 a minute and a burst of 10 in all: 5 at once and one every 2 s in each of two replicas.
-    const limiter = new RateLimiter(60, 10, () => now, undefined, () => replicas);
+    const limiter = new RateLimiter(
+      60,
+      10,
+      () => now,
+      undefined,
+      () => replicas,
+    );
     const burst = Array.from({ length: 6 }, () => limiter.take('k'));
     expect(burst).toEqual([0, 0, 0, 0, 0, 2]);
     now += 2000;
@@ -30,7 +36,13 @@ describe('RateLimiter', () => {
   });
 
   it('gives each replica at least one request of the burst, however many replicas', () => {
-    const limiter = new RateLimiter(60, 3, () => 0, undefined, () => 5);
+    const limiter = new RateLimiter(
+      60,
+      3,
+      () => 0,
+      undefined,
+      () => 5,
+    );
     expect([limiter.take('k'), limiter.take('k')]).toEqual([0, 5]);
   });
 
