@@ -11,7 +11,7 @@ import {
   type Logger,
 } from '@travel/platform';
 import { RateLimiter } from './domain/rate-limit';
-import { configSchema } from './config';
+import { configSchema, SERVICE } from './config';
 import { createGatewayApp } from './http/app';
 import { KeyResolver } from './infra/key-resolver';
 import { acceptsConnections } from './infra/reachable';
@@ -26,7 +26,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env, logger?: Logge
   // the request path (docs/decisions/0221). Not awaited: without the broker a replica counts itself alone.
   const amqp = config.amqpUrl ? new AmqpClient(config.amqpUrl, log, 'gateway') : undefined;
   const count =
-    amqp && new ReplicaCount({ client: amqp, service: 'gateway', checkEveryMs: config.replicaCheckMs, logger: log });
+    amqp && new ReplicaCount({ client: amqp, service: SERVICE, checkEveryMs: config.replicaCheckMs, logger: log });
   const replicas = () => count?.count ?? 1;
   if (amqp && count) {
     await count.start();

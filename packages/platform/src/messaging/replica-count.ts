@@ -1,9 +1,21 @@
 import type { Channel } from 'amqplib';
 import type { Logger } from '../logger';
 import type { AmqpClient } from './amqp-client';
+import { declareTopology, type Topology } from './topology';
 
 /** The presence queue of a service: every live replica holds one consumer on it. */
 export const presenceQueueOf = (service: string) => `${service}.presence`;
+
+/**
+ * The presence queue as topology, for the chart's definitions (scripts/topology.ts): durable and classic,
+ * as nothing is ever stored in it.
+ */
+export const presenceTopology = (service: string): Topology => ({
+  exchanges: [],
+  queues: [{ name: presenceQueueOf(service), arguments: { 'x-queue-type': 'classic' } }],
+  bindings: [],
+  policies: [],
+});
 
 export interface ReplicaCountOptions {
   client: AmqpClient;
@@ -62,7 +74,7 @@ export class ReplicaCount {
     const queue = presenceQueueOf(this.options.service);
     await this.options.client.onConnect(async (ch) => {
       this.joinedAt = 0;
-      await ch.assertQueue(queue, { durable: true });
+      await declareTopology(ch, presenceTopology(this.options.service));
       await ch.consume(queue, () => undefined, { noAck: true });
       ch.on('close', () => {
         if (this.channel === ch) this.channel = undefined;
