@@ -12,7 +12,9 @@
 //
 // Options: --quick (short windows, for a smoke test), --profile (one step per scenario with store/broker
 // command counts and a CPU profile of the dispatcher), --runs N, --scenarios single,fanout,...,
-// --rates single=200,fanout=2 (fixed rates instead of the search), --window S, --max-minutes M.
+// --rates single=200,fanout=2 (fixed rates instead of the search), --window S, --max-minutes M,
+// --dispatchers 1,2 (each scenario with 1, then with 2 dispatcher processes sharing the vhost and database:
+// replicas, each with its share of a subscription's in-flight bound, docs/decisions/0220).
 import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -107,6 +109,25 @@ const SCENARIOS = opt('scenarios')
   : ALL_SCENARIOS;
 
 const DISPATCHER_ENV = BENCH_SERVICE_ENV;
+/** Dispatcher replicas per step, one search per count (--dispatchers 1,2). */
+const DISPATCHER_COUNTS = (opt('dispatchers') ?? '1')
+  .split(',')
+  .map(Number)
+  .filter((n) => n >= 1);
+/** A replica joining others sends nothing until they have shrunk their shares: its check and the time-out (0220). */
+const JOIN_WAIT_MS = 1000 + Number(BENCH_SERVICE_ENV.WEBHOOK_TIMEOUT_MS) + 1000;
+
+/** The replicas' counters read as one dispatcher's: rows concatenated (sumBy adds them), loop times added. */
+async function statsOfAll(dispatchers: Dispatcher[]) {
+  const all = await Promise.all(dispatchers.map((d) => d.stats()));
+  return {
+    ...all[0]!,
+    eluActiveMs: all.reduce((t, x) => t + x.eluActiveMs, 0),
+    eluIdleMs: all.reduce((t, x) => t + x.eluIdleMs, 0),
+    attempts: all.flatMap((x) => x.attempts),
+    handled: all.flatMap((x) => x.handled),
+  };
+}
 
 // ---- helpers ----------------------------------------------------------------------------------------
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
@@ -195,6 +216,8 @@ async function publishAtRate(
 // ---- one step ---------------------------------------------------------------------------------------
 interface StepResult {
   scenario: string;
+  /** Dispatcher replicas (processes) in the step. */
+  dispatchers: number;
   eventsPerSec: number;
   offeredDeliveriesPerSec: number;
   windowSeconds: number;
@@ -244,14 +267,24 @@ async function register(env: TestEnv, dispatcherUrl: string, tenantId: string, u
   if (res.status !== 201) throw new Error(`registering ${url}: ${res.status} ${await res.text()}`);
 }
 
-async function runStep(ctx: Context, s: Scenario, rate: number, profile: boolean): Promise<StepResult> {
+async function runStep(
+  ctx: Context,
+  s: Scenario,
+  rate: number,
+  profile: boolean,
+  replicas: number,
+): Promise<StepResult> {
   const step = ++ctx.stepCounter;
   const env = await createTestEnv(`bench-${s.key}`, DISPATCHER_ENV);
-  let dispatcher: Dispatcher | undefined;
+  const dispatchers: Dispatcher[] = [];
   let publisher: AmqpClient | undefined;
   try {
     const code = codeLabel();
-    dispatcher = await Dispatcher.start(env.vars, profile, `dispatcher-${step}-${s.key}`);
+    for (let i = 0; i < replicas; i++)
+      dispatchers.push(await Dispatcher.start(env.vars, profile, `dispatcher-${step}-${s.key}${i ? `-${i + 1}` : ''}`));
+    const dispatcher = dispatchers[0]!;
+    // The later replicas take their shares once the first has shrunk its own (before the warm-up).
+    if (replicas > 1) await sleep(JOIN_WAIT_MS);
     const tenantId = randomUUID();
     for (let i = 0; i < s.healthy; i++)
       await register(env, dispatcher.url, tenantId, `https://localhost:${ctx.receiver.healthyPort}/b/${step}/${i}`);
@@ -297,12 +330,13 @@ async function runStep(ctx: Context, s: Scenario, rate: number, profile: boolean
     const cpu = new CpuMeter({
       dispatcher: dispatcher.pid,
       'dispatcher:main': dispatcher.pid,
+      ...Object.fromEntries(dispatchers.slice(1).map((d, i) => [`dispatcher${i + 2}`, d.pid])),
       receiver: ctx.receiver.pid,
       bench: process.pid,
       ferretdb: ctx.pids.ferretdb,
       rabbitmq: ctx.pids.rabbitmq,
     });
-    const before = await dispatcher.stats();
+    const before = await statsOfAll(dispatchers);
     const connectionsBefore = (await ctx.receiver.flush()).healthy;
     if (profile) {
       await dispatcher.resetStats();
@@ -330,7 +364,7 @@ async function runStep(ctx: Context, s: Scenario, rate: number, profile: boolean
     const cpuRead = cpu.read();
     await ctx.receiver.flush();
     const backlogEnd = measuredPublished * expectedPerEvent - latencies.length;
-    const after = await dispatcher.stats();
+    const after = await statsOfAll(dispatchers);
     const queues: Record<string, number> = {};
     for (const [name, q] of [
       ['events', EVENTS_QUEUE],
@@ -350,7 +384,7 @@ async function runStep(ctx: Context, s: Scenario, rate: number, profile: boolean
     const drained = latencies.length >= expected;
     const lastArrival = arrivalTimes.reduce((a, b) => (b > a ? b : a), windowEnd);
     const drainSeconds = drained ? round2((lastArrival - windowEnd) / 1000) : null;
-    const final = await dispatcher.stats();
+    const final = await statsOfAll(dispatchers);
     const connectionsAfter = (await ctx.receiver.flush()).healthy;
     // The profile covers the window and the drain: every command the measured events caused.
     const profileFile = join(STATE, `dispatcher-${step}-${s.key}.cpuprofile`);
@@ -362,8 +396,17 @@ async function runStep(ctx: Context, s: Scenario, rate: number, profile: boolean
     const offered = rate * expectedPerEvent;
     const eluActive = after.eluActiveMs - before.eluActiveMs;
     const eluIdle = after.eluIdleMs - before.eluIdleMs;
+    const cores: Record<string, number> = { ...cpuRead.cores, other: cpuRead.otherCores };
+    // All replicas' CPU under `dispatcher`, each one's beside it.
+    if (replicas > 1)
+      cores.dispatcher = round2(
+        Object.entries(cpuRead.cores)
+          .filter(([k]) => /^dispatcher\d*$/.test(k))
+          .reduce((t, [, v]) => t + v, 0),
+      );
     const result: StepResult = {
       scenario: s.key,
+      dispatchers: replicas,
       eventsPerSec: rate,
       offeredDeliveriesPerSec: round2(offered),
       windowSeconds: pub.seconds,
@@ -392,7 +435,7 @@ async function runStep(ctx: Context, s: Scenario, rate: number, profile: boolean
       attemptOutcomes: diff(sumBy(final.attempts, 'outcome'), sumBy(before.attempts, 'outcome')),
       handlerOutcomes: diff(sumBy(final.handled, 'outcome'), sumBy(before.handled, 'outcome')),
       queuesAtWindowEnd: queues,
-      cpuCores: { ...cpuRead.cores, other: cpuRead.otherCores },
+      cpuCores: cores,
       machineBusyCores: cpuRead.machineBusyCores,
       dispatcherEventLoopBusy: round2(eluActive / (eluActive + eluIdle)),
       load1,
@@ -426,7 +469,7 @@ async function runStep(ctx: Context, s: Scenario, rate: number, profile: boolean
     return result;
   } finally {
     await publisher?.stop().catch(() => undefined);
-    await dispatcher?.stop().catch(() => undefined);
+    await Promise.all(dispatchers.map((d) => d.stop().catch(() => undefined)));
     // Writes queued in the FerretDB front still run after the dispatcher has gone (and would recreate a
     // dropped database); the next step must not start while the store is still busy with this one.
     const waited = await quiesce(ctx.pids.ferretdb);
@@ -439,19 +482,19 @@ async function runStep(ctx: Context, s: Scenario, rate: number, profile: boolean
 function describe(r: StepResult): string {
   const l = r.latencyMs;
   return (
-    `${r.scenario} ${r.eventsPerSec} ev/s (${r.offeredDeliveriesPerSec} deliveries/s): delivered ${r.deliveredPerSecInWindow}/s, ` +
+    `${r.scenario} ×${r.dispatchers} ${r.eventsPerSec} ev/s (${r.offeredDeliveriesPerSec} deliveries/s): delivered ${r.deliveredPerSecInWindow}/s, ` +
     `p50 ${l.p50} p95 ${l.p95} p99 ${l.p99} max ${l.max} ms, backlog end ${r.backlogEnd}, ` +
     `drain ${r.drainSeconds ?? 'NOT DRAINED'} s, dup ${r.duplicates}, hang ${r.hangingRequests}, lag ${r.publisherMaxLagMs} ms, ` +
     `cpu ${JSON.stringify(r.cpuCores)}, ELU ${r.dispatcherEventLoopBusy}, load ${r.load1}, code ${r.code} → ${r.sustainable ? 'sustainable' : 'NOT sustainable'}`
   );
 }
 
-async function searchScenario(ctx: Context, s: Scenario): Promise<StepResult[]> {
+async function searchScenario(ctx: Context, s: Scenario, replicas: number): Promise<StepResult[]> {
   const results: StepResult[] = [];
   const run = async (rate: number) => {
     if (Date.now() > DEADLINE) throw new Error('time budget (--max-minutes) used up');
     if (stopping) throw new Error('stopped by a signal');
-    const r = await runStep(ctx, s, rate, PROFILE);
+    const r = await runStep(ctx, s, rate, PROFILE, replicas);
     log(describe(r));
     results.push(r);
     return r.sustainable;
@@ -529,7 +572,7 @@ function table(results: StepResult[], title: string): string {
     'load1',
   ];
   const rows = results.map((r) => [
-    r.scenario,
+    `${r.scenario} ×${r.dispatchers}`,
     r.eventsPerSec,
     r.offeredDeliveriesPerSec,
     r.deliveredPerSecInWindow,
@@ -693,9 +736,9 @@ async function main(): Promise<void> {
           record.storeProbe = await storeProbe(ROOT, infra.mongoUrl, pids.ferretdb, sizes, QUICK ? 10 : 25);
           console.log(`${probeTable(record.storeProbe.rows)}\nplans: ${JSON.stringify(record.storeProbe.plans)}`);
         }
-        for (const s of SCENARIOS) {
+        for (const [s, replicas] of SCENARIOS.flatMap((sc) => DISPATCHER_COUNTS.map((n) => [sc, n] as const))) {
           if (stopping) break;
-          const steps = await searchScenario(ctx, s).catch((err) => {
+          const steps = await searchScenario(ctx, s, replicas).catch((err) => {
             record.error = (err as Error).message;
             return [] as StepResult[];
           });
@@ -748,6 +791,7 @@ async function main(): Promise<void> {
       windowSeconds: WINDOW_S,
       warmupSeconds: WARMUP_S,
       dispatcher: DISPATCHER_ENV,
+      dispatcherReplicas: DISPATCHER_COUNTS,
       attemptPrefetch: 64,
       maxInFlightPerSubscription: 8,
     },

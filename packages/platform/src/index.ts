@@ -48,6 +48,7 @@ export * from './messaging/outbox-nudge';
 export * from './messaging/parked';
 export * from './messaging/republish';
 export * from './messaging/retry';
+export * from './messaging/replica-count';
 export * from './messaging/topology';
 export * from './observability/metrics';
 export * from './observability/webhook-agent';

@@ -27,6 +27,10 @@ export class HttpsReceiver {
   private decide?: (req: ReceivedRequest) => Reply | undefined;
   private waiters: Array<() => void> = [];
   port = 0;
+  /** Requests arrived and not yet answered (or their connection closed). */
+  inFlight = 0;
+  /** Each request's arrival with the number in flight it made, to see the sender's concurrency over time. */
+  readonly arrivals: Array<{ at: number; inFlight: number }> = [];
 
   constructor(private readonly tls: TlsMaterial) {}
 
@@ -53,6 +57,17 @@ export class HttpsReceiver {
 
   async start(): Promise<this> {
     this.server = createServer({ cert: this.tls.cert, key: this.tls.key }, (req, res) => {
+      this.inFlight++;
+      this.arrivals.push({ at: Date.now(), inFlight: this.inFlight });
+      // Until the answer is written (or the connection drops): the sender's view, not the socket's close.
+      let answered = false;
+      const end = () => {
+        if (answered) return;
+        answered = true;
+        this.inFlight--;
+      };
+      res.on('finish', end);
+      res.on('close', end);
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {

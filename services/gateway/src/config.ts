@@ -32,12 +32,13 @@ export const configSchema = (() => {
         default: 1200,
         min: 1,
         description:
-          'Token bucket per API key: average requests a minute. The bucket is **per gateway replica**, so N replicas allow up to N × this.',
+          'Token bucket per API key: average requests a minute, **in total over the gateway replicas**: each takes this ÷ the live replicas counted through the broker (`AMQP_URL`, docs/decisions/0221). Without a broker each replica allows this alone.',
       }),
       RATE_LIMIT_BURST: env.int({
         default: 200,
         min: 1,
-        description: 'Bucket size. Over the limit: `429 RATE_LIMITED` with `Retry-After`.',
+        description:
+          'Bucket size, in total over the replicas like `RATE_LIMIT_PER_MINUTE` (each replica at least 1). Over the limit: `429 RATE_LIMITED` with `Retry-After`.',
       }),
       API_KEY_CACHE_MS: env.int({
         default: 5000,
@@ -66,18 +67,19 @@ export const configSchema = (() => {
         default: 50,
         min: 1,
         description:
-          'Lookups a second, per replica, of keys never seen that come from addresses with recent failures (each within its own `AUTH_FAILURE_*` limit); they wait behind every other lookup, and beyond this pace such a request gets `429 RATE_LIMITED` with `Retry-After: 1` rather than waiting. A flood from many addresses then reaches the employees service at this pace, whatever the number of addresses; valid keys and clean addresses are not paced.',
+          'Lookups a second, in total over the replicas (each takes its share, docs/decisions/0221), of keys never seen that come from addresses with recent failures (each within its own `AUTH_FAILURE_*` limit); they wait behind every other lookup, and beyond this pace such a request gets `429 RATE_LIMITED` with `Retry-After: 1` rather than waiting. A flood from many addresses then reaches the employees service at this pace, whatever the number of addresses; valid keys and clean addresses are not paced.',
       }),
       AUTH_FAILURES_PER_MINUTE: env.int({
         default: 30,
         min: 1,
         description:
-          'Token bucket per client address for **failed** authentications: key lookups that found no key (unknown or revoked), average a minute. Malformed keys are refused before, without a lookup; valid keys and cached answers cost nothing. An address over the limit gets `429 RATE_LIMITED` with `Retry-After` for every request with a key, before any lookup (docs/decisions/0115). Per gateway replica. IPv6 addresses count by their /64.',
+          'Token bucket per client address for **failed** authentications: key lookups that found no key (unknown or revoked), average a minute. Malformed keys are refused before, without a lookup; valid keys and cached answers cost nothing. An address over the limit gets `429 RATE_LIMITED` with `Retry-After` for every request with a key, before any lookup (docs/decisions/0115). In total over the replicas, each taking its share (docs/decisions/0221). IPv6 addresses count by their /64.',
       }),
       AUTH_FAILURE_BURST: env.int({
         default: 20,
         min: 1,
-        description: 'Failed authentications an address may make in a row before the limit applies (the bucket size).',
+        description:
+          'Failed authentications an address may make in a row before the limit applies (the bucket size), in total over the replicas (each at least 1).',
       }),
       AUTH_FAILURE_ADDRESSES: env.int({
         default: 10_000,
@@ -91,6 +93,18 @@ export const configSchema = (() => {
         max: 10,
         description:
           "Proxies in front of the gateway that append the client's address to `X-Forwarded-For` (an ingress: `1`). `0`: the client is the socket's peer and `X-Forwarded-For` is ignored. **Behind an ingress with `0`, every client shares the ingress's address**, so one client sending unknown keys gets all of them limited; never set more hops than there are proxies, or clients choose their own address.",
+      }),
+      AMQP_URL: env.optional({
+        type: 'URL',
+        description:
+          'RabbitMQ, through which the gateway replicas count each other (consumers of the `gateway.presence` queue) so that the per-key and per-address limits above hold in total over them (docs/decisions/0221); nothing on the request path goes through it. Unset or empty: each replica applies the figures alone (N replicas allow up to N × each). While the broker is unreachable a replica keeps its last count.',
+      }),
+      LIMITS_REPLICA_CHECK_MS: env.int({
+        default: 1000,
+        min: 100,
+        max: 10_000,
+        description:
+          'How often a gateway replica counts the live replicas for its share of the limits: a replica that joins or leaves changes the others’ shares within this time.',
       }),
       ...upstreamEnv(),
     }),
@@ -114,6 +128,9 @@ export const configSchema = (() => {
     authFailureBurst: v.AUTH_FAILURE_BURST,
     authFailureAddresses: v.AUTH_FAILURE_ADDRESSES,
     trustedProxyHops: v.TRUSTED_PROXY_HOPS,
+    /** The broker the replicas count each other through, for their shares of the limits (0221). */
+    amqpUrl: v.AMQP_URL || undefined,
+    replicaCheckMs: v.LIMITS_REPLICA_CHECK_MS,
     upstreams: Object.fromEntries(
       UPSTREAMS.map((u) => [u, (v as Record<string, unknown>)[upstreamVariable(u)] as string]),
     ) as Record<Upstream, string>,

@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import {
+  AmqpClient,
   GracefulStop,
   Metrics,
+  ReplicaCount,
   closeServer,
   createLogger,
   createOpsApp,
@@ -10,7 +12,7 @@ import {
   type Logger,
 } from '@travel/platform';
 import { RateLimiter } from './domain/rate-limit';
-import { configSchema } from './config';
+import { configSchema, SERVICE } from './config';
 import { createGatewayApp } from './http/app';
 import { KeyResolver } from './infra/key-resolver';
 import { acceptsConnections } from './infra/reachable';
@@ -21,6 +23,16 @@ export async function start(env: NodeJS.ProcessEnv = process.env, logger?: Logge
   const config = readGatewayConfig(env);
   const log = logger ?? createLogger('gateway', config.logLevel);
   const metrics = new Metrics('gateway');
+  // The limits hold in total: each replica takes its share, the replicas counted through the broker, off
+  // the request path (docs/decisions/0221). Not awaited: without the broker a replica counts itself alone.
+  const amqp = config.amqpUrl ? new AmqpClient(config.amqpUrl, log, 'gateway') : undefined;
+  const count =
+    amqp && new ReplicaCount({ client: amqp, service: SERVICE, checkEveryMs: config.replicaCheckMs, logger: log });
+  const replicas = () => count?.count ?? 1;
+  if (amqp && count) {
+    await count.start();
+    void amqp.start();
+  } else log.warn('no AMQP_URL: the rate limits apply per gateway replica');
   const app = createGatewayApp({
     logger: log,
     metrics,
@@ -29,15 +41,17 @@ export async function start(env: NodeJS.ProcessEnv = process.env, logger?: Logge
       unknown: config.unknownKeyCacheSize,
       lookups: config.keyLookupsAtOnce,
       suspectLookupsPerSecond: config.suspectKeyLookupsPerSecond,
+      replicas,
     }),
     upstreams: config.upstreams,
     signingKey: config.signingKey,
-    limiter: new RateLimiter(config.rateLimitPerMinute, config.rateLimitBurst),
+    limiter: new RateLimiter(config.rateLimitPerMinute, config.rateLimitBurst, undefined, undefined, replicas),
     authFailures: new RateLimiter(
       config.authFailuresPerMinute,
       config.authFailureBurst,
       undefined,
       config.authFailureAddresses,
+      replicas,
     ),
     trustedProxyHops: config.trustedProxyHops,
     // A sign-out reaches the other replicas within the key cache's window (0193).
@@ -61,8 +75,11 @@ export async function start(env: NodeJS.ProcessEnv = process.env, logger?: Logge
     url: `http://${config.host}:${port}`,
     opsUrl: `http://${config.host}:${opsPort}`,
     stop: async () => {
-      // Readiness fails first, requests in flight finish, /readyz answers 503 to the end (0216).
+      // Readiness fails first, requests in flight finish, /readyz answers 503 to the end (0216); the
+      // replica leaves the limits' count only then, so the others do not take its share while it serves.
       await graceful.closeApi(server);
+      count?.stop();
+      await amqp?.stop();
       await closeServer(opsServer);
     },
   };

@@ -69,7 +69,14 @@ const dispatcherEnv = () =>
       min: 1,
       max: 1000,
       description:
-        'Attempts in flight per subscription **per replica**. An attempt over the bound may first wait in the replica for a slot (`WEBHOOK_SLOT_WAIT_MS`, docs/decisions/0088); otherwise it waits 1 s in `webhook-dispatcher.wait.defer-1s` (10 s in `…defer-10s` after 3 deferrals in a row) instead of holding a slot.',
+        'Attempts in flight per subscription, **in total over all replicas**: each replica takes ⌊this ÷ live replicas⌋ (at least 1), counted through the broker every `WEBHOOK_REPLICA_CHECK_MS` (docs/decisions/0220). An attempt over the bound may first wait in the replica for a slot (`WEBHOOK_SLOT_WAIT_MS`, docs/decisions/0088); otherwise it waits 1 s in `webhook-dispatcher.wait.defer-1s` (10 s in `…defer-10s` after 3 deferrals in a row) instead of holding a slot.',
+    }),
+    WEBHOOK_REPLICA_CHECK_MS: env.int({
+      default: 1000,
+      min: 100,
+      max: 10_000,
+      description:
+        'How often a replica counts the live dispatcher replicas (consumers of the `webhook-dispatcher.presence` queue) for its share of `WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION`: a replica that stops or dies leaves its share to the others within this time. A replica joining others sends nothing for this time plus `WEBHOOK_TIMEOUT_MS`, until they have shrunk their shares and their sends beyond them have ended (docs/decisions/0220).',
     }),
     WEBHOOK_RETENTION_INTERVAL_MS: env.int({
       default: 86_400_000,
@@ -109,6 +116,8 @@ export const configSchema = serviceConfig(SERVICE, DEFAULT_PORT, dispatcherEnv()
   /** First attempts sent from the fan-out (docs/decisions/0095). */
   directFirstAttempt: v.WEBHOOK_DIRECT_FIRST_ATTEMPT,
   maxInFlightPerSubscription: v.WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+  /** How often the live replicas are counted for each one's share of the bound (docs/decisions/0220). */
+  replicaCheckMs: v.WEBHOOK_REPLICA_CHECK_MS,
   retentionEveryMs: v.WEBHOOK_RETENTION_INTERVAL_MS,
   /** How long a replica may act on a subscription changed by another replica (docs/decisions/0059). */
   subscriptionCacheMs: v.WEBHOOK_SUBSCRIPTION_CACHE_MS,

@@ -1,6 +1,7 @@
 import {
   ConditionalGets,
   parseConfig,
+  ReplicaCount,
   retryCountOf,
   startConsumer,
   startPeriodicJob,
@@ -9,7 +10,7 @@ import {
   type StartOptions,
   type StopPeriodicJob,
 } from '@travel/platform';
-import { configSchema } from './config';
+import { configSchema, SERVICE } from './config';
 import { AttemptRunner } from './app/attempts';
 import { DeliveriesApp } from './app/deliveries';
 import { Deliverer } from './app/deliver';
@@ -65,8 +66,17 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
       const envelopes = new EnvelopeCache();
       // One way to send (docs/decisions/0166): the fan-out's first attempts and the queued ones both go
       // through `deliver`, `record` and `schedule`.
+      // The per-subscription bound holds in total: each replica sends at most its share of it, and a
+      // joining replica waits until the others have shrunk theirs and their sends beyond them ended (0220).
+      const replicas = new ReplicaCount({
+        client: amqp,
+        service: SERVICE,
+        checkEveryMs: config.replicaCheckMs,
+        logger,
+      });
+      const joinWaitMs = config.replicaCheckMs + config.timeoutMs;
       const slots = new SubscriptionSlots(
-        config.maxInFlightPerSubscription,
+        () => replicas.shareOf(config.maxInFlightPerSubscription, joinWaitMs),
         // A subscription may hold at most half of the worker slots (sending and waiting), and all the
         // waiters together a quarter of them: the rest stay free for other partners (decision 0088).
         Math.min(
@@ -140,6 +150,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
           await repos.migrate(logger);
         },
         async start() {
+          await replicas.start(); // before the consumers: no send without a share
           await startConsumer<DomainEvent>({
             client: amqp,
             logger,
@@ -173,6 +184,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
         },
         async stop() {
           await Promise.all(stopRetention.map((stopJob) => stopJob()));
+          replicas.stop(); // its presence lasts until the connection closes, after the sends have ended
           sender.close();
         },
       };

@@ -37,7 +37,14 @@ describe('gateway', () => {
       FLEET_URL: 'http://127.0.0.1:9',
     };
     gw = await startGateway({ ...vars, ...upstreams });
-    tight = await startGateway({ ...vars, ...upstreams, RATE_LIMIT_BURST: '3', RATE_LIMIT_PER_MINUTE: '1' });
+    // Without a broker, so it does not share its figures with the other gateways of this file (0221).
+    tight = await startGateway({
+      ...vars,
+      ...upstreams,
+      RATE_LIMIT_BURST: '3',
+      RATE_LIMIT_PER_MINUTE: '1',
+      AMQP_URL: '',
+    });
   });
   afterAll(async () => {
     await tight?.stop();
@@ -227,6 +234,8 @@ describe('gateway', () => {
       RATE_LIMIT_BURST: '5000',
       // Per-address limits alone here (the replica-wide pacing of suspect lookups: key-resolver.test.ts).
       SUSPECT_KEY_LOOKUPS_PER_SECOND: '1000',
+      // Each gateway alone with its figures: not replicas sharing them (docs/decisions/0221).
+      AMQP_URL: '',
     };
     let flood: { url: string; stop(): Promise<void> };
     let proxied: { url: string; stop(): Promise<void> };

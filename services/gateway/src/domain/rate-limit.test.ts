@@ -11,6 +11,41 @@ describe('RateLimiter', () => {
     expect(limiter.take('other')).toBe(0);
   });
 
+  it('takes its share of the figures among the live replicas, and all of them again when alone (0221)', () => {
+    let now = 0;
+    let replicas = 2;
+    // 60 a minute and a burst of 10 in all: 5 at once and one every 2 s in each of two replicas.
+    const limiter = new RateLimiter(
+      60,
+      10,
+      () => now,
+      undefined,
+      () => replicas,
+    );
+    const burst = Array.from({ length: 6 }, () => limiter.take('k'));
+    expect(burst).toEqual([0, 0, 0, 0, 0, 2]);
+    now += 2000;
+    expect(limiter.take('k')).toBe(0);
+    expect(limiter.take('k')).toBe(2);
+    // The other replica gone: one a second, and the bucket fills up to the whole burst.
+    replicas = 1;
+    now += 1000;
+    expect(limiter.take('k')).toBe(0);
+    now += 60_000;
+    expect(Array.from({ length: 11 }, () => limiter.take('k'))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+  });
+
+  it('gives each replica at least one request of the burst, however many replicas', () => {
+    const limiter = new RateLimiter(
+      60,
+      3,
+      () => 0,
+      undefined,
+      () => 5,
+    );
+    expect([limiter.take('k'), limiter.take('k')]).toEqual([0, 5]);
+  });
+
   it('wait() tells whether a token is there without taking one', () => {
     let now = 0;
     const limiter = new RateLimiter(6, 2, () => now);

@@ -7,23 +7,33 @@ interface Bucket {
 
 /**
  * Token bucket per key (an API key, or a client address for failed authentications): `perMinute` on
- * average, bursts up to `burst`. Kept in the replica's memory: limits are per gateway replica
- * (docs/decisions), which bounds abuse without a shared store on the request path. At most `capacity`
- * buckets are kept, the least recently used forgotten first (a forgotten key starts again with a full
- * bucket), so memory is bounded however many keys or addresses arrive.
+ * average, bursts up to `burst`. Kept in the replica's memory, so the request path makes no round trip;
+ * the figures hold in total over the gateway's replicas because each replica takes its share of them
+ * (`perMinute` and `burst` ÷ `replicas()`, the live replicas counted through the broker: docs/decisions/
+ * 0221). At most `capacity` buckets are kept, the least recently used forgotten first (a forgotten key
+ * starts again with a full bucket), so memory is bounded however many keys or addresses arrive.
  */
 export class RateLimiter {
   private readonly buckets: Lru<string, Bucket>;
-  private readonly refillPerMs: number;
 
   constructor(
-    perMinute: number,
-    private readonly burst: number,
+    private readonly perMinute: number,
+    private readonly burstInAll: number,
     private readonly now: () => number = Date.now,
     capacity = 100_000,
+    /** Live replicas sharing the figures; 1: this replica alone. */
+    private readonly replicas: () => number = () => 1,
   ) {
-    this.refillPerMs = perMinute / 60_000;
     this.buckets = new Lru(capacity);
+  }
+
+  /** This replica's bucket size: its share of the burst, never under one request. */
+  private get burst(): number {
+    return Math.max(1, this.burstInAll / this.replicas());
+  }
+
+  private get refillPerMs(): number {
+    return this.perMinute / this.replicas() / 60_000;
   }
 
   /** Buckets kept now (at most the capacity). */

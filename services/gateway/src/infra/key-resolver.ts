@@ -28,6 +28,8 @@ export interface KeyCacheCapacity {
   lookups?: number;
   /** Lookups of keys never seen from addresses with recent failures, a second (default: not paced). */
   suspectLookupsPerSecond?: number;
+  /** Live gateway replicas sharing that pace (docs/decisions/0221); default this one alone. */
+  replicas?: () => number;
 }
 
 /** A known key in use is refreshed once this share of its time to live has passed. */
@@ -76,7 +78,13 @@ export class KeyResolver {
     this.gate = new LookupGate(capacity.lookups ?? 8);
     // Spread over the second (bursts of a tenth of it): a flood's first lookups do not arrive together.
     const perSecond = capacity.suspectLookupsPerSecond ?? 1_000_000;
-    this.suspectLookups = new RateLimiter(perSecond * 60, Math.max(1, Math.floor(perSecond / 10)), now);
+    this.suspectLookups = new RateLimiter(
+      perSecond * 60,
+      Math.max(1, Math.floor(perSecond / 10)),
+      now,
+      undefined,
+      capacity.replicas,
+    );
   }
 
   /**

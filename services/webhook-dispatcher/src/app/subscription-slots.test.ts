@@ -26,6 +26,28 @@ describe('SubscriptionSlots', () => {
     expect(await slots.acquire('a')).toBe(true);
   });
 
+  it("follows this replica's share of the bound: a shrunk share passes no slot on until under it, 0 sends nothing (0220)", async () => {
+    let share = 4;
+    const slots = new SubscriptionSlots(() => share, 4, 10, 1000);
+    for (let i = 0; i < 4; i++) expect(await slots.acquire('a')).toBe(true);
+    // Another replica joined: the share is 2, and 4 sends are still in flight.
+    share = 2;
+    const waiting = slots.acquire('a');
+    slots.release('a'); // 3 in flight: over the share, the slot is not passed on
+    slots.release('a'); // 2: still not
+    slots.release('a'); // the waiter takes this one: 2 in flight, the share
+    expect(await waiting).toBe(true);
+    expect(slots.saturated('a')).toBe(false); // room to wait, not to send
+    expect(slots.tryAcquire('a')).toBe(false);
+    // While the share is 0 (a replica joining, or off the broker), nothing is sent, not even a first attempt.
+    share = 0;
+    expect(slots.tryAcquire('b')).toBe(false);
+    expect(await slots.acquire('b')).toBe(false);
+    expect(slots.saturated('b')).toBe(true);
+    share = 8;
+    expect(slots.tryAcquire('b')).toBe(true);
+  });
+
   it('gives up a wait after waitMs: the attempt is deferred, and the slot is not leaked', async () => {
     const slots = new SubscriptionSlots(1, 4, 10, 20);
     expect(await slots.acquire('a')).toBe(true);

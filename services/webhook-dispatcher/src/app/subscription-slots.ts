@@ -10,6 +10,10 @@
  * - only while the subscription's sends are ending: when none of its slots was freed within the last
  *   `waitMs` (a hanging or very slow partner), its attempts do not wait at all.
  * An attempt refused here (or one whose wait ended) is deferred through the broker, as before.
+ *
+ * `max` is this replica's share of the subscription's bound when it is a function (`ReplicaShare`,
+ * docs/decisions/0220): read on every acquire, so a share that grows or shrinks applies to the next send;
+ * sends already over a shrunk share finish, and their slots are not passed on until under it again.
  */
 export class SubscriptionSlots {
   private readonly subs = new Map<
@@ -19,7 +23,7 @@ export class SubscriptionSlots {
   private waitingTotal = 0;
 
   constructor(
-    private readonly max: number,
+    private readonly max: number | (() => number),
     private readonly maxWaiting: number,
     private readonly maxWaitingTotal: number,
     private readonly waitMs: number,
@@ -28,8 +32,14 @@ export class SubscriptionSlots {
   /** Every slot taken and no room to wait: the attempt is deferred without further work. */
   saturated(subscriptionId: string): boolean {
     const s = this.subs.get(subscriptionId);
-    if (!s || s.active < this.max) return false;
+    const bound = this.bound();
+    if (bound <= 0) return true;
+    if (!s || s.active < bound) return false;
     return !this.mayWait(s);
+  }
+
+  private bound(): number {
+    return typeof this.max === 'number' ? this.max : this.max();
   }
 
   /**
@@ -39,11 +49,13 @@ export class SubscriptionSlots {
    */
   tryAcquire(subscriptionId: string): boolean {
     const s = this.subs.get(subscriptionId);
+    const bound = this.bound();
+    if (bound <= 0) return false;
     if (!s) {
       this.subs.set(subscriptionId, { active: 1, waiters: [], lastFreedAt: Date.now() });
       return true;
     }
-    if (s.active >= this.max || s.waiters.length > 0 || Date.now() - s.lastFreedAt > this.waitMs) return false;
+    if (s.active >= bound || s.waiters.length > 0 || Date.now() - s.lastFreedAt > this.waitMs) return false;
     s.active++;
     return true;
   }
@@ -62,9 +74,11 @@ export class SubscriptionSlots {
 
   /** Takes a slot, waiting for one within the bounds; false when the attempt should be deferred. */
   acquire(subscriptionId: string): Promise<boolean> {
+    const bound = this.bound();
+    if (bound <= 0) return Promise.resolve(false);
     let s = this.subs.get(subscriptionId);
     if (!s) this.subs.set(subscriptionId, (s = { active: 0, waiters: [], lastFreedAt: Date.now() }));
-    if (s.active < this.max) {
+    if (s.active < bound) {
       s.active++;
       return Promise.resolve(true);
     }
@@ -104,8 +118,9 @@ export class SubscriptionSlots {
     const s = this.subs.get(subscriptionId);
     if (!s) return;
     s.lastFreedAt = Date.now();
-    const next = s.waiters.shift();
-    if (next) return next(true); // the slot passes on: active stays
+    // The slot passes on (active stays) unless the share shrank below the sends still in flight.
+    const next = s.active <= this.bound() ? s.waiters.shift() : undefined;
+    if (next) return next(true);
     s.active--;
     if (s.active <= 0) this.subs.delete(subscriptionId);
   }

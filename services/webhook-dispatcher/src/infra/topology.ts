@@ -1,5 +1,6 @@
 import { EVENT_ROUTES, EVENT_ROUTING_KEYS } from '@travel/contracts';
-import { serviceTopology, type Consumers, type RetryPolicy } from '@travel/platform';
+import { mergeTopologies, presenceTopology, serviceTopology, type Consumers, type RetryPolicy } from '@travel/platform';
+import { SERVICE } from '../config';
 import { SPEC_SCHEDULE, parseSchedule, type Tier } from '../domain/schedule';
 import { ATTEMPT_EXCHANGE, ATTEMPT_KEY, ATTEMPT_QUEUE, EVENTS_QUEUE, attemptTopology } from './queues';
 
@@ -12,8 +13,9 @@ export const CONSUMERS = {
 } satisfies Consumers;
 
 /**
- * What the dispatcher declares on the broker: its consumers and the attempt topology, under the spec's
- * retry schedule unless told otherwise (scripts/topology.ts renders it into the chart's definitions).
+ * What the dispatcher declares on the broker: its consumers, the attempt topology, under the spec's retry
+ * schedule unless told otherwise, and the presence queue its replicas count each other on (decision 0220;
+ * scripts/topology.ts renders it into the chart's definitions).
  */
 export const topology = (policy: RetryPolicy, tiers: Tier[] = parseSchedule(SPEC_SCHEDULE)) =>
-  serviceTopology(CONSUMERS, policy, attemptTopology(tiers));
+  mergeTopologies(serviceTopology(CONSUMERS, policy, attemptTopology(tiers)), presenceTopology(SERVICE));

@@ -13,7 +13,8 @@ import { start as startPayouts } from '@travel/payouts/src/service';
 import { start as startReceipts } from '@travel/receipts/src/service';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { start as startDispatcher } from '@travel/webhook-dispatcher/src/service';
-import { createTestEnv, repoRoot, type TestEnv } from '@travel/testkit';
+import { start as startGateway } from '@travel/gateway/src/service';
+import { createTestEnv, eventually, repoRoot, type TestEnv } from '@travel/testkit';
 import { managementAuth } from '@travel/testkit/src/infra/rabbitmq';
 
 interface Definitions {
@@ -38,6 +39,7 @@ const DEFAULTS = {
 describe("the chart's RabbitMQ definitions", () => {
   let env: TestEnv;
   const services: RunningService[] = [];
+  let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`${env.infra.managementUrl}/api/${path}`, {
       ...init,
@@ -59,8 +61,12 @@ describe("the chart's RabbitMQ definitions", () => {
       startDispatcher,
     ])
       services.push(await start(vars));
+    // The gateway declares only its presence queue (decision 0221), once connected: it does not wait for the broker.
+    gateway = await startGateway(vars);
+    await eventually(async () => (await api(`queues/${vhost()}/gateway.presence`)).ok || undefined);
   });
   afterAll(async () => {
+    await gateway?.stop();
     for (const s of services.reverse()) await s.stop();
     await env?.cleanup();
   });
