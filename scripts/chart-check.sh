@@ -238,7 +238,7 @@ kube_score_must_fail "one replica" "Deployment few replicas" \
 
 # --- validate ------------------------------------------------------------------------------------------
 cat >"$WORK/validate.py" <<'PY'
-"""Validates rendered manifests: Kubernetes schemas (strict), CRD shape, and the chart's promises."""
+"""Validates rendered manifests: CRD shape and the chart's promises (the Kubernetes schemas: kubeconform, before this)."""
 import inspect
 import json
 import os
