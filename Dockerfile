@@ -26,7 +26,8 @@ RUN if [ "${SERVICE}" = "receipts" ]; then \
     fi
 WORKDIR /app
 COPY --from=build /out /app
-USER 1000
+# Ids no user or group of a node has (the chart runs the pods as the same, decision 0222).
+USER 10001:10001
 # The API port and the ops port (/healthz, /readyz, /metrics): each service's own are set by the chart
 # (PORT, OPS_PORT); these are the gateway's defaults (decision 0097).
 EXPOSE 8080 9080

@@ -43,3 +43,22 @@ pinned_venv() {
   echo "${requirements[*]}" >"$dir/.stamp"
   PINNED_VENV_BUILT=1
 }
+
+# pinned_go_tool BIN PACKAGE VERSION: `go install PACKAGE@VERSION` into .tools/bin/BIN, unless the binary there
+# was built from that module version already (its build info says so: no network then). PACKAGE is the
+# command's package path; its module is the part go reports as `mod`.
+pinned_go_tool() {
+  local bin="$1" package="$2" version="$3"
+  local path="$ROOT/.tools/bin/$bin"
+  if [ -x "$path" ] && [ "$(go version -m "$path" 2>/dev/null | awk '$1 == "mod" { print $3 }')" = "$version" ]; then
+    return 0
+  fi
+  command -v go >/dev/null || { say "Go is required to install $bin (go install $package@$version)"; exit 1; }
+  say "installing $bin $version into .tools/bin (go install)"
+  mkdir -p "$ROOT/.tools/bin"
+  if ! GOBIN="$ROOT/.tools/bin" go install "$package@$version" >"$ROOT/.tools/$bin-install.log" 2>&1; then
+    tail -30 "$ROOT/.tools/$bin-install.log" >&2
+    say "go install $package@$version failed (full log: .tools/$bin-install.log)"
+    exit 1
+  fi
+}
