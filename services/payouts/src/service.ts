@@ -7,7 +7,9 @@ import {
   startService,
   type StartOptions,
 } from '@travel/platform';
-import { BatchesApp, type CrashPoint } from './app/batches';
+import { BankFilesApp } from './app/bank-files';
+import { BatchesApp } from './app/batches';
+import type { EntryMarks } from './app/ports';
 import { ReadyApp } from './app/ready';
 import { configSchema, SERVICE } from './config';
 import { publicRoutes } from './http/routes';
@@ -19,8 +21,11 @@ export { DEFAULT_PORT, SERVICE } from './config';
 export const readConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(configSchema, env);
 
 export interface PayoutsStartOptions extends StartOptions {
-  /** Test seam: the create of a batch "crashes" at this point (docs/decisions/0075, tested). */
-  crashAt?: CrashPoint;
+  /**
+   * Wraps the entries client the batches use, as a proxy in front of entries would: the tests make a step's
+   * answer get lost there, the way a crash or a dropped connection loses it (docs/decisions/0075).
+   */
+  entryMarks?: (entries: EntryMarks) => EntryMarks;
 }
 
 export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStartOptions = {}) {
@@ -31,21 +36,19 @@ export function start(env: NodeJS.ProcessEnv = process.env, options: PayoutsStar
       const repos = payoutsRepositories(mongo);
       const ready = new ReadyApp(repos, logger);
       const to = internalTransports(SERVICE, config.signingKey);
-      const batches = new BatchesApp(
-        repos,
-        // The published clients of entries (batch steps, 0075) and employees (payees: name and bank data).
-        new EntriesClient(to('entries', config.entriesUrl, config.entriesTimeoutMs)),
-        new EmployeesClient(to('employees', config.employeesUrl, 30_000)),
-        ready,
-        logger,
-        { reservationMs: config.reservationMs, entriesTimeoutMs: config.entriesTimeoutMs },
-        options.crashAt,
-      );
+      // The published clients of entries (batch steps, 0075) and employees (payees: name and bank data).
+      const entries = new EntriesClient(to('entries', config.entriesUrl, config.entriesTimeoutMs));
+      const payees = new EmployeesClient(to('employees', config.employeesUrl, 30_000));
+      const batches = new BatchesApp(repos, options.entryMarks?.(entries) ?? entries, payees, ready, logger, {
+        reservationMs: config.reservationMs,
+        entriesTimeoutMs: config.entriesTimeoutMs,
+      });
+      const bankFiles = new BankFilesApp(repos, payees, logger);
       let stopRecovery = async () => {};
       // Every public GET answers from the collections' versions (docs/decisions/0155, 0159, 0182).
       const reads = new ConditionalGets(repos.versions);
       return {
-        api: publicRoutes({ ready, batches, reads, collections: repos }),
+        api: publicRoutes({ ready, batches, bankFiles, reads, collections: repos }),
         reads,
         migrate: () => repos.stampEdits(),
         start: async () => {

@@ -13,7 +13,7 @@ import { pain001SchemaErrors } from '@travel/payouts/test/support/xsd';
 import { announceUnknownAmountsDue } from '@travel/entries/src/app/entry-changed';
 import { ENTRIES_COLLECTION, entriesRepositories } from '@travel/entries/src/infra/repositories';
 import { BATCHES_COLLECTION } from '@travel/payouts/src/infra/repositories';
-import { startPayoutsStack, type PayoutsStack } from './support/payouts-stack';
+import { startPayoutsStack, stopsAt, type PayoutsStack } from './support/payouts-stack';
 import { approvedEntry, readyIds, submit, untilReady } from './support/ready-entries';
 import { StallingProxy } from './support/stalling-proxy';
 
@@ -525,10 +525,10 @@ describe('payouts', () => {
     await untilReady(t.client, [a, b, c, d]);
     const paid = async (id: string) => (await t.api.get(`/api/v1/travel-entries/${id}`)).body.isPaidOut as boolean;
     try {
-      // 1. The process dies after entries reserved a and b: they are in no batch, paid by nobody, and
-      //    another batch cannot take them; the restart's recovery gives them back.
-      await stack.restartPayouts({ crashAt: 'afterReserve' });
-      expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [a, b] })).status).toBe(500);
+      // 1. The process stops after entries reserved a and b (the answer lost: 503, as after a time-out): they
+      //    are in no batch, paid by nobody, and another batch cannot take them; the recovery gives them back.
+      await stack.restartPayouts(stopsAt('afterReserve'));
+      expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [a, b] })).status).toBe(503);
       expect([await paid(a), await paid(b)]).toEqual([false, false]);
       expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [b] })).body.errors).toEqual({
         'entryIds[0]': ['is already in another payout batch'],
@@ -540,7 +540,7 @@ describe('payouts', () => {
       expect(retried.status).toBe(201);
 
       // 2. The process dies after c was marked paid out and before d was: the restart finishes the batch.
-      await stack.restartPayouts({ crashAt: 'midCommit' });
+      await stack.restartPayouts(stopsAt('midCommit'));
       expect((await t.api.post('/api/v1/payouts', { payoutMethod: 'Cash', entryIds: [c, d] })).status).toBe(500);
       expect([await paid(c), await paid(d)]).toEqual([true, false]);
       await stack.restartPayouts({}, { PAYOUT_RECOVERY_GRACE_MS: '0' });

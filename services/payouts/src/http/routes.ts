@@ -10,6 +10,7 @@ import {
   type ConditionalGets,
 } from '@travel/platform';
 import type { components } from '@travel/contracts';
+import type { BankFilesApp } from '../app/bank-files';
 import type { BatchesApp } from '../app/batches';
 import type { ReadyApp } from '../app/ready';
 import { toBatchResponse, toReadyResponse } from './mappers';
@@ -36,12 +37,14 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : un
 export interface PayoutsContext {
   ready: ReadyApp;
   batches: BatchesApp;
+  /** The bank payment file and the mark "sent to the bank". */
+  bankFiles: BankFilesApp;
   /** GETs answered from the collections' versions (docs/decisions/0155, 0159). */
   reads: ConditionalGets;
   collections: Record<'ready' | 'batches', { readonly collection: string }>;
 }
 
-export function publicRoutes({ ready, batches, reads, collections: c }: PayoutsContext): Router {
+export function publicRoutes({ ready, batches, bankFiles, reads, collections: c }: PayoutsContext): Router {
   const r = apiRouter();
   r.get(
     '/api/v1/payouts/ready',
@@ -92,7 +95,7 @@ export function publicRoutes({ ready, batches, reads, collections: c }: PayoutsC
   r.get(
     '/api/v1/payouts/:id/payment-file',
     route(async (req, res) => {
-      const { xml, batch } = await batches.paymentFile(requirePermission(req, MANAGE_PAYOUTS), id(req), {
+      const { xml, batch } = await bankFiles.paymentFile(requirePermission(req, MANAGE_PAYOUTS), id(req), {
         debtorIban: text(req.query.debtorIban) ?? '',
         debtorBic: text(req.query.debtorBic),
         executionDate: text(req.query.executionDate),
@@ -106,7 +109,7 @@ export function publicRoutes({ ready, batches, reads, collections: c }: PayoutsC
   r.post(
     '/api/v1/payouts/:id/sent-to-bank',
     route(async (req, res) => {
-      const batch = await batches.markSentToBank(requirePermission(req, MANAGE_PAYOUTS), id(req));
+      const batch = await bankFiles.markSentToBank(requirePermission(req, MANAGE_PAYOUTS), id(req));
       res.status(200).json(toBatchResponse(batch));
     }),
   );

@@ -5,6 +5,7 @@ import { start as startEmployees } from '@travel/employees/src/service';
 import { start as startEntries } from '@travel/entries/src/service';
 import { start as startGateway } from '@travel/gateway/src/service';
 import { start as startPayouts, type PayoutsStartOptions } from '@travel/payouts/src/service';
+import type { EntryMarks } from '@travel/payouts/src/app/ports';
 import { start as startReferenceFx } from '@travel/reference-fx/src/service';
 import { start as startDispatcher } from '@travel/webhook-dispatcher/src/service';
 import { createTestEnv, HttpsReceiver, repoRoot, type TestEnv } from '@travel/testkit';
@@ -92,4 +93,27 @@ export async function startPayoutsStack(name: string, overrides: Record<string, 
     },
   };
   return stack;
+}
+
+/**
+ * The entries client of a payouts process that stops at a point of a batch create (docs/decisions/0075):
+ * `afterReserve`, once entries reserved the batch's entries; `midCommit`, once entries marked the first of
+ * them paid out. The answer is lost there, as when the process dies: nothing after it runs for the batch.
+ */
+export function stopsAt(point: 'afterReserve' | 'midCommit'): PayoutsStartOptions {
+  return {
+    entryMarks: (real: EntryMarks): EntryMarks => ({
+      async run(step, tenantId, batchId, ids, reservedUntil) {
+        if (point === 'afterReserve' && step === 'reserve') {
+          await real.run(step, tenantId, batchId, ids, reservedUntil);
+          throw new Error('payouts stopped after the reservation');
+        }
+        if (point === 'midCommit' && step === 'commit') {
+          await real.run(step, tenantId, batchId, ids.slice(0, 1), reservedUntil);
+          throw new Error('payouts stopped in the middle of the commit');
+        }
+        return real.run(step, tenantId, batchId, ids, reservedUntil);
+      },
+    }),
+  };
 }
