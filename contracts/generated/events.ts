@@ -192,6 +192,12 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
       advancePaymentInBaseCurrency: { type: 'number' },
       createdAt: { $ref: './Timestamp.schema.json' },
       editedAt: { $ref: './Timestamp.schema.json' },
+      sequence: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          "The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes).",
+      },
     },
   },
   {
@@ -1042,6 +1048,10 @@ export interface TravelEntryWebhookDto {
   advancePaymentInBaseCurrency: number;
   createdAt: Timestamp;
   editedAt: Timestamp;
+  /**
+   * The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes).
+   */
+  sequence?: number;
 }
 /**
  * Published by entries when a new travel entry is created. The webhook dispatcher delivers it as the public `entry.created` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.
@@ -1079,6 +1089,10 @@ export interface TravelEntryWebhookDto1 {
   advancePaymentInBaseCurrency: number;
   createdAt: Timestamp;
   editedAt: Timestamp;
+  /**
+   * The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes).
+   */
+  sequence?: number;
 }
 /**
  * Published by entries when the entry was marked paid out in a payout batch. The webhook dispatcher delivers it as the public `entry.paidout` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.
@@ -1116,6 +1130,10 @@ export interface TravelEntryWebhookDto2 {
   advancePaymentInBaseCurrency: number;
   createdAt: Timestamp;
   editedAt: Timestamp;
+  /**
+   * The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes).
+   */
+  sequence?: number;
 }
 /**
  * Published by entries when the entry changed other than by create, terminal approval or payout (SPEC, Events). The webhook dispatcher delivers it as the public `entry.updated` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.
@@ -1153,6 +1171,10 @@ export interface TravelEntryWebhookDto3 {
   advancePaymentInBaseCurrency: number;
   createdAt: Timestamp;
   editedAt: Timestamp;
+  /**
+   * The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes).
+   */
+  sequence?: number;
 }
 /**
  * Published by entries when a company's journal account numbers are replaced (PUT /api/v1/journal-accounts) and differ from what was stored. data.accounts is what the company set (keys it did not set use the market's verified default, docs/decisions/0144).
@@ -1464,6 +1486,10 @@ export interface TravelEntryWebhookDto4 {
   advancePaymentInBaseCurrency: number;
   createdAt: Timestamp;
   editedAt: Timestamp;
+  /**
+   * The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes).
+   */
+  sequence?: number;
 }
 
 /** The message body of each routing key. */
