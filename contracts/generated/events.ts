@@ -371,7 +371,7 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
     $id: 'https://docs.travel-expense.example/events/internal/entries.entry.approved.schema.json',
     title: 'entries.entry.approved',
     description:
-      'Published by entries when the entry reached terminal Approved through a workflow step. The webhook dispatcher delivers it as the public `entry.approved` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.',
+      "Published by entries when the entry reached terminal Approved through a workflow step. The webhook dispatcher delivers it as the public `entry.approved` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).",
     type: 'object',
     additionalProperties: false,
     required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
@@ -388,7 +388,7 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
     $id: 'https://docs.travel-expense.example/events/internal/entries.entry.created.schema.json',
     title: 'entries.entry.created',
     description:
-      'Published by entries when a new travel entry is created. The webhook dispatcher delivers it as the public `entry.created` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.',
+      "Published by entries when a new travel entry is created. The webhook dispatcher delivers it as the public `entry.created` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).",
     type: 'object',
     additionalProperties: false,
     required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
@@ -405,7 +405,7 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
     $id: 'https://docs.travel-expense.example/events/internal/entries.entry.paidout.schema.json',
     title: 'entries.entry.paidout',
     description:
-      'Published by entries when the entry was marked paid out in a payout batch. The webhook dispatcher delivers it as the public `entry.paidout` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.',
+      "Published by entries when the entry was marked paid out in a payout batch. The webhook dispatcher delivers it as the public `entry.paidout` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).",
     type: 'object',
     additionalProperties: false,
     required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
@@ -422,7 +422,7 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
     $id: 'https://docs.travel-expense.example/events/internal/entries.entry.updated.schema.json',
     title: 'entries.entry.updated',
     description:
-      'Published by entries when the entry changed other than by create, terminal approval or payout (SPEC, Events). The webhook dispatcher delivers it as the public `entry.updated` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.',
+      "Published by entries when the entry changed other than by create, terminal approval or payout (SPEC, Events). The webhook dispatcher delivers it as the public `entry.updated` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).",
     type: 'object',
     additionalProperties: false,
     required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
@@ -1013,7 +1013,7 @@ export interface EntriesEntryStateChanged {
   };
 }
 /**
- * Published by entries when the entry reached terminal Approved through a workflow step. The webhook dispatcher delivers it as the public `entry.approved` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.
+ * Published by entries when the entry reached terminal Approved through a workflow step. The webhook dispatcher delivers it as the public `entry.approved` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).
  */
 export interface EntriesEntryApproved {
   id: string;
@@ -1054,7 +1054,7 @@ export interface TravelEntryWebhookDto {
   sequence?: number;
 }
 /**
- * Published by entries when a new travel entry is created. The webhook dispatcher delivers it as the public `entry.created` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.
+ * Published by entries when a new travel entry is created. The webhook dispatcher delivers it as the public `entry.created` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).
  */
 export interface EntriesEntryCreated {
   id: string;
@@ -1095,7 +1095,7 @@ export interface TravelEntryWebhookDto1 {
   sequence?: number;
 }
 /**
- * Published by entries when the entry was marked paid out in a payout batch. The webhook dispatcher delivers it as the public `entry.paidout` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.
+ * Published by entries when the entry was marked paid out in a payout batch. The webhook dispatcher delivers it as the public `entry.paidout` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).
  */
 export interface EntriesEntryPaidout {
   id: string;
@@ -1136,7 +1136,7 @@ export interface TravelEntryWebhookDto2 {
   sequence?: number;
 }
 /**
- * Published by entries when the entry changed other than by create, terminal approval or payout (SPEC, Events). The webhook dispatcher delivers it as the public `entry.updated` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.
+ * Published by entries when the entry changed other than by create, terminal approval or payout (SPEC, Events). The webhook dispatcher delivers it as the public `entry.updated` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).
  */
 export interface EntriesEntryUpdated {
   id: string;
