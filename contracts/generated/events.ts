@@ -192,6 +192,12 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
       advancePaymentInBaseCurrency: { type: 'number' },
       createdAt: { $ref: './Timestamp.schema.json' },
       editedAt: { $ref: './Timestamp.schema.json' },
+      sequence: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          "The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes).",
+      },
     },
   },
   {
@@ -365,7 +371,7 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
     $id: 'https://docs.travel-expense.example/events/internal/entries.entry.approved.schema.json',
     title: 'entries.entry.approved',
     description:
-      'Published by entries when the entry reached terminal Approved through a workflow step. The webhook dispatcher delivers it as the public `entry.approved` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.',
+      "Published by entries when the entry reached terminal Approved through a workflow step. The webhook dispatcher delivers it as the public `entry.approved` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).",
     type: 'object',
     additionalProperties: false,
     required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
@@ -382,7 +388,7 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
     $id: 'https://docs.travel-expense.example/events/internal/entries.entry.created.schema.json',
     title: 'entries.entry.created',
     description:
-      'Published by entries when a new travel entry is created. The webhook dispatcher delivers it as the public `entry.created` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.',
+      "Published by entries when a new travel entry is created. The webhook dispatcher delivers it as the public `entry.created` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).",
     type: 'object',
     additionalProperties: false,
     required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
@@ -399,7 +405,7 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
     $id: 'https://docs.travel-expense.example/events/internal/entries.entry.paidout.schema.json',
     title: 'entries.entry.paidout',
     description:
-      'Published by entries when the entry was marked paid out in a payout batch. The webhook dispatcher delivers it as the public `entry.paidout` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.',
+      "Published by entries when the entry was marked paid out in a payout batch. The webhook dispatcher delivers it as the public `entry.paidout` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).",
     type: 'object',
     additionalProperties: false,
     required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
@@ -416,7 +422,7 @@ export const EVENT_SCHEMAS: readonly Record<string, unknown>[] = [
     $id: 'https://docs.travel-expense.example/events/internal/entries.entry.updated.schema.json',
     title: 'entries.entry.updated',
     description:
-      'Published by entries when the entry changed other than by create, terminal approval or payout (SPEC, Events). The webhook dispatcher delivers it as the public `entry.updated` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.',
+      "Published by entries when the entry changed other than by create, terminal approval or payout (SPEC, Events). The webhook dispatcher delivers it as the public `entry.updated` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).",
     type: 'object',
     additionalProperties: false,
     required: ['id', 'type', 'tenantId', 'occurredAt', 'data'],
@@ -1007,7 +1013,7 @@ export interface EntriesEntryStateChanged {
   };
 }
 /**
- * Published by entries when the entry reached terminal Approved through a workflow step. The webhook dispatcher delivers it as the public `entry.approved` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.
+ * Published by entries when the entry reached terminal Approved through a workflow step. The webhook dispatcher delivers it as the public `entry.approved` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).
  */
 export interface EntriesEntryApproved {
   id: string;
@@ -1042,9 +1048,13 @@ export interface TravelEntryWebhookDto {
   advancePaymentInBaseCurrency: number;
   createdAt: Timestamp;
   editedAt: Timestamp;
+  /**
+   * The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes).
+   */
+  sequence?: number;
 }
 /**
- * Published by entries when a new travel entry is created. The webhook dispatcher delivers it as the public `entry.created` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.
+ * Published by entries when a new travel entry is created. The webhook dispatcher delivers it as the public `entry.created` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).
  */
 export interface EntriesEntryCreated {
   id: string;
@@ -1079,9 +1089,13 @@ export interface TravelEntryWebhookDto1 {
   advancePaymentInBaseCurrency: number;
   createdAt: Timestamp;
   editedAt: Timestamp;
+  /**
+   * The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes).
+   */
+  sequence?: number;
 }
 /**
- * Published by entries when the entry was marked paid out in a payout batch. The webhook dispatcher delivers it as the public `entry.paidout` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.
+ * Published by entries when the entry was marked paid out in a payout batch. The webhook dispatcher delivers it as the public `entry.paidout` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).
  */
 export interface EntriesEntryPaidout {
   id: string;
@@ -1116,9 +1130,13 @@ export interface TravelEntryWebhookDto2 {
   advancePaymentInBaseCurrency: number;
   createdAt: Timestamp;
   editedAt: Timestamp;
+  /**
+   * The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes).
+   */
+  sequence?: number;
 }
 /**
- * Published by entries when the entry changed other than by create, terminal approval or payout (SPEC, Events). The webhook dispatcher delivers it as the public `entry.updated` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route.
+ * Published by entries when the entry changed other than by create, terminal approval or payout (SPEC, Events). The webhook dispatcher delivers it as the public `entry.updated` (data unchanged, in the envelope of openapi.yaml). data is exactly the public TravelEntryWebhookDto: no other field, so nothing personal can reach a partner by this route. data.sequence is the entry document's revision this change was stored with (docs/decisions/0228).
  */
 export interface EntriesEntryUpdated {
   id: string;
@@ -1153,6 +1171,10 @@ export interface TravelEntryWebhookDto3 {
   advancePaymentInBaseCurrency: number;
   createdAt: Timestamp;
   editedAt: Timestamp;
+  /**
+   * The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes).
+   */
+  sequence?: number;
 }
 /**
  * Published by entries when a company's journal account numbers are replaced (PUT /api/v1/journal-accounts) and differ from what was stored. data.accounts is what the company set (keys it did not set use the market's verified default, docs/decisions/0144).
@@ -1464,6 +1486,10 @@ export interface TravelEntryWebhookDto4 {
   advancePaymentInBaseCurrency: number;
   createdAt: Timestamp;
   editedAt: Timestamp;
+  /**
+   * The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes).
+   */
+  sequence?: number;
 }
 
 /** The message body of each routing key. */

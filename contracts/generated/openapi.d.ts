@@ -1821,7 +1821,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** entry.created, entry.updated, entry.approved, entry.paidout */
+        /**
+         * entry.created, entry.updated, entry.approved, entry.paidout
+         * @description Deliveries are not ordered: retries, manual retries and recoveries arrive late. `data.sequence` orders the changes of one entry (`data.id`): keep the delivery with the highest sequence and ignore one at or below what you hold (docs/decisions/0228).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3246,6 +3249,8 @@ export interface components {
             advancePaymentInBaseCurrency: number;
             createdAt: components["schemas"]["Timestamp"];
             editedAt: components["schemas"]["Timestamp"];
+            /** @description The entry's sequence at this change: it grows with every change of the entry (0 at `entry.created`) and is the same on every attempt, manual retry and recovery of the delivery. Compare it per `id` and keep the highest: an event with a lower or equal sequence than the one you hold is older. Gaps are normal (changes partners do not see also count). Absent only on deliveries of changes made before 2026-11-30 (their retries send the stored bytes). */
+            sequence?: number;
         };
         EnvelopeBase: {
             id: string;

@@ -48,6 +48,12 @@ export interface TravelEntryWebhookDto extends OpenDto {
   createdAt: string;
   /** ISO 8601 UTC */
   editedAt: string;
+  /**
+   * Orders the changes of one entry (`id`): higher is newer, the same on every retry; gaps are normal.
+   * Keep the highest you have seen and ignore an event at or below it. Absent only on deliveries of
+   * changes made before 2026-11-30 (their retries send the stored bytes).
+   */
+  sequence?: number;
 }
 
 /** Atomic permission flags known today. Others may appear: keep them when writing permissions back. */

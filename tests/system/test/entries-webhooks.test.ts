@@ -24,6 +24,7 @@ const ENTRY_WEBHOOK_DTO_KEYS = [
   'paidOutAt',
   'phase',
   'returnDate',
+  'sequence', // issue 40 §3: the entry's revision at the change (docs/decisions/0228)
   'status',
 ];
 
@@ -124,7 +125,14 @@ describe('entries: webhooks', () => {
       advancePaymentInBaseCurrency: 2500,
       createdAt: created.body.createdAt,
       editedAt: created.body.createdAt,
+      sequence: 0, // stored at revision 0
     });
-    expect(updatedEvent.envelope.data).toMatchObject({ id, returnDate: '2026-11-05', editedAt: updated.body.editedAt });
+    // The no-op and the refused PUT stored nothing: the update is the entry's first write after the create.
+    expect(updatedEvent.envelope.data).toMatchObject({
+      id,
+      returnDate: '2026-11-05',
+      editedAt: updated.body.editedAt,
+      sequence: 1,
+    });
   });
 });

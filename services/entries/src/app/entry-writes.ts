@@ -56,7 +56,7 @@ export class EntryWrites {
       .of(tenant)
       .create(
         { ...entry, ...stored, rev: 0 },
-        raiseEvent(SERVICE, 'entry.created', tenant, toEntryWebhookDto(entry), at),
+        raiseEvent(SERVICE, 'entry.created', tenant, toEntryWebhookDto(entry, 0), at),
         entryChanged(entry, 0, at),
         ...also,
       );
@@ -70,7 +70,9 @@ export class EntryWrites {
     const entry = { ...current, ...change.set, rev: current.rev + 1 } as EntryDoc;
     const figures = entryFigures(entry);
     const events: OutboxEvent[] = [];
-    if (change.announce) events.push(raiseEvent(SERVICE, change.announce, tenant, toEntryWebhookDto(entry), change.at));
+    // The partner event's sequence is the revision this write stores (docs/decisions/0228).
+    if (change.announce)
+      events.push(raiseEvent(SERVICE, change.announce, tenant, toEntryWebhookDto(entry, entry.rev), change.at));
     // Every change tells payouts, whether or not it moved what payouts keeps: no use case decides that.
     events.push(entryChanged(entry as PayableEntry, entry.rev, change.at, figures));
     events.push(...(change.also ?? []));

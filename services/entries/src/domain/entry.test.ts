@@ -105,7 +105,7 @@ describe('entry summary and state', () => {
       editedAt: now,
       deletedAt: null,
     } satisfies TravelEntry;
-    const dto = toEntryWebhookDto(entry);
+    const dto = toEntryWebhookDto(entry, 4);
     expect(Object.keys(dto).sort()).toEqual(
       [
         'id',
@@ -124,9 +124,10 @@ describe('entry summary and state', () => {
         'advancePaymentInBaseCurrency',
         'createdAt',
         'editedAt',
+        'sequence', // issue 40 §3 (docs/decisions/0228)
       ].sort(),
     );
     expect(JSON.stringify(dto)).not.toContain('Secret place');
-    expect(dto).toMatchObject({ entryNumber: '', isRequest: true, phase: 1, advancePayment: 0 });
+    expect(dto).toMatchObject({ entryNumber: '', isRequest: true, phase: 1, advancePayment: 0, sequence: 4 });
   });
 });

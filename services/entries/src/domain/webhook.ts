@@ -3,9 +3,10 @@ import { isLocked, type TravelEntry } from './entry';
 
 /**
  * TravelEntryWebhookDto: the summary pushed to partners. Built field by field (never by copying and
- * deleting), so no nested detail, destination or free text can leak into a webhook.
+ * deleting), so no nested detail, destination or free text can leak into a webhook. `sequence` is the
+ * entry document's revision at the write (docs/decisions/0228): it orders the changes of one entry.
  */
-export function toEntryWebhookDto(e: TravelEntry) {
+export function toEntryWebhookDto(e: TravelEntry, sequence: number) {
   return {
     id: e._id,
     entryNumber: e.entryNumber,
@@ -23,5 +24,6 @@ export function toEntryWebhookDto(e: TravelEntry) {
     advancePaymentInBaseCurrency: wireNumber(e.advancePaymentInBaseCurrency),
     createdAt: e.createdAt.toISOString(),
     editedAt: e.editedAt.toISOString(),
+    sequence,
   };
 }
