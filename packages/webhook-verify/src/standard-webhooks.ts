@@ -64,7 +64,10 @@ export function parseStandardSignatureHeader(value: string): string[] {
     if (part.slice(0, comma) === 'v1') signatures.push(part.slice(comma + 1));
   }
   if (signatures.length === 0) {
-    throw new WebhookVerificationError('MALFORMED_HEADER', `Malformed ${STANDARD_WEBHOOK_HEADERS.signature} header: missing v1`);
+    throw new WebhookVerificationError(
+      'MALFORMED_HEADER',
+      `Malformed ${STANDARD_WEBHOOK_HEADERS.signature} header: missing v1`,
+    );
   }
   return signatures;
 }

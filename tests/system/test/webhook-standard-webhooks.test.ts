@@ -152,7 +152,11 @@ describe('Standard Webhooks signature scheme through the gateway', () => {
     const { api } = await stack.tenant('PL');
     const receiver = await stack.receiver();
     for (const signatureScheme of ['svix', 'Standard-Webhooks', null]) {
-      const bad = await api.post('/api/v1/webhooks', { url: receiver.url, eventTypes: ['employee.created'], signatureScheme });
+      const bad = await api.post('/api/v1/webhooks', {
+        url: receiver.url,
+        eventTypes: ['employee.created'],
+        signatureScheme,
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.code).toBe('VALIDATION_FAILED');
       expect(Object.keys(bad.body.errors)).toEqual(['signatureScheme']);
