@@ -93,8 +93,9 @@ export interface paths {
          * Replace the signing secret without downtime (needs ManageCompanyData); the response carries the new secret once
          * @description Answers the new `signingSecret`, shown only here. For the grace period asked for
          *     (`gracePeriodSeconds`, default 86400 = 24 h, at most 604800 = 7 days) every POST carries one
-         *     `v1=` per active secret, newest first: `Svc-Signature: t=…,v1=<new>,v1=<old>`; afterwards only
-         *     the new one. The grace end is checked when each attempt is sent, so a retry of an older delivery
+         *     `v1=` per active secret, newest first: `Svc-Signature: t=…,v1=<new>,v1=<old>` (on the
+         *     `standard-webhooks` scheme `webhook-signature: v1,<new> v1,<old>`, the new secret in that scheme's
+         *     form); afterwards only the new one. The grace end is checked when each attempt is sent, so a retry of an older delivery
          *     is signed with the secrets active then. `0` cuts over at once (for a leaked secret). At most two
          *     secrets are active: rotating again during a grace keeps the secret it replaces for the new grace,
          *     and the one before stops signing at once. `previousSecretExpiresAt` says when the replaced secret
@@ -1830,11 +1831,17 @@ export interface webhooks {
                 query?: never;
                 header: {
                     "Svc-Event": components["parameters"]["SvcEvent"];
-                    /** @description Event GUID (8-4-4-4-12); receivers de-duplicate on it */
-                    "Svc-Event-Id": components["parameters"]["SvcEventId"];
-                    /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t." + raw body, keyed with the signing secret>` */
-                    "Svc-Signature": components["parameters"]["SvcSignature"];
+                    /** @description Event GUID (8-4-4-4-12); receivers de-duplicate on it. Sent by a subscription on the `svc` signature scheme (the default), not on `standard-webhooks` (`webhook-id` names the event there) */
+                    "Svc-Event-Id"?: components["parameters"]["SvcEventId"];
+                    /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t." + raw body, keyed with the signing secret>`. Sent by a subscription on the `svc` signature scheme (the default), not on `standard-webhooks` */
+                    "Svc-Signature"?: components["parameters"]["SvcSignature"];
                     "Svc-Delivery-Id": components["parameters"]["SvcDeliveryId"];
+                    /** @description `standard-webhooks` scheme only: the envelope `id` (`evt_` + 32 hex), the same on every attempt and manual retry; receivers de-duplicate on it */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /** @description `standard-webhooks` scheme only: unix seconds of this attempt (signed) */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /** @description `standard-webhooks` scheme only: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>." + raw body>`, keyed with the base64-decoded text after `whsec_`; one per active secret, newest first, separated by a space */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -1875,11 +1882,17 @@ export interface webhooks {
                 query?: never;
                 header: {
                     "Svc-Event": components["parameters"]["SvcEvent"];
-                    /** @description Event GUID (8-4-4-4-12); receivers de-duplicate on it */
-                    "Svc-Event-Id": components["parameters"]["SvcEventId"];
-                    /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t." + raw body, keyed with the signing secret>` */
-                    "Svc-Signature": components["parameters"]["SvcSignature"];
+                    /** @description Event GUID (8-4-4-4-12); receivers de-duplicate on it. Sent by a subscription on the `svc` signature scheme (the default), not on `standard-webhooks` (`webhook-id` names the event there) */
+                    "Svc-Event-Id"?: components["parameters"]["SvcEventId"];
+                    /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t." + raw body, keyed with the signing secret>`. Sent by a subscription on the `svc` signature scheme (the default), not on `standard-webhooks` */
+                    "Svc-Signature"?: components["parameters"]["SvcSignature"];
                     "Svc-Delivery-Id": components["parameters"]["SvcDeliveryId"];
+                    /** @description `standard-webhooks` scheme only: the envelope `id` (`evt_` + 32 hex), the same on every attempt and manual retry; receivers de-duplicate on it */
+                    "webhook-id"?: components["parameters"]["WebhookId"];
+                    /** @description `standard-webhooks` scheme only: unix seconds of this attempt (signed) */
+                    "webhook-timestamp"?: components["parameters"]["WebhookTimestamp"];
+                    /** @description `standard-webhooks` scheme only: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>." + raw body>`, keyed with the base64-decoded text after `whsec_`; one per active secret, newest first, separated by a space */
+                    "webhook-signature"?: components["parameters"]["WebhookSignature"];
                 };
                 path?: never;
                 cookie?: never;
@@ -2029,11 +2042,19 @@ export interface components {
             url: string;
             /** @description Each event type once (a type listed twice is 400 under `errors.eventTypes`) */
             eventTypes: components["schemas"]["WebhookEventType"][];
+            signatureScheme?: components["schemas"]["WebhookSignatureScheme"];
         };
+        /**
+         * @description How deliveries are signed, chosen at registration (left out: `svc`). `svc`: the `Svc-Signature`, `Svc-Event-Id`, `Svc-Event` and `Svc-Delivery-Id` headers, the secret `whsec_` + 64 hex characters used as the HMAC key as it is. `standard-webhooks`: the Standard Webhooks specification (v1), so its libraries (`standardwebhooks`, `svix`) verify deliveries: `webhook-id` (the envelope `id`, the same on every retry: de-duplicate on it), `webhook-timestamp` (unix seconds, fresh on each attempt) and `webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>." + raw body>`, keyed with the base64-decoded text after `whsec_` (32 bytes); during a rotation's grace one `v1,…` per secret, newest first, separated by a space. Such a delivery carries no `Svc-Signature` and no `Svc-Event-Id`; `Svc-Event` and `Svc-Delivery-Id` are still sent, unsigned. Any other value is 400 `VALIDATION_FAILED`. The scheme cannot change: register a new subscription for the other one
+         * @default svc
+         * @enum {string}
+         */
+        WebhookSignatureScheme: "svc" | "standard-webhooks";
         WebhookSubscription: {
             id: components["schemas"]["Id"];
             url: string;
             eventTypes: components["schemas"]["WebhookEventType"][];
+            signatureScheme: components["schemas"]["WebhookSignatureScheme"];
             IsActive: boolean;
             DisabledAt: components["schemas"]["Timestamp"] | null;
             DisabledReason: string | null;
@@ -2060,11 +2081,11 @@ export interface components {
             count: number;
         };
         WebhookSubscriptionCreated: components["schemas"]["WebhookSubscription"] & {
-            /** @description Shown once; cannot be recovered */
+            /** @description Shown once; cannot be recovered. `whsec_` + 64 hex characters on the `svc` scheme, `whsec_` + the base64 of 32 bytes on `standard-webhooks` */
             signingSecret: string;
         };
         WebhookSecretRotated: components["schemas"]["WebhookSubscription"] & {
-            /** @description The new secret; shown once, cannot be recovered */
+            /** @description The new secret, in its scheme's form (see `signingSecret` at creation); shown once, cannot be recovered */
             signingSecret: string;
         };
         DeliveryAttempt: {
@@ -4266,10 +4287,16 @@ export interface components {
         /** @description Case-insensitive text search: every word (at most 5 are used) must occur in one of the searched fields (names for employees; name or code for departments and cost centers). Matched literally. */
         SearchQuery: string;
         SvcEvent: components["schemas"]["WebhookEventType"];
-        /** @description Event GUID (8-4-4-4-12); receivers de-duplicate on it */
+        /** @description Event GUID (8-4-4-4-12); receivers de-duplicate on it. Sent by a subscription on the `svc` signature scheme (the default), not on `standard-webhooks` (`webhook-id` names the event there) */
         SvcEventId: string;
-        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t." + raw body, keyed with the signing secret>` */
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t." + raw body, keyed with the signing secret>`. Sent by a subscription on the `svc` signature scheme (the default), not on `standard-webhooks` */
         SvcSignature: string;
+        /** @description `standard-webhooks` scheme only: the envelope `id` (`evt_` + 32 hex), the same on every attempt and manual retry; receivers de-duplicate on it */
+        WebhookId: string;
+        /** @description `standard-webhooks` scheme only: unix seconds of this attempt (signed) */
+        WebhookTimestamp: string;
+        /** @description `standard-webhooks` scheme only: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>." + raw body>`, keyed with the base64-decoded text after `whsec_`; one per active secret, newest first, separated by a space */
+        WebhookSignature: string;
         SvcDeliveryId: string;
         /** @description Makes a retry of this POST safe (as with Stripe and the IETF draft "The Idempotency-Key HTTP Header Field"): a unique value per request, a UUID say, sent again unchanged on every retry of that request. Within 24 hours of the first request, the same key with the same request (method, path and query, and body: JSON compared as parsed, keys in any order; a multipart upload by its fields and file bytes) answers the first answer again (status, body, `Content-Type`, `Location`, `ETag`) with `Idempotent-Replayed: true`, and does nothing twice. The same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`. Keys belong to the API key that sent them: another key of the company with the same value does its own work. A 5xx answer is not kept (the retry does the work); a request refused before it started (a malformed body, 401, 429) keeps nothing either. An answer that showed a secret once (a new API key, a signing secret) is replayed whole too, but stored only sealed (AES-256-GCM under a key the store never holds); if the service's signing key was rotated since, its replay is 409 `CONFLICT` naming the record made. 1–255 visible ASCII characters; anything else is 400 `VALIDATION_FAILED` under `idempotency-key`. Without the header a POST behaves as before (docs/decisions/0195). */
         IdempotencyKey: string;

@@ -1,6 +1,7 @@
 export { verify, DEFAULT_TOLERANCE_SECONDS, DEFAULT_FUTURE_SKEW_SECONDS } from './verify';
 export type { VerifyOptions, VerifiedWebhook } from './verify';
 export { sign } from './signature';
+export { signStandard, STANDARD_WEBHOOK_HEADERS } from './standard-webhooks';
 export type { RawBody, Secrets } from './signature';
 export { eventIdFromEnvelopeId, envelopeIdFromEventId, sameEvent, isEventId, isEnvelopeId } from './event-id';
 export { WEBHOOK_HEADERS, parseSignatureHeader } from './headers';

@@ -1,9 +1,10 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { WEBHOOK_USER_AGENT } from '@travel/platform';
-import { sign } from '@travel/webhook-verify';
+import { envelopeIdFromEventId } from '@travel/webhook-verify';
 import type { Cidr } from '../domain/address-policy';
 import type { Sent } from '../domain/outcome';
 import { signingSecrets } from '../domain/secret-rotation';
+import { schemeOf, signingHeaders } from '../domain/signature-scheme';
 import { DestinationRefused, checkDestination, type CheckedDestination, type Resolve } from '../infra/destination';
 import type { HttpsSender, SendResult } from '../infra/https-sender';
 import type { DeliveryDoc, SubscriptionDoc } from '../infra/repositories';
@@ -66,7 +67,7 @@ export class Deliverer {
       },
       async (span) => {
         try {
-          const sent = sentOf(await this.post(dest, payload, secrets, row));
+          const sent = sentOf(await this.post(dest, payload, secrets, row, sub));
           span.setAttribute('http.response.status_code', sent.kind === 'answered' ? sent.statusCode : 0);
           if (sent.kind !== 'answered') span.setStatus({ code: SpanStatusCode.ERROR, message: sent.error });
           return sent;
@@ -77,15 +78,29 @@ export class Deliverer {
     );
   }
 
-  /** The body goes out as the stored string: its UTF-8 bytes are what is signed (the envelope's bytes). */
-  private post(dest: CheckedDestination, body: string, secrets: string[], row: DeliveryDoc): Promise<SendResult> {
+  /**
+   * The body goes out as the stored string: its UTF-8 bytes are what is signed (the envelope's bytes), in
+   * the subscription's signature scheme (decision 0226).
+   */
+  private post(
+    dest: CheckedDestination,
+    body: string,
+    secrets: string[],
+    row: DeliveryDoc,
+    sub: SubscriptionDoc,
+  ): Promise<SendResult> {
     return this.deps.sender.send(dest, body, {
       'content-type': 'application/json; charset=utf-8',
       'user-agent': WEBHOOK_USER_AGENT,
-      'svc-event': row.eventType,
-      'svc-event-id': row.eventId,
-      'svc-signature': sign(body, secrets, Math.floor(Date.now() / 1000)),
-      'svc-delivery-id': row._id,
+      ...signingHeaders(schemeOf(sub), {
+        body,
+        secrets,
+        eventId: row.eventId,
+        envelopeId: envelopeIdFromEventId(row.eventId),
+        eventType: row.eventType,
+        deliveryId: row._id,
+        nowSeconds: Math.floor(Date.now() / 1000),
+      }),
     });
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   AppError,
   conflict,
@@ -12,15 +12,11 @@ import {
 import type { Cidr } from '../domain/address-policy';
 import { checkRegistration } from '../domain/subscription-rules';
 import { gracePeriodOf, rotated } from '../domain/secret-rotation';
+import { DEFAULT_SIGNATURE_SCHEME, newSigningSecret, schemeOf, type SignatureScheme } from '../domain/signature-scheme';
 import { DestinationRefused, checkDestination, type Resolve } from '../infra/destination';
 import type { DispatcherRepositories, SubscriptionDoc } from '../infra/repositories';
 import type { SecretBox } from '../infra/secret-box';
 import type { SubscriptionCache } from '../infra/subscription-cache';
-
-/** 32 random bytes: 256 bits, as hex so the secret is plain ASCII in every partner's config. */
-function newSigningSecret(): string {
-  return `whsec_${randomBytes(32).toString('hex')}`;
-}
 
 /** A concurrent rotation of the same subscription won this many times in a row: answer 409. */
 const ROTATION_TRIES = 3;
@@ -44,8 +40,12 @@ export class SubscriptionsApp {
     return this.repos.subscriptions.of(tenantOf(caller));
   }
 
-  async create(caller: CallerContext, input: { url: string; eventTypes: string[] }): Promise<WithNewSecret> {
-    const { errors, parsed } = checkRegistration(input.url, input.eventTypes);
+  async create(
+    caller: CallerContext,
+    input: { url: string; eventTypes: string[]; signatureScheme?: SignatureScheme },
+  ): Promise<WithNewSecret> {
+    const scheme = input.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME;
+    const { errors, parsed } = checkRegistration(input.url, input.eventTypes, scheme);
     if (!parsed) throw new AppError('VALIDATION_FAILED', undefined, errors);
     try {
       await checkDestination(parsed.toString(), this.allowedCidrs, this.resolve);
@@ -54,12 +54,13 @@ export class SubscriptionsApp {
         err instanceof DestinationRefused ? err.message : `the host ${parsed.hostname} could not be resolved`;
       throw new AppError('VALIDATION_FAILED', undefined, { url: [message] });
     }
-    const signingSecret = newSigningSecret();
+    const signingSecret = newSigningSecret(scheme);
     const doc: SubscriptionDoc = {
       _id: randomUUID(),
       tenantId: caller.tenantId,
       url: parsed.toString(),
       eventTypes: input.eventTypes,
+      signatureScheme: scheme,
       secret: this.box.seal(signingSecret),
       isActive: true,
       disabledAt: null,
@@ -119,10 +120,13 @@ export class SubscriptionsApp {
   async rotateSecret(caller: CallerContext, id: string, body: unknown): Promise<WithNewSecret> {
     const { errors, seconds } = gracePeriodOf(body);
     if (seconds === undefined) throw new AppError('VALIDATION_FAILED', undefined, errors);
-    const signingSecret = newSigningSecret();
-    const sealed = this.box.seal(signingSecret);
+    let signingSecret: string | undefined;
+    let sealed: string | undefined;
     for (let tries = 0; tries < ROTATION_TRIES; tries++) {
       const current = await this.get(caller, id);
+      // The new secret in the subscription's scheme's form (0226); the scheme never changes, so made once.
+      signingSecret ??= newSigningSecret(schemeOf(current));
+      sealed ??= this.box.seal(signingSecret);
       const now = new Date();
       const next = rotated(current, sealed, seconds, now);
       // Compare-and-set on the secret read: two rotations at once must not both keep "their" previous one.

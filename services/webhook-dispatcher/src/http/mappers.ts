@@ -1,5 +1,6 @@
 // The dispatcher's records as the API shows them (contracts/openapi.yaml): the one place a record becomes a body.
 import { graceEndAt } from '../domain/secret-rotation';
+import { schemeOf } from '../domain/signature-scheme';
 import type { WithNewSecret } from '../app/subscriptions';
 import type { SubscriptionDoc } from '../infra/repositories';
 
@@ -9,6 +10,7 @@ export function toSubscriptionResponse(s: SubscriptionDoc) {
     id: s._id,
     url: s.url,
     eventTypes: s.eventTypes,
+    signatureScheme: schemeOf(s),
     IsActive: s.isActive,
     DisabledAt: s.disabledAt ? s.disabledAt.toISOString() : null,
     DisabledReason: s.disabledReason ?? null,

@@ -1,12 +1,15 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { keepsEditedAt, tenantScoped } from '@travel/platform';
 import type { DeliveryStatus, OutcomeKind } from '../domain/outcome';
+import type { SignatureScheme } from '../domain/signature-scheme';
 
 export interface SubscriptionDoc {
   _id: string;
   tenantId: string;
   url: string;
   eventTypes: string[];
+  /** How deliveries are signed; absent on records older than the choice: the `Svc-*` scheme (0226). */
+  signatureScheme?: SignatureScheme;
   /** Signing secret, encrypted (infra/secret-box). */
   secret: string;
   /**
@@ -118,6 +121,7 @@ export function registerModels(conn: Connection): DispatcherModels {
       tenantId: { type: String, required: true },
       url: { type: String, required: true },
       eventTypes: { type: [String], required: true },
+      signatureScheme: { type: String },
       secret: { type: String, required: true },
       previousSecret: { type: String, default: null },
       previousSecretExpiresAt: { type: Date, default: null },
