@@ -25,6 +25,25 @@ const say = (line: string) => process.stdout.write(`[stack] ${line}\n`);
  */
 const observe = process.argv.includes('--observe') || ['1', 'true'].includes(process.env.OBSERVE ?? '');
 const PROMETHEUS_PORT = Number(process.env.PROMETHEUS_PORT ?? 9190);
+/**
+ * `npm start -- --replicas N`: N processes of every service (docs/decisions/0214). Replica 0 is on the
+ * registry ports; replica i on the registry ports + 100 × i (employees: 8081, 8181, 8281; ops 9081, 9181,
+ * …). Callers, the gateway included, are given each service's replicas as a comma-separated list.
+ */
+const replicasArg = process.argv.indexOf('--replicas');
+const REPLICAS = replicasArg < 0 ? 1 : Number(process.argv[replicasArg + 1]);
+if (!Number.isInteger(REPLICAS) || REPLICAS < 1 || REPLICAS > 9)
+  throw new Error(`--replicas takes a number from 1 to 9, got "${process.argv[replicasArg + 1]}"`);
+/** The port of replica i: the registry's for replica 0, 100 more for each next one. */
+const replicaPort = (port: number, i: number) => port + 100 * i;
+/** A service's base URLs, every replica's, as its callers are given them. */
+const replicaUrls = (name: UpstreamName) =>
+  Array.from({ length: REPLICAS }, (_, i) => `http://127.0.0.1:${replicaPort(serviceEntry(name).port, i)}`).join(',');
+/** Every upstream variable, each with the list of the service's replicas (EMPLOYEES_URL, ENTRIES_URL, …). */
+const upstreamLists = (): Record<string, string> =>
+  Object.fromEntries(
+    SERVICES.map(({ name }) => [urlEnvOf(name), REPLICAS === 1 ? localUrlOf(name) : replicaUrls(name)]),
+  );
 
 /** Every service but the gateway, at its registry ports (contracts/src/services.ts). */
 const SERVICES = REGISTRY.filter((s) => s.name !== 'gateway') as ReadonlyArray<{
@@ -150,54 +169,69 @@ async function main(): Promise<void> {
   const tsx = join(root, 'node_modules', '.bin', 'tsx');
   const logDir = join(state, 'logs');
   try {
-    const start = (name: string, port: number, opsPort: number, extra: Record<string, string> = {}) => {
+    const start = (name: string, port: number, opsPort: number, extra: Record<string, string> = {}, replica = 0) => {
       const env = {
         ...common,
         ...keysOf(name),
+        // The services that call others find every replica (with one replica, the registry ports as before).
+        ...(REPLICAS > 1 ? upstreamLists() : {}),
         PORT: String(port),
         OPS_PORT: String(opsPort),
         SERVICE_NAME: name,
         ...serviceEnv(name),
         ...extra,
       };
-      const proc = startProcess(name, tsx, [join(root, 'services', name, 'src', 'main.ts')], { env, logDir });
+      const label = replica ? `${name}-${replica}` : name;
+      const proc = startProcess(label, tsx, [join(root, 'services', name, 'src', 'main.ts')], { env, logDir });
       procs.push(proc);
       // A process that dies fails at once (exitReason); a live one may take its time: reference-fx's first boot
       // imports the FX history (25 s idle, over 90 s seen on a loaded 2-core machine).
-      return waitFor(`${name} on :${port}`, () => ready(`http://127.0.0.1:${opsPort}`), 300_000, proc.exitReason);
+      return waitFor(`${label} on :${port}`, () => ready(`http://127.0.0.1:${opsPort}`), 300_000, proc.exitReason);
     };
-    say(`starting ${SERVICES.length} services (logs in .local/dev/logs/)`);
+    say(
+      `starting ${SERVICES.length} services${REPLICAS > 1 ? `, ${REPLICAS} replicas each (ports +100 per replica)` : ''} (logs in .local/dev/logs/)`,
+    );
+    // With several replicas, the first of each service starts alone (reference-fx's first boot imports the
+    // FX history once), then the others side by side.
+    const replicaIndexes = Array.from({ length: REPLICAS }, (_, i) => i);
+    await Promise.all(SERVICES.map(({ name, port, opsPort }) => startReplicas(name, port, opsPort)));
+    async function startReplicas(name: UpstreamName, port: number, opsPort: number): Promise<void> {
+      for (const batch of [replicaIndexes.slice(0, 1), replicaIndexes.slice(1)])
+        await Promise.all(batch.map((i) => startOne(name, replicaPort(port, i), replicaPort(opsPort, i), i)));
+    }
+    function startOne(name: UpstreamName, port: number, opsPort: number, replica: number) {
+      return start(
+        name,
+        port,
+        opsPort,
+        name === 'webhook-dispatcher'
+          ? {
+              WEBHOOK_SECRET_ENCRYPTION_KEY: secrets.webhookKey,
+              WEBHOOK_ALLOWED_PRIVATE_CIDRS: process.env.WEBHOOK_ALLOWED_PRIVATE_CIDRS ?? '',
+              ...(process.env.WEBHOOK_RETRY_SCHEDULE
+                ? { WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE }
+                : {}),
+              // The local demo receiver (npm run receiver) and the user's own CAs; partners use public CAs.
+              NODE_EXTRA_CA_CERTS: trust.NODE_EXTRA_CA_CERTS,
+            }
+          : name === 'fleet'
+            ? { SMTP_URL: process.env.SMTP_URL ?? smtp.url }
+            : {},
+        replica,
+      );
+    }
+    // Gateway replica i on the gateway's ports + 100 × i; partners' calls go to any one of them.
     await Promise.all(
-      SERVICES.map(({ name, port, opsPort }) =>
-        start(
-          name,
-          port,
-          opsPort,
-          name === 'webhook-dispatcher'
-            ? {
-                WEBHOOK_SECRET_ENCRYPTION_KEY: secrets.webhookKey,
-                WEBHOOK_ALLOWED_PRIVATE_CIDRS: process.env.WEBHOOK_ALLOWED_PRIVATE_CIDRS ?? '',
-                ...(process.env.WEBHOOK_RETRY_SCHEDULE
-                  ? { WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE }
-                  : {}),
-                // The local demo receiver (npm run receiver) and the user's own CAs; partners use public CAs.
-                NODE_EXTRA_CA_CERTS: trust.NODE_EXTRA_CA_CERTS,
-              }
-            : name === 'fleet'
-              ? { SMTP_URL: process.env.SMTP_URL ?? smtp.url }
-              : {},
-        ),
+      replicaIndexes.map((i) =>
+        start('gateway', replicaPort(gatewayPort, i), replicaPort(gatewayOpsPort, i), upstreamLists(), i),
       ),
     );
-    const upstreams = Object.fromEntries(SERVICES.map(({ name }) => [urlEnvOf(name), localUrlOf(name)]));
-    await start('gateway', gatewayPort, gatewayOpsPort, upstreams);
     const gateway = `http://127.0.0.1:${gatewayPort}`;
     const tenants = await seedDemoTenants(infra.mongoUrl, gateway);
     if (observe) {
-      const targets = [...SERVICES, { name: 'gateway', opsPort: gatewayOpsPort }].map((s) => ({
-        service: s.name,
-        address: `127.0.0.1:${s.opsPort}`,
-      }));
+      const targets = [...SERVICES, { name: 'gateway', opsPort: gatewayOpsPort }].flatMap((s) =>
+        replicaIndexes.map((i) => ({ service: s.name, address: `127.0.0.1:${replicaPort(s.opsPort, i)}` })),
+      );
       const rules = alertRules();
       const prometheus = await startPrometheus({
         stateDir: state,
@@ -215,6 +249,10 @@ async function main(): Promise<void> {
     }
 
     say(`gateway:       ${gateway}`);
+    if (REPLICAS > 1)
+      say(
+        `replicas:      ${REPLICAS} of every service; replica i on the ports above + 100 × i (gateway ${replicaIndexes.map((i) => replicaPort(gatewayPort, i)).join(', ')})`,
+      );
     say(`API reference: ${gateway}/api-reference/`);
     say(
       `health, readiness and metrics: http://127.0.0.1:<OPS_PORT>/healthz, /readyz, /metrics (gateway ${gatewayOpsPort}, services ${SERVICES.map((s) => s.opsPort).join(', ')})`,

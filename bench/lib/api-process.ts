@@ -4,6 +4,8 @@
 //   BENCH_ROLE=employees     the employees service (its `start`), plus `seed` over IPC;
 //   BENCH_ROLE=entries       the entries service (its `start`), EMPLOYEES_URL and REFERENCE_FX_URL set;
 //   BENCH_ROLE=reference-fx  the reference-fx service (FX_SEED_DIR: the recorded feeds);
+//   BENCH_ROLE=payouts       the payouts service (its `start`), ENTRIES_URL and EMPLOYEES_URL set;
+//   BENCH_ROLE=fleet         the fleet service (its `start`), EMPLOYEES_URL set;
 //   BENCH_ROLE=gateway       the gateway (its `start`), EMPLOYEES_URL (and the others it routes to) set;
 //   BENCH_ROLE=bare       a bare express answering the JSON bodies in BENCH_BODIES (path → body), the ceiling;
 //                         with BENCH_CALLER, also the gateway's key lookup (so a gateway can run over it);
@@ -23,7 +25,9 @@ import { createTenant } from '../../services/employees/src/app/tenants';
 import { employeesRepositories } from '../../services/employees/src/infra/repositories';
 import { emailKeyOf } from '../../services/employees/src/domain/employee';
 import { start as startEntries } from '../../services/entries/src/service';
+import { start as startFleet } from '../../services/fleet/src/service';
 import { start as startGateway } from '../../services/gateway/src/service';
+import { start as startPayouts } from '../../services/payouts/src/service';
 import { start as startReferenceFx } from '../../services/reference-fx/src/service';
 import { startMinimalProxy } from './min-proxy';
 
@@ -71,6 +75,8 @@ async function main(): Promise<void> {
   } else if (role === 'employees') running = await startEmployees(process.env);
   else if (role === 'entries') running = await startEntries(process.env);
   else if (role === 'reference-fx') running = await startReferenceFx(process.env);
+  else if (role === 'payouts') running = await startPayouts(process.env);
+  else if (role === 'fleet') running = await startFleet(process.env);
   else if (role === 'gateway') running = await startGateway(process.env);
   else if (role === 'min-proxy') running = await startMinimalProxy(process.env.UPSTREAM_URL!);
   else running = await bare();

@@ -127,7 +127,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       const queues = await queueDepths(h.stack).catch(() => ({}) as Record<string, number>);
       const outbox = await Promise.all(
         (['employees', 'entries'] as const).map((s) =>
-          metric(h.stack.children.get(s)?.opsUrl, 'outbox_oldest_pending_seconds'),
+          metric(h.stack.child(s)?.opsUrl, 'outbox_oldest_pending_seconds'),
         ),
       );
       const rss: Record<string, number> = {};
