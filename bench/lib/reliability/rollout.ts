@@ -13,8 +13,18 @@
 import { acknowledged, byStatus, type DeliveryCounts, type Write } from './ledger';
 import { Ingress } from './ingress';
 import { WriteStream } from './load';
-import { drain, endChecks, seconds, sleep, startHarness, type EndChecks, type HarnessOptions } from './harness';
+import {
+  drain,
+  endChecks,
+  seconds,
+  sleep,
+  startHarness,
+  type EndChecks,
+  type Harness,
+  type HarnessOptions,
+} from './harness';
 import { ALL_SERVICES, type ServiceName } from './stack';
+import { existsSync, readFileSync } from 'node:fs';
 import { waitForExit } from '../children';
 
 export type Phase = 'kills' | 'rolling';
@@ -109,6 +119,34 @@ export async function runRollout(o: RolloutOptions): Promise<RolloutResult> {
       SHUTDOWN_DRAIN_TIMEOUT_MS: String(o.drainTimeoutMs),
     },
   });
+  // No process of the run outlives it, whatever fails.
+  try {
+    return await runSteps(o, h, startedAt);
+  } finally {
+    await h.stack.shutdown();
+  }
+}
+
+/**
+ * Starts a replica again on its port. Another process of this machine may hold that port for a while
+ * (a free port of the run is an ephemeral port, which an outgoing connection may take while the replica
+ * is down): the start is tried again then, as a pod would be restarted.
+ */
+async function startAgain(h: Harness, service: ServiceName, replica: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await h.stack.restart(service, replica);
+      return;
+    } catch (err) {
+      const log = h.stack.logFiles.at(-1);
+      const portTaken = log !== undefined && existsSync(log) && readFileSync(log, 'utf8').includes('EADDRINUSE');
+      if (!portTaken || attempt >= 20) throw err;
+      await sleep(3000);
+    }
+  }
+}
+
+async function runSteps(o: RolloutOptions, h: Harness, startedAt: string): Promise<RolloutResult> {
   const opsUrl = (name: ServiceName, i: number) => `http://127.0.0.1:${h.stack.ports[name]![i]!.opsPort}`;
   const ingress = new Ingress(
     h.stack.ports.gateway!.map((_, i) => ({ url: h.stack.replicaUrl('gateway', i), opsUrl: opsUrl('gateway', i) })),
@@ -150,7 +188,7 @@ export async function runRollout(o: RolloutOptions): Promise<RolloutResult> {
           if (!exitedInTime)
             throw new Error(`${service} #${replica} did not exit after ${phase === 'kills' ? 'SIGKILL' : 'SIGTERM'}`);
           const exited = Date.now();
-          await h.stack.restart(service, replica);
+          await startAgain(h, service, replica);
           await readyz(opsUrl(service, replica), 120_000);
           const end = Date.now();
           steps.push({ phase, service, replica, start, exited, end });
@@ -167,74 +205,70 @@ export async function runRollout(o: RolloutOptions): Promise<RolloutResult> {
   }
   const drained = await drain(h, o.recoverMaxS * 1000);
   await h.stack.receiver.flush();
-  try {
-    const end = await endChecks(h);
-    const { ledger } = h;
-    const results: StepResult[] = steps.map((s, i) => {
-      const until = steps[i + 1]?.start ?? Infinity;
-      const inWindow = ledger.writes.filter((w) => w.sentAt >= s.start && w.sentAt < until);
-      // Failed writes of the step: those in flight at its signal count with it too.
-      const failedOfStep = ledger.writes.filter((w) => failed(w) && w.sentAt < until && w.doneAt >= s.start);
-      const viaStopped = (w: Write) => s.service === 'gateway' && w.gateway === s.replica;
-      const viaOther = failedOfStep.filter((w) => !viaStopped(w));
-      const allAt = ledger.deliveredAllAt(ledger.ackedBy(s.end));
-      return {
-        phase: s.phase,
-        service: s.service,
-        replica: s.replica,
-        exitS: seconds(s.exited - s.start)!,
-        backS: seconds(s.end - s.start)!,
-        writes: {
-          sent: inWindow.length,
-          acknowledged: inWindow.filter(acknowledged).length,
-          byStatus: byStatus(inWindow),
-        },
-        refusedThenSentElsewhere: inWindow.filter((w) => w.refusedBy !== undefined).length,
-        failedViaStoppedGateway: failedOfStep.filter(viaStopped).length,
-        failedInFlight: viaOther.filter((w) => w.sentAt < s.exited).length,
-        failedSentAfter: viaOther.filter((w) => w.sentAt >= s.exited).length,
-        backlogDrainedS: allAt === undefined ? null : seconds(Math.max(0, allAt - s.end)),
-        ...ledger.counts(inWindow),
-      };
-    });
-    const all = ledger.counts(ledger.writes);
-    const totals = {
-      ...all,
+  const end = await endChecks(h);
+  const { ledger } = h;
+  const results: StepResult[] = steps.map((s, i) => {
+    const until = steps[i + 1]?.start ?? Infinity;
+    const inWindow = ledger.writes.filter((w) => w.sentAt >= s.start && w.sentAt < until);
+    // Failed writes of the step: those in flight at its signal count with it too.
+    const failedOfStep = ledger.writes.filter((w) => failed(w) && w.sentAt < until && w.doneAt >= s.start);
+    const viaStopped = (w: Write) => s.service === 'gateway' && w.gateway === s.replica;
+    const viaOther = failedOfStep.filter((w) => !viaStopped(w));
+    const allAt = ledger.deliveredAllAt(ledger.ackedBy(s.end));
+    return {
+      phase: s.phase,
+      service: s.service,
+      replica: s.replica,
+      exitS: seconds(s.exited - s.start)!,
+      backS: seconds(s.end - s.start)!,
       writes: {
-        sent: ledger.writes.length,
-        acknowledged: ledger.writes.filter(acknowledged).length,
-        byStatus: byStatus(ledger.writes),
-        skipped: stream?.skipped ?? 0,
+        sent: inWindow.length,
+        acknowledged: inWindow.filter(acknowledged).length,
+        byStatus: byStatus(inWindow),
       },
-      deliveries: ledger.deliveries,
-      unverified: ledger.unverified,
-      drained,
+      refusedThenSentElsewhere: inWindow.filter((w) => w.refusedBy !== undefined).length,
+      failedViaStoppedGateway: failedOfStep.filter(viaStopped).length,
+      failedInFlight: viaOther.filter((w) => w.sentAt < s.exited).length,
+      failedSentAfter: viaOther.filter((w) => w.sentAt >= s.exited).length,
+      backlogDrainedS: allAt === undefined ? null : seconds(Math.max(0, allAt - s.end)),
+      ...ledger.counts(inWindow),
     };
-    const failures: string[] = [];
-    if (all.missing > 0) failures.push(`${all.missing} deliveries of acknowledged writes missing`);
-    if (all.recordsWithSeveralEventIds > 0)
-      failures.push(`${all.recordsWithSeveralEventIds} records delivered under a new event id`);
-    if (ledger.unverified > 0) failures.push(`${ledger.unverified} deliveries failed verification`);
-    const internal = ledger.writes.filter((w) => w.status === 500).length;
-    if (internal > 0) failures.push(`${internal} writes answered 500`);
-    if ((end.deliveryLog.Exhausted ?? 0) > 0) failures.push(`${end.deliveryLog.Exhausted} deliveries Exhausted`);
-    const parked = Object.values(end.parked).reduce((a, b) => a + b, 0);
-    if (parked > 0) failures.push(`${parked} messages parked: ${JSON.stringify(end.parked)}`);
-    for (const r of results) {
-      const step = `${r.phase} ${r.service} #${r.replica}`;
-      const failedWrites = r.failedViaStoppedGateway + r.failedInFlight + r.failedSentAfter;
-      if (r.phase === 'rolling' && failedWrites > 0)
-        failures.push(`${step}: ${failedWrites} writes failed ${JSON.stringify(r.writes.byStatus)}`);
-      if (r.phase === 'kills' && r.failedSentAfter > 0)
-        failures.push(
-          `${step}: ${r.failedSentAfter} writes sent through a live gateway after the kill failed ${JSON.stringify(r.writes.byStatus)}`,
-        );
-    }
-    const { log: _log, ...settings } = o;
-    return { startedAt, settings, steps: results, totals, end, failures };
-  } finally {
-    await h.stack.shutdown();
+  });
+  const all = ledger.counts(ledger.writes);
+  const totals = {
+    ...all,
+    writes: {
+      sent: ledger.writes.length,
+      acknowledged: ledger.writes.filter(acknowledged).length,
+      byStatus: byStatus(ledger.writes),
+      skipped: stream?.skipped ?? 0,
+    },
+    deliveries: ledger.deliveries,
+    unverified: ledger.unverified,
+    drained,
+  };
+  const failures: string[] = [];
+  if (all.missing > 0) failures.push(`${all.missing} deliveries of acknowledged writes missing`);
+  if (all.recordsWithSeveralEventIds > 0)
+    failures.push(`${all.recordsWithSeveralEventIds} records delivered under a new event id`);
+  if (ledger.unverified > 0) failures.push(`${ledger.unverified} deliveries failed verification`);
+  const internal = ledger.writes.filter((w) => w.status === 500).length;
+  if (internal > 0) failures.push(`${internal} writes answered 500`);
+  if ((end.deliveryLog.Exhausted ?? 0) > 0) failures.push(`${end.deliveryLog.Exhausted} deliveries Exhausted`);
+  const parked = Object.values(end.parked).reduce((a, b) => a + b, 0);
+  if (parked > 0) failures.push(`${parked} messages parked: ${JSON.stringify(end.parked)}`);
+  for (const r of results) {
+    const step = `${r.phase} ${r.service} #${r.replica}`;
+    const failedWrites = r.failedViaStoppedGateway + r.failedInFlight + r.failedSentAfter;
+    if (r.phase === 'rolling' && failedWrites > 0)
+      failures.push(`${step}: ${failedWrites} writes failed ${JSON.stringify(r.writes.byStatus)}`);
+    if (r.phase === 'kills' && r.failedSentAfter > 0)
+      failures.push(
+        `${step}: ${r.failedSentAfter} writes sent through a live gateway after the kill failed ${JSON.stringify(r.writes.byStatus)}`,
+      );
   }
+  const { log: _log, ...settings } = o;
+  return { startedAt, settings, steps: results, totals, end, failures };
 }
 
 export function rolloutMarkdown(r: RolloutResult): string {
