@@ -149,19 +149,15 @@ export class ReliabilityStack {
       }
       const amqpPort = shared ? Number(new URL(infra.amqpUrl).port) : infraPorts.rabbit.amqp;
       const stack = new ReliabilityStack(infra, env, receiver, services, ports, amqpPort, tls.caFile, options);
-      // Every replica of the services side by side (they call each other only when asked), the gateway last.
-      const startAll = async (names: readonly ServiceName[]) => {
-        const started = await Promise.allSettled(
-          names.flatMap((name) => stack.ports[name]!.map((_, i) => stack.restart(name, i))),
-        );
+      // A service's replicas start side by side, the services one after another (all at once starve each
+      // other on a small machine), the gateway last. A stack that did not start leaves no process behind.
+      for (const name of services) {
+        const started = await Promise.allSettled(stack.ports[name]!.map((_, i) => stack.restart(name, i)));
         const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-        if (!failed) return;
-        // No process of a stack that did not start outlives it.
+        if (!failed) continue;
         for (const replicas of stack.children.values()) for (const c of replicas) c.proc.kill('SIGKILL');
         throw failed.reason;
-      };
-      await startAll(services.filter((name) => name !== 'gateway'));
-      await startAll(services.filter((name) => name === 'gateway'));
+      }
       return stack;
     } catch (err) {
       await receiver?.stop();

@@ -120,6 +120,19 @@ export const periodClosed = (periods: readonly string[], detail: string): AppErr
 export const invalidField = (field: string, message: string): AppError =>
   new AppError('VALIDATION_FAILED', undefined, { [field]: [message] });
 
+/** Adds every source's messages to `target` under their keys (the one way field errors are merged); answers `target`. */
+export function addFieldErrors(target: FieldErrors, ...sources: readonly FieldErrors[]): FieldErrors {
+  for (const source of sources)
+    for (const [field, messages] of Object.entries(source)) (target[field] ??= []).push(...messages);
+  return target;
+}
+
+/** Throws `code` with every collected field error at once, if there is any. */
+export function throwFieldErrors(code: ErrorCode, ...sources: readonly FieldErrors[]): void {
+  const errors = addFieldErrors({}, ...sources);
+  if (Object.keys(errors).length > 0) throw new AppError(code, undefined, errors);
+}
+
 /** Collects field errors and throws them together. */
 export class FieldErrorCollector {
   private readonly errors: FieldErrors = {};

@@ -1,7 +1,9 @@
 import { serviceEntry } from '@travel/contracts';
 import { env, envSection, serviceConfig } from '@travel/platform';
 
-export const SERVICE = 'entries';
+import { SERVICE } from './service-name';
+
+export { SERVICE };
 export const DEFAULT_PORT = serviceEntry('entries').port;
 
 /** The shared settings plus the services entries calls (docs/configuration.md, "Entries"). */

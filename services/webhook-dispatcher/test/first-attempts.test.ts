@@ -3,7 +3,7 @@
 // crash.test.ts, a hanging partner beside a healthy one in isolation-and-retention.test.ts.
 import { randomUUID } from 'node:crypto';
 import { DOMAIN_EXCHANGE } from '@travel/platform';
-import { testInfra } from '@travel/testkit';
+import { eventually, testInfra } from '@travel/testkit';
 import { newDeliveryRow } from '../src/app/new-delivery';
 import { envelopeBytes } from '../src/domain/envelope';
 import { registerModels } from '../src/infra/models';
@@ -73,6 +73,25 @@ describe('first attempts sent from the fan-out', () => {
     const received = verified(receiver.requests[0]!, sub.signingSecret);
     expect(received).toMatchObject({ eventId: event.id, deliveryId: row._id });
     expect(receiver.requests[0]!.body.toString()).toBe(envelopeBytes(event));
+  });
+
+  it('an event its service published twice (the relays of two replicas) is sent once, not once per copy', async () => {
+    const receiver = await h.receiver();
+    // Slow answers keep the first copy's send in flight while the second copy is handled.
+    receiver.replyWith(() => ({ status: 200, delayMs: 300 }));
+    const sub = await h.register(receiver.url);
+    const event = employeeEvent(h.tenantId);
+    // Two fresh copies, as two relays publish the outbox event each before either removed it.
+    await Promise.all([h.publish(event), h.publish(event)]);
+    const [delivery] = await h.settled(sub.id, 1);
+    expect(delivery).toMatchObject({ eventId: event.id, status: 'Succeeded', attempts: 1 });
+    // A later event as the marker: once it arrived, nothing of the first is still on its way.
+    const marker = await h.publish(employeeEvent(h.tenantId));
+    await h.settled(sub.id, 2);
+    await eventually(async () => receiver.requests.some((r) => verified(r, sub.signingSecret).eventId === marker.id));
+    const ids = receiver.requests.map((r) => verified(r, sub.signingSecret).eventId);
+    expect(ids.filter((id) => id === event.id)).toHaveLength(1);
+    expect(await h.deliveries(sub.id)).toHaveLength(2);
   });
 
   it('a partner that did not answer gets its next first attempts through the queue', async () => {

@@ -1,14 +1,11 @@
-import { AppError, conflict, type FieldErrors } from '../errors';
+import { AppError, conflict, throwFieldErrors, type FieldErrors } from '../errors';
 import { isDuplicateKey } from './connection';
 
 // How every service writes without multi-document transactions (docs/decisions/0015), written once.
 
 /** Throws 400 VALIDATION_FAILED with every collected field error, if there is any. */
 export function throwIfInvalid(...sources: FieldErrors[]): void {
-  const errors: FieldErrors = {};
-  for (const source of sources)
-    for (const [field, messages] of Object.entries(source)) (errors[field] ??= []).push(...messages);
-  if (Object.keys(errors).length > 0) throw new AppError('VALIDATION_FAILED', undefined, errors);
+  throwFieldErrors('VALIDATION_FAILED', ...sources);
 }
 
 /** The filter part that makes an update apply only to the revision it read (legacy documents have none). */

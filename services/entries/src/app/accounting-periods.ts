@@ -77,7 +77,10 @@ export class AccountingPeriodsApp {
 
   private async act(caller: CallerContext, period: string, reason: unknown, action: PeriodAction) {
     if (!PERIOD_PERMISSIONS.some((p) => caller.permissions.includes(p)))
-      throw new AppError('FORBIDDEN', `This operation requires one of the ${PERIOD_PERMISSIONS.join(', ')} permissions.`);
+      throw new AppError(
+        'FORBIDDEN',
+        `This operation requires one of the ${PERIOD_PERMISSIONS.join(', ')} permissions.`,
+      );
     checkPeriod(period);
     const problem = reasonProblem(reason);
     if (problem) throw invalidField('reason', problem);
@@ -89,7 +92,8 @@ export class AccountingPeriodsApp {
       const at = new Date();
       // A payout step writing in the month now would be missed by the freeze (0211): the close waits for
       // no one and refuses; a hold taken after this read makes the write below lose its race (revision).
-      if (action === 'Closed' && liveHolds(current?.payoutHolds, at).length) throw conflict(closeWhilePayingOut(period));
+      if (action === 'Closed' && liveHolds(current?.payoutHolds, at).length)
+        throw conflict(closeWhilePayingOut(period));
       const record: PeriodRecord = {
         action,
         employeeId: caller.employeeId,

@@ -20,13 +20,13 @@ import {
   tooManyPixels,
   type Attachment,
 } from '../domain/attachment';
-import type { TravelEntry } from '../domain/entry';
-import { toEntryWebhookDto } from '../domain/webhook';
 import type { AttachmentStore, ImageInspection } from '../infra/attachment-store';
-import type { EntriesRepositories } from '../infra/repositories';
+import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import type { ReadingStore } from '../infra/reading-store';
 import type { EntryAccess } from './entry-access';
 import { NO_POLICY, type PolicyJudge } from './expense-policy';
+import { EntryWrites } from './entry-writes';
+import { SERVICE } from '../service-name';
 
 export interface UploadedFile {
   fieldname: string;
@@ -48,7 +48,11 @@ export class AttachmentsApp {
     private readonly readings: Pick<ReadingStore, 'remove'>,
     /** The expense policy's findings, stored with every write (docs/decisions/0203). */
     private readonly policy: PolicyJudge = NO_POLICY,
-  ) {}
+  ) {
+    this.writes = new EntryWrites(repos);
+  }
+
+  private readonly writes: EntryWrites;
 
   /**
    * Every file checked (images decoded for real) before any is stored. Errors under `key` (`File` on the
@@ -151,7 +155,7 @@ export class AttachmentsApp {
       if (!(current.attachments ?? []).some((a) => a._id === id)) throw notFound('attachment');
       const now = new Date();
       const removed = raiseEvent(
-        'entries',
+        SERVICE,
         'attachment.removed',
         caller.tenantId,
         { entryId: current._id, attachmentId: id },
@@ -172,7 +176,7 @@ export class AttachmentsApp {
 
   private async save(
     caller: CallerContext,
-    current: TravelEntry & { rev: number },
+    current: EntryDoc,
     attachments: Attachment[],
     now: Date,
     extra: OutboxEvent[],
@@ -184,13 +188,14 @@ export class AttachmentsApp {
         ? x
         : { ...x, receiptAttachmentIds: (x.receiptAttachmentIds ?? []).filter((id) => kept.has(id)) },
     );
-    const next: TravelEntry = { ...current, attachments, expenses, editedAt: now };
-    next.policyFindings = await this.policy.findingsFor(caller, next);
-    const event = raiseEvent('entries', 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
-    const $set = { attachments, expenses, policyFindings: next.policyFindings, editedAt: now };
-    await this.repos.entries
-      .of(tenantOf(caller))
-      .commit(current, { $set, where: { deletedAt: null } }, event, ...extra);
+    const after: EntryDoc = { ...current, attachments, expenses, editedAt: now };
+    const policyFindings = await this.policy.findingsFor(caller, after);
+    await this.writes.apply(tenantOf(caller), current, {
+      set: { attachments, expenses, policyFindings, editedAt: now },
+      announce: 'entry.updated',
+      at: now,
+      also: extra,
+    });
     return true;
   }
 }
@@ -209,7 +214,7 @@ export function attachmentsStored(
     .filter((a) => isImageType(a.contentType) || a.contentType === PDF_TYPE)
     .map((a) =>
       raiseEvent(
-        'entries',
+        SERVICE,
         'attachment.stored',
         caller.tenantId,
         { entryId, attachmentId: a._id, contentType: a.contentType, size: a.size, market: caller.market },

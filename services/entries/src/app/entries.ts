@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AppError,
   forbidden,
   listPage,
-  raiseEvent,
   tenantOf,
+  throwFieldErrors,
   type CallerContext,
-  type ErrorCode,
   type FieldErrors,
   type ListOptions,
   type ListRequest,
@@ -28,12 +26,11 @@ import {
   type EntryStatusValue,
   type TravelEntry,
 } from '../domain/entry';
-import { toEntryWebhookDto } from '../domain/webhook';
 import { entryListErrors } from '../domain/limits';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import type { Expense, ExpenseInput } from '../domain/expense';
 import { abandonClaims, prepareExpense, vehicleEvents, type Prepared } from './expense-writes';
-import { entryChanged } from './entry-changed';
+import { EntryWrites } from './entry-writes';
 import { toBaseCurrency } from './fx';
 import { attachmentsStored, type AttachmentsApp, type UploadedFile } from './attachments';
 import { delegatorsVia } from './delegators';
@@ -74,19 +71,10 @@ export interface UpdateEntryInput extends EntryInput {
 
 const NO_ROWS: PricedRows = { rows: [], errors: {} };
 
-const SERVICE = 'entries';
-
-/** Throws every collected field error at once: EXCHANGE_RATE_UNAVAILABLE when a rate was the problem. */
-function throwIfInvalid(code: ErrorCode, ...sources: FieldErrors[]): void {
-  const errors: FieldErrors = {};
-  for (const source of sources)
-    for (const [field, messages] of Object.entries(source)) (errors[field] ??= []).push(...messages);
-  if (Object.keys(errors).length > 0) throw new AppError(code, undefined, errors);
-}
-
 export class EntriesApp {
   /** Who may read and change an entry: the same check every use case on an entry's children makes (0168). */
   private readonly access: EntryAccess;
+  private readonly writes: EntryWrites;
 
   constructor(
     private readonly repos: Pick<EntriesRepositories, 'entries' | 'nextEntrySequence'>,
@@ -100,6 +88,7 @@ export class EntriesApp {
     private readonly policy: PolicyJudge = NO_POLICY,
   ) {
     this.access = new EntryAccess(repos, delegatorsVia(employees));
+    this.writes = new EntryWrites(repos);
   }
 
   /** The caller's tenant's entries: every filter and insert through it names the tenant (0081). */
@@ -175,7 +164,7 @@ export class EntriesApp {
       advance?.error?.code === 'EXCHANGE_RATE_UNAVAILABLE' ||
       (context.prepared ?? []).some((p) => p.code) ||
       perDiems.code === 'EXCHANGE_RATE_UNAVAILABLE';
-    throwIfInvalid(rateProblem ? 'EXCHANGE_RATE_UNAVAILABLE' : 'VALIDATION_FAILED', ...errors);
+    throwFieldErrors(rateProblem ? 'EXCHANGE_RATE_UNAVAILABLE' : 'VALIDATION_FAILED', ...errors);
     return advance!.conversion!;
   }
 
@@ -188,7 +177,7 @@ export class EntriesApp {
       files,
       errors: await this.attachments.checkFiles(files, 'attachments', 'attachments', false),
     };
-    throwIfInvalid('VALIDATION_FAILED', entryListErrors(input)); // before a single nested row is priced or converted
+    throwFieldErrors('VALIDATION_FAILED', entryListErrors(input)); // before a single nested row is priced or converted
     const { fields, errors } = entryFields(input, { employeeId: caller.employeeId, baseCurrency: caller.baseCurrency });
     if (fields.employeeId !== caller.employeeId && !mayEditAll(caller)) throw forbidden(EDIT_ALL_ENTRIES);
     // A supplied code is stored as sent; without one the fallback derives it (docs/decisions/0131).
@@ -318,19 +307,12 @@ export class EntriesApp {
       createdByEmployeeId: caller.employeeId,
     };
     entry.policyFindings = await this.policy.findingsFor(caller, entry);
-    const event = raiseEvent(SERVICE, 'entry.created', caller.tenantId, toEntryWebhookDto(entry), now);
     const used = expenses.flatMap((x) => vehicleEvents(caller.tenantId, entryId, undefined, x, 'ExpenseRemoved', now));
     // The receipts sent with the entry are read like uploaded ones (docs/decisions/0200).
     const stored = attachmentsStored(caller, entryId, attachments, now);
     try {
       // Its attachments are announced in this write: the back-fill (0202) has nothing to do for it.
-      await this.scope(caller).create(
-        { ...entry, rev: 0, readingsAnnounced: true },
-        event,
-        entryChanged(entry, 0, now),
-        ...used,
-        ...stored,
-      );
+      await this.writes.create(tenantOf(caller), entry, now, { readingsAnnounced: true }, [...used, ...stored]);
     } catch (err) {
       if (uploads) await this.attachments.unstage(attachments);
       throw err;
@@ -372,7 +354,7 @@ export class EntriesApp {
    * one conditional single-document write with `entry.updated` in its outbox.
    */
   async update(caller: CallerContext, rawId: string, input: UpdateEntryInput): Promise<TravelEntry> {
-    throwIfInvalid('VALIDATION_FAILED', entryListErrors({ perDiems: input.perDiems }));
+    throwFieldErrors('VALIDATION_FAILED', entryListErrors({ perDiems: input.perDiems }));
     return withRevisionRetry('travel entry', async () => {
       const current = await this.access.writable(caller, rawId);
       const { fields, errors } = entryFields(input, {
@@ -414,7 +396,10 @@ export class EntriesApp {
       if (unchanged && Object.keys({ ...errors, ...perDiems.errors }).length === 0) return current;
       // Rows re-priced or replaced must not be dated in a closed period, before or after (0207).
       if (perDiems.changed)
-        await this.access.periods.refuseChanges(caller, current, { expenses: current.expenses, perDiems: perDiems.rows });
+        await this.access.periods.refuseChanges(caller, current, {
+          expenses: current.expenses,
+          perDiems: perDiems.rows,
+        });
       const advance = await this.check(caller, fields, errors, {
         checkEmployee: false,
         before: current.costCenterAllocations ?? [],
@@ -422,32 +407,22 @@ export class EntriesApp {
         perDiems,
       });
       const rows: PerDiem[] = perDiems.rows;
-      const next: TravelEntry = {
-        ...current,
+      const set = {
         ...fields,
-        perDiems: rows,
         advancePaymentInBaseCurrency: advance.baseAmount,
         advancePaymentExchangeRateSource: advance.source,
+        ...(perDiems.changed ? { perDiems: rows } : {}),
         editedAt: new Date(),
       };
       // Cost centers and the policy in force may have changed: the findings are worked out again (0203).
-      next.policyFindings = await this.policy.findingsFor(caller, next);
-      const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), next.editedAt);
-      const $set = {
-        ...fields,
-        policyFindings: next.policyFindings,
-        advancePaymentInBaseCurrency: next.advancePaymentInBaseCurrency,
-        advancePaymentExchangeRateSource: next.advancePaymentExchangeRateSource,
-        ...(perDiems.changed ? { perDiems: rows } : {}),
-        editedAt: next.editedAt,
-      };
-      await this.scope(caller).commit(
-        current,
-        { $set, where: { deletedAt: null } },
-        event,
-        entryChanged(next, current.rev + 1, next.editedAt),
-      );
-      return next;
+      const after: TravelEntry = { ...current, ...set, perDiems: rows };
+      const policyFindings = await this.policy.findingsFor(caller, after);
+      const { entry } = await this.writes.apply(tenantOf(caller), current, {
+        set: { ...set, policyFindings },
+        announce: 'entry.updated',
+        at: set.editedAt,
+      });
+      return entry;
     });
   }
 
@@ -462,12 +437,13 @@ export class EntriesApp {
       const released = (current.expenses ?? []).flatMap((x) =>
         vehicleEvents(caller.tenantId, current._id, x, undefined, 'EntryDeleted', now),
       );
-      await this.scope(caller).commit(
-        current,
-        { $set: { deletedAt: now }, where: { deletedAt: null } },
-        entryChanged({ ...current, deletedAt: now }, current.rev + 1, now),
-        ...released,
-      );
+      // No webhook: a deleted entry is gone from reads (0046); payouts and fleet hear of it.
+      await this.writes.apply(tenantOf(caller), current, {
+        set: { deletedAt: now },
+        announce: null,
+        at: now,
+        also: released,
+      });
       return true;
     });
   }

@@ -4,16 +4,22 @@
 import type { EventData } from '@travel/contracts';
 import { parseTenantId, raiseEvent, RevisionConflict, type OutboxEvent } from '@travel/platform';
 import type { EntriesRepositories } from '../infra/repositories';
-import { entryFigures } from '../domain/entry-figures';
+import { entryFigures, type EntryFigures } from '../domain/entry-figures';
 import type { PayableEntry } from '../domain/payout';
 import { EntryStatus } from '../domain/entry';
+import { SERVICE } from '../service-name';
 
 export const ENTRY_CHANGED = 'entry-state.changed';
 
 export type EntryChangedData = EventData<'entries.entry-state.changed'>;
 
-/** The event of `entry` as it is after the write that stores it at revision `rev`. */
-export function entryChanged(entry: PayableEntry, rev: number, now = new Date()): OutboxEvent<EntryChangedData> {
+/** The event of `entry` as it is after the write that stores it at revision `rev` (its figures, if known). */
+export function entryChanged(
+  entry: PayableEntry,
+  rev: number,
+  now = new Date(),
+  figures: Pick<EntryFigures, 'amountDue'> = entryFigures(entry),
+): OutboxEvent<EntryChangedData> {
   const data: EntryChangedData = {
     entryId: entry._id,
     entryNumber: entry.entryNumber ?? '',
@@ -24,10 +30,10 @@ export function entryChanged(entry: PayableEntry, rev: number, now = new Date())
     approvedAt:
       entry.status === EntryStatus.Approved && entry.approvedAt ? new Date(entry.approvedAt).toISOString() : null,
     baseCurrency: entry.baseCurrency,
-    amountDue: entryFigures(entry).amountDue,
+    amountDue: figures.amountDue,
     rev,
   };
-  return raiseEvent('entries', ENTRY_CHANGED, entry.tenantId, data, now);
+  return raiseEvent(SERVICE, ENTRY_CHANGED, entry.tenantId, data, now);
 }
 
 /**

@@ -1,7 +1,6 @@
-import { conflict, parseTenantId, raiseEvent, withRevisionRetry, type Logger, type TenantId } from '@travel/platform';
-import { entryChanged } from './entry-changed';
+import { conflict, parseTenantId, withRevisionRetry, type Logger, type TenantId } from '@travel/platform';
+import { EntryWrites } from './entry-writes';
 import { formatEntryNumber } from '../domain/entry';
-import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories, EntryCounters, EntryDoc } from '../infra/repositories';
 
 const ROUNDS = 500;
@@ -29,7 +28,11 @@ export class EntryNumberIssuer {
     private readonly repos: Pick<EntriesRepositories, 'entries' | 'pendingNumberClaims'>,
     private readonly counters: EntryCounters,
     private readonly logger?: Logger,
-  ) {}
+  ) {
+    this.writes = new EntryWrites(repos);
+  }
+
+  private readonly writes: EntryWrites;
 
   /** Issues the number of an entry holding a claim; answers the entry as stored afterwards. */
   issue(tenantId: TenantId, entryId: string): Promise<EntryDoc> {
@@ -83,17 +86,14 @@ export class EntryNumberIssuer {
         // The entry as just read by the caller on the first attempt; a lost revision race reads it again.
         const entry = attempt++ === 0 && known ? known : await this.read(tenantId, entryId);
         if (entry.entryNumber || !entry.numberClaim) return entry;
-        const next: EntryDoc = { ...entry, entryNumber: formatEntryNumber(year, seq), numberClaim: null };
-        const event = raiseEvent('entries', 'entry.updated', tenantId, toEntryWebhookDto(next), entry.editedAt);
-        const rev = await this.repos.entries
-          .of(tenantId)
-          .commit(
-            entry,
-            { $set: { entryNumber: next.entryNumber, numberClaim: null }, where: { entryNumber: '' } },
-            event,
-            entryChanged(next, entry.rev + 1, entry.editedAt),
-          );
-        return { ...next, rev };
+        // The authorization's entry.updated, with the number, dated when the entry was authorized.
+        const { entry: stored } = await this.writes.apply(tenantId, entry, {
+          set: { entryNumber: formatEntryNumber(year, seq), numberClaim: null },
+          announce: 'entry.updated',
+          at: entry.editedAt,
+          where: { entryNumber: '' },
+        });
+        return stored;
       },
       20,
     );

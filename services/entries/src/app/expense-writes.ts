@@ -1,4 +1,4 @@
-import { AppError, raiseEvent, type CallerContext, type FieldErrors, type OutboxEvent } from '@travel/platform';
+import { raiseEvent, throwFieldErrors, type CallerContext, type FieldErrors, type OutboxEvent } from '@travel/platform';
 import {
   expenseFields,
   needsVehicleFuel,
@@ -9,8 +9,7 @@ import {
 } from '../domain/expense';
 import { toBaseCurrency } from './fx';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
-
-const SERVICE = 'entries';
+import { SERVICE } from '../service-name';
 
 export interface Prepared {
   expense?: Expense;
@@ -113,12 +112,8 @@ export async function prepareExpense(
 
 /** Throws the collected errors of several prepared expenses (and others), if any. */
 export function throwIfAny(prepared: Prepared[], ...others: FieldErrors[]): void {
-  const errors: FieldErrors = {};
-  for (const source of [...prepared.map((p) => p.errors), ...others])
-    for (const [field, messages] of Object.entries(source)) (errors[field] ??= []).push(...messages);
-  if (Object.keys(errors).length === 0) return;
   const code = prepared.some((p) => p.code) ? 'EXCHANGE_RATE_UNAVAILABLE' : 'VALIDATION_FAILED';
-  throw new AppError(code, undefined, errors);
+  throwFieldErrors(code, ...prepared.map((p) => p.errors), ...others);
 }
 
 export type ReleaseReason = 'ExpenseRemoved' | 'EntryDeleted' | 'VehicleChanged';

@@ -3,7 +3,6 @@ import {
   AppError,
   invalidState,
   notFound,
-  raiseEvent,
   type CallerContext,
   type OutboxEvent,
   type TenantId,
@@ -13,10 +12,9 @@ import {
 import { sameExpenseFields, storedExpenseFields, type Expense, type ExpenseInput } from '../domain/expense';
 import type { TravelEntry } from '../domain/entry';
 import { allocationsStillCover } from './per-diems';
-import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import type { EntryAccess } from './entry-access';
-import { entryChanged } from './entry-changed';
+import { EntryWrites } from './entry-writes';
 import { abandonClaims, checkExpense, prepareExpense, throwIfAny, vehicleEvents } from './expense-writes';
 import type { CurrencyConverter, VehicleDirectory } from './ports';
 import { correctedFields, type AttachmentReading, type ReadingOrigin } from '../domain/reading';
@@ -37,22 +35,24 @@ export interface ReadingLookup {
 /** A create's body: the expense fields and, optionally, the receipt whose reading they were confirmed from. */
 export type ExpenseCreateInput = ExpenseInput & { fromReading?: string | null };
 
-const SERVICE = 'entries';
-
 /**
  * One expense at a time. Every change is one conditional write of the entry document (its expense list,
  * `editedAt`, revision) with `entry.updated` and the vehicle events in its outbox.
  */
 export class ExpensesApp {
   constructor(
-    private readonly repos: Pick<EntriesRepositories, 'entries'>,
+    repos: Pick<EntriesRepositories, 'entries'>,
     private readonly access: EntryAccess,
     private readonly fx: CurrencyConverter,
     private readonly vehicles: VehicleDirectory,
     private readonly readings: ReadingLookup,
     /** The expense policy's findings, stored with every write (docs/decisions/0203). */
     private readonly policy: PolicyJudge = NO_POLICY,
-  ) {}
+  ) {
+    this.writes = new EntryWrites(repos);
+  }
+
+  private readonly writes: EntryWrites;
 
   /**
    * The receipts an expense names (docs/decisions/0204): ids of this entry's attachments, lower-cased,
@@ -107,17 +107,13 @@ export class ExpensesApp {
     // Amount-mode allocations must still add up to the new total (docs/decisions/0072): 409 otherwise.
     allocationsStillCover(current, expenses, current.perDiems ?? []);
     const next: TravelEntry = { ...current, expenses, editedAt: now };
-    next.policyFindings = findings ?? (await this.policy.findingsFor(caller, next));
-    const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
-    await this.repos.entries
-      .of(tenantOf(caller))
-      .commit(
-        current,
-        { $set: { expenses, policyFindings: next.policyFindings, editedAt: now }, where: { deletedAt: null } },
-        event,
-        entryChanged(next, current.rev + 1, now),
-        ...extra,
-      );
+    const policyFindings = findings ?? (await this.policy.findingsFor(caller, next));
+    await this.writes.apply(tenantOf(caller), current, {
+      set: { expenses, policyFindings, editedAt: now },
+      announce: 'entry.updated',
+      at: now,
+      also: extra,
+    });
     return true;
   }
 

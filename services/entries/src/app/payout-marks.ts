@@ -8,24 +8,27 @@ import type { PayoutBatchStep, PayoutMark } from '@travel/contracts';
 // idempotent per batch: payouts repeats a step after a crash and gets the same answer. Closed accounting
 // periods (docs/decisions/0211): a reserve dated in a closed month and an undo of entries paid out in one
 // are refused whole (409 PERIOD_CLOSED); a commit or undo holds its months while it writes (PayoutPeriods).
-import { parseTenantId, raiseEvent, withRevisionRetry, type OutboxEvent, type TenantId } from '@travel/platform';
-import { entryFigures } from '../domain/entry-figures';
+import { parseTenantId, withRevisionRetry, type TenantId } from '@travel/platform';
+import { entryFigures, type EntryFigures } from '../domain/entry-figures';
 import { refusalToReserve, type PayableEntry } from '../domain/payout';
-import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
-import { entryChanged } from './entry-changed';
+import { EntryWrites } from './entry-writes';
 import type { PayoutHold, PayoutPeriods } from './payout-periods';
 
 export type { PayoutMark };
 
 type Step = PayoutBatchStep;
 
-const figures = (e: PayableEntry & { rev: number }, rev = e.rev): PayoutMark => ({
+const figures = (
+  e: PayableEntry & { rev: number },
+  rev = e.rev,
+  known: Pick<EntryFigures, 'amountDue'> = entryFigures(e),
+): PayoutMark => ({
   entryId: e._id,
   ok: true,
   entryNumber: e.entryNumber,
   employeeId: e.employeeId,
-  amountDue: entryFigures(e).amountDue,
+  amountDue: known.amountDue,
   baseCurrency: e.baseCurrency,
   isPaidOut: e.isPaidOut,
   rev,
@@ -42,7 +45,11 @@ export class PayoutMarks {
   constructor(
     private readonly repos: Pick<EntriesRepositories, 'entries'>,
     private readonly periods?: PayoutPeriods,
-  ) {}
+  ) {
+    this.writes = new EntryWrites(repos);
+  }
+
+  private readonly writes: EntryWrites;
 
   async run(
     step: Step,
@@ -125,11 +132,20 @@ export class PayoutMarks {
     );
   }
 
-  /** At the revision read (a lost race throws RevisionConflict: the step runs again on the entry read anew). */
-  private async write(doc: EntryDoc, $set: Record<string, unknown>, events: OutboxEvent[]): Promise<boolean> {
+  /**
+   * A reservation's bookkeeping, which partners do not see and payouts learns from the step's answer: at
+   * the revision read, without events (a lost race throws RevisionConflict: the step runs again).
+   */
+  private async mark(doc: EntryDoc, $set: Partial<EntryDoc>): Promise<boolean> {
     // The entry was read in its tenant's scope; the write goes through the same tenant (0081).
-    await this.repos.entries.of(parseTenantId(doc.tenantId)).commit(doc, { $set }, ...events);
+    await this.repos.entries.of(parseTenantId(doc.tenantId)).commit(doc, { $set });
     return true;
+  }
+
+  /** A change partners see (paid out, or not any more): through EntryWrites, at the revision read. */
+  private async change(doc: EntryDoc, set: Partial<EntryDoc>, announce: 'entry.paidout' | 'entry.updated', at: Date) {
+    const applied = await this.writes.apply(parseTenantId(doc.tenantId), doc, { set, announce, at, where: {} });
+    return figures(applied.entry as EntryDoc & PayableEntry, applied.entry.rev, applied.figures);
   }
 
   /**
@@ -148,7 +164,7 @@ export class PayoutMarks {
     const refusal = refusalToReserve(doc, batchId, now);
     if (refusal || !doc) return { entryId, ok: false, reason: refusal };
     if (doc.payoutBatchId === batchId) return figures(doc);
-    return (await this.write(doc, { payoutBatchId: batchId, payoutReservedUntil: reservedUntil }, []))
+    return (await this.mark(doc, { payoutBatchId: batchId, payoutReservedUntil: reservedUntil }))
       ? figures(doc, doc.rev + 1)
       : undefined;
   }
@@ -167,25 +183,19 @@ export class PayoutMarks {
     if (!doc || doc.payoutBatchId !== batchId) return { entryId, ok: false, reason: 'is not reserved by this batch' };
     if (doc.isPaidOut) return figures(doc);
     if (hold && !hold.lasts()) return { entryId, ok: false, reason: OUT_OF_TIME };
-    const next = { ...doc, isPaidOut: true, paidOutAt: now, editedAt: now };
-    const events = [
-      raiseEvent('entries', 'entry.paidout', doc.tenantId, toEntryWebhookDto(next), now),
-      entryChanged(next, doc.rev + 1, now),
-    ];
-    return (await this.write(
+    return this.change(
       doc,
       { isPaidOut: true, paidOutAt: now, editedAt: now, payoutReservedUntil: null },
-      events,
-    ))
-      ? figures(next, doc.rev + 1)
-      : undefined;
+      'entry.paidout',
+      now,
+    );
   }
 
   /** A reservation of a batch that did not happen is given back; nothing visible changed, so no event. */
   private async release(doc: (EntryDoc & PayableEntry) | null, entryId: string, batchId: string) {
     if (!doc || doc.payoutBatchId !== batchId) return { entryId, ok: true };
     if (doc.isPaidOut) return { entryId, ok: false, reason: 'is paid out by this batch; undo the batch instead' };
-    return (await this.write(doc, { payoutBatchId: null, payoutReservedUntil: null }, []))
+    return (await this.mark(doc, { payoutBatchId: null, payoutReservedUntil: null }))
       ? figures({ ...doc, payoutBatchId: null }, doc.rev + 1)
       : undefined;
   }
@@ -200,19 +210,7 @@ export class PayoutMarks {
     if (!doc || doc.payoutBatchId !== batchId) return { entryId, ok: true };
     if (hold && !hold.lasts()) return { entryId, ok: false, reason: OUT_OF_TIME };
     const now = new Date();
-    const next = {
-      ...doc,
-      isPaidOut: false,
-      paidOutAt: null,
-      payoutBatchId: null,
-      payoutReservedUntil: null,
-      editedAt: now,
-    };
-    const events = [
-      raiseEvent('entries', 'entry.updated', doc.tenantId, toEntryWebhookDto(next), now),
-      entryChanged(next, doc.rev + 1, now),
-    ];
     const $set = { isPaidOut: false, paidOutAt: null, payoutBatchId: null, payoutReservedUntil: null, editedAt: now };
-    return (await this.write(doc, $set, events)) ? figures(next, doc.rev + 1) : undefined;
+    return this.change(doc, $set, 'entry.updated', now);
   }
 }

@@ -19,7 +19,16 @@ const B1 = '11111111-1111-4111-8111-111111111111';
 function periodStore(closed: string[] = []) {
   const docs = new Map<string, AccountingPeriodDoc>();
   for (const period of closed)
-    docs.set(period, { _id: period, tenantId: TENANT, period, state: 'Closed', history: [], frozen: null, editedAt: new Date(), rev: 1 });
+    docs.set(period, {
+      _id: period,
+      tenantId: TENANT,
+      period,
+      state: 'Closed',
+      history: [],
+      frozen: null,
+      editedAt: new Date(),
+      rev: 1,
+    });
   const store = {
     docs,
     get: async (_t: unknown, period: string) => (docs.has(period) ? structuredClone(docs.get(period)!) : null),
@@ -28,7 +37,16 @@ function periodStore(closed: string[] = []) {
     async holdForPayout(_t: unknown, period: string, holder: string, until: Date) {
       const doc = docs.get(period);
       if (doc?.state === 'Closed') return false;
-      const base = doc ?? { _id: period, tenantId: TENANT, period, state: 'Open' as const, history: [], frozen: null, editedAt: new Date(), rev: 0 };
+      const base = doc ?? {
+        _id: period,
+        tenantId: TENANT,
+        period,
+        state: 'Open' as const,
+        history: [],
+        frozen: null,
+        editedAt: new Date(),
+        rev: 0,
+      };
       docs.set(period, { ...base, payoutHolds: { ...base.payoutHolds, [holder]: until }, rev: base.rev + 1 });
       return true;
     },
@@ -39,7 +57,12 @@ function periodStore(closed: string[] = []) {
     async write(_t: unknown, period: string, current: AccountingPeriodDoc | null, change: PeriodChange) {
       const now = docs.get(period);
       if ((now?.rev ?? 0) !== (current?.rev ?? 0)) throw new RevisionConflict();
-      docs.set(period, { ...(now ?? current ?? ({} as AccountingPeriodDoc)), period, state: change.state, rev: (now?.rev ?? 0) + 1 });
+      docs.set(period, {
+        ...(now ?? current ?? ({} as AccountingPeriodDoc)),
+        period,
+        state: change.state,
+        rev: (now?.rev ?? 0) + 1,
+      });
     },
   };
   return store;
@@ -107,7 +130,9 @@ describe('payout steps in closed accounting periods', () => {
   it('a reserve on a day of a closed month is refused whole (409 naming it) and reserves nothing', async () => {
     const entry = entryStore({ payoutBatchId: null, payoutReservedUntil: null });
     const periods = periodStore([thisMonth()]);
-    await expect(marks(entry, periods).run('reserve', TENANT, B1, [ID], new Date(Date.now() + 600_000))).rejects.toMatchObject({
+    await expect(
+      marks(entry, periods).run('reserve', TENANT, B1, [ID], new Date(Date.now() + 600_000)),
+    ).rejects.toMatchObject({
       code: 'PERIOD_CLOSED',
       errors: { period: [thisMonth()] },
     });
@@ -123,7 +148,10 @@ describe('payout steps in closed accounting periods', () => {
 
     const open = entryStore({});
     const periods = periodStore();
-    expect((await marks(open, periods).run('commit', TENANT, B1, [ID]))[0]).toMatchObject({ ok: true, amountDue: '100.50' });
+    expect((await marks(open, periods).run('commit', TENANT, B1, [ID]))[0]).toMatchObject({
+      ok: true,
+      amountDue: '100.50',
+    });
     expect(open.doc()).toMatchObject({ isPaidOut: true });
     expect(payoutPeriod('HR', open.doc().paidOutAt!)).toBe(thisMonth());
     expect(liveHolds(periods.docs.get(thisMonth())!.payoutHolds, new Date())).toEqual([]);
@@ -148,15 +176,19 @@ describe('payout steps in closed accounting periods', () => {
     const periods = periodStore();
     const app = new AccountingPeriodsApp(
       { periods } as unknown as Pick<EntriesRepositories, 'periods'>,
-      { livePayroll: async () => ({ summary: { name: 'Payroll', columns: [], rows: [] }, entries: { name: 'Entries', columns: [], rows: [] } }) },
+      {
+        livePayroll: async () => ({
+          summary: { name: 'Payroll', columns: [], rows: [] },
+          entries: { name: 'Entries', columns: [], rows: [] },
+        }),
+      },
       { liveJournal: async () => ({ sheet: null, refusal: null }) },
     );
     const caller = testCaller({ market: 'HR', permissions: ['ManagePayouts'] });
-    const hold = await new PayoutPeriods({ periods } as unknown as Pick<EntriesRepositories, 'periods'>, hr).holdForCommit(
-      TENANT,
-      B1,
-      new Date('2026-11-10T10:00:00Z'),
-    );
+    const hold = await new PayoutPeriods(
+      { periods } as unknown as Pick<EntriesRepositories, 'periods'>,
+      hr,
+    ).holdForCommit(TENANT, B1, new Date('2026-11-10T10:00:00Z'));
     await expect(app.close(caller, '2026-11', 'Payroll sent')).rejects.toMatchObject({ code: 'CONFLICT' });
     await hold.release();
     expect((await app.close(caller, '2026-11', 'Payroll sent')).state).toBe('Closed');

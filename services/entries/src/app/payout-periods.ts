@@ -4,12 +4,7 @@
 // step that marks or unmarks entries holds its months in the store while it does, so a close that would
 // freeze the month meanwhile refuses instead of missing the step.
 import { AppError, periodClosed, withRevisionRetry, type Market, type TenantId } from '@travel/platform';
-import {
-  closedForPayout,
-  closedForUndo,
-  payoutPeriod,
-  type ClosedPeriodRefusal,
-} from '../domain/accounting-period';
+import { closedForPayout, closedForUndo, payoutPeriod, type ClosedPeriodRefusal } from '../domain/accounting-period';
 import type { EntriesRepositories } from '../infra/repositories';
 import type { CompanyMarkets } from './reading-backfill';
 
@@ -34,7 +29,8 @@ export class PayoutPeriods {
   /** The company's market, whose calendar dates a payout; employees owns it (without it: 503, payouts retries). */
   private async marketOf(tenant: TenantId): Promise<Market> {
     const market = await this.markets.marketOf(tenant);
-    if (!market) throw new AppError('SERVICE_UNAVAILABLE', 'The company’s market is not known to the employees service.');
+    if (!market)
+      throw new AppError('SERVICE_UNAVAILABLE', 'The company’s market is not known to the employees service.');
     return market;
   }
 

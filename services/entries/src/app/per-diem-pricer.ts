@@ -1,7 +1,7 @@
 // The per-diem pricer (docs/decisions/0070-0072): the engine over an itinerary, each row's payable amount
 // converted into the base currency. A service of its own, used by the entries app (create, PUT) and by
 // the per-diem use case (from-itinerary): neither imports the other's module (docs/decisions/0169).
-import type { CallerContext, FieldErrors } from '@travel/platform';
+import { addFieldErrors, type CallerContext, type FieldErrors } from '@travel/platform';
 import {
   calculatePerDiems,
   PerDiemInputError,
@@ -44,11 +44,6 @@ export interface FromItineraryInput {
   stops: Stop[];
   meals?: RowMeals[];
   employeeId?: string;
-}
-
-function merge(target: FieldErrors, source: FieldErrors): FieldErrors {
-  for (const [field, messages] of Object.entries(source)) (target[field] ??= []).push(...messages);
-  return target;
 }
 
 /** Re-keys the engine's field errors (`meals[k]…`, `overrides[k]…`, `stops…`) to the nested rows'. */
@@ -94,7 +89,7 @@ export class PerDiemPricer {
   /** Rows nested on a create or a PUT: the itinerary they describe is re-run; they must be its rows. */
   async fromRows(caller: CallerContext, entry: EntryContext, inputs: readonly PerDiemRowInput[]): Promise<PricedRows> {
     const checked = inputs.map((input, i) => perDiemRowFields(input, i, caller.market));
-    const errors = checked.reduce((all, c) => merge(all, c.errors), {} as FieldErrors);
+    const errors = checked.reduce((all, c) => addFieldErrors(all, c.errors), {} as FieldErrors);
     if (Object.keys(errors).length) return { rows: [], errors };
     return this.priceSettings(
       caller,
@@ -148,13 +143,13 @@ export class PerDiemPricer {
     for (const row of result.items) {
       const i = byKey.get(rowKey(row.countryCode, row.departureTime));
       if (i === undefined)
-        merge(errors, {
+        addFieldErrors(errors, {
           perDiems: [
             `the itinerary the rows describe has a row ${row.countryCode} ${row.departureTime} to ${row.arrivalTime} that is not sent; send the rows as from-itinerary returns them`,
           ],
         });
       else if (rowKey('', settings[i].arrivalTime) !== rowKey('', row.arrivalTime))
-        merge(errors, {
+        addFieldErrors(errors, {
           [`perDiems[${i}].arrivalTime`]: [`must be ${row.arrivalTime}, where the engine ends the row`],
         });
     }
@@ -294,7 +289,7 @@ export class PerDiemPricer {
             fxDate,
             reason: `No ${currency} rate to convert into ${caller.baseCurrency} on ${fxDate}; set manualExchangeRate. ${converted.error!.message}`,
           };
-        merge(errors, converted.errors);
+        addFieldErrors(errors, converted.errors);
         if (unavailable) code = 'EXCHANGE_RATE_UNAVAILABLE';
         return base;
       }),
@@ -319,7 +314,7 @@ export class PerDiemPricer {
     let settings = storedSettings;
     if (inputs !== undefined) {
       const checked = inputs.map((input, i) => perDiemRowFields(input, i, caller.market));
-      const errors = checked.reduce((all, c) => merge(all, c.errors), {} as FieldErrors);
+      const errors = checked.reduce((all, c) => addFieldErrors(all, c.errors), {} as FieldErrors);
       if (Object.keys(errors).length) return { rows: stored, errors, changed: false };
       settings = checked.map((c) => c.fields);
     }

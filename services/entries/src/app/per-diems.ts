@@ -2,39 +2,33 @@
 // over the itinerary nested rows describe (create, PUT: the entries app), converted into the base currency
 // with the FX code expenses use, and stored inside the entry document (docs/decisions/0070-0072). The
 // pricing itself is per-diem-pricer.ts.
-import {
-  AppError,
-  raiseEvent,
-  throwIfInvalid,
-  tenantOf,
-  withRevisionRetry,
-  type CallerContext,
-} from '@travel/platform';
-import { entryChanged } from './entry-changed';
+import { AppError, throwIfInvalid, tenantOf, withRevisionRetry, type CallerContext } from '@travel/platform';
+import { EntryWrites } from './entry-writes';
 import { minorDigitsOf } from '../domain/amounts';
 import { itineraryListErrors } from '../domain/limits';
 import { checkAllocationsCover } from '../domain/entry-total';
 import type { TravelEntry } from '../domain/entry';
 import type { Expense } from '../domain/expense';
 import type { PerDiem } from '../domain/per-diem-row';
-import { toEntryWebhookDto } from '../domain/webhook';
 import { typeAfterRows } from '../domain/travel-type';
 import type { EntriesRepositories } from '../infra/repositories';
 import type { EntryAccess } from './entry-access';
 import type { FromItineraryInput, PerDiemPricer } from './per-diem-pricer';
 import { NO_POLICY, type PolicyJudge } from './expense-policy';
 
-const SERVICE = 'entries';
-
 /** POST /api/v1/travel-entries/{id}/per-diems/from-itinerary: one conditional write, one entry.updated. */
 export class PerDiemsApp {
   constructor(
-    private readonly repos: Pick<EntriesRepositories, 'entries'>,
+    repos: Pick<EntriesRepositories, 'entries'>,
     private readonly access: EntryAccess,
     private readonly pricer: PerDiemPricer,
     /** The expense policy's findings, stored with every write (docs/decisions/0203). */
     private readonly policy: PolicyJudge = NO_POLICY,
-  ) {}
+  ) {
+    this.writes = new EntryWrites(repos);
+  }
+
+  private readonly writes: EntryWrites;
 
   async fromItinerary(caller: CallerContext, entryId: string, input: FromItineraryInput): Promise<TravelEntry> {
     throwIfInvalid(itineraryListErrors(input));
@@ -57,19 +51,14 @@ export class PerDiemsApp {
         destinationCountryCode: current.destinationCountryCode ?? null,
         rowCountries: priced.rows.map((r) => r.countryCode),
       });
-      const next: TravelEntry = { ...current, travelType, perDiems: priced.rows, editedAt: now };
-      next.policyFindings = await this.policy.findingsFor(caller, next);
-      const event = raiseEvent(SERVICE, 'entry.updated', caller.tenantId, toEntryWebhookDto(next), now);
-      const $set = { travelType, perDiems: priced.rows, policyFindings: next.policyFindings, editedAt: now };
-      await this.repos.entries
-        .of(tenantOf(caller))
-        .commit(
-          current,
-          { $set, where: { deletedAt: null } },
-          event,
-          entryChanged(next, current.rev + 1, now),
-        );
-      return next;
+      const after: TravelEntry = { ...current, travelType, perDiems: priced.rows, editedAt: now };
+      const policyFindings = await this.policy.findingsFor(caller, after);
+      const { entry } = await this.writes.apply(tenantOf(caller), current, {
+        set: { travelType, perDiems: priced.rows, policyFindings, editedAt: now },
+        announce: 'entry.updated',
+        at: now,
+      });
+      return entry;
     });
   }
 }

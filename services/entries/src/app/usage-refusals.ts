@@ -1,8 +1,7 @@
-import { parseTenantId, raiseEvent, type Logger, withRevisionRetry } from '@travel/platform';
-import type { TravelEntry } from '../domain/entry';
+import { parseTenantId, type Logger, withRevisionRetry } from '@travel/platform';
 import type { UsageRefused } from '../domain/usage-refused';
-import { toEntryWebhookDto } from '../domain/webhook';
 import type { EntriesRepositories } from '../infra/repositories';
+import { EntryWrites } from './entry-writes';
 
 /**
  * Fleet refused a use we announced (the vehicle was deleted between the claim and the event): the
@@ -14,12 +13,17 @@ export class UsageRefusals {
   constructor(
     private readonly repos: Pick<EntriesRepositories, 'entries'>,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.writes = new EntryWrites(repos);
+  }
+
+  private readonly writes: EntryWrites;
 
   async refused(event: UsageRefused): Promise<void> {
     const { tenantId, data } = event;
     // The tenant of an event taken from our own bus (docs/decisions/0081).
-    const entries = this.repos.entries.of(parseTenantId(tenantId));
+    const tenant = parseTenantId(tenantId);
+    const entries = this.repos.entries.of(tenant);
     await withRevisionRetry('travel entry', async () => {
       const entry = await entries.get(data.entryId);
       const expense = entry?.expenses?.find((x) => x._id === data.expenseId);
@@ -37,9 +41,7 @@ export class UsageRefusals {
       const expenses = entry.expenses.map((x) =>
         x._id === expense._id ? { ...x, vehicleId: null, revision: x.revision + 1, editedAt: now } : x,
       );
-      const next: TravelEntry = { ...entry, expenses, editedAt: now };
-      const updated = raiseEvent('entries', 'entry.updated', tenantId, toEntryWebhookDto(next), now);
-      await entries.commit(entry, { $set: { expenses, editedAt: now }, where: { deletedAt: null } }, updated);
+      await this.writes.apply(tenant, entry, { set: { expenses, editedAt: now }, announce: 'entry.updated', at: now });
       return true;
     });
   }

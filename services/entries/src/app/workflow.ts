@@ -2,7 +2,6 @@ import {
   AppError,
   invalidState,
   throwIfInvalid,
-  raiseEvent,
   tenantOf,
   withRevisionRetry,
   type CallerContext,
@@ -12,7 +11,6 @@ import { mayEdit } from '../domain/access';
 import { makesEditable } from '../domain/accounting-period';
 import { commentErrors, workflowListErrors } from '../domain/limits';
 import type { TravelEntry } from '../domain/entry';
-import { toEntryWebhookDto } from '../domain/webhook';
 import {
   decide,
   type ApprovalStep,
@@ -23,7 +21,7 @@ import {
 } from '../domain/workflow';
 import type { EntriesRepositories, EntryDoc } from '../infra/repositories';
 import type { EntryAccess } from './entry-access';
-import { entryChanged } from './entry-changed';
+import { EntryWrites } from './entry-writes';
 import type { EntryNumberIssuer } from './entry-numbers';
 import { delegatorsVia } from './delegators';
 import type { EmployeeDirectory } from './ports';
@@ -61,7 +59,11 @@ export class WorkflowApp {
     private readonly numbers: EntryNumberIssuer,
     /** The expense policy a submission is judged by (docs/decisions/0203). */
     private readonly policy: PolicyJudge = NO_POLICY,
-  ) {}
+  ) {
+    this.writes = new EntryWrites(repos);
+  }
+
+  private readonly writes: EntryWrites;
 
   async workflow(caller: Pick<CallerContext, 'tenantId'>): Promise<ApprovalWorkflow> {
     // One document per tenant, `_id` = tenantId.
@@ -176,8 +178,7 @@ export class WorkflowApp {
       if (makesEditable(current.status, decision.status)) await this.access.periods.refuseReopening(caller, current);
       // Submit: judged again by the policy in force now; a blocking finding refuses it, keyed by the expense.
       const policyFindings = operation === 'submit' ? await this.policy.findingsFor(caller, current) : undefined;
-      if (policyFindings)
-        throwIfInvalid(blockingErrors(current.expenses ?? [], policyFindings, current.baseCurrency));
+      if (policyFindings) throwIfInvalid(blockingErrors(current.expenses ?? [], policyFindings, current.baseCurrency));
       const now = new Date();
       const records: AuditRecord[] = decision.records.map((r) => ({
         ...r,
@@ -198,18 +199,12 @@ export class WorkflowApp {
         ...(policyFindings ? { policyFindings } : {}),
         editedAt: now,
       };
-      const next: EntryDoc = { ...current, ...changes, rev: current.rev + 1 };
-      // An authorization raises its entry.updated when the number is stored (with the number in it).
-      const events = decision.issueNumber
-        ? []
-        : [raiseEvent('entries', decision.event, caller.tenantId, toEntryWebhookDto(next), now)];
-      await this.repos.entries.of(tenantOf(caller)).commit(
-        current,
-        { $set: changes, where: { deletedAt: null } },
-        // The payouts context learns every status change (entries.entry-state.changed, docs/decisions/0074).
-        ...events,
-        entryChanged(next, current.rev + 1, now),
-      );
+      const { entry: next } = await this.writes.apply(tenantOf(caller), current, {
+        set: changes,
+        // An authorization raises its entry.updated when the number is stored (with the number in it).
+        announce: decision.issueNumber ? null : decision.event,
+        at: now,
+      });
       if (decision.issueNumber) authorized = next;
       return next;
     });

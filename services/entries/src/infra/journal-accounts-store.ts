@@ -14,6 +14,7 @@ import {
   type TenantId,
 } from '@travel/platform';
 import type { JournalAccountKey } from '../domain/journal';
+import { SERVICE } from '../service-name';
 
 /** What the company set: an account number per key it chose (the others use the market's default). */
 export type OwnAccounts = Partial<Record<JournalAccountKey, string>>;
@@ -68,7 +69,7 @@ export class JournalAccountsStore {
   async put(tenantId: TenantId, accounts: OwnAccounts, employeeId: string): Promise<JournalAccountsDoc> {
     const stored = await this.get(tenantId);
     if (stored && isDeepStrictEqual({ ...stored.accounts }, { ...accounts })) return stored;
-    const event = raiseEvent('entries', JOURNAL_ACCOUNTS_UPDATED, tenantId, { accounts });
+    const event = raiseEvent(SERVICE, JOURNAL_ACCOUNTS_UPDATED, tenantId, { accounts });
     const write = { id: tenantId, tenantId, fields: { accounts }, employeeId, event };
     return replaceSetting(this.model, write, this.versions);
   }

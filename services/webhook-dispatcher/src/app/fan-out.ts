@@ -27,13 +27,16 @@ export const isBulkDuplicate = (err: unknown): boolean => {
   return isDuplicateKey(e) || (Array.isArray(e?.writeErrors) && e.writeErrors.every((w) => w.code === 11000));
 };
 
-/** Stores the event's signed body once (a redelivered event finds it there already). */
+/**
+ * Stores the event's signed body once; `first`: this copy stored it (a redelivered or republished event
+ * finds it there already).
+ */
 async function storeEnvelope(
   repos: DispatcherRepositories,
   tenant: TenantId,
   event: DomainEvent,
   now: Date,
-): Promise<string> {
+): Promise<{ payload: string; first: boolean }> {
   const doc: EnvelopeDoc = {
     _id: event.id,
     tenantId: event.tenantId,
@@ -45,12 +48,13 @@ async function storeEnvelope(
   };
   try {
     await repos.insertEnvelope(tenant, doc);
+    return { payload: doc.payload, first: true };
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
     // A redelivered event: its rows may be written only now, so retention counts from now too.
     await repos.envelopes.of(tenant).updateOne({ _id: event.id }, { $set: { lastUsedAt: now } });
+    return { payload: doc.payload, first: false };
   }
-  return doc.payload;
 }
 
 /**
@@ -90,7 +94,12 @@ export async function fanOut(deps: FanOutDeps, event: DomainEvent, fresh = false
   if (subscriptions.length === 0) return 0;
 
   const now = new Date();
-  const payload = await storeEnvelope(repos, tenant, event, now);
+  const { payload, first } = await storeEnvelope(repos, tenant, event, now);
+  // A second copy of an event the broker delivers for the first time: the relays of two replicas of its
+  // service published it both (at least once). Another fan-out has it, or had it: that copy's message is
+  // acknowledged only when its rows are written, so a crash redelivers it (not fresh: handled below). This
+  // one sends nothing, or the partner would get the first attempt twice (docs/decisions/0215).
+  if (fresh && !first) return 0;
   // A subscription receives the events raised after it was registered, not older ones still in flight,
   // unless it asked to recover events since a time before them (an older event arriving only now was
   // not there for `recover` to see).

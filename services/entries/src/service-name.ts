@@ -1,0 +1,2 @@
+/** The service's name: its events' source, its database's and its metrics' label (written once). */
+export const SERVICE = 'entries';
