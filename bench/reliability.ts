@@ -1,7 +1,9 @@
 // The reliability harness (issue 21, sections 2 and 3), one stack and one write stream in two modes:
 //   npm run faults [-- --rounds N --rate R --down S ...]   each fault of the issue under writes, counted
 //   npm run soak -- --minutes 30 [--rate R]                 a long run: memory, backlog, errors
-// Results: printed as markdown and appended to bench/results/<date>-faults.json / -soak.json; the
+//   npm run rollout [-- --rounds N --replicas 2 --phases kills,rolling --only gateway,entries --rate R ...]
+//                       kills and rolling restarts of every replica under writes (issue 38, decision 0217)
+// Results: printed as markdown and appended to bench/results/<date>-<mode>.json; the
 // figures of record are in docs/reliability.md. The stack is a FerretDB and a RabbitMQ of the run's own
 // (never the shared test servers: this harness kills them) and every service in its own process.
 import { execFileSync } from 'node:child_process';
@@ -10,7 +12,9 @@ import { join } from 'node:path';
 import { repoRoot } from '../packages/testkit/src/infra/infra';
 import { cliOptions } from './lib/cli';
 import { faultsMarkdown, runFaults } from './lib/reliability/faults';
+import { rolloutMarkdown, runRollout, type Phase } from './lib/reliability/rollout';
 import { runSoak, soakMarkdown } from './lib/reliability/soak';
+import type { ServiceName } from './lib/reliability/stack';
 import { writeResultsFile } from './lib/results-file';
 import { load, machine } from './lib/system';
 
@@ -80,7 +84,32 @@ async function main(): Promise<number> {
     record('soak', { ...r, loadAtStart, loadAtEnd: load() });
     return r.failures.length ? 1 : 0;
   }
-  throw new Error('usage: tsx bench/reliability.ts faults|soak [options] (see the header of bench/reliability.ts)');
+  if (mode === 'rollout') {
+    const r = await runRollout({
+      ...subscriptions,
+      phases: (opt('phases') ?? 'kills,rolling').split(',') as Phase[],
+      replicas: num('replicas', 2),
+      ratePerSecond: num('rate', 10),
+      connections: num('connections', 32),
+      warmupS: num('warmup', 10),
+      settleS: num('settle', 5),
+      recoverMaxS: num('recover-max', 300),
+      rounds: num('rounds', 1),
+      // Production's shutdown times (decision 0216) unless given.
+      readinessPauseMs: num('readiness-pause-ms', 5000),
+      drainTimeoutMs: num('drain-timeout-ms', 15000),
+      probeMs: num('probe-ms', 1000),
+      // The test servers (kills neither): `--infra shared`.
+      infra: opt('infra') === 'shared' ? 'shared' : 'isolated',
+      only: opt('only')?.split(',') as ServiceName[] | undefined,
+    });
+    console.log(`\n${rolloutMarkdown(r)}\n`);
+    record('rollout', { ...r, loadAtStart, loadAtEnd: load() });
+    return r.failures.length ? 1 : 0;
+  }
+  throw new Error(
+    'usage: tsx bench/reliability.ts faults|soak|rollout [options] (see the header of bench/reliability.ts)',
+  );
 }
 
 main().then(

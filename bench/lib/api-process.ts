@@ -13,7 +13,7 @@
 // IPC: child → { type: 'ready', url, pid }; parent → { type: 'profile-start' | 'profile-stop', file } |
 // { type: 'seed', employees } | { type: 'seed-employees', tenantId, count } (employees only: `count` employees
 // inserted straight into the store, for the delta-sync scenario; answers their ids) | { type: 'commands' } (employees only: store commands sent so far, by name,
-// from the driver's command monitoring) | { type: 'stop' }.
+// from the driver's command monitoring) | { type: 'stop' }. SIGTERM: the same stop, then exit (a rollout's step).
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -133,6 +133,15 @@ async function main(): Promise<void> {
       process.exit(0);
     }
   });
+  // SIGTERM stops the service as its own entry point does (runMain: the graceful stop of decision 0216).
+  process.once(
+    'SIGTERM',
+    () =>
+      void running.stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      ),
+  );
   process.send!({ type: 'ready', url: running.url, opsUrl: (running as { opsUrl?: string }).opsUrl, pid: process.pid });
 }
 

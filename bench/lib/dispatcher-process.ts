@@ -118,6 +118,15 @@ async function main(): Promise<void> {
     }
   });
   process.on('disconnect', () => process.exit(0));
+  // SIGTERM stops the service as its own entry point does (runMain: the graceful stop of decision 0216).
+  process.once(
+    'SIGTERM',
+    () =>
+      void running.stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      ),
+  );
   process.send?.({ type: 'ready', url: running.url, opsUrl: running.opsUrl, pid: process.pid });
 }
 

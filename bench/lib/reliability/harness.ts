@@ -9,7 +9,7 @@ import { DEFAULT_RETRY_POLICY } from '../../../packages/platform/src/messaging/r
 import { BENCH_SERVICE_ENV, NO_RATE_LIMIT } from '../service-settings';
 import { mongoClient } from '../store-probe';
 import { Ledger } from './ledger';
-import { ReliabilityStack } from './stack';
+import { ReliabilityStack, type StackOptions } from './stack';
 
 export const STEP = 1;
 const ROOT = repoRoot();
@@ -23,6 +23,10 @@ export interface HarnessOptions {
   consumerRetry?: { baseMs: number; maxDelayMs: number; maxAttempts: number };
   log: (line: string) => void;
   stateDir?: string;
+  /** The stack's services, replicas and infrastructure (ReliabilityStack's defaults when absent). */
+  stack?: Pick<StackOptions, 'services' | 'replicas' | 'infra'>;
+  /** Variables every service gets on top of the harness's (e.g. the shutdown times). */
+  extraEnv?: Record<string, string>;
 }
 
 /** The benchmarks' production-like settings (docs/benchmarks.md), with production's consumer back-off. */
@@ -48,9 +52,10 @@ export interface Harness {
 export async function startHarness(o: HarnessOptions): Promise<Harness> {
   const stack = await ReliabilityStack.start({
     stateDir: o.stateDir ?? join(ROOT, '.local', 'bench', `reliability-${process.pid}`),
-    serviceEnv: serviceEnv(o.consumerRetry),
+    serviceEnv: { ...serviceEnv(o.consumerRetry), ...o.extraEnv },
     slowMs: o.slowMs,
     log: o.log,
+    ...o.stack,
   });
   try {
     const { apiKey, tenantId } = await stack.seed();

@@ -18,6 +18,10 @@ export interface Write {
   id?: string;
   /** Why there was no answer (ECONNREFUSED, ECONNRESET, timeout). */
   error?: string;
+  /** The gateway replica that answered (or failed); with several, the one an ingress chose. */
+  gateway?: number;
+  /** The gateway replica that refused the connection first, if any (the write then went to `gateway`). */
+  refusedBy?: number;
 }
 
 export const acknowledged = (w: Write): w is Write & { id: string } => w.status >= 200 && w.status < 300 && !!w.id;

@@ -1,10 +1,13 @@
 // The stream of API writes: creates of employees and of travel entries through the gateway, alternated,
 // at a fixed rate (open loop) over a bounded pool of keep-alive connections. A write due while every
 // connection is busy is not sent and counted as skipped (the client is saturated, e.g. during an outage
-// whose requests hang). Writes that fail are not retried: the API has no idempotency keys, so a retry
-// could create the record twice (docs/decisions/0121).
+// whose requests hang). Writes that fail are not retried: they carry no Idempotency-Key, so a retry
+// could create the record twice (docs/decisions/0121). Given an Ingress (several gateway replicas), the
+// writes go round robin over the ready ones; a write whose connection was refused (never sent) goes to
+// the next ready replica, as an ingress sends it.
 import { Agent, request } from 'node:http';
 import { CLIENT_IDLE_SOCKET_MS } from '../../../packages/platform/src/http/keep-alive';
+import type { Ingress, Pick } from './ingress';
 import type { Ledger, WriteKind } from './ledger';
 
 const BODY: Record<WriteKind, (n: number) => object> = {
@@ -49,19 +52,24 @@ export class WriteStream {
   private timer?: NodeJS.Timeout;
   private inFlight = 0;
   private n = 0;
-  private readonly agent: Agent;
-  private readonly base: URL;
+  private readonly single?: Pick;
+  private readonly ingress?: Ingress;
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    gatewayUrl: string,
+    gateway: string | Ingress,
     private readonly apiKey: string,
     private readonly ledger: Ledger,
     private readonly options: { ratePerSecond: number; connections: number; timeoutMs: number },
   ) {
-    this.base = new URL(gatewayUrl);
-    // Idle sockets dropped before the gateway would close them: a write never goes out on a closing socket.
-    this.agent = new Agent({ keepAlive: true, maxSockets: options.connections, timeout: CLIENT_IDLE_SOCKET_MS });
+    if (typeof gateway !== 'string') this.ingress = gateway;
+    else
+      this.single = {
+        base: new URL(gateway),
+        // Idle sockets dropped before the gateway would close them: a write never goes out on a closing socket.
+        agent: new Agent({ keepAlive: true, maxSockets: options.connections, timeout: CLIENT_IDLE_SOCKET_MS }),
+        replica: 0,
+      };
   }
 
   start(): void {
@@ -87,15 +95,17 @@ export class WriteStream {
     const kind: WriteKind = n % 2 === 0 ? 'employee' : 'entry';
     this.inFlight++;
     const sentAt = Date.now();
+    const body = JSON.stringify(BODY[kind](n));
+    const send = (to: Pick) => postJson(to.agent, to.base, this.apiKey, PATH[kind], body, this.options.timeoutMs);
     try {
-      const res = await postJson(
-        this.agent,
-        this.base,
-        this.apiKey,
-        PATH[kind],
-        JSON.stringify(BODY[kind](n)),
-        this.options.timeoutMs,
-      );
+      let to = this.single ?? this.ingress!.pick()!;
+      let res = await send(to);
+      let refusedBy: number | undefined;
+      const next = res.error === 'ECONNREFUSED' ? this.ingress?.pick(to.replica) : undefined;
+      if (next) {
+        this.ingress!.refused((refusedBy = to.replica));
+        res = await send((to = next));
+      }
       let id: string | undefined;
       if (res.status >= 200 && res.status < 300) {
         try {
@@ -104,7 +114,16 @@ export class WriteStream {
           /* a 2xx without a body to read: counted as not acknowledged */
         }
       }
-      this.ledger.writes.push({ kind, sentAt, doneAt: Date.now(), status: res.status, id, error: res.error });
+      this.ledger.writes.push({
+        kind,
+        sentAt,
+        doneAt: Date.now(),
+        status: res.status,
+        id,
+        error: res.error,
+        gateway: to.replica,
+        refusedBy,
+      });
     } finally {
       this.inFlight--;
     }
@@ -114,6 +133,6 @@ export class WriteStream {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await Promise.all([...this.running]);
-    this.agent.destroy();
+    this.single?.agent.destroy();
   }
 }
