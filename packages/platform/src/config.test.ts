@@ -212,6 +212,8 @@ describe('a service schema', () => {
       consumerRetry: { baseMs: 1000, maxDelayMs: 300_000, maxAttempts: 50 },
       // Decision 0216: 5 s of failed readiness before the port closes, then 15 s for the work in flight.
       shutdown: { readinessPauseMs: 5_000, drainTimeoutMs: 15_000 },
+      // Decision 0218: a scheduled job's lease, 1 minute.
+      jobLeaseMs: 60_000,
     });
     expect(keyText(signingKey)).toBe(own.privateKey);
     expect([...trustedKeys.keys()]).toEqual(['gateway', 'entries']);
