@@ -53,7 +53,7 @@ export class HealthNotices {
       await subscriptions.updateOne(mine, { $set: { pendingNotice: null, lastNoticeAt: new Date() } });
       return to.length > 0;
     } catch (err) {
-      const retryAt = new Date(Date.now() + noticeBackoffMs(notice.attempts));
+      const retryAt = new Date(now.getTime() + noticeBackoffMs(notice.attempts));
       this.logger.warn(
         { subscriptionId, kind: notice.kind, retryAt, err: (err as Error).message },
         'webhook health notice not sent; will retry',
