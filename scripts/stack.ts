@@ -213,6 +213,8 @@ async function main(): Promise<void> {
                 : {}),
               // The local demo receiver (npm run receiver) and the user's own CAs; partners use public CAs.
               NODE_EXTRA_CA_CERTS: trust.NODE_EXTRA_CA_CERTS,
+              // Webhook health notices to the account owners (0229), printed like fleet's reminders.
+              SMTP_URL: process.env.SMTP_URL ?? smtp.url,
             }
           : name === 'fleet'
             ? { SMTP_URL: process.env.SMTP_URL ?? smtp.url }

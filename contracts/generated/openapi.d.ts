@@ -2063,6 +2063,18 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             /** @description While a secret rotation's grace lasts, when the replaced secret stops signing deliveries (they carry a `v1=` for it and one for the new secret until then); null otherwise */
             previousSecretExpiresAt?: components["schemas"]["Timestamp"] | null;
+            health: components["schemas"]["WebhookHealth"];
+        };
+        /** @description How the subscription's deliveries fare (read-only). `failing` from the 3rd delivery in a row that exhausted all its attempts until a delivery succeeds; `disabled` at the 10th (auto-disable). Each of the two transitions sends one e-mail to the company's active account owners that have an e-mail address (once, however many replicas run; again only after the subscription was healthy in between); a send that fails is tried again, 1 minute later doubling up to 1 hour apart */
+        WebhookHealth: {
+            /** @enum {string} */
+            status: "healthy" | "failing" | "disabled";
+            /** @description Exhausted deliveries in a row (the same as the subscription's `consecutiveExhausted`) */
+            consecutiveExhausted: number;
+            /** @description When it became `failing` or `disabled`; null while healthy */
+            since: components["schemas"]["Timestamp"] | null;
+            /** @description When the last health notice e-mail was sent; null if none was */
+            lastNoticeAt: components["schemas"]["Timestamp"] | null;
         };
         RotateWebhookSecretRequest: {
             /**

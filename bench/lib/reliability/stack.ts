@@ -46,6 +46,8 @@ const CALLS: Partial<Record<ServiceName, readonly Upstream[]>> = {
   entries: ['employees', 'reference-fx', 'fleet'],
   payouts: ['entries', 'employees'],
   fleet: ['employees'],
+  // Health notices go to the account owners (docs/decisions/0229).
+  'webhook-dispatcher': ['employees'],
 };
 
 /** The shared test servers as the stack's infrastructure: never killed, never stopped by the stack. */

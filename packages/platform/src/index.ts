@@ -54,3 +54,4 @@ export * from './observability/metrics';
 export * from './observability/webhook-agent';
 export * from './messaging/event-schemas';
 export * from './observability/orphan-sweep';
+export * from './mail/smtp-mailer';

@@ -5,6 +5,7 @@ import {
   parseConfig,
   startOrphanSweep,
   startPeriodicJob,
+  SmtpMailer,
   startService,
   type StartOptions,
 } from '@travel/platform';
@@ -17,7 +18,6 @@ import { VehicleAccess } from './app/vehicle-access';
 import { VehiclesApp } from './app/vehicles';
 import { internalRoutes } from './http/internal';
 import { publicRoutes } from './http/routes';
-import { SmtpMailer } from './infra/mailer';
 import { REFUSALS_COLLECTION, fleetRepositories } from './infra/repositories';
 import { startUsageConsumer } from './infra/usage-consumer';
 

@@ -97,6 +97,26 @@ const dispatcherEnv = () =>
       description:
         'Attempt outcomes finishing within this time are written as one bulk write of at most 64 statements (docs/decisions/0060, 0087); each attempt is acknowledged after its write. The fan-outs of concurrent events also share one insert of envelopes and one of delivery rows per window (0088).',
     }),
+    EMPLOYEES_URL: env.urls({
+      default: 'http://127.0.0.1:8081',
+      description:
+        'The employees service, asked for the company’s account owners and their e-mail addresses when a webhook health notice is sent (docs/decisions/0229). Unreachable: the notice is tried again later.',
+    }),
+    SMTP_URL: env.optional({
+      type: 'nodemailer SMTP URL',
+      description:
+        'SMTP server of the webhook health notices to the account owners (`smtp://user:pass@host:587`, `smtps://…:465`; docs/decisions/0229). Unset: no notice is sent (each stays recorded, unsent; a warning at start). `npm start` points it at a local sink that prints every e-mail.',
+    }),
+    WEBHOOK_NOTICE_FROM: env.string({
+      default: 'Travel-expense webhooks <webhooks@travel-expense.invalid>',
+      description: 'The `From` of the webhook health notices.',
+    }),
+    WEBHOOK_NOTICE_INTERVAL_MS: env.int({
+      default: 60_000,
+      min: 100,
+      description:
+        'How often the job that sends webhook health notices not sent at their transition (a failed send, backed off 1 min doubling to 1 h, or a replica stopped mid-send) runs, once per such period across the replicas (decision 0218).',
+    }),
     WEBHOOK_SLOT_WAIT_MS: env.int({
       default: 500,
       max: 1000,
@@ -125,4 +145,9 @@ export const configSchema = serviceConfig(SERVICE, DEFAULT_PORT, dispatcherEnv()
   outcomeBatchMs: v.WEBHOOK_OUTCOME_BATCH_MS,
   /** How long an attempt over its subscription's bound may wait here for a slot (docs/decisions/0088). */
   slotWaitMs: v.WEBHOOK_SLOT_WAIT_MS,
+  /** Health notices (docs/decisions/0229): who the account owners are, and the mail transport. */
+  employeesUrl: v.EMPLOYEES_URL,
+  smtpUrl: v.SMTP_URL,
+  noticeFrom: v.WEBHOOK_NOTICE_FROM,
+  noticeEveryMs: v.WEBHOOK_NOTICE_INTERVAL_MS,
 }));

@@ -1,8 +1,11 @@
+import { EmployeesClient } from '@travel/contracts';
 import {
   ConditionalGets,
+  internalTransports,
   parseConfig,
   ReplicaCount,
   retryCountOf,
+  SmtpMailer,
   startConsumer,
   startPeriodicJob,
   startService,
@@ -16,6 +19,7 @@ import { DeliveriesApp } from './app/deliveries';
 import { Deliverer } from './app/deliver';
 import { fanOut } from './app/fan-out';
 import { FirstAttempts } from './app/first-attempts';
+import { HealthNotices, healthNoticesJob } from './app/health-notices';
 import { OutcomeRecorder } from './app/record';
 import { AttemptScheduler } from './app/schedule';
 import { RecoveryApp } from './app/recovery';
@@ -48,7 +52,9 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
   const config = readConfig(env);
   const box = new SecretBox(config.encryptionKey);
   const sender = new HttpsSender(config.timeoutMs);
-  let stopRetention: StopPeriodicJob[] = [];
+  let stopJobs: StopPeriodicJob[] = [];
+  // Health notices (docs/decisions/0229): without a mail transport they stay recorded, unsent.
+  const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.noticeFrom) : undefined;
 
   return startService(
     config,
@@ -94,6 +100,14 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
         slots,
         resolve: options?.resolve,
       });
+      const notices = mailer
+        ? new HealthNotices(
+            repos,
+            new EmployeesClient(internalTransports(SERVICE, config.signingKey)('employees', config.employeesUrl)),
+            mailer,
+            logger,
+          )
+        : undefined;
       const recorder = new OutcomeRecorder({
         repos,
         outcomes: repos.outcomeWriter(config.outcomeBatchMs),
@@ -102,6 +116,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
         tiers: config.tiers,
         logger,
         metrics,
+        notify: notices && ((tenantId, subscriptionId) => notices.send(tenantId, subscriptionId)),
       });
       const runner = new AttemptRunner({
         repos,
@@ -178,14 +193,15 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
             // A first-time message (not redelivered, never failed) may skip the row read (decision 0089).
             handle: (m, raw) => runner.run(m, !raw.fields.redelivered && retryCountOf(raw) === 0),
           });
-          stopRetention = retentionJobs(repos, logger, config.retentionEveryMs).map((job) =>
-            startPeriodicJob(job, jobs),
-          );
+          stopJobs = retentionJobs(repos, logger, config.retentionEveryMs).map((job) => startPeriodicJob(job, jobs));
+          if (notices) stopJobs.push(startPeriodicJob(healthNoticesJob(notices, config.noticeEveryMs), jobs));
+          else logger.warn('SMTP_URL is not set: webhook health notices are not sent');
         },
         async stop() {
-          await Promise.all(stopRetention.map((stopJob) => stopJob()));
+          await Promise.all(stopJobs.map((stopJob) => stopJob()));
           replicas.stop(); // its presence lasts until the connection closes, after the sends have ended
           sender.close();
+          mailer?.close();
         },
       };
     },

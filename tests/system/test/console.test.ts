@@ -27,6 +27,7 @@ describe('the delivery console in a browser', () => {
   let refuse = true;
   let subId: string;
   let disabledId: string;
+  let failingId: string;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -101,6 +102,12 @@ describe('the delivery console in a browser', () => {
     const down = (await stack.receiver()).replyAlways({ status: 503, body: '{"down":true}' });
     const broken = await api.post('/api/v1/webhooks', { url: down.url, eventTypes: ['employee.created'] });
     disabledId = broken.body.id;
+    // And one that is failing (decision 0229): four of those deliveries exhaust, the rest are refused (410:
+    // Failed, which neither counts nor resets the streak).
+    const flaky = (await stack.receiver()).replyWith((req) =>
+      /"lastName":"Down[0-3]"/.test(req.body.toString()) ? { status: 503 } : { status: 410 },
+    );
+    failingId = (await api.post('/api/v1/webhooks', { url: flaky.url, eventTypes: ['employee.created'] })).body.id;
     await Promise.all(Array.from({ length: 10 }, (_, i) => hire(`Down${i}`)));
     await eventually(async () => (await api.get(`/api/v1/webhooks/${disabledId}`)).body.IsActive === false, 30_000);
     receiver = (await stack.receiver()).replyWith((req) =>
@@ -185,6 +192,17 @@ describe('the delivery console in a browser', () => {
     expect(disabledAt).toBe(localInput(new Date(disabled.DisabledAt)).replace('T', ' '));
     // A disabled subscription cannot recover (409): the way back is Replace, then Recover.
     expect(await disabledRow.getByRole('button').allInnerTexts()).toEqual(['Replace…', 'Delete…']);
+    // Health: healthy, failing with its streak, disabled (decision 0229).
+    const healthOf = async (id: string) =>
+      (await page.locator(`tr[data-subscription="${id}"]`).locator('td').nth(5).innerText()).split('\n');
+    expect(await healthOf(subId)).toEqual(['Healthy']);
+    await eventually(
+      async () => (await api.get(`/api/v1/webhooks/${failingId}`)).body.health.consecutiveExhausted === 4,
+    );
+    await page.reload();
+    await page.locator(`tr[data-subscription="${failingId}"]`).waitFor();
+    expect((await healthOf(failingId)).slice(0, 2)).toEqual(['Failing', '4 exhausted in a row']);
+    expect((await healthOf(disabledId)).slice(0, 2)).toEqual(['Disabled', '10 exhausted in a row']);
     await shot('2-subscriptions');
     expect(await accessibilityViolations('subscriptions')).toEqual([]);
   });

@@ -2,7 +2,7 @@
 // schedules (`nextReminderOn`), this job sends, once per period across the replicas (a lease, 0218).
 import { parseTenantId, type Logger, type PeriodicJob } from '@travel/platform';
 import { reminderMessage, remindedForOf, type Deadline } from '../domain/deadline';
-import type { Mailer } from '../infra/mailer';
+import type { Mailer } from '@travel/platform';
 import type { FleetRepositories } from '../infra/repositories';
 import type { EmployeeDirectory } from './employee-directory';
 

@@ -48,6 +48,8 @@ const BADGE = {
   Exhausted: 'bad',
   exhausted: 'bad',
   Disabled: 'bad',
+  Healthy: 'ok',
+  Failing: 'warn',
 };
 
 export const badge = (text) => h('span', { class: `badge ${BADGE[text] ?? 'plain'}` }, text);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parseTenantId, type Logger, type Metrics } from '@travel/platform';
+import { FAILING_AFTER_EXHAUSTED, type NoticeKind } from '../domain/health';
 import { DISABLE_AFTER_EXHAUSTED, statusAfter, type Outcome } from '../domain/outcome';
 import type { Tier } from '../domain/schedule';
 import type { OutcomeWriter } from '../infra/outcome-writer';
@@ -15,6 +16,8 @@ export interface RecordDeps {
   tiers: Tier[];
   logger: Logger;
   metrics: Metrics;
+  /** Sends a health notice just recorded (0229); absent without a mail transport: it stays recorded. */
+  notify?: (tenantId: string, subscriptionId: string) => Promise<unknown>;
 }
 
 /**
@@ -118,10 +121,29 @@ export class OutcomeRecorder {
   /** Only a write when there is a streak to break: a success is the common case and writes are costly. */
   private async breakStreak(sub: SubscriptionDoc): Promise<void> {
     if (!sub.consecutiveExhausted) return;
-    await this.deps.repos.subscriptions
-      .of(parseTenantId(sub.tenantId))
-      .updateOne({ _id: sub._id, consecutiveExhausted: { $ne: 0 } }, { $set: { consecutiveExhausted: 0 } });
+    const subscriptions = this.deps.repos.subscriptions.of(parseTenantId(sub.tenantId));
+    // Healthy again: the next streak of FAILING_AFTER_EXHAUSTED sends a new notice (0229).
+    await subscriptions.updateOne(
+      { _id: sub._id, consecutiveExhausted: { $ne: 0 } },
+      { $set: { consecutiveExhausted: 0, failingSince: null } },
+    );
+    // A "failing" notice not sent yet is untrue now; a "disabled" one stays (a disabled one gets no success).
+    await subscriptions.updateOne({ _id: sub._id, 'pendingNotice.kind': 'failing' }, { $set: { pendingNotice: null } });
     this.deps.subscriptions.invalidate(sub.tenantId);
+  }
+
+  /** The notice of a transition, recorded in the write that made it; sent now, or by the job (0229). */
+  private recordedNotice(kind: NoticeKind, now: Date) {
+    return { pendingNotice: { kind, notBefore: now, attempts: 0 } };
+  }
+
+  private sendNotice(sub: SubscriptionDoc): void {
+    // Not awaited: the attempt is acknowledged without waiting on SMTP; a send that fails stays recorded.
+    void this.deps
+      .notify?.(sub.tenantId, sub._id)
+      .catch((err: Error) =>
+        this.deps.logger.warn({ subscriptionId: sub._id, err: err.message }, 'webhook health notice left to the job'),
+      );
   }
 
   private async countExhausted(sub: SubscriptionDoc): Promise<void> {
@@ -130,14 +152,28 @@ export class OutcomeRecorder {
       .findOneAndUpdate({ _id: sub._id }, { $inc: { consecutiveExhausted: 1 } }, { new: true })
       .lean();
     this.deps.subscriptions.invalidate(sub.tenantId);
-    if (!after || after.consecutiveExhausted < DISABLE_AFTER_EXHAUSTED || !after.isActive) return;
+    if (!after || after.consecutiveExhausted < FAILING_AFTER_EXHAUSTED || !after.isActive) return;
+    const now = new Date();
+    if (after.consecutiveExhausted < DISABLE_AFTER_EXHAUSTED) {
+      if (after.failingSince) return;
+      // Of the replicas counting this streak, the one whose write finds it not yet failing records the notice.
+      const failing = await subscriptions.updateOne(
+        { _id: sub._id, isActive: true, failingSince: null, consecutiveExhausted: { $gte: FAILING_AFTER_EXHAUSTED } },
+        { $set: { failingSince: now, ...this.recordedNotice('failing', now) } },
+      );
+      this.deps.subscriptions.invalidate(sub.tenantId);
+      if (failing.modifiedCount === 1) this.sendNotice(sub);
+      return;
+    }
     const disabled = await subscriptions.updateOne(
       { _id: sub._id, isActive: true },
       {
         $set: {
           isActive: false,
-          disabledAt: new Date(),
+          disabledAt: now,
           disabledReason: `${DISABLE_AFTER_EXHAUSTED} consecutive deliveries exhausted all 9 attempts`,
+          // Replaces a "failing" notice still unsent: the newer news says it all.
+          ...this.recordedNotice('disabled', now),
         },
       },
     );
@@ -145,6 +181,7 @@ export class OutcomeRecorder {
     if (disabled.modifiedCount === 1) {
       this.disabledTotal.inc();
       this.deps.logger.warn({ subscriptionId: sub._id, tenantId: sub.tenantId }, 'webhook subscription disabled');
+      this.sendNotice(sub);
     }
   }
 }

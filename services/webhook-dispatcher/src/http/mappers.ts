@@ -1,4 +1,5 @@
 // The dispatcher's records as the API shows them (contracts/openapi.yaml): the one place a record becomes a body.
+import { healthOf } from '../domain/health';
 import { graceEndAt } from '../domain/secret-rotation';
 import { schemeOf } from '../domain/signature-scheme';
 import type { WithNewSecret } from '../app/subscriptions';
@@ -17,6 +18,7 @@ export function toSubscriptionResponse(s: SubscriptionDoc) {
     consecutiveExhausted: s.consecutiveExhausted ?? 0,
     createdAt: s.createdAt.toISOString(),
     previousSecretExpiresAt: graceEndAt(s, new Date()),
+    health: healthOf(s),
   };
 }
 

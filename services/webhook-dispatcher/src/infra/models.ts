@@ -1,6 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { keepsEditedAt, tenantScoped } from '@travel/platform';
 import type { DeliveryStatus, OutcomeKind } from '../domain/outcome';
+import type { PendingNotice } from '../domain/health';
 import type { SignatureScheme } from '../domain/signature-scheme';
 
 export interface SubscriptionDoc {
@@ -22,6 +23,11 @@ export interface SubscriptionDoc {
   disabledAt: Date | null;
   disabledReason: string | null;
   consecutiveExhausted: number;
+  /** Set when the streak reaches `FAILING_AFTER_EXHAUSTED`, cleared by a success (health, 0229). */
+  failingSince?: Date | null;
+  /** The health notice to send, recorded with its transition; null once sent (0229). */
+  pendingNotice?: PendingNotice | null;
+  lastNoticeAt?: Date | null;
   createdAt: Date;
   /**
    * The last change of the record, for delta sync (docs/decisions/0159): set at creation and by the
@@ -129,6 +135,15 @@ export function registerModels(conn: Connection): DispatcherModels {
       disabledAt: { type: Date, default: null },
       disabledReason: { type: String, default: null },
       consecutiveExhausted: { type: Number, default: 0 },
+      failingSince: { type: Date, default: null },
+      pendingNotice: {
+        type: new Schema<PendingNotice>(
+          { kind: { type: String, required: true }, notBefore: { type: Date, required: true }, attempts: Number },
+          { _id: false },
+        ),
+        default: null,
+      },
+      lastNoticeAt: { type: Date, default: null },
       createdAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },
       recoverSince: { type: Date, default: null },
@@ -146,6 +161,8 @@ export function registerModels(conn: Connection): DispatcherModels {
   subscription.index({ deletedAt: 1 });
   // Retention erases replaced secrets once their rotation grace ended (docs/decisions/0149).
   subscription.index({ previousSecretExpiresAt: 1 });
+  // The health notice job finds the notices due, over every company (0229).
+  subscription.index({ 'pendingNotice.notBefore': 1 });
 
   const attempt = new Schema<AttemptRow>(
     {

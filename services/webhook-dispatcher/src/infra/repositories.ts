@@ -54,6 +54,8 @@ export interface DispatcherRepositories {
   eraseReplacedSecrets(now: Date): Promise<number>;
   /** The gauge of disabled subscriptions, over every company. */
   countInactiveSubscriptions(): Promise<number>;
+  /** Subscriptions whose recorded health notice is due by `now`, of every company (0229). */
+  dueHealthNotices(now: Date, limit: number): Promise<Array<Pick<SubscriptionDoc, '_id' | 'tenantId'>>>;
   /** Moves payloads of rows written before envelopes existed (a migration, over every company). */
   migrate(logger?: Logger): Promise<number>;
 }
@@ -158,6 +160,15 @@ export function dispatcherRepositories(
       models.Subscription.countDocuments({ isActive: false, deletedAt: null }).setOptions(
         crossTenant('metrics: disabled subscriptions of every company'),
       ),
+    dueHealthNotices: (now, limit) =>
+      models.Subscription.find(
+        { 'pendingNotice.notBefore': { $lte: now }, deletedAt: null },
+        { _id: 1, tenantId: 1 },
+        crossTenant('health notices: the due webhook health notices of every company'),
+      )
+        .sort({ 'pendingNotice.notBefore': 1 })
+        .limit(limit)
+        .lean<Array<Pick<SubscriptionDoc, '_id' | 'tenantId'>>>(),
     migrate: async (logger) => {
       await stampMissingEditedAt(models.Subscription);
       return moveDeliveryPayloads(models, logger);

@@ -31,7 +31,11 @@ export async function startE2eStack(
   const env = await createTestEnv(name, overrides);
   const vars = { ...process.env, ...env.vars };
   const employees = await startEmployees(vars);
-  const dispatcher = await startDispatcher({ ...vars, ...options.dispatcherEnv }, options.dispatcher);
+  // The dispatcher asks employees for the account owners a webhook health notice goes to (0229).
+  const dispatcher = await startDispatcher(
+    { ...vars, ...urlEnv({ employees: employees.url }), ...options.dispatcherEnv },
+    options.dispatcher,
+  );
   const gateway = await startGateway({
     ...vars,
     ...urlEnv({ employees: employees.url, 'webhook-dispatcher': dispatcher.url }),

@@ -1,5 +1,5 @@
-// The company's webhook subscriptions: state, disable time and reason; register, delete, replace, recover,
-// rotate the signing secret.
+// The company's webhook subscriptions: state, disable time and reason, health; register, delete, replace,
+// recover, rotate the signing secret.
 import { api, ApiError } from '../api.js';
 import { badge, dialog, formDialog, h, isoOf, localOf, notice, table, time, timeText } from '../dom.js';
 import { seg } from '../ids.js';
@@ -12,6 +12,23 @@ async function allSubscriptions() {
     items.push(...res.items);
     if (page >= res.totalPages) return items;
   }
+}
+
+const HEALTH = { healthy: 'Healthy', failing: 'Failing', disabled: 'Disabled' };
+
+/** Its deliveries' health (docs/decisions/0229): the streak of Exhausted ones and the last e-mail notice. */
+function healthCell(health) {
+  if (!health) return h('span', { class: 'muted' }, '—');
+  return h(
+    'div',
+    { class: 'health' },
+    badge(HEALTH[health.status] ?? health.status),
+    health.consecutiveExhausted
+      ? h('div', { class: 'muted' }, `${health.consecutiveExhausted} exhausted in a row`)
+      : null,
+    health.since && health.status === 'failing' ? h('div', { class: 'muted' }, 'Since ', time(health.since)) : null,
+    health.lastNoticeAt ? h('div', { class: 'muted' }, 'Owners notified ', time(health.lastNoticeAt)) : null,
+  );
 }
 
 /** The new subscription's signing secret, shown this once. */
@@ -236,6 +253,7 @@ export async function subscriptionsView(config, say) {
       ),
       h('td', {}, time(s.DisabledAt)),
       h('td', { class: 'reason' }, s.DisabledReason ?? h('span', { class: 'muted' }, '—')),
+      h('td', {}, healthCell(s.health)),
       h('td', {}, time(s.createdAt)),
       h(
         'td',
@@ -261,7 +279,7 @@ export async function subscriptionsView(config, say) {
     { 'aria-labelledby': 'subs-title' },
     h('h1', { id: 'subs-title' }, 'Webhook subscriptions'),
     subs.length
-      ? table(['URL', 'Event types', 'State', 'Disabled at', 'Reason', 'Created', 'Actions'], rows)
+      ? table(['URL', 'Event types', 'State', 'Disabled at', 'Reason', 'Health', 'Created', 'Actions'], rows)
       : h('p', { class: 'empty card' }, 'No subscriptions yet. Register one below.'),
     registerForm(config, reload),
   );

@@ -1,3 +1,4 @@
+// The product's one mail transport (fleet's deadline reminders, the dispatcher's webhook health notices).
 import nodemailer, { type Transporter } from 'nodemailer';
 
 export interface Mail {
