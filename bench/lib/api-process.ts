@@ -30,6 +30,7 @@ import { start as startGateway } from '../../services/gateway/src/service';
 import { start as startPayouts } from '../../services/payouts/src/service';
 import { start as startReferenceFx } from '../../services/reference-fx/src/service';
 import { startMinimalProxy } from './min-proxy';
+import { stopAsRunMainDoes } from './child-lifecycle';
 
 const role = process.env.BENCH_ROLE;
 let session: Session | undefined;
@@ -133,15 +134,7 @@ async function main(): Promise<void> {
       process.exit(0);
     }
   });
-  // SIGTERM stops the service as its own entry point does (runMain: the graceful stop of decision 0216).
-  process.once(
-    'SIGTERM',
-    () =>
-      void running.stop().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      ),
-  );
+  stopAsRunMainDoes(running);
   process.send!({ type: 'ready', url: running.url, opsUrl: (running as { opsUrl?: string }).opsUrl, pid: process.pid });
 }
 

@@ -9,6 +9,7 @@ import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';
 import { start as startDispatcher } from '../../services/webhook-dispatcher/src/service';
 import type { DispatcherStats, OpStat } from './protocol';
+import { stopAsRunMainDoes } from './child-lifecycle';
 
 const monitor = process.env.BENCH_MONITOR === '1';
 
@@ -117,16 +118,7 @@ async function main(): Promise<void> {
       });
     }
   });
-  process.on('disconnect', () => process.exit(0));
-  // SIGTERM stops the service as its own entry point does (runMain: the graceful stop of decision 0216).
-  process.once(
-    'SIGTERM',
-    () =>
-      void running.stop().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      ),
-  );
+  stopAsRunMainDoes(running);
   process.send?.({ type: 'ready', url: running.url, opsUrl: running.opsUrl, pid: process.pid });
 }
 

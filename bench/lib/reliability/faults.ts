@@ -4,6 +4,7 @@
 // acknowledged or not, what of them was delivered, and the time to recover (decision 0121).
 import { acknowledged, byStatus, type DeliveryCounts } from './ledger';
 import { WriteStream } from './load';
+import { runTotals, standingFailures, type RunTotals } from './run-totals';
 import {
   drain,
   endChecks,
@@ -90,13 +91,7 @@ export interface FaultsResult {
   startedAt: string;
   settings: Omit<FaultsOptions, 'log'>;
   faults: FaultResult[];
-  totals: DeliveryCounts & {
-    writes: { sent: number; acknowledged: number; byStatus: Record<string, number>; skipped: number };
-    deliveries: number;
-    unverified: number;
-    unacknowledgedRecordsDelivered: number;
-    drained: boolean;
-  };
+  totals: RunTotals & { unacknowledgedRecordsDelivered: number };
   end: EndChecks;
   /** Whatever broke the issue's rules; empty when the run passed. */
   failures: string[];
@@ -160,30 +155,11 @@ export async function runFaults(o: FaultsOptions, faults: Fault[] = FAULTS): Pro
         ...ledger.counts(inWindow),
       };
     });
-    const all = ledger.counts(ledger.writes);
     const totals = {
-      ...all,
-      writes: {
-        sent: ledger.writes.length,
-        acknowledged: ledger.writes.filter(acknowledged).length,
-        byStatus: byStatus(ledger.writes),
-        skipped: stream?.skipped ?? 0,
-      },
-      deliveries: ledger.deliveries,
-      unverified: ledger.unverified,
+      ...runTotals(ledger, stream, drained),
       unacknowledgedRecordsDelivered: ledger.unacknowledgedRecordsDelivered(),
-      drained,
     };
-    const failures: string[] = [];
-    if (all.missing > 0) failures.push(`${all.missing} deliveries of acknowledged writes missing`);
-    if (all.recordsWithSeveralEventIds > 0)
-      failures.push(`${all.recordsWithSeveralEventIds} records delivered under a new event id`);
-    if (ledger.unverified > 0) failures.push(`${ledger.unverified} deliveries failed verification`);
-    const internal = ledger.writes.filter((x) => x.status === 500).length;
-    if (internal > 0) failures.push(`${internal} writes answered 500 (an outage is a 503 SERVICE_UNAVAILABLE)`);
-    if ((end.deliveryLog.Exhausted ?? 0) > 0) failures.push(`${end.deliveryLog.Exhausted} deliveries Exhausted`);
-    const parked = Object.values(end.parked).reduce((a, b) => a + b, 0);
-    if (parked > 0) failures.push(`${parked} messages parked: ${JSON.stringify(end.parked)}`);
+    const failures = standingFailures(ledger, totals, end);
     const { log: _log, ...settings } = o;
     return { startedAt, settings, faults: results, totals, end, failures };
   } finally {

@@ -13,6 +13,7 @@
 import { acknowledged, byStatus, type DeliveryCounts, type Write } from './ledger';
 import { Ingress } from './ingress';
 import { WriteStream } from './load';
+import { runTotals, standingFailures, type RunTotals } from './run-totals';
 import {
   drain,
   endChecks,
@@ -85,12 +86,7 @@ export interface RolloutResult {
   startedAt: string;
   settings: Omit<RolloutOptions, 'log'>;
   steps: StepResult[];
-  totals: DeliveryCounts & {
-    writes: { sent: number; acknowledged: number; byStatus: Record<string, number>; skipped: number };
-    deliveries: number;
-    unverified: number;
-    drained: boolean;
-  };
+  totals: RunTotals;
   end: EndChecks;
   failures: string[];
 }
@@ -234,29 +230,8 @@ async function runSteps(o: RolloutOptions, h: Harness, startedAt: string): Promi
       ...ledger.counts(inWindow),
     };
   });
-  const all = ledger.counts(ledger.writes);
-  const totals = {
-    ...all,
-    writes: {
-      sent: ledger.writes.length,
-      acknowledged: ledger.writes.filter(acknowledged).length,
-      byStatus: byStatus(ledger.writes),
-      skipped: stream?.skipped ?? 0,
-    },
-    deliveries: ledger.deliveries,
-    unverified: ledger.unverified,
-    drained,
-  };
-  const failures: string[] = [];
-  if (all.missing > 0) failures.push(`${all.missing} deliveries of acknowledged writes missing`);
-  if (all.recordsWithSeveralEventIds > 0)
-    failures.push(`${all.recordsWithSeveralEventIds} records delivered under a new event id`);
-  if (ledger.unverified > 0) failures.push(`${ledger.unverified} deliveries failed verification`);
-  const internal = ledger.writes.filter((w) => w.status === 500).length;
-  if (internal > 0) failures.push(`${internal} writes answered 500`);
-  if ((end.deliveryLog.Exhausted ?? 0) > 0) failures.push(`${end.deliveryLog.Exhausted} deliveries Exhausted`);
-  const parked = Object.values(end.parked).reduce((a, b) => a + b, 0);
-  if (parked > 0) failures.push(`${parked} messages parked: ${JSON.stringify(end.parked)}`);
+  const totals = runTotals(ledger, stream, drained);
+  const failures = standingFailures(ledger, totals, end);
   for (const r of results) {
     const step = `${r.phase} ${r.service} #${r.replica}`;
     const failedWrites = r.failedViaStoppedGateway + r.failedInFlight + r.failedSentAfter;
