@@ -97,16 +97,18 @@ export async function startPayoutsStack(name: string, overrides: Record<string, 
 
 /**
  * The entries client of a payouts process that stops at a point of a batch create (docs/decisions/0075):
- * `afterReserve`, once entries reserved the batch's entries; `midCommit`, once entries marked the first of
- * them paid out. The answer is lost there, as when the process dies: nothing after it runs for the batch.
+ * `afterReserve`, once entries reserved every entry of the batch; `midCommit`, once entries marked the
+ * first of them paid out. The answer is lost there, as when the process dies: nothing after it runs for the batch.
  */
 export function stopsAt(point: 'afterReserve' | 'midCommit'): PayoutsStartOptions {
   return {
     entryMarks: (real: EntryMarks): EntryMarks => ({
       async run(step, tenantId, batchId, ids, reservedUntil) {
         if (point === 'afterReserve' && step === 'reserve') {
-          await real.run(step, tenantId, batchId, ids, reservedUntil);
-          throw new Error('payouts stopped after the reservation');
+          // Where the create would go on: every entry reserved (a refused one is answered as usual).
+          const marks = await real.run(step, tenantId, batchId, ids, reservedUntil);
+          if (marks.every((m) => m.ok)) throw new Error('payouts stopped after the reservation');
+          return marks;
         }
         if (point === 'midCommit' && step === 'commit') {
           await real.run(step, tenantId, batchId, ids.slice(0, 1), reservedUntil);
