@@ -59,14 +59,20 @@ export class HttpsReceiver {
     this.server = createServer({ cert: this.tls.cert, key: this.tls.key }, (req, res) => {
       this.inFlight++;
       this.arrivals.push({ at: Date.now(), inFlight: this.inFlight });
-      // Until the answer is written (or the connection drops): the sender's view, not the socket's close.
+      // Until the answer starts on its way (or the connection drops): the sender's view. Counting until the
+      // write's 'finish' would overcount by one now and then: the sender may have the answer, and send its
+      // next request, before this process runs the write's callback.
       let answered = false;
       const end = () => {
         if (answered) return;
         answered = true;
         this.inFlight--;
       };
-      res.on('finish', end);
+      const endAnswer = res.end.bind(res) as (...args: unknown[]) => typeof res;
+      res.end = ((...args: unknown[]) => {
+        end();
+        return endAnswer(...args);
+      }) as typeof res.end;
       res.on('close', end);
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
