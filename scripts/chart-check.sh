@@ -82,8 +82,11 @@ SCHEMAS_STAMP="${PY_REQUIREMENTS[0]} standalone ${KUBE_VERSIONS[*]}"
 if [ "$(cat "$SCHEMAS/.stamp" 2>/dev/null)" != "$SCHEMAS_STAMP" ]; then
   say "writing kubeconform's schemas for Kubernetes ${KUBE_VERSIONS[*]} into .tools/kube-schemas"
   rm -rf "$SCHEMAS"
-  "$PY" "$ROOT/scripts/chart-kube-schemas.py" "$SCHEMAS" "${KUBE_VERSIONS[@]}" || fail "could not write the schemas"
-  echo "$SCHEMAS_STAMP" >"$SCHEMAS/.stamp"
+  write_schemas() {
+    "$PY" "$ROOT/scripts/chart-kube-schemas.py" "$SCHEMAS" "${KUBE_VERSIONS[@]}" || fail "could not write the schemas"
+    echo "$SCHEMAS_STAMP" >"$SCHEMAS/.stamp"
+  }
+  cached_file "$SCHEMAS" "kube-schemas-$(echo "$SCHEMAS_STAMP" | sha256sum | cut -c1-16)" write_schemas
 fi
 
 WORK="$(mktemp -d)"

@@ -16,11 +16,11 @@ if [ -x "$HELM" ] && [ "$(helm_module_version "$HELM")" = "$HELM_VERSION" ]; the
   say "helm $HELM_VERSION present"
 else
   command -v go >/dev/null || fail "Go is required to install helm (go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION)"
-  say "installing helm $HELM_VERSION into .tools/bin (go install, about a minute the first time)"
-  if ! GOBIN="$TOOLS/bin" go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >"$TOOLS/helm-install.log" 2>&1; then
-    tail -30 "$TOOLS/helm-install.log" >&2
-    fail "go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION failed (full log: .tools/helm-install.log)"
-  fi
+  say "installing helm $HELM_VERSION into .tools/bin (go install, about a minute the first time; or the machine's tool cache)"
+  # shellcheck source=lib/installs.sh
+  source "$ROOT/scripts/lib/installs.sh"
+  cached_file "$HELM" "helm-$HELM_VERSION-$(go env GOVERSION GOOS GOARCH | tr '\n' '-')" \
+    go_install helm "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >&2
   [ "$(helm_module_version "$HELM")" = "$HELM_VERSION" ] || fail "helm install did not produce $HELM_VERSION"
 fi
 printf '%s\n' "$HELM"

@@ -38,4 +38,4 @@ if [ "$PINNED_VENV_BUILT" = 0 ]; then
 fi
 MODELS="$("$VENV/bin/python" -c 'import os, rapidocr; print(os.path.join(os.path.dirname(rapidocr.__file__), "models"))')"
 (cd "$MODELS" && echo "$MODELS_SHA256" | sha256sum --check --quiet) \
-  || { say "rapidocr's bundled models do not match their digests"; rm -rf "$VENV"; exit 1; }
+  || { say "rapidocr's bundled models do not match their digests"; rm -rf "$(readlink -f "$VENV")" "$VENV"; exit 1; }

@@ -16,9 +16,45 @@ apt_install() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
+# The machine's cache of what these scripts build (docs/decisions/0237): a clone on a machine that built the
+# same pinned tool before (another checkout, CI's fresh clone) takes it from here instead of building it again.
+# Keys name everything the build depends on, so an entry is never stale. TRAVEL_TOOLS_CACHE=off: no cache.
+TOOLS_CACHE="${TRAVEL_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/travel-expense-tools}"
+tools_cache_on() {
+  [ "$TOOLS_CACHE" != off ] && command -v flock >/dev/null && mkdir -p "$TOOLS_CACHE" 2>/dev/null && [ -w "$TOOLS_CACHE" ]
+}
+
+# cached_file PATH KEY BUILD_CMD...: PATH (a file or a directory) from the cache entry KEY when there is one,
+# else built by BUILD_CMD and then copied into the cache. One builder per entry at a time (flock).
+cached_file() {
+  local path="$1" key="$2"
+  shift 2
+  if ! tools_cache_on; then
+    "$@"
+    return
+  fi
+  local entry="$TOOLS_CACHE/files/$key"
+  mkdir -p "$TOOLS_CACHE/files"
+  (
+    flock 9
+    if [ -e "$entry/.complete" ]; then
+      rm -rf "$path"
+      cp -a "$entry/item" "$path"
+    else
+      "$@"
+      rm -rf "$entry"
+      mkdir -p "$entry"
+      cp -a "$path" "$entry/item"
+      touch "$entry/.complete"
+    fi
+  ) 9>"$TOOLS_CACHE/files/$key.lock" || exit 1
+}
+
 # pinned_venv DIR [PIP_FLAG...] -- REQUIREMENT...: a Python virtualenv holding exactly these pinned
 # requirements. A present one (its .stamp names the same requirements) is left alone without network;
-# otherwise it is rebuilt from PyPI. Sets PINNED_VENV_BUILT to 1 when it built, 0 when it was present.
+# otherwise DIR becomes a link to the machine's cached venv of the same requirements, or it is built from PyPI
+# (into the cache, as a venv cannot be moved). Sets PINNED_VENV_BUILT to 1 when it built or linked, 0 when it
+# was present.
 pinned_venv() {
   local dir="$1"
   shift
@@ -35,13 +71,45 @@ pinned_venv() {
   fi
   local name="${dir#"$ROOT"/}"
   command -v python3 >/dev/null || { say "python3 is required for $name"; exit 1; }
-  say "installing ${requirements[*]} into $name (pip)"
   rm -rf "$dir"
-  python3 -m venv "$dir" || { say "python3 -m venv failed (Debian: apt-get install python3-venv)"; exit 1; }
-  "$dir/bin/pip" install --quiet --disable-pip-version-check ${flags[@]+"${flags[@]}"} "${requirements[@]}" \
-    || { say "pip install into $name failed"; exit 1; }
-  echo "${requirements[*]}" >"$dir/.stamp"
   PINNED_VENV_BUILT=1
+  if ! tools_cache_on; then
+    say "installing ${requirements[*]} into $name (pip)"
+    build_venv "$dir" "$name" ${flags[@]+"${flags[@]}"} -- "${requirements[@]}"
+    return 0
+  fi
+  local key
+  key="$(printf '%s\n' "$(python3 --version)" "${flags[*]-}" "${requirements[*]}" | sha256sum | cut -c1-16)"
+  local cached="$TOOLS_CACHE/venvs/$(basename "$dir")-$key"
+  mkdir -p "$TOOLS_CACHE/venvs"
+  (
+    flock 9
+    if [ -x "$cached/bin/python" ] && [ "$(cat "$cached/.stamp" 2>/dev/null)" = "${requirements[*]}" ]; then
+      say "$name: ${requirements[*]} from the machine's tool cache"
+    else
+      say "installing ${requirements[*]} into $name (pip, kept in the machine's tool cache)"
+      rm -rf "$cached"
+      build_venv "$cached" "$name" ${flags[@]+"${flags[@]}"} -- "${requirements[@]}"
+    fi
+  ) 9>"$cached.lock" || exit 1
+  ln -s "$cached" "$dir"
+}
+
+# build_venv DIR NAME [PIP_FLAG...] -- REQUIREMENT...: a new virtualenv in DIR with these requirements; its
+# .stamp, written last, says it is complete.
+build_venv() {
+  local dir="$1" name="$2"
+  shift 2
+  local flags=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    flags+=("$1")
+    shift
+  done
+  shift
+  python3 -m venv "$dir" || { say "python3 -m venv failed (Debian: apt-get install python3-venv)"; exit 1; }
+  "$dir/bin/pip" install --quiet --disable-pip-version-check ${flags[@]+"${flags[@]}"} "$@" \
+    || { rm -rf "$dir"; say "pip install into $name failed"; exit 1; }
+  echo "$*" >"$dir/.stamp"
 }
 
 # pinned_go_tool BIN PACKAGE VERSION: `go install PACKAGE@VERSION` into .tools/bin/BIN, unless the binary there
@@ -54,11 +122,16 @@ pinned_go_tool() {
     return 0
   fi
   command -v go >/dev/null || { say "Go is required to install $bin (go install $package@$version)"; exit 1; }
-  say "installing $bin $version into .tools/bin (go install)"
+  say "installing $bin $version into .tools/bin (go install, or the machine's tool cache)"
   mkdir -p "$ROOT/.tools/bin"
-  if ! GOBIN="$ROOT/.tools/bin" go install "$package@$version" >"$ROOT/.tools/$bin-install.log" 2>&1; then
+  cached_file "$path" "$bin-$version-$(go env GOOS GOARCH GOVERSION | tr '\n' '-')" go_install "$bin" "$package@$version"
+}
+
+go_install() {
+  local bin="$1" module="$2"
+  if ! GOBIN="$ROOT/.tools/bin" go install "$module" >"$ROOT/.tools/$bin-install.log" 2>&1; then
     tail -30 "$ROOT/.tools/$bin-install.log" >&2
-    say "go install $package@$version failed (full log: .tools/$bin-install.log)"
+    say "go install $module failed (full log: .tools/$bin-install.log)"
     exit 1
   fi
 }

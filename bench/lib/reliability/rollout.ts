@@ -58,7 +58,10 @@ export interface RolloutOptions extends HarnessOptions {
   drainTimeoutMs: number;
   /** How often the ingress probes each gateway replica's /readyz. */
   probeMs: number;
-  /** The services whose replicas the steps stop (default: every one; the bounded test takes a few). */
+  /**
+   * The services whose replicas the steps stop (default: every one; the bounded test takes a few). The
+   * others run one replica: a step never stops them, and fewer processes start and idle on the machine.
+   */
   only?: readonly ServiceName[];
   /** The stack's infrastructure: `shared` (the test servers) is fine, neither is killed here. */
   infra?: 'isolated' | 'shared';
@@ -109,7 +112,13 @@ export async function runRollout(o: RolloutOptions): Promise<RolloutResult> {
   const startedAt = new Date().toISOString();
   const h = await startHarness({
     ...o,
-    stack: { services: ALL_SERVICES, replicas: o.replicas, infra: o.infra },
+    stack: {
+      services: ALL_SERVICES,
+      replicas: Object.fromEntries(
+        ALL_SERVICES.map((name) => [name, !o.only || o.only.includes(name) ? o.replicas : 1]),
+      ),
+      infra: o.infra,
+    },
     extraEnv: {
       SHUTDOWN_READINESS_PAUSE_MS: String(o.readinessPauseMs),
       SHUTDOWN_DRAIN_TIMEOUT_MS: String(o.drainTimeoutMs),

@@ -66,6 +66,10 @@ function sharedInfra(): IsolatedInfra {
 
 const ROOT = repoRoot();
 
+function replicasOf(name: ServiceName, replicas: StackOptions['replicas']): number {
+  return typeof replicas === 'number' ? replicas : (replicas?.[name] ?? 1);
+}
+
 export interface StackOptions {
   /** A directory of this run's own (store data, broker node). */
   stateDir: string;
@@ -76,8 +80,8 @@ export interface StackOptions {
   log: (line: string) => void;
   /** The services to run (default SERVICES); the gateway needs employees. */
   services?: readonly ServiceName[];
-  /** Processes of each service (default 1), each on its own ports. */
-  replicas?: number;
+  /** Processes of each service (default 1), each on its own ports; a map gives some services another count. */
+  replicas?: number | Partial<Record<ServiceName, number>>;
   /**
    * `isolated` (default): a FerretDB and a RabbitMQ of the run's own, which a fault may kill. `shared`: the
    * test servers jest's global set-up started (a run in a test file that kills neither).
@@ -146,7 +150,7 @@ export class ReliabilityStack {
       const ports: Partial<Record<ServiceName, ReplicaPorts[]>> = {};
       for (const name of services) {
         ports[name] = [];
-        for (let i = 0; i < (options.replicas ?? 1); i++)
+        for (let i = 0; i < replicasOf(name, options.replicas); i++)
           ports[name].push({ port: await freePort(), opsPort: await freePort() });
       }
       const amqpPort = shared ? Number(new URL(infra.amqpUrl).port) : infraPorts.rabbit.amqp;

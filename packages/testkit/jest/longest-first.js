@@ -7,6 +7,8 @@
 // - the files listed `alone` start last, after everything else has started: the short files at the end
 //   leave them the machine within a second or two. The API fuzz is bounded by schemathesis' time budget,
 //   so a neighbour taking CPU would make it try fewer cases; alone, it tries as many as with one worker.
+// - the files listed `beside` start just before the `alone` ones (0236): they mostly wait (a connection
+//   left idle for a minute), so they take the worker the fuzz leaves idle, not the fuzz's CPU.
 const { join, relative } = require('node:path');
 const durations = require('./durations.json');
 
@@ -16,6 +18,7 @@ const JestSequencer = require(from('@jest/test-sequencer', from('@jest/core', re
 
 const ROOT = join(__dirname, '..', '..', '..');
 const ALONE = new Set(durations.alone);
+const BESIDE = new Set(durations.beside ?? []);
 
 class LongestFirstSequencer extends JestSequencer {
   sort(tests) {
@@ -23,9 +26,10 @@ class LongestFirstSequencer extends JestSequencer {
     const file = (test) => relative(ROOT, test.path);
     const seconds = (test) => durations.seconds[file(test)];
     const alone = ordered.filter((test) => ALONE.has(file(test)));
-    const rest = ordered.filter((test) => !ALONE.has(file(test)));
+    const beside = ordered.filter((test) => BESIDE.has(file(test)));
+    const rest = ordered.filter((test) => !ALONE.has(file(test)) && !BESIDE.has(file(test)));
     const listed = rest.filter((test) => seconds(test) !== undefined).sort((a, b) => seconds(b) - seconds(a));
-    return [...listed, ...rest.filter((test) => seconds(test) === undefined), ...alone];
+    return [...listed, ...rest.filter((test) => seconds(test) === undefined), ...beside, ...alone];
   }
 }
 
