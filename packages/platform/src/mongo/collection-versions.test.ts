@@ -216,23 +216,30 @@ describe('collection versions: concurrent writers of one process share a bracket
     expect(answered.sort()).toEqual(['first', 'second']);
   });
 
-  it('a writer arriving after the begin was acknowledged opens a bracket of its own', async () => {
+  it('a writer arriving while the first write is under way joins; one arriving after it is over opens a bracket of its own', async () => {
     const { conn, calls, answerNext } = gatedCounter();
     const versions = new CollectionVersions(conn);
     let finishFirst!: () => void;
     const first = versions.around('t1', 'employees', () => new Promise<void>((resolve) => (finishFirst = resolve)));
     await answerNext(); // first's begin acknowledged; its write in flight
-    const second = versions.around('t1', 'employees', async () => undefined);
-    expect(calls).toHaveLength(2);
-    expect(calls[1]).toMatch(/^begin /);
-    expect(calls[1]).not.toBe(calls[0]);
-    await answerNext(); // second's begin
-    await answerNext(); // second's end
-    await expect(second).resolves.toBeUndefined();
-    finishFirst();
+    const written: string[] = [];
+    const joined = versions.around('t1', 'employees', async () => void written.push('joined'));
     await new Promise((resolve) => setImmediate(resolve));
-    await answerNext(); // first's end
+    expect(written).toEqual(['joined']); // under the acknowledged begin: no begin of its own
+    expect(calls).toHaveLength(1);
+    finishFirst();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toHaveLength(2); // the shared end
+    const late = versions.around('t1', 'employees', async () => undefined);
+    expect(calls).toHaveLength(3);
+    expect(calls[2]).toMatch(/^begin /);
+    expect(calls[2]!.replace('begin ', '')).not.toBe(calls[0]!.replace('begin ', ''));
+    await answerNext(); // the shared end
     await expect(first).resolves.toBeUndefined();
+    await expect(joined).resolves.toBeUndefined();
+    await answerNext(); // late's begin
+    await answerNext(); // late's end
+    await expect(late).resolves.toBeUndefined();
     expect(calls.filter((c) => c.startsWith('end'))).toHaveLength(2);
   });
 

@@ -116,7 +116,7 @@ export class CollectionVersions {
     return { epoch: doc.epoch, version: doc.v, settled: pending.length === 0, pending: pending.length };
   }
 
-  /** The bracket whose `begin` is still in flight, by counter document: writers arriving meanwhile join it. */
+  /** The bracket writers may still join, by counter document (until the first of its writes is over). */
   private readonly opening = new Map<string, SharedBracket>();
 
   /**
@@ -124,9 +124,10 @@ export class CollectionVersions {
    * ends at once; one whose outcome is unknown (a timeout, a lost connection) keeps its pending mark until
    * it expires, so no ETag is given while it might still land.
    *
-   * Concurrent writers of one process share a bracket (docs/decisions/0234): those that arrive while its
-   * `begin` is in flight join it, write once it is acknowledged, and are answered after its one `end`, which
-   * follows the last of them. A bracket holding several writes proves what one holding a single write does
+   * Concurrent writers of one process share a bracket (docs/decisions/0234): those that arrive before the
+   * first of its writes is over join it, write once its `begin` is acknowledged, and are answered after its
+   * one `end`, which follows the last of them (so no writer waits for more than the writes under way when it
+   * came). A bracket holding several writes proves what one holding a single write does
    * (every write lands between a `begin` and an `end`, none is acknowledged before its `end`), at two
    * counter commands per bracket instead of two per write.
    */
@@ -150,6 +151,9 @@ export class CollectionVersions {
     const open = this.opening.get(_id);
     if (open) return open.join();
     const writeId = randomUUID();
+    const close = () => {
+      if (this.opening.get(_id) === bracket) this.opening.delete(_id);
+    };
     const bracket = new SharedBracket(
       () =>
         this.docs
@@ -162,8 +166,9 @@ export class CollectionVersions {
             },
             { upsert: true },
           )
-          .finally(() => {
-            if (this.opening.get(_id) === bracket) this.opening.delete(_id);
+          .catch((err: unknown) => {
+            close();
+            throw err;
           }),
       // An `end` that fails leaves the mark to expire (PENDING_WRITE_MS): the writes' own outcomes stand.
       () =>
@@ -173,6 +178,7 @@ export class CollectionVersions {
             () => undefined,
             () => undefined,
           ),
+      close,
     );
     this.opening.set(_id, bracket);
     return bracket.join();
@@ -190,7 +196,7 @@ export class CollectionVersions {
 }
 
 /**
- * One pending mark shared by the writes that joined it before its `begin` was acknowledged (0234). Its `end`
+ * One pending mark shared by the writes that joined it before the first of them was over (0234). Its `end`
  * is sent once every member's write is over, unless one of them may still land (unknown outcome): then the
  * mark is left to expire, as a single write's would be.
  */
@@ -205,6 +211,8 @@ class SharedBracket {
   constructor(
     begin: () => Promise<unknown>,
     private readonly end: () => Promise<void>,
+    /** No writer joins any more: called when the first member's write is over. */
+    private readonly close: () => void,
   ) {
     this.begun = begin();
   }
@@ -227,6 +235,7 @@ class SharedBracket {
   }
 
   private leave(): void {
+    this.close();
     this.finished += 1;
     if (this.finished < this.members) return;
     if (this.uncertain) this.resolveConcluded();
