@@ -54,7 +54,11 @@ async function creates(gatewayUrl: string, apiKey: string, count: number, label:
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       for (let k = next++; k < count; k = next++) {
-        const body = JSON.stringify({ firstName: 'Ana', lastName: `Cost-${label}-${k}`, email: `${label}-${k}@bench.test` });
+        const body = JSON.stringify({
+          firstName: 'Ana',
+          lastName: `Cost-${label}-${k}`,
+          email: `${label}-${k}@bench.test`,
+        });
         const sent = performance.now();
         const res = await postJson(agent, base, apiKey, '/api/v1/employees', body, 60_000);
         latencyMs += performance.now() - sent;
@@ -116,7 +120,10 @@ async function main(): Promise<void> {
     }
     const total = Object.values(perCreate).reduce((a, b) => a + b, 0);
     const cpuMsPerCreate = Object.fromEntries(
-      Object.entries(cpu.cores).map(([name, cores]) => [name, Math.round(((cores * cpu.wallSeconds) / CREATES) * 1e5) / 100]),
+      Object.entries(cpu.cores).map(([name, cores]) => [
+        name,
+        Math.round(((cores * cpu.wallSeconds) / CREATES) * 1e5) / 100,
+      ]),
     );
     const result = {
       creates: CREATES,
@@ -124,7 +131,9 @@ async function main(): Promise<void> {
       failed: run.failed,
       createsPerSecond: Math.round(run.perSecond * 10) / 10,
       meanMs: Math.round(run.meanMs),
-      ...(CPU ? { cpuMsPerCreate, otherCores: cpu.otherCores } : { commandsPerCreate: perCreate, total: Math.round(total * 100) / 100 }),
+      ...(CPU
+        ? { cpuMsPerCreate, otherCores: cpu.otherCores }
+        : { commandsPerCreate: perCreate, total: Math.round(total * 100) / 100 }),
       load: [loadBefore, load()],
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);

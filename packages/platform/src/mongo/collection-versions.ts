@@ -172,12 +172,10 @@ export class CollectionVersions {
           }),
       // An `end` that fails leaves the mark to expire (PENDING_WRITE_MS): the writes' own outcomes stand.
       () =>
-        this.docs
-          .updateOne({ _id, tenantId }, { $inc: { v: 1 }, $unset: { [`pending.${writeId}`]: '' } })
-          .then(
-            () => undefined,
-            () => undefined,
-          ),
+        this.docs.updateOne({ _id, tenantId }, { $inc: { v: 1 }, $unset: { [`pending.${writeId}`]: '' } }).then(
+          () => undefined,
+          () => undefined,
+        ),
       close,
     );
     this.opening.set(_id, bracket);
