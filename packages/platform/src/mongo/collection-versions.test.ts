@@ -167,3 +167,102 @@ describe('collection versions: concurrent readers share reads, never one older t
     expect((await queued).version).toBe(7);
   });
 });
+
+describe('collection versions: concurrent writers of one process share a bracket (0234)', () => {
+  /** A counter whose updates answer when told to; each call recorded with the mark it names. */
+  function gatedCounter() {
+    const calls: string[] = [];
+    const open: Array<() => void> = [];
+    const collection = {
+      updateOne: jest.fn((_filter: Record<string, unknown>, update: Record<string, any>) => {
+        const mark = (obj?: Record<string, unknown>) => Object.keys(obj ?? {}).find((k) => k.startsWith('pending.'));
+        calls.push(update.$set && mark(update.$set) ? `begin ${mark(update.$set)}` : `end ${mark(update.$unset)}`);
+        return new Promise((resolve) => open.push(() => resolve({ matchedCount: 1 })));
+      }),
+    };
+    const conn = { collection: () => collection } as unknown as Connection;
+    const answerNext = async () => {
+      open.shift()!();
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    return { conn, calls, answerNext };
+  }
+
+  it('writers arriving while a begin is in flight join it: one begin, one end after the last write, answers after it', async () => {
+    const { conn, calls, answerNext } = gatedCounter();
+    const versions = new CollectionVersions(conn);
+    const log: string[] = [];
+    let finishSecond!: () => void;
+    const first = versions.around('t1', 'employees', async () => void log.push('write 1'));
+    const second = versions.around('t1', 'employees', () => {
+      log.push('write 2');
+      return new Promise<void>((resolve) => (finishSecond = resolve));
+    });
+    const answered: string[] = [];
+    void first.then(() => answered.push('first'));
+    void second.then(() => answered.push('second'));
+    expect(calls).toHaveLength(1); // the second writer joined the first one's begin
+    expect(log).toEqual([]); // nobody writes before the begin is acknowledged
+    await answerNext();
+    expect(log).toEqual(['write 1', 'write 2']);
+    expect(calls).toHaveLength(1); // the first write is over, the second not: no end yet
+    expect(answered).toEqual([]);
+    finishSecond();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.replace('end ', '')).toBe(calls[0]!.replace('begin ', '')); // the same mark ends
+    expect(answered).toEqual([]); // nobody is answered before the end is acknowledged
+    await answerNext();
+    expect(answered.sort()).toEqual(['first', 'second']);
+  });
+
+  it('a writer arriving while the first write is under way joins; one arriving after it is over opens a bracket of its own', async () => {
+    const { conn, calls, answerNext } = gatedCounter();
+    const versions = new CollectionVersions(conn);
+    let finishFirst!: () => void;
+    const first = versions.around('t1', 'employees', () => new Promise<void>((resolve) => (finishFirst = resolve)));
+    await answerNext(); // first's begin acknowledged; its write in flight
+    const written: string[] = [];
+    const joined = versions.around('t1', 'employees', async () => void written.push('joined'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toEqual(['joined']); // under the acknowledged begin: no begin of its own
+    expect(calls).toHaveLength(1);
+    finishFirst();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toHaveLength(2); // the shared end
+    const late = versions.around('t1', 'employees', async () => undefined);
+    expect(calls).toHaveLength(3);
+    expect(calls[2]).toMatch(/^begin /);
+    expect(calls[2]!.replace('begin ', '')).not.toBe(calls[0]!.replace('begin ', ''));
+    await answerNext(); // the shared end
+    await expect(first).resolves.toBeUndefined();
+    await expect(joined).resolves.toBeUndefined();
+    await answerNext(); // late's begin
+    await answerNext(); // late's end
+    await expect(late).resolves.toBeUndefined();
+    expect(calls.filter((c) => c.startsWith('end'))).toHaveLength(2);
+  });
+
+  it('a member whose write may still land leaves the shared mark to expire; the others keep their answers', async () => {
+    const { conn, calls, answerNext } = gatedCounter();
+    const versions = new CollectionVersions(conn);
+    const landed = versions.around('t1', 'employees', async () => 'written');
+    const lost = versions.around('t1', 'employees', async () => {
+      throw new Error('connection closed');
+    });
+    const lostAnswer = expect(lost).rejects.toThrow('connection closed');
+    await answerNext();
+    await lostAnswer;
+    await expect(landed).resolves.toBe('written');
+    expect(calls.filter((c) => c.startsWith('end'))).toEqual([]);
+  });
+
+  it('brackets of different collections are not shared', async () => {
+    const { conn, calls } = gatedCounter();
+    const versions = new CollectionVersions(conn);
+    void versions.around('t1', 'employees', async () => undefined);
+    void versions.around('t1', 'departments', async () => undefined);
+    void versions.around('t2', 'employees', async () => undefined);
+    expect(calls).toHaveLength(3);
+  });
+});

@@ -116,37 +116,70 @@ export class CollectionVersions {
     return { epoch: doc.epoch, version: doc.v, settled: pending.length === 0, pending: pending.length };
   }
 
+  /** The bracket writers may still join, by counter document (until the first of its writes is over). */
+  private readonly opening = new Map<string, SharedBracket>();
+
   /**
    * Runs `write` bracketed by the two bumps. A write the server refused (a duplicate key, a validation error)
    * ends at once; one whose outcome is unknown (a timeout, a lost connection) keeps its pending mark until
    * it expires, so no ETag is given while it might still land.
+   *
+   * Concurrent writers of one process share a bracket (docs/decisions/0234): those that arrive before the
+   * first of its writes is over join it, write once its `begin` is acknowledged, and are answered after its
+   * one `end`, which follows the last of them (so no writer waits for more than the writes under way when it
+   * came). A bracket holding several writes proves what one holding a single write does
+   * (every write lands between a `begin` and an `end`, none is acknowledged before its `end`), at two
+   * counter commands per bracket instead of two per write.
    */
   async around<T>(tenantId: string, collection: string, write: () => Promise<T>): Promise<T> {
-    const _id = CollectionVersions.key(tenantId, collection);
-    const writeId = randomUUID();
-    await this.docs.updateOne(
-      { _id, tenantId },
-      {
-        $inc: { v: 1 },
-        $set: { [`pending.${writeId}`]: new Date(Date.now() + PENDING_WRITE_MS) },
-        $setOnInsert: { epoch: randomUUID().slice(0, 8) },
-      },
-      { upsert: true },
-    );
-    // An `end` that fails leaves the mark to expire (PENDING_WRITE_MS): the write's own outcome stands.
-    const end = () =>
-      this.docs
-        .updateOne({ _id, tenantId }, { $inc: { v: 1 }, $unset: { [`pending.${writeId}`]: '' } })
-        .catch(() => undefined);
+    const bracket = this.join(tenantId, collection);
+    await bracket.begun;
     let result: T;
     try {
       result = await write();
     } catch (err) {
-      if (certainlyNotWritten(err)) await end();
+      if (certainlyNotWritten(err)) await bracket.done();
+      else bracket.unsure();
       throw err;
     }
-    await end();
+    await bracket.done();
     return result;
+  }
+
+  private join(tenantId: string, collection: string): SharedBracket {
+    const _id = CollectionVersions.key(tenantId, collection);
+    const open = this.opening.get(_id);
+    if (open) return open.join();
+    const writeId = randomUUID();
+    const close = () => {
+      if (this.opening.get(_id) === bracket) this.opening.delete(_id);
+    };
+    const bracket = new SharedBracket(
+      () =>
+        this.docs
+          .updateOne(
+            { _id, tenantId },
+            {
+              $inc: { v: 1 },
+              $set: { [`pending.${writeId}`]: new Date(Date.now() + PENDING_WRITE_MS) },
+              $setOnInsert: { epoch: randomUUID().slice(0, 8) },
+            },
+            { upsert: true },
+          )
+          .catch((err: unknown) => {
+            close();
+            throw err;
+          }),
+      // An `end` that fails leaves the mark to expire (PENDING_WRITE_MS): the writes' own outcomes stand.
+      () =>
+        this.docs.updateOne({ _id, tenantId }, { $inc: { v: 1 }, $unset: { [`pending.${writeId}`]: '' } }).then(
+          () => undefined,
+          () => undefined,
+        ),
+      close,
+    );
+    this.opening.set(_id, bracket);
+    return bracket.join();
   }
 
   /** Marks of writers that died: removed with a bump, so no ETag given before survives them. */
@@ -157,5 +190,53 @@ export class CollectionVersions {
         { _id, tenantId, [`pending.${id}`]: { $lt: now } },
         { $inc: { v: 1 }, $unset: { [`pending.${id}`]: '' } },
       );
+  }
+}
+
+/**
+ * One pending mark shared by the writes that joined it before the first of them was over (0234). Its `end`
+ * is sent once every member's write is over, unless one of them may still land (unknown outcome): then the
+ * mark is left to expire, as a single write's would be.
+ */
+class SharedBracket {
+  private members = 0;
+  private finished = 0;
+  private uncertain = false;
+  private resolveConcluded!: () => void;
+  private readonly concluded = new Promise<void>((resolve) => (this.resolveConcluded = resolve));
+  readonly begun: Promise<unknown>;
+
+  constructor(
+    begin: () => Promise<unknown>,
+    private readonly end: () => Promise<void>,
+    /** No writer joins any more: called when the first member's write is over. */
+    private readonly close: () => void,
+  ) {
+    this.begun = begin();
+  }
+
+  join(): this {
+    this.members += 1;
+    return this;
+  }
+
+  /** This member's write is over (landed, or certainly not): answered once the bracket has ended. */
+  done(): Promise<void> {
+    this.leave();
+    return this.concluded;
+  }
+
+  /** This member's write may still land: the mark must not end. */
+  unsure(): void {
+    this.uncertain = true;
+    this.leave();
+  }
+
+  private leave(): void {
+    this.close();
+    this.finished += 1;
+    if (this.finished < this.members) return;
+    if (this.uncertain) this.resolveConcluded();
+    else void this.end().then(this.resolveConcluded);
   }
 }

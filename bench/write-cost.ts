@@ -1,0 +1,153 @@
+// What one API write costs (issue 36): store commands per `POST /api/v1/employees`, by command name, from the
+// driver's command monitoring in the employees process, and CPU per create of the gateway, the employees
+// service and the store, over a fixed number of creates through the gateway. Both are figures the machine's
+// other load changes little, unlike creates/s. See docs/benchmarks.md, "Write cost".
+//
+//   npx tsx bench/write-cost.ts [--creates 2000] [--clients 16] [--isolated-infra] [--cpu]
+//
+// Without --cpu the employees process counts its store commands (the driver then decodes every reply for the
+// event, so its CPU is not measured in that run); with --cpu it does not, and the CPU is measured instead.
+// --isolated-infra: a FerretDB and a RabbitMQ of this run's own (bench/lib/isolated-infra.ts), so the store's
+// CPU is this run's alone; otherwise the shared test servers (commands only mean anything then).
+import { mkdirSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { urlEnv } from '../contracts/src/services';
+import { createTestEnv } from '../packages/testkit/src/env';
+import { repoRoot, testInfraEnv } from '../packages/testkit/src/infra/infra';
+import { freePort } from '../packages/testkit/src/processes';
+import { ensureTestTls } from '../packages/testkit/src/tls';
+import { ask, startServiceChild, waitForExit, type ServiceChild } from './lib/children';
+import { cliOptions } from './lib/cli';
+import { isolatedInfra } from './lib/isolated-infra';
+import { postJson } from './lib/reliability/load';
+import { BENCH_SERVICE_ENV, NO_RATE_LIMIT } from './lib/service-settings';
+import { CpuMeter, load, pidListeningOn } from './lib/system';
+
+const ROOT = repoRoot();
+const STATE = join(ROOT, '.local', 'bench', 'write-cost');
+const { flag, opt } = cliOptions();
+const CREATES = Number(opt('creates') ?? 2000);
+const CLIENTS = Number(opt('clients') ?? 16);
+const CPU = flag('cpu');
+const ISOLATED = flag('isolated-infra');
+const log = (line: string) => process.stdout.write(`[write-cost] ${line}\n`);
+
+const startApi = (role: 'employees' | 'gateway', env: NodeJS.ProcessEnv, logName: string) =>
+  startServiceChild(join(ROOT, 'bench', 'lib', 'api-process.ts'), { ...env, BENCH_ROLE: role }, logName, role);
+
+async function stopApi(c: ServiceChild | undefined): Promise<void> {
+  if (!c || c.proc.exitCode !== null) return;
+  await ask(c.proc, { type: 'stop' }, 'stopped', 15_000).catch(() => c.proc.kill('SIGKILL'));
+  await waitForExit(c.proc, 5000);
+}
+
+/** `count` creates over `clients` keep-alive connections, each sending the next as soon as it is free. */
+async function creates(gatewayUrl: string, apiKey: string, count: number, label: string) {
+  const base = new URL(gatewayUrl);
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  let next = 0;
+  let failed = 0;
+  let latencyMs = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      for (let k = next++; k < count; k = next++) {
+        const body = JSON.stringify({
+          firstName: 'Ana',
+          lastName: `Cost-${label}-${k}`,
+          email: `${label}-${k}@bench.test`,
+        });
+        const sent = performance.now();
+        const res = await postJson(agent, base, apiKey, '/api/v1/employees', body, 60_000);
+        latencyMs += performance.now() - sent;
+        if (res.status !== 201) failed++;
+      }
+    }),
+  );
+  agent.destroy();
+  const seconds = (performance.now() - start) / 1000;
+  return { seconds, failed, perSecond: count / seconds, meanMs: latencyMs / count };
+}
+
+async function main(): Promise<void> {
+  mkdirSync(STATE, { recursive: true });
+  const tls = ensureTestTls(join(ROOT, '.local', 'test', 'tls'));
+  let stopInfra: (() => Promise<void>) | undefined;
+  let storePid: number | undefined;
+  if (ISOLATED) {
+    const ports = {
+      mongo: await freePort(),
+      rabbit: { amqp: await freePort(), management: await freePort(), dist: await freePort() },
+    };
+    const infra = await isolatedInfra(STATE, ports, {
+      root: ROOT,
+      rabbitNode: `rabbit-wc-${process.pid}@localhost`,
+      label: 'bench/write-cost.ts',
+      log,
+    });
+    Object.assign(process.env, testInfraEnv(infra, tls.caFile));
+    storePid = pidListeningOn(ports.mongo);
+    stopInfra = () => infra.stop();
+  }
+  let employees: ServiceChild | undefined;
+  let gateway: ServiceChild | undefined;
+  try {
+    const env = await createTestEnv('write-cost', { ...BENCH_SERVICE_ENV, ...NO_RATE_LIMIT });
+    const vars = { ...process.env, ...env.vars, ...(CPU ? {} : { BENCH_COUNT_COMMANDS: 'true' }) };
+    employees = await startApi('employees', vars, 'write-cost-employees');
+    gateway = await startApi('gateway', { ...vars, ...urlEnv({ employees: employees.url }) }, 'write-cost-gateway');
+    const { apiKey } = await ask<{ apiKey: string }>(employees.proc, { type: 'seed' }, 'seeded', 60_000);
+    const warm = await creates(gateway.url, apiKey, Math.min(200, CREATES), 'warm');
+    if (warm.failed) throw new Error(`${warm.failed} warm-up creates failed`);
+    const counted = () =>
+      CPU
+        ? Promise.resolve({} as Record<string, number>)
+        : ask<{ commands: Record<string, number> }>(employees!.proc, { type: 'commands' }, 'commands').then(
+            (m) => m.commands,
+          );
+    const before = await counted();
+    const meter = new CpuMeter({ gateway: gateway.pid, employees: employees.pid, store: storePid });
+    const loadBefore = load();
+    const run = await creates(gateway.url, apiKey, CREATES, 'run');
+    const cpu = meter.read();
+    const after = await counted();
+    const perCreate: Record<string, number> = {};
+    for (const [name, n] of Object.entries(after)) {
+      const d = n - (before[name] ?? 0);
+      if (d > 0) perCreate[name] = Math.round((d / CREATES) * 100) / 100;
+    }
+    const total = Object.values(perCreate).reduce((a, b) => a + b, 0);
+    const cpuMsPerCreate = Object.fromEntries(
+      Object.entries(cpu.cores).map(([name, cores]) => [
+        name,
+        Math.round(((cores * cpu.wallSeconds) / CREATES) * 1e5) / 100,
+      ]),
+    );
+    const result = {
+      creates: CREATES,
+      clients: CLIENTS,
+      failed: run.failed,
+      createsPerSecond: Math.round(run.perSecond * 10) / 10,
+      meanMs: Math.round(run.meanMs),
+      ...(CPU
+        ? { cpuMsPerCreate, otherCores: cpu.otherCores }
+        : { commandsPerCreate: perCreate, total: Math.round(total * 100) / 100 }),
+      load: [loadBefore, load()],
+    };
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await stopApi(gateway);
+    await stopApi(employees);
+    await stopInfra?.();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
