@@ -49,7 +49,10 @@ describe('list totals across replicas', () => {
     await Promise.all([a?.conn.close(), b?.conn.close()]);
   });
 
-  const row = (tenant: string, n: number) => ({ _id: `${tenant}-r${n}`, editedAt: new Date(Date.UTC(2026, 10, 30, 8, 0, n)) });
+  const row = (tenant: string, n: number) => ({
+    _id: `${tenant}-r${n}`,
+    editedAt: new Date(Date.UTC(2026, 10, 30, 8, 0, n)),
+  });
 
   /** A list read as a conditional GET reads it: the collection's state first, then the page at that state. */
   async function list(on: Replica, tenant: string, request: Omit<ListRequest, 'asOf'>) {
