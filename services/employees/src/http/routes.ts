@@ -76,15 +76,8 @@ export function publicRoutes(ctx: EmployeesContext): Router {
         q: text(q.q),
       };
       const caller = callerOf(req);
-      await reads.list(
-        req,
-        res,
-        caller,
-        [repos.employees],
-        (page) => employees.list(caller, filter, page),
-        toEmployeeView,
-        (listed) => listed satisfies EmployeePage,
-      );
+      const read = (page: ListRequest) => employees.list(caller, filter, page);
+      await reads.list(req, res, caller, [repos.employees], read, toEmployeeView, (l): EmployeePage => l);
     }),
   );
   r.post(

@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
 import type { components, operations } from '@travel/contracts';
-import { apiRouter, callerOf, route, type ConditionalGets } from '@travel/platform';
+import { apiRouter, callerOf, route, type ConditionalGets, type ListRequest } from '@travel/platform';
 import type { EntriesApp, EntryFilter } from '../app/entries';
 import type { AttachmentsApp, UploadedFile } from '../app/attachments';
 import type { ExpensesApp } from '../app/expenses';
@@ -47,14 +47,8 @@ export function publicRoutes(ctx: EntriesContext): Router {
         dateTo: text(q.dateTo),
       };
       const caller = callerOf(req);
-      await reads.list(
-        req,
-        res,
-        caller,
-        [entriesCollection],
-        (page) => entries.list(caller, filter, page),
-        toEntrySummary,
-      );
+      const read = (page: ListRequest) => entries.list(caller, filter, page);
+      await reads.list(req, res, caller, [entriesCollection], read, toEntrySummary);
     }),
   );
   r.post(

@@ -69,14 +69,8 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
         ownerEmployeeId: text(q.ownerEmployeeId),
       };
       const caller = callerOf(req);
-      await reads.list(
-        req,
-        res,
-        caller,
-        [c.vehicles],
-        (page) => vehicles.list(caller, filter, page),
-        toVehicleResponse,
-      );
+      const read = (page: ListRequest) => vehicles.list(caller, filter, page);
+      await reads.list(req, res, caller, [c.vehicles], read, toVehicleResponse);
     }),
   );
   r.post(
