@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { baseVersion, type CollectionState, type CollectionVersions } from '../mongo/collection-versions';
-import { ListTotals, type ListOptions } from '../mongo/list-page';
+import { listRequest, type ListPage, type ListRequest } from '../mongo/list-page';
 import { REMEMBERED_URL_MAX_LENGTH } from '../limits';
 import { wholeKey } from '../whole-key';
 
@@ -265,11 +265,11 @@ export class ConditionalReads {
 /**
  * A service's GETs answered conditionally (docs/decisions/0155): the ETag comes from the versions of the
  * collections the answer reads (by their names, as `TenantModel.collection` gives them) and the caller's
- * view; a list's total comes from the totals cache while the first collection did not change (0157).
+ * view. A list reads at the states the ETag was made of (`list`), so its total comes from its repository's
+ * totals cache while its collection did not change (0157, 0233).
  */
 export class ConditionalGets {
   private readonly reads: ConditionalReads;
-  private readonly totals = new ListTotals();
 
   constructor(versions: CollectionVersions) {
     this.reads = new ConditionalReads(versions);
@@ -289,12 +289,31 @@ export class ConditionalGets {
     res: Response,
     caller: { tenantId: string; employeeId: string; permissions: readonly string[] },
     models: ReadonlyArray<{ readonly collection: string }>,
-    produce: (options: ListOptions) => Promise<unknown>,
+    produce: Produce,
   ): Promise<void> {
     const collections = models.map((m) => m.collection);
     const of = { tenantId: caller.tenantId, collections, view: callerView(caller) };
-    return this.reads.answer(req, res, of, (states) =>
-      produce({ state: states.get(collections[0]!), totals: this.totals }),
-    );
+    return this.reads.answer(req, res, of, produce);
+  }
+
+  /**
+   * A list's GET (0156, 0233): its query read and checked (`listRequest`) before anything is read, the page
+   * read at the states of `models` the ETag is made of, each record shown by `item`; `body` may make the
+   * envelope something else (`ChangesWithTime`).
+   */
+  list<R, B>(
+    req: Request,
+    res: Response,
+    caller: { tenantId: string; employeeId: string; permissions: readonly string[] },
+    models: ReadonlyArray<{ readonly collection: string }>,
+    read: (request: ListRequest) => Promise<ListPage<R>>,
+    item: (record: R) => B,
+    body: (listed: ListPage<B>) => unknown = (listed) => listed,
+  ): Promise<void> {
+    const request = listRequest(req.query);
+    return this.answer(req, res, caller, models, async (asOf) => {
+      const found = await read({ ...request, asOf });
+      return body({ ...found, items: found.items.map((record) => item(record)) });
+    });
   }
 }

@@ -1,7 +1,7 @@
 import type { FilterQuery, Model, QueryOptions, UpdateQuery } from 'mongoose';
 import { TenantScopeError, type TenantId } from './tenant-guard';
 import type { CollectionVersions } from './collection-versions';
-import { checkPageRange, PAGE_SIZE_DEFAULT } from '../limits';
+import { ListTotals } from './list-totals';
 import type { OutboxEvent } from '../messaging/events';
 import { outboxUpdate, withOutbox } from '../messaging/outbox';
 import { nudgeRelayOf } from '../messaging/outbox-nudge';
@@ -26,6 +26,8 @@ export class TenantScope<T extends { tenantId: string }> {
     private readonly model: Model<T>,
     readonly tenantId: string,
     private readonly versions?: CollectionVersions,
+    /** The totals cache of the repository's lists (`listPage`, 0233); none on a collection without versions. */
+    readonly totals?: ListTotals,
   ) {}
 
   /** The collection's name, as its version is kept (docs/decisions/0155). */
@@ -153,14 +155,22 @@ export class TenantScope<T extends { tenantId: string }> {
  * the service's `src/infra/`; cross-tenant work there is written as named functions with `crossTenant`.
  */
 export class TenantModel<T extends { tenantId: string }> {
+  /**
+   * The totals of this repository's lists, owned here (0233): kept only where writes bump a version, which
+   * is what makes a remembered total safe across replicas (0157).
+   */
+  private readonly totals?: ListTotals;
+
   /** With `versions`, every write through a scope bumps the tenant's version of the collection (0155). */
   constructor(
     private readonly model: Model<T>,
     private readonly versions?: CollectionVersions,
-  ) {}
+  ) {
+    if (versions) this.totals = new ListTotals();
+  }
 
   of(tenantId: TenantId): TenantScope<T> {
-    return new TenantScope<T>(this.model, tenantId, this.versions);
+    return new TenantScope<T>(this.model, tenantId, this.versions, this.totals);
   }
 
   /** The collection's name, as its version is kept (docs/decisions/0155). */
@@ -181,56 +191,6 @@ export async function findOwned<T extends { tenantId: string }>(
 ): Promise<T | null> {
   const doc = (await model.findOne({ _id: id, tenantId } as FilterQuery<T>).lean()) as T | null;
   return doc && doc.tenantId === tenantId ? doc : null;
-}
-
-export interface Page<T> {
-  items: T[];
-  page: number;
-  pageSize: number;
-  total: number;
-  totalPages: number;
-}
-
-export interface PageRequest {
-  page: number;
-  pageSize: number;
-}
-
-/** Reads page/pageSize with the documented defaults; out of the contract's range is 400 even unvalidated. */
-export function pageRequest(query: Record<string, unknown>): PageRequest {
-  return checkPageRange(Number(query.page ?? 1), Number(query.pageSize ?? PAGE_SIZE_DEFAULT));
-}
-
-/**
- * One page by number in `sort` order, and its total: counted, or from `count` (a list's totals cache,
- * `listPage`), made consistent with the page (`pageTotal`). Every page-number list pages here.
- */
-export async function paginate<D, T>(
-  scope: TenantScope<any>,
-  filter: Record<string, unknown>,
-  { page, pageSize }: PageRequest,
-  sort: Record<string, 1 | -1>,
-  map: (doc: D) => T,
-  count: () => Promise<number> = () => scope.count(filter).exec(),
-): Promise<Page<T>> {
-  checkPageRange(page, pageSize); // a use case may build its own request: the bound holds here too
-  const [total, docs] = await Promise.all([
-    count(),
-    scope
-      .find(filter)
-      .sort(sort)
-      .skip((page - 1) * pageSize)
-      .limit(pageSize)
-      .lean(),
-  ]);
-  const consistent = pageTotal(total, (page - 1) * pageSize, pageSize, docs.length);
-  return {
-    items: (docs as D[]).map(map),
-    page,
-    pageSize,
-    total: consistent,
-    totalPages: Math.ceil(consistent / pageSize),
-  };
 }
 
 /**

@@ -3,7 +3,6 @@ import {
   conflict,
   notFound,
   listPage,
-  type ListOptions,
   type ListRequest,
   type CallerContext,
   type FieldErrors,
@@ -114,9 +113,8 @@ abstract class CodedRecords<R extends CodedRecord, W> {
     query: Record<string, unknown>,
     page: ListRequest,
     sort: Record<string, 1 | -1>,
-    options?: ListOptions,
   ) {
-    return listPage<R, R>(this.scope(caller), query, page, sort, (r) => r, options);
+    return listPage<R, R>(this.scope(caller), query, page, sort, (r) => r);
   }
 
   /** Full replace of the record's fields (see the subclasses for what an omission means). */
@@ -181,10 +179,10 @@ export class DepartmentsApp extends CodedRecords<Department, DepartmentWrite> {
     return problem ? { parentId: [problem] } : {};
   }
 
-  list(caller: CallerContext, filter: { q?: string; parentId?: string }, page: ListRequest, options?: ListOptions) {
+  list(caller: CallerContext, filter: { q?: string; parentId?: string }, page: ListRequest) {
     const query: Record<string, unknown> = { ...textSearchFilter(filter.q, ['name', 'code']) };
     if (filter.parentId) query.parentId = filter.parentId.toLowerCase();
-    return this.page(caller, query, page, { name: 1, _id: 1 }, options);
+    return this.page(caller, query, page, { name: 1, _id: 1 });
   }
 
   delete(caller: CallerContext, rawId: string): Promise<void> {
@@ -216,10 +214,10 @@ export class CostCentersApp extends CodedRecords<CostCenter, CostCenterWrite> {
     return costCenterFields(input);
   }
 
-  list(caller: CallerContext, filter: { q?: string; isActive?: boolean }, page: ListRequest, options?: ListOptions) {
+  list(caller: CallerContext, filter: { q?: string; isActive?: boolean }, page: ListRequest) {
     const query: Record<string, unknown> = { ...textSearchFilter(filter.q, ['name', 'code']) };
     if (filter.isActive !== undefined) query.isActive = filter.isActive;
-    return this.page(caller, query, page, { code: 1, _id: 1 }, options);
+    return this.page(caller, query, page, { code: 1, _id: 1 });
   }
 
   delete(caller: CallerContext, rawId: string): Promise<void> {

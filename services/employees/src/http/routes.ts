@@ -4,12 +4,10 @@ import {
   apiRouter,
   callerOf,
   ConditionalGets,
-  listRequest,
   pageRequest,
   requirePermission,
   route,
   type CallerContext,
-  type ListOptions,
   type ListPage,
   type ListRequest,
   type TenantModel,
@@ -78,11 +76,8 @@ export function publicRoutes(ctx: EmployeesContext): Router {
         q: text(q.q),
       };
       const caller = callerOf(req);
-      const page = listRequest(q);
-      await reads.answer(req, res, caller, [repos.employees], async (options) => {
-        const found = await employees.list(caller, filter, page, options);
-        return { ...found, items: found.items.map(toEmployeeView) } satisfies EmployeePage;
-      });
+      const read = (page: ListRequest) => employees.list(caller, filter, page);
+      await reads.list(req, res, caller, [repos.employees], read, toEmployeeView, (l): EmployeePage => l);
     }),
   );
   r.post(
@@ -191,7 +186,7 @@ export function publicRoutes(ctx: EmployeesContext): Router {
 
 /** The use cases of a company-data resource (departments, cost centers): reads for every caller, writes with ManageCompanyData. */
 interface CompanyDataApp<R, F, W> {
-  list(caller: CallerContext, filter: F, page: ListRequest, options?: ListOptions): Promise<ListPage<R>>;
+  list(caller: CallerContext, filter: F, page: ListRequest): Promise<ListPage<R>>;
   create(caller: CallerContext, body: W): Promise<R>;
   get(caller: CallerContext, id: string): Promise<R>;
   update(caller: CallerContext, id: string, body: W): Promise<R>;
@@ -213,11 +208,7 @@ function companyDataRoutes<R, F, W>(
     route(async (req, res) => {
       const caller = callerOf(req);
       const filter = filterOf(req.query);
-      const page = listRequest(req.query);
-      await reads.answer(req, res, caller, [model], async (options) => {
-        const found = await app.list(caller, filter, page, options);
-        return { ...found, items: found.items.map(toBody) };
-      });
+      await reads.list(req, res, caller, [model], (page) => app.list(caller, filter, page), toBody);
     }),
   );
   r.post(

@@ -6,7 +6,6 @@ import {
   throwFieldErrors,
   type CallerContext,
   type FieldErrors,
-  type ListOptions,
   type ListRequest,
   withRevisionRetry,
 } from '@travel/platform';
@@ -324,7 +323,7 @@ export class EntriesApp {
     return this.access.readable(caller, id);
   }
 
-  async list(caller: CallerContext, filter: EntryFilter, page: ListRequest, options?: ListOptions) {
+  async list(caller: CallerContext, filter: EntryFilter, page: ListRequest) {
     const query: Record<string, unknown> = { deletedAt: null };
     // Without ReadAllEntries / EditAllEntries a caller lists only their own entries.
     const employeeId = filter.employeeId?.toLowerCase();
@@ -339,14 +338,7 @@ export class EntriesApp {
         ...(filter.dateFrom ? { $gte: filter.dateFrom } : {}),
         ...(filter.dateTo ? { $lte: filter.dateTo } : {}),
       };
-    return listPage<EntryDoc, EntryDoc>(
-      this.scope(caller),
-      query,
-      page,
-      { departureDate: -1, _id: 1 },
-      (d) => d,
-      options,
-    );
+    return listPage<EntryDoc, EntryDoc>(this.scope(caller), query, page, { departureDate: -1, _id: 1 }, (d) => d);
   }
 
   /**

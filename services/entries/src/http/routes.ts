@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
 import type { components, operations } from '@travel/contracts';
-import { apiRouter, callerOf, listRequest, route, type ConditionalGets } from '@travel/platform';
+import { apiRouter, callerOf, route, type ConditionalGets, type ListRequest } from '@travel/platform';
 import type { EntriesApp, EntryFilter } from '../app/entries';
 import type { AttachmentsApp, UploadedFile } from '../app/attachments';
 import type { ExpensesApp } from '../app/expenses';
@@ -47,11 +47,8 @@ export function publicRoutes(ctx: EntriesContext): Router {
         dateTo: text(q.dateTo),
       };
       const caller = callerOf(req);
-      const request = listRequest(req.query);
-      await reads.answer(req, res, caller, [entriesCollection], async (options) => {
-        const page = await entries.list(caller, filter, request, options);
-        return { ...page, items: page.items.map(toEntrySummary) };
-      });
+      const read = (page: ListRequest) => entries.list(caller, filter, page);
+      await reads.list(req, res, caller, [entriesCollection], read, toEntrySummary);
     }),
   );
   r.post(

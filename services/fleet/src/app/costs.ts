@@ -1,13 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  listPage,
-  notFound,
-  tenantOf,
-  throwIfInvalid,
-  type CallerContext,
-  type ListOptions,
-  type ListRequest,
-} from '@travel/platform';
+import { listPage, notFound, tenantOf, throwIfInvalid, type CallerContext, type ListRequest } from '@travel/platform';
 import { costFields, type CostKind, type CostWrite, type VehicleCost } from '../domain/cost';
 import type { FleetRepositories, VehicleCostDoc } from '../infra/repositories';
 import type { VehicleAccess } from './vehicle-access';
@@ -28,13 +20,7 @@ export class CostsApp {
     return this.repos.costs.of(tenantOf(caller));
   }
 
-  async list(
-    caller: CallerContext,
-    vehicleId: string,
-    filter: { kind?: CostKind },
-    page: ListRequest,
-    options?: ListOptions,
-  ) {
+  async list(caller: CallerContext, vehicleId: string, filter: { kind?: CostKind }, page: ListRequest) {
     const vehicle = await this.access.visible(caller, vehicleId);
     const query: Record<string, unknown> = { vehicleId: vehicle._id };
     if (filter.kind) query.kind = filter.kind;
@@ -44,7 +30,6 @@ export class CostsApp {
       page,
       { date: -1, createdAt: -1, _id: 1 },
       (c) => c,
-      options,
     );
   }
 

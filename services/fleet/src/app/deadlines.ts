@@ -5,7 +5,6 @@ import {
   listPage,
   type CallerContext,
   type FieldErrors,
-  type ListOptions,
   type ListRequest,
   throwIfInvalid,
   withRevisionRetry,
@@ -46,7 +45,7 @@ export class DeadlinesApp {
     return fields;
   }
 
-  async list(caller: CallerContext, vehicleId: string, page: ListRequest, options?: ListOptions) {
+  async list(caller: CallerContext, vehicleId: string, page: ListRequest) {
     const vehicle = await this.access.visible(caller, vehicleId);
     return listPage<Deadline, Deadline>(
       this.scope(caller),
@@ -54,7 +53,6 @@ export class DeadlinesApp {
       page,
       { dueDate: 1, _id: 1 },
       (d) => d,
-      options,
     );
   }
 

@@ -8,7 +8,6 @@ import {
   type Swept,
   type CallerContext,
   type FieldErrors,
-  type ListOptions,
   type ListRequest,
 } from '@travel/platform';
 import type { VehicleDocument } from '../domain/document';
@@ -36,7 +35,7 @@ export class DocumentsApp {
   }
 
   /** Documents are never edited (uploaded, then deleted): delta sync goes by `uploadedAt` (0159). */
-  async list(caller: CallerContext, vehicleId: string, page: ListRequest, options?: ListOptions) {
+  async list(caller: CallerContext, vehicleId: string, page: ListRequest) {
     const vehicle = await this.access.visible(caller, vehicleId);
     return listPage<VehicleDocument, VehicleDocument>(
       this.scope(caller),
@@ -44,7 +43,7 @@ export class DocumentsApp {
       page,
       { uploadedAt: -1, _id: 1 },
       (d) => d,
-      { ...options, editedField: 'uploadedAt' },
+      { editedField: 'uploadedAt' },
     );
   }
 

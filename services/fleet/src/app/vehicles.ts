@@ -5,7 +5,6 @@ import {
   listPage,
   type CallerContext,
   type FieldErrors,
-  type ListOptions,
   type ListRequest,
   throwIfInvalid,
   withRevisionRetry,
@@ -74,14 +73,14 @@ export class VehiclesApp {
     return this.access.visible(caller, id);
   }
 
-  async list(caller: CallerContext, filter: VehicleFilter, page: ListRequest, options?: ListOptions) {
+  async list(caller: CallerContext, filter: VehicleFilter, page: ListRequest) {
     const query: Record<string, unknown> = {};
     if (filter.type) query.type = filter.type;
     if (filter.isArchived !== undefined) query.isArchived = filter.isArchived;
     if (filter.ownerEmployeeId) query.ownerEmployeeId = filter.ownerEmployeeId.toLowerCase();
     // Without a privileged flag: company vehicles and the caller's own Personal ones only.
     if (!seesAllPersonal(caller)) query.$or = [{ type: 'Company' }, { ownerEmployeeId: caller.employeeId }];
-    return listPage<VehicleDoc, Vehicle>(this.scope(caller), query, page, { name: 1, _id: 1 }, (v) => v, options);
+    return listPage<VehicleDoc, Vehicle>(this.scope(caller), query, page, { name: 1, _id: 1 }, (v) => v);
   }
 
   /** Full replace; see vehicleFields for what an omission means. An unchanged body changes nothing. */

@@ -1,5 +1,12 @@
 import type { Request, Router } from 'express';
-import { apiRouter, callerOf, listRequest, requirePermission, route, type ConditionalGets } from '@travel/platform';
+import {
+  apiRouter,
+  callerOf,
+  requirePermission,
+  route,
+  type ConditionalGets,
+  type ListRequest,
+} from '@travel/platform';
 import type { components } from '@travel/contracts';
 import type { CostsApp } from '../app/costs';
 import type { DeadlinesApp } from '../app/deadlines';
@@ -62,11 +69,8 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
         ownerEmployeeId: text(q.ownerEmployeeId),
       };
       const caller = callerOf(req);
-      const page = listRequest(q);
-      await reads.answer(req, res, caller, [c.vehicles], async (options) => {
-        const found = await vehicles.list(caller, filter, page, options);
-        return { ...found, items: found.items.map(toVehicleResponse) };
-      });
+      const read = (page: ListRequest) => vehicles.list(caller, filter, page);
+      await reads.list(req, res, caller, [c.vehicles], read, toVehicleResponse);
     }),
   );
   r.post(
@@ -124,11 +128,8 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
     route(async (req, res) => {
       const filter = { kind: text(req.query.kind) as CostKind | undefined };
       const caller = callerOf(req);
-      const page = listRequest(req.query);
-      await reads.answer(req, res, caller, [c.costs, c.vehicles], async (options) => {
-        const found = await costs.list(caller, param(req, 'id'), filter, page, options);
-        return { ...found, items: found.items.map(toCostResponse) };
-      });
+      const read = (page: ListRequest) => costs.list(caller, param(req, 'id'), filter, page);
+      await reads.list(req, res, caller, [c.costs, c.vehicles], read, toCostResponse);
     }),
   );
   r.post(
@@ -161,11 +162,8 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
     '/api/v1/vehicles/:id/documents',
     route(async (req, res) => {
       const caller = callerOf(req);
-      const page = listRequest(req.query);
-      await reads.answer(req, res, caller, [c.documents, c.vehicles], async (options) => {
-        const found = await documents.list(caller, param(req, 'id'), page, options);
-        return { ...found, items: found.items.map(toDocumentResponse) };
-      });
+      const read = (page: ListRequest) => documents.list(caller, param(req, 'id'), page);
+      await reads.list(req, res, caller, [c.documents, c.vehicles], read, toDocumentResponse);
     }),
   );
   r.post(
@@ -197,11 +195,8 @@ export function publicRoutes({ vehicles, costs, documents, deadlines, reads, col
     '/api/v1/vehicles/:id/deadlines',
     route(async (req, res) => {
       const caller = callerOf(req);
-      const page = listRequest(req.query);
-      await reads.answer(req, res, caller, [c.deadlines, c.vehicles], async (options) => {
-        const found = await deadlines.list(caller, param(req, 'id'), page, options);
-        return { ...found, items: found.items.map(toDeadlineResponse) };
-      });
+      const read = (page: ListRequest) => deadlines.list(caller, param(req, 'id'), page);
+      await reads.list(req, res, caller, [c.deadlines, c.vehicles], read, toDeadlineResponse);
     }),
   );
   r.post(

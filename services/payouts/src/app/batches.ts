@@ -11,7 +11,6 @@ import {
   type CallerContext,
   type FieldErrors,
   type Logger,
-  type ListOptions,
   type ListRequest,
 } from '@travel/platform';
 import {
@@ -182,14 +181,13 @@ export class BatchesApp {
     return completedBatch(this.repos, caller, rawId);
   }
 
-  list(caller: CallerContext, page: ListRequest, options?: ListOptions) {
+  list(caller: CallerContext, page: ListRequest) {
     return listPage<BatchDoc, BatchDoc>(
       this.repos.batches.of(tenantOf(caller)),
       { state: 'completed' },
       page,
       { createdAt: -1, _id: 1 },
       (d) => d,
-      options,
     );
   }
 

@@ -1,4 +1,4 @@
-import { listPage, parseTenantId, type ListOptions, type ListRequest, type Logger } from '@travel/platform';
+import { listPage, parseTenantId, type ListRequest, type Logger } from '@travel/platform';
 import { APPROVED, applyChange, type EntryChange, type ReadyRow } from '../domain/ready';
 import type { PayoutsRepositories, ReadyDoc } from '../infra/repositories';
 import type { EntryMark } from './ports';
@@ -63,14 +63,13 @@ export class ReadyApp {
     }
   }
 
-  list(tenantId: string, page: ListRequest, options?: ListOptions) {
+  list(tenantId: string, page: ListRequest) {
     return listPage<ReadyDoc, ReadyDoc>(
       this.repos.ready.of(parseTenantId(tenantId)),
       { ready: true },
       page,
       { approvedAt: -1, _id: 1 },
       (d) => d,
-      options,
     );
   }
 }

@@ -3,7 +3,6 @@ import {
   apiRouter,
   AppError,
   callerOf,
-  listRequest,
   requirePermission,
   route,
   type CallerContext,
@@ -50,22 +49,14 @@ export function publicRoutes({ ready, batches, bankFiles, reads, collections: c 
     '/api/v1/payouts/ready',
     route(async (req, res) => {
       const caller = reader(req);
-      const request = listRequest(req.query);
-      await reads.answer(req, res, caller, [c.ready], async (options) => {
-        const page = await ready.list(caller.tenantId, request, options);
-        return { ...page, items: page.items.map(toReadyResponse) };
-      });
+      await reads.list(req, res, caller, [c.ready], (page) => ready.list(caller.tenantId, page), toReadyResponse);
     }),
   );
   r.get(
     '/api/v1/payouts',
     route(async (req, res) => {
       const caller = reader(req);
-      const request = listRequest(req.query);
-      await reads.answer(req, res, caller, [c.batches], async (options) => {
-        const page = await batches.list(caller, request, options);
-        return { ...page, items: page.items.map(toBatchResponse) };
-      });
+      await reads.list(req, res, caller, [c.batches], (page) => batches.list(caller, page), toBatchResponse);
     }),
   );
   r.post(

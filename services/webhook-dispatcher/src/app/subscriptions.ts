@@ -6,7 +6,6 @@ import {
   listPage,
   tenantOf,
   type CallerContext,
-  type ListOptions,
   type ListRequest,
 } from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
@@ -87,14 +86,13 @@ export class SubscriptionsApp {
     return doc;
   }
 
-  list(caller: CallerContext, page: ListRequest, options?: ListOptions) {
+  list(caller: CallerContext, page: ListRequest) {
     return listPage<SubscriptionDoc, SubscriptionDoc>(
       this.scope(caller),
       { deletedAt: null },
       page,
       { createdAt: -1, _id: 1 },
       (s) => s,
-      options,
     );
   }
 

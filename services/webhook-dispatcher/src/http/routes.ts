@@ -56,12 +56,15 @@ export function publicRoutes(
     '/api/v1/webhooks',
     route(async (req, res) => {
       const caller = callerOf(req);
-      const page = listRequest(req.query);
-      await reads.answer(req, res, caller, [subscriptionsCollection], async (options) => {
-        const found = await subscriptions.list(caller, page, options);
-        const listed = { ...found, items: found.items.map(toSubscriptionResponse) };
-        return untilGracesEnd(listed, listed.items);
-      });
+      await reads.list(
+        req,
+        res,
+        caller,
+        [subscriptionsCollection],
+        (page) => subscriptions.list(caller, page),
+        toSubscriptionResponse,
+        (listed) => untilGracesEnd(listed, listed.items),
+      );
     }),
   );
   r.get(
