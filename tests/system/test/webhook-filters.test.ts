@@ -96,17 +96,15 @@ describe('webhooks: payload filters', () => {
     const bad = await api.post('/api/v1/webhooks', {
       url: receiver.url,
       eventTypes: ['entry.approved', 'employee.updated'],
-      filter: { 'data.isRequest': false, $or: [{ 'data.status': { $gt: '3' } }, { 'data.status': { $like: 3 } }] },
+      filter: { 'data.isRequest': false, $or: [{ 'data.id': { $gt: 3 } }, { 'data.id': { $like: 3 } }] },
     });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({
       code: 'VALIDATION_FAILED',
       errors: {
         'filter["data.isRequest"]': ["is not a field of employee.updated's data"],
-        'filter.$or[0]["data.status"].$gt': ['must be number, as the field is'],
-        'filter.$or[1]["data.status"]': [
-          '"$like" is not an operator ($eq, $neq, $in, $nin, $exist, $gt, $gte, $lt, $lte)',
-        ],
+        'filter.$or[0]["data.id"].$gt': ['must be string, as the field is'],
+        'filter.$or[1]["data.id"]': ['"$like" is not an operator ($eq, $neq, $in, $nin, $exist, $gt, $gte, $lt, $lte)'],
       },
     });
     expect(

@@ -22,6 +22,16 @@ describe('checkFilter: a filter is checked against the event types it will see',
     });
   });
 
+  it('a field of different types in the listed event types (status: a string of employees, a number of entries)', () => {
+    expect(checkFilter({ 'data.status': 3 }, ['entry.approved', 'employee.updated'])).toEqual({
+      'filter["data.status"]': [
+        'is not of one type in the data of entry.approved, employee.updated: register a subscription per event type',
+      ],
+    });
+    // Of one type in both: accepted (id is a string in every DTO).
+    expect(checkFilter({ 'data.id': 'x' }, ['entry.approved', 'employee.updated'])).toEqual({});
+  });
+
   it('a path outside data, or nested, or not a path at all', () => {
     expect(checkFilter({ isRequest: false, 'data.a.b': 1, type: 'entry.created' }, ENTRY)).toEqual({
       'filter["isRequest"]': ['must be "data.<field>", "$and" or "$or"'],

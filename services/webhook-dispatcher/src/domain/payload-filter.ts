@@ -57,15 +57,27 @@ export function checkFilter(filter: unknown, eventTypes: readonly string[]): Fie
   const types = eventTypes.filter((t) => DATA_FIELDS.has(t));
   let conditions = 0;
 
+  /** The field as every listed event type carries it: the JSON types all of them allow. */
   const fieldFor = (at: string, name: string): DataField | undefined => {
-    let shared: DataField | undefined;
+    const fields: DataField[] = [];
     for (const type of types) {
       const field = DATA_FIELDS.get(type)!.get(name);
       if (!field) {
         add(at, `is not a field of ${type}'s data`);
         return undefined;
       }
-      shared ??= field;
+      fields.push(field);
+    }
+    const common = (pick: (f: DataField) => ReadonlySet<JsonType> | undefined) => {
+      const sets = fields.map(pick);
+      if (sets.some((set) => !set)) return undefined;
+      return new Set([...sets[0]!].filter((t) => sets.every((set) => set!.has(t))));
+    };
+    const shared: DataField = { types: common((f) => f.types)!, itemTypes: common((f) => f.itemTypes) };
+    if (!shared.itemTypes && fields.some((f) => f.itemTypes)) shared.types = new Set();
+    if ((shared.itemTypes ?? shared.types).size === 0) {
+      add(at, `is not of one type in the data of ${types.join(', ')}: register a subscription per event type`);
+      return undefined;
     }
     return shared;
   };
