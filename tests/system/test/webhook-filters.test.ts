@@ -1,7 +1,8 @@
 // Payload filters (issue 40 §4, docs/decisions/0230, 0231), through the gateway with real HTTPS receivers:
 // a filtered subscription receives exactly the events whose data passes its filter and its delivery log
 // lists only those; a failing endpoint whose filter passes over every event is neither attempted nor
-// disabled, while an unfiltered failing one beside it is disabled by the same events; a bad filter is 400
+// disabled, while an unfiltered failing one beside it is disabled by the same events; `recover` sends only
+// the stored events the filter takes; a bad filter is 400
 // under the part it is about, and the filter a read shows registers again as it is.
 import { envelopeIdFromEventId, verify } from '@travel/webhook-verify';
 import { eventually, type HttpsReceiver } from '@travel/testkit';
@@ -88,6 +89,18 @@ describe('webhooks: payload filters', () => {
     expect(quiet).toMatchObject({ IsActive: true, consecutiveExhausted: 0, health: { status: 'healthy' } });
     expect((await log(quietSub.body.id)).body.items).toEqual([]);
     expect(down.requests.every((r) => r.path === '/hooks/loud')).toBe(true);
+
+    // `recover` applies the filter too: a new URL with the same filter, asking for everything since before
+    // the hires, is sent the three sales hires of the eleven stored events.
+    const late = await stack.receiver();
+    const lateSub = await register(late.url, filter);
+    const since = new Date(Date.now() - 10 * 60_000).toISOString();
+    const recovered = await api.post(`/api/v1/webhooks/${lateSub.body.id}/recover`, { since });
+    expect(recovered.status).toBe(202);
+    expect(recovered.body.count).toBe(3);
+    await late.waitForRequests(3, 30_000);
+    const recoveredIds = envelopes(late, lateSub.body.signingSecret).map((e) => e.data.id);
+    expect(new Set(recoveredIds)).toEqual(new Set(inSales));
   }, 120_000);
 
   it('a bad filter is 400 under the part it is about; the filter a read shows registers again', async () => {
