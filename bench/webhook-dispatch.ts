@@ -15,6 +15,9 @@
 // --rates single=200,fanout=2 (fixed rates instead of the search), --window S, --max-minutes M,
 // --dispatchers 1,2 (each scenario with 1, then with 2 dispatcher processes sharing the vhost and database:
 // replicas, each with its share of a subscription's in-flight bound, docs/decisions/0220).
+// The `filtered` scenario (docs/decisions/0231): 4 subscriptions with payload filters, events spread over 4
+// departments so that 6 of the 16 (department, subscription) pairs match; every matching event must arrive
+// verified with the receiver SDK, and none that does not match.
 import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -80,7 +83,24 @@ interface Scenario {
   max: number;
   /** Rate for --profile when --rates does not give one. */
   profileRate: number;
+  /** Subscription i registers with filter FILTERS[i] (healthy = FILTERS.length). */
+  filtered?: boolean;
 }
+
+// ---- filters ----------------------------------------------------------------------------------------
+/** Event k carries department DEPARTMENTS[k % 4] (the `filtered` scenario only). */
+const DEPARTMENTS = ['dep-0', 'dep-1', 'dep-2', 'dep-3'];
+const FILTERS = [
+  { 'data.departmentId': 'dep-0' },
+  { 'data.departmentId': { $in: ['dep-0', 'dep-1'] } },
+  { 'data.departmentId': { $neq: 'dep-3' } },
+  // No published employee is archived: this one passes over every event.
+  { 'data.isArchived': true },
+];
+/** The subscriptions each department's events must reach, worked out from the filters above. */
+const TAKEN_BY: number[][] = [[0, 1, 2], [1, 2], [2], []];
+/** Deliveries per event on average: (3 + 2 + 1 + 0) / 4. */
+const FILTERED_PER_EVENT = 1.5;
 
 const ALL_SCENARIOS: Scenario[] = [
   { key: 'single', label: '1 subscription / event', healthy: 1, hang: false, start: 5, max: 3200, profileRate: 10 },
@@ -103,10 +123,21 @@ const ALL_SCENARIOS: Scenario[] = [
     max: 32,
     profileRate: 0.1,
   },
+  {
+    key: 'filtered',
+    label: '4 filtered subscriptions, 1.5 matching / event',
+    healthy: FILTERS.length,
+    hang: false,
+    start: 5,
+    max: 3200,
+    profileRate: 10,
+    filtered: true,
+  },
 ];
 const SCENARIOS = opt('scenarios')
   ? ALL_SCENARIOS.filter((s) => opt('scenarios')!.split(',').includes(s.key))
-  : ALL_SCENARIOS;
+  : // The run of record keeps its four scenarios; `filtered` is asked for by name.
+    ALL_SCENARIOS.filter((s) => !s.filtered);
 
 const DISPATCHER_ENV = BENCH_SERVICE_ENV;
 /** Dispatcher replicas per step, one search per count (--dispatchers 1,2). */
@@ -162,7 +193,7 @@ async function publishAtRate(
   tenantId: string,
   rate: number,
   seconds: number,
-  onEvent: (e: DomainEvent) => void,
+  onEvent: (e: DomainEvent, k: number) => void,
   onTick?: (published: number) => void,
 ): Promise<PublishResult> {
   const total = Math.max(1, Math.round(rate * seconds));
@@ -179,7 +210,7 @@ async function publishAtRate(
     if (due > sent) maxLagMs = Math.max(maxLagMs, now - (start + (sent / rate) * 1000));
     while (sent < due) {
       const event = employeeEvent(tenantId, `Novak-${sent}`);
-      onEvent(event);
+      onEvent(event, sent);
       const { id, type, occurredAt } = event;
       confirms.push(
         client
@@ -235,6 +266,12 @@ interface StepResult {
   deliveryRows: number;
   drainSeconds: number | null;
   duplicates: number;
+  /** Deliveries of an event the subscription's filter should have passed over (`filtered`: must be 0). */
+  unwanted: number;
+  /** Deliveries the receiver SDK did not verify (`filtered`, whose secrets the receiver has: must be 0). */
+  unverified: number;
+  /** (event, subscription) pairs of the window the filters passed over (`filtered`). */
+  skippedByFilter: number;
   hangingRequests: number;
   /** TLS connections the receiver accepted from the dispatcher during the window and drain (healthy listener). */
   receiverConnections: number;
@@ -258,13 +295,21 @@ interface Context {
   stepCounter: number;
 }
 
-async function register(env: TestEnv, dispatcherUrl: string, tenantId: string, url: string): Promise<void> {
+/** Registers a subscription; returns its signing secret. */
+async function register(
+  env: TestEnv,
+  dispatcherUrl: string,
+  tenantId: string,
+  url: string,
+  filter?: unknown,
+): Promise<string> {
   const res = await fetch(`${dispatcherUrl}/api/v1/webhooks`, {
     method: 'POST',
     headers: env.callerHeaders({ tenantId, permissions: ['ManageCompanyData'] }),
-    body: JSON.stringify({ url, eventTypes: ['employee.created'] }),
+    body: JSON.stringify({ url, eventTypes: ['employee.created'], ...(filter ? { filter } : {}) }),
   });
   if (res.status !== 201) throw new Error(`registering ${url}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { signingSecret: string }).signingSecret;
 }
 
 async function runStep(
@@ -286,8 +331,19 @@ async function runStep(
     // The later replicas take their shares once the first has shrunk its own (before the warm-up).
     if (replicas > 1) await sleep(JOIN_WAIT_MS);
     const tenantId = randomUUID();
+    const secrets: string[] = [];
     for (let i = 0; i < s.healthy; i++)
-      await register(env, dispatcher.url, tenantId, `https://localhost:${ctx.receiver.healthyPort}/b/${step}/${i}`);
+      secrets.push(
+        await register(
+          env,
+          dispatcher.url,
+          tenantId,
+          `https://localhost:${ctx.receiver.healthyPort}/b/${step}/${i}`,
+          s.filtered ? FILTERS[i] : undefined,
+        ),
+      );
+    // Filtered: every delivery is verified with the receiver SDK (the others keep the cheaper path).
+    if (s.filtered) await ctx.receiver.verifyWith(step, secrets);
     if (s.hang)
       await register(env, dispatcher.url, tenantId, `https://localhost:${ctx.receiver.hangingPort}/hang/${step}`);
     publisher = new AmqpClient(env.amqpUrl, createLogger('bench-publisher', 'warn'), 'bench-publisher');
@@ -295,14 +351,32 @@ async function runStep(
 
     // Arrivals of this step's events, by phase.
     const phase = new Map<string, 'warm' | 'measure'>();
+    /** Filtered: each event's department (index into DEPARTMENTS). */
+    const departmentOf = new Map<string, number>();
+    /** The deliveries an event must make: all healthy subscriptions, or those whose filter takes it. */
+    const deliveriesOf = (k: number) => (s.filtered ? TAKEN_BY[k % DEPARTMENTS.length]!.length : s.healthy);
+    const decorate = (e: DomainEvent, k: number) => {
+      if (!s.filtered) return;
+      (e.data as { departmentId: string | null }).departmentId = DEPARTMENTS[k % DEPARTMENTS.length]!;
+      departmentOf.set(e.id, k % DEPARTMENTS.length);
+    };
+    let warmExpected = 0;
+    let expected = 0;
+    let unwanted = 0;
+    let unverified = 0;
     const seen = new Set<string>();
     const latencies: number[] = [];
     const arrivalTimes: number[] = [];
     let warmArrived = 0;
     let duplicates = 0;
     let hangingRequests = 0;
-    ctx.receiver.route(step, ([, sub, eventId, at, createdAt]) => {
+    ctx.receiver.route(step, ([, sub, eventId, at, createdAt, verified]) => {
       if (sub < 0) return void hangingRequests++;
+      if (s.filtered) {
+        if (verified !== 1) unverified++;
+        const department = departmentOf.get(eventId);
+        if (department === undefined || !TAKEN_BY[department]!.includes(sub)) return void unwanted++;
+      }
       const key = `${sub}:${eventId}`;
       if (seen.has(key)) return void duplicates++;
       seen.add(key);
@@ -315,18 +389,20 @@ async function runStep(
     });
 
     // Warm-up: half the rate, then let it drain.
-    const warm = await publishAtRate(publisher, tenantId, Math.max(rate / 2, 1 / WARMUP_S), WARMUP_S, (e) =>
-      phase.set(e.id, 'warm'),
-    );
+    const warm = await publishAtRate(publisher, tenantId, Math.max(rate / 2, 1 / WARMUP_S), WARMUP_S, (e, k) => {
+      decorate(e, k);
+      warmExpected += deliveriesOf(k);
+      phase.set(e.id, 'warm');
+    });
     const warmDeadline = Date.now() + 20_000;
-    while (warmArrived < warm.published * s.healthy && Date.now() < warmDeadline) {
+    while (warmArrived < warmExpected && Date.now() < warmDeadline) {
       await sleep(200);
       await ctx.receiver.flush();
     }
     await sleep(500);
 
     // The measured window.
-    const expectedPerEvent = s.healthy;
+    const expectedPerEvent = s.filtered ? FILTERED_PER_EVENT : s.healthy;
     const cpu = new CpuMeter({
       dispatcher: dispatcher.pid,
       'dispatcher:main': dispatcher.pid,
@@ -353,17 +429,21 @@ async function runStep(
       tenantId,
       rate,
       windowS,
-      (e) => phase.set(e.id, 'measure'),
+      (e, k) => {
+        decorate(e, k);
+        expected += deliveriesOf(k);
+        phase.set(e.id, 'measure');
+      },
       (published) => {
         measuredPublished = published;
-        backlog.push(published * expectedPerEvent - latencies.length);
+        backlog.push(expected - latencies.length);
       },
     );
     measuredPublished = pub.published;
     const windowEnd = Date.now();
     const cpuRead = cpu.read();
     await ctx.receiver.flush();
-    const backlogEnd = measuredPublished * expectedPerEvent - latencies.length;
+    const backlogEnd = expected - latencies.length;
     const after = await statsOfAll(dispatchers);
     const queues: Record<string, number> = {};
     for (const [name, q] of [
@@ -375,7 +455,6 @@ async function runStep(
     }
 
     // Drain: every healthy delivery of the window must arrive (bounded).
-    const expected = measuredPublished * expectedPerEvent;
     const drainBound = Math.min(60_000, Math.max(15_000, windowS * 1000));
     while (latencies.length < expected && Date.now() - windowEnd < drainBound) {
       await sleep(100);
@@ -424,14 +503,21 @@ async function runStep(
       },
       backlogMid: backlog[Math.floor(backlog.length / 2)] ?? 0,
       backlogEnd,
-      deliveryRows: (warm.published + measuredPublished) * (s.healthy + (s.hang ? 1 : 0)),
+      deliveryRows: s.filtered
+        ? warmExpected + expected
+        : (warm.published + measuredPublished) * (s.healthy + (s.hang ? 1 : 0)),
       drainSeconds,
       duplicates,
+      unwanted,
+      unverified,
+      skippedByFilter: s.filtered ? measuredPublished * s.healthy - expected : 0,
       hangingRequests,
       receiverConnections: connectionsAfter - connectionsBefore,
       // Keeping up: at the end of the window at most one second of offered deliveries is outstanding
       // (for fan-out, the last event had 1/rate seconds to go out), and all of it arrives in the bound.
-      sustainable: drained && pub.failed === 0 && backlogEnd <= Math.max(offered, 10),
+      // Filtered: no loss and nothing extra (every matching event arrived verified, no other one).
+      sustainable:
+        drained && pub.failed === 0 && backlogEnd <= Math.max(offered, 10) && unwanted === 0 && unverified === 0,
       attemptOutcomes: diff(sumBy(final.attempts, 'outcome'), sumBy(before.attempts, 'outcome')),
       handlerOutcomes: diff(sumBy(final.handled, 'outcome'), sumBy(before.handled, 'outcome')),
       queuesAtWindowEnd: queues,
@@ -484,7 +570,8 @@ function describe(r: StepResult): string {
   return (
     `${r.scenario} ×${r.dispatchers} ${r.eventsPerSec} ev/s (${r.offeredDeliveriesPerSec} deliveries/s): delivered ${r.deliveredPerSecInWindow}/s, ` +
     `p50 ${l.p50} p95 ${l.p95} p99 ${l.p99} max ${l.max} ms, backlog end ${r.backlogEnd}, ` +
-    `drain ${r.drainSeconds ?? 'NOT DRAINED'} s, dup ${r.duplicates}, hang ${r.hangingRequests}, lag ${r.publisherMaxLagMs} ms, ` +
+    `drain ${r.drainSeconds ?? 'NOT DRAINED'} s, dup ${r.duplicates}, hang ${r.hangingRequests}, ` +
+    `unwanted ${r.unwanted}, unverified ${r.unverified}, skipped ${r.skippedByFilter}, lag ${r.publisherMaxLagMs} ms, ` +
     `cpu ${JSON.stringify(r.cpuCores)}, ELU ${r.dispatcherEventLoopBusy}, load ${r.load1}, code ${r.code} → ${r.sustainable ? 'sustainable' : 'NOT sustainable'}`
   );
 }

@@ -2043,7 +2043,27 @@ export interface components {
             /** @description Each event type once (a type listed twice is 400 under `errors.eventTypes`) */
             eventTypes: components["schemas"]["WebhookEventType"][];
             signatureScheme?: components["schemas"]["WebhookSignatureScheme"];
+            filter?: components["schemas"]["WebhookFilter"];
         };
+        /**
+         * @description Only the events whose payload passes this filter are delivered (left out or null: every event of the `eventTypes`). A JSON object whose keys are `data.<field>` paths into the envelope's `data` or `$and` / `$or` (arrays of filters); every key must hold. A path's value is either a string, number, boolean or null (equal to it) or an object of operators that must all hold: `$eq`, `$neq`, `$in`, `$nin` (arrays of such values), `$gt`, `$gte`, `$lt`, `$lte` (a number, or a string compared character by character: dates `YYYY-MM-DD` and timestamps compare in time order), `$exist` (boolean). The field must be carried by the `data` of every one of the subscription's `eventTypes` (TravelEntryWebhookDto, EmployeeWebhookDto) and each value must be of a type it can hold (`data.status` a number, `data.isRequest` a boolean, ...); an array field (`data.permissions`) equals a value when one of its items does and cannot be compared. A field an event does not carry (absent, which is not null) equals nothing: it passes `$neq`, `$nin` and `$exist: false` only; null equals null and counts as present. Limits: at least one condition, at most 20 path conditions in all, `$and`/`$or` at most 3 deep, at most 100 values in one `$in`/`$nin`, strings of at most 256 characters. Anything else is 400 `VALIDATION_FAILED` with the error under the part it is about: `filter`, `filter["data.status"]`, `filter["data.status"].$gt`, `filter.$or[1]["data.employeeId"].$in[2]`. An event the filter passes over makes no delivery: it is not in the delivery log, is not attempted and does not count toward `consecutiveExhausted`, health or auto-disable; `recover` sends only the events the filter takes. The filter is read back as it was sent and cannot change: register a new subscription for another one
+         * @default null
+         * @example {
+         *       "data.isRequest": false,
+         *       "data.employeeId": {
+         *         "$in": [
+         *           "0b8e5c1a-2d3f-4e5a-8b6c-7d8e9f0a1b2c"
+         *         ]
+         *       },
+         *       "data.status": {
+         *         "$gte": 1,
+         *         "$lte": 3
+         *       }
+         *     }
+         */
+        WebhookFilter: {
+            [key: string]: unknown;
+        } | null;
         /**
          * @description How deliveries are signed, chosen at registration (left out: `svc`). `svc`: the `Svc-Signature`, `Svc-Event-Id`, `Svc-Event` and `Svc-Delivery-Id` headers, the secret `whsec_` + 64 hex characters used as the HMAC key as it is. `standard-webhooks`: the Standard Webhooks specification (v1), so its libraries (`standardwebhooks`, `svix`) verify deliveries: `webhook-id` (the envelope `id`, the same on every retry: de-duplicate on it), `webhook-timestamp` (unix seconds, fresh on each attempt) and `webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>." + raw body>`, keyed with the base64-decoded text after `whsec_` (32 bytes); during a rotation's grace one `v1,…` per secret, newest first, separated by a space. Such a delivery carries no `Svc-Signature` and no `Svc-Event-Id`; `Svc-Event` and `Svc-Delivery-Id` are still sent, unsigned. Any other value is 400 `VALIDATION_FAILED`. The scheme cannot change: register a new subscription for the other one
          * @default svc
@@ -2055,6 +2075,7 @@ export interface components {
             url: string;
             eventTypes: components["schemas"]["WebhookEventType"][];
             signatureScheme: components["schemas"]["WebhookSignatureScheme"];
+            filter: components["schemas"]["WebhookFilter"];
             IsActive: boolean;
             DisabledAt: components["schemas"]["Timestamp"] | null;
             DisabledReason: string | null;

@@ -141,6 +141,12 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
         envelopes,
         subscriptions: subscriptionCache,
         sendNow: { first, recorder },
+        // By event type only: a tenant or subscription label would grow without bound (0231).
+        filtered: metrics.counter(
+          'webhook_deliveries_filtered_total',
+          'Deliveries not made because the subscription filter passed over the event',
+          ['event_type'],
+        ),
       };
 
       metrics.gauge('webhook_wait_queue_messages', 'Attempts waiting in each retry tier', ['tier'], async function () {

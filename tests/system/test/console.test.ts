@@ -40,6 +40,9 @@ describe('the delivery console in a browser', () => {
   let freshId: string;
   let freshSecret: string;
 
+  /** The subscription under test's payload filter: no hire here is archived, so it takes every event. */
+  const KEEP_ALL = { 'data.isArchived': false };
+
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 
   /** axe-core in the page (through the driver, so the console's CSP stays as it is): serious and critical fail. */
@@ -115,9 +118,11 @@ describe('the delivery console in a browser', () => {
         ? { status: 422, body: REFUSAL }
         : { status: 200, body: '{"received":true}' },
     );
+    // A payload filter every hire passes (0230): shown read-only, kept by Replace.
     const sub = await api.post('/api/v1/webhooks', {
       url: receiver.url,
       eventTypes: ['employee.created', 'employee.updated'],
+      filter: KEEP_ALL,
     });
     expect(sub.status).toBe(201);
     subId = sub.body.id;
@@ -182,7 +187,13 @@ describe('the delivery console in a browser', () => {
     const row = page.locator(`tr[data-subscription="${subId}"]`);
     await row.waitFor();
     const cells = await row.locator('td').allInnerTexts();
-    expect(cells.slice(0, 5)).toEqual([receiver.url, 'employee.created\nemployee.updated', 'Active', '—', '—']);
+    expect(cells.slice(0, 5)).toEqual([
+      receiver.url,
+      `employee.created\nemployee.updated\nFilter: ${JSON.stringify(KEEP_ALL)}`,
+      'Active',
+      '—',
+      '—',
+    ]);
     const disabled = (await api.get(`/api/v1/webhooks/${disabledId}`)).body;
     const disabledRow = page.locator(`tr[data-subscription="${disabledId}"]`);
     const [, , state, disabledAt, reason] = await disabledRow.locator('td').allInnerTexts();
@@ -338,10 +349,11 @@ describe('the delivery console in a browser', () => {
     const subs = (await api.get('/api/v1/webhooks')).body.items;
     expect(subs.map((x: any) => x.id)).not.toContain(subId);
     const fresh = subs.find((x: any) => x.url === receiver.url);
-    expect([fresh.id === subId, fresh.url, fresh.eventTypes]).toEqual([
+    expect([fresh.id === subId, fresh.url, fresh.eventTypes, fresh.filter]).toEqual([
       false,
       receiver.url,
       ['employee.created', 'employee.updated'],
+      KEEP_ALL,
     ]);
     [freshId, freshSecret] = [fresh.id, secret];
     const row = page.locator(`tr[data-subscription="${fresh.id}"]`);

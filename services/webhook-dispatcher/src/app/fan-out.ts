@@ -9,6 +9,7 @@ import type { FirstAttempts, SentFirst } from './first-attempts';
 import { newDeliveryRow } from './new-delivery';
 import type { OutcomeRecorder } from './record';
 import { attemptOf, type AttemptScheduler } from './schedule';
+import { takesEvent } from './subscription-filter';
 
 export interface FanOutDeps {
   repos: DispatcherRepositories;
@@ -17,6 +18,8 @@ export interface FanOutDeps {
   subscriptions?: SubscriptionCache;
   /** First attempts sent from the fan-out (docs/decisions/0095); without them every first attempt is queued. */
   sendNow?: { first: FirstAttempts; recorder: OutcomeRecorder };
+  /** Counts the subscriptions whose filter passed over an event, by event type (0231). */
+  filtered?: { inc(labels: { event_type: string }, value: number): void };
 }
 
 const PUBLIC_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
@@ -78,11 +81,11 @@ export async function fanOut(deps: FanOutDeps, event: DomainEvent, fresh = false
   // The event's tenant is set by the producing service (a trusted seam).
   const tenant = parseTenantId(event.tenantId);
   const occurredAt = new Date(event.occurredAt);
-  type Head = Pick<SubscriptionDoc, '_id' | 'isActive' | 'createdAt' | 'deletedAt' | 'recoverSince'>;
+  type Head = Pick<SubscriptionDoc, '_id' | 'isActive' | 'createdAt' | 'deletedAt' | 'recoverSince' | 'filter'>;
   const find = (): Promise<Head[]> =>
     repos.subscriptions
       .of(tenant)
-      .find({ eventTypes: event.type }, { _id: 1, isActive: 1, createdAt: 1, deletedAt: 1, recoverSince: 1 })
+      .find({ eventTypes: event.type }, { _id: 1, isActive: 1, createdAt: 1, deletedAt: 1, recoverSince: 1, filter: 1 })
       .lean<Head[]>();
   // From the cache only as loaded after the event was raised: every subscription registered before
   // the event is in it (docs/decisions/0059).
@@ -110,7 +113,11 @@ export async function fanOut(deps: FanOutDeps, event: DomainEvent, fresh = false
   // never the cache). One of the two sees the other's write, so the event is not missed (and the unique
   // row index stops a second send).
   if (subscriptions.some((s) => s.isActive && !s.deletedAt && !wants(s))) subscriptions = await find();
-  const targets = subscriptions.filter((s) => s.isActive && !s.deletedAt && wants(s));
+  const live = subscriptions.filter((s) => s.isActive && !s.deletedAt && wants(s));
+  // A subscription whose filter passes over the event gets no row and no attempt: nothing in its log,
+  // nothing toward its health or auto-disable (0231). The envelope stays stored, as for every event.
+  const targets = live.filter((s) => takesEvent(s, event.data));
+  if (targets.length < live.length) deps.filtered?.inc({ event_type: event.type }, live.length - targets.length);
   if (targets.length === 0) return 0;
   cache?.set(event.id, event.tenantId, payload);
 

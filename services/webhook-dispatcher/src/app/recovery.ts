@@ -15,10 +15,15 @@ import { enqueueAttempt } from '../infra/queues';
 import type { SubscriptionCache } from '../infra/subscription-cache';
 import { isBulkDuplicate } from './fan-out';
 import { newDeliveryRow } from './new-delivery';
+import { takesEvent } from './subscription-filter';
+
+/** The `data` of a stored envelope (its exact bytes, `domain/envelope`). */
+const dataOf = (payload: string | undefined): unknown =>
+  payload ? (JSON.parse(payload) as { data?: unknown }).data : undefined;
 
 const BATCH = 200;
 
-type EnvelopeHead = Pick<EnvelopeDoc, '_id' | 'eventType' | 'occurredAt'>;
+type EnvelopeHead = Pick<EnvelopeDoc, '_id' | 'eventType' | 'occurredAt'> & Partial<Pick<EnvelopeDoc, 'payload'>>;
 
 /**
  * `POST /webhooks/{id}/recover`: after an outage (auto-disable, delete, register again), re-sends to
@@ -57,18 +62,28 @@ export class RecoveryApp {
     let count = 0;
     let after: EnvelopeHead | undefined;
     for (;;) {
-      const batch = await this.nextBatch(tenant, sub.eventTypes, since, after);
+      const batch = await this.nextBatch(tenant, sub, since, after);
       if (batch.length === 0) break;
       after = batch[batch.length - 1];
-      count += await this.resend(tenant, sub, subscriptionIds, batch, count);
+      // Only the events the subscription's filter takes, as the fan-out would have sent them (0231).
+      const taken = sub.filter ? batch.filter((e) => takesEvent(sub, dataOf(e.payload))) : batch;
+      if (taken.length) count += await this.resend(tenant, sub, subscriptionIds, taken, count);
       if (batch.length < BATCH) break;
     }
     this.logger.info({ tenantId: caller.tenantId, subscriptionId: sub._id, count }, 'webhook events recovered');
     return { since: since.toISOString(), count };
   }
 
-  /** The next stored events of the types, oldest first, after `after` (by occurredAt, then id). */
-  private nextBatch(tenant: TenantId, types: string[], since: Date, after?: EnvelopeHead): Promise<EnvelopeHead[]> {
+  /**
+   * The next stored events of the subscription's types, oldest first, after `after` (by occurredAt, then
+   * id); with their bytes when a filter must read them.
+   */
+  private nextBatch(
+    tenant: TenantId,
+    sub: Pick<SubscriptionDoc, 'eventTypes' | 'filter'>,
+    since: Date,
+    after?: EnvelopeHead,
+  ): Promise<EnvelopeHead[]> {
     const range = after
       ? {
           $or: [{ occurredAt: { $gt: after.occurredAt } }, { occurredAt: after.occurredAt, _id: { $gt: after._id } }],
@@ -77,8 +92,8 @@ export class RecoveryApp {
     return this.repos.envelopes
       .of(tenant)
       .find(
-        { eventType: { $in: types }, occurredAt: { $gte: since }, ...range },
-        { _id: 1, eventType: 1, occurredAt: 1 },
+        { eventType: { $in: sub.eventTypes }, occurredAt: { $gte: since }, ...range },
+        { _id: 1, eventType: 1, occurredAt: 1, ...(sub.filter ? { payload: 1 } : {}) },
       )
       .sort({ occurredAt: 1, _id: 1 })
       .limit(BATCH)

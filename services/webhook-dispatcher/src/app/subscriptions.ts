@@ -9,6 +9,7 @@ import {
   type ListRequest,
 } from '@travel/platform';
 import type { Cidr } from '../domain/address-policy';
+import { checkFilter } from '../domain/payload-filter';
 import { checkRegistration } from '../domain/subscription-rules';
 import { gracePeriodOf, rotated } from '../domain/secret-rotation';
 import { DEFAULT_SIGNATURE_SCHEME, newSigningSecret, schemeOf, type SignatureScheme } from '../domain/signature-scheme';
@@ -41,11 +42,14 @@ export class SubscriptionsApp {
 
   async create(
     caller: CallerContext,
-    input: { url: string; eventTypes: string[]; signatureScheme?: SignatureScheme },
+    input: { url: string; eventTypes: string[]; signatureScheme?: SignatureScheme; filter?: unknown },
   ): Promise<WithNewSecret> {
     const scheme = input.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME;
     const { errors, parsed } = checkRegistration(input.url, input.eventTypes, scheme);
-    if (!parsed) throw new AppError('VALIDATION_FAILED', undefined, errors);
+    // A filter is checked against the event types only once they are valid (0230).
+    const filter = input.filter ?? null;
+    if (filter !== null && !errors.eventTypes) Object.assign(errors, checkFilter(filter, input.eventTypes));
+    if (!parsed || Object.keys(errors).length) throw new AppError('VALIDATION_FAILED', undefined, errors);
     try {
       await checkDestination(parsed.toString(), this.allowedCidrs, this.resolve);
     } catch (err) {
@@ -59,6 +63,7 @@ export class SubscriptionsApp {
       tenantId: caller.tenantId,
       url: parsed.toString(),
       eventTypes: input.eventTypes,
+      filter: filter === null ? null : JSON.stringify(filter),
       signatureScheme: scheme,
       secret: this.box.seal(signingSecret),
       isActive: true,

@@ -2,6 +2,7 @@
 import { healthOf } from '../domain/health';
 import { graceEndAt } from '../domain/secret-rotation';
 import { schemeOf } from '../domain/signature-scheme';
+import type { PayloadFilter } from '../domain/payload-filter';
 import type { WithNewSecret } from '../app/subscriptions';
 import type { SubscriptionDoc } from '../infra/repositories';
 
@@ -11,6 +12,7 @@ export function toSubscriptionResponse(s: SubscriptionDoc) {
     id: s._id,
     url: s.url,
     eventTypes: s.eventTypes,
+    filter: s.filter ? (JSON.parse(s.filter) as PayloadFilter) : null,
     signatureScheme: schemeOf(s),
     IsActive: s.isActive,
     DisabledAt: s.disabledAt ? s.disabledAt.toISOString() : null,

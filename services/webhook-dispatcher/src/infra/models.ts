@@ -9,6 +9,11 @@ export interface SubscriptionDoc {
   tenantId: string;
   url: string;
   eventTypes: string[];
+  /**
+   * The payload filter as the partner sent it, as JSON text (docs/decisions/0230): its keys (`data.status`,
+   * `$or`) are not portable field names in a document, so it is stored whole; null: every event.
+   */
+  filter?: string | null;
   /** How deliveries are signed; absent on records older than the choice: the `Svc-*` scheme (0226). */
   signatureScheme?: SignatureScheme;
   /** Signing secret, encrypted (infra/secret-box). */
@@ -127,6 +132,7 @@ export function registerModels(conn: Connection): DispatcherModels {
       tenantId: { type: String, required: true },
       url: { type: String, required: true },
       eventTypes: { type: [String], required: true },
+      filter: { type: String, default: null },
       signatureScheme: { type: String },
       secret: { type: String, required: true },
       previousSecret: { type: String, default: null },

@@ -189,12 +189,18 @@ export async function subscriptionsView(config, say) {
   const replace = async (sub) => {
     const ok = await confirmDialog(
       'Delete and register again',
-      `The subscription to ${sub.url} is deleted (its delivery log stays readable for 30 days) and the same URL is registered again for the same event types, with a new signing secret.`,
+      `The subscription to ${sub.url} is deleted (its delivery log stays readable for 30 days) and the same URL is registered again for the same event types, signature scheme and filter, with a new signing secret.`,
       'Delete and register',
     );
     if (!ok) return;
     await api('DELETE', `/webhooks/${seg(sub.id)}`);
-    const created = await api('POST', '/webhooks', { url: sub.url, eventTypes: sub.eventTypes });
+    // What a read shows registers again as it is: the scheme and the payload filter are kept (0230).
+    const created = await api('POST', '/webhooks', {
+      url: sub.url,
+      eventTypes: sub.eventTypes,
+      signatureScheme: sub.signatureScheme,
+      filter: sub.filter ?? null,
+    });
     await showSecret(created);
     say(`Registered again as ${created.id}. Use “Recover” on it to send what the URL missed.`, 'info', true);
     reload();
@@ -242,6 +248,8 @@ export async function subscriptionsView(config, say) {
           { class: 'tags' },
           s.eventTypes.map((t) => h('li', {}, t)),
         ),
+        // The payload filter, read-only (docs/decisions/0230): only events it takes are delivered.
+        s.filter ? h('div', { class: 'muted filter' }, 'Filter: ', h('code', {}, JSON.stringify(s.filter))) : null,
       ),
       h(
         'td',
