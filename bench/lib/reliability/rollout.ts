@@ -59,6 +59,11 @@ export interface RolloutOptions extends HarnessOptions {
   /** How often the ingress probes each gateway replica's /readyz. */
   probeMs: number;
   /**
+   * The dispatchers' WEBHOOK_TIMEOUT_MS (production: 10000), when the receiver answers well within less: a
+   * rejoining dispatcher sends nothing for one replica check plus this (0220), so a bounded run shortens it.
+   */
+  webhookTimeoutMs?: number;
+  /**
    * The services whose replicas the steps stop (default: every one; the bounded test takes a few). The
    * others run one replica: a step never stops them, and fewer processes start and idle on the machine.
    */
@@ -122,6 +127,7 @@ export async function runRollout(o: RolloutOptions): Promise<RolloutResult> {
     extraEnv: {
       SHUTDOWN_READINESS_PAUSE_MS: String(o.readinessPauseMs),
       SHUTDOWN_DRAIN_TIMEOUT_MS: String(o.drainTimeoutMs),
+      ...(o.webhookTimeoutMs === undefined ? {} : { WEBHOOK_TIMEOUT_MS: String(o.webhookTimeoutMs) }),
     },
   });
   // No process of the run outlives it, whatever fails.

@@ -40,6 +40,9 @@ describe('kills and a rolling restart under load (bounded: the dispatcher, entri
       readinessPauseMs: 2000,
       drainTimeoutMs: 5000,
       probeMs: 250,
+      // A rejoining dispatcher waits one replica check plus the send time-out before it sends (0220): 6 s
+      // instead of 11 s; the time-out is still twenty times the slow subscription's answer.
+      webhookTimeoutMs: 5000,
       consumerRetry: { baseMs: 200, maxDelayMs: 1000, maxAttempts: 50 },
       log: () => undefined,
     });
