@@ -22,15 +22,14 @@ import { AmqpClient } from '../packages/platform/src/messaging/amqp-client';
 import { DOMAIN_EXCHANGE } from '../packages/platform/src/messaging/topology';
 import { createTestEnv, type TestEnv } from '../packages/testkit/src/env';
 import { employeeEvent } from '../packages/testkit/src/events';
-import { repoRoot, testInfraEnv } from '../packages/testkit/src/infra/infra';
-import { freePort } from '../packages/testkit/src/processes';
+import { repoRoot } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';
 import { Dispatcher, Receiver } from './lib/children';
 import { cliOptions } from './lib/cli';
-import { isolatedInfra } from './lib/isolated-infra';
+import { runInfraOnFreePorts } from './lib/isolated-infra';
 import { summarizeCpuProfile } from './lib/cpuprofile';
 import { BENCH_SERVICE_ENV } from './lib/service-settings';
-import { load, percentile, pidListeningOn, processCpuSeconds } from './lib/system';
+import { load, percentile, processCpuSeconds } from './lib/system';
 
 const ROOT = repoRoot();
 const STATE = join(ROOT, '.local', 'bench', 'dispatch-cost');
@@ -89,20 +88,14 @@ async function main(): Promise<void> {
   let storePid: number | undefined;
   let brokerPid: number | undefined;
   if (ISOLATED) {
-    const ports = {
-      mongo: await freePort(),
-      rabbit: { amqp: await freePort(), management: await freePort(), dist: await freePort() },
-    };
-    const infra = await isolatedInfra(STATE, ports, {
+    const run = await runInfraOnFreePorts(STATE, tls.caFile, {
       root: ROOT,
       rabbitNode: `rabbit-dc-${process.pid}@localhost`,
       label: 'bench/dispatch-cost.ts',
       log,
     });
-    Object.assign(process.env, testInfraEnv(infra, tls.caFile));
-    storePid = pidListeningOn(ports.mongo);
-    brokerPid = pidListeningOn(ports.rabbit.amqp);
-    stopInfra = () => infra.stop();
+    ({ storePid, brokerPid } = run);
+    stopInfra = () => run.infra.stop();
   }
   let receiver: Receiver | undefined;
   let dispatcher: Dispatcher | undefined;

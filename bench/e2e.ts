@@ -27,8 +27,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { urlEnv } from '../contracts/src/services';
 import { createTestEnv, type TestEnv } from '../packages/testkit/src/env';
-import { queueDepth, repoRoot, testInfraEnv, type Infra } from '../packages/testkit/src/infra/infra';
-import { freePort } from '../packages/testkit/src/processes';
+import { queueDepth, repoRoot, type Infra } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';
 import { ATTEMPT_QUEUE, EVENTS_QUEUE } from '../services/webhook-dispatcher/src/infra/queues';
 import {
@@ -48,10 +47,10 @@ import { cliOptions } from './lib/cli';
 import { postJson } from './lib/reliability/load';
 import { BENCH_SERVICE_ENV, NO_RATE_LIMIT } from './lib/service-settings';
 import { writeResultsFile } from './lib/results-file';
-import { isolatedInfra } from './lib/isolated-infra';
+import { runInfraOnFreePorts } from './lib/isolated-infra';
 import { mongoClient } from './lib/store-probe';
 import type { Arrival } from './lib/protocol';
-import { CpuMeter, load, machine, percentile, pidListeningOn, round2 } from './lib/system';
+import { CpuMeter, load, machine, percentile, round2 } from './lib/system';
 
 const ROOT = repoRoot();
 const STATE = join(ROOT, '.local', 'bench', 'e2e');
@@ -624,18 +623,14 @@ async function main(): Promise<void> {
   const tlsDir = join(ROOT, '.local', 'test', 'tls');
   const tls = ensureTestTls(tlsDir);
   mkdirSync(STATE, { recursive: true });
-  const ports = {
-    mongo: await freePort(),
-    rabbit: { amqp: await freePort(), management: await freePort(), dist: await freePort() },
-  };
-  const infra = await isolatedInfra(STATE, ports, {
+  // createTestEnv reads the TEST_* URLs; the dispatcher (and the ceiling) trust the test CA.
+  const run = await runInfraOnFreePorts(STATE, tls.caFile, {
     root: ROOT,
     rabbitNode: `rabbit-e2e-${process.pid}@localhost`,
     label: 'bench/e2e.ts',
   });
-  // createTestEnv reads the TEST_* URLs; the dispatcher (and the ceiling) trust the test CA.
-  Object.assign(process.env, testInfraEnv(infra, tls.caFile));
-  const pids = { ferretdb: pidListeningOn(ports.mongo), rabbitmq: pidListeningOn(ports.rabbit.amqp) };
+  const { infra } = run;
+  const pids = { ferretdb: run.storePid, rabbitmq: run.brokerPid };
   let receiver: Receiver | undefined;
   const startedAt = new Date().toISOString();
   const steps: StepResult[] = [];

@@ -15,15 +15,14 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { urlEnv } from '../contracts/src/services';
 import { createTestEnv } from '../packages/testkit/src/env';
-import { repoRoot, testInfraEnv } from '../packages/testkit/src/infra/infra';
-import { freePort } from '../packages/testkit/src/processes';
+import { repoRoot } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';
 import { ask, startServiceChild, waitForExit, type ServiceChild } from './lib/children';
 import { cliOptions } from './lib/cli';
-import { isolatedInfra } from './lib/isolated-infra';
+import { runInfraOnFreePorts } from './lib/isolated-infra';
 import { postJson } from './lib/reliability/load';
 import { BENCH_SERVICE_ENV, NO_RATE_LIMIT } from './lib/service-settings';
-import { CpuMeter, load, pidListeningOn } from './lib/system';
+import { CpuMeter, load } from './lib/system';
 
 const ROOT = repoRoot();
 const STATE = join(ROOT, '.local', 'bench', 'write-cost');
@@ -77,19 +76,14 @@ async function main(): Promise<void> {
   let stopInfra: (() => Promise<void>) | undefined;
   let storePid: number | undefined;
   if (ISOLATED) {
-    const ports = {
-      mongo: await freePort(),
-      rabbit: { amqp: await freePort(), management: await freePort(), dist: await freePort() },
-    };
-    const infra = await isolatedInfra(STATE, ports, {
+    const run = await runInfraOnFreePorts(STATE, tls.caFile, {
       root: ROOT,
       rabbitNode: `rabbit-wc-${process.pid}@localhost`,
       label: 'bench/write-cost.ts',
       log,
     });
-    Object.assign(process.env, testInfraEnv(infra, tls.caFile));
-    storePid = pidListeningOn(ports.mongo);
-    stopInfra = () => infra.stop();
+    storePid = run.storePid;
+    stopInfra = () => run.infra.stop();
   }
   let employees: ServiceChild | undefined;
   let gateway: ServiceChild | undefined;

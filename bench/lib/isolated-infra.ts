@@ -7,10 +7,12 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFerretDb } from '../../packages/testkit/src/infra/ferretdb';
-import type { Infra } from '../../packages/testkit/src/infra/infra';
+import { testInfraEnv, type Infra } from '../../packages/testkit/src/infra/infra';
 import type { ManagedProcess } from '../../packages/testkit/src/infra/processes';
 import { startRabbitMq, type RabbitPorts } from '../../packages/testkit/src/infra/rabbitmq';
 import { portOpen } from '../../packages/testkit/src/infra/wait';
+import { freePort } from '../../packages/testkit/src/processes';
+import { pidListeningOn } from './system';
 
 export interface IsolatedPorts {
   mongo: number;
@@ -83,4 +85,31 @@ export async function isolatedInfra(
     },
     startBroker,
   };
+}
+
+/** A run's own servers on free ports, made the servers of this process (the TEST_* URLs), with their pids. */
+export interface RunInfra {
+  infra: IsolatedInfra;
+  ports: IsolatedPorts;
+  /** For the CPU figures (bench/lib/system.ts). */
+  storePid: number | undefined;
+  brokerPid: number | undefined;
+}
+
+/**
+ * Starts a FerretDB and a RabbitMQ on free ports for one benchmark run (so it can run beside another's) and
+ * points this process's TEST_* URLs at them; the services the run starts trust `caFile`, the test CA.
+ */
+export async function runInfraOnFreePorts(
+  stateDir: string,
+  caFile: string,
+  options: { root: string; rabbitNode: string; label: string; log?: (line: string) => void },
+): Promise<RunInfra> {
+  const ports = {
+    mongo: await freePort(),
+    rabbit: { amqp: await freePort(), management: await freePort(), dist: await freePort() },
+  };
+  const infra = await isolatedInfra(stateDir, ports, options);
+  Object.assign(process.env, testInfraEnv(infra, caFile));
+  return { infra, ports, storePid: pidListeningOn(ports.mongo), brokerPid: pidListeningOn(ports.rabbit.amqp) };
 }
