@@ -75,7 +75,7 @@ pinned_venv() {
   PINNED_VENV_BUILT=1
   if ! tools_cache_on; then
     say "installing ${requirements[*]} into $name (pip)"
-    build_venv "$dir" "$name" ${flags[@]+"${flags[@]}"} -- "${requirements[@]}"
+    build_venv "$dir" "$name"
     return 0
   fi
   local key
@@ -89,27 +89,20 @@ pinned_venv() {
     else
       say "installing ${requirements[*]} into $name (pip, kept in the machine's tool cache)"
       rm -rf "$cached"
-      build_venv "$cached" "$name" ${flags[@]+"${flags[@]}"} -- "${requirements[@]}"
+      build_venv "$cached" "$name"
     fi
   ) 9>"$cached.lock" || exit 1
   ln -s "$cached" "$dir"
 }
 
-# build_venv DIR NAME [PIP_FLAG...] -- REQUIREMENT...: a new virtualenv in DIR with these requirements; its
-# .stamp, written last, says it is complete.
+# build_venv DIR NAME: a new virtualenv in DIR with the calling pinned_venv's `requirements` and pip `flags`;
+# its .stamp, written last, says it is complete.
 build_venv() {
   local dir="$1" name="$2"
-  shift 2
-  local flags=()
-  while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-    flags+=("$1")
-    shift
-  done
-  shift
   python3 -m venv "$dir" || { say "python3 -m venv failed (Debian: apt-get install python3-venv)"; exit 1; }
-  "$dir/bin/pip" install --quiet --disable-pip-version-check ${flags[@]+"${flags[@]}"} "$@" \
+  "$dir/bin/pip" install --quiet --disable-pip-version-check ${flags[@]+"${flags[@]}"} "${requirements[@]}" \
     || { rm -rf "$dir"; say "pip install into $name failed"; exit 1; }
-  echo "$*" >"$dir/.stamp"
+  echo "${requirements[*]}" >"$dir/.stamp"
 }
 
 # pinned_go_tool BIN PACKAGE VERSION: `go install PACKAGE@VERSION` into .tools/bin/BIN, unless the binary there
