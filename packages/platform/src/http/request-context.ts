@@ -1,6 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
 import { trace } from '@opentelemetry/api';
-import { CONTEXT_HEADER, ContextVerifier, type ContextTrust, type CallerContext, type InternalContext } from '../context';
+import {
+  CONTEXT_HEADER,
+  ContextVerifier,
+  type ContextTrust,
+  type CallerContext,
+  type InternalContext,
+} from '../context';
 import { AppError } from '../errors';
 import { startRequest, verifiedContext } from './request-pipeline';
 

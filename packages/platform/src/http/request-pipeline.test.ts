@@ -17,7 +17,10 @@ import { requestHasBody } from './request-pipeline';
 
 const gateway = generateSigningKey();
 const GATEWAY_KEY = privateKeyFromText(gateway.privateKey);
-const TRUST: ContextTrust = { audience: 'employees', keyring: parseKeyring(keyringText({ gateway: gateway.publicKey })) };
+const TRUST: ContextTrust = {
+  audience: 'employees',
+  keyring: parseKeyring(keyringText({ gateway: gateway.publicKey })),
+};
 /** How long one read of a collection's version takes in these tests. */
 const VERSION_READ_MS = 150;
 
