@@ -9,7 +9,7 @@ import express, {
 } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { openApiDocument } from '@travel/contracts';
-import { CONTEXT_HEADER, ContextVerifier, type ContextTrust } from '../context';
+import { CONTEXT_HEADER, ContextVerifier, REQUEST_ID_HEADER, type ContextTrust } from '../context';
 import { AppError } from '../errors';
 import { ContractRoutes, ignoreReadOnlyFields } from './contract';
 import type { Logger } from '../logger';
@@ -51,7 +51,7 @@ export interface HttpAppOptions extends BaseAppOptions {
 /** Counts and logs each request express answers, once, timed from its start (request-pipeline.ts). */
 function observe(metrics: Metrics, logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const start = startRequest(req, res);
+    const start = startRequest(req);
     res.on('finish', () => {
       // The matched route template keeps label cardinality bounded (never the raw path with ids); a
       // handler without a route template may name its own (`res.locals.route`).
@@ -188,7 +188,7 @@ function rememberedFirst(
   { metrics, logger }: BaseAppOptions,
 ): RequestListener {
   const send = (res: ServerResponse, start: RequestStart, answer: RememberedAnswer) => {
-    const headers = { ...PRIVATE_ANSWER_HEADERS, etag: answer.tag };
+    const headers = { [REQUEST_ID_HEADER]: start.requestId, ...PRIVATE_ANSWER_HEADERS, etag: answer.tag };
     const status = answer.body === undefined ? 304 : 200;
     if (answer.body === undefined) res.writeHead(304, headers).end();
     else
@@ -203,7 +203,7 @@ function rememberedFirst(
   };
   return (req, res) => {
     if (req.method !== 'GET' || requestHasBody(req) || !req.url!.startsWith('/api/v1/')) return app(req, res);
-    const start = startRequest(req, res);
+    const start = startRequest(req);
     const token = req.headers[CONTEXT_HEADER];
     const caller = verifiedContext(req, verifier, typeof token === 'string' ? token : undefined);
     const remembered = caller?.kind === 'caller' && reads.remembered(caller, req.url!, req.headers['if-none-match']);

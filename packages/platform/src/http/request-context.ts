@@ -3,6 +3,7 @@ import { trace } from '@opentelemetry/api';
 import {
   CONTEXT_HEADER,
   ContextVerifier,
+  REQUEST_ID_HEADER,
   type ContextTrust,
   type CallerContext,
   type InternalContext,
@@ -22,7 +23,8 @@ declare global {
 
 /** The request's id on express's request: the one its start took (request-pipeline.ts). */
 export function requestId(req: Request, res: Response, next: NextFunction): void {
-  req.requestId = startRequest(req, res).requestId;
+  req.requestId = startRequest(req).requestId;
+  res.setHeader(REQUEST_ID_HEADER, req.requestId);
   next();
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { REQUEST_ID_HEADER, type ContextVerifier, type InternalContext } from '../context';
 import { requestLineLogger, type Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
@@ -22,24 +22,31 @@ export interface RequestStart {
   /** When it arrived (`process.hrtime.bigint()`): a miss of the remembered reads is timed from here too. */
   readonly started: bigint;
   /** The verifier that checked its context, and what it found (`verifiedContext`). */
-  verifiedBy?: ContextVerifier;
-  context?: InternalContext;
+  verifiedBy: ContextVerifier | undefined;
+  context: InternalContext | undefined;
 }
 
 const START = Symbol('request start');
 type Startable = IncomingMessage & { [START]?: RequestStart };
 
 /**
- * The request's start, taken once: its id (answered in `X-Request-Id`) and its clock. A later step of the
- * same request (express after the remembered reads missed) gets the same start back.
+ * The request's start, taken once: its id and its clock. A later step of the same request (express after
+ * the remembered reads missed) gets the same start back. The path that answers writes the id in
+ * `X-Request-Id` its own way: the remembered reads within their one `writeHead` (a `setHeader` before it
+ * would send every header through Node's slower merge).
  */
-export function startRequest(req: IncomingMessage, res: ServerResponse): RequestStart {
+export function startRequest(req: IncomingMessage): RequestStart {
   const startable = req as Startable;
   let start = startable[START];
   if (!start) {
-    start = { requestId: requestIdOf(req.headers), started: process.hrtime.bigint() };
+    // Every field set here, so the object keeps one shape when the context is added.
+    start = {
+      requestId: requestIdOf(req.headers),
+      started: process.hrtime.bigint(),
+      verifiedBy: undefined,
+      context: undefined,
+    };
     startable[START] = start;
-    res.setHeader(REQUEST_ID_HEADER, start.requestId);
   }
   return start;
 }

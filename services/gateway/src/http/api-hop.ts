@@ -106,8 +106,9 @@ export function apiHop(o: ApiHopOptions) {
     const client = clientKeyOf(req, o.trustedProxyHops);
     const wait = o.keys.limitedFor(client);
     if (wait > 0) return refuseLimitedAddress(res, method, wait, o.metrics);
-    const start = startRequest(req, res);
+    const start = startRequest(req);
     const { requestId } = start;
+    res.setHeader(REQUEST_ID_HEADER, requestId);
     const observe = (status: number) => recordRequest(o.metrics, o.logger, start, { method, route, status });
     const refuse = (err: unknown) => {
       if (res.headersSent) return res.destroy();
