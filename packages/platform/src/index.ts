@@ -22,6 +22,7 @@ export * from './http/drain';
 export * from './http/graceful-stop';
 export * from './http/request-path';
 export * from './http/request-context';
+export * from './http/request-pipeline';
 export * from './mongo/connection';
 export * from './mongo/tenant-guard';
 export * from './mongo/tenant-scope';

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import express, {
   type Express,
   type NextFunction,
@@ -12,7 +12,7 @@ import { openApiDocument } from '@travel/contracts';
 import { CONTEXT_HEADER, ContextVerifier, REQUEST_ID_HEADER, type ContextTrust } from '../context';
 import { AppError } from '../errors';
 import { ContractRoutes, ignoreReadOnlyFields } from './contract';
-import { requestLineLogger, type Logger } from '../logger';
+import type { Logger } from '../logger';
 import type { Metrics } from '../observability/metrics';
 import { PRIVATE_ANSWER_HEADERS, type ConditionalGets, type RememberedAnswer } from './conditional-read';
 import { errorHandler, notFoundHandler } from './error-handler';
@@ -22,7 +22,8 @@ import type { SealedBox } from '../sealed-box';
 import { requireCanonicalPath } from './path-guard';
 import { keepIdleConnections } from './keep-alive';
 import { closeServer, trackAnswers } from './drain';
-import { requestId, requestIdOf, requireInternalContext } from './request-context';
+import { requestId, requireInternalContext } from './request-context';
+import { recordRequest, requestHasBody, startRequest, verifiedContext, type RequestStart } from './request-pipeline';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -47,30 +48,10 @@ export interface HttpAppOptions extends BaseAppOptions {
   idempotentAnswerSeal?: SealedBox;
 }
 
-/** One answered request in the RED metrics and the request log: the observer below and the gateway's API hop. */
-export function recordRequest(
-  metrics: Metrics,
-  logger: Logger,
-  request: { requestId: string; method: string; route: string; status: number; seconds: number },
-): void {
-  const labels = { method: request.method, route: request.route, status: String(request.status) };
-  metrics.httpRequests.inc(labels);
-  metrics.httpDuration.observe(labels, request.seconds);
-  requestLineLogger(logger).info(
-    {
-      requestId: request.requestId,
-      method: request.method,
-      route: request.route,
-      status: request.status,
-      ms: Math.round(request.seconds * 1000),
-    },
-    'request',
-  );
-}
-
+/** Counts and logs each request express answers, once, timed from its start (request-pipeline.ts). */
 function observe(metrics: Metrics, logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const started = process.hrtime.bigint();
+    const start = startRequest(req);
     res.on('finish', () => {
       // The matched route template keeps label cardinality bounded (never the raw path with ids); a
       // handler without a route template may name its own (`res.locals.route`).
@@ -81,14 +62,7 @@ function observe(metrics: Metrics, logger: Logger) {
           : res.statusCode === 404
             ? 'unmatched'
             : req.baseUrl || 'other';
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      recordRequest(metrics, logger, {
-        requestId: req.requestId,
-        method: req.method,
-        route,
-        status: res.statusCode,
-        seconds,
-      });
+      recordRequest(metrics, logger, start, { method: req.method, route, status: res.statusCode });
     });
     next();
   };
@@ -200,21 +174,21 @@ export function finishApp(app: Express, logger: Logger): Express {
   return app;
 }
 
-const hasBody = (req: IncomingMessage) =>
-  req.headers['transfer-encoding'] !== undefined ||
-  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
-
 /**
  * GETs answered from what was remembered, before express (docs/decisions/0182): a partner's GET with the
  * same URL and view as one that reached its handler's conditional answer before gets that answer's 304
  * or remembered body, with the same headers, metrics and log line, and no router, validator or handler.
- * The caller's context is verified as on the whole path; anything else goes to `app`.
+ * One pipeline with express (0232): the request is started here (id, clock) and its context verified here
+ * with the process's verifier; a miss hands both on to `app`, which neither takes nor checks them again.
  */
-function rememberedFirst(app: Express, reads: ConditionalGets, options: HttpAppOptions): RequestListener {
-  const verifier = new ContextVerifier(options.contextTrust);
-  const send = (req: IncomingMessage, res: ServerResponse, started: bigint, answer: RememberedAnswer) => {
-    const requestId = requestIdOf(req.headers);
-    const headers = { [REQUEST_ID_HEADER]: requestId, ...PRIVATE_ANSWER_HEADERS, etag: answer.tag };
+function rememberedFirst(
+  app: Express,
+  reads: ConditionalGets,
+  verifier: ContextVerifier,
+  { metrics, logger }: BaseAppOptions,
+): RequestListener {
+  const send = (res: ServerResponse, start: RequestStart, answer: RememberedAnswer) => {
+    const headers = { [REQUEST_ID_HEADER]: start.requestId, ...PRIVATE_ANSWER_HEADERS, etag: answer.tag };
     const status = answer.body === undefined ? 304 : 200;
     if (answer.body === undefined) res.writeHead(304, headers).end();
     else
@@ -225,44 +199,49 @@ function rememberedFirst(app: Express, reads: ConditionalGets, options: HttpAppO
           'content-length': Buffer.byteLength(answer.body),
         })
         .end(answer.body);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    recordRequest(options.metrics, options.logger, { requestId, method: 'GET', route: answer.route, status, seconds });
+    recordRequest(metrics, logger, start, { method: 'GET', route: answer.route, status });
   };
   return (req, res) => {
-    if (req.method !== 'GET' || hasBody(req) || !req.url!.startsWith('/api/v1/')) return app(req, res);
-    const started = process.hrtime.bigint();
+    if (req.method !== 'GET' || requestHasBody(req) || !req.url!.startsWith('/api/v1/')) return app(req, res);
+    const start = startRequest(req);
     const token = req.headers[CONTEXT_HEADER];
-    const caller = verifier.verify(typeof token === 'string' ? token : undefined);
+    const caller = verifiedContext(req, verifier, typeof token === 'string' ? token : undefined);
     const remembered = caller?.kind === 'caller' && reads.remembered(caller, req.url!, req.headers['if-none-match']);
     if (!remembered) return app(req, res);
     remembered.then(
-      (answer) => (answer ? send(req, res, started, answer) : app(req, res)),
+      (answer) => (answer ? send(res, start, answer) : app(req, res)),
       () => app(req, res), // the versions unreadable: the whole path answers (and says why)
     );
   };
 }
 
-/** A service's listener: the remembered GETs first (with `reads`), then the app. */
+/** A service's listener: the remembered GETs first (with `reads`), then the app; one context verifier. */
 export function createHttpListener(options: HttpAppOptions): RequestListener {
-  const app = createHttpApp(options);
-  return options.reads ? rememberedFirst(app, options.reads, options) : app;
+  const verifier = new ContextVerifier(options.contextTrust);
+  const app = serviceApp(options, verifier);
+  return options.reads ? rememberedFirst(app, options.reads, verifier, options) : app;
 }
 
 /** A service's app: the base, internal routes, and the public API validated against the contract. */
 export function createHttpApp(options: HttpAppOptions): Express {
+  return serviceApp(options, new ContextVerifier(options.contextTrust));
+}
+
+/** The app, checking contexts with `verifier` (the remembered reads' own on a listener). */
+function serviceApp(options: HttpAppOptions, verifier: ContextVerifier): Express {
   const app = createBaseApp(options);
   // Before every router: a path not in canonical form, or /API/V1 in another case, reaches none.
   app.use(requireCanonicalPath);
   if (options.internal) {
     app.use(
       '/internal',
-      requireInternalContext(options.contextTrust, ['service']),
+      requireInternalContext(verifier, ['service']),
       express.json({ limit: '256kb' }),
       options.internal,
     );
   }
   if (options.api || options.notImplemented) {
-    app.use('/api/v1', requireInternalContext(options.contextTrust, ['caller']));
+    app.use('/api/v1', requireInternalContext(verifier, ['caller']));
     const apiSpec = openApiDocument();
     const contractRoutes = new ContractRoutes(apiSpec);
     for (const prefix of options.notImplemented ?? []) {

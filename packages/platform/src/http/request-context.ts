@@ -1,16 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { trace } from '@opentelemetry/api';
 import {
   CONTEXT_HEADER,
   ContextVerifier,
-  type ContextTrust,
   REQUEST_ID_HEADER,
+  type ContextTrust,
   type CallerContext,
   type InternalContext,
 } from '../context';
 import { AppError } from '../errors';
+import { startRequest, verifiedContext } from './request-pipeline';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -22,16 +21,9 @@ declare global {
   }
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
-/** The request's id: the one the caller sent when it is well-formed, else a new one. */
-export function requestIdOf(headers: IncomingHttpHeaders): string {
-  const given = headers[REQUEST_ID_HEADER];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-}
-
+/** The request's id on express's request: the one its start took (request-pipeline.ts). */
 export function requestId(req: Request, res: Response, next: NextFunction): void {
-  req.requestId = requestIdOf(req.headers);
+  req.requestId = startRequest(req).requestId;
   res.setHeader(REQUEST_ID_HEADER, req.requestId);
   next();
 }
@@ -50,11 +42,16 @@ export const traceIdOf = (req: Request): string => traceIdFor(req.requestId);
  * this service by a peer its keyring trusts: docs/decisions/0100).
  * A verified caller context is remembered until it expires (ContextVerifier, docs/decisions/0093); the
  * caller context a handler sees carries this request's id (the gateway reuses one token for many requests).
+ * Given the process's verifier, a context the remembered reads verified for this request is not verified
+ * again (`verifiedContext`, docs/decisions/0232).
  */
-export function requireInternalContext(trust: ContextTrust, accept: InternalContext['kind'][] = ['caller']) {
-  const verifier = new ContextVerifier(trust);
+export function requireInternalContext(
+  trust: ContextTrust | ContextVerifier,
+  accept: InternalContext['kind'][] = ['caller'],
+) {
+  const verifier = trust instanceof ContextVerifier ? trust : new ContextVerifier(trust);
   return (req: Request, _res: Response, next: NextFunction): void => {
-    const ctx = verifier.verify(req.header(CONTEXT_HEADER));
+    const ctx = verifiedContext(req, verifier, req.header(CONTEXT_HEADER));
     if (!ctx || !accept.includes(ctx.kind))
       return next(new AppError('UNAUTHORIZED', 'Missing or invalid internal caller context.'));
     req.internal =

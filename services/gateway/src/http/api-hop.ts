@@ -4,12 +4,13 @@ import { operationKey, type DeprecatedResponses } from '@travel/contracts';
 import {
   AppError,
   ContractRoutes,
+  countRequest,
   methodNotAllowed,
   problem,
   recordRequest,
   refusedPath,
   REQUEST_ID_HEADER,
-  requestIdOf,
+  startRequest,
   traceIdFor,
   TRAILING_SLASH,
   type ErrorCode,
@@ -62,10 +63,13 @@ export function refuseLimitedAddress(res: ServerResponse, method: string, wait: 
   const traceId = randomUUID();
   res.setHeader('retry-after', String(wait));
   res.setHeader(REQUEST_ID_HEADER, traceId);
-  sendProblem(res, 'RATE_LIMITED', traceId, `Too many unknown API keys from this address; retry in ${wait} s.`);
-  const labels = { method, route: '/api/v1', status: '429' };
-  metrics.httpRequests.inc(labels);
-  metrics.httpDuration.observe(labels, 0);
+  const status = sendProblem(
+    res,
+    'RATE_LIMITED',
+    traceId,
+    `Too many unknown API keys from this address; retry in ${wait} s.`,
+  );
+  countRequest(metrics, { method, route: '/api/v1', status }, 0);
 }
 
 export interface ApiHopOptions {
@@ -89,29 +93,23 @@ const deprecationHeaders = (h: { deprecation: string; link: string } | undefined
 /**
  * The gateway's /api/v1 hop, on Node's request and response without express (docs/decisions/0178): the same
  * checks in the same order as before (limited address, console cookie or key, key check, rate limit, owner,
- * the contract's 405, the signed caller token), the same request id, RED metrics and request log line, and
- * every refusal in the documented error body. `path` and `query` are the canonical target (decision 0097).
+ * the contract's 405, the signed caller token), and every refusal in the documented error body. The request
+ * id, RED metrics and request log line are the platform's one pipeline (request-pipeline.ts, 0232).
+ * `path` and `query` are the canonical target (decision 0097).
  */
 export function apiHop(o: ApiHopOptions) {
   const route = '/api/v1';
   const upstreams = new Map(Object.entries(o.upstreams).map(([name, urls]) => [name, new UpstreamList(urls)]));
-  const observe = (requestId: string, method: string, started: bigint, status: number) =>
-    recordRequest(o.metrics, o.logger, {
-      requestId,
-      method,
-      route,
-      status,
-      seconds: Number(process.hrtime.bigint() - started) / 1e9,
-    });
 
   return async (req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> => {
     const method = req.method!;
     const client = clientKeyOf(req, o.trustedProxyHops);
     const wait = o.keys.limitedFor(client);
     if (wait > 0) return refuseLimitedAddress(res, method, wait, o.metrics);
-    const started = process.hrtime.bigint();
-    const requestId = requestIdOf(req.headers);
+    const start = startRequest(req);
+    const { requestId } = start;
     res.setHeader(REQUEST_ID_HEADER, requestId);
+    const observe = (status: number) => recordRequest(o.metrics, o.logger, start, { method, route, status });
     const refuse = (err: unknown) => {
       if (res.headersSent) return res.destroy();
       let status: number;
@@ -120,7 +118,7 @@ export function apiHop(o: ApiHopOptions) {
         o.logger.error({ err, requestId, path }, 'unhandled error');
         status = sendProblem(res, 'INTERNAL', traceIdFor(requestId));
       }
-      observe(requestId, method, started, status);
+      observe(status);
     };
     try {
       if (path.endsWith('/')) throw refusedPath(TRAILING_SLASH);
@@ -155,7 +153,7 @@ export function apiHop(o: ApiHopOptions) {
           requestId,
         },
         {
-          answered: (status) => observe(requestId, method, started, status),
+          answered: observe,
           failed: () =>
             refuse(
               new AppError('SERVICE_UNAVAILABLE', 'The service that owns this resource did not answer; try again.'),

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { CLIENT_IDLE_SOCKET_MS, SERVER_KEEP_ALIVE_MS, UpstreamList } from '@travel/platform';
 import { forward, upstreamPool } from './proxy';
@@ -149,5 +149,61 @@ describe('forward: over a service’s replicas (docs/decisions/0214)', () => {
     // Turns: a, then the refusing one (the POST goes on to b), then only a and b in turn while it is skipped.
     expect(answers).toEqual(['a', 'b', 'a', 'b', 'a', 'b']);
     expect(served).toEqual(['a POST p0', 'b POST p1', 'a POST p2', 'b POST p3', 'a POST p4', 'b POST p5']);
+  });
+});
+
+describe('forward: a request with `Content-Length: 0` under the one body rule (0232): the service sees what it saw before', () => {
+  let service: Server;
+  let gateway: Server;
+  let connections = 0;
+  const seen: Array<{ method: string; length: string | undefined; body: string }> = [];
+  beforeAll(async () => {
+    service = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        seen.push({ method: req.method!, length: req.headers['content-length'], body });
+        res.end('ok');
+      });
+    });
+    service.on('connection', () => (connections += 1));
+    await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
+    const upstream = new UpstreamList(`http://127.0.0.1:${(service.address() as AddressInfo).port}`);
+    gateway = createServer((req, res) =>
+      forward(
+        req,
+        res,
+        { upstream, target: req.url!, context: 'ctx', requestId: 'r' },
+        { answered: () => undefined, failed: () => res.writeHead(503).end() },
+      ),
+    );
+    await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r));
+  });
+  afterAll(async () => {
+    await new Promise((r) => gateway.close(r));
+    await new Promise((r) => service.close(r));
+  });
+  const send = (method: string) =>
+    new Promise<number>((resolve, reject) => {
+      const port = (gateway.address() as AddressInfo).port;
+      request({ host: '127.0.0.1', port, method, path: '/x', headers: { 'content-length': '0' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      })
+        .on('error', reject)
+        .end();
+    });
+
+  it('GETs go without a body on one kept-alive connection; a POST keeps its length of 0', async () => {
+    for (let i = 0; i < 3; i++) expect(await send('GET')).toBe(200);
+    expect(await send('POST')).toBe(200);
+    expect(seen).toEqual([
+      { method: 'GET', length: undefined, body: '' },
+      { method: 'GET', length: undefined, body: '' },
+      { method: 'GET', length: undefined, body: '' },
+      { method: 'POST', length: '0', body: '' },
+    ]);
+    // Three GETs and a POST one after the other: one connection to the service, kept alive.
+    expect(connections).toBe(1);
   });
 });

@@ -1,6 +1,13 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
-import { CLIENT_IDLE_SOCKET_MS, CONTEXT_HEADER, notSent, REQUEST_ID_HEADER, type UpstreamList } from '@travel/platform';
+import {
+  CLIENT_IDLE_SOCKET_MS,
+  CONTEXT_HEADER,
+  notSent,
+  REQUEST_ID_HEADER,
+  requestHasBody,
+  type UpstreamList,
+} from '@travel/platform';
 
 /**
  * One keep-alive pool per upstream (undici: a leaner client than node:http's agent, docs/decisions/0178). An
@@ -151,10 +158,6 @@ class Relay implements Dispatcher.DispatchHandlers {
   }
 }
 
-/** A request without a body (most GETs): no stream to read. */
-const hasBody = (req: IncomingMessage): boolean =>
-  req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-
 /**
  * Sends the request to the owning service with the minted context, and the answer back. `target` (the
  * canonical path and the query as sent) goes out byte for byte: never through URL resolution, which would
@@ -170,7 +173,7 @@ export function forward(
   addHeaders?: AnswerHeaders,
 ): void {
   const order = request.upstream.order();
-  const body = hasBody(req);
+  const body = requestHasBody(req); // none (most GETs): no stream to read
   const sendTo = (i: number): void => {
     const baseUrl = order[i]!;
     const elsewhere: NotSent = (err) => {
