@@ -375,7 +375,20 @@ BUSINESS_RULES = {
     # Meal rows must be rows of the itinerary the same request sends.
     "perDiemsFromItinerary": [REFERENCE, r"not enabled|no row has|must be the entry's employee", *ITINERARY],
     "calculatePerDiems": [REFERENCE, r"not enabled|no row has", *ITINERARY],
-    "createWebhook": [r"could not be resolved|private|not allowed"],
+    # A payload filter's paths and values are checked against the data of the subscription's event types
+    # (docs/decisions/0230): which fields exist and what each holds depends on the sibling `eventTypes`, and
+    # the operators' grammar below the top level is stated in words, not in the schema.
+    "createWebhook": [
+        r"could not be resolved|private|not allowed",
+        (
+            r"filter.*",
+            r"is not a field of .*'s data|is not of one type in the data of|as the field is"
+            r"|^must be a string or a number$|^must be a string, number, boolean or null$|is not an operator"
+            r"|^must hold at least one (operator|condition)|^must be boolean$|^must be a non-empty array"
+            r"|^must NOT have more than|^must NOT nest|^must NOT hold more than|^must be an object"
+            r'|^must be "data.<field>", "\$and" or "\$or"$',
+        ),
+    ],
     # Closing and reopening (docs/decisions/0207): the schema states the month and the reason whole; their
     # only schema-valid refusal is the period's state, 409 (schemathesis.toml), never a 400.
     "closeAccountingPeriod": [],
