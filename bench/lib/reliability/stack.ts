@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { urlEnv, type UpstreamName } from '../../../contracts/src/services';
 import { createTestEnv, testInfra, type TestEnv } from '../../../packages/testkit/src/env';
 import { repoRoot, testInfraEnv } from '../../../packages/testkit/src/infra/infra';
-import { freePort } from '../../../packages/testkit/src/processes';
+import { freeListenPort } from '../../../packages/testkit/src/processes';
 import { ensureTestTls } from '../../../packages/testkit/src/tls';
 import { ask, Receiver, startServiceChild, waitForExit, type ServiceChild } from '../children';
 import { isolatedInfra, type IsolatedInfra } from '../isolated-infra';
@@ -118,8 +118,8 @@ export class ReliabilityStack {
     const tls = ensureTestTls(tlsDir);
     mkdirSync(options.stateDir, { recursive: true });
     const infraPorts = {
-      mongo: await freePort(),
-      rabbit: { amqp: await freePort(), management: await freePort(), dist: await freePort() },
+      mongo: await freeListenPort(),
+      rabbit: { amqp: await freeListenPort(), management: await freeListenPort(), dist: await freeListenPort() },
     };
     const shared = options.infra === 'shared';
     const infra = shared
@@ -151,7 +151,7 @@ export class ReliabilityStack {
       for (const name of services) {
         ports[name] = [];
         for (let i = 0; i < replicasOf(name, options.replicas); i++)
-          ports[name].push({ port: await freePort(), opsPort: await freePort() });
+          ports[name].push({ port: await freeListenPort(), opsPort: await freeListenPort() });
       }
       const amqpPort = shared ? Number(new URL(infra.amqpUrl).port) : infraPorts.rabbit.amqp;
       const stack = new ReliabilityStack(infra, env, receiver, services, ports, amqpPort, tls.caFile, options);
