@@ -4,7 +4,7 @@
 // acknowledged or not, what of them was delivered, and the time to recover (decision 0121).
 import { acknowledged, byStatus, type DeliveryCounts } from './ledger';
 import { WriteStream } from './load';
-import { runTotals, standingFailures, type RunTotals } from './run-totals';
+import { markdownTable, runTotals, standingFailures, totalsLead, type RunTotals } from './run-totals';
 import {
   drain,
   endChecks,
@@ -196,13 +196,9 @@ export function faultsMarkdown(r: FaultsResult): string {
   ]);
   const t = r.totals;
   return [
-    `| ${head.join(' | ')} |`,
-    `|${head.map(() => '---').join('|')}|`,
-    ...rows.map((x) => `| ${x.join(' | ')} |`),
+    ...markdownTable(head, rows),
     '',
-    `Totals: ${t.writes.sent} writes sent, ${t.writes.acknowledged} acknowledged (${JSON.stringify(t.writes.byStatus)}, ${t.writes.skipped} not sent: client saturated); ` +
-      `${t.deliveries} verified deliveries, ${t.missing} missing, ${t.duplicatesSameEventId} duplicates with the same event id, ` +
-      `${t.recordsWithSeveralEventIds} with a new event id, ${t.unverified} unverified, ${t.unacknowledgedRecordsDelivered} records delivered whose write was not acknowledged; ` +
+    `${totalsLead(t)}, ${t.unacknowledgedRecordsDelivered} records delivered whose write was not acknowledged; ` +
       `delivery log ${JSON.stringify(r.end.deliveryLog)}; parked ${JSON.stringify(r.end.parked)} (unroutable, no consumer in this stack: ${r.end.unroutable}); queues not empty at the end ${JSON.stringify(r.end.nonEmptyQueues)}.`,
     '',
     r.failures.length

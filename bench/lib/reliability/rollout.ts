@@ -13,7 +13,7 @@
 import { acknowledged, byStatus, type DeliveryCounts, type Write } from './ledger';
 import { Ingress } from './ingress';
 import { WriteStream } from './load';
-import { runTotals, standingFailures, type RunTotals } from './run-totals';
+import { markdownTable, runTotals, standingFailures, totalsLead, type RunTotals } from './run-totals';
 import {
   drain,
   endChecks,
@@ -294,13 +294,9 @@ export function rolloutMarkdown(r: RolloutResult): string {
   ]);
   const t = r.totals;
   return [
-    `| ${head.join(' | ')} |`,
-    `|${head.map(() => '---').join('|')}|`,
-    ...rows.map((x) => `| ${x.join(' | ')} |`),
+    ...markdownTable(head, rows),
     '',
-    `Totals: ${t.writes.sent} writes sent, ${t.writes.acknowledged} acknowledged (${JSON.stringify(t.writes.byStatus)}, ${t.writes.skipped} not sent: client saturated); ` +
-      `${t.deliveries} verified deliveries, ${t.missing} missing, ${t.duplicatesSameEventId} duplicates with the same event id, ` +
-      `${t.recordsWithSeveralEventIds} with a new event id, ${t.unverified} unverified; delivery log ${JSON.stringify(r.end.deliveryLog)}; ` +
+    `${totalsLead(t)}; delivery log ${JSON.stringify(r.end.deliveryLog)}; ` +
       `parked ${JSON.stringify(r.end.parked)}; queues not empty at the end ${JSON.stringify(r.end.nonEmptyQueues)}.`,
     '',
     r.failures.length ? `**FAILED:** ${r.failures.join('; ')}` : '**Passed.**',

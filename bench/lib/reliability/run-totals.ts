@@ -42,3 +42,21 @@ export function standingFailures(ledger: Ledger, totals: RunTotals, end: EndChec
   if (parked > 0) failures.push(`${parked} messages parked: ${JSON.stringify(end.parked)}`);
   return failures;
 }
+
+/** A run's Markdown table: the head, its rule and a line per row. */
+export function markdownTable(head: readonly string[], rows: ReadonlyArray<readonly unknown[]>): string[] {
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((x) => `| ${x.join(' | ')} |`),
+  ];
+}
+
+/** The totals' sentence as far as both harnesses write it: the writes, then the deliveries up to `unverified`. */
+export function totalsLead(t: RunTotals): string {
+  return (
+    `Totals: ${t.writes.sent} writes sent, ${t.writes.acknowledged} acknowledged (${JSON.stringify(t.writes.byStatus)}, ${t.writes.skipped} not sent: client saturated); ` +
+    `${t.deliveries} verified deliveries, ${t.missing} missing, ${t.duplicatesSameEventId} duplicates with the same event id, ` +
+    `${t.recordsWithSeveralEventIds} with a new event id, ${t.unverified} unverified`
+  );
+}
