@@ -89,7 +89,7 @@ const dispatcherEnv = () =>
       default: 1000,
       max: 60_000,
       description:
-        'How long a replica uses its cached copy of a tenant’s subscriptions (docs/decisions/0059): a delete or disable made through another replica reaches this one within this time. Changes made through the replica itself, and new subscriptions, are seen at once.',
+        'How long a replica uses its cached copy of a tenant’s subscriptions without checking it (docs/decisions/0059, 0238): an attempt sees a delete or disable made through another replica within this time. An event raised after a change sees it, whichever replica made it: the copy is checked against the tenant’s subscriptions version first.',
     }),
     WEBHOOK_OUTCOME_BATCH_MS: env.int({
       default: 5,

@@ -90,8 +90,14 @@ describe('slow partners and retention', () => {
     await models.Envelope.create([oldEnvelope, reusedEnvelope]);
     await models.Subscription.create([longDeleted, recentlyDeleted, active]);
 
-    const purged = await purgeOldDeliveries(dispatcherRepositories(h.dispatcher.deps.mongo));
+    const repos = dispatcherRepositories(h.dispatcher.deps.mongo);
+    const before = await repos.versions.state(h.tenantId, 'subscriptions');
+    const purged = await purgeOldDeliveries(repos);
     expect(purged).toEqual({ deliveries: 1, envelopes: 1, subscriptions: 1 });
+    // The purge is a write of the tenant's subscriptions like any other: it moves their version (0159),
+    // which the dispatchers' caches are revalidated by (0238). A bracket is two bumps.
+    const after = await repos.versions.state(h.tenantId, 'subscriptions');
+    expect(after).toMatchObject({ version: before.version + 2, settled: true });
     expect(await models.Delivery.exists({ _id: oldRow._id, tenantId: h.tenantId })).toBeNull();
     expect(await models.Delivery.exists({ _id: newRow._id, tenantId: h.tenantId })).not.toBeNull();
     expect(await models.Envelope.exists({ _id: oldEnvelope._id, tenantId: h.tenantId })).toBeNull();

@@ -131,11 +131,16 @@ export function dispatcherRepositories(
         { lastUsedAt: { $lt: cutoff }, _id: { $nin: running } },
         retention,
       );
-      const subscriptions = await models.Subscription.deleteMany({ deletedAt: { $lt: cutoff } }, retention);
+      // Tenant by tenant through its scope, so each tenant's subscriptions version is bumped (0159): a
+      // dispatcher's cached subscriptions are revalidated by that version (0238).
+      const purged = { deletedAt: { $lt: cutoff } };
+      let subscriptionsGone = 0;
+      for (const tenant of (await models.Subscription.distinct('tenantId', purged, retention)) as TenantId[])
+        subscriptionsGone += (await subscriptions.of(tenant).deleteMany(purged)).deletedCount;
       return {
         deliveries: ended.deletedCount + strandedGone,
         envelopes: envelopes.deletedCount,
-        subscriptions: subscriptions.deletedCount,
+        subscriptions: subscriptionsGone,
       };
     },
     eraseReplacedSecrets: async (now) => {
