@@ -34,8 +34,12 @@ describe('built service', () => {
       const indexes = await conn.db!.collection('deliveries').indexes();
       expect(indexes).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ key: { tenantId: 1, subscriptionId: 1, eventId: 1 }, unique: true }),
+          expect.objectContaining({ key: { tenantId: 1, eventId: 1, subscriptionId: 1 }, unique: true }),
         ]),
+      );
+      // The unique key in its order before decision 0239 is not built any more.
+      expect(indexes).not.toEqual(
+        expect.arrayContaining([expect.objectContaining({ key: { tenantId: 1, subscriptionId: 1, eventId: 1 } })]),
       );
     } finally {
       await conn.close();

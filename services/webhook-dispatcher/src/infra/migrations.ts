@@ -1,5 +1,5 @@
 import { crossTenant, type Logger } from '@travel/platform';
-import type { DeliveryDoc, DispatcherModels } from './models';
+import { RETIRED_DELIVERY_KEYS, type DeliveryDoc, type DispatcherModels } from './models';
 
 const BATCH = 500;
 
@@ -48,4 +48,36 @@ export async function moveDeliveryPayloads(models: DispatcherModels, logger?: Lo
   }
   if (moved) logger?.info({ rows: moved }, 'delivery payloads moved to envelopes');
   return moved;
+}
+
+const sameKey = (a: Record<string, unknown>, b: Record<string, unknown>): boolean =>
+  JSON.stringify(Object.entries(a)) === JSON.stringify(Object.entries(b));
+
+/** Another replica dropped it first, or there is nothing to drop from. */
+const alreadyGone = (err: unknown): boolean => [26, 27].includes((err as { code?: number })?.code ?? 0);
+
+/**
+ * Drops the delivery indexes that decision 0239 retired, from a store made before it. The declared
+ * indexes are built first, the new unique key among them, so the uniqueness of (event, subscription)
+ * never lapses, whichever replica gets here first. Replicas starting together may all run it: building
+ * an existing index is a no-op, and an index another replica dropped meanwhile is skipped. How many were
+ * dropped here.
+ */
+export async function retireDeliveryIndexes(models: DispatcherModels, logger?: Logger): Promise<number> {
+  const { Delivery } = models;
+  await Delivery.createIndexes();
+  const retired = (await Delivery.collection.indexes()).filter(
+    (index) => index.name && RETIRED_DELIVERY_KEYS.some((key) => sameKey(index.key, key)),
+  );
+  let dropped = 0;
+  for (const index of retired) {
+    try {
+      await Delivery.collection.dropIndex(index.name!);
+      dropped += 1;
+    } catch (err) {
+      if (!alreadyGone(err)) throw err;
+    }
+  }
+  if (dropped) logger?.info({ indexes: retired.map((i) => i.name) }, 'retired delivery indexes dropped');
+  return dropped;
 }

@@ -112,6 +112,19 @@ export interface DeliveryDoc {
   recovered?: boolean;
 }
 
+/** The one unique index of delivery rows (docs/decisions/0239). */
+export const DELIVERY_UNIQUE_KEY = { tenantId: 1, eventId: 1, subscriptionId: 1 } as const;
+
+/**
+ * Indexes of delivery rows that stores made before 0239 have and no query needs any more: the unique key
+ * in its former order, and the lookup by event that the unique key now serves. Dropped at start once the
+ * declared indexes exist (infra/migrations.ts).
+ */
+export const RETIRED_DELIVERY_KEYS: ReadonlyArray<Record<string, 1>> = [
+  { tenantId: 1, subscriptionId: 1, eventId: 1 },
+  { tenantId: 1, eventId: 1 },
+];
+
 export interface DispatcherModels {
   Subscription: Model<SubscriptionDoc>;
   Delivery: Model<DeliveryDoc>;
@@ -206,13 +219,13 @@ export function registerModels(conn: Connection): DispatcherModels {
     },
     { collection: 'deliveries', versionKey: false },
   );
-  // Exactly one delivery per (event, subscription): a redelivered event cannot fan out twice.
-  delivery.index({ tenantId: 1, subscriptionId: 1, eventId: 1 }, { unique: true });
+  // Exactly one delivery per (event, subscription): a redelivered event cannot fan out twice. Event first,
+  // so the same index serves the fan-out's and recover's lookups by event (docs/decisions/0239); by
+  // subscription, the delivery log goes by the next one.
+  delivery.index(DELIVERY_UNIQUE_KEY, { unique: true });
   delivery.index({ tenantId: 1, subscriptionId: 1, createdAt: -1 });
   // Retention sweeps by age across tenants.
   delivery.index({ createdAt: 1 });
-  // Recover finds which events a tenant's earlier subscriptions delivered.
-  delivery.index({ tenantId: 1, eventId: 1 });
 
   const envelope = new Schema<EnvelopeDoc>(
     {

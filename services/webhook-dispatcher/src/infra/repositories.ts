@@ -7,7 +7,7 @@ import {
   type Logger,
   type TenantId,
 } from '@travel/platform';
-import { moveDeliveryPayloads } from './migrations';
+import { moveDeliveryPayloads, retireDeliveryIndexes } from './migrations';
 import { registerModels, type DeliveryDoc, type EnvelopeDoc, type SubscriptionDoc } from './models';
 import { OutcomeWriter } from './outcome-writer';
 import { InsertBatcher } from './insert-batcher';
@@ -56,7 +56,10 @@ export interface DispatcherRepositories {
   countInactiveSubscriptions(): Promise<number>;
   /** Subscriptions whose recorded health notice is due by `now`, of every company (0229). */
   dueHealthNotices(now: Date, limit: number): Promise<Array<Pick<SubscriptionDoc, '_id' | 'tenantId'>>>;
-  /** Moves payloads of rows written before envelopes existed (a migration, over every company). */
+  /**
+   * The start-up migrations, over every company: moves payloads of rows written before envelopes existed
+   * (how many rows), drops the delivery indexes 0239 retired.
+   */
   migrate(logger?: Logger): Promise<number>;
 }
 
@@ -176,7 +179,9 @@ export function dispatcherRepositories(
         .lean<Array<Pick<SubscriptionDoc, '_id' | 'tenantId'>>>(),
     migrate: async (logger) => {
       await stampMissingEditedAt(models.Subscription);
-      return moveDeliveryPayloads(models, logger);
+      const moved = await moveDeliveryPayloads(models, logger);
+      await retireDeliveryIndexes(models, logger);
+      return moved;
     },
   };
 }
