@@ -32,15 +32,11 @@ describe('built service', () => {
       .asPromise();
     try {
       const indexes = await conn.db!.collection('deliveries').indexes();
-      expect(indexes).toEqual(
-        expect.arrayContaining([
-          expect.objectContaining({ key: { tenantId: 1, eventId: 1, subscriptionId: 1 }, unique: true }),
-        ]),
-      );
-      // The unique key in its order before decision 0239 is not built any more.
-      expect(indexes).not.toEqual(
-        expect.arrayContaining([expect.objectContaining({ key: { tenantId: 1, subscriptionId: 1, eventId: 1 } })]),
-      );
+      // Keys in order (a deep equality of the key objects would not see it): the unique key goes by event
+      // first since decision 0239, and its former order is not built any more.
+      const keys = indexes.map((i) => `${Object.keys(i.key).join(',')}${i.unique ? ' unique' : ''}`);
+      expect(keys).toContain('tenantId,eventId,subscriptionId unique');
+      expect(keys).not.toContain('tenantId,subscriptionId,eventId unique');
     } finally {
       await conn.close();
     }
