@@ -8,6 +8,7 @@ import { moveDeliveryPayloads } from '../src/infra/migrations';
 import { registerModels } from '../src/infra/models';
 import { ATTEMPT_EXCHANGE, ATTEMPT_KEY, ATTEMPT_QUEUE } from '../src/infra/queues';
 import { startHarness, type Harness } from './support/harness';
+import { storedSubscription } from './support/stored-docs';
 
 describe('deleted subscriptions and envelopes stored once', () => {
   let h: Harness;
@@ -54,18 +55,9 @@ describe('deleted subscriptions and envelopes stored once', () => {
 
   it('a subscription stored before deletion existed (no deletedAt field) is listed and read', async () => {
     const id = randomUUID();
-    await models().Subscription.collection.insertOne({
-      _id: id,
-      tenantId: h.tenantId,
-      url: 'https://localhost:1/old',
-      eventTypes: ['employee.created'],
-      secret: 'sealed',
-      isActive: true,
-      disabledAt: null,
-      disabledReason: null,
-      consecutiveExhausted: 0,
-      createdAt: new Date(),
-    } as never);
+    await models().Subscription.collection.insertOne(
+      storedSubscription({ _id: id, tenantId: h.tenantId, url: 'https://localhost:1/old' }) as never,
+    );
     expect((await h.api('GET', `/api/v1/webhooks/${id}`)).status).toBe(200);
     expect((await h.api('GET', '/api/v1/webhooks?pageSize=100')).body.items.map((s: any) => s.id)).toContain(id);
     expect((await h.api('DELETE', `/api/v1/webhooks/${id}`)).status).toBe(204);

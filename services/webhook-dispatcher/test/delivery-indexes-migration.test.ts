@@ -2,69 +2,38 @@
 // subscription), the lookup by event goes. Two replicas starting together run the migration at once, and the
 // old unique index is dropped only once the new one exists. Replicas here are two connections to one database.
 import { randomUUID } from 'node:crypto';
-import type { Connection } from 'mongoose';
-import { connectMongo } from '@travel/platform';
-import { testInfra } from '@travel/testkit';
 import { retireDeliveryIndexes } from '../src/infra/migrations';
 import { registerModels, type DispatcherModels } from '../src/infra/models';
+import { monitoredConnection, storedDelivery, twoReplicas, type MonitoredConnection } from './support/stored-docs';
 
-interface Replica {
-  conn: Connection;
+interface Replica extends MonitoredConnection {
   models: DispatcherModels;
-  /** Index commands on deliveries this replica sent, in order: `createIndexes <keys>` or `dropIndexes <name>`. */
-  commands: string[];
+}
+
+/** Index commands on deliveries, in order: `createIndexes <keys>` or `dropIndexes <name>`. */
+function indexCommands(name: string, command: Record<string, unknown>): string[] {
+  if (command[name] !== 'deliveries') return [];
+  // The driver sends each key as a Map (its order is the index's).
+  if (name === 'createIndexes')
+    return (command.indexes as Array<{ key: Map<string, unknown> }>).map(
+      (index) => `createIndexes ${[...index.key.keys()].join(',')}`,
+    );
+  return name === 'dropIndexes' ? [`dropIndexes ${String(command.index)}`] : [];
 }
 
 async function replica(db: string): Promise<Replica> {
-  const url = new URL(testInfra().mongoUrl);
-  url.searchParams.set('monitorCommands', 'true');
-  const conn = await connectMongo(url.toString(), db);
-  const commands: string[] = [];
-  conn.getClient().on('commandStarted', (e) => {
-    if (e.databaseName !== db || e.command[e.commandName] !== 'deliveries') return;
-    if (e.commandName === 'createIndexes')
-      // The driver sends each key as a Map (its order is the index's).
-      for (const index of e.command.indexes as Array<{ key: Map<string, unknown> }>)
-        commands.push(`createIndexes ${[...index.key.keys()].join(',')}`);
-    if (e.commandName === 'dropIndexes') commands.push(`dropIndexes ${String(e.command.index)}`);
-  });
-  return { conn, models: registerModels(conn), commands };
+  const monitored = await monitoredConnection(db, indexCommands);
+  return { ...monitored, models: registerModels(monitored.conn) };
 }
 
-const row = (tenantId: string, eventId: string, subscriptionId: string) => ({
-  _id: randomUUID(),
-  tenantId,
-  subscriptionId,
-  eventId,
-  eventType: 'employee.created',
-  occurredAt: new Date(),
-  status: 'Succeeded',
-  series: 1,
-  attemptsMade: 1,
-  totalAttempts: 1,
-  attemptLog: [],
-  lastStatusCode: 200,
-  responseBody: null,
-  nextAttemptAt: null,
-  createdAt: new Date(),
-  updatedAt: new Date(),
-});
+const row = (tenantId: string, eventId: string, subscriptionId: string) =>
+  storedDelivery({ tenantId, eventId, subscriptionId });
 
 describe('delivery indexes after 0239', () => {
-  const db = `t_delidx_${randomUUID().slice(0, 8)}`;
-  let a: Replica;
-  let b: Replica;
-
-  beforeAll(async () => {
-    a = await replica(db);
-    b = await replica(db);
-  });
-  afterAll(async () => {
-    await a?.conn.dropDatabase().catch(() => undefined);
-    await Promise.all([a?.conn.close(), b?.conn.close()]);
-  });
+  const replicas = twoReplicas('delidx', replica);
 
   it('two replicas starting together replace the old unique key and the lookup by event; rows stay unique throughout', async () => {
+    const { a, b } = replicas;
     // A store as the dispatcher left it before 0239: four indexes besides _id, and rows.
     const rows = a.conn.db!.collection('deliveries');
     await rows.createIndex({ tenantId: 1, subscriptionId: 1, eventId: 1 }, { unique: true });

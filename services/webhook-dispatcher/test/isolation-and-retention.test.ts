@@ -3,6 +3,7 @@ import { purgeOldDeliveries } from '../src/app/retention';
 import { registerModels } from '../src/infra/models';
 import { dispatcherRepositories } from '../src/infra/repositories';
 import { startHarness, type Harness } from './support/harness';
+import { storedDelivery } from './support/stored-docs';
 
 describe('slow partners and retention', () => {
   let h: Harness;
@@ -45,24 +46,7 @@ describe('slow partners and retention', () => {
   it('hard-deletes delivery rows, envelopes and deleted subscriptions older than 30 days, keeps newer ones', async () => {
     const models = registerModels(h.dispatcher.deps.mongo);
     const ago = (days: number) => new Date(Date.now() - days * 86_400_000);
-    const row = (ageDays: number) => ({
-      _id: randomUUID(),
-      tenantId: h.tenantId,
-      subscriptionId: randomUUID(),
-      eventId: randomUUID(),
-      eventType: 'employee.created',
-      occurredAt: new Date(),
-      status: 'Succeeded',
-      series: 1,
-      attemptsMade: 1,
-      totalAttempts: 1,
-      attemptLog: [],
-      lastStatusCode: 200,
-      responseBody: null,
-      nextAttemptAt: null,
-      createdAt: ago(ageDays),
-      updatedAt: new Date(),
-    });
+    const row = (ageDays: number) => storedDelivery({ tenantId: h.tenantId, createdAt: ago(ageDays) });
     const envelope = (usedDaysAgo: number) => ({
       _id: randomUUID(),
       tenantId: h.tenantId,

@@ -4,29 +4,22 @@
 // the change. Two replicas here are two connections to one database, each with its own repositories and
 // cache, as two processes have.
 import { randomUUID } from 'node:crypto';
-import type { Connection } from 'mongoose';
-import { connectMongo, parseTenantId } from '@travel/platform';
-import { testInfra } from '@travel/testkit';
+import { parseTenantId } from '@travel/platform';
 import { dispatcherRepositories, type DispatcherRepositories } from '../src/infra/repositories';
 import { SubscriptionCache } from '../src/infra/subscription-cache';
+import { monitoredConnection, storedSubscription, twoReplicas, type MonitoredConnection } from './support/stored-docs';
 
-interface Replica {
-  conn: Connection;
+interface Replica extends MonitoredConnection {
   repos: DispatcherRepositories;
-  /** The commands this replica sent, as `name collection`. */
-  commands: string[];
 }
 
 async function replica(db: string): Promise<Replica> {
-  const url = new URL(testInfra().mongoUrl);
-  url.searchParams.set('monitorCommands', 'true');
-  const conn = await connectMongo(url.toString(), db);
-  const commands: string[] = [];
-  conn.getClient().on('commandStarted', (e) => {
-    const target = e.command?.[e.commandName];
-    if (e.databaseName === db) commands.push(`${e.commandName} ${typeof target === 'string' ? target : ''}`);
+  // Each command as `name collection`.
+  const monitored = await monitoredConnection(db, (name, command) => {
+    const target = command[name];
+    return [`${name} ${typeof target === 'string' ? target : ''}`];
   });
-  return { conn, repos: dispatcherRepositories(conn), commands };
+  return { ...monitored, repos: dispatcherRepositories(monitored.conn) };
 }
 
 /** An event raised now, handled a moment later (after every read sent so far began). */
@@ -37,33 +30,13 @@ async function raisedNow(): Promise<number> {
 }
 
 describe('subscription cache across replicas', () => {
-  const db = `t_subcache_${randomUUID().slice(0, 8)}`;
   const tenant = parseTenantId(randomUUID());
-  let a: Replica;
-  let b: Replica;
+  const replicas = twoReplicas('subcache', replica);
 
-  beforeAll(async () => {
-    a = await replica(db);
-    b = await replica(db);
-  });
-  afterAll(async () => {
-    await a?.conn.dropDatabase().catch(() => undefined);
-    await Promise.all([a?.conn.close(), b?.conn.close()]);
-  });
-
-  const subscription = (id: string) => ({
-    _id: id,
-    url: 'https://partner.example/hook',
-    eventTypes: ['employee.created'],
-    secret: 'sealed',
-    isActive: true,
-    disabledAt: null,
-    disabledReason: null,
-    consecutiveExhausted: 0,
-    createdAt: new Date(),
-  });
+  const subscription = (id: string) => storedSubscription({ _id: id });
 
   it('checks a stream of events by one version read each, and sees a change made through another replica at the next event', async () => {
+    const { a, b } = replicas;
     await b.repos.subscriptions.of(tenant).create(subscription('s1'));
     // Replica A's cache, with no spacing: every event raised after its last read needs a refresh.
     const cache = new SubscriptionCache(a.repos, 60_000);
@@ -87,6 +60,7 @@ describe('subscription cache across replicas', () => {
   });
 
   it('an attempt (no event time) sees a change made through another replica once the entry outlived its time to live', async () => {
+    const { a, b } = replicas;
     const other = parseTenantId(randomUUID());
     await b.repos.subscriptions.of(other).create(subscription('s3'));
     const cache = new SubscriptionCache(a.repos, 100);
