@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../packages/testkit/src/infra/infra';
-import { cliOptions } from './lib/cli';
+import { cliOptions, runMain } from './lib/cli';
 import { writeResultsFile } from './lib/results-file';
 import { load, machine, round2 } from './lib/system';
 
@@ -171,10 +171,4 @@ async function main(): Promise<void> {
   log(`results written to ${file.slice(ROOT.length + 1)}`);
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -20,7 +20,7 @@ import { createTestEnv } from '../packages/testkit/src/env';
 import { repoRoot } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';
 import { ask, startServiceChild, waitForExit, type ServiceChild } from './lib/children';
-import { cliOptions } from './lib/cli';
+import { cliOptions, runMain } from './lib/cli';
 import { summarizeCpuProfile } from './lib/cpuprofile';
 import { runInfraOnFreePorts } from './lib/isolated-infra';
 import { postJson } from './lib/reliability/load';
@@ -159,10 +159,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);
