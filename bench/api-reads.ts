@@ -43,6 +43,7 @@ import { startApiBenchEnv } from './lib/api-bench-env';
 import { revisionOf } from './lib/results-file';
 import { summarizeCpuProfile } from './lib/cpuprofile';
 import { CpuMeter, load, machine, pidListeningOn, round2 } from './lib/system';
+import { runMain } from './lib/cli';
 
 const autocannon = createRequire(__filename)('autocannon') as (opts: object) => Promise<any>;
 
@@ -519,10 +520,4 @@ async function deltaSync(gateway: Child, employees: Child) {
   };
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -25,7 +25,7 @@ import { employeeEvent } from '../packages/testkit/src/events';
 import { repoRoot } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';
 import { Dispatcher, Receiver } from './lib/children';
-import { cliOptions } from './lib/cli';
+import { cliOptions, runMain } from './lib/cli';
 import { runInfraOnFreePorts } from './lib/isolated-infra';
 import { summarizeCpuProfile } from './lib/cpuprofile';
 import { BENCH_SERVICE_ENV } from './lib/service-settings';
@@ -191,10 +191,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -43,7 +43,7 @@ import {
   type CeilingResult,
   type ServiceChild,
 } from './lib/children';
-import { cliOptions } from './lib/cli';
+import { cliOptions, runMain } from './lib/cli';
 import { postJson } from './lib/reliability/load';
 import { BENCH_SERVICE_ENV, NO_RATE_LIMIT } from './lib/service-settings';
 import { writeResultsFile } from './lib/results-file';
@@ -716,10 +716,4 @@ async function main(): Promise<void> {
   if (error) throw new Error(error);
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

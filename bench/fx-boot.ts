@@ -11,6 +11,7 @@ import { ensureInfra, testInfraEnv } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';
 import { writeResultsFile, revisionOf } from './lib/results-file';
 import { load, machine } from './lib/system';
+import { runMain } from './lib/cli';
 
 const RESTART_CEILING_S = 5;
 const argv = process.argv.slice(2);
@@ -62,10 +63,4 @@ async function main(): Promise<number> {
   return ok ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

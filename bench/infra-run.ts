@@ -14,6 +14,7 @@ import { ensureInfra, exitCodeOf, repoRoot, testInfraEnv } from '../packages/tes
 import { portOpen } from '../packages/testkit/src/infra/wait';
 import { ensureTestTls } from '../packages/testkit/src/tls';
 import { isolatedInfra } from './lib/isolated-infra';
+import { runMain } from './lib/cli';
 
 /** The test profile's ports (packages/testkit/src/infra/infra.ts): FerretDB, AMQP, RabbitMQ management. */
 const TEST_PORTS = [27027, 5682, 15682];
@@ -68,10 +69,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

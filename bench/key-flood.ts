@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../packages/testkit/src/infra/infra';
 import { startApiBenchEnv } from './lib/api-bench-env';
 import { ask, forkTs, waitForExit } from './lib/children';
-import { cliOptions } from './lib/cli';
+import { cliOptions, runMain } from './lib/cli';
 import { summarizeCpuProfile } from './lib/cpuprofile';
 import { revisionOf, writeResultsFile } from './lib/results-file';
 import { CpuMeter, load, machine, percentile, pidListeningOn, round2 } from './lib/system';
@@ -270,10 +270,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../packages/testkit/src/infra/infra';
-import { cliOptions } from './lib/cli';
+import { cliOptions, runMain } from './lib/cli';
 import { faultsMarkdown, runFaults } from './lib/reliability/faults';
 import { rolloutMarkdown, runRollout, type Phase } from './lib/reliability/rollout';
 import { runSoak, soakMarkdown } from './lib/reliability/soak';
@@ -112,10 +112,4 @@ async function main(): Promise<number> {
   );
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

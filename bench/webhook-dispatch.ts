@@ -43,7 +43,7 @@ import {
   sumBy,
   type CeilingResult,
 } from './lib/children';
-import { cliOptions } from './lib/cli';
+import { cliOptions, runMain } from './lib/cli';
 import { writeResultsFile } from './lib/results-file';
 import { summarizeCpuProfile } from './lib/cpuprofile';
 import { mongoClient, storeProbe, type ProbeResult, type ProbeRow } from './lib/store-probe';
@@ -896,10 +896,4 @@ async function main(): Promise<void> {
   log(`results written to ${file.slice(ROOT.length + 1)}`);
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -3,12 +3,14 @@
 // service and the store, over a fixed number of creates through the gateway. Both are figures the machine's
 // other load changes little, unlike creates/s. See docs/benchmarks.md, "Write cost".
 //
-//   npx tsx bench/write-cost.ts [--creates 2000] [--clients 16] [--isolated-infra] [--cpu]
+//   npx tsx bench/write-cost.ts [--creates 2000] [--clients 16] [--isolated-infra] [--cpu] [--profile]
 //
 // Without --cpu the employees process counts its store commands (the driver then decodes every reply for the
 // event, so its CPU is not measured in that run); with --cpu it does not, and the CPU is measured instead.
 // --isolated-infra: a FerretDB and a RabbitMQ of this run's own (bench/lib/isolated-infra.ts), so the store's
 // CPU is this run's alone; otherwise the shared test servers (commands only mean anything then).
+// --profile (with --cpu): V8 CPU profiles of the gateway and the employees process over the counted creates,
+// summarized by layer and function (the profiler adds to both processes' CPU).
 import { mkdirSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
@@ -18,7 +20,8 @@ import { createTestEnv } from '../packages/testkit/src/env';
 import { repoRoot } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';
 import { ask, startServiceChild, waitForExit, type ServiceChild } from './lib/children';
-import { cliOptions } from './lib/cli';
+import { cliOptions, runMain } from './lib/cli';
+import { summarizeCpuProfile } from './lib/cpuprofile';
 import { runInfraOnFreePorts } from './lib/isolated-infra';
 import { postJson } from './lib/reliability/load';
 import { BENCH_SERVICE_ENV, NO_RATE_LIMIT } from './lib/service-settings';
@@ -31,6 +34,7 @@ const CREATES = Number(opt('creates') ?? 2000);
 const CLIENTS = Number(opt('clients') ?? 16);
 const CPU = flag('cpu');
 const ISOLATED = flag('isolated-infra');
+const PROFILE = CPU && flag('profile');
 const log = (line: string) => process.stdout.write(`[write-cost] ${line}\n`);
 
 const startApi = (role: 'employees' | 'gateway', env: NodeJS.ProcessEnv, logName: string) =>
@@ -102,11 +106,21 @@ async function main(): Promise<void> {
             (m) => m.commands,
           );
     const before = await counted();
+    const profiled = { gateway, employees };
+    const profileFile = (role: string) => join(STATE, `${role}.cpuprofile`);
+    if (PROFILE)
+      await Promise.all(Object.values(profiled).map((c) => ask(c.proc, { type: 'profile-start' }, 'profile-started')));
     const meter = new CpuMeter({ gateway: gateway.pid, employees: employees.pid, store: storePid });
     const loadBefore = load();
     const run = await creates(gateway.url, apiKey, CREATES, 'run');
     const cpu = meter.read();
     const after = await counted();
+    if (PROFILE)
+      await Promise.all(
+        Object.entries(profiled).map(([role, c]) =>
+          ask(c.proc, { type: 'profile-stop', file: profileFile(role) }, 'profile-stopped', 60_000),
+        ),
+      );
     const perCreate: Record<string, number> = {};
     for (const [name, n] of Object.entries(after)) {
       const d = n - (before[name] ?? 0);
@@ -129,6 +143,13 @@ async function main(): Promise<void> {
         ? { cpuMsPerCreate, otherCores: cpu.otherCores }
         : { commandsPerCreate: perCreate, total: Math.round(total * 100) / 100 }),
       load: [loadBefore, load()],
+      ...(PROFILE
+        ? {
+            profiles: Object.fromEntries(
+              Object.keys(profiled).map((r) => [r, summarizeCpuProfile(profileFile(r), 20)]),
+            ),
+          }
+        : {}),
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
@@ -138,10 +159,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

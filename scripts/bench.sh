@@ -6,7 +6,8 @@
 # its own servers on port 27057, no shared infrastructure). `npm run bench -- api [...]` runs the API-read
 # benchmark (bench/api-reads.ts: gateway vs bare express, its own FerretDB). `npm run bench -- e2e [...]` runs
 # the end-to-end benchmark (bench/e2e.ts: creates through the gateway to verified webhook deliveries, on a
-# FerretDB and a RabbitMQ of its own). `npm run bench -- key-flood [...]` runs the unknown-key flood through the
+# FerretDB and a RabbitMQ of its own); `npm run bench -- e2e-pair --base <commit> [...]` runs it from a base
+# commit's tree and this one alternated, with issue 36's targets (bench/e2e-pair.ts). `npm run bench -- key-flood [...]` runs the unknown-key flood through the
 # gateway (bench/key-flood.ts: a valid caller's latency with and without 10,000 random keys, its own FerretDB).
 # `npm run bench -- receipts [...]` runs the receipt-reading benchmark (bench/receipts.ts: field accuracy and CPU
 # per receipt for Tesseract and PP-OCR on the generated labelled set; no infrastructure). `npm run bench -- fx-boot`
@@ -25,6 +26,10 @@ fi
 if [ "${1:-}" = "e2e" ]; then
   shift
   exec tsx bench/e2e.ts "$@"
+fi
+if [ "${1:-}" = "e2e-pair" ]; then
+  shift
+  exec tsx bench/e2e-pair.ts "$@"
 fi
 if [ "${1:-}" = "key-flood" ]; then
   shift

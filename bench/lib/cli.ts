@@ -9,3 +9,17 @@ export function cliOptions(argv: string[] = process.argv.slice(2)) {
     },
   };
 }
+
+/**
+ * Runs a benchmark's `main` and exits with its code (0 when it answers none), or prints its error and exits
+ * with 1: a benchmark's children and timers must not keep a finished run alive.
+ */
+export function runMain(main: () => Promise<number | void>): void {
+  main().then(
+    (code) => process.exit(code ?? 0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -76,10 +76,24 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message?: string,
     readonly errors?: FieldErrors,
+    /** What made the refusal (a lost connection, a time-out): logged with a 5xx, never sent to the caller. */
+    options?: { cause?: unknown },
   ) {
-    super(message ?? TITLE[code]);
+    super(message ?? TITLE[code], options);
     this.status = STATUS[code];
   }
+}
+
+/**
+ * What to log of a refusal that is an outage (500, 503; not 501's honest "not built"), or undefined: its code
+ * and its cause's name, code and message (an upstream's connection error, a time-out), so an operator sees
+ * why a request was refused without the caller seeing it.
+ */
+export function outageFields(err: AppError): { code: ErrorCode; cause?: Record<string, unknown> } | undefined {
+  if (err.code !== 'INTERNAL' && err.code !== 'SERVICE_UNAVAILABLE') return undefined;
+  const cause = err.cause as { name?: string; code?: string; message?: string } | undefined;
+  if (!cause || typeof cause !== 'object') return { code: err.code };
+  return { code: err.code, cause: { name: cause.name, code: cause.code, message: cause.message } };
 }
 
 export const statusOf = (code: ErrorCode): number => STATUS[code];

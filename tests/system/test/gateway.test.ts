@@ -4,10 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { parse } from 'yaml';
 import { openApiPath } from '@travel/contracts';
 import {
   CONTEXT_HEADER,
+  createLogger,
   generateSigningKey,
   mintContext,
   privateKeyFromText,
@@ -24,6 +26,14 @@ describe('gateway', () => {
   let entries: Awaited<ReturnType<typeof startEntries>>;
   let gw: { url: string; opsUrl: string; stop(): Promise<void> };
   let tight: { url: string; stop(): Promise<void> };
+  /** What `gw` logs, a JSON line each. */
+  const logged: Array<Record<string, unknown>> = [];
+  const logSink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) logged.push(JSON.parse(line));
+      done();
+    },
+  });
 
   beforeAll(async () => {
     stack = await startE2eStack('gateway');
@@ -36,7 +46,7 @@ describe('gateway', () => {
       ENTRIES_URL: entries.url,
       FLEET_URL: 'http://127.0.0.1:9',
     };
-    gw = await startGateway({ ...vars, ...upstreams });
+    gw = await startGateway({ ...vars, ...upstreams }, createLogger('gateway', 'info', logSink));
     // Without a broker, so it does not share its figures with the other gateways of this file (0221).
     tight = await startGateway({
       ...vars,
@@ -105,6 +115,15 @@ describe('gateway', () => {
     const fleet = await api.get('/api/v1/vehicles');
     expect(fleet.status).toBe(503);
     expect(fleet.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    // The operator is told why, the caller is not: a warning with the refused connection's code.
+    const requestId = fleet.headers.get('x-request-id');
+    const why = logged.find((l) => l.requestId === requestId && l.level === 40);
+    expect(why).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      path: '/api/v1/vehicles',
+      cause: { code: 'ECONNREFUSED' },
+    });
+    expect(JSON.stringify(fleet.body)).not.toContain('ECONNREFUSED');
     const unknown = await api.get('/api/v1/spaceships');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 'NOT_FOUND' });

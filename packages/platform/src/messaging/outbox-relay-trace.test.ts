@@ -36,11 +36,13 @@ describe('outbox relay and the trace of the raising request', () => {
           },
         }),
       }),
-      updateOne: async (filter: { _id: string }, update: { $unset: Record<string, ''> }) => {
-        const doc = docs.find((d) => d._id === filter._id)!;
-        delete doc.outbox[Object.keys(update.$unset)[0]!.slice('outbox.'.length)];
-        doc.outboxCount--;
-        return { modifiedCount: 1 };
+      bulkWrite: async (ops: { updateOne: { filter: { _id: string }; update: { $unset: Record<string, ''> } } }[]) => {
+        for (const { updateOne: op } of ops) {
+          const doc = docs.find((d) => d._id === op.filter._id)!;
+          delete doc.outbox[Object.keys(op.update.$unset)[0]!.slice('outbox.'.length)];
+          doc.outboxCount--;
+        }
+        return { modifiedCount: ops.length };
       },
     };
     const client = {

@@ -8,7 +8,7 @@ import type { Metrics } from '../observability/metrics';
 import { AmqpClient, PublishError } from './amqp-client';
 import { toMessage, type OutboxEvent } from './events';
 import { readDepths } from './consumer';
-import { pendingDocuments, removeFromOutbox } from './outbox';
+import { REMOVALS_PER_COMMAND, pendingDocuments, removeFromOutbox, type PublishedEvent } from './outbox';
 import { DOMAIN_EXCHANGE, UNROUTABLE_EXCHANGE, UNROUTABLE_PARKING_QUEUE } from './topology';
 
 export interface OutboxRelayOptions {
@@ -180,7 +180,7 @@ export class OutboxRelay {
       // already handled in this pass (still pending until removed), so the events behind a batch are
       // not held up by the removals of the one before it.
       const handled = new Set<string>();
-      const published: { docId: unknown; eventId: string }[] = [];
+      const published: PublishedEvent[] = [];
       let failed: PromiseRejectedResult | undefined;
       for (let round = 0; round < ROUNDS && !failed; round++) {
         const limit = batchSize + handled.size;
@@ -214,15 +214,19 @@ export class OutboxRelay {
         if (docs.length < limit) break;
       }
       // Then the removals, of confirmed events only (a crash before publishes them again: at-least-once).
-      // Apart from the publishes, so a store slow to write does not hold up the events behind them.
+      // Apart from the publishes, so a store slow to write does not hold up the events behind them; a
+      // command per REMOVALS_PER_COMMAND events rather than one per event (issue 36, decision 0240).
+      const chunks = Array.from({ length: Math.ceil(published.length / REMOVALS_PER_COMMAND) }, (_, k) =>
+        published.slice(k * REMOVALS_PER_COMMAND, (k + 1) * REMOVALS_PER_COMMAND),
+      );
       let done = 0;
       const remover = async () => {
-        for (let r = published[done++]; r; r = published[done++]) {
-          await removeFromOutbox(collection, r.docId, r.eventId);
-          count++;
+        for (let chunk = chunks[done++]; chunk; chunk = chunks[done++]) {
+          await removeFromOutbox(collection, chunk);
+          count += chunk.length;
         }
       };
-      await Promise.all(Array.from({ length: Math.min(4, published.length) }, remover));
+      await Promise.all(Array.from({ length: Math.min(4, chunks.length) }, remover));
       if (failed) throw failed.reason;
     }
     this.oldestPendingAt = oldest;

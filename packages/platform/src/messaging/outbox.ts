@@ -44,16 +44,38 @@ export async function pendingDocuments(collection: Collection<Document>, limit: 
     .toArray();
 }
 
-/** Removes a published event; a no-op (and no counter change) when another relay removed it first. */
-export async function removeFromOutbox(
-  collection: Collection<Document>,
-  docId: unknown,
-  eventId: string,
-): Promise<boolean> {
-  const key = `outbox.${eventId}`;
-  const result = await collection.updateOne({ _id: docId, [key]: { $exists: true } } as Document, {
-    $unset: { [key]: '' },
-    $inc: { outboxCount: -1 },
-  });
-  return result.modifiedCount === 1;
+/** An event the broker confirmed, to be removed from the outbox of the document it is in. */
+export interface PublishedEvent {
+  docId: unknown;
+  eventId: string;
+}
+
+/**
+ * The most removals sent in one command. On MongoDB a bulk of `updateOne`s is one `update` command with a
+ * statement each, one round trip instead of one per event; the bound keeps a command (and, on the
+ * serializing FerretDB front, the collection's write lock) short enough not to hold up the API's writes.
+ */
+export const REMOVALS_PER_COMMAND = 100;
+
+/**
+ * Removes published events in one command: per event, its key unset and the counter down by one, only
+ * while the key is there, so a removal another relay made first is a no-op (no counter change) and an
+ * event written since stays. Answers how many were removed here.
+ */
+export async function removeFromOutbox(collection: Collection<Document>, events: PublishedEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const result = await collection.bulkWrite(
+    events.map(({ docId, eventId }) => {
+      const key = `outbox.${eventId}`;
+      return {
+        updateOne: {
+          filter: { _id: docId, [key]: { $exists: true } } as Document,
+          update: { $unset: { [key]: '' }, $inc: { outboxCount: -1 } },
+        },
+      };
+    }),
+    // Each statement stands alone: one that fails does not keep the others from applying.
+    { ordered: false },
+  );
+  return result.modifiedCount;
 }

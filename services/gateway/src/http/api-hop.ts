@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { operationKey, type DeprecatedResponses } from '@travel/contracts';
 import {
   AppError,
+  outageFields,
   ContractRoutes,
   countRequest,
   methodNotAllowed,
@@ -113,8 +114,11 @@ export function apiHop(o: ApiHopOptions) {
     const refuse = (err: unknown) => {
       if (res.headersSent) return res.destroy();
       let status: number;
-      if (err instanceof AppError) status = sendProblem(res, err.code, traceIdFor(requestId), err.message, err.errors);
-      else {
+      if (err instanceof AppError) {
+        const outage = outageFields(err);
+        if (outage) o.logger.warn({ requestId, path, ...outage }, err.message);
+        status = sendProblem(res, err.code, traceIdFor(requestId), err.message, err.errors);
+      } else {
         o.logger.error({ err, requestId, path }, 'unhandled error');
         status = sendProblem(res, 'INTERNAL', traceIdFor(requestId));
       }
@@ -154,9 +158,14 @@ export function apiHop(o: ApiHopOptions) {
         },
         {
           answered: observe,
-          failed: () =>
+          failed: (cause) =>
             refuse(
-              new AppError('SERVICE_UNAVAILABLE', 'The service that owns this resource did not answer; try again.'),
+              new AppError(
+                'SERVICE_UNAVAILABLE',
+                'The service that owns this resource did not answer; try again.',
+                undefined,
+                { cause },
+              ),
             ),
         },
         deprecated ? (status) => deprecationHeaders(deprecated.get(status)) : undefined,

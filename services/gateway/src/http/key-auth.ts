@@ -10,8 +10,8 @@ export async function callerOfKey(keys: KeyCheck, key: string, client: string, r
   let checked;
   try {
     checked = await keys.check(key, client);
-  } catch {
-    throw new AppError('SERVICE_UNAVAILABLE', 'The API key could not be checked; try again.');
+  } catch (cause) {
+    throw new AppError('SERVICE_UNAVAILABLE', 'The API key could not be checked; try again.', undefined, { cause });
   }
   if (checked.outcome === 'malformed')
     throw new AppError('UNAUTHORIZED', 'This is not an API key: keys are "tek_" and 43 characters of base64url.');

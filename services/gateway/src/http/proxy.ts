@@ -91,7 +91,7 @@ const WHOLE_ANSWER_BYTES = 64 * 1024;
 export interface ForwardOutcome {
   answered(status: number): void;
   /** The service did not answer (no connection, a time-out) before any byte went back: answer 503. */
-  failed(): void;
+  failed(err: Error): void;
 }
 
 /** What the relay does when the request could not be sent at all (no connection): the next replica. */
@@ -154,7 +154,7 @@ class Relay implements Dispatcher.DispatchHandlers {
 
   onError(err: Error): void {
     if (this.res.headersSent) this.res.destroy();
-    else if (!this.elsewhere(err)) this.outcome.failed();
+    else if (!this.elsewhere(err)) this.outcome.failed(err);
   }
 }
 

@@ -20,6 +20,7 @@ import {
   outboxSchemaFields,
   outboxUpdate,
   raiseUncheckedEvent,
+  removeFromOutbox,
   startConsumer,
   withOutbox,
   type DomainEvent,
@@ -70,7 +71,7 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
     const things = conn.db!.collection('things');
     return new Proxy(things, {
       get: (target, key) => {
-        if (key === 'updateOne') return () => Promise.reject(new Error('simulated crash'));
+        if (key === 'bulkWrite') return () => Promise.reject(new Error('simulated crash'));
         const value: unknown = Reflect.get(target, key, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },
@@ -145,6 +146,75 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
     expect(await relayFor(new Metrics('kit-relay-order')).publishPending()).toBe(3);
     await eventually(async () => seen.length === 3);
     expect(seen).toEqual(['ordered.created', 'ordered.updated', 'ordered.approved']);
+  });
+
+  /** A second connection to the test database whose store commands are counted, by name. */
+  const countingCommands = async () => {
+    const url = new URL(env.infra.mongoUrl);
+    url.searchParams.set('monitorCommands', 'true');
+    const counted = await connectMongo(url.toString(), `${env.dbPrefix}kit`);
+    const commands: { name: string; statements: number }[] = [];
+    counted.getClient().on('commandStarted', (e) => {
+      const updates = (e.command as { updates?: unknown[] }).updates;
+      commands.push({ name: e.commandName, statements: updates?.length ?? 0 });
+    });
+    return { counted, commands };
+  };
+
+  it("removes a pass's published events with one update command per 100 events, not one per event (0240)", async () => {
+    const { counted, commands } = await countingCommands();
+    try {
+      const things = counted.db!.collection('batched_things');
+      const docs = Array.from({ length: 120 }, (_, i) => ({
+        _id: randomUUID() as never,
+        tenantId: 't',
+        ...withOutbox(raiseUncheckedEvent('kit', 'batched.created', 't', { i })),
+      }));
+      await things.insertMany(docs);
+      // Routable, so they do not go to the parking queue another test reads.
+      const tap = await client.channel();
+      await tap.assertQueue('kit.batched.tap', { durable: false, autoDelete: true });
+      await tap.bindQueue('kit.batched.tap', DOMAIN_EXCHANGE, 'kit.batched.*');
+      commands.length = 0;
+      const relay = new OutboxRelay({ client, collections: [things], logger, metrics: new Metrics('kit-relay-batch') });
+      // A pass fetches 100 documents, then the 20 past them (the next round), publishes the 120 events and
+      // removes them: statements 100 + 20 in two commands, where one command per event made 120.
+      expect(await relay.publishPending()).toBe(120);
+      const updates = commands.filter((c) => c.name === 'update');
+      expect(updates.map((c) => c.statements).sort((a, b) => b - a)).toEqual([100, 20]);
+      expect(await things.countDocuments({ outboxCount: { $ne: 0 } })).toBe(0);
+      const left = await things.find({}, { projection: { outbox: 1 } }).toArray();
+      expect(left.filter((d) => Object.keys((d.outbox ?? {}) as object).length > 0)).toEqual([]);
+      expect((await tap.checkQueue('kit.batched.tap')).messageCount).toBe(120);
+      await tap.deleteQueue('kit.batched.tap');
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('in one removal command, each statement stands alone: removed once, a repeat a no-op, newer events kept (0240)', async () => {
+    const things = conn.db!.collection('removal_things');
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => raiseUncheckedEvent('kit', 'removal.created', 't', { name }));
+    const ids = [randomUUID(), randomUUID()];
+    // Document 0 holds a and b; document 1 holds c, and then d is written into it after c was published.
+    await things.insertOne({ _id: ids[0] as never, tenantId: 't', ...withOutbox(a!, b!) });
+    await things.insertOne({ _id: ids[1] as never, tenantId: 't', ...withOutbox(c!) });
+    const d = raiseUncheckedEvent('kit', 'removal.updated', 't', {});
+    await things.updateOne({ _id: ids[1] as never }, outboxUpdate({ $set: { name: 'd' } }, d));
+
+    // Another relay removed a first; this relay's command removes a again (nothing), b, c, and c again.
+    expect(await removeFromOutbox(things, [{ docId: ids[0], eventId: a!.id }])).toBe(1);
+    const removed = await removeFromOutbox(things, [
+      { docId: ids[0], eventId: a!.id },
+      { docId: ids[0], eventId: b!.id },
+      { docId: ids[1], eventId: c!.id },
+      { docId: ids[1], eventId: c!.id },
+    ]);
+    expect(removed).toBe(2);
+    const [first, second] = await Promise.all(ids.map((id) => things.findOne({ _id: id as never })));
+    expect([first!.outboxCount, Object.keys(first!.outbox as object)]).toEqual([0, []]);
+    expect([second!.outboxCount, Object.keys(second!.outbox as object)]).toEqual([1, [d.id]]);
+    expect(await removeFromOutbox(things, [])).toBe(0);
   });
 
   const gauge = async (metrics: Metrics, name: string) =>
