@@ -3,7 +3,7 @@
 // service and the store, over a fixed number of creates through the gateway. Both are figures the machine's
 // other load changes little, unlike creates/s. See docs/benchmarks.md, "Write cost".
 //
-//   npx tsx bench/write-cost.ts [--creates 2000] [--clients 16] [--isolated-infra] [--cpu] [--profile]
+//   npx tsx bench/write-cost.ts [--creates 2000] [--clients 16] [--rate R] [--isolated-infra] [--cpu] [--profile]
 //
 // Without --cpu the employees process counts its store commands (the driver then decodes every reply for the
 // event, so its CPU is not measured in that run); with --cpu it does not, and the CPU is measured instead.
@@ -11,6 +11,8 @@
 // CPU is this run's alone; otherwise the shared test servers (commands only mean anything then).
 // --profile (with --cpu): V8 CPU profiles of the gateway and the employees process over the counted creates,
 // summarized by layer and function (the profiler adds to both processes' CPU).
+// --rate R: creates paced at R a second (create k due at start + k/R) instead of as fast as they are
+// answered: what a create costs when the services are not saturated and nothing batches across requests.
 import { mkdirSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
@@ -35,6 +37,8 @@ const CLIENTS = Number(opt('clients') ?? 16);
 const CPU = flag('cpu');
 const ISOLATED = flag('isolated-infra');
 const PROFILE = CPU && flag('profile');
+const RATE = opt('rate') === undefined ? undefined : Number(opt('rate'));
+if (RATE !== undefined && !(RATE > 0)) throw new Error('--rate takes a positive number of creates a second');
 const log = (line: string) => process.stdout.write(`[write-cost] ${line}\n`);
 
 const startApi = (role: 'employees' | 'gateway', env: NodeJS.ProcessEnv, logName: string) =>
@@ -47,7 +51,7 @@ async function stopApi(c: ServiceChild | undefined): Promise<void> {
 }
 
 /** `count` creates over `clients` keep-alive connections, each sending the next as soon as it is free. */
-async function creates(gatewayUrl: string, apiKey: string, count: number, label: string) {
+async function creates(gatewayUrl: string, apiKey: string, count: number, label: string, rate?: number) {
   const base = new URL(gatewayUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
   let next = 0;
@@ -57,6 +61,10 @@ async function creates(gatewayUrl: string, apiKey: string, count: number, label:
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       for (let k = next++; k < count; k = next++) {
+        if (rate) {
+          const due = start + (k * 1000) / rate - performance.now();
+          if (due > 0) await new Promise((r) => setTimeout(r, due));
+        }
         const body = JSON.stringify({
           firstName: 'Ana',
           lastName: `Cost-${label}-${k}`,
@@ -112,7 +120,7 @@ async function main(): Promise<void> {
       await Promise.all(Object.values(profiled).map((c) => ask(c.proc, { type: 'profile-start' }, 'profile-started')));
     const meter = new CpuMeter({ gateway: gateway.pid, employees: employees.pid, store: storePid });
     const loadBefore = load();
-    const run = await creates(gateway.url, apiKey, CREATES, 'run');
+    const run = await creates(gateway.url, apiKey, CREATES, 'run', RATE);
     const cpu = meter.read();
     const after = await counted();
     if (PROFILE)
@@ -136,6 +144,7 @@ async function main(): Promise<void> {
     const result = {
       creates: CREATES,
       clients: CLIENTS,
+      ...(RATE ? { rate: RATE } : {}),
       failed: run.failed,
       createsPerSecond: Math.round(run.perSecond * 10) / 10,
       meanMs: Math.round(run.meanMs),
