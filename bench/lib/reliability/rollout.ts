@@ -101,6 +101,15 @@ export interface RolloutResult {
 
 const failed = (w: Write) => w.status === 0 || w.status >= 500;
 
+/**
+ * The failed writes a step answers for: those that failed while it was the step under way, from its signal
+ * (`start`) to the next step's (`until`); those in flight at its signal count with it too. A write sent
+ * during a step that failed only once the next one began (a gateway killed under it) is the next step's:
+ * counted with both, it would be blamed on this step's service as well.
+ */
+export const failedWritesOfStep = (writes: readonly Write[], start: number, until: number): Write[] =>
+  writes.filter((w) => failed(w) && w.doneAt >= start && w.doneAt < until);
+
 /** Polls a replica's /readyz until it answers 200 (a rollout's next step waits for it). */
 async function readyz(opsUrl: string, maxMs: number): Promise<void> {
   for (const until = Date.now() + maxMs; Date.now() < until; await sleep(200)) {
@@ -221,8 +230,7 @@ async function runSteps(o: RolloutOptions, h: Harness, startedAt: string): Promi
   const results: StepResult[] = steps.map((s, i) => {
     const until = steps[i + 1]?.start ?? Infinity;
     const inWindow = ledger.writes.filter((w) => w.sentAt >= s.start && w.sentAt < until);
-    // Failed writes of the step: those in flight at its signal count with it too.
-    const failedOfStep = ledger.writes.filter((w) => failed(w) && w.sentAt < until && w.doneAt >= s.start);
+    const failedOfStep = failedWritesOfStep(ledger.writes, s.start, until);
     const viaStopped = (w: Write) => s.service === 'gateway' && w.gateway === s.replica;
     const viaOther = failedOfStep.filter((w) => !viaStopped(w));
     const allAt = ledger.deliveredAllAt(ledger.ackedBy(s.end));
