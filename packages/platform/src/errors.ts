@@ -1,3 +1,5 @@
+import type { Logger } from './logger';
+
 // The error body of API-SURFACE.md: RFC 9457 problem+json extended with `code`, `errors` and `traceId`.
 export type ErrorCode =
   | 'VALIDATION_FAILED'
@@ -85,15 +87,16 @@ export class AppError extends Error {
 }
 
 /**
- * What to log of a refusal that is an outage (500, 503; not 501's honest "not built"), or undefined: its code
- * and its cause's name, code and message (an upstream's connection error, a time-out), so an operator sees
- * why a request was refused without the caller seeing it.
+ * Logs a refusal that is an outage (500, 503; not 501's honest "not built") at warn: its code and its cause's
+ * name, code and message (an upstream's connection error, a time-out), so an operator sees why a request was
+ * refused without the caller seeing it. Every other refusal is the caller's and logs nothing here.
  */
-export function outageFields(err: AppError): { code: ErrorCode; cause?: Record<string, unknown> } | undefined {
-  if (err.code !== 'INTERNAL' && err.code !== 'SERVICE_UNAVAILABLE') return undefined;
+export function warnOfOutage(logger: Pick<Logger, 'warn'>, err: AppError, at: { requestId?: string; path: string }) {
+  if (err.code !== 'INTERNAL' && err.code !== 'SERVICE_UNAVAILABLE') return;
   const cause = err.cause as { name?: string; code?: string; message?: string } | undefined;
-  if (!cause || typeof cause !== 'object') return { code: err.code };
-  return { code: err.code, cause: { name: cause.name, code: cause.code, message: cause.message } };
+  const why =
+    cause && typeof cause === 'object' ? { cause: { name: cause.name, code: cause.code, message: cause.message } } : {};
+  logger.warn({ ...at, code: err.code, ...why }, err.message);
 }
 
 export const statusOf = (code: ErrorCode): number => STATUS[code];

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, outageFields, problem, statusOf, type ErrorCode, type FieldErrors } from '../errors';
+import { AppError, problem, warnOfOutage, statusOf, type ErrorCode, type FieldErrors } from '../errors';
 import type { Logger } from '../logger';
 import { classifyFailure } from '../messaging/failure';
 import { traceIdOf } from './request-context';
@@ -63,8 +63,7 @@ export function errorHandler(logger: Logger) {
     };
 
     if (err instanceof AppError) {
-      const outage = outageFields(err);
-      if (outage) logger.warn({ requestId: req.requestId, path: req.path, ...outage }, err.message);
+      warnOfOutage(logger, err, { requestId: req.requestId, path: req.path });
       send(err.status, problem(err.code, traceId, err.message, err.errors));
       return;
     }

@@ -3,7 +3,6 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { operationKey, type DeprecatedResponses } from '@travel/contracts';
 import {
   AppError,
-  outageFields,
   ContractRoutes,
   countRequest,
   methodNotAllowed,
@@ -18,6 +17,7 @@ import {
   type Logger,
   type Metrics,
   UpstreamList,
+  warnOfOutage,
 } from '@travel/platform';
 import type { KeyCheck } from '../app/key-check';
 import { clientAddress, limitKeyOf } from '../domain/client-address';
@@ -115,8 +115,7 @@ export function apiHop(o: ApiHopOptions) {
       if (res.headersSent) return res.destroy();
       let status: number;
       if (err instanceof AppError) {
-        const outage = outageFields(err);
-        if (outage) o.logger.warn({ requestId, path, ...outage }, err.message);
+        warnOfOutage(o.logger, err, { requestId, path });
         status = sendProblem(res, err.code, traceIdFor(requestId), err.message, err.errors);
       } else {
         o.logger.error({ err, requestId, path }, 'unhandled error');
