@@ -10,3 +10,4 @@ export * from './infra/alert-rules';
 export * from './infra/prometheus';
 export * from './traces';
 export * from './infra/otel-collector';
+export * from './store-commands';

@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { retireDeliveryIndexes } from '../src/infra/migrations';
 import { registerModels, type DispatcherModels } from '../src/infra/models';
-import { monitoredConnection, storedDelivery, twoReplicas, type MonitoredConnection } from './support/stored-docs';
+import { monitoredConnection, type MonitoredConnection } from '@travel/testkit';
+import { storedDelivery, twoReplicas } from './support/stored-docs';
 
 interface Replica extends MonitoredConnection {
   models: DispatcherModels;

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { parseTenantId } from '@travel/platform';
 import { dispatcherRepositories, type DispatcherRepositories } from '../src/infra/repositories';
 import { SubscriptionCache } from '../src/infra/subscription-cache';
-import { monitoredConnection, storedSubscription, twoReplicas, type MonitoredConnection } from './support/stored-docs';
+import { monitoredConnection, type MonitoredConnection } from '@travel/testkit';
+import { storedSubscription, twoReplicas } from './support/stored-docs';
 
 interface Replica extends MonitoredConnection {
   repos: DispatcherRepositories;

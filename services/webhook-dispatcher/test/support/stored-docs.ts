@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Connection } from 'mongoose';
-import { connectMongo } from '@travel/platform';
-import { testInfra } from '@travel/testkit';
+import type { MonitoredConnection } from '@travel/testkit';
 import type { DeliveryDoc, SubscriptionDoc } from '../../src/infra/models';
 
 // Documents as the dispatcher stores them, for tests that write the store themselves (old stores, retention,
-// other replicas), and a connection to the test store that reports every command it sends.
+// other replicas), and two replicas' connections to one test database.
 
 /** A delivery row of a succeeded first attempt; `fields` override. */
 export const storedDelivery = (fields: Pick<DeliveryDoc, 'tenantId'> & Partial<DeliveryDoc>): DeliveryDoc => ({
@@ -40,27 +38,6 @@ export const storedSubscription = (fields: Partial<SubscriptionDoc> = {}) => ({
   createdAt: new Date(),
   ...fields,
 });
-
-/** A connection to one database of the test store, as a replica has, and what it sent there in order. */
-export interface MonitoredConnection {
-  conn: Connection;
-  /** One line per command, as `describe` put it (none where it answered nothing). */
-  commands: string[];
-}
-
-export async function monitoredConnection(
-  db: string,
-  describe: (name: string, command: Record<string, unknown>) => string[],
-): Promise<MonitoredConnection> {
-  const url = new URL(testInfra().mongoUrl);
-  url.searchParams.set('monitorCommands', 'true');
-  const conn = await connectMongo(url.toString(), db);
-  const commands: string[] = [];
-  conn.getClient().on('commandStarted', (e) => {
-    if (e.databaseName === db) commands.push(...describe(e.commandName, e.command));
-  });
-  return { conn, commands };
-}
 
 /**
  * Two replicas on a fresh database of the test store, for the `describe` block that calls this: made

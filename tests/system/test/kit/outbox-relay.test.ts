@@ -27,7 +27,7 @@ import {
   type OutboxFields,
 } from '@travel/platform';
 import { ANNOUNCED_EVENTS } from '@travel/contracts';
-import { createTestEnv, eventually, setPolicy, type TestEnv } from '@travel/testkit';
+import { createTestEnv, eventually, monitoredConnection, setPolicy, type TestEnv } from '@travel/testkit';
 
 interface Thing extends OutboxFields {
   _id: string;
@@ -148,16 +148,11 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
     expect(seen).toEqual(['ordered.created', 'ordered.updated', 'ordered.approved']);
   });
 
-  /** A second connection to the test database whose store commands are counted, by name. */
+  /** A second connection to the test database whose store commands are counted: name and statements. */
   const countingCommands = async () => {
-    const url = new URL(env.infra.mongoUrl);
-    url.searchParams.set('monitorCommands', 'true');
-    const counted = await connectMongo(url.toString(), `${env.dbPrefix}kit`);
-    const commands: { name: string; statements: number }[] = [];
-    counted.getClient().on('commandStarted', (e) => {
-      const updates = (e.command as { updates?: unknown[] }).updates;
-      commands.push({ name: e.commandName, statements: updates?.length ?? 0 });
-    });
+    const { conn: counted, commands } = await monitoredConnection(`${env.dbPrefix}kit`, (name, command) => [
+      { name, statements: (command.updates as unknown[] | undefined)?.length ?? 0 },
+    ]);
     return { counted, commands };
   };
 
