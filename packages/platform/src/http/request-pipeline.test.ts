@@ -127,7 +127,9 @@ describe('one request pipeline: the remembered reads and express', () => {
     const secondsBefore = await secondsServed();
     expect((await get('miss-3')).status).toBe(200);
     expect(handled).toBe(2);
-    expect((await secondsServed()) - secondsBefore).toBeGreaterThanOrEqual((2 * VERSION_READ_MS) / 1000);
+    // Less a little: a timer counts from the event loop's cached time and can fire a few ms early. One
+    // read would be 0.15 s.
+    expect((await secondsServed()) - secondsBefore).toBeGreaterThanOrEqual((2 * VERSION_READ_MS - 20) / 1000);
   });
 });
 
