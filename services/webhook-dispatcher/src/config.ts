@@ -91,6 +91,12 @@ const dispatcherEnv = () =>
       description:
         'How long a replica uses its cached copy of a tenant’s subscriptions without checking it (docs/decisions/0059, 0238): an attempt sees a delete or disable made through another replica within this time. An event raised after a change sees it, whichever replica made it: the copy is checked against the tenant’s subscriptions version first.',
     }),
+    WEBHOOK_DNS_CACHE_MS: env.int({
+      default: 5000,
+      max: 60_000,
+      description:
+        'How long a replica reuses a destination host’s DNS answers for its sends, one lookup shared by the sends to that host (docs/decisions/0242): a partner’s DNS change is followed within this time. Every answer is checked against the address policy and every connection goes to the checked address, so an answer kept is never an unchecked one. Registration always looks up afresh. `0`: every attempt looks up.',
+    }),
     WEBHOOK_OUTCOME_BATCH_MS: env.int({
       default: 5,
       max: 1000,
@@ -141,6 +147,8 @@ export const configSchema = serviceConfig(SERVICE, DEFAULT_PORT, dispatcherEnv()
   retentionEveryMs: v.WEBHOOK_RETENTION_INTERVAL_MS,
   /** How long a replica may act on a subscription changed by another replica (docs/decisions/0059). */
   subscriptionCacheMs: v.WEBHOOK_SUBSCRIPTION_CACHE_MS,
+  /** How long a replica sends on a host's DNS answers before it asks again (docs/decisions/0242). */
+  dnsCacheMs: v.WEBHOOK_DNS_CACHE_MS,
   /** How long an attempt's outcome waits to be written with others (docs/decisions/0060). */
   outcomeBatchMs: v.WEBHOOK_OUTCOME_BATCH_MS,
   /** How long an attempt over its subscription's bound may wait here for a slot (docs/decisions/0088). */

@@ -34,7 +34,8 @@ import { CONSUMERS } from './infra/topology';
 import { SecretBox } from './infra/secret-box';
 import { SubscriptionCache } from './infra/subscription-cache';
 import { SubscriptionSlots } from './app/subscription-slots';
-import type { Resolve } from './infra/destination';
+import { systemResolve, type Resolve } from './infra/destination';
+import { cachingResolve } from './infra/dns-cache';
 
 export { SERVICE } from './config';
 
@@ -98,7 +99,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, options?: Dispatcher
         box,
         allowedCidrs: config.allowedCidrs,
         slots,
-        resolve: options?.resolve,
+        // Sends reuse a host's checked answers for a while; registration (above) always looks up afresh.
+        resolve: cachingResolve(options?.resolve ?? systemResolve, config.dnsCacheMs),
       });
       const notices = mailer
         ? new HealthNotices(

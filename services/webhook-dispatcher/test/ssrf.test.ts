@@ -1,17 +1,22 @@
 // SSRF defence: registration refuses every non-public destination; dispatch re-checks, connects only
-// to the address it checked, and never follows a redirect.
+// to the address it checked, and never follows a redirect. Sends keep a host's answers for a while (0242).
 import { startHarness, verified, type Harness } from './support/harness';
+
+/** How long the dispatcher under test keeps a host's DNS answers for its sends. */
+const DNS_CACHE_MS = 1500;
 
 describe('webhook destinations', () => {
   let h: Harness;
   let answer = '127.0.0.1';
+  const lookups: string[] = [];
   beforeAll(async () => {
     // `hooks.partner.test` exists only in this resolver: the test plays its DNS answers.
     h = await startHarness(
       'ssrf',
-      {},
+      { WEBHOOK_DNS_CACHE_MS: String(DNS_CACHE_MS) },
       {
         resolve: async (host) => {
+          lookups.push(host);
           if (host === 'hooks.partner.test') return [{ address: answer, family: answer.includes(':') ? 6 : 4 }];
           if (host === 'split.partner.test')
             return [
@@ -76,17 +81,30 @@ describe('webhook destinations', () => {
     verified(r.requests[0]!, s.signingSecret);
   });
 
-  it('does not contact a host whose DNS answer turned private after registration', async () => {
+  it('sends on a kept answer for a while, and refuses a host turned private once it expires, contacting it no more', async () => {
     answer = '127.0.0.1';
     const r = await h.receiver();
     const s = await h.register(`https://hooks.partner.test:${r.port}/hooks`);
+    const lookupsOfHost = () => lookups.filter((host) => host === 'hooks.partner.test').length;
+    const registered = lookupsOfHost();
+    const before = Date.now();
+    await Promise.all([h.publish(), h.publish(), h.publish()]);
+    const sent = await h.settled(s.id, 3);
+    expect(sent.map((d) => d.status)).toEqual(['Succeeded', 'Succeeded', 'Succeeded']);
+    // Three sends, at most one lookup between them (none if the test before left the answer kept), while
+    // they took less than the time to live.
+    if (Date.now() - before < DNS_CACHE_MS) expect(lookupsOfHost() - registered).toBeLessThanOrEqual(1);
+
+    // The name turns private: once the kept answers have expired, the next send looks up, and refuses.
     answer = '10.0.0.5';
+    await new Promise((resolve) => setTimeout(resolve, DNS_CACHE_MS + 100));
     await h.publish();
-    const [d] = await h.settled(s.id, 1);
-    const full = (await h.api('GET', `/api/v1/webhooks/${s.id}/deliveries/${d.deliveryId}`)).body;
-    expect(full.status).toBe('Failed');
+    const all = await h.settled(s.id, 4);
+    expect(all.map((d) => d.status).sort()).toEqual(['Failed', 'Succeeded', 'Succeeded', 'Succeeded']);
+    const refused = all.find((d) => d.status === 'Failed');
+    const full = (await h.api('GET', `/api/v1/webhooks/${s.id}/deliveries/${refused.deliveryId}`)).body;
     expect(full.attemptLog[0].error).toMatch(/10\.0\.0\.5.*not a public address/);
-    expect(r.requests).toHaveLength(0);
+    expect(r.requests).toHaveLength(3);
     answer = '127.0.0.1';
   });
 
