@@ -4,6 +4,7 @@
 // other load changes little, unlike creates/s. See docs/benchmarks.md, "Write cost".
 //
 //   npx tsx bench/write-cost.ts [--creates 2000] [--clients 16] [--rate R] [--isolated-infra] [--cpu] [--profile]
+//     [--idle S] [--replicas N]
 //
 // Without --cpu the employees process counts its store commands (the driver then decodes every reply for the
 // event, so its CPU is not measured in that run); with --cpu it does not, and the CPU is measured instead.
@@ -13,6 +14,11 @@
 // summarized by layer and function (the profiler adds to both processes' CPU).
 // --rate R: creates paced at R a second (create k due at start + k/R) instead of as fast as they are
 // answered: what a create costs when the services are not saturated and nothing batches across requests.
+// --idle S (with --cpu): first S seconds with no request after the warm-up, each process's CPU then in ms a
+// second: the part of a paced create's cost that is not the create's (timers, polls, heartbeats).
+// --replicas N: N employees processes behind the gateway (one list of URLs, decision 0214), as the chart runs
+// them; the output adds the events their relays published per create, and how many of those were a second
+// copy (decision 0243). Commands are then counted in the first replica only.
 import { mkdirSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
@@ -38,6 +44,10 @@ const CPU = flag('cpu');
 const ISOLATED = flag('isolated-infra');
 const PROFILE = CPU && flag('profile');
 const RATE = opt('rate') === undefined ? undefined : Number(opt('rate'));
+const REPLICAS = Number(opt('replicas') ?? 1);
+if (!(Number.isInteger(REPLICAS) && REPLICAS >= 1)) throw new Error('--replicas takes a whole number ≥ 1');
+const IDLE_SECONDS = CPU && opt('idle') !== undefined ? Number(opt('idle')) : 0;
+if (!(IDLE_SECONDS >= 0)) throw new Error('--idle takes a number of seconds');
 if (RATE !== undefined && !(RATE > 0)) throw new Error('--rate takes a positive number of creates a second');
 const log = (line: string) => process.stdout.write(`[write-cost] ${line}\n`);
 
@@ -82,6 +92,26 @@ async function creates(gatewayUrl: string, apiKey: string, count: number, label:
   return { seconds, failed, perSecond: count / seconds, meanMs: latencyMs / count };
 }
 
+/** The events the replicas' relays published, and those of them another relay had published first. */
+async function publishesOf(replicas: ServiceChild[]): Promise<{ published: number; twice: number }> {
+  const sum = (text: string, name: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+      .reduce((n, line) => n + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+  let published = 0;
+  let twice = 0;
+  for (const r of replicas) {
+    if (!r.opsUrl) continue;
+    const text = await (await fetch(`${r.opsUrl}/metrics`)).text();
+    // Without a dispatcher no queue is bound: the relay parks each event itself (counted apart).
+    published += sum(text, 'outbox_published_total') + sum(text, 'outbox_unroutable_parked_by_relay_total');
+    // Absent before decision 0243: then 0, and the duplicates show in the published events per create.
+    twice += sum(text, 'outbox_published_twice_total');
+  }
+  return { published, twice };
+}
+
 async function main(): Promise<void> {
   mkdirSync(STATE, { recursive: true });
   const tls = ensureTestTls(join(ROOT, '.local', 'test', 'tls'));
@@ -97,13 +127,17 @@ async function main(): Promise<void> {
     storePid = run.storePid;
     stopInfra = () => run.infra.stop();
   }
+  const replicas: ServiceChild[] = [];
   let employees: ServiceChild | undefined;
   let gateway: ServiceChild | undefined;
   try {
     const env = await createTestEnv('write-cost', { ...BENCH_SERVICE_ENV, ...NO_RATE_LIMIT });
     const vars = { ...process.env, ...env.vars, ...(CPU ? {} : { BENCH_COUNT_COMMANDS: 'true' }) };
-    employees = await startApi('employees', vars, 'write-cost-employees');
-    gateway = await startApi('gateway', { ...vars, ...urlEnv({ employees: employees.url }) }, 'write-cost-gateway');
+    for (let i = 0; i < REPLICAS; i++)
+      replicas.push(await startApi('employees', vars, `write-cost-employees${i ? `-${i}` : ''}`));
+    employees = replicas[0]!;
+    const employeesUrls = replicas.map((r) => r.url).join(',');
+    gateway = await startApi('gateway', { ...vars, ...urlEnv({ employees: employeesUrls }) }, 'write-cost-gateway');
     const { apiKey } = await ask<{ apiKey: string }>(employees.proc, { type: 'seed' }, 'seeded', 60_000);
     const warm = await creates(gateway.url, apiKey, Math.min(200, CREATES), 'warm');
     if (warm.failed) throw new Error(`${warm.failed} warm-up creates failed`);
@@ -118,11 +152,26 @@ async function main(): Promise<void> {
     const profileFile = (role: string) => join(STATE, `${role}.cpuprofile`);
     if (PROFILE)
       await Promise.all(Object.values(profiled).map((c) => ask(c.proc, { type: 'profile-start' }, 'profile-started')));
-    const meter = new CpuMeter({ gateway: gateway.pid, employees: employees.pid, store: storePid });
+    const meter = new CpuMeter({
+      gateway: gateway.pid,
+      ...Object.fromEntries(replicas.map((r, i) => [i ? `employees-${i}` : 'employees', r.pid])),
+      store: storePid,
+    });
+    const publishesBefore = await publishesOf(replicas);
+    let idleCpuMsPerSecond: Record<string, number> | undefined;
+    if (IDLE_SECONDS > 0) {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+      const idle = meter.read();
+      idleCpuMsPerSecond = Object.fromEntries(
+        Object.entries(idle.cores).map(([name, cores]) => [name, Math.round(cores * 1e4) / 10]),
+      );
+      meter.reset();
+    }
     const loadBefore = load();
     const run = await creates(gateway.url, apiKey, CREATES, 'run', RATE);
     const cpu = meter.read();
     const after = await counted();
+    const publishesAfter = await publishesOf(replicas);
     if (PROFILE)
       await Promise.all(
         Object.entries(profiled).map(([role, c]) =>
@@ -149,8 +198,17 @@ async function main(): Promise<void> {
       createsPerSecond: Math.round(run.perSecond * 10) / 10,
       meanMs: Math.round(run.meanMs),
       ...(CPU
-        ? { cpuMsPerCreate, otherCores: cpu.otherCores }
+        ? { cpuMsPerCreate, otherCores: cpu.otherCores, ...(idleCpuMsPerSecond ? { idleCpuMsPerSecond } : {}) }
         : { commandsPerCreate: perCreate, total: Math.round(total * 100) / 100 }),
+      ...(REPLICAS > 1
+        ? {
+            replicas: REPLICAS,
+            eventsPublishedPerCreate:
+              Math.round(((publishesAfter.published - publishesBefore.published) / CREATES) * 1000) / 1000,
+            publishedTwicePerCreate:
+              Math.round(((publishesAfter.twice - publishesBefore.twice) / CREATES) * 1000) / 1000,
+          }
+        : {}),
       load: [loadBefore, load()],
       ...(PROFILE
         ? {
@@ -163,7 +221,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await stopApi(gateway);
-    await stopApi(employees);
+    for (const r of replicas) await stopApi(r);
     await stopInfra?.();
   }
 }
