@@ -84,7 +84,7 @@ export async function startService(
 
   let relay: OutboxRelay | undefined;
   // A write with events through this connection nudges this service's relay (TenantScope.commit, 0170).
-  const forgetRelay = relayOutboxWrites(mongo, () => relay?.nudge());
+  const forgetRelay = relayOutboxWrites(mongo, (written) => relay?.nudge(written));
   // Every publisher declares the exchange it publishes to, so no start order between services matters.
   await amqp.onConnect(declareDomainExchange);
   const jobs: JobScheduling = { leases: new JobLeases(mongo), leaseMs: config.jobLeaseMs, logger, metrics };

@@ -28,6 +28,7 @@ describe('outbox relay and the trace of the raising request', () => {
     const reads: Array<Span | undefined> = [];
     const publishedIn: Array<Span | undefined> = [];
     const collection = {
+      collectionName: 'docs',
       find: () => ({
         limit: () => ({
           toArray: async () => {
@@ -63,7 +64,7 @@ describe('outbox relay and the trace of the raising request', () => {
       const request = tracer.startActiveSpan('request', (span) => {
         const event = raiseUncheckedEvent('kit', 'thing.created', 'tenant-1', {});
         docs.push({ _id: 'doc-1', outbox: { [event.id]: event }, outboxCount: 1 });
-        relay.nudge();
+        relay.nudge({ collection: 'docs', id: 'doc-1' });
         span.end();
         return span.spanContext();
       });

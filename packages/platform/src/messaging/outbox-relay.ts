@@ -9,6 +9,7 @@ import { AmqpClient, PublishError } from './amqp-client';
 import { toMessage, type OutboxEvent } from './events';
 import { readDepths } from './consumer';
 import { REMOVALS_PER_COMMAND, pendingDocuments, removeFromOutbox, type PublishedEvent } from './outbox';
+import type { WrittenDocument } from './outbox-nudge';
 import { DOMAIN_EXCHANGE, UNROUTABLE_EXCHANGE, UNROUTABLE_PARKING_QUEUE } from './topology';
 
 export interface OutboxRelayOptions {
@@ -20,7 +21,19 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Documents published at once within a pass (each document's own events stay in order). */
   concurrency?: number;
+  /**
+   * How old a document's oldest event must be before this relay publishes it although its own replica
+   * did not write it (decision 0243); `OUTBOX_ADOPT_AFTER_MS` unless given. 0: every pending document.
+   */
+  adoptAfterMs?: number;
 }
+
+/**
+ * Another replica's pending document is left to that replica's relay for this long after its oldest event
+ * was raised: that relay, nudged by the write, publishes it within milliseconds; this one adopts it only if
+ * that replica stopped or cannot get through (decision 0243).
+ */
+export const OUTBOX_ADOPT_AFTER_MS = 5_000;
 
 /** Fetches per pass and collection before the removals (each of up to `batchSize` new documents). */
 const ROUNDS = 5;
@@ -40,6 +53,12 @@ interface PassFailures {
 }
 
 const tracer = trace.getTracer('outbox-relay');
+
+/** A document a pass found with events still in its outbox, oldest first. */
+interface PendingDocument {
+  doc: Document;
+  events: OutboxEvent[];
+}
 
 const eventsOf = (doc: Document): OutboxEvent[] =>
   Object.values((doc.outbox ?? {}) as Record<string, OutboxEvent>).sort(
@@ -67,6 +86,9 @@ export class OutboxRelay {
   private readonly published;
   private readonly failures;
   private readonly parkedByRelay;
+  private readonly removedFirstByAnother;
+  /** Documents this replica wrote events into, by collection name: id → when noted (epoch ms). */
+  private readonly written = new Map<string, Map<string, number>>();
 
   constructor(private readonly options: OutboxRelayOptions) {
     const { metrics } = options;
@@ -78,6 +100,11 @@ export class OutboxRelay {
       ['type'],
     );
     // The age grows between passes: a relay that cannot get through shows it, rather than a stale figure.
+    this.removedFirstByAnother = metrics.counter(
+      'outbox_published_twice_total',
+      'Events this relay published that another relay had already published and removed: a second copy went out (consumers drop it as a duplicate)',
+      [],
+    );
     const oldest = () => this.oldestPendingAt;
     metrics.gauge(
       'outbox_oldest_pending_seconds',
@@ -106,11 +133,14 @@ export class OutboxRelay {
   }
 
   /**
-   * Runs a pass now (called after a write, so events leave without waiting for the poll). While passes
-   * fail, a write does not cut the wait short unless the broker is connected again: each write of an
-   * outage would otherwise run a pass that fails.
+   * Runs a pass now (called after a write, so events leave without waiting for the poll), and notes the
+   * document written as this replica's to publish at once (0243). While passes fail, a write does not cut
+   * the wait short unless the broker is connected again: each write of an outage would otherwise run a
+   * pass that fails.
    */
-  nudge(): void {
+  nudge(written?: WrittenDocument): void {
+    // Noted even before start: a pass will find it this replica's.
+    if (written) this.writtenIn(written.collection).set(String(written.id), Date.now());
     if (this.stopped) return;
     if (this.failedPasses > 0 && !this.options.client.connected) return;
     if (this.running) this.again = true;
@@ -176,36 +206,54 @@ export class OutboxRelay {
       if (oldest === undefined || at < oldest) oldest = at;
     };
     for (const collection of this.options.collections) {
+      const mine = this.writtenIn(collection.collectionName);
+      const adoptBefore = Date.now() - (this.options.adoptAfterMs ?? OUTBOX_ADOPT_AFTER_MS);
+      // A note older than the adoption delay is not needed: its document is anyone's by then.
+      for (const [id, notedAt] of mine) if (notedAt <= adoptBefore) mine.delete(id);
+      // This replica's documents, and others' whose owner has left them too long (0243).
+      const takes = (p: PendingDocument) =>
+        mine.has(String(p.doc._id)) || Date.parse(p.events[0]!.occurredAt) <= adoptBefore;
       // Up to ROUNDS fetches before the removals: each round takes the next batch, past the documents
       // already handled in this pass (still pending until removed), so the events behind a batch are
       // not held up by the removals of the one before it.
       const handled = new Set<string>();
       const published: PublishedEvent[] = [];
+      const finished: Array<{ id: string; fetchedAt: number }> = [];
       let failed: PromiseRejectedResult | undefined;
       for (let round = 0; round < ROUNDS && !failed; round++) {
         const limit = batchSize + handled.size;
+        const fetchedAt = Date.now();
         const docs = await pendingDocuments(collection, limit);
-        // More may be waiting than this pass takes: go round again at once rather than after the interval.
-        if (docs.length >= limit) this.again = true;
-        const pending = docs
+        const fetched = docs
           .filter((doc) => !handled.has(String(doc._id)))
           .map((doc) => ({ doc, events: eventsOf(doc) }))
-          .filter((p) => p.events.length > 0)
-          .sort((a, b) => a.events[0]!.occurredAt.localeCompare(b.events[0]!.occurredAt));
-        if (pending.length === 0) break;
-        for (const p of pending) handled.add(String(p.doc._id));
+          .filter((p) => p.events.length > 0);
+        if (fetched.length === 0) break;
+        for (const p of fetched) handled.add(String(p.doc._id));
+        const pending: PendingDocument[] = [];
+        for (const p of fetched)
+          if (takes(p)) pending.push(p);
+          // Another replica's fresh document is its relay's: left, still pending (the lag gauge sees it).
+          else stillPending(p.events[0]!);
+        pending.sort((a, b) => a.events[0]!.occurredAt.localeCompare(b.events[0]!.occurredAt));
+        // More may be waiting than this pass takes: go round again at once rather than after the interval
+        // (not for a batch of others' documents only, which would spin until they are published).
+        if (docs.length >= limit && pending.length > 0) this.again = true;
         // Documents are independent (order is kept within each one): several in flight at once, taken
         // oldest first, so their confirms overlap instead of costing one round trip each.
         let next = 0;
         const lane = async () => {
           for (let p = pending[next++]; p; p = pending[next++]) {
+            let all = true;
             for (const event of p.events) {
               if (!(await this.publishOne(event))) {
                 stillPending(event);
+                all = false;
                 break;
               }
               published.push({ docId: p.doc._id, eventId: event.id });
             }
+            if (all) finished.push({ id: String(p.doc._id), fetchedAt });
           }
         };
         // Every lane finishes before the round ends (no publish outlives it); the first error ends the pass.
@@ -222,15 +270,25 @@ export class OutboxRelay {
       let done = 0;
       const remover = async () => {
         for (let chunk = chunks[done++]; chunk; chunk = chunks[done++]) {
-          await removeFromOutbox(collection, chunk);
+          const removed = await removeFromOutbox(collection, chunk);
+          if (removed < chunk.length) this.removedFirstByAnother.inc(chunk.length - removed);
           count += chunk.length;
         }
       };
       await Promise.all(Array.from({ length: Math.min(4, chunks.length) }, remover));
+      // Published and removed: no longer noted, unless noted again since the fetch that found it began (that
+      // write's events may not have been in it; within the same millisecond, kept to be sure).
+      for (const { id, fetchedAt } of finished) if ((mine.get(id) ?? Infinity) < fetchedAt) mine.delete(id);
       if (failed) throw failed.reason;
     }
     this.oldestPendingAt = oldest;
     return count;
+  }
+
+  private writtenIn(collection: string): Map<string, number> {
+    let docs = this.written.get(collection);
+    if (!docs) this.written.set(collection, (docs = new Map()));
+    return docs;
   }
 
   /**

@@ -32,6 +32,6 @@ export async function replaceSetting<T>(
   // No projection here: FerretDB does not implement `fields` on findAndModify (the outbox comes back too).
   const replace = () => model.findOneAndUpdate({ _id: id, tenantId }, update, { upsert: true, new: true }).lean<T>();
   const doc = await (versions ? versions.around(tenantId, model.collection.collectionName, replace) : replace());
-  if (event) nudgeRelayOf(model.db);
+  if (event) nudgeRelayOf(model.db, { collection: model.collection.collectionName, id });
   return doc!;
 }

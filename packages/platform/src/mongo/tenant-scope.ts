@@ -84,7 +84,7 @@ export class TenantScope<T extends { tenantId: string }> {
     const created = this.write(() => this.model.create(owned));
     if (!events.length) return created;
     return created.then((result) => {
-      nudgeRelayOf(this.model.db);
+      nudgeRelayOf(this.model.db, { collection: this.model.collection.collectionName, id: result._id });
       return result;
     });
   }
@@ -105,7 +105,8 @@ export class TenantScope<T extends { tenantId: string }> {
       (events.length ? outboxUpdate(write, ...events) : write) as UpdateQuery<T>,
     );
     if (result.matchedCount === 0) throw new RevisionConflict();
-    if (events.length) nudgeRelayOf(this.model.db);
+    if (events.length)
+      nudgeRelayOf(this.model.db, { collection: this.model.collection.collectionName, id: current._id });
     return rev;
   }
 

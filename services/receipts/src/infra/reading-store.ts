@@ -4,6 +4,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
   crossTenant,
+  nudgeRelayOf,
   outboxSchemaFields,
   outboxUpdate,
   tenantScoped,
@@ -119,7 +120,10 @@ export class ReadingStore {
       { tenantId: held.tenantId, _id: held._id, state: 'Pending', leaseUntil: held.leaseUntil },
       outboxUpdate({ $set: { ...set, leaseUntil: null } }, event),
     );
-    return res.modifiedCount === 1;
+    if (res.modifiedCount !== 1) return false;
+    // Its event leaves now, from this replica's relay, not at a later poll (decision 0243).
+    nudgeRelayOf(this.model.db, { collection: READINGS_COLLECTION, id: held._id });
+    return true;
   }
 
   /** Gives the reading back, due at `notBefore`; `countAttempt: false` when the engine was not at fault. */

@@ -63,8 +63,10 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
     await env?.cleanup();
   });
 
+  // These tests write their documents straight into the store, nudging no relay: it takes them at once
+  // (adoptAfterMs 0), as it does any other replica's left too long (0243, tested below).
   const relayFor = (metrics: Metrics, things = conn.db!.collection('things'), via = client) =>
-    new OutboxRelay({ client: via, collections: [things], logger, metrics });
+    new OutboxRelay({ client: via, collections: [things], logger, metrics, adoptAfterMs: 0 });
 
   /** The things collection of a relay that "dies" after the broker confirmed a publish, before its removal. */
   const dyingAtRemoval = () => {
@@ -171,7 +173,13 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
       await tap.assertQueue('kit.batched.tap', { durable: false, autoDelete: true });
       await tap.bindQueue('kit.batched.tap', DOMAIN_EXCHANGE, 'kit.batched.*');
       commands.length = 0;
-      const relay = new OutboxRelay({ client, collections: [things], logger, metrics: new Metrics('kit-relay-batch') });
+      const relay = new OutboxRelay({
+        client,
+        collections: [things],
+        logger,
+        metrics: new Metrics('kit-relay-batch'),
+        adoptAfterMs: 0,
+      });
       // A pass fetches 100 documents, then the 20 past them (the next round), publishes the 120 events and
       // removes them: statements 100 + 20 in two commands, where one command per event made 120.
       expect(await relay.publishPending()).toBe(120);
@@ -332,6 +340,125 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
     expect(await gauge(metrics, 'outbox_oldest_pending_seconds')).toBe(0);
   });
 
+  /** The events published with routing keys `kit.<prefix>.*`, counted by id from a queue of the test's own. */
+  const tapOf = async (prefix: string) => {
+    const ch = await client.channel();
+    const queue = `kit.${prefix}.tap`;
+    await ch.assertQueue(queue, { durable: false, autoDelete: true });
+    await ch.bindQueue(queue, DOMAIN_EXCHANGE, `kit.${prefix}.*`);
+    return {
+      /** Every message now in the queue: id → copies. */
+      async drain() {
+        const copies = new Map<string, number>();
+        for (let m = await ch.get(queue, { noAck: true }); m; m = await ch.get(queue, { noAck: true })) {
+          const id = m.properties.messageId as string;
+          copies.set(id, (copies.get(id) ?? 0) + 1);
+        }
+        return copies;
+      },
+      close: () => ch.deleteQueue(queue).then(() => ch.close()),
+    };
+  };
+  const sumOf = async (metrics: Metrics, name: string) =>
+    (await metrics.registry.getSingleMetric(name)!.get()).values.reduce((n, v) => n + v.value, 0);
+
+  it("two replicas' relays: each publishes the documents its own replica wrote, none twice (0243)", async () => {
+    const things = conn.db!.collection('twin_things');
+    const tap = await tapOf('twin');
+    const [metricsA, metricsB] = [new Metrics('kit-relay-twin-a'), new Metrics('kit-relay-twin-b')];
+    const a = new OutboxRelay({ client, collections: [things], logger, metrics: metricsA });
+    const b = new OutboxRelay({ client, collections: [things], logger, metrics: metricsB });
+    // Twenty writes through each replica, interleaved, each nudging its own relay, as TenantScope does.
+    const written: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const event = raiseUncheckedEvent('kit', 'twin.created', 't', { i });
+      const id = randomUUID();
+      await things.insertOne({ _id: id as never, tenantId: 't', ...withOutbox(event) });
+      (i % 2 === 0 ? a : b).nudge({ collection: 'twin_things', id });
+      written.push(event.id);
+    }
+    // Both relays pass at once, twice over: each sees all forty pending, and takes its own twenty.
+    const passes = await Promise.all([a.publishPending(), b.publishPending()]);
+    expect(passes).toEqual([20, 20]);
+    expect(await Promise.all([a.publishPending(), b.publishPending()])).toEqual([0, 0]);
+    expect(await things.countDocuments({ outboxCount: { $gt: 0 } })).toBe(0);
+    const copies = await eventually(async () => {
+      const seen = await tap.drain();
+      return seen.size === 40 ? seen : undefined;
+    });
+    expect([...copies.keys()].sort()).toEqual([...written].sort());
+    expect([...copies.values()].every((n) => n === 1)).toBe(true);
+    expect(await sumOf(metricsA, 'outbox_published_twice_total')).toBe(0);
+    expect(await sumOf(metricsB, 'outbox_published_twice_total')).toBe(0);
+    await tap.close();
+  });
+
+  it('adopts a document no relay was told of once its oldest event is older than the delay, not before (0243)', async () => {
+    const things = conn.db!.collection('orphan_things');
+    const tap = await tapOf('orphan');
+    const metrics = new Metrics('kit-relay-orphan');
+    const relay = new OutboxRelay({ client, collections: [things], logger, metrics, adoptAfterMs: 5_000 });
+    // Written by a replica that stopped before its relay published: one a moment ago, one 6 s ago.
+    const fresh = raiseUncheckedEvent('kit', 'orphan.created', 't', { n: 1 });
+    const left = {
+      ...raiseUncheckedEvent('kit', 'orphan.created', 't', { n: 2 }),
+      occurredAt: new Date(Date.now() - 6_000).toISOString(),
+    };
+    await things.insertOne({ _id: randomUUID() as never, tenantId: 't', ...withOutbox(fresh) });
+    await things.insertOne({ _id: randomUUID() as never, tenantId: 't', ...withOutbox(left) });
+    expect(await relay.publishPending()).toBe(1);
+    // The fresh one is left to its own relay, and shows as pending.
+    expect(await gauge(metrics, 'outbox_oldest_pending_seconds')).toBeLessThan(5);
+    expect(await things.countDocuments({ outboxCount: { $gt: 0 } })).toBe(1);
+    const copies = await eventually(async () => {
+      const seen = await tap.drain();
+      return seen.size === 1 ? seen : undefined;
+    });
+    expect([...copies.keys()]).toEqual([left.id]);
+    // A relay that takes every document at once (adoptAfterMs 0) publishes it.
+    expect(
+      await new OutboxRelay({
+        client,
+        collections: [things],
+        logger,
+        metrics: new Metrics('kit-relay-orphan-2'),
+        adoptAfterMs: 0,
+      }).publishPending(),
+    ).toBe(1);
+    await tap.close();
+  });
+
+  it('counts an event published after another relay had published and removed it (outbox_published_twice_total)', async () => {
+    const things = conn.db!.collection('twice_things');
+    const tap = await tapOf('twice');
+    const event = raiseUncheckedEvent('kit', 'twice.created', 't', {});
+    const id = randomUUID();
+    await things.insertOne({ _id: id as never, tenantId: 't', ...withOutbox(event) });
+    // Relay A publishes, and its removal waits until B has published and removed the same event.
+    let releaseA!: () => void;
+    const aMayRemove = new Promise<void>((resolve) => (releaseA = resolve));
+    const slowRemovals = new Proxy(things, {
+      get: (target, key) => {
+        if (key === 'bulkWrite')
+          return (...args: Parameters<typeof things.bulkWrite>) => aMayRemove.then(() => target.bulkWrite(...args));
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const [metricsA, metricsB] = [new Metrics('kit-relay-twice-a'), new Metrics('kit-relay-twice-b')];
+    const a = new OutboxRelay({ client, collections: [slowRemovals], logger, metrics: metricsA, adoptAfterMs: 0 });
+    const b = new OutboxRelay({ client, collections: [things], logger, metrics: metricsB, adoptAfterMs: 0 });
+    const passA = a.publishPending();
+    await eventually(async () => ((await tap.drain()).size === 1 ? true : undefined));
+    expect(await b.publishPending()).toBe(1);
+    releaseA();
+    expect(await passA).toBe(1);
+    expect(await sumOf(metricsA, 'outbox_published_twice_total')).toBe(1);
+    expect(await sumOf(metricsB, 'outbox_published_twice_total')).toBe(0);
+    expect(await things.countDocuments({ _id: id as never, outboxCount: 0 })).toBe(1);
+    await tap.close();
+  });
+
   it('a broker outage: one warning a pass, the wait doubling, writes not cutting it short; back, the next write publishes', async () => {
     let outage = true;
     const flaky = {
@@ -364,6 +491,7 @@ describe('outbox relay on RabbitMQ and a MongoDB-wire server', () => {
       logger: captured,
       metrics: new Metrics('kit-relay-outage'),
       intervalMs: 40,
+      adoptAfterMs: 0,
     });
     const warnings = () => lines.filter((l) => l.msg === 'outbox publishes failed; will retry');
     relay.start();
