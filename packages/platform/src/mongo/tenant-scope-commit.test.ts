@@ -37,7 +37,8 @@ function scopeAt(rev: number) {
       return doc;
     }),
   };
-  const forget = relayOutboxWrites(db, () => calls.push('nudge'));
+  // The nudge names the document written, so the relay of this replica publishes it at once (0243).
+  const forget = relayOutboxWrites(db, (written) => calls.push(`nudge ${written.collection}/${String(written.id)}`));
   const scope = new TenantScope(model as unknown as Model<{ tenantId: string }>, 't1', versions);
   return { scope, model, calls, forget };
 }
@@ -61,7 +62,7 @@ describe('TenantScope.commit: one revision-checked write with its events (0170)'
       },
       undefined,
     );
-    expect(calls).toEqual(['begin', 'write', 'end', 'nudge']);
+    expect(calls).toEqual(['begin', 'write', 'end', 'nudge entries/e1']);
   });
 
   it('a document without a revision (stored before revisions) is written on its absence, then at rev 1', async () => {
@@ -125,7 +126,7 @@ describe('TenantScope.commit: one revision-checked write with its events (0170)'
       outboxCount: 1,
     });
     expect(model.create.mock.calls[1][0]).toEqual({ _id: 'e3', tenantId: 't1' });
-    expect(calls).toEqual(['begin', 'write', 'end', 'nudge', 'begin', 'write', 'end']);
+    expect(calls).toEqual(['begin', 'write', 'end', 'nudge entries/e2', 'begin', 'write', 'end']);
   });
 
   it('a connection without a relay (a migrate-only run): the write stands, nothing is nudged', async () => {
