@@ -18,7 +18,8 @@
 //
 // Options: --rates 25/50/100 (creates/s, default 100), --subscriptions N (10), --clients C (16),
 // --window S (20), --warmup S (5), --drain-max S (60), --ceiling-seconds S (3; 0 skips it),
-// --quick (a ~1 min smoke run: 20 creates/s, 5 s window), --monitor (the dispatcher counts and times its
+// --employees N (1: employees processes behind the gateway, one list of URLs as the chart's replicas get;
+// their CPU is added up under `employees`), --quick (a ~1 min smoke run: 20 creates/s, 5 s window), --monitor (the dispatcher counts and times its
 // store commands and broker publishes, as the dispatch benchmark's --profile does; adds to its CPU).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -67,6 +68,9 @@ const DRAIN_MAX_S = Number(opt('drain-max') ?? (QUICK ? 30 : 60));
 const CEILING_S = Number(opt('ceiling-seconds') ?? (QUICK ? 2 : 3));
 /** The dispatcher counts and times its store commands and broker publishes (adds to its CPU). */
 const MONITOR = flag('monitor');
+const EMPLOYEES_REPLICAS = Number(opt('employees') ?? 1);
+if (!(Number.isInteger(EMPLOYEES_REPLICAS) && EMPLOYEES_REPLICAS >= 1))
+  throw new Error('--employees takes a whole number ≥ 1');
 if (RATES.some((r) => !(r > 0)) || !(SUBSCRIPTIONS >= 1) || !(CLIENTS >= 1) || !(WINDOW_S > 0))
   throw new Error('--rates, --subscriptions, --clients and --window take positive numbers');
 
@@ -223,15 +227,19 @@ async function subscribe(gatewayUrl: string, apiKey: string, url: string): Promi
 async function runStep(ctx: Context, step: number, rate: number): Promise<StepResult> {
   const env: TestEnv = await createTestEnv(`e2e-${step}`, SERVICE_ENV);
   const vars = { ...process.env, ...env.vars };
+  const replicas: ApiChild[] = [];
   let employees: ApiChild | undefined;
   let gateway: ApiChild | undefined;
   let dispatcher: Dispatcher | undefined;
   try {
-    employees = await startApi('employees', vars, `e2e-${step}-employees`);
+    for (let i = 0; i < EMPLOYEES_REPLICAS; i++)
+      replicas.push(await startApi('employees', vars, `e2e-${step}-employees${i ? `-${i}` : ''}`));
+    employees = replicas[0]!;
+    const employeesUrls = replicas.map((r) => r.url).join(',');
     dispatcher = await Dispatcher.start(env.vars, MONITOR, `e2e-${step}-dispatcher`);
     gateway = await startApi(
       'gateway',
-      { ...vars, ...urlEnv({ employees: employees.url, 'webhook-dispatcher': dispatcher.url }) },
+      { ...vars, ...urlEnv({ employees: employeesUrls, 'webhook-dispatcher': dispatcher.url }) },
       `e2e-${step}-gateway`,
     );
     const { apiKey, tenantId } = await ask<{ apiKey: string; tenantId: string }>(
@@ -289,7 +297,7 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
     // The window.
     const cpu = new CpuMeter({
       gateway: gateway.pid,
-      employees: employees.pid,
+      ...Object.fromEntries(replicas.map((r, i) => [i ? `employees-${i}` : 'employees', r.pid])),
       dispatcher: dispatcher.pid,
       ferretdb: ctx.pids.ferretdb,
       rabbitmq: ctx.pids.rabbitmq,
@@ -358,7 +366,13 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
     for (const c of windowRun.creates) byStatus[c.status] = (byStatus[c.status] ?? 0) + 1;
     const receivedPerSec = round2(inWindow / loadSeconds);
     const ms = (cores: number) => (receivedPerSec > 0 ? round2((cores * 1000) / receivedPerSec) : NaN);
-    const cores = { ...cpuRead.cores, other: cpuRead.otherCores };
+    const cores: Record<string, number> = { ...cpuRead.cores, other: cpuRead.otherCores };
+    // The replicas of the employees service count as one service in the tables.
+    for (const name of Object.keys(cores))
+      if (name.startsWith('employees-')) {
+        cores.employees = round2((cores.employees ?? 0) + cores[name]!);
+        delete cores[name];
+      }
     const missingOneSecondAfter = expected - arrivals.filter((a) => a <= loadStop + 1000).length;
     const result: StepResult = {
       step,
@@ -439,7 +453,7 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
   } finally {
     await stopApi(gateway).catch(() => undefined);
     await dispatcher?.stop().catch(() => undefined);
-    await stopApi(employees).catch(() => undefined);
+    for (const r of replicas) await stopApi(r).catch(() => undefined);
     const waited = await quiesce(ctx.pids.ferretdb);
     if (waited > 2) log(`store busy for ${waited} s after the step`);
     await env.cleanup().catch((err) => log(`cleanup of ${env.vhost}: ${(err as Error).message}`));
