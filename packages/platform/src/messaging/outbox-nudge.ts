@@ -2,10 +2,11 @@ import type { Connection } from 'mongoose';
 
 // A write that put events into a document's outbox asks the service's relay to publish now instead of at
 // its next poll, naming the document: a relay publishes the documents its own replica wrote at once and
-// another replica's only once their events are older than the adoption delay (decision 0243). The relay is found by the connection the write went through (each service has its own,
-// even when several share a process in tests), so no use case is handed a nudge function
-// (docs/decisions/0170). Without a relay (a migrate-only run, a test of a store) a nudge does nothing:
-// the events wait in the outbox for the next relay pass.
+// another replica's only once their events are older than the adoption delay (decision 0243). The relay is
+// found by the connection the write went through (each service has its own, even when several share a
+// process in tests), so no use case is handed a nudge function (docs/decisions/0170). Without a relay (a
+// migrate-only run, a test of a store) a nudge does nothing: the events wait in the outbox for the next
+// relay pass.
 const relays = new WeakMap<Connection, (written: WrittenDocument) => void>();
 
 /** A document a write just put events into: its collection's name and its `_id`. */

@@ -99,12 +99,12 @@ export class OutboxRelay {
       'Unroutable events the relay parked itself because domain.events has no alternate exchange (policy missing)',
       ['type'],
     );
-    // The age grows between passes: a relay that cannot get through shows it, rather than a stale figure.
     this.removedFirstByAnother = metrics.counter(
       'outbox_published_twice_total',
       'Events this relay published that another relay had already published and removed: a second copy went out (consumers drop it as a duplicate)',
       [],
     );
+    // The age grows between passes: a relay that cannot get through shows it, rather than a stale figure.
     const oldest = () => this.oldestPendingAt;
     metrics.gauge(
       'outbox_oldest_pending_seconds',
@@ -139,8 +139,13 @@ export class OutboxRelay {
    * pass that fails.
    */
   nudge(written?: WrittenDocument): void {
-    // Noted even before start: a pass will find it this replica's.
-    if (written) this.writtenIn(written.collection).set(String(written.id), Date.now());
+    // Noted even before start: a pass will find it this replica's. Deleted first, so the notes stay in the
+    // order they were made and a pass drops the expired ones from the front.
+    if (written) {
+      const mine = this.writtenIn(written.collection);
+      mine.delete(String(written.id));
+      mine.set(String(written.id), Date.now());
+    }
     if (this.stopped) return;
     if (this.failedPasses > 0 && !this.options.client.connected) return;
     if (this.running) this.again = true;
@@ -209,7 +214,10 @@ export class OutboxRelay {
       const mine = this.writtenIn(collection.collectionName);
       const adoptBefore = Date.now() - (this.options.adoptAfterMs ?? OUTBOX_ADOPT_AFTER_MS);
       // A note older than the adoption delay is not needed: its document is anyone's by then.
-      for (const [id, notedAt] of mine) if (notedAt <= adoptBefore) mine.delete(id);
+      for (const [id, notedAt] of mine) {
+        if (notedAt > adoptBefore) break;
+        mine.delete(id);
+      }
       // This replica's documents, and others' whose owner has left them too long (0243).
       const takes = (p: PendingDocument) =>
         mine.has(String(p.doc._id)) || Date.parse(p.events[0]!.occurredAt) <= adoptBefore;
