@@ -38,6 +38,7 @@ import {
   quiesce,
   Receiver,
   diff,
+  startEmployeesReplicas,
   startServiceChild,
   sumBy,
   waitForExit,
@@ -227,19 +228,17 @@ async function subscribe(gatewayUrl: string, apiKey: string, url: string): Promi
 async function runStep(ctx: Context, step: number, rate: number): Promise<StepResult> {
   const env: TestEnv = await createTestEnv(`e2e-${step}`, SERVICE_ENV);
   const vars = { ...process.env, ...env.vars };
-  const replicas: ApiChild[] = [];
-  let employees: ApiChild | undefined;
+  let replicas: ApiChild[] = [];
   let gateway: ApiChild | undefined;
   let dispatcher: Dispatcher | undefined;
   try {
-    for (let i = 0; i < EMPLOYEES_REPLICAS; i++)
-      replicas.push(await startApi('employees', vars, `e2e-${step}-employees${i ? `-${i}` : ''}`));
-    employees = replicas[0]!;
-    const employeesUrls = replicas.map((r) => r.url).join(',');
+    const started = await startEmployeesReplicas(EMPLOYEES_REPLICAS, vars, `e2e-${step}-employees`);
+    replicas = started.replicas;
+    const employees = replicas[0]!;
     dispatcher = await Dispatcher.start(env.vars, MONITOR, `e2e-${step}-dispatcher`);
     gateway = await startApi(
       'gateway',
-      { ...vars, ...urlEnv({ employees: employeesUrls, 'webhook-dispatcher': dispatcher.url }) },
+      { ...vars, ...urlEnv({ employees: started.urls, 'webhook-dispatcher': dispatcher.url }) },
       `e2e-${step}-gateway`,
     );
     const { apiKey, tenantId } = await ask<{ apiKey: string; tenantId: string }>(
@@ -297,7 +296,7 @@ async function runStep(ctx: Context, step: number, rate: number): Promise<StepRe
     // The window.
     const cpu = new CpuMeter({
       gateway: gateway.pid,
-      ...Object.fromEntries(replicas.map((r, i) => [i ? `employees-${i}` : 'employees', r.pid])),
+      ...started.pids,
       dispatcher: dispatcher.pid,
       ferretdb: ctx.pids.ferretdb,
       rabbitmq: ctx.pids.rabbitmq,

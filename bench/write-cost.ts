@@ -27,13 +27,13 @@ import { urlEnv } from '../contracts/src/services';
 import { createTestEnv } from '../packages/testkit/src/env';
 import { repoRoot } from '../packages/testkit/src/infra/infra';
 import { ensureTestTls } from '../packages/testkit/src/tls';
-import { ask, startServiceChild, waitForExit, type ServiceChild } from './lib/children';
+import { ask, startEmployeesReplicas, startServiceChild, waitForExit, type ServiceChild } from './lib/children';
 import { cliOptions, runMain } from './lib/cli';
 import { summarizeCpuProfile } from './lib/cpuprofile';
 import { runInfraOnFreePorts } from './lib/isolated-infra';
 import { postJson } from './lib/reliability/load';
 import { BENCH_SERVICE_ENV, NO_RATE_LIMIT } from './lib/service-settings';
-import { CpuMeter, load } from './lib/system';
+import { CpuMeter, load, metric } from './lib/system';
 
 const ROOT = repoRoot();
 const STATE = join(ROOT, '.local', 'bench', 'write-cost');
@@ -94,20 +94,14 @@ async function creates(gatewayUrl: string, apiKey: string, count: number, label:
 
 /** The events the replicas' relays published, and those of them another relay had published first. */
 async function publishesOf(replicas: ServiceChild[]): Promise<{ published: number; twice: number }> {
-  const sum = (text: string, name: string) =>
-    text
-      .split('\n')
-      .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
-      .reduce((n, line) => n + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
   let published = 0;
   let twice = 0;
   for (const r of replicas) {
-    if (!r.opsUrl) continue;
-    const text = await (await fetch(`${r.opsUrl}/metrics`)).text();
     // Without a dispatcher no queue is bound: the relay parks each event itself (counted apart).
-    published += sum(text, 'outbox_published_total') + sum(text, 'outbox_unroutable_parked_by_relay_total');
+    published += (await metric(r.opsUrl, 'outbox_published_total')) ?? 0;
+    published += (await metric(r.opsUrl, 'outbox_unroutable_parked_by_relay_total')) ?? 0;
     // Absent before decision 0243: then 0, and the duplicates show in the published events per create.
-    twice += sum(text, 'outbox_published_twice_total');
+    twice += (await metric(r.opsUrl, 'outbox_published_twice_total')) ?? 0;
   }
   return { published, twice };
 }
@@ -127,17 +121,15 @@ async function main(): Promise<void> {
     storePid = run.storePid;
     stopInfra = () => run.infra.stop();
   }
-  const replicas: ServiceChild[] = [];
-  let employees: ServiceChild | undefined;
+  let replicas: ServiceChild[] = [];
   let gateway: ServiceChild | undefined;
   try {
     const env = await createTestEnv('write-cost', { ...BENCH_SERVICE_ENV, ...NO_RATE_LIMIT });
     const vars = { ...process.env, ...env.vars, ...(CPU ? {} : { BENCH_COUNT_COMMANDS: 'true' }) };
-    for (let i = 0; i < REPLICAS; i++)
-      replicas.push(await startApi('employees', vars, `write-cost-employees${i ? `-${i}` : ''}`));
-    employees = replicas[0]!;
-    const employeesUrls = replicas.map((r) => r.url).join(',');
-    gateway = await startApi('gateway', { ...vars, ...urlEnv({ employees: employeesUrls }) }, 'write-cost-gateway');
+    const started = await startEmployeesReplicas(REPLICAS, vars, 'write-cost-employees');
+    replicas = started.replicas;
+    const employees = replicas[0]!;
+    gateway = await startApi('gateway', { ...vars, ...urlEnv({ employees: started.urls }) }, 'write-cost-gateway');
     const { apiKey } = await ask<{ apiKey: string }>(employees.proc, { type: 'seed' }, 'seeded', 60_000);
     const warm = await creates(gateway.url, apiKey, Math.min(200, CREATES), 'warm');
     if (warm.failed) throw new Error(`${warm.failed} warm-up creates failed`);
@@ -154,7 +146,7 @@ async function main(): Promise<void> {
       await Promise.all(Object.values(profiled).map((c) => ask(c.proc, { type: 'profile-start' }, 'profile-started')));
     const meter = new CpuMeter({
       gateway: gateway.pid,
-      ...Object.fromEntries(replicas.map((r, i) => [i ? `employees-${i}` : 'employees', r.pid])),
+      ...started.pids,
       store: storePid,
     });
     const publishesBefore = await publishesOf(replicas);

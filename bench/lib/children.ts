@@ -66,6 +66,28 @@ export async function startServiceChild(
   return { proc, url: ready.url, opsUrl: ready.opsUrl, pid: ready.pid };
 }
 
+/**
+ * `count` employees processes (bench/lib/api-process.ts), as a chart's replicas: `urls` is the list the
+ * gateway takes (decision 0214); `pids` names each for a CpuMeter (`employees`, `employees-1`, …).
+ */
+export async function startEmployeesReplicas(count: number, env: NodeJS.ProcessEnv, logName: string) {
+  const replicas: ServiceChild[] = [];
+  for (let i = 0; i < count; i++)
+    replicas.push(
+      await startServiceChild(
+        join(ROOT, 'bench', 'lib', 'api-process.ts'),
+        { ...env, BENCH_ROLE: 'employees' },
+        i ? `${logName}-${i}` : logName,
+        'employees',
+      ),
+    );
+  return {
+    replicas,
+    urls: replicas.map((r) => r.url).join(','),
+    pids: Object.fromEntries(replicas.map((r, i) => [i ? `employees-${i}` : 'employees', r.pid])),
+  };
+}
+
 export function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {

@@ -129,3 +129,15 @@ export function percentile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
+
+/** One gauge or counter of a service's /metrics, summed over its label sets. */
+export async function metric(opsUrl: string | undefined, name: string): Promise<number | undefined> {
+  if (!opsUrl) return undefined;
+  try {
+    const text = await (await fetch(`${opsUrl}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+    const lines = text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+    return lines.reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+  } catch {
+    return undefined;
+  }
+}

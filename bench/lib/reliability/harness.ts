@@ -144,18 +144,6 @@ export async function deliveryStatuses(h: Harness): Promise<Record<string, numbe
   }
 }
 
-/** One gauge or counter of a service's /metrics, summed over its label sets. */
-export async function metric(opsUrl: string | undefined, name: string): Promise<number | undefined> {
-  if (!opsUrl) return undefined;
-  try {
-    const text = await (await fetch(`${opsUrl}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
-    const lines = text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
-    return lines.reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Events no queue of this stack is bound for (entry-state.changed: payouts consumes it, and payouts is
  * not part of the harness's stack) go to the unroutable parking queue by design (decision 0062): counted

@@ -5,14 +5,13 @@
 // the median of the first minute after the warm-up; no backlog grows (the last minute's median within
 // two seconds' worth of deliveries of the first minute's after the warm-up); zero errors.
 import { readFileSync } from 'node:fs';
-import { CpuMeter, percentile, round2 } from '../system';
+import { CpuMeter, metric, percentile, round2 } from '../system';
 import { acknowledged, byStatus } from './ledger';
 import { WriteStream } from './load';
 import {
   brokerQuorumTablesMb,
   drain,
   endChecks,
-  metric,
   queueDepths,
   sleep,
   startHarness,
